@@ -1,0 +1,312 @@
+//! Bots: `random` (uniform over legal actions), `greedy` (one-ply lookahead on the
+//! game's heuristic) and `mcts:N` (game-independent Monte Carlo tree search with
+//! determinisation for hidden information and chance).
+
+use crate::game::{Game, Seat, ToMove};
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A bot as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotSpec {
+    Random,
+    Greedy,
+    /// Monte Carlo tree search with this many iterations per decision.
+    Mcts(u32),
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Mcts(n) => write!(f, "mcts:{n}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown bot `{0}`: expected `random`, `greedy` or `mcts:N` (N iterations, 1 to 1000000)")]
+pub struct BadBotSpec(pub String);
+
+impl std::str::FromStr for BotSpec {
+    type Err = BadBotSpec;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        match s {
+            "random" => Ok(BotSpec::Random),
+            "greedy" => Ok(BotSpec::Greedy),
+            "mcts" => Ok(BotSpec::Mcts(200)),
+            _ => match s.strip_prefix("mcts:").map(str::parse::<u32>) {
+                Some(Ok(n)) if (1..=1_000_000).contains(&n) => Ok(BotSpec::Mcts(n)),
+                _ => Err(BadBotSpec(s.to_string())),
+            },
+        }
+    }
+}
+
+/// Parses `random` (all seats) or `mcts:400,random,random` (one per seat).
+pub fn parse_bots(spec: &str, players: usize) -> Result<Vec<BotSpec>, String> {
+    let parts: Vec<BotSpec> = spec
+        .split(',')
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|e: BadBotSpec| e.to_string())?;
+    match parts.len() {
+        1 => Ok(vec![parts[0]; players]),
+        n if n == players => Ok(parts),
+        n => Err(format!(
+            "--bots lists {n} bots for {players} players: give one bot for all seats or one per seat"
+        )),
+    }
+}
+
+/// Chooses an action for the player to move. `legal` is non-empty.
+pub fn choose<G: Game>(
+    game: &G,
+    spec: BotSpec,
+    state: &G::State,
+    legal: &[G::Action],
+    rng: &mut Rng,
+) -> G::Action {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    match spec {
+        BotSpec::Random => legal[rng.index(legal.len())],
+        BotSpec::Greedy => greedy(game, state, legal, rng),
+        BotSpec::Mcts(n) => mcts::search(game, state, legal, n, rng),
+    }
+}
+
+fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rng) -> G::Action {
+    let ToMove::Seat(me) = game.to_move(state) else {
+        return legal[0];
+    };
+    let mut best = legal[0];
+    let mut best_value = f64::NEG_INFINITY;
+    let mut ties = 0u32;
+    for &a in legal {
+        let mut next = state.clone();
+        if game.apply(&mut next, a).is_err() {
+            continue;
+        }
+        let v = value_for(game, &next, me);
+        if v > best_value + 1e-9 {
+            best_value = v;
+            best = a;
+            ties = 1;
+        } else if (v - best_value).abs() <= 1e-9 {
+            // Reservoir sampling among equal values keeps the choice uniform.
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best = a;
+            }
+        }
+    }
+    best
+}
+
+/// The heuristic, or the final result when the game is over.
+fn value_for<G: Game>(game: &G, state: &G::State, seat: Seat) -> f64 {
+    match game.outcome(state) {
+        Some(o) => 1000.0 * o.win_shares()[seat as usize] + f64::from(o.scores[seat as usize]),
+        None => game.heuristic(state, seat),
+    }
+}
+
+pub mod mcts {
+    //! Determinised UCT: each iteration samples a full state consistent with what the
+    //! searching player sees, then walks one shared tree keyed by actions, using only
+    //! the children legal in that sample. Rewards are win shares per seat.
+
+    use super::*;
+    use crate::by_player::MAX_PLAYERS;
+
+    struct Node<A> {
+        action: Option<A>,
+        children: Vec<usize>,
+        visits: u32,
+        /// How often this node was available for selection (ISMCTS availability).
+        available: u32,
+        reward: [f64; MAX_PLAYERS],
+    }
+
+    const EXPLORATION: f64 = 0.7;
+    const MAX_ROLLOUT: usize = 5_000;
+
+    pub fn search<G: Game>(
+        game: &G,
+        root_state: &G::State,
+        legal: &[G::Action],
+        iterations: u32,
+        rng: &mut Rng,
+    ) -> G::Action {
+        let ToMove::Seat(me) = game.to_move(root_state) else {
+            return legal[0];
+        };
+        let players = game.player_count(root_state);
+        let mut nodes: Vec<Node<G::Action>> = vec![Node {
+            action: None,
+            children: vec![],
+            visits: 0,
+            available: 0,
+            reward: [0.0; MAX_PLAYERS],
+        }];
+        let mut buf = Vec::new();
+        let mut path = Vec::new();
+        for _ in 0..iterations {
+            let mut state = game.determinize(root_state, me, rng);
+            path.clear();
+            path.push(0usize);
+            let mut node = 0usize;
+            // Selection and expansion.
+            loop {
+                let ToMove::Seat(mover) = game.to_move(&state) else {
+                    break;
+                };
+                game.legal_actions(&state, &mut buf);
+                if buf.is_empty() {
+                    break;
+                }
+                let mut untried = None;
+                for &a in &buf {
+                    match nodes[node]
+                        .children
+                        .iter()
+                        .find(|&&c| nodes[c].action == Some(a))
+                    {
+                        Some(&c) => nodes[c].available += 1,
+                        None => {
+                            if untried.is_none() {
+                                untried = Some(a);
+                            }
+                        }
+                    }
+                }
+                if let Some(a) = untried {
+                    let idx = nodes.len();
+                    nodes.push(Node {
+                        action: Some(a),
+                        children: vec![],
+                        visits: 0,
+                        available: 1,
+                        reward: [0.0; MAX_PLAYERS],
+                    });
+                    nodes[node].children.push(idx);
+                    if game.apply(&mut state, a).is_err() {
+                        break;
+                    }
+                    path.push(idx);
+                    break;
+                }
+                let mut best = None;
+                let mut best_score = f64::NEG_INFINITY;
+                for &c in &nodes[node].children {
+                    let Some(a) = nodes[c].action else { continue };
+                    if !buf.contains(&a) {
+                        continue;
+                    }
+                    let n = &nodes[c];
+                    let mean = n.reward[mover as usize] / f64::from(n.visits.max(1));
+                    let score = mean
+                        + EXPLORATION
+                            * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1)))
+                                .sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = Some(c);
+                    }
+                }
+                let Some(c) = best else { break };
+                let Some(a) = nodes[c].action else { break };
+                if game.apply(&mut state, a).is_err() {
+                    break;
+                }
+                node = c;
+                path.push(c);
+            }
+            // Rollout.
+            let mut steps = 0;
+            while let ToMove::Seat(_) = game.to_move(&state) {
+                game.legal_actions(&state, &mut buf);
+                if buf.is_empty() || steps >= MAX_ROLLOUT {
+                    break;
+                }
+                let a = buf[rng.index(buf.len())];
+                if game.apply(&mut state, a).is_err() {
+                    break;
+                }
+                steps += 1;
+            }
+            let reward = rewards(game, &state, players);
+            for &n in &path {
+                nodes[n].visits += 1;
+                for s in 0..players {
+                    nodes[n].reward[s] += reward[s];
+                }
+            }
+        }
+        // The most visited legal child of the root.
+        nodes[0]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                nodes[c]
+                    .action
+                    .filter(|a| legal.contains(a))
+                    .map(|a| (nodes[c].visits, a))
+            })
+            .max_by_key(|&(v, _)| v)
+            .map_or(legal[0], |(_, a)| a)
+    }
+
+    /// Win shares at the end, or heuristic shares when a rollout was cut off.
+    fn rewards<G: Game>(game: &G, state: &G::State, players: usize) -> [f64; MAX_PLAYERS] {
+        let mut r = [0.0; MAX_PLAYERS];
+        match game.outcome(state) {
+            Some(o) => {
+                for (s, w) in o.win_shares().into_iter().enumerate().take(MAX_PLAYERS) {
+                    r[s] = w;
+                }
+            }
+            None => {
+                let values: Vec<f64> = (0..players)
+                    .map(|s| game.heuristic(state, s as Seat))
+                    .collect();
+                let best = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let leaders = values.iter().filter(|&&v| v >= best).count().max(1) as f64;
+                for (s, v) in values.iter().enumerate().take(MAX_PLAYERS) {
+                    r[s] = if *v >= best { 1.0 / leaders } else { 0.0 };
+                }
+            }
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_specs_parse() {
+        assert_eq!(parse_bots("random", 3).unwrap(), vec![BotSpec::Random; 3]);
+        assert_eq!(
+            parse_bots("mcts:400,random,greedy", 3).unwrap(),
+            vec![BotSpec::Mcts(400), BotSpec::Random, BotSpec::Greedy]
+        );
+        assert!(parse_bots("random,random", 3).is_err());
+        assert!(
+            parse_bots("smart", 3)
+                .unwrap_err()
+                .contains("unknown bot `smart`")
+        );
+        assert!(parse_bots("mcts:0", 2).is_err());
+        for s in ["random", "greedy", "mcts:17"] {
+            assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
+        }
+    }
+}

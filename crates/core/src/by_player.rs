@@ -1,0 +1,90 @@
+//! A fixed-capacity map keyed by seat: no heap, `Copy` when `T` is.
+
+use crate::game::Seat;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The most seats any bundled game seats.
+pub const MAX_PLAYERS: usize = 5;
+
+/// One `T` per seat, for up to [`MAX_PLAYERS`] seats. Serialises as a list of the
+/// seated players only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ByPlayer<T> {
+    items: [T; MAX_PLAYERS],
+    len: u8,
+}
+
+impl<T: Copy + Default> ByPlayer<T> {
+    /// `players` seats, each holding `T::default()`. Callers validate `players` first.
+    pub fn new(players: usize) -> Self {
+        ByPlayer {
+            items: [T::default(); MAX_PLAYERS],
+            len: players.min(MAX_PLAYERS) as u8,
+        }
+    }
+
+    pub fn filled(players: usize, value: T) -> Self {
+        ByPlayer {
+            items: [value; MAX_PLAYERS],
+            len: players.min(MAX_PLAYERS) as u8,
+        }
+    }
+}
+
+impl<T> ByPlayer<T> {
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn as_slice(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.items[..self.len as usize]
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.as_slice().iter()
+    }
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.as_mut_slice().iter_mut()
+    }
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + use<T> {
+        0..self.len
+    }
+}
+
+impl<T> std::ops::Index<Seat> for ByPlayer<T> {
+    type Output = T;
+    fn index(&self, seat: Seat) -> &T {
+        &self.as_slice()[seat as usize]
+    }
+}
+
+impl<T> std::ops::IndexMut<Seat> for ByPlayer<T> {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self.as_mut_slice()[seat as usize]
+    }
+}
+
+impl<T: Serialize> Serialize for ByPlayer<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Copy + Default> Deserialize<'de> for ByPlayer<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v: Vec<T> = Vec::deserialize(d)?;
+        if v.is_empty() || v.len() > MAX_PLAYERS {
+            return Err(serde::de::Error::custom(format!(
+                "expected 1 to {MAX_PLAYERS} players, found {}",
+                v.len()
+            )));
+        }
+        let mut out = ByPlayer::new(v.len());
+        out.as_mut_slice().copy_from_slice(&v);
+        Ok(out)
+    }
+}

@@ -1,0 +1,148 @@
+//! An object-safe view of any [`Game`], so the binary can drive whichever ruleset it
+//! loaded: every `G: Game` is an [`AnyGame`], and a game in progress is an
+//! [`AnySession`] that speaks the game's notation and JSON.
+
+use crate::bots::{self, BotSpec};
+use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove, play_text};
+use crate::rng::Rng;
+use crate::sim::{self, GameResult, SimError, SimOptions, Tally};
+use std::ops::RangeInclusive;
+
+/// Any game's validated rules.
+pub trait AnyGame: Send + Sync {
+    fn game_id(&self) -> &'static str;
+    fn players(&self) -> RangeInclusive<usize>;
+    fn simulate(
+        &self,
+        opts: &SimOptions,
+        each: &mut dyn FnMut(&GameResult),
+    ) -> Result<Tally, SimError>;
+    /// A new game right after setup.
+    fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError>;
+}
+
+/// A game in progress.
+pub trait AnySession {
+    fn players(&self) -> usize;
+    fn to_move(&self) -> ToMove;
+    /// The legal actions in notation, in the game's stable order.
+    fn legal(&self) -> Vec<String>;
+    /// Plays one action given in notation; an error names the legal actions.
+    fn play(&mut self, text: &str) -> Result<(), GameError>;
+    /// The actions played so far, in notation.
+    fn history(&self) -> &[String];
+    fn state_json(&self) -> serde_json::Value;
+    /// Replaces the state (after a scenario's `[set]`); checked for every invariant.
+    fn set_state_json(&mut self, value: serde_json::Value) -> Result<(), GameError>;
+    /// What `seat` sees, as JSON.
+    fn view_json(&self, seat: Seat) -> serde_json::Value;
+    fn outcome(&self) -> Option<Outcome>;
+    fn progress(&self) -> Progress;
+    /// The action a bot would choose now (not played), in notation.
+    fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String>;
+    /// Checks every invariant of the current state.
+    fn check(&self) -> Result<(), GameError>;
+}
+
+impl<G: Game> AnyGame for G {
+    fn game_id(&self) -> &'static str {
+        Game::game_id(self)
+    }
+
+    fn players(&self) -> RangeInclusive<usize> {
+        Game::players(self)
+    }
+
+    fn simulate(
+        &self,
+        opts: &SimOptions,
+        each: &mut dyn FnMut(&GameResult),
+    ) -> Result<Tally, SimError> {
+        sim::simulate(self, opts, each)
+    }
+
+    fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError> {
+        let state = self.new_game(players, seed)?;
+        Ok(Box::new(Session {
+            game: self,
+            state,
+            history: Vec::new(),
+        }))
+    }
+}
+
+/// A typed game in progress.
+pub struct Session<'g, G: Game> {
+    pub game: &'g G,
+    pub state: G::State,
+    pub history: Vec<String>,
+}
+
+impl<G: Game> AnySession for Session<'_, G> {
+    fn players(&self) -> usize {
+        self.game.player_count(&self.state)
+    }
+
+    fn to_move(&self) -> ToMove {
+        self.game.to_move(&self.state)
+    }
+
+    fn legal(&self) -> Vec<String> {
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        buf.iter()
+            .map(|&a| self.game.format_action(&self.state, a))
+            .collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), GameError> {
+        if self.game.to_move(&self.state) == ToMove::Terminal {
+            return Err(GameError::Over);
+        }
+        let action = play_text(self.game, &mut self.state, text)?;
+        // Record the canonical spelling, so records always round-trip.
+        let _ = action;
+        self.history.push(text.trim().to_string());
+        Ok(())
+    }
+
+    fn history(&self) -> &[String] {
+        &self.history
+    }
+
+    fn state_json(&self) -> serde_json::Value {
+        self.game.state_to_json(&self.state)
+    }
+
+    fn set_state_json(&mut self, value: serde_json::Value) -> Result<(), GameError> {
+        self.state = self.game.state_from_json(value)?;
+        Ok(())
+    }
+
+    fn view_json(&self, seat: Seat) -> serde_json::Value {
+        self.game
+            .state_to_json(&self.game.observe(&self.state, seat))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome(&self.state)
+    }
+
+    fn progress(&self) -> Progress {
+        self.game.progress(&self.state)
+    }
+
+    fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String> {
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        if buf.is_empty() {
+            return None;
+        }
+        let a = bots::choose(self.game, spec, &self.state, &buf, rng);
+        Some(self.game.format_action(&self.state, a))
+    }
+
+    fn check(&self) -> Result<(), GameError> {
+        self.game.check_state(&self.state)
+    }
+}

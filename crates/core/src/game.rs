@@ -1,0 +1,209 @@
+//! The interface every game implements.
+//!
+//! A value implementing [`Game`] is the *validated ruleset* of one game: every number
+//! and table the rules need, decoded once from TOML. Game states are plain data
+//! (`Clone + Serialize`), cheap to clone, and carry their own seeded [`Rng`], so the
+//! same ruleset, players, seed and actions always give the same game.
+//!
+//! Conventions (as in OpenSpiel):
+//! - [`Game::to_move`] is a seat or [`ToMove::Terminal`]; chance is resolved inside
+//!   [`Game::apply`] from the state's generator, so there are no chance nodes.
+//! - [`Game::legal_actions`] clears the buffer and fills it in a stable order; it must
+//!   not allocate beyond the buffer's growth.
+//! - [`Game::apply`] refuses an illegal action with [`GameError::Illegal`] and leaves the
+//!   state unchanged.
+//! - Actions print and parse in the game's notation: `parse_action(print(a)) == a`.
+
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A seat at the table, 0-based, in turn order from the first player.
+pub type Seat = u8;
+
+/// Who must act next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToMove {
+    Seat(Seat),
+    Terminal,
+}
+
+/// Errors a game reports for bad input. Never a panic.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The action is not legal in this state.
+    #[error("illegal action `{action}`: {reason}")]
+    Illegal { action: String, reason: String },
+    /// The action text does not parse in the game's notation.
+    #[error("cannot read action `{text}`: {reason}")]
+    Unparsable { text: String, reason: String },
+    /// The game is over; nobody may act.
+    #[error("the game is over")]
+    Over,
+    /// The player count is outside the ruleset's range.
+    #[error("{players} players is not supported by this ruleset (it allows {min}–{max})")]
+    PlayerCount {
+        players: usize,
+        min: usize,
+        max: usize,
+    },
+    /// A state (e.g. edited by a scenario) breaks a rule of the game.
+    #[error("invalid state: {0}")]
+    InvalidState(String),
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Final score per seat.
+    pub scores: Vec<i32>,
+    /// Tie-break keys per seat, compared left to right after the score (higher wins).
+    pub tiebreaks: Vec<Vec<i32>>,
+    /// Rank per seat: 0 is first; seats equal on score and every tie-break share a rank.
+    pub ranks: Vec<u8>,
+    /// Which end condition ended the game, in the game's own words (snake_case).
+    pub end: String,
+}
+
+impl Outcome {
+    /// Builds an outcome and ranks the seats by score, then tie-break keys.
+    pub fn ranked(scores: Vec<i32>, tiebreaks: Vec<Vec<i32>>, end: impl Into<String>) -> Self {
+        let n = scores.len();
+        let key = |s: usize| (scores[s], tiebreaks.get(s).cloned().unwrap_or_default());
+        let ranks = (0..n)
+            .map(|s| {
+                let mine = key(s);
+                (0..n).filter(|&o| key(o) > mine).count() as u8
+            })
+            .collect();
+        Outcome {
+            scores,
+            tiebreaks,
+            ranks,
+            end: end.into(),
+        }
+    }
+
+    /// The seats ranked first (more than one on a shared win).
+    pub fn winners(&self) -> Vec<Seat> {
+        (0..self.ranks.len())
+            .filter(|&s| self.ranks[s] == 0)
+            .map(|s| s as Seat)
+            .collect()
+    }
+
+    /// Each seat's share of the win: 1/k for each of k tied winners, else 0.
+    pub fn win_shares(&self) -> Vec<f64> {
+        let w = self.winners().len().max(1) as f64;
+        self.ranks
+            .iter()
+            .map(|&r| if r == 0 { 1.0 / w } else { 0.0 })
+            .collect()
+    }
+}
+
+/// Game-independent measures of how far a game has gone, for reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Completed or current round number (1-based once play begins).
+    pub rounds: u32,
+}
+
+/// One game's rules, validated, and everything needed to play it.
+pub trait Game: Send + Sync + Sized + 'static {
+    /// The full game state: plain data, cheap to clone, serialisable.
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// One decision of one player: small and `Copy`.
+    type Action: Copy + Debug + Eq + Hash + Send + Sync;
+
+    /// The game's id, e.g. `puerto-rico` (the `[ruleset] game` key).
+    fn game_id(&self) -> &'static str;
+    /// Player counts this ruleset supports.
+    fn players(&self) -> std::ops::RangeInclusive<usize>;
+
+    /// The position right after setup. Setup decisions (drafts, choices) are actions.
+    fn new_game(&self, players: usize, seed: u64) -> Result<Self::State, GameError>;
+    fn player_count(&self, state: &Self::State) -> usize;
+    fn to_move(&self, state: &Self::State) -> ToMove;
+    /// Clears `out` and fills it with every legal action, in a stable order.
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
+    /// Plays `action` for the player to move; illegal → error and the state unchanged.
+    fn apply(&self, state: &mut Self::State, action: Self::Action) -> Result<(), GameError>;
+    /// `Some` once the game is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+    fn progress(&self, state: &Self::State) -> Progress;
+
+    /// The action in the game's notation: lowercase words, stable.
+    fn format_action(&self, state: &Self::State, action: Self::Action) -> String;
+    /// Reads the game's notation. The state gives context (e.g. who is to move).
+    fn parse_action(&self, state: &Self::State, text: &str) -> Result<Self::Action, GameError>;
+
+    /// What `seat` may see: the state with other players' hidden information and
+    /// unseen order (stacks, dice to come) replaced by a neutral value.
+    fn observe(&self, state: &Self::State, seat: Seat) -> Self::State;
+    /// A full state consistent with what `seat` sees, with the hidden parts drawn from
+    /// `rng` (used by search bots: determinisation).
+    fn determinize(&self, state: &Self::State, seat: Seat, rng: &mut Rng) -> Self::State;
+
+    /// Checks every invariant of a state (components conserved, counts in range).
+    /// Used after scenario edits and by the conformance suite.
+    fn check_state(&self, state: &Self::State) -> Result<(), GameError>;
+
+    /// A heuristic value of the position for `seat` (higher is better), used by the
+    /// `greedy` bot and to cut off search. Game-specific knowledge lives here.
+    fn heuristic(&self, state: &Self::State, seat: Seat) -> f64;
+
+    /// The state as JSON with stable snake_case keys (what `rulesmith state` prints
+    /// and scenario pointers address).
+    fn state_to_json(&self, state: &Self::State) -> serde_json::Value {
+        serde_json::to_value(state).unwrap_or(serde_json::Value::Null)
+    }
+    /// The inverse of [`Game::state_to_json`], followed by [`Game::check_state`].
+    fn state_from_json(&self, value: serde_json::Value) -> Result<Self::State, GameError> {
+        let state: Self::State =
+            serde_json::from_value(value).map_err(|e| GameError::InvalidState(e.to_string()))?;
+        self.check_state(&state)?;
+        Ok(state)
+    }
+}
+
+/// Plays an action given in notation, with an error that lists the legal actions.
+pub fn play_text<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    text: &str,
+) -> Result<G::Action, GameError> {
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    let listing = || {
+        let names: Vec<String> = legal
+            .iter()
+            .map(|&a| game.format_action(state, a))
+            .collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    };
+    let action = match game.parse_action(state, text) {
+        Ok(a) => a,
+        Err(GameError::Unparsable { text, reason }) => {
+            return Err(GameError::Unparsable {
+                text,
+                reason: format!("{reason}; legal now: {}", listing()),
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    if !legal.contains(&action) {
+        return Err(GameError::Illegal {
+            action: text.to_string(),
+            reason: format!("legal now: {}", listing()),
+        });
+    }
+    game.apply(state, action)?;
+    Ok(action)
+}

@@ -1,0 +1,1 @@
+//! Records of games (one JSON line each) and their replay.

@@ -1,0 +1,402 @@
+//! Helpers that turn a merged tree into a game's validated rules, collecting every
+//! problem (unknown keys, wrong types, impossible values) instead of stopping at the
+//! first.
+//!
+//! ```ignore
+//! let mut t = Table::new(node, d)?;          // error if `node` is not a table
+//! let cost = t.int(d, "cost", 0..=99);       // required, in range
+//! let vp = t.int_or(d, "vp", 0, 0..=99);     // optional with a default
+//! t.finish(d);                               // unknown keys → errors naming the known ones
+//! ```
+
+use super::diag::{Diagnostics, Origin};
+use super::node::{Entry, Kind, Node};
+use std::ops::RangeInclusive;
+
+/// A table being read: remembers which keys were asked for, so [`Table::finish`] can
+/// report every other key as unknown.
+pub struct Table<'n> {
+    node: &'n Node,
+    entries: &'n [Entry],
+    known: Vec<&'static str>,
+}
+
+impl<'n> Table<'n> {
+    /// `None` (with an error) if `node` is not a table.
+    pub fn new(node: &'n Node, d: &mut Diagnostics) -> Option<Self> {
+        match node.entries() {
+            Some(entries) => Some(Table {
+                node,
+                entries,
+                known: Vec::new(),
+            }),
+            None => {
+                d.error(
+                    node.origin,
+                    format!("expected a table, found {}", node.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    pub fn origin(&self) -> Origin {
+        self.node.origin
+    }
+
+    pub fn node(&self) -> &'n Node {
+        self.node
+    }
+
+    /// The value of `key`, if present (the key becomes known).
+    pub fn get(&mut self, key: &'static str) -> Option<&'n Node> {
+        if !self.known.contains(&key) {
+            self.known.push(key);
+        }
+        self.entries.iter().find(|e| e.key == key).map(|e| &e.value)
+    }
+
+    /// The value of a required key; a missing key is an error at the table.
+    pub fn req(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        expected: &str,
+    ) -> Option<&'n Node> {
+        let v = self.get(key);
+        if v.is_none() {
+            d.error(
+                self.node.origin,
+                format!("missing key `{key}`: expected {expected}"),
+            );
+        }
+        v
+    }
+
+    pub fn int(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        range: RangeInclusive<i64>,
+    ) -> Option<i64> {
+        let n = self.req(
+            d,
+            key,
+            &format!("an integer from {} to {}", range.start(), range.end()),
+        )?;
+        int_in(n, d, range)
+    }
+
+    pub fn int_or(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: i64,
+        range: RangeInclusive<i64>,
+    ) -> Option<i64> {
+        match self.get(key) {
+            Some(n) => int_in(n, d, range),
+            None => Some(default),
+        }
+    }
+
+    pub fn str(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<&'n str> {
+        let n = self.req(d, key, "a string")?;
+        str_of(n, d)
+    }
+
+    pub fn str_or(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: &'n str,
+    ) -> Option<&'n str> {
+        match self.get(key) {
+            Some(n) => str_of(n, d),
+            None => Some(default),
+        }
+    }
+
+    pub fn bool(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<bool> {
+        let n = self.req(d, key, "true or false")?;
+        bool_of(n, d)
+    }
+
+    pub fn bool_or(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: bool,
+    ) -> Option<bool> {
+        match self.get(key) {
+            Some(n) => bool_of(n, d),
+            None => Some(default),
+        }
+    }
+
+    pub fn float_or(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: f64,
+    ) -> Option<f64> {
+        match self.get(key) {
+            Some(n) => float_of(n, d),
+            None => Some(default),
+        }
+    }
+
+    /// One of a closed set of words; returns its index in `choices`.
+    pub fn choice(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        choices: &[&str],
+    ) -> Option<usize> {
+        let n = self.req(d, key, &format!("one of {}", quoted(choices)))?;
+        choice_of(n, d, choices)
+    }
+
+    pub fn choice_or(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: usize,
+        choices: &[&str],
+    ) -> Option<usize> {
+        match self.get(key) {
+            Some(n) => choice_of(n, d, choices),
+            None => Some(default),
+        }
+    }
+
+    pub fn table(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<Table<'n>> {
+        let n = self.req(d, key, "a table")?;
+        Table::new(n, d)
+    }
+
+    pub fn opt_table(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<Table<'n>> {
+        let n = self.get(key)?;
+        Table::new(n, d)
+    }
+
+    pub fn array(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<&'n [Node]> {
+        let n = self.req(d, key, "an array")?;
+        array_of(n, d)
+    }
+
+    pub fn opt_array(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<&'n [Node]> {
+        let n = self.get(key)?;
+        array_of(n, d)
+    }
+
+    /// Every entry not asked for by name (for tables keyed by data, e.g. goods).
+    pub fn rest(&mut self) -> impl Iterator<Item = &'n Entry> + '_ {
+        let known = self.known.clone();
+        self.entries
+            .iter()
+            .filter(move |e| !known.contains(&e.key.as_str()))
+    }
+
+    /// Marks every key as known (the caller reads the table as a map).
+    pub fn entries_as_map(&mut self) -> &'n [Entry] {
+        let entries = self.entries;
+        self.known.clear();
+        self.known.push("\u{0}*");
+        entries
+    }
+
+    /// Reports every key that was never asked for.
+    pub fn finish(self, d: &mut Diagnostics) {
+        if self.known.first() == Some(&"\u{0}*") {
+            return;
+        }
+        for e in self.entries {
+            if !self.known.contains(&e.key.as_str()) {
+                let mut expected: Vec<&str> = self.known.clone();
+                expected.sort_unstable();
+                let msg = if expected.is_empty() {
+                    format!("unknown key `{}`: this table takes no keys", e.key)
+                } else {
+                    format!(
+                        "unknown key `{}`: expected one of {}",
+                        e.key,
+                        quoted(&expected)
+                    )
+                };
+                d.error(e.key_origin, msg);
+            }
+        }
+    }
+}
+
+fn quoted(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn int_in(n: &Node, d: &mut Diagnostics, range: RangeInclusive<i64>) -> Option<i64> {
+    match n.kind {
+        Kind::Int(i) if range.contains(&i) => Some(i),
+        Kind::Int(i) => {
+            d.error(
+                n.origin,
+                format!(
+                    "{i} is out of range: expected an integer from {} to {}",
+                    range.start(),
+                    range.end()
+                ),
+            );
+            None
+        }
+        _ => {
+            d.error(
+                n.origin,
+                format!("expected an integer, found {}", n.type_name()),
+            );
+            None
+        }
+    }
+}
+
+pub fn str_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n str> {
+    match &n.kind {
+        Kind::Str(s) => Some(s),
+        _ => {
+            d.error(
+                n.origin,
+                format!("expected a string, found {}", n.type_name()),
+            );
+            None
+        }
+    }
+}
+
+pub fn bool_of(n: &Node, d: &mut Diagnostics) -> Option<bool> {
+    match n.kind {
+        Kind::Bool(b) => Some(b),
+        _ => {
+            d.error(
+                n.origin,
+                format!("expected true or false, found {}", n.type_name()),
+            );
+            None
+        }
+    }
+}
+
+pub fn float_of(n: &Node, d: &mut Diagnostics) -> Option<f64> {
+    match n.kind {
+        Kind::Float(f) => Some(f),
+        Kind::Int(i) => Some(i as f64),
+        _ => {
+            d.error(
+                n.origin,
+                format!("expected a number, found {}", n.type_name()),
+            );
+            None
+        }
+    }
+}
+
+pub fn array_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n [Node]> {
+    match &n.kind {
+        Kind::Array(items) => Some(items),
+        _ => {
+            d.error(
+                n.origin,
+                format!("expected an array, found {}", n.type_name()),
+            );
+            None
+        }
+    }
+}
+
+pub fn choice_of(n: &Node, d: &mut Diagnostics, choices: &[&str]) -> Option<usize> {
+    let s = str_of(n, d)?;
+    match choices.iter().position(|c| *c == s) {
+        Some(i) => Some(i),
+        None => {
+            d.error(
+                n.origin,
+                format!("unknown value `{s}`: expected one of {}", quoted(choices)),
+            );
+            None
+        }
+    }
+}
+
+/// An array of integers, each in `range`.
+pub fn ints_of(n: &Node, d: &mut Diagnostics, range: RangeInclusive<i64>) -> Option<Vec<i64>> {
+    let items = array_of(n, d)?;
+    let mut out = Vec::with_capacity(items.len());
+    let mut ok = true;
+    for i in items {
+        match int_in(i, d, range.clone()) {
+            Some(v) => out.push(v),
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+/// An array of strings.
+pub fn strs_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<Vec<&'n str>> {
+    let items = array_of(n, d)?;
+    let mut out = Vec::with_capacity(items.len());
+    let mut ok = true;
+    for i in items {
+        match str_of(i, d) {
+            Some(v) => out.push(v),
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+/// A per-player-count table such as `{ 2 = 3, 3 = 2, 4 = 3, 5 = 4 }`: every count in
+/// `players` must be present and no other. Returns values indexed by player count.
+pub fn per_players<T>(
+    n: &Node,
+    d: &mut Diagnostics,
+    players: RangeInclusive<usize>,
+    mut value: impl FnMut(&Node, &mut Diagnostics) -> Option<T>,
+) -> Option<Vec<Option<T>>> {
+    let t = Table::new(n, d)?;
+    let mut out: Vec<Option<T>> = (0..=*players.end()).map(|_| None).collect();
+    let mut present = vec![false; players.end() + 1];
+    let mut ok = true;
+    for e in t.entries {
+        match e.key.parse::<usize>() {
+            Ok(p) if players.contains(&p) => {
+                present[p] = true;
+                match value(&e.value, d) {
+                    Some(v) => out[p] = Some(v),
+                    None => ok = false,
+                }
+            }
+            _ => {
+                d.error(
+                    e.key_origin,
+                    format!(
+                        "unknown player count `{}`: expected {} to {}",
+                        e.key,
+                        players.start(),
+                        players.end()
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+    for p in players.clone() {
+        if !present[p] {
+            d.error(n.origin, format!("missing the value for {p} players: a per-player-count table must cover {} to {}", players.start(), players.end()));
+            ok = false;
+        }
+    }
+    ok.then_some(out)
+}

@@ -1,0 +1,158 @@
+//! Located diagnostics: file, line, column, the offending line and what was expected.
+
+use std::fmt::Write as _;
+
+/// Where a value came from: a file of a [`Sources`] and a byte range in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Origin {
+    pub file: u16,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Origin {
+    pub fn new(file: usize, span: std::ops::Range<usize>) -> Self {
+        Origin {
+            file: file as u16,
+            start: span.start as u32,
+            end: span.end.max(span.start) as u32,
+        }
+    }
+}
+
+/// The text of every file a ruleset was read from, for rendering diagnostics.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+#[derive(Clone, Debug)]
+struct SourceFile {
+    name: String,
+    text: String,
+}
+
+impl Sources {
+    /// Adds a file and returns its index.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> usize {
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
+        self.files.len() - 1
+    }
+
+    pub fn name(&self, file: usize) -> &str {
+        self.files
+            .get(file)
+            .map_or("<unknown>", |f| f.name.as_str())
+    }
+
+    pub fn text(&self, file: usize) -> &str {
+        self.files.get(file).map_or("", |f| f.text.as_str())
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, file: usize, offset: u32) -> (usize, usize) {
+        let text = self.text(file);
+        let offset = (offset as usize).min(text.len());
+        let before = text.get(..offset).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = text
+            .get(line_start..offset)
+            .map_or(0, |s| s.chars().count())
+            + 1;
+        (line, col)
+    }
+
+    /// `name:line:col` of an origin.
+    pub fn locate(&self, origin: Origin) -> String {
+        let (line, col) = self.line_col(origin.file as usize, origin.start);
+        format!("{}:{line}:{col}", self.name(origin.file as usize))
+    }
+}
+
+/// One problem found in a ruleset (or scenario) file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub origin: Option<Origin>,
+    pub message: String,
+}
+
+/// Every problem found; files are checked to the end so all are reported at once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn error(&mut self, origin: Origin, message: impl Into<String>) {
+        self.items.push(Diagnostic {
+            origin: Some(origin),
+            message: message.into(),
+        });
+    }
+
+    pub fn error_at(&mut self, origin: Option<Origin>, message: impl Into<String>) {
+        self.items.push(Diagnostic {
+            origin,
+            message: message.into(),
+        });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Renders every diagnostic: location, message, the offending line and a marker.
+    pub fn render(&self, sources: &Sources) -> String {
+        let mut out = String::new();
+        for d in &self.items {
+            let Some(origin) = d.origin else {
+                let _ = writeln!(out, "error: {}", d.message);
+                continue;
+            };
+            let file = origin.file as usize;
+            let (line, col) = sources.line_col(file, origin.start);
+            let _ = writeln!(
+                out,
+                "error: {}:{line}:{col}: {}",
+                sources.name(file),
+                d.message
+            );
+            let text = sources.text(file).lines().nth(line - 1).unwrap_or("");
+            let width = line.to_string().len();
+            let span_chars = {
+                let (end_line, end_col) = sources.line_col(file, origin.end);
+                if end_line == line {
+                    end_col.saturating_sub(col).max(1)
+                } else {
+                    text.chars().count().saturating_sub(col - 1).max(1)
+                }
+            };
+            let _ = writeln!(out, "{:width$} |", "");
+            let _ = writeln!(out, "{line} | {text}");
+            let _ = writeln!(
+                out,
+                "{:width$} | {}{}",
+                "",
+                " ".repeat(col - 1),
+                "^".repeat(span_chars)
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,123 @@
+//! Deep merge for `extends`: a house-rule file states only what differs.
+//!
+//! - Tables merge key by key, recursively.
+//! - Arrays of tables whose elements all have an `id` merge by `id`: an element with a
+//!   known id is merged into the base's element, a new id is appended, and an element
+//!   with `remove = true` deletes the base's element of that id.
+//! - Anything else in the child replaces the base's value.
+
+use super::diag::Diagnostics;
+use super::node::{Entry, Kind, Node};
+
+/// Merges `child` over `base`.
+pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
+    match (base.kind, child.kind) {
+        (Kind::Table(mut base_entries), Kind::Table(child_entries)) => {
+            for entry in child_entries {
+                match base_entries.iter().position(|e| e.key == entry.key) {
+                    Some(i) => {
+                        let old = std::mem::replace(&mut base_entries[i].value, placeholder());
+                        base_entries[i].value = merge(old, entry.value, diags);
+                        base_entries[i].key_origin = entry.key_origin;
+                    }
+                    None => base_entries.push(strip_removals(entry, diags)),
+                }
+            }
+            Node {
+                kind: Kind::Table(base_entries),
+                origin: child.origin,
+            }
+        }
+        (Kind::Array(base_items), Kind::Array(child_items))
+            if is_keyed(&base_items) && is_keyed(&child_items) && !base_items.is_empty() =>
+        {
+            let mut items = base_items;
+            for item in child_items {
+                let Some(id) = id_of(&item).map(str::to_string) else {
+                    continue;
+                };
+                let pos = items.iter().position(|b| id_of(b) == Some(id.as_str()));
+                if is_removal(&item) {
+                    match pos {
+                        Some(i) => {
+                            items.remove(i);
+                        }
+                        None => diags.error(
+                            item.origin,
+                            format!(
+                                "cannot remove `{id}`: the base ruleset has no element with that id"
+                            ),
+                        ),
+                    }
+                    continue;
+                }
+                match pos {
+                    Some(i) => {
+                        let old = std::mem::replace(&mut items[i], placeholder());
+                        items[i] = merge(old, item, diags);
+                    }
+                    None => items.push(item),
+                }
+            }
+            Node {
+                kind: Kind::Array(items),
+                origin: child.origin,
+            }
+        }
+        (_, kind) => Node {
+            kind,
+            origin: child.origin,
+        },
+    }
+}
+
+/// A file with no base still may not say `remove = true`: report it instead of
+/// silently keeping an element the author meant to delete.
+fn strip_removals(entry: Entry, diags: &mut Diagnostics) -> Entry {
+    if let Kind::Array(items) = &entry.value.kind {
+        if is_keyed(items) {
+            for item in items.iter().filter(|i| is_removal(i)) {
+                diags.error(
+                    item.origin,
+                    format!(
+                        "cannot remove `{}`: the base ruleset has no `{}`",
+                        id_of(item).unwrap_or("?"),
+                        entry.key
+                    ),
+                );
+            }
+        }
+    }
+    entry
+}
+
+fn placeholder() -> Node {
+    Node {
+        kind: Kind::Bool(false),
+        origin: Default::default(),
+    }
+}
+
+fn id_of(node: &Node) -> Option<&str> {
+    node.get("id")?.as_str()
+}
+
+fn is_keyed(items: &[Node]) -> bool {
+    items.iter().all(|i| id_of(i).is_some())
+}
+
+fn is_removal(node: &Node) -> bool {
+    matches!(node.get("remove").map(|n| &n.kind), Some(Kind::Bool(true)))
+}
+
+/// Removes `remove = true` markers left in a tree that had nothing to remove from.
+pub fn drop_removed(node: &mut Node) {
+    match &mut node.kind {
+        Kind::Table(entries) => entries.iter_mut().for_each(|e| drop_removed(&mut e.value)),
+        Kind::Array(items) => {
+            items.retain(|i| !is_removal(i));
+            items.iter_mut().for_each(drop_removed);
+        }
+        _ => {}
+    }
+}

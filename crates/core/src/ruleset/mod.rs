@@ -1,0 +1,380 @@
+//! Rulesets as data: loading with `extends`, diagnostics, and the merged tree.
+//!
+//! A ruleset file is TOML with a `[ruleset]` table (`name`, `game`, `description`,
+//! optional `extends`) and the game's own tables. Loading resolves `extends` (a bundled
+//! name, or a path relative to the extending file), deep-merges (see [`merge`]), and
+//! returns the effective tree with every value's origin. The game crate then decodes the
+//! tree into its validated rules with the helpers of [`decode`].
+
+pub mod decode;
+pub mod diag;
+pub mod merge;
+pub mod node;
+
+pub use decode::Table;
+pub use diag::{Diagnostic, Diagnostics, Origin, Sources};
+pub use node::{Entry, Kind, Node};
+
+use sha2::{Digest as _, Sha256};
+use std::path::{Path, PathBuf};
+
+/// A ruleset shipped inside the binary.
+#[derive(Clone, Copy, Debug)]
+pub struct Bundled {
+    /// The name users type: `puerto-rico`.
+    pub name: &'static str,
+    /// Where it lives in the repository, for messages: `rulesets/puerto-rico.toml`.
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+/// The effective ruleset: the merged tree and the files it came from.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub sources: Sources,
+    pub tree: Node,
+    /// `[ruleset] name` (or the file stem when a file leaves it out).
+    pub name: String,
+    /// `[ruleset] game`.
+    pub game: String,
+    pub description: String,
+}
+
+/// A ruleset that could not be loaded: the diagnostics and the files to render them.
+#[derive(Clone, Debug)]
+pub struct LoadFailure {
+    pub sources: Sources,
+    pub diagnostics: Diagnostics,
+}
+
+impl LoadFailure {
+    pub fn render(&self) -> String {
+        self.diagnostics.render(&self.sources)
+    }
+}
+
+impl std::fmt::Display for LoadFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.render().trim_end())
+    }
+}
+
+impl std::error::Error for LoadFailure {}
+
+impl Loaded {
+    /// A digest of the effective ruleset: records carry it so that a replay against a
+    /// changed ruleset is refused.
+    pub fn digest(&self) -> String {
+        digest_of(&self.tree)
+    }
+
+    /// The effective ruleset as TOML text.
+    pub fn to_toml_string(&self) -> String {
+        let mut tree = self.tree.clone();
+        // `extends` has been applied; showing it would apply it twice.
+        if let Kind::Table(entries) = &mut tree.kind {
+            if let Some(r) = entries.iter_mut().find(|e| e.key == "ruleset") {
+                if let Kind::Table(meta) = &mut r.value.kind {
+                    meta.retain(|e| e.key != "extends");
+                }
+            }
+        }
+        toml::to_string_pretty(&tree.to_toml()).unwrap_or_default()
+    }
+}
+
+/// SHA-256 of the canonical JSON (sorted keys) of a tree, as hex.
+pub fn digest_of(tree: &Node) -> String {
+    let canonical = canonical_json(&tree.to_json());
+    let hash = Sha256::digest(canonical.as_bytes());
+    hash.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn canonical_json(v: &serde_json::Value) -> String {
+    use serde_json::Value as J;
+    match v {
+        J::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let body: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        J::String((*k).clone()),
+                        canonical_json(&map[k.as_str()])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", body.join(","))
+        }
+        J::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(canonical_json)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Resolves a ruleset argument: a bundled name, or a path to a `.toml` file.
+pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let tree = load_rec(
+        arg,
+        None,
+        bundled,
+        &mut sources,
+        &mut diags,
+        &mut Vec::new(),
+    );
+    let failure = |sources: Sources, diagnostics: Diagnostics| LoadFailure {
+        sources,
+        diagnostics,
+    };
+    let Some(mut tree) = tree else {
+        return Err(failure(sources, diags));
+    };
+    merge::drop_removed(&mut tree);
+    let stem = Path::new(arg)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(arg)
+        .to_string();
+    let meta = |key: &str| {
+        tree.path(&format!("ruleset.{key}"))
+            .and_then(Node::as_str)
+            .map(str::to_string)
+    };
+    let name = meta("name").unwrap_or(stem);
+    let description = meta("description").unwrap_or_default();
+    let Some(game) = meta("game") else {
+        diags.error(
+            tree.origin,
+            "missing `[ruleset] game`: expected the game this ruleset plays (e.g. \"puerto-rico\")",
+        );
+        return Err(failure(sources, diags));
+    };
+    if !diags.is_empty() {
+        return Err(failure(sources, diags));
+    }
+    Ok(Loaded {
+        sources,
+        tree,
+        name,
+        game,
+        description,
+    })
+}
+
+const MAX_EXTENDS_DEPTH: usize = 16;
+
+fn load_rec(
+    arg: &str,
+    from_dir: Option<&Path>,
+    bundled: &[Bundled],
+    sources: &mut Sources,
+    diags: &mut Diagnostics,
+    chain: &mut Vec<String>,
+) -> Option<Node> {
+    let (display, text, dir) = match read(arg, from_dir, bundled) {
+        Ok(found) => found,
+        Err(msg) => {
+            diags.error_at(None, msg);
+            return None;
+        }
+    };
+    if chain.contains(&display) || chain.len() > MAX_EXTENDS_DEPTH {
+        diags.error_at(
+            None,
+            format!("`extends` loops: {} → {display}", chain.join(" → ")),
+        );
+        return None;
+    }
+    chain.push(display.clone());
+    let file = sources.add(display, text.clone());
+    let mut tree = node::parse(file, &text, diags)?;
+    check_meta(&tree, diags);
+    let parent = tree.path("ruleset.extends").cloned();
+    let result = match parent {
+        None => Some(tree),
+        Some(p) => match p.as_str() {
+            Some(parent_arg) => {
+                let base = load_rec(parent_arg, dir.as_deref(), bundled, sources, diags, chain);
+                // A child's `name` and `description` are its own; a missing one must not
+                // inherit the base's name.
+                if let Kind::Table(entries) = &mut tree.kind {
+                    if let Some(r) = entries.iter_mut().find(|e| e.key == "ruleset") {
+                        if let Kind::Table(meta) = &mut r.value.kind {
+                            if !meta.iter().any(|e| e.key == "name") {
+                                let origin = r.value.origin;
+                                meta.push(Entry {
+                                    key: "name".into(),
+                                    key_origin: origin,
+                                    value: Node {
+                                        kind: Kind::Str(file_stem(sources.name(file))),
+                                        origin,
+                                    },
+                                });
+                            }
+                        }
+                    }
+                }
+                base.map(|b| merge::merge(b, tree, diags))
+            }
+            None => {
+                diags.error(
+                    p.origin,
+                    format!(
+                        "expected a string (a bundled ruleset name or a path), found {}",
+                        p.type_name()
+                    ),
+                );
+                None
+            }
+        },
+    };
+    chain.pop();
+    result
+}
+
+fn file_stem(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(path)
+        .to_string()
+}
+
+/// The `[ruleset]` table takes exactly these keys.
+fn check_meta(tree: &Node, diags: &mut Diagnostics) {
+    let Some(meta) = tree.get("ruleset") else {
+        return;
+    };
+    let Some(mut t) = Table::new(meta, diags) else {
+        return;
+    };
+    for key in ["name", "description", "extends", "game"] {
+        if let Some(n) = t.get(key) {
+            decode::str_of(n, diags);
+        }
+    }
+    t.finish(diags);
+}
+
+/// Reads a bundled ruleset or a file. Returns (display name, text, directory for
+/// relative `extends`).
+fn read(
+    arg: &str,
+    from_dir: Option<&Path>,
+    bundled: &[Bundled],
+) -> Result<(String, String, Option<PathBuf>), String> {
+    let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
+    if !looks_like_path {
+        return match bundled.iter().find(|b| b.name == arg) {
+            Some(b) => Ok((b.path.to_string(), b.text.to_string(), None)),
+            None => {
+                let names: Vec<&str> = bundled.iter().map(|b| b.name).collect();
+                Err(format!(
+                    "unknown ruleset `{arg}`: expected a bundled ruleset ({}) or a path to a .toml file",
+                    names.join(", ")
+                ))
+            }
+        };
+    }
+    let path = match from_dir {
+        Some(dir) => dir.join(arg),
+        None => PathBuf::from(arg),
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok((
+            path.display().to_string(),
+            text,
+            path.parent().map(Path::to_path_buf),
+        )),
+        Err(e) => Err(format!(
+            "cannot read ruleset file `{}`: {e}",
+            path.display()
+        )),
+    }
+}
+
+/// One difference between two effective rulesets.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Difference {
+    /// Dotted path; elements of arrays keyed by `id` appear as `buildings[hacienda]`.
+    pub key: String,
+    /// `None` when the key is only in the other ruleset.
+    pub a: Option<serde_json::Value>,
+    pub b: Option<serde_json::Value>,
+}
+
+/// The effective differences between two rulesets, key by key, in a stable order.
+pub fn diff(a: &Node, b: &Node) -> Vec<Difference> {
+    let mut fa = Vec::new();
+    let mut fb = Vec::new();
+    flatten(a, String::new(), &mut fa);
+    flatten(b, String::new(), &mut fb);
+    let mut out = Vec::new();
+    for (k, va) in &fa {
+        match fb.iter().find(|(kb, _)| kb == k) {
+            Some((_, vb)) if vb == va => {}
+            Some((_, vb)) => out.push(Difference {
+                key: k.clone(),
+                a: Some(va.clone()),
+                b: Some(vb.clone()),
+            }),
+            None => out.push(Difference {
+                key: k.clone(),
+                a: Some(va.clone()),
+                b: None,
+            }),
+        }
+    }
+    for (k, vb) in &fb {
+        if !fa.iter().any(|(ka, _)| ka == k) {
+            out.push(Difference {
+                key: k.clone(),
+                a: None,
+                b: Some(vb.clone()),
+            });
+        }
+    }
+    out
+}
+
+fn flatten(n: &Node, prefix: String, out: &mut Vec<(String, serde_json::Value)>) {
+    let join = |p: &str, k: &str| {
+        if p.is_empty() {
+            k.to_string()
+        } else {
+            format!("{p}.{k}")
+        }
+    };
+    match &n.kind {
+        Kind::Table(entries) => {
+            for e in entries {
+                flatten(&e.value, join(&prefix, &e.key), out);
+            }
+        }
+        Kind::Array(items)
+            if !items.is_empty()
+                && items
+                    .iter()
+                    .all(|i| i.get("id").and_then(Node::as_str).is_some()) =>
+        {
+            for i in items {
+                let id = i.get("id").and_then(Node::as_str).unwrap_or_default();
+                flatten(i, format!("{prefix}[{id}]"), out);
+            }
+        }
+        _ => out.push((prefix, n.to_json())),
+    }
+}
+
+#[cfg(test)]
+mod tests;

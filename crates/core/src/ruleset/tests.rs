@@ -1,0 +1,174 @@
+use super::*;
+
+const BASE: &str = r#"
+[ruleset]
+name = "base"
+game = "demo"
+
+[limits]
+players = 4
+vp = 75
+
+[[buildings]]
+id = "hut"
+cost = 2
+
+[[buildings]]
+id = "market"
+cost = 1
+"#;
+
+fn bundled() -> Vec<Bundled> {
+    vec![Bundled {
+        name: "base",
+        path: "rulesets/base.toml",
+        text: BASE,
+    }]
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rulesmith-ruleset-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn extends_merges_by_id_and_removes() {
+    let dir = scratch("merge");
+    let f = write(
+        &dir,
+        "house.toml",
+        r#"
+[ruleset]
+extends = "base"
+[limits]
+vp = 100
+[[buildings]]
+id = "hut"
+cost = 3
+[[buildings]]
+id = "market"
+remove = true
+[[buildings]]
+id = "tower"
+cost = 9
+"#,
+    );
+    let l = load(&f, &bundled()).unwrap();
+    assert_eq!(l.name, "house");
+    assert_eq!(l.game, "demo");
+    let j = l.tree.to_json();
+    assert_eq!(j["limits"]["players"], 4);
+    assert_eq!(j["limits"]["vp"], 100);
+    assert_eq!(
+        j["buildings"],
+        serde_json::json!([{"id":"hut","cost":3},{"id":"tower","cost":9}])
+    );
+    let base = load("base", &bundled()).unwrap();
+    let d = diff(&base.tree, &l.tree);
+    let keys: Vec<&str> = d.iter().map(|x| x.key.as_str()).collect();
+    assert!(keys.contains(&"limits.vp"));
+    assert!(keys.contains(&"buildings[hut].cost"));
+    assert!(keys.contains(&"buildings[market].cost"));
+    assert!(keys.contains(&"buildings[tower].cost"));
+    assert_ne!(base.digest(), l.digest());
+}
+
+#[test]
+fn syntax_error_is_located() {
+    let dir = scratch("syntax");
+    let f = write(&dir, "bad.toml", "[ruleset]\ngame = \"demo\"\ncost = = 3\n");
+    let e = load(&f, &bundled()).unwrap_err().render();
+    assert!(e.contains("bad.toml:3:"), "{e}");
+    assert!(e.contains("cost = = 3"), "{e}");
+}
+
+#[test]
+fn unknown_bundled_name_lists_the_known() {
+    let e = load("nope", &bundled()).unwrap_err().render();
+    assert!(
+        e.contains("unknown ruleset `nope`") && e.contains("base"),
+        "{e}"
+    );
+}
+
+#[test]
+fn extends_loop_is_refused() {
+    let dir = scratch("loop");
+    write(
+        &dir,
+        "a.toml",
+        "[ruleset]\ngame = \"demo\"\nextends = \"b.toml\"\n",
+    );
+    let b = write(
+        &dir,
+        "b.toml",
+        "[ruleset]\ngame = \"demo\"\nextends = \"a.toml\"\n",
+    );
+    let e = load(&b, &bundled()).unwrap_err().render();
+    assert!(e.contains("loops"), "{e}");
+}
+
+#[test]
+fn removing_unknown_id_is_an_error() {
+    let dir = scratch("rm");
+    let f = write(
+        &dir,
+        "h.toml",
+        "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"castle\"\nremove = true\n",
+    );
+    let e = load(&f, &bundled()).unwrap_err().render();
+    assert!(
+        e.contains("cannot remove `castle`") && e.contains("h.toml:3:"),
+        "{e}"
+    );
+}
+
+#[test]
+fn table_reader_reports_all_problems() {
+    let mut sources = Sources::default();
+    let text = "cost = -1\nvp = \"x\"\ncots = 3\n";
+    let file = sources.add("t.toml", text);
+    let mut d = Diagnostics::default();
+    let tree = node::parse(file, text, &mut d).unwrap();
+    let mut t = Table::new(&tree, &mut d).unwrap();
+    assert_eq!(t.int(&mut d, "cost", 0..=10), None);
+    assert_eq!(t.int(&mut d, "vp", 0..=10), None);
+    assert_eq!(t.int(&mut d, "circles", 0..=3), None);
+    t.finish(&mut d);
+    let r = d.render(&sources);
+    assert_eq!(d.len(), 4, "{r}");
+    assert!(r.contains("t.toml:1:8: -1 is out of range"), "{r}");
+    assert!(
+        r.contains("t.toml:2:6: expected an integer, found a string"),
+        "{r}"
+    );
+    assert!(r.contains("missing key `circles`"), "{r}");
+    assert!(
+        r.contains("t.toml:3:1: unknown key `cots`: expected one of `circles`, `cost`, `vp`"),
+        "{r}"
+    );
+}
+
+#[test]
+fn per_player_tables_need_every_count() {
+    let mut sources = Sources::default();
+    let text = "t = { 2 = 1, 3 = 2, 6 = 1 }\n";
+    let file = sources.add("p.toml", text);
+    let mut d = Diagnostics::default();
+    let tree = node::parse(file, text, &mut d).unwrap();
+    let r = decode::per_players(tree.get("t").unwrap(), &mut d, 2..=5, |n, d| {
+        decode::int_in(n, d, 0..=9)
+    });
+    assert!(r.is_none());
+    let out = d.render(&sources);
+    assert!(out.contains("unknown player count `6`"), "{out}");
+    assert!(out.contains("missing the value for 4 players"), "{out}");
+    assert!(out.contains("missing the value for 5 players"), "{out}");
+}

@@ -1,0 +1,1 @@
+//! Scenario files: set up a position, play actions, check expectations.

@@ -1,0 +1,209 @@
+//! Turn-structure primitives shared by the games.
+//!
+//! - [`Rotation`]: each player acts once, in seat order from a starting seat (the
+//!   chooser of a role, the player who stopped the car at the port, …).
+//! - [`PassRound`]: players act in turn, again and again, until every player has
+//!   passed; a pass is final for the round (Santiago's loading round), or a player is
+//!   skipped while they cannot act (Puerto Rico's captain phase).
+//! - [`RoleBoard`]: a row of role cards with coins on them: a chooser takes the coins,
+//!   unchosen roles gain coins at the end of the round.
+
+use crate::game::Seat;
+use serde::{Deserialize, Serialize};
+
+/// Each of `players` seats acts once, starting at `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rotation {
+    pub start: Seat,
+    /// How many seats have finished acting.
+    pub done: u8,
+    pub players: u8,
+}
+
+impl Rotation {
+    pub fn new(start: Seat, players: usize) -> Self {
+        Rotation {
+            start,
+            done: 0,
+            players: players as u8,
+        }
+    }
+
+    /// The seat acting now, or `None` once everybody has acted.
+    pub fn current(&self) -> Option<Seat> {
+        (self.done < self.players).then(|| (self.start + self.done) % self.players)
+    }
+
+    /// Whether the seat acting now is the one who started the rotation.
+    pub fn is_starter(&self) -> bool {
+        self.done == 0
+    }
+
+    /// Moves to the next seat; returns `false` once everybody has acted.
+    pub fn advance(&mut self) -> bool {
+        self.done = (self.done + 1).min(self.players);
+        self.done < self.players
+    }
+}
+
+/// Seats act in turn, round and round, until all have passed (or cannot act).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassRound {
+    pub current: Seat,
+    pub players: u8,
+    /// Bit `s` is set once seat `s` has passed.
+    pub passed: u8,
+}
+
+impl PassRound {
+    pub fn new(start: Seat, players: usize) -> Self {
+        PassRound {
+            current: start,
+            players: players as u8,
+            passed: 0,
+        }
+    }
+
+    pub fn has_passed(&self, seat: Seat) -> bool {
+        self.passed & (1 << seat) != 0
+    }
+
+    pub fn pass(&mut self, seat: Seat) {
+        self.passed |= 1 << seat;
+    }
+
+    pub fn all_passed(&self) -> bool {
+        self.passed.count_ones() >= u32::from(self.players)
+    }
+
+    /// Moves to the next seat that has not passed and for which `can_act` holds; seats
+    /// that cannot act are marked as passed. Returns the seat, or `None` when the round
+    /// is over.
+    pub fn next(&mut self, mut can_act: impl FnMut(Seat) -> bool) -> Option<Seat> {
+        for step in 1..=self.players {
+            let s = (self.current + step) % self.players;
+            if self.has_passed(s) {
+                continue;
+            }
+            if can_act(s) {
+                self.current = s;
+                return Some(s);
+            }
+            self.pass(s);
+        }
+        None
+    }
+
+    /// Like [`PassRound::next`] but starting with the current seat itself.
+    pub fn first(&mut self, mut can_act: impl FnMut(Seat) -> bool) -> Option<Seat> {
+        let start = self.current;
+        if !self.has_passed(start) && can_act(start) {
+            return Some(start);
+        }
+        if !self.has_passed(start) {
+            self.pass(start);
+        }
+        self.next(can_act)
+    }
+}
+
+/// Role cards with coins on them. `N` is the most roles any ruleset may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleBoard<const N: usize> {
+    /// Coins lying on each role card.
+    #[serde(with = "serde_arrays")]
+    pub coins: [u8; N],
+    /// Bit `r` set while role `r` is taken this round.
+    pub taken: u16,
+    /// Bit `r` set when role `r` is in play at all (player-count dependent).
+    pub in_play: u16,
+}
+
+mod serde_arrays {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    pub fn serialize<S: Serializer, const N: usize>(v: &[u8; N], s: S) -> Result<S::Ok, S::Error> {
+        v.as_slice().serialize(s)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
+        d: D,
+    ) -> Result<[u8; N], D::Error> {
+        let v: Vec<u8> = Vec::deserialize(d)?;
+        let len = v.len();
+        v.try_into().map_err(|_| {
+            serde::de::Error::custom(format!("expected {N} role coin counts, found {len}"))
+        })
+    }
+}
+
+impl<const N: usize> RoleBoard<N> {
+    pub fn new(in_play: u16) -> Self {
+        RoleBoard {
+            coins: [0; N],
+            taken: 0,
+            in_play,
+        }
+    }
+
+    pub fn is_available(&self, role: usize) -> bool {
+        role < N && self.in_play & (1 << role) != 0 && self.taken & (1 << role) == 0
+    }
+
+    /// Takes a role; returns the coins that lay on it.
+    pub fn take(&mut self, role: usize) -> u8 {
+        self.taken |= 1 << role;
+        std::mem::take(&mut self.coins[role])
+    }
+
+    /// End of round: each role still available gains `coins`; all return to the board.
+    pub fn end_round(&mut self, coins: u8) {
+        for r in 0..N {
+            if self.is_available(r) {
+                self.coins[r] = self.coins[r].saturating_add(coins);
+            }
+        }
+        self.taken = 0;
+    }
+
+    pub fn available(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..N).filter(|&r| self.is_available(r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_visits_each_seat_once_from_the_starter() {
+        let mut r = Rotation::new(2, 4);
+        let mut seen = vec![];
+        while let Some(s) = r.current() {
+            seen.push(s);
+            r.advance();
+        }
+        assert_eq!(seen, [2, 3, 0, 1]);
+    }
+
+    #[test]
+    fn pass_round_skips_passed_and_ends_when_all_pass() {
+        let mut p = PassRound::new(1, 3);
+        assert_eq!(p.first(|_| true), Some(1));
+        p.pass(1);
+        assert_eq!(p.next(|s| s != 0), Some(2));
+        assert_eq!(p.next(|s| s != 0), Some(2)); // seat 0 cannot act: marked passed
+        assert!(p.has_passed(0));
+        p.pass(2);
+        assert_eq!(p.next(|_| true), None);
+        assert!(p.all_passed());
+    }
+
+    #[test]
+    fn role_board_coins_go_to_unchosen_roles() {
+        let mut b: RoleBoard<8> = RoleBoard::new(0b0011_1111);
+        assert_eq!(b.take(1), 0);
+        b.end_round(1);
+        assert_eq!(b.coins[..6], [1, 0, 1, 1, 1, 1]);
+        assert_eq!(b.coins[6], 0); // not in play
+        assert_eq!(b.take(0), 1);
+    }
+}
