@@ -1,1 +1,53 @@
-//! rulesmith
+//! rulesmith: four trading games played exactly by their rulebooks, from TOML rulesets.
+//!
+//! This facade knows the bundled rulesets and which game crate decodes which
+//! `[ruleset] game`; everything else lives in the crates:
+//! - `rulesmith-core`: the game interface, rulesets, simulation, scenarios, records;
+//! - `rulesmith-puerto-rico`: base Puerto Rico (2–5 players).
+
+pub use rulesmith_core as core;
+use rulesmith_core::erased::AnyGame;
+use rulesmith_core::ruleset::{self, Bundled, Diagnostics, LoadFailure, Loaded};
+
+/// The rulesets embedded in the binary, usable by name.
+pub static BUNDLED: &[Bundled] = &[
+    // Bundled rulesets are registered here, one line each:
+    // Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text: include_str!("../rulesets/puerto-rico.toml") },
+];
+
+/// The games this build knows, by `[ruleset] game`.
+pub const GAMES: &[&str] = &[];
+
+/// A loaded, validated ruleset ready to play.
+pub struct Ruleset {
+    pub loaded: Loaded,
+    pub game: Box<dyn AnyGame>,
+}
+
+impl Ruleset {
+    pub fn name(&self) -> &str {
+        &self.loaded.name
+    }
+    pub fn digest(&self) -> String {
+        self.loaded.digest()
+    }
+}
+
+/// Loads a ruleset by bundled name or path and decodes it for its game.
+pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
+    let loaded = ruleset::load(arg, BUNDLED)?;
+    let mut d = Diagnostics::default();
+    let game: Option<Box<dyn AnyGame>> = match loaded.game.as_str() {
+        // Each game crate decodes the whole merged tree (including `[ruleset]`):
+        // "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
+        other => {
+            let origin = loaded.tree.path("ruleset.game").map(|n| n.origin);
+            d.error_at(origin, format!("unknown game `{other}`: expected one of {}", GAMES.join(", ")));
+            None
+        }
+    };
+    match game {
+        Some(game) if d.is_empty() => Ok(Ruleset { loaded, game }),
+        _ => Err(LoadFailure { sources: loaded.sources, diagnostics: d }),
+    }
+}

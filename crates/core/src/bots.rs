@@ -49,28 +49,17 @@ impl std::str::FromStr for BotSpec {
 
 /// Parses `random` (all seats) or `mcts:400,random,random` (one per seat).
 pub fn parse_bots(spec: &str, players: usize) -> Result<Vec<BotSpec>, String> {
-    let parts: Vec<BotSpec> = spec
-        .split(',')
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .map_err(|e: BadBotSpec| e.to_string())?;
+    let parts: Vec<BotSpec> =
+        spec.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|e: BadBotSpec| e.to_string())?;
     match parts.len() {
         1 => Ok(vec![parts[0]; players]),
         n if n == players => Ok(parts),
-        n => Err(format!(
-            "--bots lists {n} bots for {players} players: give one bot for all seats or one per seat"
-        )),
+        n => Err(format!("--bots lists {n} bots for {players} players: give one bot for all seats or one per seat")),
     }
 }
 
 /// Chooses an action for the player to move. `legal` is non-empty.
-pub fn choose<G: Game>(
-    game: &G,
-    spec: BotSpec,
-    state: &G::State,
-    legal: &[G::Action],
-    rng: &mut Rng,
-) -> G::Action {
+pub fn choose<G: Game>(game: &G, spec: BotSpec, state: &G::State, legal: &[G::Action], rng: &mut Rng) -> G::Action {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -148,13 +137,8 @@ pub mod mcts {
             return legal[0];
         };
         let players = game.player_count(root_state);
-        let mut nodes: Vec<Node<G::Action>> = vec![Node {
-            action: None,
-            children: vec![],
-            visits: 0,
-            available: 0,
-            reward: [0.0; MAX_PLAYERS],
-        }];
+        let mut nodes: Vec<Node<G::Action>> =
+            vec![Node { action: None, children: vec![], visits: 0, available: 0, reward: [0.0; MAX_PLAYERS] }];
         let mut buf = Vec::new();
         let mut path = Vec::new();
         for _ in 0..iterations {
@@ -173,11 +157,7 @@ pub mod mcts {
                 }
                 let mut untried = None;
                 for &a in &buf {
-                    match nodes[node]
-                        .children
-                        .iter()
-                        .find(|&&c| nodes[c].action == Some(a))
-                    {
+                    match nodes[node].children.iter().find(|&&c| nodes[c].action == Some(a)) {
                         Some(&c) => nodes[c].available += 1,
                         None => {
                             if untried.is_none() {
@@ -211,10 +191,8 @@ pub mod mcts {
                     }
                     let n = &nodes[c];
                     let mean = n.reward[mover as usize] / f64::from(n.visits.max(1));
-                    let score = mean
-                        + EXPLORATION
-                            * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1)))
-                                .sqrt();
+                    let score =
+                        mean + EXPLORATION * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
                     if score > best_score {
                         best_score = score;
                         best = Some(c);
@@ -253,12 +231,7 @@ pub mod mcts {
         nodes[0]
             .children
             .iter()
-            .filter_map(|&c| {
-                nodes[c]
-                    .action
-                    .filter(|a| legal.contains(a))
-                    .map(|a| (nodes[c].visits, a))
-            })
+            .filter_map(|&c| nodes[c].action.filter(|a| legal.contains(a)).map(|a| (nodes[c].visits, a)))
             .max_by_key(|&(v, _)| v)
             .map_or(legal[0], |(_, a)| a)
     }
@@ -273,9 +246,7 @@ pub mod mcts {
                 }
             }
             None => {
-                let values: Vec<f64> = (0..players)
-                    .map(|s| game.heuristic(state, s as Seat))
-                    .collect();
+                let values: Vec<f64> = (0..players).map(|s| game.heuristic(state, s as Seat)).collect();
                 let best = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
                 let leaders = values.iter().filter(|&&v| v >= best).count().max(1) as f64;
                 for (s, v) in values.iter().enumerate().take(MAX_PLAYERS) {
@@ -299,11 +270,7 @@ mod tests {
             vec![BotSpec::Mcts(400), BotSpec::Random, BotSpec::Greedy]
         );
         assert!(parse_bots("random,random", 3).is_err());
-        assert!(
-            parse_bots("smart", 3)
-                .unwrap_err()
-                .contains("unknown bot `smart`")
-        );
+        assert!(parse_bots("smart", 3).unwrap_err().contains("unknown bot `smart`"));
         assert!(parse_bots("mcts:0", 2).is_err());
         for s in ["random", "greedy", "mcts:17"] {
             assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);

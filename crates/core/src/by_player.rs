@@ -17,17 +17,11 @@ pub struct ByPlayer<T> {
 impl<T: Copy + Default> ByPlayer<T> {
     /// `players` seats, each holding `T::default()`. Callers validate `players` first.
     pub fn new(players: usize) -> Self {
-        ByPlayer {
-            items: [T::default(); MAX_PLAYERS],
-            len: players.min(MAX_PLAYERS) as u8,
-        }
+        ByPlayer { items: [T::default(); MAX_PLAYERS], len: players.min(MAX_PLAYERS) as u8 }
     }
 
     pub fn filled(players: usize, value: T) -> Self {
-        ByPlayer {
-            items: [value; MAX_PLAYERS],
-            len: players.min(MAX_PLAYERS) as u8,
-        }
+        ByPlayer { items: [value; MAX_PLAYERS], len: players.min(MAX_PLAYERS) as u8 }
     }
 }
 
@@ -78,10 +72,7 @@ impl<'de, T: Deserialize<'de> + Copy + Default> Deserialize<'de> for ByPlayer<T>
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v: Vec<T> = Vec::deserialize(d)?;
         if v.is_empty() || v.len() > MAX_PLAYERS {
-            return Err(serde::de::Error::custom(format!(
-                "expected 1 to {MAX_PLAYERS} players, found {}",
-                v.len()
-            )));
+            return Err(serde::de::Error::custom(format!("expected 1 to {MAX_PLAYERS} players, found {}", v.len())));
         }
         let mut out = ByPlayer::new(v.len());
         out.as_mut_slice().copy_from_slice(&v);

@@ -12,11 +12,7 @@ use std::ops::RangeInclusive;
 pub trait AnyGame: Send + Sync {
     fn game_id(&self) -> &'static str;
     fn players(&self) -> RangeInclusive<usize>;
-    fn simulate(
-        &self,
-        opts: &SimOptions,
-        each: &mut dyn FnMut(&GameResult),
-    ) -> Result<Tally, SimError>;
+    fn simulate(&self, opts: &SimOptions, each: &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError>;
     /// A new game right after setup.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError>;
 }
@@ -53,21 +49,13 @@ impl<G: Game> AnyGame for G {
         Game::players(self)
     }
 
-    fn simulate(
-        &self,
-        opts: &SimOptions,
-        each: &mut dyn FnMut(&GameResult),
-    ) -> Result<Tally, SimError> {
+    fn simulate(&self, opts: &SimOptions, each: &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError> {
         sim::simulate(self, opts, each)
     }
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError> {
         let state = self.new_game(players, seed)?;
-        Ok(Box::new(Session {
-            game: self,
-            state,
-            history: Vec::new(),
-        }))
+        Ok(Box::new(Session { game: self, state, history: Vec::new() }))
     }
 }
 
@@ -90,9 +78,7 @@ impl<G: Game> AnySession for Session<'_, G> {
     fn legal(&self) -> Vec<String> {
         let mut buf = Vec::new();
         self.game.legal_actions(&self.state, &mut buf);
-        buf.iter()
-            .map(|&a| self.game.format_action(&self.state, a))
-            .collect()
+        buf.iter().map(|&a| self.game.format_action(&self.state, a)).collect()
     }
 
     fn play(&mut self, text: &str) -> Result<(), GameError> {
@@ -120,8 +106,7 @@ impl<G: Game> AnySession for Session<'_, G> {
     }
 
     fn view_json(&self, seat: Seat) -> serde_json::Value {
-        self.game
-            .state_to_json(&self.game.observe(&self.state, seat))
+        self.game.state_to_json(&self.game.observe(&self.state, seat))
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -44,11 +44,7 @@ pub enum GameError {
     Over,
     /// The player count is outside the ruleset's range.
     #[error("{players} players is not supported by this ruleset (it allows {min}–{max})")]
-    PlayerCount {
-        players: usize,
-        min: usize,
-        max: usize,
-    },
+    PlayerCount { players: usize, min: usize, max: usize },
     /// A state (e.g. edited by a scenario) breaks a rule of the game.
     #[error("invalid state: {0}")]
     InvalidState(String),
@@ -78,29 +74,18 @@ impl Outcome {
                 (0..n).filter(|&o| key(o) > mine).count() as u8
             })
             .collect();
-        Outcome {
-            scores,
-            tiebreaks,
-            ranks,
-            end: end.into(),
-        }
+        Outcome { scores, tiebreaks, ranks, end: end.into() }
     }
 
     /// The seats ranked first (more than one on a shared win).
     pub fn winners(&self) -> Vec<Seat> {
-        (0..self.ranks.len())
-            .filter(|&s| self.ranks[s] == 0)
-            .map(|s| s as Seat)
-            .collect()
+        (0..self.ranks.len()).filter(|&s| self.ranks[s] == 0).map(|s| s as Seat).collect()
     }
 
     /// Each seat's share of the win: 1/k for each of k tied winners, else 0.
     pub fn win_shares(&self) -> Vec<f64> {
         let w = self.winners().len().max(1) as f64;
-        self.ranks
-            .iter()
-            .map(|&r| if r == 0 { 1.0 / w } else { 0.0 })
-            .collect()
+        self.ranks.iter().map(|&r| if r == 0 { 1.0 / w } else { 0.0 }).collect()
     }
 }
 
@@ -162,47 +147,29 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
     /// The inverse of [`Game::state_to_json`], followed by [`Game::check_state`].
     fn state_from_json(&self, value: serde_json::Value) -> Result<Self::State, GameError> {
-        let state: Self::State =
-            serde_json::from_value(value).map_err(|e| GameError::InvalidState(e.to_string()))?;
+        let state: Self::State = serde_json::from_value(value).map_err(|e| GameError::InvalidState(e.to_string()))?;
         self.check_state(&state)?;
         Ok(state)
     }
 }
 
 /// Plays an action given in notation, with an error that lists the legal actions.
-pub fn play_text<G: Game>(
-    game: &G,
-    state: &mut G::State,
-    text: &str,
-) -> Result<G::Action, GameError> {
+pub fn play_text<G: Game>(game: &G, state: &mut G::State, text: &str) -> Result<G::Action, GameError> {
     let mut legal = Vec::new();
     game.legal_actions(state, &mut legal);
     let listing = || {
-        let names: Vec<String> = legal
-            .iter()
-            .map(|&a| game.format_action(state, a))
-            .collect();
-        if names.is_empty() {
-            "none".to_string()
-        } else {
-            names.join(", ")
-        }
+        let names: Vec<String> = legal.iter().map(|&a| game.format_action(state, a)).collect();
+        if names.is_empty() { "none".to_string() } else { names.join(", ") }
     };
     let action = match game.parse_action(state, text) {
         Ok(a) => a,
         Err(GameError::Unparsable { text, reason }) => {
-            return Err(GameError::Unparsable {
-                text,
-                reason: format!("{reason}; legal now: {}", listing()),
-            });
+            return Err(GameError::Unparsable { text, reason: format!("{reason}; legal now: {}", listing()) });
         }
         Err(e) => return Err(e),
     };
     if !legal.contains(&action) {
-        return Err(GameError::Illegal {
-            action: text.to_string(),
-            reason: format!("legal now: {}", listing()),
-        });
+        return Err(GameError::Illegal { action: text.to_string(), reason: format!("legal now: {}", listing()) });
     }
     game.apply(state, action)?;
     Ok(action)

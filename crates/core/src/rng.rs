@@ -104,10 +104,7 @@ mod tests {
 
     #[test]
     fn golden_game_seeds() {
-        assert_eq!(
-            [game_seed(1, 0), game_seed(1, 1), game_seed(2, 0)],
-            GOLDEN_GAME_SEEDS
-        );
+        assert_eq!([game_seed(1, 0), game_seed(1, 1), game_seed(2, 0)], GOLDEN_GAME_SEEDS);
     }
 
     #[test]
@@ -134,9 +131,5 @@ mod tests {
     const GOLDEN_STREAM: [u32; 4] = [1188465932, 3417988050, 1019612432, 3203037871];
     const GOLDEN_BELOW: [u32; 8] = [1, 4, 5, 2, 0, 5, 4, 0];
     const GOLDEN_SHUFFLE: [u8; 10] = [5, 2, 3, 8, 1, 7, 6, 4, 9, 0];
-    const GOLDEN_GAME_SEEDS: [u64; 3] = [
-        3140954495788074843,
-        1767150916838280546,
-        16131268866131043880,
-    ];
+    const GOLDEN_GAME_SEEDS: [u64; 3] = [3140954495788074843, 1767150916838280546, 16131268866131043880];
 }

@@ -44,11 +44,7 @@ pub struct GameResult {
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
     #[error("game {index} (seed {seed}): {source}")]
-    Game {
-        index: u64,
-        seed: u64,
-        source: GameError,
-    },
+    Game { index: u64, seed: u64, source: GameError },
     #[error("game {index} (seed {seed}) did not end after {MAX_DECISIONS} decisions")]
     Endless { index: u64, seed: u64 },
     #[error("game {index} (seed {seed}): nobody can act but the game is not over")]
@@ -69,11 +65,7 @@ pub fn play_game<G: Game>(
     bots: &[BotSpec],
     record: bool,
 ) -> Result<GameResult, SimError> {
-    let err = |source| SimError::Game {
-        index,
-        seed,
-        source,
-    };
+    let err = |source| SimError::Game { index, seed, source };
     let mut state = game.new_game(players, seed).map_err(err)?;
     let mut rng = bot_rng(seed);
     let mut legal = Vec::with_capacity(64);
@@ -99,42 +91,18 @@ pub fn play_game<G: Game>(
             return Err(SimError::Endless { index, seed });
         }
     }
-    let outcome = game
-        .outcome(&state)
-        .ok_or(SimError::Stuck { index, seed })?;
-    Ok(GameResult {
-        index,
-        seed,
-        outcome,
-        decisions,
-        rounds: game.progress(&state).rounds,
-        actions,
-    })
+    let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
+    Ok(GameResult { index, seed, outcome, decisions, rounds: game.progress(&state).rounds, actions })
 }
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
-pub fn simulate<G: Game>(
-    game: &G,
-    opts: &SimOptions,
-    mut each: impl FnMut(&GameResult),
-) -> Result<Tally, SimError> {
+pub fn simulate<G: Game>(game: &G, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
-    let indices: Vec<u64> = (0..opts.games)
-        .filter(|i| opts.shard.is_none_or(|(k, n)| i % n == k))
-        .collect();
+    let indices: Vec<u64> = (0..opts.games).filter(|i| opts.shard.is_none_or(|(k, n)| i % n == k)).collect();
     for chunk in indices.chunks(512) {
         let results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
-            .map(|&i| {
-                play_game(
-                    game,
-                    opts.players,
-                    i,
-                    game_seed(opts.seed, i),
-                    &opts.bots,
-                    opts.record,
-                )
-            })
+            .map(|&i| play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record))
             .collect();
         for r in results {
             let r = r?;
@@ -253,10 +221,7 @@ impl Report {
                 let rate = tally.wins[s] / n;
                 SeatReport {
                     seat: s,
-                    bot: opts
-                        .bots
-                        .get(s)
-                        .map_or_else(|| "random".into(), ToString::to_string),
+                    bot: opts.bots.get(s).map_or_else(|| "random".into(), ToString::to_string),
                     wins: tally.wins[s],
                     win_rate: rate,
                     win_rate_ci95: wilson(rate, tally.games),
@@ -278,11 +243,7 @@ impl Report {
             decisions_mean: tally.decisions_sum as f64 / n,
             ends: tally.ends.clone(),
             seconds,
-            games_per_second: if seconds > 0.0 {
-                tally.games as f64 / seconds
-            } else {
-                0.0
-            },
+            games_per_second: if seconds > 0.0 { tally.games as f64 / seconds } else { 0.0 },
             tally,
         }
     }
@@ -299,16 +260,10 @@ impl Report {
             self.players,
             self.games,
             self.seed,
-            self.shard
-                .as_ref()
-                .map(|s| format!(", shard {s}"))
-                .unwrap_or_default()
+            self.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
         );
         let _ = writeln!(o);
-        let _ = writeln!(
-            o,
-            "seat  bot          wins     win rate  95% interval     score mean  sd"
-        );
+        let _ = writeln!(o, "seat  bot          wins     win rate  95% interval     score mean  sd");
         for s in &self.seats {
             let _ = writeln!(
                 o,
@@ -324,27 +279,14 @@ impl Report {
             );
         }
         let _ = writeln!(o);
-        let _ = writeln!(
-            o,
-            "game length: {:.1} rounds, {:.1} decisions (mean)",
-            self.rounds_mean, self.decisions_mean
-        );
+        let _ = writeln!(o, "game length: {:.1} rounds, {:.1} decisions (mean)", self.rounds_mean, self.decisions_mean);
         let ends: Vec<String> = self
             .ends
             .iter()
-            .map(|(k, v)| {
-                format!(
-                    "{k} {v} ({:.1}%)",
-                    100.0 * *v as f64 / self.games.max(1) as f64
-                )
-            })
+            .map(|(k, v)| format!("{k} {v} ({:.1}%)", 100.0 * *v as f64 / self.games.max(1) as f64))
             .collect();
         let _ = writeln!(o, "ended by: {}", ends.join(", "));
-        let _ = writeln!(
-            o,
-            "speed: {:.0} games/s ({:.2} s)",
-            self.games_per_second, self.seconds
-        );
+        let _ = writeln!(o, "speed: {:.0} games/s ({:.2} s)", self.games_per_second, self.seconds);
         o
     }
 }

@@ -22,11 +22,7 @@ pub struct Rotation {
 
 impl Rotation {
     pub fn new(start: Seat, players: usize) -> Self {
-        Rotation {
-            start,
-            done: 0,
-            players: players as u8,
-        }
+        Rotation { start, done: 0, players: players as u8 }
     }
 
     /// The seat acting now, or `None` once everybody has acted.
@@ -57,11 +53,7 @@ pub struct PassRound {
 
 impl PassRound {
     pub fn new(start: Seat, players: usize) -> Self {
-        PassRound {
-            current: start,
-            players: players as u8,
-            passed: 0,
-        }
+        PassRound { current: start, players: players as u8, passed: 0 }
     }
 
     pub fn has_passed(&self, seat: Seat) -> bool {
@@ -124,24 +116,16 @@ mod serde_arrays {
     pub fn serialize<S: Serializer, const N: usize>(v: &[u8; N], s: S) -> Result<S::Ok, S::Error> {
         v.as_slice().serialize(s)
     }
-    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
-        d: D,
-    ) -> Result<[u8; N], D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(d: D) -> Result<[u8; N], D::Error> {
         let v: Vec<u8> = Vec::deserialize(d)?;
         let len = v.len();
-        v.try_into().map_err(|_| {
-            serde::de::Error::custom(format!("expected {N} role coin counts, found {len}"))
-        })
+        v.try_into().map_err(|_| serde::de::Error::custom(format!("expected {N} role coin counts, found {len}")))
     }
 }
 
 impl<const N: usize> RoleBoard<N> {
     pub fn new(in_play: u16) -> Self {
-        RoleBoard {
-            coins: [0; N],
-            taken: 0,
-            in_play,
-        }
+        RoleBoard { coins: [0; N], taken: 0, in_play }
     }
 
     pub fn is_available(&self, role: usize) -> bool {

@@ -25,16 +25,9 @@ impl<'n> Table<'n> {
     /// `None` (with an error) if `node` is not a table.
     pub fn new(node: &'n Node, d: &mut Diagnostics) -> Option<Self> {
         match node.entries() {
-            Some(entries) => Some(Table {
-                node,
-                entries,
-                known: Vec::new(),
-            }),
+            Some(entries) => Some(Table { node, entries, known: Vec::new() }),
             None => {
-                d.error(
-                    node.origin,
-                    format!("expected a table, found {}", node.type_name()),
-                );
+                d.error(node.origin, format!("expected a table, found {}", node.type_name()));
                 None
             }
         }
@@ -57,33 +50,16 @@ impl<'n> Table<'n> {
     }
 
     /// The value of a required key; a missing key is an error at the table.
-    pub fn req(
-        &mut self,
-        d: &mut Diagnostics,
-        key: &'static str,
-        expected: &str,
-    ) -> Option<&'n Node> {
+    pub fn req(&mut self, d: &mut Diagnostics, key: &'static str, expected: &str) -> Option<&'n Node> {
         let v = self.get(key);
         if v.is_none() {
-            d.error(
-                self.node.origin,
-                format!("missing key `{key}`: expected {expected}"),
-            );
+            d.error(self.node.origin, format!("missing key `{key}`: expected {expected}"));
         }
         v
     }
 
-    pub fn int(
-        &mut self,
-        d: &mut Diagnostics,
-        key: &'static str,
-        range: RangeInclusive<i64>,
-    ) -> Option<i64> {
-        let n = self.req(
-            d,
-            key,
-            &format!("an integer from {} to {}", range.start(), range.end()),
-        )?;
+    pub fn int(&mut self, d: &mut Diagnostics, key: &'static str, range: RangeInclusive<i64>) -> Option<i64> {
+        let n = self.req(d, key, &format!("an integer from {} to {}", range.start(), range.end()))?;
         int_in(n, d, range)
     }
 
@@ -105,12 +81,7 @@ impl<'n> Table<'n> {
         str_of(n, d)
     }
 
-    pub fn str_or(
-        &mut self,
-        d: &mut Diagnostics,
-        key: &'static str,
-        default: &'n str,
-    ) -> Option<&'n str> {
+    pub fn str_or(&mut self, d: &mut Diagnostics, key: &'static str, default: &'n str) -> Option<&'n str> {
         match self.get(key) {
             Some(n) => str_of(n, d),
             None => Some(default),
@@ -122,24 +93,14 @@ impl<'n> Table<'n> {
         bool_of(n, d)
     }
 
-    pub fn bool_or(
-        &mut self,
-        d: &mut Diagnostics,
-        key: &'static str,
-        default: bool,
-    ) -> Option<bool> {
+    pub fn bool_or(&mut self, d: &mut Diagnostics, key: &'static str, default: bool) -> Option<bool> {
         match self.get(key) {
             Some(n) => bool_of(n, d),
             None => Some(default),
         }
     }
 
-    pub fn float_or(
-        &mut self,
-        d: &mut Diagnostics,
-        key: &'static str,
-        default: f64,
-    ) -> Option<f64> {
+    pub fn float_or(&mut self, d: &mut Diagnostics, key: &'static str, default: f64) -> Option<f64> {
         match self.get(key) {
             Some(n) => float_of(n, d),
             None => Some(default),
@@ -147,12 +108,7 @@ impl<'n> Table<'n> {
     }
 
     /// One of a closed set of words; returns its index in `choices`.
-    pub fn choice(
-        &mut self,
-        d: &mut Diagnostics,
-        key: &'static str,
-        choices: &[&str],
-    ) -> Option<usize> {
+    pub fn choice(&mut self, d: &mut Diagnostics, key: &'static str, choices: &[&str]) -> Option<usize> {
         let n = self.req(d, key, &format!("one of {}", quoted(choices)))?;
         choice_of(n, d, choices)
     }
@@ -193,9 +149,7 @@ impl<'n> Table<'n> {
     /// Every entry not asked for by name (for tables keyed by data, e.g. goods).
     pub fn rest(&mut self) -> impl Iterator<Item = &'n Entry> + '_ {
         let known = self.known.clone();
-        self.entries
-            .iter()
-            .filter(move |e| !known.contains(&e.key.as_str()))
+        self.entries.iter().filter(move |e| !known.contains(&e.key.as_str()))
     }
 
     /// Marks every key as known (the caller reads the table as a map).
@@ -218,11 +172,7 @@ impl<'n> Table<'n> {
                 let msg = if expected.is_empty() {
                     format!("unknown key `{}`: this table takes no keys", e.key)
                 } else {
-                    format!(
-                        "unknown key `{}`: expected one of {}",
-                        e.key,
-                        quoted(&expected)
-                    )
+                    format!("unknown key `{}`: expected one of {}", e.key, quoted(&expected))
                 };
                 d.error(e.key_origin, msg);
             }
@@ -231,11 +181,7 @@ impl<'n> Table<'n> {
 }
 
 fn quoted(words: &[&str]) -> String {
-    words
-        .iter()
-        .map(|w| format!("`{w}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
 }
 
 pub fn int_in(n: &Node, d: &mut Diagnostics, range: RangeInclusive<i64>) -> Option<i64> {
@@ -244,19 +190,12 @@ pub fn int_in(n: &Node, d: &mut Diagnostics, range: RangeInclusive<i64>) -> Opti
         Kind::Int(i) => {
             d.error(
                 n.origin,
-                format!(
-                    "{i} is out of range: expected an integer from {} to {}",
-                    range.start(),
-                    range.end()
-                ),
+                format!("{i} is out of range: expected an integer from {} to {}", range.start(), range.end()),
             );
             None
         }
         _ => {
-            d.error(
-                n.origin,
-                format!("expected an integer, found {}", n.type_name()),
-            );
+            d.error(n.origin, format!("expected an integer, found {}", n.type_name()));
             None
         }
     }
@@ -266,10 +205,7 @@ pub fn str_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n str> {
     match &n.kind {
         Kind::Str(s) => Some(s),
         _ => {
-            d.error(
-                n.origin,
-                format!("expected a string, found {}", n.type_name()),
-            );
+            d.error(n.origin, format!("expected a string, found {}", n.type_name()));
             None
         }
     }
@@ -279,10 +215,7 @@ pub fn bool_of(n: &Node, d: &mut Diagnostics) -> Option<bool> {
     match n.kind {
         Kind::Bool(b) => Some(b),
         _ => {
-            d.error(
-                n.origin,
-                format!("expected true or false, found {}", n.type_name()),
-            );
+            d.error(n.origin, format!("expected true or false, found {}", n.type_name()));
             None
         }
     }
@@ -293,10 +226,7 @@ pub fn float_of(n: &Node, d: &mut Diagnostics) -> Option<f64> {
         Kind::Float(f) => Some(f),
         Kind::Int(i) => Some(i as f64),
         _ => {
-            d.error(
-                n.origin,
-                format!("expected a number, found {}", n.type_name()),
-            );
+            d.error(n.origin, format!("expected a number, found {}", n.type_name()));
             None
         }
     }
@@ -306,10 +236,7 @@ pub fn array_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n [Node]> {
     match &n.kind {
         Kind::Array(items) => Some(items),
         _ => {
-            d.error(
-                n.origin,
-                format!("expected an array, found {}", n.type_name()),
-            );
+            d.error(n.origin, format!("expected an array, found {}", n.type_name()));
             None
         }
     }
@@ -320,10 +247,7 @@ pub fn choice_of(n: &Node, d: &mut Diagnostics, choices: &[&str]) -> Option<usiz
     match choices.iter().position(|c| *c == s) {
         Some(i) => Some(i),
         None => {
-            d.error(
-                n.origin,
-                format!("unknown value `{s}`: expected one of {}", quoted(choices)),
-            );
+            d.error(n.origin, format!("unknown value `{s}`: expected one of {}", quoted(choices)));
             None
         }
     }
@@ -381,12 +305,7 @@ pub fn per_players<T>(
             _ => {
                 d.error(
                     e.key_origin,
-                    format!(
-                        "unknown player count `{}`: expected {} to {}",
-                        e.key,
-                        players.start(),
-                        players.end()
-                    ),
+                    format!("unknown player count `{}`: expected {} to {}", e.key, players.start(), players.end()),
                 );
                 ok = false;
             }
@@ -394,7 +313,14 @@ pub fn per_players<T>(
     }
     for p in players.clone() {
         if !present[p] {
-            d.error(n.origin, format!("missing the value for {p} players: a per-player-count table must cover {} to {}", players.start(), players.end()));
+            d.error(
+                n.origin,
+                format!(
+                    "missing the value for {p} players: a per-player-count table must cover {} to {}",
+                    players.start(),
+                    players.end()
+                ),
+            );
             ok = false;
         }
     }

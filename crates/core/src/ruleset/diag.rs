@@ -12,11 +12,7 @@ pub struct Origin {
 
 impl Origin {
     pub fn new(file: usize, span: std::ops::Range<usize>) -> Self {
-        Origin {
-            file: file as u16,
-            start: span.start as u32,
-            end: span.end.max(span.start) as u32,
-        }
+        Origin { file: file as u16, start: span.start as u32, end: span.end.max(span.start) as u32 }
     }
 }
 
@@ -35,17 +31,12 @@ struct SourceFile {
 impl Sources {
     /// Adds a file and returns its index.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> usize {
-        self.files.push(SourceFile {
-            name: name.into(),
-            text: text.into(),
-        });
+        self.files.push(SourceFile { name: name.into(), text: text.into() });
         self.files.len() - 1
     }
 
     pub fn name(&self, file: usize) -> &str {
-        self.files
-            .get(file)
-            .map_or("<unknown>", |f| f.name.as_str())
+        self.files.get(file).map_or("<unknown>", |f| f.name.as_str())
     }
 
     pub fn text(&self, file: usize) -> &str {
@@ -67,10 +58,7 @@ impl Sources {
         let before = text.get(..offset).unwrap_or("");
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = text
-            .get(line_start..offset)
-            .map_or(0, |s| s.chars().count())
-            + 1;
+        let col = text.get(line_start..offset).map_or(0, |s| s.chars().count()) + 1;
         (line, col)
     }
 
@@ -96,17 +84,11 @@ pub struct Diagnostics {
 
 impl Diagnostics {
     pub fn error(&mut self, origin: Origin, message: impl Into<String>) {
-        self.items.push(Diagnostic {
-            origin: Some(origin),
-            message: message.into(),
-        });
+        self.items.push(Diagnostic { origin: Some(origin), message: message.into() });
     }
 
     pub fn error_at(&mut self, origin: Option<Origin>, message: impl Into<String>) {
-        self.items.push(Diagnostic {
-            origin,
-            message: message.into(),
-        });
+        self.items.push(Diagnostic { origin, message: message.into() });
     }
 
     pub fn is_empty(&self) -> bool {
@@ -127,12 +109,7 @@ impl Diagnostics {
             };
             let file = origin.file as usize;
             let (line, col) = sources.line_col(file, origin.start);
-            let _ = writeln!(
-                out,
-                "error: {}:{line}:{col}: {}",
-                sources.name(file),
-                d.message
-            );
+            let _ = writeln!(out, "error: {}:{line}:{col}: {}", sources.name(file), d.message);
             let text = sources.text(file).lines().nth(line - 1).unwrap_or("");
             let width = line.to_string().len();
             let span_chars = {
@@ -145,13 +122,7 @@ impl Diagnostics {
             };
             let _ = writeln!(out, "{:width$} |", "");
             let _ = writeln!(out, "{line} | {text}");
-            let _ = writeln!(
-                out,
-                "{:width$} | {}{}",
-                "",
-                " ".repeat(col - 1),
-                "^".repeat(span_chars)
-            );
+            let _ = writeln!(out, "{:width$} | {}{}", "", " ".repeat(col - 1), "^".repeat(span_chars));
         }
         out
     }

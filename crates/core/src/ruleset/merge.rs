@@ -23,10 +23,7 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
                     None => base_entries.push(strip_removals(entry, diags)),
                 }
             }
-            Node {
-                kind: Kind::Table(base_entries),
-                origin: child.origin,
-            }
+            Node { kind: Kind::Table(base_entries), origin: child.origin }
         }
         (Kind::Array(base_items), Kind::Array(child_items))
             if is_keyed(&base_items) && is_keyed(&child_items) && !base_items.is_empty() =>
@@ -44,9 +41,7 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
                         }
                         None => diags.error(
                             item.origin,
-                            format!(
-                                "cannot remove `{id}`: the base ruleset has no element with that id"
-                            ),
+                            format!("cannot remove `{id}`: the base ruleset has no element with that id"),
                         ),
                     }
                     continue;
@@ -59,15 +54,9 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
                     None => items.push(item),
                 }
             }
-            Node {
-                kind: Kind::Array(items),
-                origin: child.origin,
-            }
+            Node { kind: Kind::Array(items), origin: child.origin }
         }
-        (_, kind) => Node {
-            kind,
-            origin: child.origin,
-        },
+        (_, kind) => Node { kind, origin: child.origin },
     }
 }
 
@@ -79,11 +68,7 @@ fn strip_removals(entry: Entry, diags: &mut Diagnostics) -> Entry {
             for item in items.iter().filter(|i| is_removal(i)) {
                 diags.error(
                     item.origin,
-                    format!(
-                        "cannot remove `{}`: the base ruleset has no `{}`",
-                        id_of(item).unwrap_or("?"),
-                        entry.key
-                    ),
+                    format!("cannot remove `{}`: the base ruleset has no `{}`", id_of(item).unwrap_or("?"), entry.key),
                 );
             }
         }
@@ -92,10 +77,7 @@ fn strip_removals(entry: Entry, diags: &mut Diagnostics) -> Entry {
 }
 
 fn placeholder() -> Node {
-    Node {
-        kind: Kind::Bool(false),
-        origin: Default::default(),
-    }
+    Node { kind: Kind::Bool(false), origin: Default::default() }
 }
 
 fn id_of(node: &Node) -> Option<&str> {

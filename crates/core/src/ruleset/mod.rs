@@ -98,24 +98,11 @@ fn canonical_json(v: &serde_json::Value) -> String {
             keys.sort();
             let body: Vec<String> = keys
                 .iter()
-                .map(|k| {
-                    format!(
-                        "{}:{}",
-                        J::String((*k).clone()),
-                        canonical_json(&map[k.as_str()])
-                    )
-                })
+                .map(|k| format!("{}:{}", J::String((*k).clone()), canonical_json(&map[k.as_str()])))
                 .collect();
             format!("{{{}}}", body.join(","))
         }
-        J::Array(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(canonical_json)
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
+        J::Array(items) => format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(",")),
         other => other.to_string(),
     }
 }
@@ -124,32 +111,14 @@ fn canonical_json(v: &serde_json::Value) -> String {
 pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let tree = load_rec(
-        arg,
-        None,
-        bundled,
-        &mut sources,
-        &mut diags,
-        &mut Vec::new(),
-    );
-    let failure = |sources: Sources, diagnostics: Diagnostics| LoadFailure {
-        sources,
-        diagnostics,
-    };
+    let tree = load_rec(arg, None, bundled, &mut sources, &mut diags, &mut Vec::new());
+    let failure = |sources: Sources, diagnostics: Diagnostics| LoadFailure { sources, diagnostics };
     let Some(mut tree) = tree else {
         return Err(failure(sources, diags));
     };
     merge::drop_removed(&mut tree);
-    let stem = Path::new(arg)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or(arg)
-        .to_string();
-    let meta = |key: &str| {
-        tree.path(&format!("ruleset.{key}"))
-            .and_then(Node::as_str)
-            .map(str::to_string)
-    };
+    let stem = Path::new(arg).file_stem().and_then(|s| s.to_str()).unwrap_or(arg).to_string();
+    let meta = |key: &str| tree.path(&format!("ruleset.{key}")).and_then(Node::as_str).map(str::to_string);
     let name = meta("name").unwrap_or(stem);
     let description = meta("description").unwrap_or_default();
     let Some(game) = meta("game") else {
@@ -162,13 +131,7 @@ pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
     if !diags.is_empty() {
         return Err(failure(sources, diags));
     }
-    Ok(Loaded {
-        sources,
-        tree,
-        name,
-        game,
-        description,
-    })
+    Ok(Loaded { sources, tree, name, game, description })
 }
 
 const MAX_EXTENDS_DEPTH: usize = 16;
@@ -189,10 +152,7 @@ fn load_rec(
         }
     };
     if chain.contains(&display) || chain.len() > MAX_EXTENDS_DEPTH {
-        diags.error_at(
-            None,
-            format!("`extends` loops: {} → {display}", chain.join(" → ")),
-        );
+        diags.error_at(None, format!("`extends` loops: {} → {display}", chain.join(" → ")));
         return None;
     }
     chain.push(display.clone());
@@ -215,10 +175,7 @@ fn load_rec(
                                 meta.push(Entry {
                                     key: "name".into(),
                                     key_origin: origin,
-                                    value: Node {
-                                        kind: Kind::Str(file_stem(sources.name(file))),
-                                        origin,
-                                    },
+                                    value: Node { kind: Kind::Str(file_stem(sources.name(file))), origin },
                                 });
                             }
                         }
@@ -229,10 +186,7 @@ fn load_rec(
             None => {
                 diags.error(
                     p.origin,
-                    format!(
-                        "expected a string (a bundled ruleset name or a path), found {}",
-                        p.type_name()
-                    ),
+                    format!("expected a string (a bundled ruleset name or a path), found {}", p.type_name()),
                 );
                 None
             }
@@ -243,11 +197,7 @@ fn load_rec(
 }
 
 fn file_stem(path: &str) -> String {
-    Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or(path)
-        .to_string()
+    Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path).to_string()
 }
 
 /// The `[ruleset]` table takes exactly these keys.
@@ -268,11 +218,7 @@ fn check_meta(tree: &Node, diags: &mut Diagnostics) {
 
 /// Reads a bundled ruleset or a file. Returns (display name, text, directory for
 /// relative `extends`).
-fn read(
-    arg: &str,
-    from_dir: Option<&Path>,
-    bundled: &[Bundled],
-) -> Result<(String, String, Option<PathBuf>), String> {
+fn read(arg: &str, from_dir: Option<&Path>, bundled: &[Bundled]) -> Result<(String, String, Option<PathBuf>), String> {
     let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
     if !looks_like_path {
         return match bundled.iter().find(|b| b.name == arg) {
@@ -291,15 +237,8 @@ fn read(
         None => PathBuf::from(arg),
     };
     match std::fs::read_to_string(&path) {
-        Ok(text) => Ok((
-            path.display().to_string(),
-            text,
-            path.parent().map(Path::to_path_buf),
-        )),
-        Err(e) => Err(format!(
-            "cannot read ruleset file `{}`: {e}",
-            path.display()
-        )),
+        Ok(text) => Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf))),
+        Err(e) => Err(format!("cannot read ruleset file `{}`: {e}", path.display())),
     }
 }
 
@@ -323,25 +262,13 @@ pub fn diff(a: &Node, b: &Node) -> Vec<Difference> {
     for (k, va) in &fa {
         match fb.iter().find(|(kb, _)| kb == k) {
             Some((_, vb)) if vb == va => {}
-            Some((_, vb)) => out.push(Difference {
-                key: k.clone(),
-                a: Some(va.clone()),
-                b: Some(vb.clone()),
-            }),
-            None => out.push(Difference {
-                key: k.clone(),
-                a: Some(va.clone()),
-                b: None,
-            }),
+            Some((_, vb)) => out.push(Difference { key: k.clone(), a: Some(va.clone()), b: Some(vb.clone()) }),
+            None => out.push(Difference { key: k.clone(), a: Some(va.clone()), b: None }),
         }
     }
     for (k, vb) in &fb {
         if !fa.iter().any(|(ka, _)| ka == k) {
-            out.push(Difference {
-                key: k.clone(),
-                a: None,
-                b: Some(vb.clone()),
-            });
+            out.push(Difference { key: k.clone(), a: None, b: Some(vb.clone()) });
         }
     }
     out
@@ -349,11 +276,7 @@ pub fn diff(a: &Node, b: &Node) -> Vec<Difference> {
 
 fn flatten(n: &Node, prefix: String, out: &mut Vec<(String, serde_json::Value)>) {
     let join = |p: &str, k: &str| {
-        if p.is_empty() {
-            k.to_string()
-        } else {
-            format!("{p}.{k}")
-        }
+        if p.is_empty() { k.to_string() } else { format!("{p}.{k}") }
     };
     match &n.kind {
         Kind::Table(entries) => {
@@ -362,10 +285,7 @@ fn flatten(n: &Node, prefix: String, out: &mut Vec<(String, serde_json::Value)>)
             }
         }
         Kind::Array(items)
-            if !items.is_empty()
-                && items
-                    .iter()
-                    .all(|i| i.get("id").and_then(Node::as_str).is_some()) =>
+            if !items.is_empty() && items.iter().all(|i| i.get("id").and_then(Node::as_str).is_some()) =>
         {
             for i in items {
                 let id = i.get("id").and_then(Node::as_str).unwrap_or_default();

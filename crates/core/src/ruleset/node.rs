@@ -31,10 +31,7 @@ pub struct Entry {
 
 impl Node {
     pub fn table(entries: Vec<Entry>, origin: Origin) -> Self {
-        Node {
-            kind: Kind::Table(entries),
-            origin,
-        }
+        Node { kind: Kind::Table(entries), origin }
     }
 
     /// What kind of value this is, in words for messages.
@@ -57,10 +54,7 @@ impl Node {
     }
 
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.entries()?
-            .iter()
-            .find(|e| e.key == key)
-            .map(|e| &e.value)
+        self.entries()?.iter().find(|e| e.key == key).map(|e| &e.value)
     }
 
     /// Looks a dotted path up (`ruleset.game`).
@@ -79,12 +73,7 @@ impl Node {
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
         match &self.kind {
-            Kind::Table(entries) => J::Object(
-                entries
-                    .iter()
-                    .map(|e| (e.key.clone(), e.value.to_json()))
-                    .collect(),
-            ),
+            Kind::Table(entries) => J::Object(entries.iter().map(|e| (e.key.clone(), e.value.to_json())).collect()),
             Kind::Array(items) => J::Array(items.iter().map(Node::to_json).collect()),
             Kind::Str(s) => J::String(s.clone()),
             Kind::Int(i) => J::from(*i),
@@ -97,12 +86,7 @@ impl Node {
     pub fn to_toml(&self) -> toml::Value {
         use toml::Value as T;
         match &self.kind {
-            Kind::Table(entries) => T::Table(
-                entries
-                    .iter()
-                    .map(|e| (e.key.clone(), e.value.to_toml()))
-                    .collect(),
-            ),
+            Kind::Table(entries) => T::Table(entries.iter().map(|e| (e.key.clone(), e.value.to_toml())).collect()),
             Kind::Array(items) => T::Array(items.iter().map(Node::to_toml).collect()),
             Kind::Str(s) => T::String(s.clone()),
             Kind::Int(i) => T::Integer(*i),
@@ -131,24 +115,12 @@ fn origin_of(file: usize, span: Option<std::ops::Range<usize>>, fallback: Origin
     span.map_or(fallback, |s| Origin::new(file, s))
 }
 
-fn from_table(
-    file: usize,
-    table: &toml_edit::Table,
-    origin: Origin,
-    diags: &mut Diagnostics,
-) -> Node {
+fn from_table(file: usize, table: &toml_edit::Table, origin: Origin, diags: &mut Diagnostics) -> Node {
     let mut entries = Vec::new();
     for (key, item) in table.iter() {
-        let key_origin = table
-            .get_key_value(key)
-            .and_then(|(k, _)| k.span())
-            .map_or(origin, |s| Origin::new(file, s));
+        let key_origin = table.get_key_value(key).and_then(|(k, _)| k.span()).map_or(origin, |s| Origin::new(file, s));
         if let Some(value) = from_item(file, item, key_origin, diags) {
-            entries.push(Entry {
-                key: key.to_string(),
-                key_origin,
-                value,
-            });
+            entries.push(Entry { key: key.to_string(), key_origin, value });
         }
     }
     Node::table(entries, origin)
@@ -171,10 +143,7 @@ fn from_item(file: usize, item: &Item, fallback: Origin, diags: &mut Diagnostics
                     from_table(file, t, o, diags)
                 })
                 .collect();
-            Some(Node {
-                kind: Kind::Array(items),
-                origin,
-            })
+            Some(Node { kind: Kind::Array(items), origin })
         }
     }
 }
@@ -190,23 +159,13 @@ fn from_value(file: usize, value: &Value, fallback: Origin, diags: &mut Diagnost
             diags.error(origin, "dates are not used in rulesets; expected a number, string, boolean, array or table");
             Kind::Str(String::new())
         }
-        Value::Array(a) => Kind::Array(
-            a.iter()
-                .map(|v| from_value(file, v, origin, diags))
-                .collect(),
-        ),
+        Value::Array(a) => Kind::Array(a.iter().map(|v| from_value(file, v, origin, diags)).collect()),
         Value::InlineTable(t) => {
             let mut entries = Vec::new();
             for (key, v) in t.iter() {
-                let key_origin = t
-                    .get_key_value(key)
-                    .and_then(|(k, _)| k.span())
-                    .map_or(origin, |s| Origin::new(file, s));
-                entries.push(Entry {
-                    key: key.to_string(),
-                    key_origin,
-                    value: from_value(file, v, key_origin, diags),
-                });
+                let key_origin =
+                    t.get_key_value(key).and_then(|(k, _)| k.span()).map_or(origin, |s| Origin::new(file, s));
+                entries.push(Entry { key: key.to_string(), key_origin, value: from_value(file, v, key_origin, diags) });
             }
             Kind::Table(entries)
         }

@@ -19,11 +19,7 @@ cost = 1
 "#;
 
 fn bundled() -> Vec<Bundled> {
-    vec![Bundled {
-        name: "base",
-        path: "rulesets/base.toml",
-        text: BASE,
-    }]
+    vec![Bundled { name: "base", path: "rulesets/base.toml", text: BASE }]
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
@@ -66,10 +62,7 @@ cost = 9
     let j = l.tree.to_json();
     assert_eq!(j["limits"]["players"], 4);
     assert_eq!(j["limits"]["vp"], 100);
-    assert_eq!(
-        j["buildings"],
-        serde_json::json!([{"id":"hut","cost":3},{"id":"tower","cost":9}])
-    );
+    assert_eq!(j["buildings"], serde_json::json!([{"id":"hut","cost":3},{"id":"tower","cost":9}]));
     let base = load("base", &bundled()).unwrap();
     let d = diff(&base.tree, &l.tree);
     let keys: Vec<&str> = d.iter().map(|x| x.key.as_str()).collect();
@@ -92,25 +85,14 @@ fn syntax_error_is_located() {
 #[test]
 fn unknown_bundled_name_lists_the_known() {
     let e = load("nope", &bundled()).unwrap_err().render();
-    assert!(
-        e.contains("unknown ruleset `nope`") && e.contains("base"),
-        "{e}"
-    );
+    assert!(e.contains("unknown ruleset `nope`") && e.contains("base"), "{e}");
 }
 
 #[test]
 fn extends_loop_is_refused() {
     let dir = scratch("loop");
-    write(
-        &dir,
-        "a.toml",
-        "[ruleset]\ngame = \"demo\"\nextends = \"b.toml\"\n",
-    );
-    let b = write(
-        &dir,
-        "b.toml",
-        "[ruleset]\ngame = \"demo\"\nextends = \"a.toml\"\n",
-    );
+    write(&dir, "a.toml", "[ruleset]\ngame = \"demo\"\nextends = \"b.toml\"\n");
+    let b = write(&dir, "b.toml", "[ruleset]\ngame = \"demo\"\nextends = \"a.toml\"\n");
     let e = load(&b, &bundled()).unwrap_err().render();
     assert!(e.contains("loops"), "{e}");
 }
@@ -118,16 +100,9 @@ fn extends_loop_is_refused() {
 #[test]
 fn removing_unknown_id_is_an_error() {
     let dir = scratch("rm");
-    let f = write(
-        &dir,
-        "h.toml",
-        "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"castle\"\nremove = true\n",
-    );
+    let f = write(&dir, "h.toml", "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"castle\"\nremove = true\n");
     let e = load(&f, &bundled()).unwrap_err().render();
-    assert!(
-        e.contains("cannot remove `castle`") && e.contains("h.toml:3:"),
-        "{e}"
-    );
+    assert!(e.contains("cannot remove `castle`") && e.contains("h.toml:3:"), "{e}");
 }
 
 #[test]
@@ -145,15 +120,9 @@ fn table_reader_reports_all_problems() {
     let r = d.render(&sources);
     assert_eq!(d.len(), 4, "{r}");
     assert!(r.contains("t.toml:1:8: -1 is out of range"), "{r}");
-    assert!(
-        r.contains("t.toml:2:6: expected an integer, found a string"),
-        "{r}"
-    );
+    assert!(r.contains("t.toml:2:6: expected an integer, found a string"), "{r}");
     assert!(r.contains("missing key `circles`"), "{r}");
-    assert!(
-        r.contains("t.toml:3:1: unknown key `cots`: expected one of `circles`, `cost`, `vp`"),
-        "{r}"
-    );
+    assert!(r.contains("t.toml:3:1: unknown key `cots`: expected one of `circles`, `cost`, `vp`"), "{r}");
 }
 
 #[test]
@@ -163,9 +132,7 @@ fn per_player_tables_need_every_count() {
     let file = sources.add("p.toml", text);
     let mut d = Diagnostics::default();
     let tree = node::parse(file, text, &mut d).unwrap();
-    let r = decode::per_players(tree.get("t").unwrap(), &mut d, 2..=5, |n, d| {
-        decode::int_in(n, d, 0..=9)
-    });
+    let r = decode::per_players(tree.get("t").unwrap(), &mut d, 2..=5, |n, d| decode::int_in(n, d, 0..=9));
     assert!(r.is_none());
     let out = d.render(&sources);
     assert!(out.contains("unknown player count `6`"), "{out}");
