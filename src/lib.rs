@@ -12,11 +12,15 @@ use rulesmith_core::ruleset::{self, Bundled, Diagnostics, LoadFailure, Loaded};
 /// The rulesets embedded in the binary, usable by name.
 pub static BUNDLED: &[Bundled] = &[
     // Bundled rulesets are registered here, one line each:
-    // Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text: include_str!("../rulesets/puerto-rico.toml") },
+    Bundled {
+        name: "puerto-rico",
+        path: "rulesets/puerto-rico.toml",
+        text: include_str!("../rulesets/puerto-rico.toml"),
+    },
 ];
 
 /// The games this build knows, by `[ruleset] game`.
-pub const GAMES: &[&str] = &[];
+pub const GAMES: &[&str] = &["puerto-rico"];
 
 /// A loaded, validated ruleset ready to play.
 pub struct Ruleset {
@@ -39,7 +43,7 @@ pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
     let mut d = Diagnostics::default();
     let game: Option<Box<dyn AnyGame>> = match loaded.game.as_str() {
         // Each game crate decodes the whole merged tree (including `[ruleset]`):
-        // "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
+        "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
         other => {
             let origin = loaded.tree.path("ruleset.game").map(|n| n.origin);
             d.error_at(origin, format!("unknown game `{other}`: expected one of {}", GAMES.join(", ")));

@@ -8,7 +8,7 @@ pub const MAX_PLAYERS: usize = 5;
 
 /// One `T` per seat, for up to [`MAX_PLAYERS`] seats. Serialises as a list of the
 /// seated players only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct ByPlayer<T> {
     items: [T; MAX_PLAYERS],
     len: u8,
@@ -46,6 +46,28 @@ impl<T> ByPlayer<T> {
     }
     pub fn seats(&self) -> impl Iterator<Item = Seat> + use<T> {
         0..self.len
+    }
+}
+
+// Equality, hashing and debug output look at the seated players only: the unused tail is
+// not part of the value.
+impl<T: PartialEq> PartialEq for ByPlayer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Eq> Eq for ByPlayer<T> {}
+
+impl<T: std::hash::Hash> std::hash::Hash for ByPlayer<T> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h);
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for ByPlayer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 

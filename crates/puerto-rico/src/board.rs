@@ -1,0 +1,127 @@
+//! Questions about one player's board: occupied effects, capacities, costs.
+
+use crate::goods::{ByGood, Good};
+use crate::rules::{BuildingKind, Effect, Rules};
+use crate::state::Player;
+
+/// The effects of a player's occupied buildings.
+pub fn effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = &'r Effect> + 'r {
+    let city = p.city;
+    (0..city.len as usize).filter_map(move |i| {
+        let b = city.slots[i];
+        (b.colonists > 0).then(|| rules.buildings.get(b.building as usize).map(|x| &x.effect)).flatten()
+    })
+}
+
+pub fn has(rules: &Rules, p: &Player, pred: impl Fn(&Effect) -> bool) -> bool {
+    effects(rules, p).any(pred)
+}
+
+/// City spaces used.
+pub fn city_spaces_used(rules: &Rules, p: &Player) -> u8 {
+    p.city.iter().map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces)).sum()
+}
+
+pub fn island_used(p: &Player) -> u8 {
+    p.plantations.0.iter().sum::<u8>() + p.quarries
+}
+
+/// Colonists anywhere on the board, San Juan included.
+pub fn colonists(p: &Player) -> u32 {
+    u32::from(p.plantations_occupied.0.iter().sum::<u8>())
+        + u32::from(p.quarries_occupied)
+        + p.city.iter().map(|b| u32::from(b.colonists)).sum::<u32>()
+        + u32::from(p.san_juan)
+}
+
+/// Empty circles on the player's buildings.
+pub fn empty_building_circles(rules: &Rules, p: &Player) -> u32 {
+    p.city
+        .iter()
+        .map(|b| {
+            let circles = rules.buildings.get(b.building as usize).map_or(0, |x| x.circles);
+            u32::from(circles.saturating_sub(b.colonists))
+        })
+        .sum()
+}
+
+/// Barrels a player produces of each good, before the supply limits it: occupied
+/// plantations, and for goods other than corn at most the occupied production circles.
+pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
+    let mut capacity = ByGood::<u8>::default();
+    for b in p.city.iter() {
+        if let Some(BuildingKind::Production { good, .. }) = rules.buildings.get(b.building as usize).map(|x| x.kind) {
+            capacity[good] = capacity[good].saturating_add(b.colonists);
+        }
+    }
+    let mut out = ByGood::default();
+    for g in Good::ALL {
+        let plantations = p.plantations_occupied[g];
+        out[g] = if g == Good::Corn { plantations } else { plantations.min(capacity[g]) };
+    }
+    out
+}
+
+/// What building `b` costs this player now (quarries capped by column, builder privilege,
+/// never below 0).
+pub fn build_cost(rules: &Rules, p: &Player, b: usize, privilege: u8) -> u16 {
+    let Some(x) = rules.buildings.get(b) else { return u16::MAX };
+    let quarries = p.quarries_occupied.min(x.column);
+    u16::from(x.cost.saturating_sub(quarries).saturating_sub(privilege))
+}
+
+/// Kinds of goods the player's warehouses keep whole.
+pub fn storage_kinds(rules: &Rules, p: &Player) -> u8 {
+    effects(rules, p).map(|e| if let Effect::Storage { kinds } = e { *kinds } else { 0 }).sum()
+}
+
+/// Extra doubloons the player's markets add to a sale.
+pub fn trade_bonus(rules: &Rules, p: &Player) -> u16 {
+    effects(rules, p).map(|e| if let Effect::TradeBonus { doubloons } = e { u16::from(*doubloons) } else { 0 }).sum()
+}
+
+/// Extra VP per load (harbors).
+pub fn shipping_bonus(rules: &Rules, p: &Player) -> u16 {
+    effects(rules, p).map(|e| if let Effect::ShippingBonus { vp } = e { u16::from(*vp) } else { 0 }).sum()
+}
+
+/// VP of the player's buildings plus the bonuses of occupied buildings (final scoring).
+pub fn building_points(rules: &Rules, p: &Player) -> i32 {
+    let mut vp = 0i32;
+    for b in p.city.iter() {
+        if let Some(x) = rules.buildings.get(b.building as usize) {
+            vp += i32::from(x.vp);
+        }
+    }
+    for e in effects(rules, p) {
+        vp += match *e {
+            Effect::ProductionBuildingBonus { small, normal } => p
+                .city
+                .iter()
+                .map(|b| match rules.buildings.get(b.building as usize).map(|x| x.kind) {
+                    Some(BuildingKind::Production { small: true, .. }) => i32::from(small),
+                    Some(BuildingKind::Production { small: false, .. }) => i32::from(normal),
+                    _ => 0,
+                })
+                .sum(),
+            Effect::IslandBonus { vp_by_filled } => {
+                let filled = (island_used(p) as usize).min(vp_by_filled.len() - 1);
+                i32::from(vp_by_filled[filled])
+            }
+            Effect::ColonistBonus { per } => (colonists(p) / u32::from(per.max(1))) as i32,
+            Effect::VpChipBonus { per } => i32::from(p.vp) / i32::from(per.max(1)),
+            Effect::VioletBuildingBonus { per } => {
+                let violet = p
+                    .city
+                    .iter()
+                    .filter(|b| {
+                        matches!(rules.buildings.get(b.building as usize).map(|x| x.kind), Some(BuildingKind::Violet))
+                    })
+                    .count() as i32;
+                violet * i32::from(per)
+            }
+            _ => 0,
+        };
+    }
+    vp
+}

@@ -1,0 +1,137 @@
+//! Every invariant of a state: components are conserved and counts are in range.
+//! Used after scenario edits (`[set]`) and by the conformance tests.
+
+use crate::board;
+use crate::goods::Good;
+use crate::rules::{MAX_BUILDINGS, Rules};
+use crate::state::{Phase, State};
+
+pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
+    let n = s.player_count();
+    if !(rules.min_players..=rules.max_players).contains(&n) {
+        return Err(format!("/players: {n} players, the ruleset allows {}–{}", rules.min_players, rules.max_players));
+    }
+    let setup = &rules.setup[n];
+    for (name, seat) in [("governor", s.governor), ("current", s.current), ("chooser", s.chooser)] {
+        if seat as usize >= n {
+            return Err(format!("/{name}: seat {seat} does not exist with {n} players"));
+        }
+    }
+    if s.role as usize >= rules.roles.len().max(1) {
+        return Err(format!("/role: no role {}", s.role));
+    }
+    if s.ship_count as usize != setup.ships.len() {
+        return Err(format!("/ship_count: {} ships, the setup has {}", s.ship_count, setup.ships.len()));
+    }
+
+    // Colonists.
+    let on_boards: u32 = s.players.iter().map(board::colonists).sum();
+    let total = u32::from(s.colonist_supply) + u32::from(s.colonist_ship) + on_boards;
+    let expected = u32::from(setup.colonists_supply) + u32::from(setup.colonists_ship);
+    if total != expected {
+        return Err(format!("colonists: {total} in play (supply, ship, boards), expected {expected}"));
+    }
+    for (i, p) in s.players.iter().enumerate() {
+        for g in Good::ALL {
+            if p.plantations_occupied[g] > p.plantations[g] {
+                return Err(format!("/players/{i}/plantations_occupied/{}: more than the plantations", g.name()));
+            }
+        }
+        if p.quarries_occupied > p.quarries {
+            return Err(format!("/players/{i}/quarries_occupied: more than the quarries"));
+        }
+        if board::island_used(p) > rules.island_spaces {
+            return Err(format!(
+                "/players/{i}: {} island tiles, the island has {} spaces",
+                board::island_used(p),
+                rules.island_spaces
+            ));
+        }
+        if board::city_spaces_used(rules, p) > rules.city_spaces {
+            return Err(format!("/players/{i}/city: more buildings than the {} city spaces", rules.city_spaces));
+        }
+        let mut seen = [false; MAX_BUILDINGS];
+        for (ci, b) in p.city.iter().enumerate() {
+            let Some(x) = rules.buildings.get(b.building as usize) else {
+                return Err(format!("/players/{i}/city/{ci}: unknown building"));
+            };
+            if std::mem::replace(&mut seen[b.building as usize], true) {
+                return Err(format!("/players/{i}/city/{ci}: `{}` twice (each building once per player)", x.id));
+            }
+            if b.colonists > x.circles {
+                return Err(format!(
+                    "/players/{i}/city/{ci}/colonists: {} on `{}`, which has {} circles",
+                    b.colonists, x.id, x.circles
+                ));
+            }
+        }
+    }
+
+    // Goods: supply + players + ships + trading house.
+    let ships = s.ships();
+    for g in Good::ALL {
+        let held: u32 = s.players.iter().map(|p| u32::from(p.goods[g])).sum();
+        let shipped: u32 = ships.iter().filter(|x| x.good == Some(g)).map(|x| u32::from(x.load)).sum();
+        let traded = s.trading_house.iter().filter(|x| **x == Some(g)).count() as u32;
+        let total = u32::from(s.goods_supply[g]) + held + shipped + traded;
+        if total != u32::from(setup.barrels[g]) {
+            return Err(format!("goods: {total} barrels of {} in play, expected {}", g.name(), setup.barrels[g]));
+        }
+    }
+    for (i, x) in ships.iter().enumerate() {
+        if x.load > x.capacity || (x.load > 0) != x.good.is_some() {
+            return Err(format!("/ships/{i}: load {} of capacity {} with good {:?}", x.load, x.capacity, x.good));
+        }
+        if let Some(g) = x.good {
+            if ships.iter().filter(|y| y.good == Some(g)).count() > 1 {
+                return Err(format!("/ships: {} on two ships", g.name()));
+            }
+        }
+    }
+    if s.trading_house.iter().skip(rules.trading_house_spaces as usize).any(Option::is_some) {
+        return Err(format!("/trading_house: more than {} goods", rules.trading_house_spaces));
+    }
+
+    // Plantations and quarries.
+    let stack = s.stack.counts();
+    for g in Good::ALL {
+        let owned: u32 = s.players.iter().map(|p| u32::from(p.plantations[g])).sum();
+        let total = u32::from(stack[g]) + u32::from(s.face_up[g]) + u32::from(s.discards[g]) + owned;
+        if total != u32::from(setup.plantations[g]) {
+            return Err(format!("plantations: {total} {} tiles in play, expected {}", g.name(), setup.plantations[g]));
+        }
+    }
+    let quarries: u32 = s.players.iter().map(|p| u32::from(p.quarries)).sum::<u32>() + u32::from(s.quarry_supply);
+    if quarries != u32::from(setup.quarries) {
+        return Err(format!("quarries: {quarries} in play, expected {}", setup.quarries));
+    }
+
+    // Buildings.
+    for (i, b) in rules.buildings.iter().enumerate() {
+        let owned = s.players.iter().filter(|p| p.city.has(i as u8)).count() as u32;
+        if u32::from(s.buildings[i]) + owned != u32::from(b.copies[n]) {
+            return Err(format!(
+                "/buildings/{}: {} on the board and {owned} built, the game has {}",
+                b.id, s.buildings[i], b.copies[n]
+            ));
+        }
+    }
+    if s.buildings.iter().skip(rules.buildings.len()).any(|&c| c != 0) {
+        return Err("/buildings: counts for buildings the ruleset does not have".into());
+    }
+
+    // VP: chips taken so far are with the players (more on paper once they ran out).
+    let vp: u32 = s.players.iter().map(|p| u32::from(p.vp)).sum();
+    let taken = u32::from(setup.vp_chips).checked_sub(u32::from(s.vp_chips));
+    match taken {
+        None => return Err(format!("/vp_chips: {} chips, the game has {}", s.vp_chips, setup.vp_chips)),
+        Some(t) if (s.vp_chips > 0 && vp != t) || vp < t => {
+            return Err(format!("VP: players hold {vp} VP but {t} chips were taken"));
+        }
+        _ => {}
+    }
+    if s.phase == Phase::Mayor && s.mayor_group as usize > 6 + s.players[s.current].city.len as usize {
+        return Err("/mayor_group: past the player's last group".into());
+    }
+    Ok(())
+}

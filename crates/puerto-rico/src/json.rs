@@ -1,0 +1,61 @@
+//! The state as users read and edit it: building indices become building ids.
+
+use crate::rules::Rules;
+use crate::state::State;
+use serde_json::{Map, Value};
+
+pub fn to_json(rules: &Rules, s: &State) -> Value {
+    let mut v = serde_json::to_value(s).unwrap_or(Value::Null);
+    if let Some(b) = v.get_mut("buildings") {
+        let counts: Vec<u64> = b.as_array().map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
+        let mut m = Map::new();
+        for (i, x) in rules.buildings.iter().enumerate() {
+            m.insert(x.id.clone(), Value::from(counts.get(i).copied().unwrap_or(0)));
+        }
+        *b = Value::Object(m);
+    }
+    if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
+        for p in players {
+            if let Some(city) = p.get_mut("city").and_then(Value::as_array_mut) {
+                for c in city {
+                    if let Some(b) = c.get_mut("building") {
+                        let id = b.as_u64().and_then(|i| rules.buildings.get(i as usize)).map(|x| x.id.clone());
+                        *b = id.map_or(Value::Null, Value::String);
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
+    if let Some(b) = v.get_mut("buildings") {
+        let Some(m) = b.as_object() else { return Err("/buildings: expected a map from building id to count".into()) };
+        let mut counts = vec![0u64; rules.buildings.len()];
+        for (id, n) in m {
+            let i = rules.building_index(id).ok_or_else(|| format!("/buildings/{id}: unknown building"))?;
+            counts[i] = n
+                .as_u64()
+                .filter(|&n| n <= 255)
+                .ok_or_else(|| format!("/buildings/{id}: expected a count from 0 to 255"))?;
+        }
+        *b = Value::from(counts);
+    }
+    if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
+        for (pi, p) in players.iter_mut().enumerate() {
+            if let Some(city) = p.get_mut("city").and_then(Value::as_array_mut) {
+                for (ci, c) in city.iter_mut().enumerate() {
+                    if let Some(b) = c.get_mut("building") {
+                        let id = b.as_str().unwrap_or_default().to_string();
+                        let i = rules
+                            .building_index(&id)
+                            .ok_or_else(|| format!("/players/{pi}/city/{ci}/building: unknown building `{id}`"))?;
+                        *b = Value::from(i);
+                    }
+                }
+            }
+        }
+    }
+    serde_json::from_value(v).map_err(|e| e.to_string())
+}

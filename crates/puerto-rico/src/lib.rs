@@ -1,0 +1,164 @@
+//! Base Puerto Rico (Andreas Seyfarth) for rulesmith: 3–5 players by the main rules and
+//! 2 players by the official 2-player rules, exactly as the rulebook says, from the
+//! `puerto-rico` TOML ruleset.
+//!
+//! # Notation
+//! See [`action`] for the full table. Examples: `settler`, `take coffee`, `take quarry`,
+//! `draw` (hacienda), `take colonist` (mayor's privilege), `place 2 on sugar`,
+//! `build harbor`, `bonus tobacco` (craftsman's privilege), `sell coffee`,
+//! `ship sugar on 7`, `ship corn on wharf`, `keep sugar + corn`, `pass`.
+//!
+//! # State
+//! `rulesmith state` prints [`state::State`] as JSON, with building indices replaced by
+//! building ids (`"buildings": {"harbor": 2, ...}`, `"city": [{"building": "harbor",
+//! "colonists": 1}]`).
+
+pub mod action;
+pub mod board;
+pub mod check;
+pub mod goods;
+mod json;
+pub mod phases;
+pub mod rules;
+pub mod setup;
+pub mod state;
+
+pub use action::Action;
+pub use goods::{ByGood, Good};
+pub use rules::{Rules, decode};
+pub use state::State;
+
+use rulesmith_core::Rng;
+use rulesmith_core::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
+
+impl Game for Rules {
+    type State = State;
+    type Action = Action;
+
+    fn game_id(&self) -> &'static str {
+        "puerto-rico"
+    }
+
+    fn players(&self) -> std::ops::RangeInclusive<usize> {
+        self.min_players..=self.max_players
+    }
+
+    fn new_game(&self, players: usize, seed: u64) -> Result<State, GameError> {
+        let mut s = setup::new_game(self, players, seed)?;
+        phases::advance(self, &mut s);
+        Ok(s)
+    }
+
+    fn player_count(&self, s: &State) -> usize {
+        s.player_count()
+    }
+
+    fn to_move(&self, s: &State) -> ToMove {
+        match s.phase {
+            state::Phase::GameOver => ToMove::Terminal,
+            _ => ToMove::Seat(s.current),
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        phases::for_each_legal(self, s, &mut |a| out.push(a));
+    }
+
+    fn apply(&self, s: &mut State, a: Action) -> Result<(), GameError> {
+        if s.phase == state::Phase::GameOver {
+            return Err(GameError::Over);
+        }
+        let mut legal = false;
+        phases::for_each_legal(self, s, &mut |x| legal |= x == a);
+        if !legal {
+            return Err(GameError::Illegal { action: self.format_action(s, a), reason: "not legal now".into() });
+        }
+        phases::play(self, s, a);
+        Ok(())
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if s.phase != state::Phase::GameOver {
+            return None;
+        }
+        let scores = s.players.iter().map(|p| score(self, p)).collect();
+        // Ties: doubloons plus goods, a barrel worth a doubloon (S000:L429).
+        let tiebreaks = s.players.iter().map(|p| vec![i32::from(p.doubloons) + p.goods.total() as i32]).collect();
+        Some(Outcome::ranked(scores, tiebreaks, phases::round::end_name(s.end_triggers)))
+    }
+
+    fn progress(&self, s: &State) -> Progress {
+        Progress { rounds: s.round }
+    }
+
+    fn format_action(&self, s: &State, a: Action) -> String {
+        let caps = ship_capacities(s);
+        action::format(self, &caps[..s.ship_count as usize], a)
+    }
+
+    fn parse_action(&self, s: &State, text: &str) -> Result<Action, GameError> {
+        let caps = ship_capacities(s);
+        action::parse(self, &caps[..s.ship_count as usize], text.trim())
+    }
+
+    /// VP chips lie face down (S000:L333), but every VP comes from public loading, so a
+    /// player who remembers knows them: only the order of the plantation stack is hidden.
+    fn observe(&self, s: &State, _seat: Seat) -> State {
+        let mut v = s.clone();
+        let counts = v.stack.counts();
+        v.stack = state::Stack::default();
+        for g in Good::ALL {
+            for _ in 0..counts[g] {
+                v.stack.push(g);
+            }
+        }
+        v.rng = Rng::from_seed(0);
+        v
+    }
+
+    fn determinize(&self, s: &State, _seat: Seat, rng: &mut Rng) -> State {
+        let mut v = s.clone();
+        v.stack.shuffle(rng);
+        v.rng = Rng::from_seed(rng.next_u64());
+        v
+    }
+
+    fn check_state(&self, s: &State) -> Result<(), GameError> {
+        check::check(self, s).map_err(GameError::InvalidState)
+    }
+
+    fn heuristic(&self, s: &State, seat: Seat) -> f64 {
+        let p = &s.players[seat];
+        let production: u32 = board::production(self, p).0.iter().map(|&x| u32::from(x)).sum();
+        f64::from(score(self, p))
+            + 0.35 * f64::from(p.doubloons)
+            + 0.3 * f64::from(p.goods.total())
+            + 0.6 * f64::from(production)
+            + 0.15 * f64::from(board::colonists(p))
+    }
+
+    fn state_to_json(&self, s: &State) -> serde_json::Value {
+        json::to_json(self, s)
+    }
+
+    fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
+        let s = json::from_json(self, value).map_err(GameError::InvalidState)?;
+        self.check_state(&s)?;
+        Ok(s)
+    }
+}
+
+fn ship_capacities(s: &State) -> [u8; rules::MAX_SHIPS] {
+    let mut caps = [0u8; rules::MAX_SHIPS];
+    for (i, x) in s.ships().iter().enumerate() {
+        caps[i] = x.capacity;
+    }
+    caps
+}
+
+/// Final score: VP (chips and paper) + building VP + bonuses of occupied large
+/// buildings (S000:L418-427).
+pub fn score(rules: &Rules, p: &state::Player) -> i32 {
+    i32::from(p.vp) + board::building_points(rules, p)
+}

@@ -1,0 +1,174 @@
+//! Mayor phase (S000:L177-196): the privilege colonist from the supply, the ship's
+//! colonists dealt one at a time from the mayor, placement, and the ship's refill.
+//!
+//! Placement: a player takes up all their colonists and puts them back group by group
+//! in a fixed order (plantations by kind, quarries, then each building in city order),
+//! choosing how many go on each group. Only counts that keep a legal final placement are
+//! offered (circles must be filled before colonists stay in San Juan, L195), and a group
+//! whose count is forced is filled without asking. So every placement is reached by
+//! exactly one sequence of decisions.
+
+use crate::action::{Action, Group};
+use crate::board;
+use crate::goods::Good;
+use crate::rules::Rules;
+use crate::state::{END_COLONISTS, Phase, Player, State};
+use rulesmith_core::Seat;
+
+pub fn begin(rules: &Rules, s: &mut State) {
+    s.current = s.chooser;
+    if s.colonist_supply > 0 && super::round::privilege(rules, s) > 0 {
+        s.phase = Phase::MayorPrivilege;
+    } else {
+        deal(rules, s);
+    }
+}
+
+pub fn legal_privilege(_rules: &Rules, _s: &State, f: &mut impl FnMut(Action)) {
+    f(Action::TakeColonist);
+    f(Action::Pass);
+}
+
+pub fn play_privilege(rules: &Rules, s: &mut State, a: Action) {
+    if a == Action::TakeColonist {
+        let n = super::round::privilege(rules, s).min(s.colonist_supply);
+        s.colonist_supply -= n;
+        s.players[s.chooser].san_juan += n;
+    }
+    deal(rules, s);
+}
+
+/// The ship's colonists, one at a time from the mayor clockwise (S000:L180), then the
+/// placement starts with the mayor.
+fn deal(_rules: &Rules, s: &mut State) {
+    let n = s.player_count() as u8;
+    let ship = s.colonist_ship;
+    for k in 0..ship {
+        let seat = (s.chooser + k % n) % n;
+        s.players[seat].san_juan += 1;
+    }
+    s.colonist_ship = 0;
+    s.phase = Phase::Mayor;
+    s.current = s.chooser;
+    pick_up(s, s.chooser);
+}
+
+/// The player takes every colonist off the board into hand (kept in San Juan).
+fn pick_up(s: &mut State, seat: Seat) {
+    let p = &mut s.players[seat];
+    let mut hand = u32::from(p.san_juan);
+    for g in Good::ALL {
+        hand += u32::from(p.plantations_occupied[g]);
+        p.plantations_occupied[g] = 0;
+    }
+    hand += u32::from(p.quarries_occupied);
+    p.quarries_occupied = 0;
+    for b in p.city.iter_mut() {
+        hand += u32::from(b.colonists);
+        b.colonists = 0;
+    }
+    p.san_juan = hand.min(u32::from(u8::MAX)) as u8;
+    s.mayor_group = 0;
+}
+
+/// Groups of a player in placement order: 5 plantation kinds, quarries, buildings.
+fn group(p: &Player, i: u8) -> Option<Group> {
+    match i {
+        0..=4 => Some(Group::Plantation(Good::ALL[i as usize])),
+        5 => Some(Group::Quarry),
+        _ => p.city.as_slice().get(i as usize - 6).map(|b| Group::Building(b.building)),
+    }
+}
+
+fn capacity(rules: &Rules, p: &Player, g: Group) -> u8 {
+    match g {
+        Group::Plantation(good) => p.plantations[good],
+        Group::Quarry => p.quarries,
+        Group::Building(b) => rules.buildings.get(b as usize).map_or(0, |x| x.circles),
+    }
+}
+
+/// The counts the current group may take: (lowest, highest).
+fn range(rules: &Rules, p: &Player, i: u8) -> Option<(u8, u8)> {
+    let g = group(p, i)?;
+    let cap = capacity(rules, p, g);
+    let later: u32 =
+        (i + 1..6 + p.city.len).filter_map(|j| group(p, j)).map(|g| u32::from(capacity(rules, p, g))).sum();
+    let hand = u32::from(p.san_juan);
+    let lo = hand.saturating_sub(later).min(u32::from(cap)) as u8;
+    let hi = hand.min(u32::from(cap)) as u8;
+    Some((lo, hi))
+}
+
+pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    let p = &s.players[s.current];
+    let Some(g) = group(p, s.mayor_group) else { return };
+    if let Some((lo, hi)) = range(rules, p, s.mayor_group) {
+        if lo < hi {
+            for count in lo..=hi {
+                f(Action::Place { group: g, count });
+            }
+        }
+    }
+}
+
+pub fn play(rules: &Rules, s: &mut State, a: Action) {
+    if let Action::Place { group, count } = a {
+        place(s, group, count);
+        s.mayor_group += 1;
+    }
+    let _ = rules;
+}
+
+fn place(s: &mut State, g: Group, count: u8) {
+    let p = &mut s.players[s.current];
+    p.san_juan -= count;
+    match g {
+        Group::Plantation(good) => p.plantations_occupied[good] = count,
+        Group::Quarry => p.quarries_occupied = count,
+        Group::Building(b) => {
+            if let Some(x) = p.city.iter_mut().find(|x| x.building == b) {
+                x.colonists = count;
+            }
+        }
+    }
+}
+
+/// Fills forced groups; returns true at a real choice.
+pub fn step(rules: &Rules, s: &mut State) -> bool {
+    loop {
+        let p = &s.players[s.current];
+        let Some(g) = group(p, s.mayor_group) else { break };
+        let Some((lo, hi)) = range(rules, p, s.mayor_group) else { break };
+        if lo < hi {
+            return true;
+        }
+        place(s, g, lo);
+        s.mayor_group += 1;
+    }
+    // This player is done; what is left in hand stays in San Juan.
+    if s.rotation.advance() {
+        s.current = s.rotation.current().unwrap_or(s.chooser);
+        pick_up(s, s.current);
+        return false;
+    }
+    refill_ship(rules, s);
+    super::round::end_phase(rules, s);
+    false
+}
+
+/// One colonist per empty building circle of all players, at least the minimum; when
+/// the supply cannot refill the ship the game ends after this round (S000:L188, L412).
+/// What is left goes on the ship (chosen default: the rulebook is silent).
+fn refill_ship(rules: &Rules, s: &mut State) {
+    let n = s.player_count() as u32;
+    let empty: u32 = s.players.iter().map(|p| board::empty_building_circles(rules, p)).sum();
+    let need = empty.max(n * u32::from(rules.ship_refill_minimum_per_player));
+    let supply = u32::from(s.colonist_supply);
+    if supply < need {
+        s.end_triggers |= END_COLONISTS;
+    }
+    let moved = need.min(supply) as u8;
+    s.colonist_supply -= moved;
+    s.colonist_ship += moved;
+}

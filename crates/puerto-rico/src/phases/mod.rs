@@ -1,0 +1,70 @@
+//! The phases: legal actions, effects of actions, and the automatic steps between
+//! decisions. Each role's phase lives in its own module.
+
+pub mod builder;
+pub mod captain;
+pub mod craftsman;
+pub mod mayor;
+pub mod round;
+pub mod settler;
+pub mod trader;
+
+use crate::action::Action;
+use crate::rules::Rules;
+use crate::state::{Phase, State};
+
+/// Calls `f` with every legal action, in a stable order.
+pub fn for_each_legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    match s.phase {
+        Phase::RoleSelection => round::legal(rules, s, f),
+        Phase::Settler => settler::legal(rules, s, f),
+        Phase::MayorPrivilege => mayor::legal_privilege(rules, s, f),
+        Phase::Mayor => mayor::legal(rules, s, f),
+        Phase::Builder => builder::legal(rules, s, f),
+        Phase::Craftsman => craftsman::legal(rules, s, f),
+        Phase::Trader => trader::legal(rules, s, f),
+        Phase::Captain => captain::legal(rules, s, f),
+        Phase::CaptainStorage => captain::legal_storage(rules, s, f),
+        Phase::GameOver => {}
+    }
+}
+
+/// Plays a legal action, then runs the automatic steps up to the next decision.
+pub fn play(rules: &Rules, s: &mut State, a: Action) {
+    match s.phase {
+        Phase::RoleSelection => round::choose_role(rules, s, a),
+        Phase::Settler => settler::play(rules, s, a),
+        Phase::MayorPrivilege => mayor::play_privilege(rules, s, a),
+        Phase::Mayor => mayor::play(rules, s, a),
+        Phase::Builder => builder::play(rules, s, a),
+        Phase::Craftsman => craftsman::play(rules, s, a),
+        Phase::Trader => trader::play(rules, s, a),
+        Phase::Captain => captain::play(rules, s, a),
+        Phase::CaptainStorage => captain::play_storage(rules, s, a),
+        Phase::GameOver => {}
+    }
+    advance(rules, s);
+}
+
+/// Runs automatic steps until someone has a decision (or the game is over): players
+/// with nothing to choose are skipped, forced choices are made for them.
+pub fn advance(rules: &Rules, s: &mut State) {
+    // Each iteration either returns at a decision or moves the game strictly forward.
+    for _ in 0..10_000 {
+        let decided = match s.phase {
+            Phase::RoleSelection => round::has_decision(rules, s),
+            Phase::Settler => settler::step(rules, s),
+            Phase::MayorPrivilege => true,
+            Phase::Mayor => mayor::step(rules, s),
+            Phase::Builder => builder::step(rules, s),
+            Phase::Craftsman => craftsman::step(rules, s),
+            Phase::Trader => trader::step(rules, s),
+            Phase::Captain => captain::step(rules, s),
+            Phase::CaptainStorage => captain::step_storage(rules, s),
+            Phase::GameOver => true,
+        };
+        if decided {
+            return;
+        }
+    }
+}

@@ -1,0 +1,574 @@
+//! The validated Puerto Rico ruleset: every number and table of the rules, decoded once
+//! from TOML. Everything after decoding trusts these values.
+
+use crate::goods::{ByGood, Good};
+use rulesmith_core::ruleset::decode::{self, Table};
+use rulesmith_core::ruleset::{Diagnostics, Node};
+
+/// The most building kinds a ruleset may define (kept small so states stay flat arrays).
+pub const MAX_BUILDINGS: usize = 64;
+/// The most role cards a ruleset may define.
+pub const MAX_ROLES: usize = 12;
+/// The most cargo ships in play.
+pub const MAX_SHIPS: usize = 5;
+/// The most island or city spaces of a player board.
+pub const MAX_SPACES: usize = 16;
+/// The most trading-house spaces.
+pub const MAX_TRADING_HOUSE: usize = 8;
+/// The most plantation tiles in the game.
+pub const MAX_PLANTATIONS: usize = 96;
+/// Largest player count any Puerto Rico ruleset may allow.
+pub const MAX_PLAYERS: usize = 5;
+
+/// A value per player count, indexed by the count (entries below the minimum unused).
+pub type PerPlayers<T> = [T; MAX_PLAYERS + 1];
+
+/// A role's phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoleKind {
+    Settler,
+    Mayor,
+    Builder,
+    Craftsman,
+    Trader,
+    Captain,
+    Prospector,
+}
+
+impl RoleKind {
+    pub const NAMES: [&'static str; 7] =
+        ["settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector"];
+    const ALL: [RoleKind; 7] = [
+        RoleKind::Settler,
+        RoleKind::Mayor,
+        RoleKind::Builder,
+        RoleKind::Craftsman,
+        RoleKind::Trader,
+        RoleKind::Captain,
+        RoleKind::Prospector,
+    ];
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Role {
+    pub id: String,
+    pub kind: RoleKind,
+    /// The chooser's extra: quarries / colonists / doubloons off / goods / doubloons / VP /
+    /// doubloons, by kind.
+    pub privilege: u8,
+    /// Bit `p` set when the card is used with `p` players.
+    pub players: u8,
+}
+
+/// What kind of building: production of a good, or a violet building with an effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildingKind {
+    Production { good: Good, small: bool },
+    Violet,
+}
+
+/// The closed vocabulary of violet-building effects. A building picks one kind and its
+/// parameters in the ruleset; effects work only while the building is occupied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    /// Trader phase: extra doubloons when the owner sells (small/large market).
+    TradeBonus {
+        doubloons: u8,
+    },
+    /// Settler phase: draw an extra face-down plantation before taking one (hacienda).
+    ExtraPlantation,
+    /// Settler phase: take a quarry instead of a face-up plantation (construction hut).
+    QuarryInstead,
+    /// End of captain phase: keep every barrel of this many kinds (warehouses).
+    Storage {
+        kinds: u8,
+    },
+    /// Settler phase: a colonist from the supply (else the ship) onto the new tile (hospice).
+    ColonistOnNewTile,
+    /// Trader phase: sell a kind already in the trading house (office).
+    SellDuplicates,
+    /// Craftsman phase: doubloons by the number of kinds produced (factory).
+    ProductionBonus {
+        doubloons_by_kinds: [u8; 6],
+    },
+    /// Builder phase: a colonist from the supply (else the ship) onto the new building
+    /// (university).
+    ColonistOnNewBuilding,
+    /// Captain phase: extra VP each time the owner loads (harbor).
+    ShippingBonus {
+        vp: u8,
+    },
+    /// Captain phase: once per phase ship all barrels of one kind to the supply (wharf).
+    OwnShip,
+    /// Game end: VP per small and per normal production building (guild hall).
+    ProductionBuildingBonus {
+        small: u8,
+        normal: u8,
+    },
+    /// Game end: VP by filled island spaces (residence).
+    IslandBonus {
+        vp_by_filled: [u8; MAX_SPACES + 1],
+    },
+    /// Game end: 1 VP per `per` colonists on the board (fortress).
+    ColonistBonus {
+        per: u8,
+    },
+    /// Game end: 1 VP per `per` VP of chips (customs house).
+    VpChipBonus {
+        per: u8,
+    },
+    /// Game end: `per` VP per violet building (city hall).
+    VioletBuildingBonus {
+        per: u8,
+    },
+}
+
+pub const EFFECT_KINDS: [&str; 16] = [
+    "none",
+    "trade_bonus",
+    "extra_plantation",
+    "quarry_instead",
+    "storage",
+    "colonist_on_new_tile",
+    "sell_duplicates",
+    "production_bonus",
+    "colonist_on_new_building",
+    "shipping_bonus",
+    "own_ship",
+    "production_building_bonus",
+    "island_bonus",
+    "colonist_bonus",
+    "vp_chip_bonus",
+    "violet_building_bonus",
+];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Building {
+    pub id: String,
+    pub kind: BuildingKind,
+    pub spaces: u8,
+    pub cost: u8,
+    pub vp: u8,
+    /// Quarry column: at most this many occupied quarries lower the cost.
+    pub column: u8,
+    pub circles: u8,
+    pub copies: PerPlayers<u8>,
+    pub effect: Effect,
+}
+
+/// Setup for one player count.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Setup {
+    pub quarries: u8,
+    pub colonists_supply: u8,
+    pub colonists_ship: u8,
+    pub vp_chips: u16,
+    pub doubloons: u8,
+    pub starting_plantations: Vec<Good>,
+    pub ships: Vec<u8>,
+    pub roles_per_round: u8,
+    pub barrels: ByGood<u8>,
+    pub plantations: ByGood<u8>,
+}
+
+/// The validated ruleset of Puerto Rico.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    pub min_players: usize,
+    pub max_players: usize,
+    pub island_spaces: u8,
+    pub city_spaces: u8,
+    pub price: ByGood<u8>,
+    pub setup: PerPlayers<Setup>,
+    pub face_up_extra: u8,
+    pub coins_on_unchosen_roles: u8,
+    pub trading_house_spaces: u8,
+    pub free_barrels: u8,
+    pub ship_refill_minimum_per_player: u8,
+    pub roles: Vec<Role>,
+    pub buildings: Vec<Building>,
+}
+
+impl Rules {
+    pub fn building_index(&self, id: &str) -> Option<usize> {
+        self.buildings.iter().position(|b| b.id == id)
+    }
+
+    pub fn role_index(&self, id: &str) -> Option<usize> {
+        self.roles.iter().position(|r| r.id == id)
+    }
+}
+
+/// Decodes the whole merged ruleset tree. Every problem goes into `d`.
+pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
+    let before = d.len();
+    let mut root = Table::new(tree, d)?;
+    root.get("ruleset");
+
+    let (min_players, max_players) = match root.table(d, "players") {
+        Some(mut t) => {
+            let min = t.int(d, "min", 1..=MAX_PLAYERS as i64);
+            let max = t.int(d, "max", 1..=MAX_PLAYERS as i64);
+            let origin = t.origin();
+            t.finish(d);
+            match (min, max) {
+                (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
+                (Some(a), Some(b)) => {
+                    d.error(origin, format!("`min` ({a}) is above `max` ({b})"));
+                    (2, 5)
+                }
+                _ => (2, 5),
+            }
+        }
+        None => (2, 5),
+    };
+    let counts = min_players..=max_players;
+
+    let (island_spaces, city_spaces) = match root.table(d, "board") {
+        Some(mut t) => {
+            let i = t.int(d, "island_spaces", 1..=MAX_SPACES as i64).unwrap_or(12) as u8;
+            let c = t.int(d, "city_spaces", 1..=MAX_SPACES as i64).unwrap_or(12) as u8;
+            t.finish(d);
+            (i, c)
+        }
+        None => (12, 12),
+    };
+
+    let mut setup: PerPlayers<Setup> = Default::default();
+    let mut price = ByGood::<u8>::default();
+    if let Some(mut goods) = root.table(d, "goods") {
+        for g in Good::ALL {
+            let Some(mut t) = goods.table(d, g.name()) else { continue };
+            price[g] = t.int(d, "price", 0..=99).unwrap_or(0) as u8;
+            if let Some(v) = per_players_u8(&mut t, d, "barrels", &counts, 0..=200) {
+                for p in counts.clone() {
+                    setup[p].barrels[g] = v[p];
+                }
+            }
+            if let Some(v) = per_players_u8(&mut t, d, "plantations", &counts, 0..=40) {
+                for p in counts.clone() {
+                    setup[p].plantations[g] = v[p];
+                }
+            }
+            t.finish(d);
+        }
+        goods.finish(d);
+    }
+
+    let mut face_up_extra = 1;
+    let mut roles_per_round = [0u8; MAX_PLAYERS + 1];
+    if let Some(mut t) = root.table(d, "setup") {
+        let setup_origin = t.origin();
+        let u8s = |t: &mut Table, d: &mut Diagnostics, key: &'static str, max: i64| {
+            per_players_u8(t, d, key, &counts, 0..=max)
+        };
+        let quarries = u8s(&mut t, d, "quarries", 40);
+        let supply = u8s(&mut t, d, "colonists_supply", 250);
+        let ship = u8s(&mut t, d, "colonists_ship", 50);
+        let doubloons = u8s(&mut t, d, "doubloons", 99);
+        let rpr = u8s(&mut t, d, "roles_per_round", MAX_ROLES as i64);
+        let vp = t
+            .req(d, "vp_chips", "a table of VP chips by player count")
+            .and_then(|n| decode::per_players(n, d, counts.clone(), |n, d| decode::int_in(n, d, 0..=9999)));
+        let starting = t.req(d, "starting_plantations", "a table of plantation lists by player count").and_then(|n| {
+            decode::per_players(n, d, counts.clone(), |n, d| {
+                let names = decode::strs_of(n, d)?;
+                let goods: Vec<Option<Good>> = names.iter().map(|s| Good::from_name(s)).collect();
+                if goods.iter().any(Option::is_none) {
+                    d.error(n.origin, format!("unknown good in {names:?}: expected {}", Good::NAMES.join(", ")));
+                    return None;
+                }
+                Some(goods.into_iter().flatten().collect::<Vec<Good>>())
+            })
+        });
+        let ships = t.req(d, "ships", "a table of ship capacities by player count").and_then(|n| {
+            decode::per_players(n, d, counts.clone(), |n, d| {
+                let caps = decode::ints_of(n, d, 1..=30)?;
+                let mut sorted = caps.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                if sorted.len() != caps.len() || caps.is_empty() || caps.len() > MAX_SHIPS {
+                    d.error(
+                        n.origin,
+                        format!(
+                            "expected 1 to {MAX_SHIPS} ships of different capacities (actions name ships by capacity)"
+                        ),
+                    );
+                    return None;
+                }
+                Some(caps.into_iter().map(|c| c as u8).collect::<Vec<u8>>())
+            })
+        });
+        face_up_extra = t.int_or(d, "face_up_extra", 1, 0..=10).unwrap_or(1) as u8;
+        t.finish(d);
+        for p in counts.clone() {
+            let s = &mut setup[p];
+            if let Some(v) = &quarries {
+                s.quarries = v[p];
+            }
+            if let Some(v) = &supply {
+                s.colonists_supply = v[p];
+            }
+            if let Some(v) = &ship {
+                s.colonists_ship = v[p];
+            }
+            if let Some(v) = &doubloons {
+                s.doubloons = v[p];
+            }
+            if let Some(v) = &rpr {
+                s.roles_per_round = v[p];
+                roles_per_round[p] = v[p];
+            }
+            if let Some(Some(v)) = vp.as_ref().map(|v| v[p]) {
+                s.vp_chips = v as u16;
+            }
+            if let Some(Some(v)) = starting.as_ref().map(|v| v[p].clone()) {
+                if v.len() != p {
+                    d.error(
+                        setup_origin,
+                        format!(
+                            "`starting_plantations` for {p} players lists {} plantations: expected one per player",
+                            v.len()
+                        ),
+                    );
+                }
+                s.starting_plantations = v;
+            }
+            if let Some(Some(v)) = ships.as_ref().map(|v| v[p].clone()) {
+                s.ships = v;
+            }
+        }
+    }
+
+    let mut coins_on_unchosen_roles = 1;
+    let mut trading_house_spaces = 4;
+    let mut free_barrels = 1;
+    let mut ship_refill_minimum_per_player = 1;
+    if let Some(mut t) = root.table(d, "rules") {
+        coins_on_unchosen_roles = t.int(d, "coins_on_unchosen_roles", 0..=10).unwrap_or(1) as u8;
+        trading_house_spaces = t.int(d, "trading_house_spaces", 1..=MAX_TRADING_HOUSE as i64).unwrap_or(4) as u8;
+        free_barrels = t.int(d, "free_barrels", 0..=1).unwrap_or(1) as u8;
+        ship_refill_minimum_per_player = t.int(d, "ship_refill_minimum_per_player", 0..=10).unwrap_or(1) as u8;
+        t.finish(d);
+    }
+
+    let mut roles = Vec::new();
+    if let Some(items) = root.array(d, "roles") {
+        if items.len() > MAX_ROLES {
+            d.error(tree.get("roles").map_or(tree.origin, |n| n.origin), format!("at most {MAX_ROLES} roles"));
+        }
+        for n in items.iter().take(MAX_ROLES) {
+            if let Some(r) = decode_role(n, d, &counts) {
+                if roles.iter().any(|o: &Role| o.id == r.id) {
+                    d.error(n.origin, format!("duplicate role id `{}`", r.id));
+                }
+                roles.push(r);
+            }
+        }
+    }
+
+    let mut buildings = Vec::new();
+    if let Some(items) = root.array(d, "buildings") {
+        if items.len() > MAX_BUILDINGS {
+            d.error(
+                tree.get("buildings").map_or(tree.origin, |n| n.origin),
+                format!("at most {MAX_BUILDINGS} buildings"),
+            );
+        }
+        for n in items.iter().take(MAX_BUILDINGS) {
+            if let Some(b) = decode_building(n, d, &counts, city_spaces) {
+                if buildings.iter().any(|o: &Building| o.id == b.id) {
+                    d.error(n.origin, format!("duplicate building id `{}`", b.id));
+                }
+                buildings.push(b);
+            }
+        }
+    }
+    root.finish(d);
+
+    // Cross-checks: things each table is right about alone but not together.
+    for p in counts.clone() {
+        let rpr = roles_per_round[p] as usize;
+        let in_play = roles.iter().filter(|r| r.players & (1 << p) != 0).count();
+        if d.len() == before && rpr > in_play {
+            d.error(
+                tree.origin,
+                format!(
+                    "{p} players choose {rpr} roles a round but only {in_play} role cards are used with {p} players"
+                ),
+            );
+        }
+        if d.len() == before && rpr > 0 && in_play > 0 && rpr < p {
+            d.error(
+                tree.origin,
+                format!("{p} players choose only {rpr} roles a round: every player must choose at least one"),
+            );
+        }
+        let s = &setup[p];
+        for g in Good::ALL {
+            let starting = s.starting_plantations.iter().filter(|&&x| x == g).count() as u8;
+            if starting > s.plantations[g] {
+                d.error(
+                    tree.origin,
+                    format!(
+                        "{p} players start with {starting} {} plantations but the game has only {}",
+                        g.name(),
+                        s.plantations[g]
+                    ),
+                );
+            }
+        }
+        if s.plantations.total() as usize > MAX_PLANTATIONS {
+            d.error(tree.origin, format!("at most {MAX_PLANTATIONS} plantation tiles"));
+        }
+    }
+    (d.len() == before).then_some(Rules {
+        min_players,
+        max_players,
+        island_spaces,
+        city_spaces,
+        price,
+        setup,
+        face_up_extra,
+        coins_on_unchosen_roles,
+        trading_house_spaces,
+        free_barrels,
+        ship_refill_minimum_per_player,
+        roles,
+        buildings,
+    })
+}
+
+fn per_players_u8(
+    t: &mut Table,
+    d: &mut Diagnostics,
+    key: &'static str,
+    counts: &std::ops::RangeInclusive<usize>,
+    range: std::ops::RangeInclusive<i64>,
+) -> Option<PerPlayers<u8>> {
+    let n = t.req(d, key, &format!("a table by player count {}–{}", counts.start(), counts.end()))?;
+    let v = decode::per_players(n, d, counts.clone(), |n, d| decode::int_in(n, d, range.clone()))?;
+    let mut out = [0u8; MAX_PLAYERS + 1];
+    for p in counts.clone() {
+        out[p] = v[p].unwrap_or(0) as u8;
+    }
+    Some(out)
+}
+
+fn decode_role(n: &Node, d: &mut Diagnostics, counts: &std::ops::RangeInclusive<usize>) -> Option<Role> {
+    let mut t = Table::new(n, d)?;
+    let id = t.str(d, "id").map(str::to_string);
+    let kind = t.choice(d, "kind", &RoleKind::NAMES).map(|i| RoleKind::ALL[i]);
+    let privilege = t.int(d, "privilege", 0..=10).map(|v| v as u8);
+    let players = t.get("players").and_then(|n| {
+        let list = decode::ints_of(n, d, *counts.start() as i64..=*counts.end() as i64)?;
+        Some(list.iter().fold(0u8, |m, &p| m | (1 << p)))
+    });
+    t.finish(d);
+    Some(Role { id: id?, kind: kind?, privilege: privilege?, players: players? })
+}
+
+fn decode_building(
+    n: &Node,
+    d: &mut Diagnostics,
+    counts: &std::ops::RangeInclusive<usize>,
+    city: u8,
+) -> Option<Building> {
+    let mut t = Table::new(n, d)?;
+    let id = t.str(d, "id").map(str::to_string);
+    let ty = t.choice(d, "type", &["production", "violet"]);
+    let spaces = t.int_or(d, "spaces", 1, 1..=i64::from(city)).map(|v| v as u8);
+    let cost = t.int(d, "cost", 0..=99).map(|v| v as u8);
+    let vp = t.int(d, "vp", 0..=99).map(|v| v as u8);
+    let column = t.int(d, "column", 0..=MAX_SPACES as i64).map(|v| v as u8);
+    let circles = t.int(d, "circles", 0..=3).map(|v| v as u8);
+    let copies = per_players_u8(&mut t, d, "copies", counts, 0..=20);
+    let kind = match ty {
+        Some(0) => {
+            let good = t.choice(d, "produces", &Good::NAMES).map(|i| Good::ALL[i]);
+            let small = t.choice(d, "scale", &["small", "normal"]).map(|i| i == 0);
+            match (good, small) {
+                (Some(good), Some(small)) => Some(BuildingKind::Production { good, small }),
+                _ => None,
+            }
+        }
+        Some(_) => Some(BuildingKind::Violet),
+        None => None,
+    };
+    let effect = match (ty, t.get("effect")) {
+        (Some(0), Some(e)) => {
+            d.error(e.origin, "a production building has no `effect`: it produces its good");
+            None
+        }
+        (Some(0), None) => Some(Effect::None),
+        (_, Some(e)) => decode_effect(e, d),
+        (_, None) => Some(Effect::None),
+    };
+    t.finish(d);
+    Some(Building {
+        id: id?,
+        kind: kind?,
+        spaces: spaces?,
+        cost: cost?,
+        vp: vp?,
+        column: column?,
+        circles: circles?,
+        copies: copies?,
+        effect: effect?,
+    })
+}
+
+fn decode_effect(n: &Node, d: &mut Diagnostics) -> Option<Effect> {
+    let mut t = Table::new(n, d)?;
+    let kind = t.choice(d, "kind", &EFFECT_KINDS)?;
+    let small = |t: &mut Table, d: &mut Diagnostics, key: &'static str| t.int(d, key, 0..=99).map(|v| v as u8);
+    let effect = match EFFECT_KINDS[kind] {
+        "none" => Some(Effect::None),
+        "trade_bonus" => small(&mut t, d, "doubloons").map(|doubloons| Effect::TradeBonus { doubloons }),
+        "extra_plantation" => Some(Effect::ExtraPlantation),
+        "quarry_instead" => Some(Effect::QuarryInstead),
+        "storage" => small(&mut t, d, "kinds").map(|kinds| Effect::Storage { kinds: kinds.min(5) }),
+        "colonist_on_new_tile" => Some(Effect::ColonistOnNewTile),
+        "sell_duplicates" => Some(Effect::SellDuplicates),
+        "production_bonus" => {
+            t.req(d, "doubloons_by_kinds", "6 numbers: doubloons for 0 to 5 kinds produced").and_then(|n| {
+                let v = decode::ints_of(n, d, 0..=99)?;
+                match <[i64; 6]>::try_from(v) {
+                    Ok(a) => Some(Effect::ProductionBonus { doubloons_by_kinds: a.map(|x| x as u8) }),
+                    Err(v) => {
+                        d.error(n.origin, format!("expected 6 numbers (for 0 to 5 kinds produced), found {}", v.len()));
+                        None
+                    }
+                }
+            })
+        }
+        "colonist_on_new_building" => Some(Effect::ColonistOnNewBuilding),
+        "shipping_bonus" => small(&mut t, d, "vp").map(|vp| Effect::ShippingBonus { vp }),
+        "own_ship" => Some(Effect::OwnShip),
+        "production_building_bonus" => {
+            let s = small(&mut t, d, "small");
+            let l = small(&mut t, d, "normal");
+            Some(Effect::ProductionBuildingBonus { small: s?, normal: l? })
+        }
+        "island_bonus" => t.req(d, "vp_by_filled", "VP for 0, 1, … filled island spaces").and_then(|n| {
+            let v = decode::ints_of(n, d, 0..=99)?;
+            if v.is_empty() || v.len() > MAX_SPACES + 1 {
+                d.error(n.origin, format!("expected 1 to {} numbers (VP for 0, 1, … filled spaces)", MAX_SPACES + 1));
+                return None;
+            }
+            let mut table = [0u8; MAX_SPACES + 1];
+            for (i, slot) in table.iter_mut().enumerate() {
+                // Counts past the list score its last entry.
+                *slot = v[i.min(v.len() - 1)] as u8;
+            }
+            Some(Effect::IslandBonus { vp_by_filled: table })
+        }),
+        "colonist_bonus" => t.int(d, "per", 1..=99).map(|per| Effect::ColonistBonus { per: per as u8 }),
+        "vp_chip_bonus" => t.int(d, "per", 1..=99).map(|per| Effect::VpChipBonus { per: per as u8 }),
+        "violet_building_bonus" => small(&mut t, d, "per").map(|per| Effect::VioletBuildingBonus { per }),
+        _ => None,
+    };
+    t.finish(d);
+    effect
+}

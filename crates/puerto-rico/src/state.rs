@@ -1,0 +1,318 @@
+//! The game state: flat, fixed-size data (no heap), so that a clone is a memcpy.
+
+use crate::goods::{ByGood, Good};
+use crate::rules::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
+use rulesmith_core::steps::{RoleBoard, Rotation};
+use rulesmith_core::{ByPlayer, Rng, Seat};
+use serde::{Deserialize, Serialize};
+
+/// Where the game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The player to move chooses a role.
+    RoleSelection,
+    Settler,
+    /// The mayor decides whether to take the privilege colonist.
+    MayorPrivilege,
+    /// Players place their colonists, one group (plantation kind, quarries, building) at a time.
+    Mayor,
+    Builder,
+    /// The craftsman chooses the privilege good.
+    Craftsman,
+    Trader,
+    Captain,
+    /// End of the captain phase: players choose which goods to keep.
+    CaptainStorage,
+    GameOver,
+}
+
+/// A building in a player's city.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CityBuilding {
+    /// Index into the ruleset's buildings.
+    pub building: u8,
+    pub colonists: u8,
+}
+
+/// One player's board and holdings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Player {
+    pub doubloons: u16,
+    /// VP earned during the game (chips, and paper once the chips ran out).
+    pub vp: u16,
+    pub goods: ByGood<u8>,
+    /// Plantations on the island, by kind.
+    pub plantations: ByGood<u8>,
+    /// Occupied plantations, by kind.
+    pub plantations_occupied: ByGood<u8>,
+    pub quarries: u8,
+    pub quarries_occupied: u8,
+    /// Colonists waiting in San Juan (during the mayor phase: colonists not yet placed).
+    pub san_juan: u8,
+    #[serde(with = "city_serde")]
+    pub city: City,
+}
+
+/// A city: buildings kept sorted by building index, so equal cities compare equal.
+#[derive(Clone, Copy, Default)]
+pub struct City {
+    pub slots: [CityBuilding; MAX_SPACES],
+    pub len: u8,
+}
+
+impl City {
+    pub fn iter(&self) -> impl Iterator<Item = &CityBuilding> {
+        self.slots[..self.len as usize].iter()
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut CityBuilding> {
+        self.slots[..self.len as usize].iter_mut()
+    }
+
+    pub fn as_slice(&self) -> &[CityBuilding] {
+        &self.slots[..self.len as usize]
+    }
+
+    pub fn has(&self, building: u8) -> bool {
+        self.iter().any(|b| b.building == building)
+    }
+
+    /// Inserts keeping the order; returns false if full.
+    pub fn insert(&mut self, building: u8, colonists: u8) -> bool {
+        let len = self.len as usize;
+        if len >= MAX_SPACES {
+            return false;
+        }
+        let pos = self.slots[..len].iter().position(|b| b.building > building).unwrap_or(len);
+        self.slots.copy_within(pos..len, pos + 1);
+        self.slots[pos] = CityBuilding { building, colonists };
+        self.len += 1;
+        true
+    }
+}
+
+/// Equality, hashing and debug output of the flat arrays look at the used part only.
+macro_rules! slice_value {
+    ($t:ty) => {
+        impl PartialEq for $t {
+            fn eq(&self, other: &Self) -> bool {
+                self.as_slice() == other.as_slice()
+            }
+        }
+        impl Eq for $t {}
+        impl std::hash::Hash for $t {
+            fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+                self.as_slice().hash(h);
+            }
+        }
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_list().entries(self.as_slice()).finish()
+            }
+        }
+    };
+}
+
+slice_value!(City);
+slice_value!(Stack);
+
+mod city_serde {
+    use super::{City, CityBuilding};
+    use crate::rules::MAX_SPACES;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &City, s: S) -> Result<S::Ok, S::Error> {
+        c.as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<City, D::Error> {
+        let mut v: Vec<CityBuilding> = Vec::deserialize(d)?;
+        if v.len() > MAX_SPACES {
+            return Err(serde::de::Error::custom(format!("a city holds at most {MAX_SPACES} buildings")));
+        }
+        v.sort_by_key(|b| b.building);
+        let mut c = City::default();
+        for b in v {
+            c.slots[c.len as usize] = b;
+            c.len += 1;
+        }
+        Ok(c)
+    }
+}
+
+/// A cargo ship.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Ship {
+    pub capacity: u8,
+    pub good: Option<Good>,
+    pub load: u8,
+}
+
+impl Ship {
+    pub fn is_full(&self) -> bool {
+        self.load >= self.capacity
+    }
+}
+
+/// Bits per seat (bit `s` for seat `s`).
+pub type SeatSet = u8;
+
+/// The whole game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub round: u32,
+    pub governor: Seat,
+    pub phase: Phase,
+    /// Roles chosen so far this round.
+    pub roles_chosen: u8,
+    /// Seat that chose the role being played (`governor` during role selection).
+    pub chooser: Seat,
+    /// Index of the role being played.
+    pub role: u8,
+    /// The seat to act (meaningful in every phase but `GameOver`).
+    pub current: Seat,
+    /// Each player once from the chooser (settler, mayor placement, builder, trader, storage).
+    pub rotation: Rotation,
+    pub roles: RoleBoard<MAX_ROLES>,
+    pub players: ByPlayer<Player>,
+    pub colonist_supply: u8,
+    pub colonist_ship: u8,
+    pub vp_chips: u16,
+    pub quarry_supply: u8,
+    pub goods_supply: ByGood<u8>,
+    /// Face-down plantation stack, drawn from the end.
+    #[serde(with = "stack_serde")]
+    pub stack: Stack,
+    pub face_up: ByGood<u8>,
+    pub discards: ByGood<u8>,
+    /// Buildings left on the board, by building index.
+    #[serde(with = "buildings_serde")]
+    pub buildings: [u8; MAX_BUILDINGS],
+    pub ships: [Ship; MAX_SHIPS],
+    pub ship_count: u8,
+    pub trading_house: [Option<Good>; MAX_TRADING_HOUSE],
+    /// Settler: players who drew with the hacienda this phase.
+    pub hacienda_used: SeatSet,
+    /// Settler: whether the quarry privilege/hut was used by the current player (unused).
+    /// Captain: players who used their wharf this phase.
+    pub wharf_used: SeatSet,
+    /// Captain: players who declined (only the wharf was left to them).
+    pub captain_done: SeatSet,
+    /// Captain: whether the captain's privilege VP has been given.
+    pub captain_bonus_given: bool,
+    /// Mayor placement: the next group to fill for the current player.
+    pub mayor_group: u8,
+    /// Craftsman: the kinds (bit per good) the craftsman produced, for the privilege.
+    pub craftsman_kinds: u8,
+    /// End conditions met (bits: 1 colonists, 2 city full, 4 VP chips).
+    pub end_triggers: u8,
+    pub rng: Rng,
+}
+
+pub const END_COLONISTS: u8 = 1;
+pub const END_CITY: u8 = 2;
+pub const END_VP: u8 = 4;
+
+/// The face-down plantation stack.
+#[derive(Clone, Copy)]
+pub struct Stack {
+    pub tiles: [Good; MAX_PLANTATIONS],
+    pub len: u8,
+}
+
+impl Default for Stack {
+    fn default() -> Self {
+        Stack { tiles: [Good::Corn; MAX_PLANTATIONS], len: 0 }
+    }
+}
+
+impl Stack {
+    pub fn as_slice(&self) -> &[Good] {
+        &self.tiles[..self.len as usize]
+    }
+
+    pub fn push(&mut self, g: Good) {
+        if (self.len as usize) < MAX_PLANTATIONS {
+            self.tiles[self.len as usize] = g;
+            self.len += 1;
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<Good> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.tiles[self.len as usize])
+    }
+
+    pub fn counts(&self) -> ByGood<u8> {
+        let mut c = ByGood::default();
+        for &g in self.as_slice() {
+            c[g] += 1;
+        }
+        c
+    }
+
+    pub fn shuffle(&mut self, rng: &mut Rng) {
+        let len = self.len as usize;
+        rng.shuffle(&mut self.tiles[..len]);
+    }
+}
+
+mod stack_serde {
+    use super::Stack;
+    use crate::goods::Good;
+    use crate::rules::MAX_PLANTATIONS;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(st: &Stack, s: S) -> Result<S::Ok, S::Error> {
+        st.as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Stack, D::Error> {
+        let v: Vec<Good> = Vec::deserialize(d)?;
+        if v.len() > MAX_PLANTATIONS {
+            return Err(serde::de::Error::custom(format!("the stack holds at most {MAX_PLANTATIONS} tiles")));
+        }
+        let mut st = Stack::default();
+        for g in v {
+            st.push(g);
+        }
+        Ok(st)
+    }
+}
+
+mod buildings_serde {
+    use crate::rules::MAX_BUILDINGS;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8; MAX_BUILDINGS], s: S) -> Result<S::Ok, S::Error> {
+        v.as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; MAX_BUILDINGS], D::Error> {
+        let v: Vec<u8> = Vec::deserialize(d)?;
+        let mut out = [0u8; MAX_BUILDINGS];
+        if v.len() > MAX_BUILDINGS {
+            return Err(serde::de::Error::custom(format!("at most {MAX_BUILDINGS} buildings")));
+        }
+        out[..v.len()].copy_from_slice(&v);
+        Ok(out)
+    }
+}
+
+impl State {
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
+    pub fn ships(&self) -> &[Ship] {
+        &self.ships[..self.ship_count as usize]
+    }
+
+    pub fn trading_house_len(&self) -> usize {
+        self.trading_house.iter().filter(|g| g.is_some()).count()
+    }
+}
