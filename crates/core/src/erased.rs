@@ -85,10 +85,11 @@ impl<G: Game> AnySession for Session<'_, G> {
         if self.game.to_move(&self.state) == ToMove::Terminal {
             return Err(GameError::Over);
         }
-        let action = play_text(self.game, &mut self.state, text)?;
-        // Record the canonical spelling, so records always round-trip.
-        let _ = action;
-        self.history.push(text.trim().to_string());
+        // Record the canonical spelling (printed before the state changes), so records
+        // always round-trip whatever spelling was typed.
+        let canonical = self.game.parse_action(&self.state, text).map(|a| self.game.format_action(&self.state, a));
+        play_text(self.game, &mut self.state, text)?;
+        self.history.push(canonical.unwrap_or_else(|_| text.trim().to_string()));
         Ok(())
     }
 

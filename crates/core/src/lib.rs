@@ -11,6 +11,9 @@
 //! - [`steps`]: turn-structure primitives shared by the games (role selection with
 //!   coins on unchosen roles, "each player once from the chooser", pass rounds).
 //! - [`by_player`]: a small fixed-capacity map keyed by seat.
+//! - [`scenario`], [`record`]: scenario files (set up, play, expect) and game records
+//!   with their replay.
+//! - [`testing`]: a toy game and the conformance checks every game must pass.
 //! - [`erased`]: an object-safe view of any game, used by the binary to drive the
 //!   ruleset it loaded without knowing its game at compile time.
 
@@ -24,6 +27,7 @@ pub mod ruleset;
 pub mod scenario;
 pub mod sim;
 pub mod steps;
+pub mod testing;
 
 pub use by_player::{ByPlayer, MAX_PLAYERS};
 pub use game::{Game, GameError, Outcome, Seat, ToMove};

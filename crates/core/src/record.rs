@@ -1,1 +1,338 @@
 //! Records of games (one JSON line each) and their replay.
+//!
+//! A record holds everything needed to play a game again: the ruleset (its name, how it
+//! was named on the command line, and a digest of the effective ruleset), the player
+//! count, the seed, the bots, the actions in the game's notation, and the result.
+//! [`replay`] plays every recorded game again and checks each action is legal and the
+//! result is identical; a record whose ruleset no longer matches its digest is refused.
+
+use crate::bots::BotSpec;
+use crate::erased::AnyGame;
+use crate::game::{Outcome, ToMove};
+use crate::sim::{GameResult, bot_rng};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// What a seat was played by, when not a bot.
+pub const HUMAN: &str = "human";
+
+/// One recorded game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// `[ruleset] name`.
+    pub ruleset: String,
+    /// The ruleset as named when recording: a bundled name or a path.
+    pub source: String,
+    /// [`crate::ruleset::Loaded::digest`] of the effective ruleset.
+    pub digest: String,
+    /// `[ruleset] game`.
+    pub game: String,
+    pub players: usize,
+    /// The game's own seed (for a simulation, derived from the run's seed and the index).
+    pub seed: u64,
+    /// For a simulation: the game's index in the run and the run's seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_seed: Option<u64>,
+    /// Per seat: a bot (`random`, `greedy`, `mcts:N`) or `human`.
+    pub bots: Vec<String>,
+    /// Every decision, in the game's notation.
+    pub actions: Vec<String>,
+    /// Rounds played (the game's own count).
+    #[serde(default)]
+    pub rounds: u32,
+    /// The result; `None` for a game left unfinished.
+    pub result: Option<Outcome>,
+}
+
+/// The ruleset part of a record, shared by every game of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesetId {
+    pub name: String,
+    pub source: String,
+    pub digest: String,
+    pub game: String,
+}
+
+impl Record {
+    /// The record of one simulated game (recorded with `SimOptions.record`).
+    pub fn of_sim(id: &RulesetId, players: usize, run_seed: u64, bots: &[BotSpec], r: &GameResult) -> Self {
+        Record {
+            ruleset: id.name.clone(),
+            source: id.source.clone(),
+            digest: id.digest.clone(),
+            game: id.game.clone(),
+            players,
+            seed: r.seed,
+            index: Some(r.index),
+            run_seed: Some(run_seed),
+            bots: (0..players).map(|s| bots.get(s).copied().unwrap_or(BotSpec::Random).to_string()).collect(),
+            actions: r.actions.clone(),
+            rounds: r.rounds,
+            result: Some(r.outcome.clone()),
+        }
+    }
+
+    /// The record as one JSON line (without the newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A name for messages: `game 12` for a simulated game, else `the game`.
+    fn label(&self) -> String {
+        match self.index {
+            Some(i) => format!("game {i}"),
+            None => "the game".to_string(),
+        }
+    }
+}
+
+/// Reads the records of a file's text: `(line number, record or why not)`, blank lines skipped.
+pub fn parse_lines(text: &str) -> impl Iterator<Item = (usize, Result<Record, String>)> + '_ {
+    text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| {
+        let parsed = serde_json::from_str::<Record>(l).map_err(|e| format!("not a game record: {e}"));
+        (i + 1, parsed)
+    })
+}
+
+/// A recorded game that did not play the same (exit code 1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// Line of the record file (1-based).
+    pub line: usize,
+    /// The game's index in its simulation run, if it came from one.
+    pub index: Option<u64>,
+    /// The action (1-based) where it diverged, if at an action.
+    pub action: Option<usize>,
+    pub expected: String,
+    pub found: String,
+    pub message: String,
+}
+
+/// A record that cannot be replayed at all (exit code 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct BadRecord {
+    pub line: usize,
+    pub message: String,
+}
+
+/// The outcome of replaying a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReplayReport {
+    pub games: usize,
+    pub actions: usize,
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// How to replay.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReplayOptions {
+    /// Also run the bots again and check they choose the recorded actions.
+    pub check_bots: bool,
+}
+
+/// Finds the game of a record's ruleset: `(game, digest of the effective ruleset)`.
+pub type Resolver<'a> = dyn FnMut(&Record) -> Result<(Arc<dyn AnyGame>, String), String> + 'a;
+
+/// Replays every record of a file's text.
+pub fn replay(text: &str, opts: ReplayOptions, resolve: &mut Resolver<'_>) -> Result<ReplayReport, BadRecord> {
+    let mut report = ReplayReport::default();
+    for (line, parsed) in parse_lines(text) {
+        let record = parsed.map_err(|message| BadRecord { line, message })?;
+        replay_one(line, &record, opts, resolve, &mut report)?;
+    }
+    if report.games == 0 {
+        return Err(BadRecord { line: 0, message: "the file holds no game records".into() });
+    }
+    Ok(report)
+}
+
+/// Replays one record, adding its mismatches to `report`.
+pub fn replay_one(
+    line: usize,
+    record: &Record,
+    opts: ReplayOptions,
+    resolve: &mut Resolver<'_>,
+    report: &mut ReplayReport,
+) -> Result<(), BadRecord> {
+    let bad = |message: String| BadRecord { line, message };
+    let (game, digest) = resolve(record).map_err(|e| bad(format!("ruleset `{}`: {}", record.source, e.trim_end())))?;
+    if digest != record.digest {
+        return Err(bad(format!(
+            "ruleset `{}` ({}) no longer matches the record: it was recorded with digest {} and is now {}; \
+             replay it with the ruleset it was recorded with",
+            record.ruleset, record.source, record.digest, digest
+        )));
+    }
+    if game.game_id() != record.game {
+        return Err(bad(format!(
+            "the record is a game of `{}`, but ruleset `{}` plays `{}`",
+            record.game,
+            record.source,
+            game.game_id()
+        )));
+    }
+    if record.bots.len() != record.players {
+        return Err(bad(format!(
+            "the record lists {} seats in `bots` for {} players",
+            record.bots.len(),
+            record.players
+        )));
+    }
+    let mut bots: Vec<Option<BotSpec>> = Vec::new();
+    for b in &record.bots {
+        bots.push(if b == HUMAN { None } else { Some(b.parse::<BotSpec>().map_err(|e| bad(e.to_string()))?) });
+    }
+    let mut session =
+        game.start(record.players, record.seed).map_err(|e| bad(format!("cannot set up the game: {e}")))?;
+    let label = record.label();
+    let mut rng = bot_rng(record.seed);
+    let mut checking_bots = opts.check_bots;
+    report.games += 1;
+    let mismatch = |action: Option<usize>, expected: String, found: String, message: String| Mismatch {
+        line,
+        index: record.index,
+        action,
+        expected,
+        found,
+        message,
+    };
+    for (i, action) in record.actions.iter().enumerate() {
+        let n = i + 1;
+        let seat = match session.to_move() {
+            ToMove::Seat(s) => s,
+            ToMove::Terminal => {
+                return Err(bad(format!("{label}, action {n} `{action}`: the game is already over")));
+            }
+        };
+        if checking_bots {
+            if let Some(Some(spec)) = bots.get(seat as usize) {
+                let choice = session.bot_choice(*spec, &mut rng).unwrap_or_default();
+                if choice != *action {
+                    report.mismatches.push(mismatch(
+                        Some(n),
+                        action.clone(),
+                        choice.clone(),
+                        format!(
+                            "{label}, action {n} (seat {seat}, {spec}): the bot now chooses `{choice}`, the record has `{action}`"
+                        ),
+                    ));
+                    // The bots' generator has diverged; keep replaying the recorded actions.
+                    checking_bots = false;
+                }
+            }
+        }
+        session.play(action).map_err(|e| bad(format!("{label}, action {n} (seat {seat}): {e}")))?;
+        report.actions += 1;
+    }
+    let found = session.outcome();
+    let show = |o: &Option<Outcome>| match o {
+        Some(o) => format!("scores {:?}, ranks {:?}, ended by {}", o.scores, o.ranks, o.end),
+        None => "the game not over".to_string(),
+    };
+    if found != record.result {
+        report.mismatches.push(mismatch(
+            None,
+            show(&record.result),
+            show(&found),
+            format!("{label}: the result differs: expected {}, found {}", show(&record.result), show(&found)),
+        ));
+    } else if record.result.is_some() && record.rounds != 0 && session.progress().rounds != record.rounds {
+        let (e, f) = (record.rounds.to_string(), session.progress().rounds.to_string());
+        report.mismatches.push(mismatch(
+            None,
+            e.clone(),
+            f.clone(),
+            format!("{label}: expected {e} rounds, found {f}"),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{SimOptions, simulate};
+    use crate::testing::TakeAway;
+
+    fn id() -> RulesetId {
+        RulesetId {
+            name: "take-away".into(),
+            source: "take-away".into(),
+            digest: "d1".into(),
+            game: "take-away".into(),
+        }
+    }
+
+    fn records(bots: &[BotSpec]) -> String {
+        let g = TakeAway::default();
+        let opts = SimOptions { players: 3, games: 20, seed: 5, bots: bots.to_vec(), shard: None, record: true };
+        let mut out = String::new();
+        simulate(&g, &opts, |r| {
+            out.push_str(&Record::of_sim(&id(), 3, 5, bots, r).to_line());
+            out.push('\n');
+        })
+        .unwrap();
+        out
+    }
+
+    fn resolver(digest: &'static str) -> impl FnMut(&Record) -> Result<(Arc<dyn AnyGame>, String), String> {
+        move |_| Ok((Arc::new(TakeAway::default()) as Arc<dyn AnyGame>, digest.to_string()))
+    }
+
+    #[test]
+    fn simulated_games_replay_exactly_with_their_bots() {
+        let bots = [BotSpec::Greedy, BotSpec::Random, BotSpec::Mcts(10)];
+        let text = records(&bots);
+        let report = replay(&text, ReplayOptions { check_bots: true }, &mut resolver("d1")).unwrap();
+        assert_eq!(report.games, 20);
+        assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    }
+
+    #[test]
+    fn a_changed_result_is_a_mismatch() {
+        let text = records(&[BotSpec::Random; 3]);
+        let mut lines: Vec<Record> = parse_lines(&text).map(|(_, r)| r.unwrap()).collect();
+        if let Some(o) = lines[2].result.as_mut() {
+            o.scores[0] += 1;
+        }
+        let text: String = lines.iter().map(|r| r.to_line() + "\n").collect();
+        let report = replay(&text, ReplayOptions::default(), &mut resolver("d1")).unwrap();
+        assert_eq!(report.mismatches.len(), 1);
+        assert_eq!(report.mismatches[0].line, 3);
+        assert!(report.mismatches[0].message.contains("game 2: the result differs"), "{:?}", report.mismatches);
+    }
+
+    #[test]
+    fn a_changed_action_is_caught() {
+        let text = records(&[BotSpec::Random; 3]);
+        let mut lines: Vec<Record> = parse_lines(&text).map(|(_, r)| r.unwrap()).collect();
+        let first = lines[0].actions[0].clone();
+        lines[0].actions[0] = "take 9".into();
+        let text: String = lines.iter().map(|r| r.to_line() + "\n").collect();
+        let e = replay(&text, ReplayOptions::default(), &mut resolver("d1")).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("action 1") && e.message.contains("take 9"), "{e}");
+        // With the bots checked, a changed (legal) action shows as a bot mismatch.
+        lines[0].actions[0] = if first == "pass" { "take 1".into() } else { "pass".into() };
+        let text: String = lines.iter().map(|r| r.to_line() + "\n").collect();
+        let r = replay(&text, ReplayOptions { check_bots: true }, &mut resolver("d1"));
+        match r {
+            Ok(rep) => assert!(!rep.mismatches.is_empty()),
+            Err(e) => assert!(e.message.contains("action"), "{e}"),
+        }
+    }
+
+    #[test]
+    fn corrupt_lines_and_digest_changes_are_refused() {
+        let text = records(&[BotSpec::Random; 3]);
+        let e = replay(&text, ReplayOptions::default(), &mut resolver("d2")).unwrap_err();
+        assert!(e.message.contains("no longer matches"), "{e}");
+        let broken = format!("{}{{not json\n", text.lines().next().unwrap_or_default().to_string() + "\n");
+        let e = replay(&broken, ReplayOptions::default(), &mut resolver("d1")).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(replay("\n\n", ReplayOptions::default(), &mut resolver("d1")).is_err());
+    }
+}

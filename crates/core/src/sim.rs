@@ -15,6 +15,15 @@ use std::collections::BTreeMap;
 /// A game that has not ended after this many decisions is a bug, reported as such.
 pub const MAX_DECISIONS: u64 = 200_000;
 
+/// The seed of every command that does not give one, so that two runs of the same
+/// command print the same report.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// The player count used when none is given: 4 if the ruleset seats 4, else its minimum.
+pub fn default_players(range: &std::ops::RangeInclusive<usize>) -> usize {
+    if range.contains(&4) { 4 } else { *range.start() }
+}
+
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct SimOptions {

@@ -1,0 +1,469 @@
+//! Test support: a tiny complete game and the conformance checks every game must pass.
+//!
+//! [`TakeAway`] is a toy game (2–4 players take stones from a pile) that implements
+//! [`Game`] fully, with a seeded chance event and hidden information, so the scenario
+//! runner, records, replay and the binary can be tested without any real game. Its
+//! ruleset is [`TAKE_AWAY_TOML`]; [`decode`] reads it like a real game crate would.
+//!
+//! [`conformance_game`] plays one game through the object-safe [`AnyGame`] interface and
+//! checks the contract of [`Game`] at every decision; the workspace's conformance suite
+//! runs it for every bundled ruleset and player count.
+
+use crate::bots::BotSpec;
+use crate::by_player::{ByPlayer, MAX_PLAYERS};
+use crate::erased::AnyGame;
+use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
+use crate::rng::Rng;
+use crate::ruleset::decode::Table;
+use crate::ruleset::{Diagnostics, Node};
+use crate::sim::{MAX_DECISIONS, bot_rng};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::ops::RangeInclusive;
+
+/// The `[ruleset] game` of the toy game.
+pub const GAME_ID: &str = "take-away";
+
+/// The toy game's default ruleset.
+pub const TAKE_AWAY_TOML: &str = r#"[ruleset]
+name = "take-away"
+game = "take-away"
+description = "A toy game for tests: take 1 to 3 stones; stones and a hidden bonus score"
+
+[rules]
+# Seats.
+min_players = 2
+max_players = 4
+# Stones in the pile at the start.
+stones = 21
+# Most stones one turn may take.
+max_take = 3
+# Each player's hidden bonus is drawn from 0 to this at setup.
+secret_max = 5
+# A player who has taken this many stones ends the game at once.
+target = 9
+# After each take, one stone falls off the pile (is discarded) with chance 1 in this.
+spill_one_in = 6
+"#;
+
+/// The toy game's rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeAway {
+    pub players: RangeInclusive<usize>,
+    pub stones: u32,
+    pub max_take: u32,
+    pub secret_max: u32,
+    pub target: u32,
+    pub spill_one_in: u32,
+}
+
+impl Default for TakeAway {
+    fn default() -> Self {
+        TakeAway { players: 2..=4, stones: 21, max_take: 3, secret_max: 5, target: 9, spill_one_in: 6 }
+    }
+}
+
+/// Reads the toy game's ruleset from a merged tree, reporting every problem.
+pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<TakeAway> {
+    let before = d.len();
+    let mut top = Table::new(tree, d)?;
+    top.get("ruleset");
+    let mut t = top.table(d, "rules")?;
+    top.finish(d);
+    let max = MAX_PLAYERS as i64;
+    let min_players = t.int(d, "min_players", 1..=max);
+    let max_players = t.int(d, "max_players", 1..=max);
+    let stones = t.int(d, "stones", 1..=1000);
+    let max_take = t.int(d, "max_take", 1..=100);
+    let secret_max = t.int(d, "secret_max", 0..=100);
+    let target = t.int(d, "target", 1..=1000);
+    let spill_one_in = t.int(d, "spill_one_in", 0..=1000);
+    let origin = t.origin();
+    t.finish(d);
+    if let (Some(lo), Some(hi)) = (min_players, max_players) {
+        if lo > hi {
+            d.error(origin, format!("min_players ({lo}) is above max_players ({hi})"));
+        }
+    }
+    if d.len() > before {
+        return None;
+    }
+    Some(TakeAway {
+        players: min_players? as usize..=max_players? as usize,
+        stones: stones? as u32,
+        max_take: max_take? as u32,
+        secret_max: secret_max? as u32,
+        target: target? as u32,
+        spill_one_in: spill_one_in? as u32,
+    })
+}
+
+/// One player's holdings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hand {
+    pub taken: u32,
+    /// Hidden from the other players.
+    pub secret: u32,
+    /// Each player may pass once per game.
+    pub passed: bool,
+}
+
+/// The toy game's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeAwayState {
+    pub pile: u32,
+    pub discarded: u32,
+    pub to_move: Seat,
+    pub decisions: u32,
+    pub players: ByPlayer<Hand>,
+    pub rng: Rng,
+}
+
+/// An action of the toy game: `take N` or `pass`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Take(u32),
+    Pass,
+}
+
+impl TakeAway {
+    fn end(&self, s: &TakeAwayState) -> Option<&'static str> {
+        if s.pile == 0 {
+            Some("pile_empty")
+        } else if s.players.iter().any(|h| h.taken >= self.target) {
+            Some("target_reached")
+        } else {
+            None
+        }
+    }
+}
+
+impl Game for TakeAway {
+    type State = TakeAwayState;
+    type Action = Move;
+
+    fn game_id(&self) -> &'static str {
+        GAME_ID
+    }
+
+    fn players(&self) -> RangeInclusive<usize> {
+        self.players.clone()
+    }
+
+    fn new_game(&self, players: usize, seed: u64) -> Result<TakeAwayState, GameError> {
+        if !self.players.contains(&players) {
+            return Err(GameError::PlayerCount { players, min: *self.players.start(), max: *self.players.end() });
+        }
+        let mut rng = Rng::from_seed(seed);
+        let mut hands = ByPlayer::<Hand>::new(players);
+        for h in hands.iter_mut() {
+            h.secret = rng.below(self.secret_max + 1);
+        }
+        Ok(TakeAwayState { pile: self.stones, discarded: 0, to_move: 0, decisions: 0, players: hands, rng })
+    }
+
+    fn player_count(&self, s: &TakeAwayState) -> usize {
+        s.players.len()
+    }
+
+    fn to_move(&self, s: &TakeAwayState) -> ToMove {
+        if self.end(s).is_some() { ToMove::Terminal } else { ToMove::Seat(s.to_move) }
+    }
+
+    fn legal_actions(&self, s: &TakeAwayState, out: &mut Vec<Move>) {
+        out.clear();
+        if self.end(s).is_some() {
+            return;
+        }
+        for n in 1..=self.max_take.min(s.pile) {
+            out.push(Move::Take(n));
+        }
+        if !s.players[s.to_move].passed {
+            out.push(Move::Pass);
+        }
+    }
+
+    fn apply(&self, s: &mut TakeAwayState, action: Move) -> Result<(), GameError> {
+        let illegal = |reason: &str| GameError::Illegal { action: format_move(action), reason: reason.to_string() };
+        if self.end(s).is_some() {
+            return Err(GameError::Over);
+        }
+        let me = s.to_move;
+        match action {
+            Move::Take(n) => {
+                if n == 0 || n > self.max_take || n > s.pile {
+                    return Err(illegal(&format!("you may take 1 to {} stones", self.max_take.min(s.pile))));
+                }
+                s.pile -= n;
+                s.players[me].taken += n;
+                if self.spill_one_in > 0 && s.pile > 0 && s.rng.below(self.spill_one_in) == 0 {
+                    s.pile -= 1;
+                    s.discarded += 1;
+                }
+            }
+            Move::Pass => {
+                if s.players[me].passed {
+                    return Err(illegal("you have already passed once"));
+                }
+                s.players[me].passed = true;
+            }
+        }
+        s.decisions += 1;
+        s.to_move = (me + 1) % s.players.len() as Seat;
+        Ok(())
+    }
+
+    fn outcome(&self, s: &TakeAwayState) -> Option<Outcome> {
+        let end = self.end(s)?;
+        let scores = s.players.iter().map(|h| (h.taken + h.secret) as i32).collect();
+        let tiebreaks = s.players.iter().map(|h| vec![h.taken as i32]).collect();
+        Some(Outcome::ranked(scores, tiebreaks, end))
+    }
+
+    fn progress(&self, s: &TakeAwayState) -> Progress {
+        Progress { rounds: s.decisions / s.players.len().max(1) as u32 + 1 }
+    }
+
+    fn format_action(&self, _: &TakeAwayState, action: Move) -> String {
+        format_move(action)
+    }
+
+    fn parse_action(&self, _: &TakeAwayState, text: &str) -> Result<Move, GameError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let bad = |reason: &str| GameError::Unparsable { text: text.to_string(), reason: reason.to_string() };
+        match words.as_slice() {
+            ["pass"] => Ok(Move::Pass),
+            ["take", n] => n.parse().map(Move::Take).map_err(|_| bad("expected `take N` with a number N")),
+            _ => Err(bad("expected `take N` or `pass`")),
+        }
+    }
+
+    fn observe(&self, s: &TakeAwayState, seat: Seat) -> TakeAwayState {
+        let mut v = s.clone();
+        for (i, h) in v.players.iter_mut().enumerate() {
+            if i != seat as usize {
+                h.secret = 0;
+            }
+        }
+        v.rng = Rng::from_seed(0);
+        v
+    }
+
+    fn determinize(&self, s: &TakeAwayState, seat: Seat, rng: &mut Rng) -> TakeAwayState {
+        let mut v = s.clone();
+        for (i, h) in v.players.iter_mut().enumerate() {
+            if i != seat as usize {
+                h.secret = rng.below(self.secret_max + 1);
+            }
+        }
+        v.rng = Rng::from_seed(rng.next_u64());
+        v
+    }
+
+    fn check_state(&self, s: &TakeAwayState) -> Result<(), GameError> {
+        let bad = |m: String| Err(GameError::InvalidState(m));
+        if !self.players.contains(&s.players.len()) {
+            return bad(format!("{} players, but this ruleset seats {:?}", s.players.len(), self.players));
+        }
+        if s.to_move as usize >= s.players.len() {
+            return bad(format!("seat {} is to move, but there are {} players", s.to_move, s.players.len()));
+        }
+        let taken: u64 = s.players.iter().map(|h| u64::from(h.taken)).sum();
+        let total = taken + u64::from(s.pile) + u64::from(s.discarded);
+        if total != u64::from(self.stones) {
+            return bad(format!(
+                "stones are not conserved: pile {} + discarded {} + taken {taken} = {total}, expected {}",
+                s.pile, s.discarded, self.stones
+            ));
+        }
+        if let Some((i, h)) = s.players.iter().enumerate().find(|(_, h)| h.secret > self.secret_max) {
+            return bad(format!("player {i} has secret {}, above the maximum {}", h.secret, self.secret_max));
+        }
+        Ok(())
+    }
+
+    fn heuristic(&self, s: &TakeAwayState, seat: Seat) -> f64 {
+        s.players.as_slice().get(seat as usize).map_or(0.0, |h| f64::from(h.taken + h.secret))
+    }
+}
+
+fn format_move(m: Move) -> String {
+    match m {
+        Move::Take(n) => format!("take {n}"),
+        Move::Pass => "pass".to_string(),
+    }
+}
+
+/// What one conformance game produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    pub actions: Vec<String>,
+    pub final_state: serde_json::Value,
+    pub outcome: Outcome,
+}
+
+/// Plays one game with `bot` at every seat and checks the contract of [`Game`] at each
+/// decision: the invariants hold (`check_state`), the state's JSON round-trips, the legal
+/// actions are distinct and playable, an action that is not legal is refused and leaves
+/// the state unchanged, views of every seat can be built, the game ends within
+/// [`MAX_DECISIONS`] with a well-formed outcome, and replaying its actions from a fresh
+/// game reproduces the same final state and outcome.
+pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotSpec) -> Result<Played, String> {
+    let at = |n: usize, msg: String| format!("{players} players, seed {seed}, {bot}: decision {n}: {msg}");
+    let mut s = game.start(players, seed).map_err(|e| at(0, format!("setup failed: {e}")))?;
+    let mut probe = game.start(players, seed).map_err(|e| at(0, format!("setup failed: {e}")))?;
+    let mut rng = bot_rng(seed);
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut n = 0usize;
+    loop {
+        s.check().map_err(|e| at(n, format!("check_state fails: {e}")))?;
+        let json = s.state_json();
+        probe.set_state_json(json.clone()).map_err(|e| at(n, format!("state JSON does not read back: {e}")))?;
+        if probe.state_json() != json {
+            return Err(at(n, "state JSON changes when read back and written again".into()));
+        }
+        for seat in 0..players {
+            let _ = s.view_json(seat as Seat);
+        }
+        let legal = s.legal();
+        let seat = match s.to_move() {
+            ToMove::Terminal => {
+                if !legal.is_empty() {
+                    return Err(at(n, format!("the game is over but actions are legal: {legal:?}")));
+                }
+                break;
+            }
+            ToMove::Seat(seat) => seat,
+        };
+        if seat as usize >= players {
+            return Err(at(n, format!("seat {seat} is to move in a {players}-player game")));
+        }
+        if legal.is_empty() {
+            return Err(at(n, format!("seat {seat} is to move but has no legal action")));
+        }
+        let distinct: BTreeSet<&String> = legal.iter().collect();
+        if distinct.len() != legal.len() {
+            return Err(at(n, format!("legal actions print the same: {legal:?}")));
+        }
+        // An action seen earlier that is not legal now must be refused without effect.
+        if let Some(stale) = seen.iter().find(|a| !legal.contains(a)) {
+            if probe.play(stale).is_err() && probe.state_json() != json {
+                return Err(at(n, format!("refusing `{stale}` changed the state")));
+            }
+        }
+        seen.extend(legal.iter().cloned());
+        let choice = s.bot_choice(bot, &mut rng).ok_or_else(|| at(n, "the bot found no action".into()))?;
+        if !legal.contains(&choice) {
+            return Err(at(n, format!("the bot chose `{choice}`, which is not among {legal:?}")));
+        }
+        s.play(&choice).map_err(|e| at(n, format!("playing legal `{choice}` failed: {e}")))?;
+        n += 1;
+        if n as u64 > MAX_DECISIONS {
+            return Err(at(n, format!("the game did not end after {MAX_DECISIONS} decisions")));
+        }
+    }
+    let outcome = s.outcome().ok_or_else(|| at(n, "nobody is to move but there is no outcome".into()))?;
+    if outcome.scores.len() != players || outcome.ranks.len() != players {
+        return Err(at(n, format!("the outcome is not for {players} players: {outcome:?}")));
+    }
+    if !outcome.ranks.contains(&0) {
+        return Err(at(n, format!("the outcome has no winner: {outcome:?}")));
+    }
+    let actions = s.history().to_vec();
+    let final_state = s.state_json();
+    // Replay from a fresh game.
+    let mut r = game.start(players, seed).map_err(|e| at(0, format!("setup failed: {e}")))?;
+    for (i, a) in actions.iter().enumerate() {
+        r.play(a).map_err(|e| at(i, format!("replaying `{a}` failed: {e}")))?;
+    }
+    if r.state_json() != final_state {
+        return Err(at(n, "replaying the actions from setup gives a different final state".into()));
+    }
+    if r.outcome().as_ref() != Some(&outcome) {
+        return Err(at(n, format!("replaying gives outcome {:?}, expected {outcome:?}", r.outcome())));
+    }
+    Ok(Played { actions, final_state, outcome })
+}
+
+/// [`conformance_game`] twice with the same seed: the two games must be identical.
+pub fn conformance_deterministic(
+    game: &dyn AnyGame,
+    players: usize,
+    seed: u64,
+    bot: BotSpec,
+) -> Result<Played, String> {
+    let a = conformance_game(game, players, seed, bot)?;
+    let b = conformance_game(game, players, seed, bot)?;
+    if a != b {
+        let first = a.actions.iter().zip(&b.actions).position(|(x, y)| x != y).unwrap_or(a.actions.len());
+        return Err(format!(
+            "{players} players, seed {seed}, {bot}: the same seed gave two different games (first difference at decision {first})"
+        ));
+    }
+    Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::{Bundled, load};
+
+    fn bundled() -> Vec<Bundled> {
+        vec![Bundled { name: "take-away", path: "take-away.toml", text: TAKE_AWAY_TOML }]
+    }
+
+    #[test]
+    fn default_ruleset_decodes_to_the_default_rules() {
+        let l = load("take-away", &bundled()).unwrap();
+        let mut d = Diagnostics::default();
+        assert_eq!(decode(&l.tree, &mut d), Some(TakeAway::default()), "{}", d.render(&l.sources));
+    }
+
+    #[test]
+    fn decode_reports_every_problem() {
+        let text = TAKE_AWAY_TOML.replace("stones = 21", "stones = -1\nstonez = 3").replace("max_take = 3", "");
+        let mut sources = crate::ruleset::Sources::default();
+        let f = sources.add("t.toml", text.clone());
+        let mut d = Diagnostics::default();
+        let tree = crate::ruleset::node::parse(f, &text, &mut d).unwrap();
+        assert!(decode(&tree, &mut d).is_none());
+        let r = d.render(&sources);
+        assert_eq!(d.len(), 3, "{r}");
+        assert!(r.contains("-1 is out of range") && r.contains("unknown key `stonez`") && r.contains("`max_take`"));
+    }
+
+    #[test]
+    fn toy_game_conforms() {
+        let g = TakeAway::default();
+        for players in 2..=4 {
+            for seed in 0..20 {
+                for bot in [BotSpec::Random, BotSpec::Greedy] {
+                    conformance_deterministic(&g, players, seed, bot).unwrap();
+                }
+            }
+        }
+        conformance_deterministic(&g, 3, 1, BotSpec::Mcts(20)).unwrap();
+    }
+
+    #[test]
+    fn toy_game_rules() {
+        let g = TakeAway::default();
+        let mut s = g.new_game(2, 5).unwrap();
+        assert!(g.new_game(5, 5).is_err());
+        let mut legal = Vec::new();
+        g.legal_actions(&s, &mut legal);
+        assert_eq!(legal, vec![Move::Take(1), Move::Take(2), Move::Take(3), Move::Pass]);
+        g.apply(&mut s, Move::Pass).unwrap();
+        g.apply(&mut s, Move::Take(3)).unwrap();
+        let before = s.clone();
+        assert!(matches!(g.apply(&mut s, Move::Take(4)), Err(GameError::Illegal { .. })));
+        assert_eq!(s, before);
+        assert_eq!(g.parse_action(&s, "take 2").unwrap(), Move::Take(2));
+        assert!(g.parse_action(&s, "grab").is_err());
+        let view = g.observe(&s, 0);
+        assert_eq!(view.players[1].secret, 0);
+        assert_eq!(view.players[0].secret, s.players[0].secret);
+    }
+}
