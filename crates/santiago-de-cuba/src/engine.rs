@@ -1,0 +1,767 @@
+//! The rules in motion: legal actions and their effects, phase by phase.
+//!
+//! A turn (S002:L118-132): drive the car (A), then, after stopping at a citizen, the
+//! citizen acts and the pawn visits a building whose action may be used (B). Stopping
+//! at the port starts a loading round instead. Chance (the demand dice) is rolled from
+//! the state's generator inside these functions.
+
+use crate::action::{Action, Gift, Use};
+use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
+use crate::state::{Phase, State};
+use rulesmith_core::steps::PassRound;
+use rulesmith_core::{GameError, Seat};
+
+/// Calls `f` with every legal action, in a stable order.
+pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    let me = s.turn.player;
+    match s.phase {
+        Phase::Over => {}
+        Phase::Demand => {
+            // Dice are set aside in increasing order, so each choice has one spelling,
+            // leaving enough higher dice for the asides still to come.
+            let from = 8 - (s.ship.aside.leading_zeros() as usize).min(8);
+            let still = (r.dice.len() - usize::from(r.ship_dice)).saturating_sub(s.ship.aside.count_ones() as usize);
+            for d in from..(r.dice.len() + 1).saturating_sub(still) {
+                f(Action::KeepAside(d as u8));
+            }
+        }
+        Phase::Drive => {
+            let pesos = s.players[me].pesos;
+            let mut any = false;
+            for n in 1..=r.max_steps {
+                if drive_cost(r, n) <= pesos {
+                    any = true;
+                    f(Action::Drive(n));
+                }
+            }
+            // Driving is compulsory (S002:L126); should a ruleset make even the first
+            // step cost more than the player has, the player still moves one stop.
+            if !any {
+                f(Action::Drive(1));
+            }
+        }
+        Phase::Pickpocket { victim } => {
+            let mut any = false;
+            each_gift(r, s, victim, &mut |g| {
+                any = true;
+                f(Action::Give(g));
+            });
+            if !any {
+                f(Action::Skip);
+            }
+        }
+        Phase::ChooseGood => {
+            let mut any = false;
+            if let Some(CitizenEffect::ChooseGood { except, .. }) = citizen_effect(r, s) {
+                for g in 0..r.goods.len() as u8 {
+                    if except & (1 << g) == 0 && s.supply[g as usize] > 0 {
+                        any = true;
+                        f(Action::Take(g));
+                    }
+                }
+            }
+            if !any {
+                f(Action::Skip);
+            }
+        }
+        Phase::Lawyer => {
+            each_lawyer_option(r, s, f);
+            f(Action::Skip);
+        }
+        Phase::Pawn => {
+            let mut any = false;
+            each_destination(r, s, &mut |b| {
+                any = true;
+                f(Action::Pawn(b));
+            });
+            if !any {
+                f(Action::Skip);
+            }
+        }
+        Phase::Use { building } => {
+            each_use(r, s, me, building, &mut |u| f(Action::Use(building, u)));
+            f(Action::Skip);
+        }
+        Phase::Loading { round } => {
+            each_delivery(r, s, round.current, f);
+            f(Action::Pass);
+        }
+    }
+}
+
+/// Pesos to drive `n` stops: the first step is free, each further one costs (S002:L126).
+pub fn drive_cost(r: &Rules, n: u8) -> u16 {
+    u16::from(n.saturating_sub(r.free_steps)) * u16::from(r.step_cost)
+}
+
+fn citizen_effect(r: &Rules, s: &State) -> Option<CitizenEffect> {
+    r.citizens.get(s.turn.citizen as usize).map(|c| c.effect)
+}
+
+/// What El Zorro's victim may give (S002:L176-180); their choice.
+fn each_gift(r: &Rules, s: &State, victim: Seat, f: &mut impl FnMut(Gift)) {
+    let Some(CitizenEffect::Pickpocket { pesos, vp, goods, except }) = citizen_effect(r, s) else { return };
+    let p = &s.players[victim];
+    if pesos > 0 && p.pesos >= u16::from(pesos) {
+        f(Gift::Pesos);
+    }
+    if goods > 0 {
+        for g in 0..r.goods.len() as u8 {
+            if except & (1 << g) == 0 && p.goods[g as usize] >= goods {
+                f(Gift::Good(g));
+            }
+        }
+    }
+    if vp > 0 && p.vp >= u16::from(vp) {
+        f(Gift::Vp);
+    }
+}
+
+fn each_lawyer_option(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    let me = s.turn.player;
+    let claim_occupied = matches!(citizen_effect(r, s), Some(CitizenEffect::Lawyer { claim_occupied: true }));
+    if s.owned_by(me, r.buildings.len()) < usize::from(r.property_markers) {
+        for b in 0..r.buildings.len() as u8 {
+            if s.owner[b as usize] == NONE && (claim_occupied || s.pawn_on(b).is_none()) {
+                f(Action::Claim(b));
+            }
+        }
+    }
+    for b in 0..r.buildings.len() as u8 {
+        if s.owner[b as usize] == me {
+            each_use(r, s, me, b, &mut |u| f(Action::Use(b, u)));
+        }
+    }
+}
+
+/// Buildings under the citizen's flower, not the pawn's own, without another pawn
+/// (S002:L277-281).
+fn each_destination(r: &Rules, s: &State, f: &mut impl FnMut(u8)) {
+    let Some(c) = r.citizens.get(s.turn.citizen as usize) else { return };
+    let Flower::Colour(flower) = c.flower else { return };
+    let me = s.turn.player;
+    for b in 0..r.buildings.len() as u8 {
+        if s.flower[b as usize] == flower && s.players[me].pawn != b && s.pawn_on(b).is_none() {
+            f(b);
+        }
+    }
+}
+
+fn all_demand_met(r: &Rules, s: &State) -> bool {
+    !s.ship.awaiting_demand && (0..r.dice.len() as u8).all(|d| !s.on_ship(d) || s.ship.dice[d as usize] == 0)
+}
+
+/// Every way `seat` may use building `b` now (none: nothing would happen).
+pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)) {
+    let Some(building) = r.buildings.get(b as usize) else { return };
+    let p = &s.players[seat];
+    let held = |g: u8| p.goods[g as usize];
+    let supply = |g: u8| s.supply[g as usize];
+    let goods = r.goods.len() as u8;
+    match building.effect {
+        BuildingEffect::Gain(bundle) => {
+            if bundle.pesos > 0 || bundle.vp > 0 || (0..goods).any(|g| bundle.goods[g as usize] > 0 && supply(g) > 0) {
+                f(Use::Plain);
+            }
+        }
+        BuildingEffect::Convert { from, to } => {
+            for n in 1..=held(from).min(supply(to)) {
+                f(Use::Count(n));
+            }
+        }
+        BuildingEffect::Exchange { except } => {
+            for give in (0..goods).filter(|&g| except & (1 << g) == 0 && held(g) > 0) {
+                for get in (0..goods).filter(|&g| g != give && except & (1 << g) == 0 && supply(g) > 0) {
+                    f(Use::Exchange { give, get });
+                }
+            }
+        }
+        BuildingEffect::Trade { good, pay, .. } => {
+            if held(good) >= pay {
+                f(Use::Plain);
+            }
+        }
+        BuildingEffect::Sell { goods: sold, .. } => {
+            let avail = (0..goods).filter(|&g| sold & (1 << g) != 0 && held(g) > 0).fold(0u8, |m, g| m | (1 << g));
+            // Every non-empty subset of `avail`, in increasing order.
+            let mut sub = avail;
+            let mut subsets = [0u8; 256];
+            let mut n = 0;
+            while sub != 0 {
+                subsets[n] = sub;
+                n += 1;
+                sub = (sub - 1) & avail;
+            }
+            for &m in subsets[..n].iter().rev() {
+                f(Use::Sell(m));
+            }
+        }
+        BuildingEffect::ClearDie => {
+            if !s.ship.awaiting_demand {
+                for d in 0..r.dice.len() as u8 {
+                    if s.on_ship(d) && s.ship.dice[d as usize] > 0 {
+                        f(Use::Die(d));
+                    }
+                }
+            }
+        }
+        BuildingEffect::Casino { pesos_per_vp } => {
+            let most = (p.pesos / u16::from(pesos_per_vp.max(1))).min(255) as u8;
+            for n in 1..=most {
+                f(Use::BuyVp(n));
+            }
+            for n in 1..=p.vp.min(255) as u8 {
+                f(Use::SellVp(n));
+            }
+        }
+        BuildingEffect::MoveMarker => {
+            f(Use::Right);
+            // From the first flag the marker only moves right (S002:L362).
+            if s.ship.marker > 0 {
+                f(Use::Left);
+            }
+        }
+        BuildingEffect::DeliverFixed { except, .. } => {
+            if !s.ship.awaiting_demand {
+                for (d, die) in r.dice.iter().enumerate() {
+                    let g = die.good;
+                    if s.on_ship(d as u8) && s.ship.dice[d] > 0 && except & (1 << g) == 0 && held(g) > 0 {
+                        f(Use::Ship(g));
+                    }
+                }
+            }
+        }
+        BuildingEffect::Newspaper { pesos, flip_car_citizen } => {
+            if pesos > 0 {
+                f(Use::Plain);
+            }
+            let at_car = s.car_citizen();
+            for c in 0..r.citizens.len() as u8 {
+                if !s.is_inactive(c) && (flip_car_citizen || at_car != Some(c)) {
+                    f(Use::Flip(c));
+                }
+            }
+        }
+    }
+}
+
+fn has_use(r: &Rules, s: &State, seat: Seat, b: u8) -> bool {
+    let mut any = false;
+    each_use(r, s, seat, b, &mut |_| any = true);
+    any
+}
+
+/// Deliveries `seat` may make in the loading round (S002:L217, L265-271).
+fn each_delivery(r: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
+    if s.ship.awaiting_demand {
+        return;
+    }
+    let p = &s.players[seat];
+    for (d, die) in r.dice.iter().enumerate() {
+        let want = s.ship.dice[d];
+        if !s.on_ship(d as u8) || want == 0 {
+            continue;
+        }
+        for count in 1..=want.min(p.goods[die.good as usize]) {
+            f(Action::Deliver { good: die.good, count });
+        }
+    }
+    for (w, good) in r.goods.iter().enumerate() {
+        if good.substitute_vp.is_none() || p.goods[w] == 0 {
+            continue;
+        }
+        for (d, die) in r.dice.iter().enumerate() {
+            let want = s.ship.dice[d];
+            if !s.on_ship(d as u8) || want == 0 {
+                continue;
+            }
+            for count in 1..=want.min(p.goods[w]) {
+                f(Action::DeliverFor { with: w as u8, good: die.good, count });
+            }
+        }
+    }
+}
+
+fn can_deliver(r: &Rules, s: &State, seat: Seat) -> bool {
+    let mut any = false;
+    each_delivery(r, s, seat, &mut |_| any = true);
+    any
+}
+
+/// Plays `a`; an illegal action leaves the state unchanged.
+pub fn apply(r: &Rules, s: &mut State, a: Action) -> Result<(), GameError> {
+    if s.is_over() {
+        return Err(GameError::Over);
+    }
+    let mut legal = false;
+    each_legal(r, s, &mut |x| legal |= x == a);
+    if !legal {
+        let mut names = Vec::new();
+        each_legal(r, s, &mut |x| names.push(crate::action::format(r, x)));
+        return Err(GameError::Illegal {
+            action: crate::action::format(r, a),
+            reason: format!("legal now: {}", names.join(", ")),
+        });
+    }
+    let me = s.turn.player;
+    match (s.phase, a) {
+        (Phase::Demand, Action::KeepAside(d)) => {
+            s.ship.aside |= 1 << d;
+            s.ship.dice[d as usize] = 0;
+            if s.ship.aside.count_ones() as usize >= r.dice.len() - usize::from(r.ship_dice) {
+                finish_demand(r, s);
+            }
+        }
+        (Phase::Drive, Action::Drive(n)) => drive(r, s, n),
+        (Phase::Pickpocket { victim }, Action::Give(g)) => {
+            give(r, s, victim, g);
+            next_victim(r, s, victim);
+        }
+        (Phase::Pickpocket { victim }, _) => next_victim(r, s, victim),
+        (Phase::ChooseGood, Action::Take(g)) => {
+            if let Some(CitizenEffect::ChooseGood { count, .. }) = citizen_effect(r, s) {
+                let mut goods = [0; crate::rules::MAX_GOODS];
+                goods[g as usize] = count;
+                gain(s, me, &Bundle { pesos: 0, vp: 0, goods });
+            }
+            pawn_step(r, s);
+        }
+        (Phase::Lawyer, Action::Claim(b)) => {
+            s.owner[b as usize] = me;
+            pawn_step(r, s);
+        }
+        (Phase::Lawyer, Action::Use(b, u)) => {
+            use_building(r, s, b, u);
+            if !s.is_over() {
+                pawn_step(r, s);
+            }
+        }
+        (Phase::Pawn, Action::Pawn(b)) => {
+            s.players[me].pawn = b;
+            s.turn.visited = true;
+            offer_use(r, s, b);
+        }
+        (Phase::Use { building }, Action::Use(_, u)) => {
+            use_building(r, s, building, u);
+            if !s.is_over() {
+                end_turn(r, s);
+            }
+        }
+        (Phase::Loading { round }, Action::Pass) => {
+            let mut round = round;
+            round.pass(round.current);
+            continue_loading(r, s, round);
+        }
+        (Phase::Loading { round }, Action::Deliver { good, count }) => {
+            let vp = r.value_track.get(s.ship.marker as usize).copied().unwrap_or(0);
+            deliver(r, s, round.current, good, good, count, vp);
+            after_delivery(r, s, round);
+        }
+        (Phase::Loading { round }, Action::DeliverFor { with, good, count }) => {
+            let vp = r.goods.get(with as usize).and_then(|g| g.substitute_vp).unwrap_or(0);
+            deliver(r, s, round.current, with, good, count, vp);
+            after_delivery(r, s, round);
+        }
+        // `skip` in the lawyer, pawn (nowhere to go), choose-good and use phases.
+        (Phase::Lawyer | Phase::Pawn | Phase::ChooseGood, _) => pawn_step_or_stay(r, s),
+        _ => end_turn(r, s),
+    }
+    Ok(())
+}
+
+/// `skip` at the pawn phase means the pawn stays (only offered when there is nowhere
+/// to go); elsewhere it moves on to the pawn.
+fn pawn_step_or_stay(r: &Rules, s: &mut State) {
+    if matches!(s.phase, Phase::Pawn) {
+        stay(r, s);
+    } else {
+        pawn_step(r, s);
+    }
+}
+
+/// Sets up a new game's first demand roll (the player right of the start player rolls).
+pub fn start_demand(r: &Rules, s: &mut State) {
+    // A ruleset whose dice can all show 0 could reroll forever; stop after many tries.
+    for _ in 0..1000 {
+        s.ship.aside = 0;
+        s.ship.awaiting_demand = true;
+        for (d, die) in r.dice.iter().enumerate() {
+            let i = s.rng.index(die.faces.len());
+            s.ship.dice[d] = die.faces.get(i).copied().unwrap_or(0);
+        }
+        if r.dice.len() > usize::from(r.ship_dice) {
+            s.phase = Phase::Demand;
+            return;
+        }
+        if !place_demand(r, s) {
+            return;
+        }
+    }
+    s.ship.awaiting_demand = false;
+    begin_turn(s, next_seat(s, s.turn.player));
+}
+
+/// The dice are on the ship: play on, or (all zeros) roll again.
+fn finish_demand(r: &Rules, s: &mut State) {
+    if place_demand(r, s) {
+        start_demand(r, s);
+    }
+}
+
+/// Places the demand. Returns `true` when it must be rolled again (all zeros).
+fn place_demand(r: &Rules, s: &mut State) -> bool {
+    s.ship.awaiting_demand = false;
+    if all_demand_met(r, s) {
+        match r.empty_demand {
+            EmptyDemand::Reroll => return true,
+            EmptyDemand::Departs => {
+                depart(r, s);
+                if s.is_over() {
+                    return false;
+                }
+                s.turn.roll_pending = false;
+                return true;
+            }
+        }
+    }
+    begin_turn(s, next_seat(s, s.turn.player));
+    false
+}
+
+fn next_seat(s: &State, seat: Seat) -> Seat {
+    ((usize::from(seat) + 1) % s.player_count().max(1)) as Seat
+}
+
+fn begin_turn(s: &mut State, seat: Seat) {
+    if seat == 0 {
+        s.turn.round += 1;
+    }
+    s.turn.player = seat;
+    s.turn.citizen = NONE;
+    s.turn.visited = false;
+    s.turn.roll_pending = false;
+    s.phase = Phase::Drive;
+}
+
+/// A. Drive the car (S002:L126). Passing the port moves the value marker (L233);
+/// passing an inactive citizen turns it face up (L374).
+fn drive(r: &Rules, s: &mut State, n: u8) {
+    let me = s.turn.player;
+    let cost = drive_cost(r, n);
+    s.players[me].pesos = s.players[me].pesos.saturating_sub(cost);
+    let stops = r.stops();
+    let start = s.car;
+    for i in 1..n {
+        let pos = (start + i) % stops;
+        if pos == 0 {
+            marker_right(r, s);
+            if s.is_over() {
+                return;
+            }
+        } else if let Some(&c) = s.street.get(pos as usize - 1) {
+            s.inactive &= !(1 << c);
+        }
+    }
+    s.car = (start + n) % stops;
+    match s.car_citizen() {
+        None => start_loading(r, s),
+        Some(c) => {
+            s.turn.citizen = c;
+            if s.is_inactive(c) {
+                // Exception 3 (L287): no citizen, no building; the tile turns up again.
+                s.inactive &= !(1 << c);
+                end_turn(r, s);
+            } else {
+                citizen_acts(r, s, c);
+            }
+        }
+    }
+}
+
+fn citizen_acts(r: &Rules, s: &mut State, c: u8) {
+    let me = s.turn.player;
+    let Some(effect) = r.citizens.get(c as usize).map(|x| x.effect) else { return };
+    match effect {
+        CitizenEffect::Gain(b) => {
+            gain(s, me, &b);
+            pawn_step(r, s);
+        }
+        CitizenEffect::Pickpocket { .. } => next_victim(r, s, me),
+        CitizenEffect::ChooseGood { .. } => {
+            s.phase = Phase::ChooseGood;
+            if only_skip(r, s) {
+                pawn_step(r, s);
+            }
+        }
+        CitizenEffect::Lawyer { .. } => {
+            let mut any = false;
+            each_lawyer_option(r, s, &mut |_| any = true);
+            if any {
+                s.phase = Phase::Lawyer;
+            } else {
+                pawn_step(r, s);
+            }
+        }
+    }
+}
+
+/// Whether the only legal action now is `skip` (nothing to decide).
+fn only_skip(r: &Rules, s: &State) -> bool {
+    let mut other = false;
+    each_legal(r, s, &mut |a| other |= a != Action::Skip);
+    !other
+}
+
+/// The next victim of El Zorro after `after`, in turn order; victims with nothing to
+/// give are passed over. After the last, the pawn step.
+fn next_victim(r: &Rules, s: &mut State, after: Seat) {
+    let me = s.turn.player;
+    let mut v = next_seat(s, after);
+    while v != me {
+        let mut any = false;
+        each_gift(r, s, v, &mut |_| any = true);
+        if any {
+            s.phase = Phase::Pickpocket { victim: v };
+            return;
+        }
+        v = next_seat(s, v);
+    }
+    pawn_step(r, s);
+}
+
+fn give(r: &Rules, s: &mut State, victim: Seat, g: Gift) {
+    let me = s.turn.player;
+    let Some(CitizenEffect::Pickpocket { pesos, vp, goods, .. }) = citizen_effect(r, s) else { return };
+    match g {
+        Gift::Pesos => {
+            s.players[victim].pesos -= u16::from(pesos);
+            s.players[me].pesos += u16::from(pesos);
+        }
+        Gift::Vp => {
+            s.players[victim].vp -= u16::from(vp);
+            s.players[me].vp += u16::from(vp);
+        }
+        Gift::Good(x) => {
+            s.players[victim].goods[x as usize] -= goods;
+            s.players[me].goods[x as usize] += goods;
+        }
+    }
+}
+
+/// Takes a bundle from the supply; goods only as far as the supply lasts (L194).
+fn gain(s: &mut State, seat: Seat, b: &Bundle) {
+    let p = &mut s.players[seat];
+    p.pesos = p.pesos.saturating_add(u16::from(b.pesos));
+    p.vp = p.vp.saturating_add(u16::from(b.vp));
+    for (g, &n) in b.goods.iter().enumerate() {
+        let take = n.min(s.supply[g]);
+        s.supply[g] -= take;
+        p.goods[g] += take;
+    }
+}
+
+/// B. After the citizen: move the pawn, or stay where the rules say so.
+fn pawn_step(r: &Rules, s: &mut State) {
+    let Some(c) = r.citizens.get(s.turn.citizen as usize) else {
+        end_turn(r, s);
+        return;
+    };
+    if c.flower == Flower::Transparent {
+        // Exception 1 (L285): El Zorro; the pawn stays and may use its building.
+        stay(r, s);
+        return;
+    }
+    let mut any = false;
+    each_destination(r, s, &mut |_| any = true);
+    if any {
+        s.phase = Phase::Pawn;
+    } else {
+        // Exception 4 (L288): every building of the colour is taken.
+        stay(r, s);
+    }
+}
+
+/// The pawn stays and may use its building again (exceptions 1 and 4); no building
+/// before the pawn's first visit (L187).
+fn stay(r: &Rules, s: &mut State) {
+    let pawn = s.players[s.turn.player].pawn;
+    if pawn == NONE {
+        end_turn(r, s);
+    } else {
+        offer_use(r, s, pawn);
+    }
+}
+
+fn offer_use(r: &Rules, s: &mut State, b: u8) {
+    if has_use(r, s, s.turn.player, b) {
+        s.phase = Phase::Use { building: b };
+    } else {
+        end_turn(r, s);
+    }
+}
+
+/// The building's action (S002:L306-374), by effect kind.
+fn use_building(r: &Rules, s: &mut State, b: u8, u: Use) {
+    let me = s.turn.player;
+    let Some(effect) = r.buildings.get(b as usize).map(|x| x.effect) else { return };
+    match (effect, u) {
+        (BuildingEffect::Gain(bundle), _) => gain(s, me, &bundle),
+        (BuildingEffect::Convert { from, to }, Use::Count(n)) => {
+            move_goods(s, me, from, n, true);
+            move_goods(s, me, to, n, false);
+        }
+        (BuildingEffect::Exchange { .. }, Use::Exchange { give, get }) => {
+            move_goods(s, me, give, 1, true);
+            move_goods(s, me, get, 1, false);
+        }
+        (BuildingEffect::Trade { good, pay, gain: bundle }, _) => {
+            move_goods(s, me, good, pay, true);
+            gain(s, me, &bundle);
+        }
+        (BuildingEffect::Sell { vp, .. }, Use::Sell(mask)) => {
+            for g in 0..r.goods.len() as u8 {
+                if mask & (1 << g) != 0 {
+                    move_goods(s, me, g, 1, true);
+                    s.players[me].vp += u16::from(vp);
+                }
+            }
+        }
+        (BuildingEffect::ClearDie, Use::Die(d)) => {
+            s.ship.dice[d as usize] = 0;
+            if all_demand_met(r, s) {
+                depart(r, s);
+            }
+        }
+        (BuildingEffect::Casino { pesos_per_vp }, Use::BuyVp(n)) => {
+            s.players[me].pesos -= u16::from(n) * u16::from(pesos_per_vp);
+            s.players[me].vp += u16::from(n);
+        }
+        (BuildingEffect::Casino { pesos_per_vp }, Use::SellVp(n)) => {
+            s.players[me].vp -= u16::from(n);
+            s.players[me].pesos += u16::from(n) * u16::from(pesos_per_vp);
+        }
+        (BuildingEffect::MoveMarker, Use::Right) => marker_right(r, s),
+        (BuildingEffect::MoveMarker, _) => s.ship.marker = s.ship.marker.saturating_sub(1),
+        (BuildingEffect::DeliverFixed { vp, .. }, Use::Ship(g)) => {
+            move_goods(s, me, g, 1, true);
+            if let Some(d) = r.die_of_good(g) {
+                s.ship.dice[d as usize] -= 1;
+            }
+            s.players[me].vp += u16::from(vp);
+            if all_demand_met(r, s) {
+                depart(r, s);
+            }
+        }
+        (BuildingEffect::Newspaper { pesos, .. }, u) => {
+            s.players[me].pesos += u16::from(pesos);
+            if let Use::Flip(c) = u {
+                s.inactive |= 1 << c;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Moves goods between a player and the supply (`to_supply`: from the player).
+fn move_goods(s: &mut State, seat: Seat, g: u8, n: u8, to_supply: bool) {
+    let (g, p) = (g as usize, &mut s.players[seat]);
+    if to_supply {
+        p.goods[g] -= n;
+        s.supply[g] += n;
+    } else {
+        s.supply[g] -= n;
+        p.goods[g] += n;
+    }
+}
+
+/// The value marker moves one flag right; past the last flag the ship leaves (L227, L233, L362).
+fn marker_right(r: &Rules, s: &mut State) {
+    s.ship.marker += 1;
+    if usize::from(s.ship.marker) >= r.value_track.len() {
+        depart(r, s);
+    }
+}
+
+/// The ship leaves (L378-402): the next one arrives with the marker on the first flag;
+/// the player whose turn it is rolls its demand at the end of the turn. The game ends
+/// at once when the last ship leaves (L406).
+fn depart(r: &Rules, s: &mut State) {
+    s.ship.departed += 1;
+    s.ship.marker = 0;
+    s.ship.dice = [0; crate::rules::MAX_DICE];
+    s.ship.aside = 0;
+    s.ship.awaiting_demand = true;
+    if s.ship.departed >= r.ships {
+        s.phase = Phase::Over;
+        return;
+    }
+    s.turn.roll_pending = true;
+}
+
+/// The port (L215-229): a loading round from the player who stopped there.
+fn start_loading(r: &Rules, s: &mut State) {
+    let mut round = PassRound::new(s.turn.player, s.player_count());
+    let first = round.first(|p| can_deliver(r, s, p));
+    match first {
+        Some(_) => s.phase = Phase::Loading { round },
+        None => all_passed(r, s),
+    }
+}
+
+fn deliver(r: &Rules, s: &mut State, seat: Seat, with: u8, good: u8, count: u8, vp_each: u8) {
+    move_goods(s, seat, with, count, true);
+    if let Some(d) = r.die_of_good(good) {
+        s.ship.dice[d as usize] -= count;
+    }
+    s.players[seat].vp += u16::from(count) * u16::from(vp_each);
+}
+
+fn after_delivery(r: &Rules, s: &mut State, round: PassRound) {
+    if all_demand_met(r, s) {
+        depart(r, s);
+        if !s.is_over() {
+            end_turn(r, s);
+        }
+        return;
+    }
+    continue_loading(r, s, round);
+}
+
+/// The next player still in the round; those who cannot deliver must pass (L223).
+fn continue_loading(r: &Rules, s: &mut State, mut round: PassRound) {
+    match round.next(|p| can_deliver(r, s, p)) {
+        Some(_) => s.phase = Phase::Loading { round },
+        None => all_passed(r, s),
+    }
+}
+
+/// Everybody passed with demand left: the marker moves right (L227).
+fn all_passed(r: &Rules, s: &mut State) {
+    marker_right(r, s);
+    if !s.is_over() {
+        end_turn(r, s);
+    }
+}
+
+/// The end of a turn: the owner of another player's visited building gains VP
+/// (L211, L290), then the new demand if this player made a ship leave (L400).
+fn end_turn(r: &Rules, s: &mut State) {
+    let me = s.turn.player;
+    let pawn = s.players[me].pawn;
+    if pawn != NONE {
+        let owner = s.owner[pawn as usize];
+        let counts = match r.owner_vp_when {
+            OwnerVpWhen::Visit => s.turn.visited,
+            OwnerVpWhen::EveryTurn => true,
+        };
+        if counts && owner != NONE && owner != me && usize::from(owner) < s.player_count() {
+            s.players[owner].vp += u16::from(r.owner_vp);
+        }
+    }
+    if s.turn.roll_pending {
+        s.turn.roll_pending = false;
+        start_demand(r, s);
+    } else {
+        begin_turn(s, next_seat(s, me));
+    }
+}

@@ -1,0 +1,205 @@
+//! Santiago de Cuba (Michael Rieneck, eggertspiele 2011), played exactly by its Spanish
+//! rulebook (seed S002), from a TOML ruleset (`rulesets/santiago-de-cuba.toml`).
+//!
+//! The ruleset holds every number and table: goods and their supply, the dice and their
+//! faces, the value track, the number of ships, the street costs, the flower colours and
+//! their building spaces, the nine citizens and twelve buildings (each an effect kind with
+//! parameters), the starting resources and the scoring. Rust implements the kinds.
+//!
+//! # A turn
+//! 1. `drive N`: the car moves N stops clockwise (the first step is free, each further
+//!    one costs 1 peso; the port and inactive citizens are stops too).
+//! 2. At a citizen: the citizen acts (some need a decision, below); then the pawn moves
+//!    (`pawn BUILDING`) to a free building under the citizen's flower, or stays (El Zorro;
+//!    all such buildings taken; inactive citizen); then the building may be used
+//!    (`use BUILDING ...`) or not (`skip`). The owner of a building another player's pawn
+//!    visited gains 1 VP at the end of the turn.
+//! 3. At the port: a loading round from this player on (`deliver ...`, `pass`).
+//!
+//! Decisions with nothing to decide are not asked: a player who cannot deliver passes,
+//! a victim of El Zorro with nothing to give gives nothing, a building that would do
+//! nothing is not offered.
+//!
+//! # Action notation
+//! Lowercase words; ids are the ruleset's (`sugar`, `white`, `bank`, `maria`, ...).
+//!
+//! | when | action | example |
+//! |---|---|---|
+//! | a new ship's demand was rolled | `keep aside DIE` | `keep aside white` |
+//! | start of a turn | `drive N` | `drive 3` (pays 2 pesos) |
+//! | El Zorro took your turn's victim: you | `give peso`, `give vp`, `give GOOD` | `give tobacco` |
+//! | Pablo | `take GOOD` | `take rum` |
+//! | Alonso | `claim BUILDING`, `use BUILDING ...` (an own building), `skip` | `claim bank`, `use bank` |
+//! | pawn | `pawn BUILDING` | `pawn cigar_factory` |
+//! | building | `use BUILDING ...`, `skip` | see below |
+//! | loading round | `deliver GOOD N`, `deliver WOOD for GOOD N`, `pass` | `deliver citrus 2`, `deliver wood for rum 2` |
+//!
+//! Building uses, by effect kind: `use bank`, `use church`, `use sawmill` (gain, trade);
+//! `use distillery 3` (convert 3 sugar to rum); `use black_market sugar for rum`;
+//! `use cafe rum cigars` (goods in ruleset order); `use customs white` (die to 0);
+//! `use casino buy 2` (6 pesos → 2 VP), `use casino sell 1` (1 VP → 3 pesos);
+//! `use harbour_office right`, `use harbour_office left`; `use office rum`;
+//! `use newspaper` (the peso only), `use newspaper flip maria` (and turn María face down).
+//!
+//! `parse_action(format_action(a)) == a` for every action, and every outcome has one
+//! spelling (dice set aside in increasing order, goods sold in ruleset order).
+
+pub mod action;
+pub mod engine;
+pub mod json;
+pub mod rules;
+pub mod state;
+pub mod view;
+
+pub use action::{Action, Gift, Use};
+pub use rules::Rules;
+pub use state::{Phase, Player, Ship, State, Turn};
+
+use rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE};
+use rulesmith_core::game::Progress;
+use rulesmith_core::ruleset::{Diagnostics, Node};
+use rulesmith_core::{ByPlayer, Game, GameError, Outcome, Rng, Seat, ToMove};
+
+/// The game id (`[ruleset] game`).
+pub const GAME_ID: &str = "santiago-de-cuba";
+
+/// Santiago de Cuba with a validated ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SantiagoDeCuba {
+    pub rules: Rules,
+}
+
+/// Decodes the whole merged ruleset tree; every problem goes into `d`.
+pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<SantiagoDeCuba> {
+    rules::decode(tree, d).map(|rules| SantiagoDeCuba { rules })
+}
+
+impl Game for SantiagoDeCuba {
+    type State = State;
+    type Action = Action;
+
+    fn game_id(&self) -> &'static str {
+        GAME_ID
+    }
+
+    fn players(&self) -> std::ops::RangeInclusive<usize> {
+        self.rules.min_players..=self.rules.max_players
+    }
+
+    /// Setup (S002:L84-112): buildings and citizens shuffled onto their spaces, the car at
+    /// the port, the first ship with the marker on the first flag, starting resources;
+    /// the player to the right of the start player (seat 0) rolls the first demand.
+    fn new_game(&self, players: usize, seed: u64) -> Result<State, GameError> {
+        let r = &self.rules;
+        if !self.players().contains(&players) {
+            return Err(GameError::PlayerCount { players, min: r.min_players, max: r.max_players });
+        }
+        let mut rng = Rng::from_seed(seed);
+        let mut street = [0u8; MAX_CITIZENS];
+        let nc = r.citizens.len();
+        for (i, c) in street.iter_mut().enumerate().take(nc) {
+            *c = i as u8;
+        }
+        rng.shuffle(&mut street[..nc]);
+        let nb = r.buildings.len();
+        let mut order = [0u8; MAX_BUILDINGS];
+        for (i, b) in order.iter_mut().enumerate().take(nb) {
+            *b = i as u8;
+        }
+        rng.shuffle(&mut order[..nb]);
+        let mut flower = [0u8; MAX_BUILDINGS];
+        let mut space = 0;
+        for (f, colour) in r.flowers.iter().enumerate() {
+            for _ in 0..colour.spaces {
+                if let Some(&b) = order.get(space) {
+                    flower[usize::from(b)] = f as u8;
+                }
+                space += 1;
+            }
+        }
+        let player = Player { pesos: r.start_pesos, vp: r.start_vp, goods: r.start_goods, pawn: NONE };
+        let mut supply = [0u8; MAX_GOODS];
+        for (g, good) in r.goods.iter().enumerate() {
+            supply[g] = good.supply.saturating_sub(r.start_goods[g].saturating_mul(players as u8));
+        }
+        let mut state = State {
+            players: ByPlayer::filled(players, player),
+            street,
+            car: 0,
+            inactive: 0,
+            flower,
+            owner: [NONE; MAX_BUILDINGS],
+            ship: Ship { departed: 0, marker: 0, dice: [0; MAX_DICE], aside: 0, awaiting_demand: true },
+            supply,
+            turn: Turn { player: (players - 1) as Seat, round: 0, citizen: NONE, visited: false, roll_pending: false },
+            phase: Phase::Demand,
+            rng,
+        };
+        engine::start_demand(r, &mut state);
+        Ok(state)
+    }
+
+    fn player_count(&self, state: &State) -> usize {
+        state.player_count()
+    }
+
+    fn to_move(&self, state: &State) -> ToMove {
+        match state.phase {
+            Phase::Over => ToMove::Terminal,
+            Phase::Pickpocket { victim } => ToMove::Seat(victim),
+            Phase::Loading { round } => ToMove::Seat(round.current),
+            _ => ToMove::Seat(state.turn.player),
+        }
+    }
+
+    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
+        out.clear();
+        engine::each_legal(&self.rules, state, &mut |a| out.push(a));
+    }
+
+    fn apply(&self, state: &mut State, action: Action) -> Result<(), GameError> {
+        engine::apply(&self.rules, state, action)
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        view::outcome(&self.rules, state)
+    }
+
+    fn progress(&self, state: &State) -> Progress {
+        Progress { rounds: state.turn.round }
+    }
+
+    fn format_action(&self, _state: &State, action: Action) -> String {
+        action::format(&self.rules, action)
+    }
+
+    fn parse_action(&self, _state: &State, text: &str) -> Result<Action, GameError> {
+        action::parse(&self.rules, text)
+    }
+
+    fn observe(&self, state: &State, seat: Seat) -> State {
+        view::observe(&self.rules, state, seat)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> State {
+        view::determinize(&self.rules, state, seat, rng)
+    }
+
+    fn check_state(&self, state: &State) -> Result<(), GameError> {
+        view::check_state(&self.rules, state)
+    }
+
+    fn heuristic(&self, state: &State, seat: Seat) -> f64 {
+        view::heuristic(&self.rules, state, seat)
+    }
+
+    fn state_to_json(&self, state: &State) -> serde_json::Value {
+        json::to_json(&self.rules, state)
+    }
+
+    fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
+        let state = json::from_json(&self.rules, &value)?;
+        self.check_state(&state)?;
+        Ok(state)
+    }
+}

@@ -1,0 +1,73 @@
+//! Random games for 2, 3 and 4 players: every game ends, every state keeps every
+//! invariant, the state survives JSON both ways, and every legal action's notation
+//! round-trips.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
+
+mod common;
+
+use common::*;
+use rulesmith_core::{Game, Rng};
+use rulesmith_santiago_de_cuba::State;
+
+fn check_many(players: usize, games: u64) {
+    let g = game();
+    for seed in 0..games {
+        let mut steps = 0u64;
+        let mut buf = Vec::new();
+        let end = random_game(&g, players, seed, |s, _| {
+            if let Err(e) = g.check_state(s) {
+                panic!("seed {seed} step {steps}: {e}\n{s:?}");
+            }
+            if seed < 50 || steps % 64 == 0 {
+                let text = serde_json::to_string(s).unwrap();
+                let back: State = serde_json::from_str(&text).unwrap();
+                assert_eq!(&back, s, "serde round trip, seed {seed} step {steps}");
+                let named = g.state_from_json(g.state_to_json(s)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                assert_eq!(&named, s, "named JSON round trip, seed {seed} step {steps}");
+            }
+            if seed < 100 {
+                g.legal_actions(s, &mut buf);
+                for &a in &buf {
+                    let text = g.format_action(s, a);
+                    assert_eq!(g.parse_action(s, &text).unwrap(), a, "`{text}` does not round-trip");
+                }
+                // What a player sees and a determinised state are valid states.
+                let me = match g.to_move(s) {
+                    rulesmith_core::ToMove::Seat(m) => m,
+                    _ => 0,
+                };
+                g.check_state(&g.observe(s, me)).unwrap();
+                let mut rng = Rng::from_seed(seed + steps);
+                let det = g.determinize(s, me, &mut rng);
+                g.check_state(&det).unwrap();
+                assert_eq!(det.players[me], s.players[me]);
+                let mut dl = Vec::new();
+                g.legal_actions(&det, &mut dl);
+                assert!(!dl.is_empty());
+            }
+            steps += 1;
+        });
+        g.check_state(&end).unwrap();
+        let o = g.outcome(&end).expect("the game is over");
+        assert_eq!(o.scores.len(), players);
+        assert_eq!(end.ship.departed, 7);
+        let back: State = serde_json::from_str(&serde_json::to_string(&end).unwrap()).unwrap();
+        assert_eq!(back, end);
+        assert_eq!(g.state_from_json(g.state_to_json(&end)).unwrap(), end);
+    }
+}
+
+#[test]
+fn two_player_random_games() {
+    check_many(2, 2000);
+}
+
+#[test]
+fn three_player_random_games() {
+    check_many(3, 2000);
+}
+
+#[test]
+fn four_player_random_games() {
+    check_many(4, 2000);
+}
