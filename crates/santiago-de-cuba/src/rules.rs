@@ -559,9 +559,9 @@ fn decode_citizens(
         });
         let effect = t.req(d, "effect", "an effect table with a `kind`").and_then(|n| citizen_effect(n, d, names));
         t.finish(d);
-        if let (Some(flower), Some(effect)) = (flower, effect) {
-            out.push(Citizen { id, flower, effect });
-        }
+        // Kept even when broken (the error is reported), so counts stay right for other checks.
+        let flower = flower.unwrap_or(Flower::Transparent);
+        out.push(Citizen { id, flower, effect: effect.unwrap_or(CitizenEffect::Gain(Bundle::default())) });
     }
     out
 }
@@ -706,9 +706,8 @@ fn decode_buildings(items: Option<&[Node]>, d: &mut Diagnostics, names: &Names) 
         check_id(&id, t.origin(), &mut seen, "building", d);
         let effect = t.req(d, "effect", "an effect table with a `kind`").and_then(|n| building_effect(n, d, names));
         t.finish(d);
-        if let Some(effect) = effect {
-            out.push(Building { id, effect });
-        }
+        // Kept even when broken (the error is reported), so counts stay right for other checks.
+        out.push(Building { id, effect: effect.unwrap_or(BuildingEffect::Gain(Bundle::default())) });
     }
     out
 }
