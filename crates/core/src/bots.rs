@@ -147,10 +147,7 @@ pub mod mcts {
             path.push(0usize);
             let mut node = 0usize;
             // Selection and expansion.
-            loop {
-                let ToMove::Seat(mover) = game.to_move(&state) else {
-                    break;
-                };
+            while let ToMove::Seat(mover) = game.to_move(&state) {
                 game.legal_actions(&state, &mut buf);
                 if buf.is_empty() {
                     break;
@@ -214,16 +211,14 @@ pub mod mcts {
                     break;
                 }
                 let a = buf[rng.index(buf.len())];
-                if game.apply(&mut state, a).is_err() {
-                    break;
-                }
+                game.apply_legal(&mut state, a);
                 steps += 1;
             }
             let reward = rewards(game, &state, players);
             for &n in &path {
                 nodes[n].visits += 1;
-                for s in 0..players {
-                    nodes[n].reward[s] += reward[s];
+                for (total, r) in nodes[n].reward.iter_mut().zip(reward).take(players) {
+                    *total += r;
                 }
             }
         }

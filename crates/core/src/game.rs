@@ -116,6 +116,12 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
     /// Plays `action` for the player to move; illegal → error and the state unchanged.
     fn apply(&self, state: &mut Self::State, action: Self::Action) -> Result<(), GameError>;
+    /// Plays an action taken from [`Game::legal_actions`] of this very state, skipping
+    /// the legality check (the playout hot path: simulation and search). Anything else
+    /// must go through [`Game::apply`].
+    fn apply_legal(&self, state: &mut Self::State, action: Self::Action) {
+        let _ = self.apply(state, action);
+    }
     /// `Some` once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
     fn progress(&self, state: &Self::State) -> Progress;

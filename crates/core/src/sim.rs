@@ -94,7 +94,7 @@ pub fn play_game<G: Game>(
         if record {
             actions.push(game.format_action(&state, action));
         }
-        game.apply(&mut state, action).map_err(err)?;
+        game.apply_legal(&mut state, action);
         decisions += 1;
         if decisions > MAX_DECISIONS {
             return Err(SimError::Endless { index, seed });
