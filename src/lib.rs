@@ -44,6 +44,11 @@ pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
     let game: Option<Box<dyn AnyGame>> = match loaded.game.as_str() {
         // Each game crate decodes the whole merged tree (including `[ruleset]`):
         "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
+        // The toy game of `rulesmith_core::testing` (not bundled): lets the binary be
+        // tested and learned on a game small enough to follow by hand.
+        rulesmith_core::testing::GAME_ID => {
+            rulesmith_core::testing::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _)
+        }
         other => {
             let origin = loaded.tree.path("ruleset.game").map(|n| n.origin);
             d.error_at(origin, format!("unknown game `{other}`: expected one of {}", GAMES.join(", ")));

@@ -1,1 +1,203 @@
-fn main() {}
+//! The `rulesmith` command line: parses arguments and prints; the libraries decide.
+
+mod cli;
+
+use clap::{Args, Parser, Subcommand};
+use cli::common::{Failure, Format};
+use rulesmith::core::sim::DEFAULT_SEED;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "rulesmith",
+    version,
+    about = "Simulate, play and check Puerto Rico, its Expansion I, Santiago de Cuba and Mundo 163 from TOML rulesets",
+    after_help = "A RULESET is a bundled name (see `rulesmith rulesets`) or a path to a .toml file.\n\
+                  Exit codes: 0 success, 1 a check failed, 2 bad input."
+)]
+struct Cli {
+    /// Report format.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the bundled rulesets: name, game, player range, description.
+    Rulesets,
+    /// Print the effective (merged) ruleset as TOML (`--format json`: as JSON).
+    Show { ruleset: String },
+    /// Check ruleset files: an `ok` line per file, or every problem with its location.
+    Validate {
+        #[arg(required = true)]
+        rulesets: Vec<String>,
+    },
+    /// The effective differences between two rulesets, key by key.
+    Diff { a: String, b: String },
+    /// Run seeded games between bots and print a report.
+    Simulate {
+        ruleset: String,
+        #[command(flatten)]
+        run: RunArgs,
+        /// Write every game as one JSON line to this file (for `rulesmith replay`).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Play only shard K of N (1-based): games i with i mod N = K-1. Shards of a run
+        /// play exactly the games of the unsplit run; merge their JSON reports with `merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+    },
+    /// The same games (same seeds, same bots) under each ruleset, side by side.
+    Compare {
+        #[arg(required = true, num_args = 2..)]
+        rulesets: Vec<String>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Merge the JSON reports of the shards of one simulation into one report.
+    Merge {
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+    },
+    /// Play in the terminal against bots.
+    Play {
+        ruleset: String,
+        /// Player count [default: 4 if the ruleset seats 4, else its minimum].
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// The seats played at the keyboard (0-based) [default: 0]; `--human` alone: none.
+        #[arg(long, value_name = "SEAT", num_args = 0..)]
+        human: Option<Vec<u8>>,
+        /// The bots of the other seats: one for all, or one per seat.
+        #[arg(long, default_value = "greedy")]
+        bots: String,
+        /// Write the game as a JSON line to this file.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Show the full view as JSON instead of the concise summary.
+        #[arg(long)]
+        json_view: bool,
+    },
+    /// Run scenario files or folders of them (recursively): PASS or FAIL per scenario.
+    Run {
+        #[arg(required = true, value_name = "SCENARIO")]
+        scenarios: Vec<PathBuf>,
+    },
+    /// The legal actions of the player to move after a scenario's steps, or after setup.
+    Legal {
+        /// A scenario file, or a ruleset (then the position right after setup).
+        target: String,
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// The full state after a scenario's steps, or after setup, as JSON.
+    State {
+        /// A scenario file, or a ruleset (then the position right after setup).
+        target: String,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Show only what this seat may see.
+        #[arg(long)]
+        seat: Option<u8>,
+    },
+    /// Re-run recorded games and verify they reproduce exactly.
+    Replay {
+        record: PathBuf,
+        /// Replay against this ruleset instead of the one named in the record.
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Also run the bots again and check they choose the recorded actions.
+        #[arg(long)]
+        check_bots: bool,
+    },
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Player count [default: 4 if the ruleset seats 4, else its minimum].
+    #[arg(long)]
+    players: Option<usize>,
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    seed: u64,
+    /// `random`, `greedy`, `mcts:N`: one for all seats, or a comma-separated list per seat.
+    #[arg(long, default_value = "random")]
+    bots: String,
+    /// Worker threads [default: one per core]. Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+struct PositionArgs {
+    /// With a ruleset: player count [default: 4 if the ruleset seats 4, else its minimum].
+    #[arg(long)]
+    players: Option<usize>,
+    /// With a ruleset: the seed [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+fn main() -> ExitCode {
+    cli::common::install_panic_hook();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(Failure { code, message }) => {
+            cli::common::error(&message);
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<u8, Failure> {
+    let f = cli.format;
+    match cli.command {
+        Command::Rulesets => cli::rulesets::list(f),
+        Command::Show { ruleset } => cli::rulesets::show(&ruleset, f),
+        Command::Validate { rulesets } => cli::rulesets::validate(&rulesets, f),
+        Command::Diff { a, b } => cli::rulesets::diff(&a, &b, f),
+        Command::Simulate { ruleset, run, record, shard } => {
+            cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), f)
+        }
+        Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
+        Command::Merge { reports } => cli::simulate::merge(&reports, f),
+        Command::Play { ruleset, players, seed, human, bots, record, json_view } => {
+            cli::play::play(cli::play::PlayArgs {
+                ruleset,
+                players,
+                seed,
+                humans: human.unwrap_or_else(|| vec![0]),
+                bots,
+                record,
+                json_view,
+            })
+        }
+        Command::Run { scenarios } => cli::scenarios::run(&scenarios, f),
+        Command::Legal { target, position } => cli::scenarios::legal(&target, position.players, position.seed, f),
+        Command::State { target, position, seat } => {
+            cli::scenarios::state(&target, position.players, position.seed, seat, f)
+        }
+        Command::Replay { record, ruleset, check_bots } => {
+            cli::replay::replay(&record, ruleset.as_deref(), check_bots, f)
+        }
+    }
+}
+
+impl From<RunArgs> for cli::simulate::RunSpec {
+    fn from(a: RunArgs) -> Self {
+        cli::simulate::RunSpec { players: a.players, games: a.games, seed: a.seed, bots: a.bots, threads: a.threads }
+    }
+}

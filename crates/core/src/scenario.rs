@@ -143,7 +143,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, ReadError> {
     let parsed = node::parse(file, text, &mut d).and_then(|tree| decode_scenario(path, &tree, &sources, &mut d));
     match parsed {
         Some(s) if d.is_empty() => Ok(s),
-        _ => Err(LoadFailure { sources, diagnostics: d }),
+        _ => {
+            // In file order, whatever order the checks found them in.
+            d.items.sort_by_key(|x| x.origin.map(|o| (o.file, o.start)));
+            Err(LoadFailure { sources, diagnostics: d })
+        }
     }
 }
 

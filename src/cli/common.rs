@@ -1,0 +1,117 @@
+//! What every command shares: failures with exit codes, output that survives a closed
+//! pipe, loading rulesets with readable errors.
+
+use rulesmith::Ruleset;
+use rulesmith::core::sim::default_players;
+use std::io::{IsTerminal, Write};
+use std::ops::RangeInclusive;
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// A command that could not do its work: the exit code (1: a check failed, 2: bad input)
+/// and the message for stderr.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+/// Bad input: exit code 2.
+pub fn bad(message: impl Into<String>) -> Failure {
+    Failure { code: 2, message: message.into() }
+}
+
+/// A failed check: exit code 1.
+pub fn failed(message: impl Into<String>) -> Failure {
+    Failure { code: 1, message: message.into() }
+}
+
+/// Prints to stdout; a closed pipe (`rulesmith legal … | head`) ends the program quietly.
+pub fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// Prints a line to stdout.
+pub fn say(line: impl AsRef<str>) {
+    let mut s = line.as_ref().to_string();
+    s.push('\n');
+    emit(&s);
+}
+
+/// Prints JSON (pretty) to stdout.
+pub fn emit_json(value: &impl serde::Serialize) {
+    match serde_json::to_string_pretty(value) {
+        Ok(s) => say(s),
+        Err(e) => error(&format!("cannot print JSON: {e}")),
+    }
+}
+
+/// An error message on stderr, each line once prefixed.
+pub fn error(message: &str) {
+    let message = message.trim_end();
+    if message.starts_with("error:") {
+        eprintln!("{message}");
+    } else {
+        eprintln!("error: {message}");
+    }
+}
+
+/// True when stderr is a terminal (progress bars go there only then).
+pub fn stderr_is_terminal() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// Last resort: a panic prints a short message and exits with code 2, no backtrace.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!(
+            "internal error: {what}{at}\nThis is a bug in rulesmith; please report it with the command that caused it."
+        );
+        std::process::exit(2);
+    }));
+}
+
+/// Loads a ruleset (bundled name or path); its diagnostics become the failure message.
+pub fn load(arg: &str) -> Result<Ruleset, Failure> {
+    rulesmith::load(arg).map_err(|e| bad(e.render()))
+}
+
+/// The player count to use: the one given (checked against the range) or the default.
+pub fn players_for(given: Option<usize>, range: &RangeInclusive<usize>, ruleset: &str) -> Result<usize, Failure> {
+    match given {
+        None => Ok(default_players(range)),
+        Some(p) if range.contains(&p) => Ok(p),
+        Some(p) => {
+            Err(bad(format!("--players {p}: ruleset `{ruleset}` seats {} to {} players", range.start(), range.end())))
+        }
+    }
+}
+
+/// `2–5` or `4`.
+pub fn range_text(r: &RangeInclusive<usize>) -> String {
+    if r.start() == r.end() { r.start().to_string() } else { format!("{}–{}", r.start(), r.end()) }
+}
+
+/// A `--bots` problem as bad input.
+pub fn bots_error(e: String) -> Failure {
+    if e.starts_with("--bots") { bad(e) } else { bad(format!("--bots: {e}")) }
+}

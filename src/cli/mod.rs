@@ -1,0 +1,9 @@
+//! The commands of the `rulesmith` binary, one module per family.
+
+pub mod common;
+pub mod play;
+pub mod replay;
+pub mod rulesets;
+pub mod scenarios;
+pub mod simulate;
+pub mod view;

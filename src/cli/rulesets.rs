@@ -1,0 +1,140 @@
+//! `rulesets`, `show`, `validate`, `diff`.
+
+use super::common::{Failure, Format, bad, emit, emit_json, error, load, range_text, say};
+use rulesmith::core::ruleset::{self, LoadFailure};
+use serde_json::json;
+
+/// `rulesmith rulesets`.
+pub fn list(f: Format) -> Result<u8, Failure> {
+    let mut rows = Vec::new();
+    for b in rulesmith::BUNDLED {
+        match rulesmith::load(b.name) {
+            Ok(r) => {
+                let range = r.game.players();
+                rows.push(json!({
+                    "name": b.name,
+                    "game": r.game.game_id(),
+                    "players": [range.start(), range.end()],
+                    "description": r.loaded.description,
+                    "path": b.path,
+                }));
+            }
+            Err(e) => rows.push(json!({
+                "name": b.name,
+                "path": b.path,
+                "error": e.render().lines().next().unwrap_or_default(),
+            })),
+        }
+    }
+    if f == Format::Json {
+        emit_json(&rows);
+        return Ok(0);
+    }
+    let width = rows.iter().filter_map(|r| r["name"].as_str()).map(str::len).max().unwrap_or(4).max(4);
+    let gwidth = rows.iter().filter_map(|r| r["game"].as_str()).map(str::len).max().unwrap_or(4).max(4);
+    say(format!("{:width$}  {:gwidth$}  {:7}  description", "name", "game", "players"));
+    for r in &rows {
+        let name = r["name"].as_str().unwrap_or_default();
+        match r["error"].as_str() {
+            Some(e) => say(format!("{name:width$}  (does not load: {e})")),
+            None => {
+                let range = match (r["players"][0].as_u64(), r["players"][1].as_u64()) {
+                    (Some(lo), Some(hi)) => range_text(&(lo as usize..=hi as usize)),
+                    _ => String::new(),
+                };
+                say(format!(
+                    "{name:width$}  {:gwidth$}  {range:7}  {}",
+                    r["game"].as_str().unwrap_or_default(),
+                    r["description"].as_str().unwrap_or_default()
+                ));
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// `rulesmith show RULESET`.
+pub fn show(arg: &str, f: Format) -> Result<u8, Failure> {
+    let r = load(arg)?;
+    match f {
+        Format::Json => emit_json(&r.loaded.tree.to_json()),
+        Format::Text => emit(&r.loaded.to_toml_string()),
+    }
+    Ok(0)
+}
+
+fn diagnostics_json(e: &LoadFailure) -> Vec<serde_json::Value> {
+    e.diagnostics
+        .items
+        .iter()
+        .map(|d| match d.origin {
+            Some(o) => {
+                let (line, column) = e.sources.line_col(o.file as usize, o.start);
+                json!({ "file": e.sources.name(o.file as usize), "line": line, "column": column, "message": d.message })
+            }
+            None => json!({ "message": d.message }),
+        })
+        .collect()
+}
+
+/// `rulesmith validate RULESET...`: exit 2 if any is invalid.
+pub fn validate(args: &[String], f: Format) -> Result<u8, Failure> {
+    let mut any_bad = false;
+    let mut out = Vec::new();
+    for arg in args {
+        match rulesmith::load(arg) {
+            Ok(r) => {
+                let range = r.game.players();
+                if f == Format::Text {
+                    say(format!("ok {arg}"));
+                }
+                out.push(json!({
+                    "ruleset": arg, "ok": true, "name": r.name(), "game": r.game.game_id(),
+                    "players": [range.start(), range.end()], "digest": r.digest(),
+                }));
+            }
+            Err(e) => {
+                any_bad = true;
+                if f == Format::Text {
+                    error(&e.render());
+                }
+                out.push(json!({ "ruleset": arg, "ok": false, "diagnostics": diagnostics_json(&e) }));
+            }
+        }
+    }
+    if f == Format::Json {
+        emit_json(&out);
+    }
+    if any_bad && f == Format::Text {
+        let n = out.iter().filter(|o| o["ok"] == false).count();
+        eprintln!("{n} of {} rulesets invalid", out.len());
+    }
+    Ok(if any_bad { 2 } else { 0 })
+}
+
+/// `rulesmith diff A B`.
+pub fn diff(a: &str, b: &str, f: Format) -> Result<u8, Failure> {
+    let (ra, rb) = match (rulesmith::load(a), rulesmith::load(b)) {
+        (Ok(ra), Ok(rb)) => (ra, rb),
+        (ea, eb) => {
+            let msgs: Vec<String> = [ea.err(), eb.err()].into_iter().flatten().map(|e| e.render()).collect();
+            return Err(bad(msgs.join("")));
+        }
+    };
+    let diffs: Vec<ruleset::Difference> =
+        ruleset::diff(&ra.loaded.tree, &rb.loaded.tree).into_iter().filter(|d| d.key != "ruleset.extends").collect();
+    if f == Format::Json {
+        emit_json(&json!({ "a": a, "b": b, "differences": diffs }));
+        return Ok(0);
+    }
+    say(format!("--- {a} ({})", ra.name()));
+    say(format!("+++ {b} ({})", rb.name()));
+    if diffs.is_empty() {
+        say("no differences");
+    }
+    let show = |v: &Option<serde_json::Value>| v.as_ref().map_or("(absent)".to_string(), |v| v.to_string());
+    for d in &diffs {
+        say(format!("{}: {} → {}", d.key, show(&d.a), show(&d.b)));
+    }
+    Ok(0)
+}

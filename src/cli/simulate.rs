@@ -1,0 +1,282 @@
+//! `simulate`, `compare`, `merge`.
+
+use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load, players_for, stderr_is_terminal};
+use rulesmith::Ruleset;
+use rulesmith::core::bots::{BotSpec, parse_bots};
+use rulesmith::core::record::{Record, RulesetId};
+use rulesmith::core::sim::{GameResult, Report, SimOptions, Tally};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The options `simulate` and `compare` share.
+pub struct RunSpec {
+    pub players: Option<usize>,
+    pub games: u64,
+    pub seed: u64,
+    pub bots: String,
+    pub threads: Option<usize>,
+}
+
+/// `K/N` (1-based K) → `(K-1, N)`.
+fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
+    let parsed =
+        s.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k - 1, n)),
+        _ => Err(bad(format!("--shard `{s}`: expected K/N with 1 ≤ K ≤ N, e.g. 2/4"))),
+    }
+}
+
+/// Sizes rayon's pool once per process (the callbacks stay on this thread).
+fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
+    match threads {
+        None => Ok(()),
+        Some(0) => Err(bad("--threads 0: expected at least 1")),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| bad(format!("cannot start {t} threads: {e}"))),
+    }
+}
+
+/// Runs one ruleset's games, with a progress bar on a terminal.
+fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<(Tally, f64), Failure> {
+    let total = match opts.shard {
+        Some((k, n)) => (0..opts.games).filter(|i| i % n == k).count() as u64,
+        None => opts.games,
+    };
+    let bar = stderr_is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} games, {eta} left")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_prefix(r.name().to_string());
+        bar
+    });
+    let start = Instant::now();
+    let mut cb = |g: &GameResult| {
+        each(g);
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let result = r.game.simulate(opts, &mut cb);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let tally = result.map_err(|e| failed(format!("simulation of `{}` stopped: {e}", r.name())))?;
+    Ok((tally, start.elapsed().as_secs_f64()))
+}
+
+fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
+    let bots = parse_bots(&spec.bots, players).map_err(bots_error)?;
+    Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false })
+}
+
+/// `rulesmith simulate`.
+pub fn simulate(
+    arg: &str,
+    spec: &RunSpec,
+    record: Option<&Path>,
+    shard: Option<&str>,
+    f: Format,
+) -> Result<u8, Failure> {
+    let r = load(arg)?;
+    configure_threads(spec.threads)?;
+    let players = players_for(spec.players, &r.game.players(), arg)?;
+    let mut opts = options(spec, players)?;
+    opts.shard = shard.map(parse_shard).transpose()?;
+    opts.record = record.is_some();
+    let mut writer = match record {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| bad(format!("cannot create `{}`: {e}", path.display())))?,
+        )),
+        None => None,
+    };
+    let id = RulesetId {
+        name: r.name().to_string(),
+        source: arg.to_string(),
+        digest: r.digest(),
+        game: r.game.game_id().to_string(),
+    };
+    let mut write_error = None;
+    let (tally, seconds) = run_games(&r, &opts, |g| {
+        if let (Some(w), None) = (writer.as_mut(), &write_error) {
+            let line = Record::of_sim(&id, players, opts.seed, &opts.bots, g).to_line();
+            if let Err(e) = writeln!(w, "{line}") {
+                write_error = Some(e);
+            }
+        }
+    })?;
+    if let Some(w) = writer.as_mut() {
+        if let Err(e) = w.flush() {
+            write_error.get_or_insert(e);
+        }
+    }
+    if let (Some(e), Some(path)) = (write_error, record) {
+        return Err(bad(format!("cannot write the record `{}`: {e}", path.display())));
+    }
+    let report = Report::new(r.name(), r.game.game_id(), &opts, tally, seconds);
+    match f {
+        Format::Json => emit_json(&report),
+        Format::Text => emit(&report.to_text()),
+    }
+    Ok(0)
+}
+
+/// `rulesmith compare A B ...`.
+pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure> {
+    let rulesets: Vec<Ruleset> = args.iter().map(|a| load(a)).collect::<Result<_, _>>()?;
+    let lo = rulesets.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
+    let hi = rulesets.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
+    if lo > hi {
+        return Err(bad("these rulesets have no player count in common"));
+    }
+    let players = players_for(spec.players, &(lo..=hi), "(all compared)")?;
+    let opts = options(spec, players)?;
+    configure_threads(spec.threads)?;
+    let mut reports = Vec::new();
+    for r in &rulesets {
+        let (tally, seconds) = run_games(r, &opts, |_| {})?;
+        reports.push(Report::new(r.name(), r.game.game_id(), &opts, tally, seconds));
+    }
+    if f == Format::Json {
+        emit_json(&serde_json::json!({
+            "players": players, "games": spec.games, "seed": spec.seed,
+            "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "rulesets": reports,
+        }));
+        return Ok(0);
+    }
+    emit(&compare_table(args, &reports, &opts));
+    Ok(0)
+}
+
+fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> String {
+    let bots: Vec<String> = opts.bots.iter().map(ToString::to_string).collect();
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    rows.push(("ruleset".into(), args.to_vec()));
+    rows.push(("game".into(), reports.iter().map(|r| r.game.clone()).collect()));
+    for s in 0..opts.players {
+        let bot = bots.get(s).cloned().unwrap_or_default();
+        rows.push((
+            format!("seat {s} ({bot}) win rate"),
+            reports
+                .iter()
+                .map(|r| {
+                    r.seats.get(s).map_or(String::new(), |x| {
+                        format!(
+                            "{:.1}% [{:.1}, {:.1}]",
+                            100.0 * x.win_rate,
+                            100.0 * x.win_rate_ci95[0],
+                            100.0 * x.win_rate_ci95[1]
+                        )
+                    })
+                })
+                .collect(),
+        ));
+        rows.push((
+            format!("seat {s} score mean (sd)"),
+            reports
+                .iter()
+                .map(|r| r.seats.get(s).map_or(String::new(), |x| format!("{:.2} ({:.2})", x.score_mean, x.score_sd)))
+                .collect(),
+        ));
+    }
+    rows.push(("rounds (mean)".into(), reports.iter().map(|r| format!("{:.1}", r.rounds_mean)).collect()));
+    rows.push(("decisions (mean)".into(), reports.iter().map(|r| format!("{:.1}", r.decisions_mean)).collect()));
+    let mut ends: Vec<&String> = reports.iter().flat_map(|r| r.ends.keys()).collect();
+    ends.sort();
+    ends.dedup();
+    for end in ends {
+        rows.push((
+            format!("ended by {end}"),
+            reports
+                .iter()
+                .map(|r| {
+                    let n = r.ends.get(end).copied().unwrap_or(0);
+                    format!("{:.1}% ({n})", 100.0 * n as f64 / r.games.max(1) as f64)
+                })
+                .collect(),
+        ));
+    }
+    rows.push(("games/s".into(), reports.iter().map(|r| format!("{:.0}", r.games_per_second)).collect()));
+    let label = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..reports.len())
+        .map(|i| rows.iter().map(|(_, c)| c.get(i).map_or(0, |s| s.chars().count())).max().unwrap_or(0))
+        .collect();
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{} players, {} games each, seed {}, bots {}\n",
+        opts.players,
+        opts.games,
+        opts.seed,
+        bots.join(",")
+    );
+    for (l, cells) in &rows {
+        let _ = write!(o, "{l:label$}");
+        for (i, c) in cells.iter().enumerate() {
+            let _ = write!(o, "  {c:>w$}", w = widths.get(i).copied().unwrap_or(0));
+        }
+        let _ = writeln!(o);
+    }
+    o
+}
+
+/// `rulesmith merge REPORT...`: the JSON reports of a run's shards → one report.
+pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
+    let mut reports = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(p).map_err(|e| bad(format!("cannot read `{}`: {e}", p.display())))?;
+        let r: Report = serde_json::from_str(&text).map_err(|e| {
+            bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {e}", p.display()))
+        })?;
+        reports.push((p, r));
+    }
+    let Some((_, first)) = reports.first() else {
+        return Err(bad("no reports given"));
+    };
+    let first = first.clone();
+    let mut tally = Tally::new(first.players);
+    let mut seconds = 0.0_f64;
+    let mut shards: Vec<String> = Vec::new();
+    for (p, r) in &reports {
+        if (r.ruleset.as_str(), r.game.as_str(), r.players, r.seed, &r.bots)
+            != (first.ruleset.as_str(), first.game.as_str(), first.players, first.seed, &first.bots)
+        {
+            return Err(bad(format!(
+                "`{}` is not a shard of the same run (ruleset, players, seed and bots must match those of `{}`)",
+                p.display(),
+                paths.first().map(|p| p.display().to_string()).unwrap_or_default()
+            )));
+        }
+        if let Some(s) = &r.shard {
+            if shards.contains(s) {
+                return Err(bad(format!("shard {s} is given twice")));
+            }
+            shards.push(s.clone());
+        }
+        tally.merge(&r.tally).map_err(bad)?;
+        seconds += r.seconds;
+    }
+    let bots: Vec<BotSpec> =
+        first.bots.iter().map(|b| b.parse()).collect::<Result<_, _>>().map_err(|e| bad(format!("{e}")))?;
+    let opts =
+        SimOptions { players: first.players, games: tally.games, seed: first.seed, bots, shard: None, record: false };
+    let report = Report::new(&first.ruleset, &first.game, &opts, tally, seconds);
+    match f {
+        Format::Json => emit_json(&report),
+        Format::Text => emit(&report.to_text()),
+    }
+    let of = shards.first().and_then(|s| s.split_once('/')).map(|(_, n)| n.to_string());
+    if let Some(n) = of {
+        if shards.len().to_string() != n {
+            eprintln!("note: {} of {n} shards merged", shards.len());
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,423 @@
+//! The `rulesmith` binary, command by command: exit codes (0 success, 1 a check failed,
+//! 2 bad input), key output, and no panic whatever the input.
+//!
+//! Most tests use the toy game `take-away` (`tests/fixtures/take-away.toml`), whose rules
+//! never change; a few run every bundled ruleset.
+
+// Tests may unwrap and panic, helpers included.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run_with(args: &[&str], stdin: &str) -> Out {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    for bad in ["panicked", "internal error", "RUST_BACKTRACE", "stack backtrace"] {
+        assert!(!out.stderr.contains(bad), "{args:?} panicked:\n{}", out.stderr);
+    }
+    out
+}
+
+fn run(args: &[&str]) -> Out {
+    run_with(args, "")
+}
+
+#[track_caller]
+fn expect(args: &[&str], code: i32) -> Out {
+    let o = run(args);
+    assert_eq!(o.code, code, "{args:?}\nstdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
+    o
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rulesmith-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const TOY: &str = "tests/fixtures/take-away.toml";
+const HOUSE: &str = "tests/fixtures/house/short-game.toml";
+
+#[test]
+fn rulesets_lists_every_bundled_ruleset() {
+    let o = expect(&["rulesets"], 0);
+    for b in rulesmith::BUNDLED {
+        assert!(o.stdout.contains(b.name), "{}", o.stdout);
+    }
+    let o = expect(&["rulesets", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), rulesmith::BUNDLED.len());
+}
+
+#[test]
+fn validate_reports_ok_or_every_problem() {
+    let o = expect(&["validate", TOY, HOUSE], 0);
+    assert_eq!(o.stdout, format!("ok {TOY}\nok {HOUSE}\n"));
+    let o = expect(&["validate", TOY, "tests/fixtures/broken/unknown-key.toml"], 2);
+    assert!(o.stdout.contains("ok tests/fixtures/take-away.toml"));
+    assert!(o.stderr.contains("unknown-key.toml:7:1: unknown key `max_takes`"), "{}", o.stderr);
+    let o = expect(&["validate", "--format", "json", "tests/fixtures/broken/wrong-type.toml"], 2);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v[0]["ok"], false);
+    assert_eq!(v[0]["diagnostics"][0]["line"], 6);
+    assert_eq!(v[0]["diagnostics"][0]["column"], 10);
+    assert_eq!(v[0]["diagnostics"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn diagnostics_of_broken_rulesets() {
+    for name in ["unknown-key", "syntax", "wrong-type", "loop-a"] {
+        let file = format!("tests/fixtures/broken/{name}.toml");
+        let o = expect(&["validate", &file], 2);
+        insta::assert_snapshot!(format!("validate_{name}"), o.stderr);
+    }
+    let o = expect(&["validate", "tests/fixtures/broken/unknown-game.toml"], 2);
+    assert!(o.stderr.contains("unknown-game.toml:3:8: unknown game `monopoly`: expected one of"), "{}", o.stderr);
+}
+
+#[test]
+fn unknown_or_unreadable_rulesets_are_bad_input() {
+    let o = expect(&["simulate", "no-such-ruleset"], 2);
+    assert!(o.stderr.contains("unknown ruleset `no-such-ruleset`"), "{}", o.stderr);
+    let o = expect(&["show", "missing/file.toml"], 2);
+    assert!(o.stderr.contains("cannot read ruleset file `missing/file.toml`"), "{}", o.stderr);
+    // A folder, an empty file, binary junk: refused cleanly.
+    let dir = scratch("junk");
+    let empty = dir.join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
+    let junk = dir.join("junk.toml");
+    std::fs::write(&junk, [0u8, 159, 146, 150, 255, b'[', b'\n']).unwrap();
+    for arg in ["tests/fixtures/", empty.to_str().unwrap(), junk.to_str().unwrap()] {
+        for cmd in ["validate", "show", "simulate", "legal", "state", "play"] {
+            expect(&[cmd, arg], 2);
+        }
+        expect(&["run", arg], 2);
+        expect(&["replay", arg], 2);
+    }
+}
+
+#[test]
+fn bad_arguments_are_bad_input() {
+    expect(&["simulate", TOY, "--players", "9"], 2);
+    expect(&["simulate", TOY, "--bots", "smart"], 2);
+    expect(&["simulate", TOY, "--bots", "random,random,random", "--players", "2"], 2);
+    expect(&["simulate", TOY, "--shard", "3/2"], 2);
+    expect(&["simulate", TOY, "--games", "many"], 2);
+    expect(&["simulate", TOY, "--threads", "0"], 2);
+    expect(&["frobnicate"], 2);
+    expect(&["legal", TOY, "--players", "1"], 2);
+    expect(&["state", TOY, "--seat", "7"], 2);
+    expect(&["play", TOY, "--human", "5"], 2);
+    expect(&["compare", TOY], 2);
+    expect(&[], 2);
+    expect(&["--help"], 0);
+    expect(&["simulate", "--help"], 0);
+}
+
+#[test]
+fn show_prints_the_effective_ruleset() {
+    let o = expect(&["show", HOUSE], 0);
+    let t: toml::Table = o.stdout.parse().unwrap();
+    assert_eq!(t["rules"]["stones"].as_integer(), Some(12));
+    assert_eq!(t["rules"]["max_take"].as_integer(), Some(3), "inherited from the base");
+    assert!(!o.stdout.contains("extends"));
+    let o = expect(&["show", HOUSE, "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["rules"]["target"], 6);
+}
+
+#[test]
+fn shown_rulesets_validate_again() {
+    let dir = scratch("show");
+    let mut args = vec![TOY.to_string(), HOUSE.to_string()];
+    args.extend(rulesmith::BUNDLED.iter().map(|b| b.name.to_string()));
+    for (i, a) in args.iter().enumerate() {
+        let o = expect(&["show", a], 0);
+        let f = dir.join(format!("shown-{i}.toml"));
+        std::fs::write(&f, &o.stdout).unwrap();
+        let v = expect(&["validate", f.to_str().unwrap()], 0);
+        assert!(v.stdout.starts_with("ok "));
+    }
+}
+
+#[test]
+fn diff_lists_changed_keys() {
+    let o = expect(&["diff", TOY, HOUSE], 0);
+    assert!(o.stdout.contains("rules.stones: 21 → 12"), "{}", o.stdout);
+    assert!(o.stdout.contains("rules.target: 9 → 6"), "{}", o.stdout);
+    assert!(!o.stdout.contains("max_take"));
+    let o = expect(&["diff", TOY, TOY], 0);
+    assert!(o.stdout.contains("no differences"));
+    let o = expect(&["diff", TOY, HOUSE, "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let keys: Vec<&str> = v["differences"].as_array().unwrap().iter().map(|d| d["key"].as_str().unwrap()).collect();
+    assert!(keys.contains(&"rules.stones") && keys.contains(&"rules.target"), "{keys:?}");
+    expect(&["diff", TOY, "tests/fixtures/broken/syntax.toml"], 2);
+}
+
+/// The JSON report without the timing figures.
+fn report(args: &[&str]) -> serde_json::Value {
+    let o = expect(args, 0);
+    let mut v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let m = v.as_object_mut().unwrap();
+    m.remove("seconds");
+    m.remove("games_per_second");
+    v
+}
+
+#[test]
+fn simulate_is_deterministic_across_threads_and_shards() {
+    let base =
+        ["simulate", TOY, "--games", "300", "--players", "3", "--bots", "greedy,random,mcts:8", "--format", "json"];
+    let one = report(&[&base[..], &["--threads", "1"]].concat());
+    let two = report(&[&base[..], &["--threads", "2"]].concat());
+    assert_eq!(one, two);
+    assert_eq!(one["games"], 300);
+    assert_eq!(one["seats"].as_array().unwrap().len(), 3);
+    assert!(one["ends"]["target_reached"].as_u64().unwrap() > 0);
+    let dir = scratch("shards");
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let o = expect(&[&base[..], &["--shard", &format!("{k}/3")]].concat(), 0);
+        let f = dir.join(format!("shard-{k}.json"));
+        std::fs::write(&f, o.stdout).unwrap();
+        files.push(f.display().to_string());
+    }
+    let mut merge = vec!["merge", "--format", "json"];
+    merge.extend(files.iter().map(String::as_str));
+    let merged = report(&merge);
+    assert_eq!(merged["tally"]["games"], one["tally"]["games"]);
+    assert_eq!(merged["tally"]["ends"], one["tally"]["ends"]);
+    assert_eq!(merged["tally"]["rounds_sum"], one["tally"]["rounds_sum"]);
+    let close = |a: &serde_json::Value, b: &serde_json::Value| {
+        let (a, b) = (a.as_array().unwrap(), b.as_array().unwrap());
+        a.iter().zip(b).all(|(x, y)| (x.as_f64().unwrap() - y.as_f64().unwrap()).abs() < 1e-6)
+    };
+    assert!(close(&merged["tally"]["wins"], &one["tally"]["wins"]));
+    assert!(close(&merged["tally"]["score_sum"], &one["tally"]["score_sum"]));
+    // Shards of different runs do not merge.
+    let other = dir.join("other.json");
+    let o = expect(&["simulate", TOY, "--games", "10", "--seed", "9", "--format", "json"], 0);
+    std::fs::write(&other, o.stdout).unwrap();
+    expect(&["merge", &files[0], other.to_str().unwrap()], 2);
+}
+
+#[test]
+fn simulate_text_report_is_stable() {
+    let args = ["simulate", TOY, "--games", "200"];
+    let a = expect(&args, 0).stdout;
+    let b = expect(&args, 0).stdout;
+    let strip = |s: &str| s.lines().filter(|l| !l.starts_with("speed:")).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(&a), strip(&b));
+    assert!(a.starts_with("take-away (take-away), 4 players, 200 games, seed 1"), "{a}");
+    assert!(a.contains("95% interval") && a.contains("ended by:") && a.contains("games/s"), "{a}");
+}
+
+#[test]
+fn compare_runs_the_same_games_under_each_ruleset() {
+    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--players", "2"], 0);
+    assert!(o.stdout.contains(TOY) && o.stdout.contains(HOUSE), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("seat 1 (random) win rate") && o.stdout.contains("ended by target_reached"),
+        "{}",
+        o.stdout
+    );
+    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let r = v["rulesets"].as_array().unwrap();
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0]["games"], 200);
+    assert!(r[0]["decisions_mean"].as_f64() > r[1]["decisions_mean"].as_f64(), "the house rule's games are shorter");
+    let single = report(&["simulate", TOY, "--games", "200", "--format", "json"]);
+    assert_eq!(r[0]["tally"], single["tally"], "compare plays exactly the games of simulate");
+}
+
+#[test]
+fn records_replay_exactly() {
+    let dir = scratch("records");
+    let rec = dir.join("games.jsonl");
+    let rec_s = rec.to_str().unwrap();
+    expect(&["simulate", TOY, "--games", "40", "--players", "2", "--bots", "greedy,mcts:6", "--record", rec_s], 0);
+    let text = std::fs::read_to_string(&rec).unwrap();
+    assert_eq!(text.lines().count(), 40);
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    for key in ["ruleset", "digest", "players", "seed", "bots", "actions", "result"] {
+        assert!(first.get(key).is_some(), "records carry `{key}`: {first}");
+    }
+    let o = expect(&["replay", rec_s, "--check-bots"], 0);
+    assert!(o.stdout.contains("replayed 40 games"), "{}", o.stdout);
+    expect(&["replay", rec_s, "--format", "json"], 0);
+
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let write = |name: &str, lines: &[serde_json::Value]| {
+        let f = dir.join(name);
+        std::fs::write(&f, lines.iter().map(|l| l.to_string() + "\n").collect::<String>()).unwrap();
+        f.display().to_string()
+    };
+    // A changed result: a mismatch (exit 1) naming the game.
+    let mut changed = lines.clone();
+    changed[3]["result"]["scores"][0] = serde_json::json!(99);
+    let o = expect(&["replay", &write("changed.jsonl", &changed)], 1);
+    assert!(o.stdout.contains(":4: game 3: the result differs: expected scores [99"), "{}", o.stdout);
+    // An illegal action: bad input (exit 2) naming line, game and action.
+    let mut illegal = lines.clone();
+    illegal[1]["actions"][0] = serde_json::json!("take 7");
+    let o = expect(&["replay", &write("illegal.jsonl", &illegal)], 2);
+    assert!(o.stderr.contains(":2: game 1, action 1 (seat 0): illegal action `take 7`"), "{}", o.stderr);
+    // A changed ruleset: refused.
+    let mut digest = lines.clone();
+    digest[0]["digest"] = serde_json::json!("0000");
+    let o = expect(&["replay", &write("digest.jsonl", &digest)], 2);
+    assert!(o.stderr.contains(":1: ruleset `take-away`") && o.stderr.contains("no longer matches"), "{}", o.stderr);
+    let o = expect(&["replay", &write("digest2.jsonl", &lines[..1]), "--ruleset", HOUSE], 2);
+    assert!(o.stderr.contains("no longer matches"), "{}", o.stderr);
+    // A corrupt line.
+    let f = dir.join("corrupt.jsonl");
+    std::fs::write(&f, format!("{}\n{{\"ruleset\": 3\n", lines[0])).unwrap();
+    let o = expect(&["replay", f.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("corrupt.jsonl:2: not a game record"), "{}", o.stderr);
+    expect(&["replay", dir.join("none.jsonl").to_str().unwrap()], 2);
+}
+
+#[test]
+fn play_reads_moves_and_records_the_game() {
+    let dir = scratch("play");
+    let rec = dir.join("game.jsonl");
+    let input = "?\nhelp\nview\njson\ntake 9\nsteal\n0\n3\n".to_string() + &"1\n".repeat(30);
+    let o = run_with(&["play", TOY, "--players", "2", "--seed", "4", "--record", rec.to_str().unwrap()], &input);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("seat 0 human, seat 1 greedy"), "{}", o.stdout);
+    assert!(o.stdout.contains("    1  take 1") && o.stdout.contains("    4  pass"), "{}", o.stdout);
+    assert!(o.stdout.contains("legal now: take 1, take 2, take 3, pass"), "{}", o.stdout);
+    assert!(o.stdout.contains("there is no action 0"), "{}", o.stdout);
+    assert!(o.stdout.contains("seat 0: take 3"), "{}", o.stdout);
+    assert!(o.stdout.contains("The game is over"), "{}", o.stdout);
+    let first_view = o.stdout.split("seat 0>").next().unwrap();
+    assert!(first_view.contains("pile: 21") && !first_view.contains("rng"), "concise view: {first_view}");
+    assert!(o.stdout.contains("\"rng\": {"), "`json` shows the whole view: {}", o.stdout);
+    let record: serde_json::Value = serde_json::from_str(std::fs::read_to_string(&rec).unwrap().trim()).unwrap();
+    assert_eq!(record["bots"], serde_json::json!(["human", "greedy"]));
+    assert_eq!(record["actions"][0], "take 3");
+    expect(&["replay", rec.to_str().unwrap(), "--check-bots"], 0);
+    // The same inputs give the same game.
+    let again = run_with(&["play", TOY, "--players", "2", "--seed", "4"], &input);
+    let moves = |s: &str| {
+        s.lines().filter(|l| l.starts_with("seat ") && l.contains(": ")).map(String::from).collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&o.stdout), moves(&again.stdout));
+    // Bots only, and leaving early.
+    let o = run_with(&["play", TOY, "--human", "--bots", "random"], "");
+    assert_eq!(o.code, 0);
+    assert!(o.stdout.contains("The game is over"), "{}", o.stdout);
+    let o = run_with(&["play", TOY], "quit\n");
+    assert_eq!(o.code, 0);
+    assert!(o.stdout.contains("You left the game."), "{}", o.stdout);
+}
+
+#[test]
+fn run_reports_pass_and_fail_per_scenario() {
+    let o = expect(&["run", "tests/fixtures/scenarios/pass"], 0);
+    assert_eq!(
+        o.stdout,
+        "PASS tests/fixtures/scenarios/pass/endgame.toml\nPASS tests/fixtures/scenarios/pass/pass-once.toml\n2 passed, 0 failed\n"
+    );
+    let o = expect(&["run", "tests/fixtures/scenarios/fail"], 1);
+    assert!(
+        o.stdout.contains(
+            "FAIL tests/fixtures/scenarios/fail/illegal-play.toml: step 1: play `take 4` refused: illegal action `take 4`: legal now: take 1, take 2, take 3, pass"
+        ),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains(
+            "FAIL tests/fixtures/scenarios/fail/wrong-score.toml: step 2: expected scores [8, 0], found [7, 0]"
+        ),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.ends_with("0 passed, 2 failed\n"), "{}", o.stdout);
+    let o = expect(&["run", "tests/fixtures/scenarios"], 2);
+    assert!(o.stdout.ends_with("2 passed, 4 failed\n"), "{}", o.stdout);
+    assert!(o.stdout.contains("impossible-set.toml: invalid scenario: [set] `/players/1/secret` = 99"), "{}", o.stdout);
+    assert!(o.stderr.contains("unknown-key.toml:3:1: unknown key `player`"), "{}", o.stderr);
+    assert!(o.stderr.contains("unknown-key.toml:9:8: unknown key `too_move`"), "{}", o.stderr);
+    let o = expect(&["run", "tests/fixtures/scenarios", "--format", "json"], 2);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(4), Some(2)));
+    expect(&["run", "tests/fixtures/scenarios/none.toml"], 2);
+    let empty = scratch("empty-run");
+    expect(&["run", empty.to_str().unwrap()], 2);
+}
+
+#[test]
+fn legal_and_state_after_setup_or_a_scenario() {
+    let o = expect(&["legal", TOY, "--players", "2"], 0);
+    assert_eq!(o.stdout, "seat 0 to move, 4 legal actions:\n  take 1\n  take 2\n  take 3\n  pass\n");
+    let o = expect(&["legal", "tests/fixtures/scenarios/pass/pass-once.toml", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v, serde_json::json!({"to_move": 0, "over": false, "legal": ["take 1", "take 2", "take 3"]}));
+    let o = expect(&["legal", "tests/fixtures/scenarios/pass/endgame.toml"], 0);
+    assert!(o.stdout.contains("the game is over"), "{}", o.stdout);
+    expect(&["legal", "tests/fixtures/scenarios/pass/endgame.toml", "--seed", "3"], 2);
+    let o = expect(&["legal", "tests/fixtures/scenarios/fail/illegal-play.toml"], 2);
+    assert!(o.stderr.contains("step 1: play `take 4` refused"), "{}", o.stderr);
+
+    let o = expect(&["state", TOY, "--players", "3", "--seed", "11"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["pile"], 21);
+    assert_eq!(v["players"].as_array().unwrap().len(), 3);
+    let secrets: Vec<u64> = (0..3).map(|s| v["players"][s]["secret"].as_u64().unwrap()).collect();
+    let o = expect(&["state", TOY, "--players", "3", "--seed", "11", "--seat", "1"], 0);
+    let view: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(view["players"][1]["secret"].as_u64(), Some(secrets[1]));
+    assert_eq!(view["players"][0]["secret"], 0);
+    let o = expect(&["state", "tests/fixtures/scenarios/pass/endgame.toml"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["pile"], 0);
+    assert_eq!(v["players"][0]["taken"], 5);
+}
+
+#[test]
+fn every_bundled_ruleset_runs_through_the_binary() {
+    for b in rulesmith::BUNDLED {
+        let o = expect(&["simulate", b.name, "--games", "8", "--format", "json"], 0);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(v["games"], 8, "{}", b.name);
+        let o = expect(&["legal", b.name], 0);
+        assert!(o.stdout.starts_with("seat "), "{}: {}", b.name, o.stdout);
+        expect(&["state", b.name], 0);
+        let dir = scratch(&format!("bundled-{}", b.name));
+        let rec = dir.join("r.jsonl");
+        expect(&["simulate", b.name, "--games", "4", "--bots", "greedy", "--record", rec.to_str().unwrap()], 0);
+        expect(&["replay", rec.to_str().unwrap(), "--check-bots"], 0);
+        let o = run_with(&["play", b.name, "--human", "--bots", "random"], "");
+        assert_eq!(o.code, 0, "{}: {}", b.name, o.stderr);
+        assert!(o.stdout.contains("The game is over"), "{}", b.name);
+    }
+}
