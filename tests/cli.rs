@@ -241,7 +241,8 @@ fn simulate_text_report_is_stable() {
 #[test]
 fn compare_runs_the_same_games_under_each_ruleset() {
     let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--players", "2"], 0);
-    assert!(o.stdout.contains(TOY) && o.stdout.contains(HOUSE), "{}", o.stdout);
+    let header = o.stdout.lines().find(|l| l.starts_with("ruleset")).unwrap();
+    assert!(header.contains(" take-away ") && header.ends_with(" take-away-short"), "{}", o.stdout);
     assert!(
         o.stdout.contains("seat 1 (random) win rate") && o.stdout.contains("ended by target_reached"),
         "{}",
@@ -420,4 +421,24 @@ fn every_bundled_ruleset_runs_through_the_binary() {
         assert_eq!(o.code, 0, "{}: {}", b.name, o.stderr);
         assert!(o.stdout.contains("The game is over"), "{}", b.name);
     }
+}
+
+#[test]
+fn puerto_rico_house_rules_validate_diff_and_compare() {
+    if !rulesmith::BUNDLED.iter().any(|b| b.name == "puerto-rico") {
+        return;
+    }
+    let house = "tests/fixtures/house/pr-no-hacienda.toml";
+    expect(&["validate", house], 0);
+    let o = expect(&["diff", "puerto-rico", house], 0);
+    assert!(o.stdout.contains("buildings[hacienda]: {") && o.stdout.contains("} → (absent)"), "{}", o.stdout);
+    assert!(o.stdout.contains("buildings[harbor].cost: 8 → 9"), "{}", o.stdout);
+    assert!(o.stdout.contains("buildings[bazaar]: (absent) → {"), "{}", o.stdout);
+    assert!(!o.stdout.contains("buildings[hacienda].cost"), "a removed building is one line: {}", o.stdout);
+    let o = expect(&["compare", "puerto-rico", house, "--games", "20", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["rulesets"][1]["ruleset"], "pr-no-hacienda");
+    // Semantic errors of a real game, each located in the house-rule file.
+    let o = expect(&["validate", "tests/fixtures/broken/pr-semantic.toml"], 2);
+    insta::assert_snapshot!("validate_pr-semantic", o.stderr);
 }

@@ -1,7 +1,7 @@
 //! `rulesets`, `show`, `validate`, `diff`.
 
 use super::common::{Failure, Format, bad, emit, emit_json, error, load, range_text, say};
-use rulesmith::core::ruleset::{self, LoadFailure};
+use rulesmith::core::ruleset::{self, LoadFailure, Node};
 use serde_json::json;
 
 /// `rulesmith rulesets`.
@@ -123,6 +123,7 @@ pub fn diff(a: &str, b: &str, f: Format) -> Result<u8, Failure> {
     };
     let diffs: Vec<ruleset::Difference> =
         ruleset::diff(&ra.loaded.tree, &rb.loaded.tree).into_iter().filter(|d| d.key != "ruleset.extends").collect();
+    let diffs = collapse(diffs, &ra.loaded.tree, &rb.loaded.tree);
     if f == Format::Json {
         emit_json(&json!({ "a": a, "b": b, "differences": diffs }));
         return Ok(0);
@@ -137,4 +138,38 @@ pub fn diff(a: &str, b: &str, f: Format) -> Result<u8, Failure> {
         say(format!("{}: {} → {}", d.key, show(&d.a), show(&d.b)));
     }
     Ok(0)
+}
+
+/// The element a diff key such as `buildings[hacienda]` or `map.tiles[a1]` names, if present.
+fn element<'n>(tree: &'n Node, key: &str) -> Option<&'n Node> {
+    let (path, id) = key.strip_suffix(']')?.split_once('[')?;
+    let list = path.split('.').try_fold(tree, |n, k| n.get(k))?;
+    match &list.kind {
+        ruleset::Kind::Array(items) => items.iter().find(|i| i.get("id").and_then(Node::as_str) == Some(id)),
+        _ => None,
+    }
+}
+
+/// An element of an id-keyed list that only one ruleset has is one difference (the whole
+/// element), not one per field.
+fn collapse(diffs: Vec<ruleset::Difference>, a: &Node, b: &Node) -> Vec<ruleset::Difference> {
+    let mut out: Vec<ruleset::Difference> = Vec::new();
+    for d in diffs {
+        // The first `name[id]` of the key, when it is a whole element of only one side.
+        let whole = d.key.find(']').map(|end| &d.key[..=end]).filter(|k| !k[..k.len() - 1].contains(']'));
+        let one_sided = whole.and_then(|k| match (element(a, k), element(b, k)) {
+            (Some(x), None) => Some((k, Some(x.to_json()), None)),
+            (None, Some(y)) => Some((k, None, Some(y.to_json()))),
+            _ => None,
+        });
+        match one_sided {
+            Some((k, x, y)) => {
+                if out.last().is_none_or(|l| l.key != k) {
+                    out.push(ruleset::Difference { key: k.to_string(), a: x, b: y });
+                }
+            }
+            None => out.push(d),
+        }
+    }
+    out
 }

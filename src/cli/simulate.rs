@@ -158,7 +158,10 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
 fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> String {
     let bots: Vec<String> = opts.bots.iter().map(ToString::to_string).collect();
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
-    rows.push(("ruleset".into(), args.to_vec()));
+    // Columns by ruleset name, or by the argument when two rulesets share a name.
+    let names: Vec<String> = reports.iter().map(|r| r.ruleset.clone()).collect();
+    let unique = names.iter().enumerate().all(|(i, n)| !names[..i].contains(n));
+    rows.push(("ruleset".into(), if unique { names } else { args.to_vec() }));
     rows.push(("game".into(), reports.iter().map(|r| r.game.clone()).collect()));
     for s in 0..opts.players {
         let bot = bots.get(s).cloned().unwrap_or_default();

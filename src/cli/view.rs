@@ -44,6 +44,28 @@ fn render(label: &str, v: &Value, indent: usize, out: &mut String) {
         return;
     }
     out.push_str(&format!("{pad}{label}:\n"));
+    // A long table of plain values: `key: value` pairs wrapped over a few lines.
+    if let Value::Object(m) = v {
+        if !m.values().any(nested) {
+            let pairs: Vec<String> =
+                m.iter().filter(|(k, _)| !hidden(k)).map(|(k, x)| format!("{k}: {}", inline(x))).collect();
+            let mut line = String::new();
+            for p in pairs {
+                if !line.is_empty() && indent + 2 + line.len() + 2 + p.len() > WIDTH {
+                    out.push_str(&format!("{pad}  {line}\n"));
+                    line.clear();
+                }
+                if !line.is_empty() {
+                    line.push_str(", ");
+                }
+                line.push_str(&p);
+            }
+            if !line.is_empty() {
+                out.push_str(&format!("{pad}  {line}\n"));
+            }
+            return;
+        }
+    }
     match v {
         Value::Object(m) => {
             for (k, x) in m.iter().filter(|(k, _)| !hidden(k)) {
@@ -89,5 +111,9 @@ mod tests {
         let wide = json!({"board": [{"name": "x".repeat(60), "n": 1}, {"name": "y".repeat(60), "n": 2}]});
         let s = concise(&wide);
         assert!(s.starts_with("board:\n  [0]: {n: 1, name: xxx"), "{s}");
+        let table: serde_json::Map<String, Value> = (0..30).map(|i| (format!("key{i:02}"), json!(i))).collect();
+        let s = concise(&json!({ "table": table }));
+        assert!(s.starts_with("table:\n  key00: 0, key01: 1,"), "{s}");
+        assert!(s.lines().count() > 2 && s.lines().all(|l| l.len() <= WIDTH), "{s}");
     }
 }
