@@ -372,6 +372,10 @@ fn run_reports_pass_and_fail_per_scenario() {
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(4), Some(2)));
     expect(&["run", "tests/fixtures/scenarios/none.toml"], 2);
+    let o = expect(&["run", TOY], 2);
+    assert!(o.stdout.contains("is a ruleset, not a scenario"), "{}", o.stdout);
+    let o = expect(&["validate", "tests/fixtures/scenarios/pass/endgame.toml"], 2);
+    assert!(o.stderr.contains("is a scenario file; run it with `rulesmith run"), "{}", o.stderr);
     let empty = scratch("empty-run");
     expect(&["run", empty.to_str().unwrap()], 2);
 }

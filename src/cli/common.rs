@@ -92,7 +92,17 @@ pub fn install_panic_hook() {
 
 /// Loads a ruleset (bundled name or path); its diagnostics become the failure message.
 pub fn load(arg: &str) -> Result<Ruleset, Failure> {
-    rulesmith::load(arg).map_err(|e| bad(e.render()))
+    rulesmith::load(arg).map_err(|e| bad(e.render() + &scenario_hint(arg)))
+}
+
+/// A hint when a scenario file is given where a ruleset is expected.
+pub fn scenario_hint(arg: &str) -> String {
+    let is_scenario = std::fs::read_to_string(arg).is_ok_and(|t| rulesmith::core::scenario::is_scenario_text(&t));
+    if is_scenario {
+        format!("note: `{arg}` is a scenario file; run it with `rulesmith run {arg}`\n")
+    } else {
+        String::new()
+    }
 }
 
 /// The player count to use: the one given (checked against the range) or the default.

@@ -96,7 +96,7 @@ pub fn validate(args: &[String], f: Format) -> Result<u8, Failure> {
             Err(e) => {
                 any_bad = true;
                 if f == Format::Text {
-                    error(&e.render());
+                    error(&(e.render() + &super::common::scenario_hint(arg)));
                 }
                 out.push(json!({ "ruleset": arg, "ok": false, "diagnostics": diagnostics_json(&e) }));
             }

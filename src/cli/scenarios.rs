@@ -36,6 +36,9 @@ pub fn run(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
         let name = file.display().to_string();
         let verdict = match scenario::read(file) {
             Ok(s) => scenario::run(&s, &mut |arg: &str| games.get(arg)),
+            Err(_) if is_ruleset_file(file) => Verdict::Invalid(format!(
+                "`{name}` is a ruleset, not a scenario (check it with `rulesmith validate {name}`)"
+            )),
             Err(e) => Verdict::Invalid(e.render()),
         };
         match &verdict {
@@ -69,6 +72,11 @@ pub fn run(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     } else {
         0
     })
+}
+
+/// A file with a `[ruleset]` table.
+fn is_ruleset_file(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| scenario::is_ruleset_text(&t))
 }
 
 /// One line per scenario on stdout; a long reason (diagnostics) in full on stderr.

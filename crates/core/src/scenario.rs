@@ -157,6 +157,11 @@ pub fn is_scenario_text(text: &str) -> bool {
     matches!(text.parse::<toml::Table>().ok().and_then(|t| t.get("ruleset").cloned()), Some(toml::Value::String(_)))
 }
 
+/// True if a TOML text is a ruleset (a top-level `[ruleset]` table).
+pub fn is_ruleset_text(text: &str) -> bool {
+    matches!(text.parse::<toml::Table>().ok().and_then(|t| t.get("ruleset").cloned()), Some(toml::Value::Table(_)))
+}
+
 fn decode_scenario(path: &Path, tree: &Node, sources: &Sources, d: &mut Diagnostics) -> Option<Scenario> {
     let mut t = Table::new(tree, d)?;
     let description = t.str_or(d, "description", "").unwrap_or_default().to_string();

@@ -182,6 +182,8 @@ fn scenario_and_ruleset_texts_are_told_apart() {
     assert!(is_scenario_text(ENDGAME));
     assert!(!is_scenario_text(crate::testing::TAKE_AWAY_TOML));
     assert!(!is_scenario_text("not toml ["));
+    assert!(is_ruleset_text(crate::testing::TAKE_AWAY_TOML));
+    assert!(!is_ruleset_text(ENDGAME));
 }
 
 #[test]
