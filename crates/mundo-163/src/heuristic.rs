@@ -1,0 +1,139 @@
+//! The greedy bot's view of a position: victory points now, plus what the trolley's
+//! cargo and the player's network are likely to become.
+
+use crate::rules::{MAX_TILES, NONE, Rules};
+use crate::scoring::{income, score};
+use crate::state::State;
+use crate::residents::own_tiles;
+use crate::trolley::{capacity, holds_needed, off_road_costs, open_demand};
+use rulesmith_core::Seat;
+
+/// Trolley distances (half points) from its tile, over the tiles it may enter now
+/// (`own_only`) or with residents aboard.
+fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool) -> [u16; MAX_TILES] {
+    let p = s.player(seat);
+    let mut dist = [u16::MAX; MAX_TILES];
+    let start = usize::from(p.trolley.tile);
+    if start >= rules.tiles() {
+        return dist;
+    }
+    let off = off_road_costs(rules, p);
+    let enterable = if own_only { own_tiles(p) } else { u64::MAX };
+    dist[start] = 0;
+    let mut open: u64 = 1 << start;
+    let mut done = 0u64;
+    while open != 0 {
+        let mut bits = open;
+        let mut best = bits.trailing_zeros() as usize;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if dist[t] < dist[best] {
+                best = t;
+            }
+        }
+        open &= !(1 << best);
+        done |= 1 << best;
+        for &(n, e) in &rules.adjacency[best] {
+            let bit = 1u64 << n;
+            if done & bit != 0 || enterable & bit == 0 {
+                continue;
+            }
+            let ti = usize::from(s.terrain[usize::from(n)]);
+            let Some(&c) = off.get(ti) else { continue };
+            if c == u8::MAX {
+                continue;
+            }
+            let c = if p.has_road(e) { c.min(rules.own_road_half) } else { c };
+            let d = dist[best].saturating_add(u16::from(c.max(1)));
+            if d < dist[usize::from(n)] {
+                dist[usize::from(n)] = d;
+                open |= bit;
+            }
+        }
+    }
+    dist
+}
+
+/// VP gained by delivering one more good of type `g`.
+fn marginal(rules: &Rules, s: &State, seat: Seat, g: usize) -> f64 {
+    let p = s.player(seat);
+    let n = usize::from(p.delivered[g]);
+    let table = &rules.goods_of_a_kind;
+    let at = |k: usize| if k == 0 { 0 } else { table.get(k - 1).or(table.last()).copied().unwrap_or(0) };
+    let mut gain = f64::from(at(n + 1) - at(n));
+    let others_min = (0..rules.goods.len()).filter(|&h| h != g).map(|h| p.delivered[h]).min().unwrap_or(0);
+    if usize::from(others_min) > n {
+        gain += f64::from(rules.complete_set_vp);
+    }
+    gain
+}
+
+pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
+    let p = s.player(seat);
+    let mut h = f64::from(score(rules, s, seat));
+    h += 0.025 * f64::from(p.money);
+    if p.capital == NONE {
+        return h;
+    }
+    h += 0.15 * f64::from(income(rules, s, seat, false));
+    h += 0.4 * f64::from(p.settlements.count_ones());
+    let residents: u32 =
+        (0..rules.tiles()).map(|t| u32::from(p.residents_on(t as u8))).sum::<u32>() + u32::from(p.trolley.residents);
+    h += 0.35 * f64::from(residents);
+    h += 1.5 * f64::from(p.movement_level) + 3.5 * f64::from(p.holds_level);
+    // Cities are where goods come from and go to.
+    h += 0.8 * rules.cities.iter().filter(|c| p.settlements & (1 << c.tile) != 0).count() as f64;
+    h += 0.8 * f64::from(p.privileges.count_ones());
+    let mp = 2.0 * f64::from(rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
+    let free_pass = !rules.needs_own_tile || p.trolley.residents > 0;
+    let dist_now = distances(rules, s, seat, !free_pass);
+    let dist_any = if free_pass { dist_now } else { distances(rules, s, seat, false) };
+    let near = |d: u16| if d == u16::MAX { 0.0 } else { 1.0 / (1.0 + f64::from(d) / mp) };
+    // Goods aboard: worth part of their delivery, more the closer a city wants them
+    // (half as much where the trolley would first need residents aboard to get there).
+    for g in 0..rules.goods.len() {
+        let carried = p.trolley.goods[g];
+        if carried == 0 {
+            continue;
+        }
+        let best = (0..rules.tiles())
+            .filter(|&t| open_demand(rules, s, t as u8, g as u8).is_some())
+            .map(|t| near(dist_now[t]).max(0.5 * near(dist_any[t])))
+            .fold(0.0, f64::max);
+        h += f64::from(carried) * marginal(rules, s, seat, g) * (0.3 + 0.6 * best);
+    }
+    let dist = dist_now;
+    // An empty hold: worth heading for goods that some city still wants.
+    let free_holds = capacity(rules, p).saturating_sub(holds_needed(
+        rules,
+        u32::from(p.trolley.goods_count()),
+        u32::from(p.trolley.residents),
+    ));
+    if free_holds > 0 {
+        let mut wanted = [false; crate::rules::MAX_GOODS];
+        for (g, w) in wanted.iter_mut().enumerate().take(rules.goods.len()) {
+            *w = (0..rules.tiles()).any(|c| open_demand(rules, s, c as u8, g as u8).is_some());
+        }
+        let mut best = 0.0f64;
+        for t in 0..rules.tiles() {
+            if dist[t] == u16::MAX {
+                continue;
+            }
+            for g in 0..rules.goods.len() {
+                let city = rules.city_at(t as u8);
+                let here = u32::from(s.loose[t][g])
+                    + rules
+                        .cities
+                        .get(usize::from(city))
+                        .filter(|c| usize::from(c.goods) == g)
+                        .map_or(0, |_| u32::from(s.city_stock[usize::from(city)]));
+                if here > 0 && wanted[g] {
+                    best = best.max(marginal(rules, s, seat, g) * 0.2 * near(dist[t]));
+                }
+            }
+        }
+        h += best * f64::from(free_holds);
+    }
+    h
+}

@@ -1,0 +1,254 @@
+//! 504, World 163 ("Mundo 163"): The World of Traveling Road Builders with a Bias to
+//! Individualism, for 2–4 players, played from the bundled ruleset `mundo-163`.
+//!
+//! Sources: the Spanish summary `seeds/004_08882bf69cdac25c.txt` (cited `S004:Lnn`) and
+//! the full reference `rules/mundo163-504-reference.md` (cited `REF §n`). Every number,
+//! the map, the cities and the privileges live in `rulesets/mundo-163.toml`; this crate
+//! implements the kinds of rule. The defaults chosen where the sources are silent are
+//! listed in the crate's README.
+//!
+//! # Turn structure
+//! Setup: capitals are chosen in reverse turn order, each offering a goods type no other
+//! capital offers; each trolley loads one good from its capital. Then each turn runs
+//! 3 C purchase (one privilege → one upgrade → residents), 3 D residents, 3 E trolley and
+//! 3 H income (automatic at `end trolley`). The game ends after the round in which
+//! 19 / 21 / 23 goods (2 / 3 / 4 players) have been delivered in total.
+//!
+//! # Notation
+//! Tiles are named by row letter (`a` at the top to `i`) and column from the left
+//! (`a1` is city 5, `e4` city 1); cities by their number; privileges by their card label
+//! (`i-2`, `ii-11`, `iii-9`); goods by name (`wheat`, `cattle`, `fish`, `wood`, `ore`).
+//!
+//! | action | meaning |
+//! |---|---|
+//! | `capital 5` | choose city 5 as capital (setup) |
+//! | `buy i-8 for 20`, `buy i-8 for 0` | buy privilege I (8) from the row at that price |
+//! | `no privilege` | buy none: every card in the row drops to $0 |
+//! | `upgrade movement`, `upgrade cargo`, `no upgrade` | the turn's trolley upgrade |
+//! | `buy resident e4` | buy one resident onto an own tile (in tile order) |
+//! | `end purchase` | end 3 C: exhausted residents stand up |
+//! | `move e4 e3` | an active resident moves along own roads (stays active) |
+//! | `step e3 d2` | an active resident steps to an adjacent tile and is exhausted, or becomes a settlement there |
+//! | `road e3 e4 pay 1 2 lose e4` | build a road paid by 1 active resident on `e3` and 2 on `e4`; the one returned to storage comes from `e4` |
+//! | `free road e3 e4` | privilege III (9): a road without residents |
+//! | `again d2` | privilege II (11): an exhausted resident on `d2` acts once more |
+//! | `end residents` | end 3 D |
+//! | `go e3` | the trolley moves to an adjacent tile |
+//! | `load wheat`, `load resident` | load one good / one exhausted resident |
+//! | `unload wheat`, `unload resident` | unload one (a good is delivered where a city demands it) |
+//! | `end trolley` | end 3 E; 3 H pays income and the next turn begins |
+//!
+//! `parse_action(format_action(a)) == a` for every action; `road` also reads its tiles in
+//! either order, and the `lose` clause is absent when no resident is returned.
+
+pub mod action;
+mod check;
+pub mod fixed;
+mod heuristic;
+mod hidden;
+pub mod purchase;
+pub mod residents;
+pub mod rules;
+pub mod scoring;
+pub mod setup;
+pub mod state;
+pub mod trolley;
+mod view;
+
+pub use action::{Action, Track};
+pub use rules::Rules;
+pub use state::{Phase, State};
+
+use rulesmith_core::game::Progress;
+use rulesmith_core::ruleset::{Diagnostics, Node};
+use rulesmith_core::{Game, GameError, Outcome, Rng, Seat, ToMove};
+use state::End;
+
+/// The bundled ruleset's text (also embedded by the `rulesmith` facade).
+pub const BUNDLED_TOML: &str = include_str!("../../../rulesets/mundo-163.toml");
+
+/// Loads and decodes the bundled ruleset `mundo-163`, or an `extends` of it.
+pub fn load(arg: &str) -> Result<Mundo163, String> {
+    let bundled =
+        [rulesmith_core::ruleset::Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text: BUNDLED_TOML }];
+    let loaded = rulesmith_core::ruleset::load(arg, &bundled).map_err(|e| e.render())?;
+    let mut d = Diagnostics::default();
+    match decode(&loaded.tree, &mut d) {
+        Some(g) if d.is_empty() => Ok(g),
+        _ => Err(d.render(&loaded.sources)),
+    }
+}
+
+/// The game id (`[ruleset] game`).
+pub const GAME_ID: &str = "mundo-163";
+
+/// World 163 with its validated ruleset.
+#[derive(Clone, Debug)]
+pub struct Mundo163 {
+    pub rules: Rules,
+}
+
+/// Decodes the whole merged ruleset tree, reporting every problem into `d`.
+pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Mundo163> {
+    rules::decode(tree, d).map(|rules| Mundo163 { rules })
+}
+
+impl Mundo163 {
+    /// Whether `action` may be played now (every index in it checked first).
+    pub fn is_legal(&self, s: &State, action: Action) -> bool {
+        let r = &self.rules;
+        let tile = |t: u8| usize::from(t) < r.tiles();
+        let good = |g: u8| usize::from(g) < r.goods.len();
+        match (s.phase, action) {
+            (Phase::Capital, Action::Capital(c)) => purchase::can_choose_capital(r, s, c),
+            (Phase::Privilege, Action::BuyPrivilege { kind, free }) => {
+                purchase::privilege_position(r, s, kind, free).is_some()
+            }
+            (Phase::Privilege, Action::NoPrivilege) => true,
+            (Phase::Upgrade, Action::Upgrade(t)) => purchase::can_upgrade(r, s, t),
+            (Phase::Upgrade, Action::NoUpgrade) => true,
+            (Phase::BuyResidents, Action::BuyResident(t)) => tile(t) && purchase::can_buy_resident(r, s, t),
+            (Phase::BuyResidents, Action::EndPurchase) => true,
+            (Phase::Residents, Action::Move { from, to }) => {
+                tile(from) && tile(to) && residents::can_move(r, s, from, to)
+            }
+            (Phase::Residents, Action::Step { from, to }) => {
+                tile(from) && tile(to) && residents::can_step(r, s, from, to)
+            }
+            (Phase::Residents, Action::Road { a, b, from_a, from_b, lose_a }) => {
+                tile(a) && tile(b) && residents::can_road(r, s, a, b, from_a, from_b, lose_a)
+            }
+            (Phase::Residents, Action::FreeRoad { a, b }) => tile(a) && tile(b) && residents::can_free_road(r, s, a, b),
+            (Phase::Residents, Action::Again(t)) => tile(t) && residents::can_again(r, s, t),
+            (Phase::Residents, Action::EndResidents) => true,
+            (Phase::Trolley, Action::Go(t)) => tile(t) && trolley::can_go(r, s, t),
+            (Phase::Trolley, Action::Load(g)) => good(g) && trolley::can_load(r, s, g),
+            (Phase::Trolley, Action::LoadResident) => trolley::can_load_resident(r, s),
+            (Phase::Trolley, Action::Unload(g)) => good(g) && trolley::can_unload(s, g),
+            (Phase::Trolley, Action::UnloadResident) => trolley::can_unload_resident(r, s),
+            (Phase::Trolley, Action::EndTrolley) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Game for Mundo163 {
+    type State = State;
+    type Action = Action;
+
+    fn game_id(&self) -> &'static str {
+        GAME_ID
+    }
+
+    fn players(&self) -> std::ops::RangeInclusive<usize> {
+        self.rules.min_players..=self.rules.max_players
+    }
+
+    fn new_game(&self, players: usize, seed: u64) -> Result<State, GameError> {
+        setup::new_game(&self.rules, players, seed)
+    }
+
+    fn player_count(&self, state: &State) -> usize {
+        usize::from(state.players)
+    }
+
+    fn to_move(&self, state: &State) -> ToMove {
+        if state.phase == Phase::Over { ToMove::Terminal } else { ToMove::Seat(state.current) }
+    }
+
+    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
+        out.clear();
+        let r = &self.rules;
+        match state.phase {
+            Phase::Capital | Phase::Privilege | Phase::Upgrade | Phase::BuyResidents => purchase::legal(r, state, out),
+            Phase::Residents => residents::legal(r, state, out),
+            Phase::Trolley => trolley::legal(r, state, out),
+            Phase::Over => {}
+        }
+    }
+
+    fn apply(&self, state: &mut State, action: Action) -> Result<(), GameError> {
+        if state.phase == Phase::Over {
+            return Err(GameError::Over);
+        }
+        if !self.is_legal(state, action) {
+            return Err(GameError::Illegal {
+                action: self.format_action(state, action),
+                reason: "not legal in this position".into(),
+            });
+        }
+        let r = &self.rules;
+        let s = state;
+        match action {
+            Action::Capital(c) => purchase::choose_capital(r, s, c),
+            Action::BuyPrivilege { kind, free } => {
+                if let Some(pos) = purchase::privilege_position(r, s, kind, free) {
+                    purchase::buy_privilege(r, s, pos, free);
+                }
+            }
+            Action::NoPrivilege => purchase::no_privilege(s),
+            Action::Upgrade(t) => purchase::upgrade(r, s, t),
+            Action::NoUpgrade => s.phase = Phase::BuyResidents,
+            Action::BuyResident(t) => purchase::buy_resident(r, s, t),
+            Action::EndPurchase => purchase::end_purchase(s),
+            Action::Move { from, to } => residents::move_along_roads(s, from, to),
+            Action::Step { from, to } => residents::step(r, s, from, to),
+            Action::Road { a, b, from_a, from_b, lose_a } => residents::build_road(r, s, a, b, from_a, from_b, lose_a),
+            Action::FreeRoad { a, b } => residents::build_free_road(r, s, a, b),
+            Action::Again(t) => residents::again(s, t),
+            Action::EndResidents => residents::end_residents(r, s),
+            Action::Go(t) => trolley::go(r, s, t),
+            Action::Load(g) => trolley::load(r, s, g),
+            Action::LoadResident => trolley::load_resident(s),
+            Action::Unload(g) => trolley::unload(r, s, g),
+            Action::UnloadResident => trolley::unload_resident(r, s),
+            Action::EndTrolley => trolley::end_trolley(r, s),
+        }
+        Ok(())
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        let end = match state.end {
+            End::None => return None,
+            End::DeliveredGoods => "delivered_goods",
+            End::RoundLimit => "round_limit",
+        };
+        Some(scoring::outcome(&self.rules, state, end))
+    }
+
+    fn progress(&self, state: &State) -> Progress {
+        Progress { rounds: state.round }
+    }
+
+    fn format_action(&self, _state: &State, action: Action) -> String {
+        action::format(&self.rules, action)
+    }
+
+    fn parse_action(&self, _state: &State, text: &str) -> Result<Action, GameError> {
+        action::parse(&self.rules, text)
+    }
+
+    fn observe(&self, state: &State, _seat: Seat) -> State {
+        hidden::observe(&self.rules, state)
+    }
+
+    fn determinize(&self, state: &State, _seat: Seat, rng: &mut Rng) -> State {
+        hidden::determinize(&self.rules, state, rng)
+    }
+
+    fn check_state(&self, state: &State) -> Result<(), GameError> {
+        check::check(&self.rules, state)
+    }
+
+    fn heuristic(&self, state: &State, seat: Seat) -> f64 {
+        heuristic::heuristic(&self.rules, state, seat)
+    }
+
+    fn state_to_json(&self, state: &State) -> serde_json::Value {
+        view::to_json(&self.rules, state)
+    }
+
+    fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
+        view::from_json(&self.rules, value)
+    }
+}

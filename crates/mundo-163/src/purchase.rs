@@ -1,0 +1,266 @@
+//! Setup choices and 3 C Purchase: the privilege row (REF §2.4.1), the trolley upgrade
+//! (§2.4.2) and buying residents (§2.4.3).
+
+use crate::action::{Action, Track};
+use crate::rules::{Effect, NONE, Rules};
+use crate::state::{Phase, Player, State};
+
+/// The effects of every privilege a player owns.
+pub fn effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = &'r Effect> + 'r {
+    let owned = p.privileges;
+    rules
+        .privileges
+        .iter()
+        .enumerate()
+        .filter(move |(k, _)| *k < 32 && owned & (1 << k) != 0)
+        .flat_map(|(_, t)| t.effects.iter())
+}
+
+// ---------------------------------------------------------------- capitals (REF §2.2)
+
+/// The seat choosing a capital is `state.current`; a city is open when nobody chose it
+/// and no capital offers its goods type (REF §1.4 "different types of goods").
+pub fn can_choose_capital(rules: &Rules, s: &State, city: u8) -> bool {
+    let Some(c) = rules.cities.get(usize::from(city)) else { return false };
+    s.phase == Phase::Capital
+        && s.p.iter().all(|p| {
+            p.capital == NONE
+                || (p.capital != c.tile
+                    && rules.cities.get(usize::from(rules.city_at(p.capital))).is_none_or(|o| o.goods != c.goods))
+        })
+}
+
+pub fn choose_capital(rules: &Rules, s: &mut State, city: u8) {
+    let Some(c) = rules.cities.get(usize::from(city)) else { return };
+    let (tile, goods) = (c.tile, c.goods);
+    let load = rules.trolley_start_goods.min(s.city_stock[usize::from(city)]);
+    s.city_stock[usize::from(city)] -= load;
+    let p = s.cur_mut();
+    p.capital = tile;
+    p.trolley.tile = tile;
+    p.trolley.goods[usize::from(goods)] += load;
+    if s.current == 0 {
+        s.round = 1;
+        start_turn(rules, s);
+    } else {
+        s.current -= 1;
+    }
+}
+
+// ---------------------------------------------------------------- privilege row
+
+/// Start of a turn: 3 C begins with the row refill (REF §2.4.1 step 1).
+pub fn start_turn(rules: &Rules, s: &mut State) {
+    s.phase = Phase::Privilege;
+    s.turn = Default::default();
+    let below = rules.refill_below.get(usize::from(s.players)).copied().unwrap_or(0);
+    if s.row_len < below {
+        draw_to_row(rules, s);
+    }
+}
+
+/// Draws the top card of the deck onto the right end of the row (price: full).
+pub fn draw_to_row(rules: &Rules, s: &mut State) {
+    if s.deck_len == 0 || usize::from(s.row_len) >= s.row.len() {
+        return;
+    }
+    s.deck_len -= 1;
+    let card = s.deck[usize::from(s.deck_len)];
+    s.row[usize::from(s.row_len)] = card;
+    s.row_len += 1;
+    back_rule(rules, s);
+}
+
+/// Cards of a lower back than the highest in the row drop to $0 (REF §2.4.1 step 4).
+/// Lower backs were drawn earlier, so they form a prefix of the row.
+pub fn back_rule(rules: &Rules, s: &mut State) {
+    let back = |k: u8| rules.privileges.get(usize::from(k)).map_or(0, |p| p.back);
+    let Some(top) = s.row().iter().map(|&k| back(k)).max() else { return };
+    let lower = s.row().iter().filter(|&&k| back(k) < top).count() as u8;
+    s.free = s.free.max(lower);
+}
+
+/// The row position of the card bought by `BuyPrivilege { kind, free }`, if legal.
+pub fn privilege_position(rules: &Rules, s: &State, kind: u8, free: bool) -> Option<usize> {
+    if s.phase != Phase::Privilege || s.cur().has_privilege(kind) {
+        return None;
+    }
+    let price = if free { 0 } else { rules.privilege_price };
+    if s.cur().money < price {
+        return None;
+    }
+    s.row().iter().enumerate().position(|(i, &k)| k == kind && (i < usize::from(s.free)) == free)
+}
+
+pub fn buy_privilege(rules: &Rules, s: &mut State, pos: usize, free: bool) {
+    let len = usize::from(s.row_len);
+    if pos >= len {
+        return;
+    }
+    let kind = s.row[pos];
+    s.row.copy_within(pos + 1..len, pos);
+    s.row_len -= 1;
+    if pos < usize::from(s.free) {
+        s.free -= 1;
+    }
+    back_rule(rules, s);
+    let price = if free { 0 } else { rules.privilege_price };
+    let p = s.cur_mut();
+    p.money -= price;
+    p.privileges |= 1 << kind;
+    s.phase = Phase::Upgrade;
+}
+
+/// No purchase: every card in the row now costs $0 (REF §2.4.1 step 3).
+pub fn no_privilege(s: &mut State) {
+    s.free = s.row_len;
+    s.phase = Phase::Upgrade;
+}
+
+// ---------------------------------------------------------------- upgrade
+
+/// The price of the next step of an upgrade track, if there is one.
+pub fn upgrade_cost(rules: &Rules, p: &Player, track: Track) -> Option<i32> {
+    let (level, levels, cost) = match track {
+        Track::Movement => (p.movement_level, rules.movement.len(), rules.movement_upgrade_cost),
+        Track::Cargo => (p.holds_level, rules.holds.len(), rules.holds_upgrade_cost),
+    };
+    if usize::from(level) + 1 >= levels {
+        return None;
+    }
+    let discount: i32 = effects(rules, p)
+        .map(|e| match e {
+            Effect::UpgradeDiscount { money } => *money,
+            _ => 0,
+        })
+        .sum();
+    Some((cost - discount).max(0))
+}
+
+pub fn can_upgrade(rules: &Rules, s: &State, track: Track) -> bool {
+    s.phase == Phase::Upgrade && upgrade_cost(rules, s.cur(), track).is_some_and(|c| c <= s.cur().money)
+}
+
+pub fn upgrade(rules: &Rules, s: &mut State, track: Track) {
+    let Some(cost) = upgrade_cost(rules, s.cur(), track) else { return };
+    let p = s.cur_mut();
+    p.money -= cost;
+    match track {
+        Track::Movement => p.movement_level += 1,
+        Track::Cargo => p.holds_level += 1,
+    }
+    s.phase = Phase::BuyResidents;
+}
+
+// ---------------------------------------------------------------- residents
+
+pub fn resident_price(rules: &Rules, p: &Player) -> i32 {
+    effects(rules, p).fold(rules.resident_price, |acc, e| match e {
+        Effect::ResidentPrice { money } => acc.min(*money),
+        _ => acc,
+    })
+}
+
+/// The most residents a player may have on a tile (REF §2.4.3): 9 on the capital,
+/// 7 elsewhere.
+pub fn tile_limit(rules: &Rules, p: &Player, tile: u8) -> u8 {
+    if tile == p.capital { rules.capital_limit } else { rules.settlement_limit }
+}
+
+/// Whether one more resident may arrive on an own tile by moving or unloading
+/// (REF §6 Q5: the limits hold at all times by default).
+pub fn room_for_one(rules: &Rules, p: &Player, tile: u8) -> bool {
+    !rules.limits_always || p.residents_on(tile) < tile_limit(rules, p, tile)
+}
+
+/// Buying one resident onto `tile` (REF §2.4.3). During 3 C every resident bought this
+/// turn is active and every other one exhausted, so `active` counts this turn's buys.
+pub fn can_buy_resident(rules: &Rules, s: &State, tile: u8) -> bool {
+    let p = s.cur();
+    if s.phase != Phase::BuyResidents
+        || p.residents_in_storage == 0
+        || p.money < resident_price(rules, p)
+        || (s.turn.purchase_from != NONE && tile < s.turn.purchase_from)
+        || !p.owns(tile)
+    {
+        return false;
+    }
+    let now = p.residents_on(tile);
+    if now >= tile_limit(rules, p, tile) {
+        return false;
+    }
+    if tile == p.capital {
+        return true;
+    }
+    // At most as many new residents as pieces there before: the settlement plus the
+    // residents already there.
+    let bought = p.active.get(usize::from(tile)).copied().unwrap_or(0);
+    let before = 1 + now - bought;
+    bought < before
+}
+
+pub fn buy_resident(rules: &Rules, s: &mut State, tile: u8) {
+    let price = resident_price(rules, s.cur());
+    s.turn.purchase_from = tile;
+    let p = s.cur_mut();
+    p.money -= price;
+    p.residents_in_storage -= 1;
+    p.active[usize::from(tile)] += 1;
+}
+
+/// End of 3 C: the player stands all his exhausted residents upright (REF §2.4.4).
+pub fn end_purchase(s: &mut State) {
+    let p = s.cur_mut();
+    for t in 0..p.active.len() {
+        p.active[t] += p.exhausted[t] + p.moved[t];
+        p.exhausted[t] = 0;
+        p.moved[t] = 0;
+    }
+    s.phase = Phase::Residents;
+}
+
+/// Legal actions of the capital choice and of 3 C.
+pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
+    match s.phase {
+        Phase::Capital => {
+            for c in 0..rules.cities.len() as u8 {
+                if can_choose_capital(rules, s, c) {
+                    out.push(Action::Capital(c));
+                }
+            }
+        }
+        Phase::Privilege => {
+            for (i, &kind) in s.row().iter().enumerate() {
+                let free = i < usize::from(s.free);
+                // Two copies at the same price are the same purchase.
+                let seen =
+                    s.row()[..i].iter().enumerate().any(|(j, &k)| k == kind && (j < usize::from(s.free)) == free);
+                if !seen && privilege_position(rules, s, kind, free).is_some() {
+                    out.push(Action::BuyPrivilege { kind, free });
+                }
+            }
+            out.push(Action::NoPrivilege);
+        }
+        Phase::Upgrade => {
+            for t in [Track::Movement, Track::Cargo] {
+                if can_upgrade(rules, s, t) {
+                    out.push(Action::Upgrade(t));
+                }
+            }
+            out.push(Action::NoUpgrade);
+        }
+        Phase::BuyResidents => {
+            let p = s.cur();
+            if p.residents_in_storage > 0 && p.money >= resident_price(rules, p) {
+                let from = if s.turn.purchase_from == NONE { 0 } else { s.turn.purchase_from };
+                for t in from..rules.tiles() as u8 {
+                    if can_buy_resident(rules, s, t) {
+                        out.push(Action::BuyResident(t));
+                    }
+                }
+            }
+            out.push(Action::EndPurchase);
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,311 @@
+//! 3 D Residents (REF §2.5): steps, moves along own roads, settling, building roads.
+//!
+//! Moving along roads is not an action, and moving A→B then B→C equals moving A→C, so
+//! each resident moves along roads at most once per phase (it is then kept in `moved`):
+//! this keeps the phase finite without losing any reachable position.
+
+use crate::action::Action;
+use crate::purchase::{effects, room_for_one};
+use crate::rules::{Effect, MAX_TERRAINS, Rules, TerrainKind};
+use crate::state::{Phase, Player, State};
+
+/// Tiles reachable from `from` along the player's own roads (including `from`).
+pub fn road_component(rules: &Rules, p: &Player, from: u8) -> u64 {
+    if from >= 64 || p.network & (1 << from) == 0 {
+        return if from < 64 { 1 << from } else { 0 };
+    }
+    let mut seen: u64 = 1 << from;
+    let mut frontier = seen;
+    while frontier != 0 {
+        let t = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        for &(n, e) in rules.adjacency.get(t).map_or(&[][..], Vec::as_slice) {
+            if p.has_road(e) && seen & (1 << n) == 0 {
+                seen |= 1 << n;
+                frontier |= 1 << n;
+            }
+        }
+    }
+    seen
+}
+
+fn is_water(rules: &Rules, s: &State, tile: u8) -> bool {
+    let t = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
+    rules.terrains.get(usize::from(t)).is_none_or(|t| t.kind == TerrainKind::Water)
+}
+
+pub fn can_move(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
+    let p = s.cur();
+    s.phase == Phase::Residents
+        && from != to
+        && to < 64
+        && p.active.get(usize::from(from)).is_some_and(|&n| n > 0)
+        && road_component(rules, p, from) & (1 << to) != 0
+        && room_for_one(rules, p, to)
+}
+
+pub fn can_step(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
+    let p = s.cur();
+    if s.phase != Phase::Residents || p.active_on(from) == 0 || rules.edge(from, to).is_none() || is_water(rules, s, to)
+    {
+        return false;
+    }
+    if p.owns(to) { room_for_one(rules, p, to) } else { p.settlements_in_storage > 0 }
+}
+
+/// Takes one active resident off a tile: one that already moved along roads first (a
+/// resident that may still move is worth more, so this is never a worse choice).
+fn take_active(p: &mut Player, tile: u8) {
+    let t = usize::from(tile);
+    if p.moved[t] > 0 {
+        p.moved[t] -= 1;
+    } else if p.active[t] > 0 {
+        p.active[t] -= 1;
+    }
+}
+
+/// A resident enters a tile without the player's settlement: it is exchanged for a
+/// settlement (REF §2.5 "Settling"). Counts cities for privilege I (2).
+pub fn settle(rules: &Rules, s: &mut State, tile: u8) {
+    let is_city = rules.city_at(tile) != crate::rules::NONE;
+    let p = s.cur_mut();
+    p.settlements |= 1 << tile;
+    p.settlements_in_storage -= 1;
+    p.residents_in_storage += 1;
+    if is_city {
+        s.turn.cities_settled += 1;
+    }
+}
+
+pub fn step(rules: &Rules, s: &mut State, from: u8, to: u8) {
+    take_active(s.cur_mut(), from);
+    if s.cur().owns(to) {
+        s.cur_mut().exhausted[usize::from(to)] += 1;
+    } else {
+        settle(rules, s, to);
+    }
+}
+
+pub fn move_along_roads(s: &mut State, from: u8, to: u8) {
+    let p = s.cur_mut();
+    p.active[usize::from(from)] -= 1;
+    p.moved[usize::from(to)] += 1;
+}
+
+/// Residents a road end of each terrain costs the player, after privileges.
+pub fn road_end_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
+    let mut out = [0u8; MAX_TERRAINS];
+    for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
+        out[ti] = t.road_residents;
+    }
+    for e in effects(rules, p) {
+        if let Effect::RoadCost { terrain, residents } = *e {
+            if let Some(c) = out.get_mut(usize::from(terrain)) {
+                *c = (*c).min(residents);
+            }
+        }
+    }
+    out
+}
+
+/// Tiles with the player's headquarters or a settlement.
+pub fn own_tiles(p: &Player) -> u64 {
+    p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
+}
+
+/// The residents a road between two own tiles costs, if it may be built now
+/// (REF §2.5 "Building a road"): the dearer terrain (after privileges) plus one per
+/// opposing road already there.
+pub fn road_cost(rules: &Rules, s: &State, a: u8, b: u8) -> Option<u8> {
+    let edge = rules.edge(a, b)?;
+    if s.phase != Phase::Residents {
+        return None;
+    }
+    road_cost_with(rules, s, &road_end_costs(rules, s.cur()), a, b, edge)
+}
+
+fn road_cost_with(rules: &Rules, s: &State, ends: &[u8; MAX_TERRAINS], a: u8, b: u8, edge: u8) -> Option<u8> {
+    let p = s.cur();
+    let own = own_tiles(p);
+    if a >= b || b >= 64 || own & (1 << a) == 0 || own & (1 << b) == 0 || p.has_road(edge) {
+        return None;
+    }
+    let connected = if p.network == 0 { a == p.capital || b == p.capital } else { p.network & (1 << a | 1 << b) != 0 };
+    if !connected {
+        return None;
+    }
+    let end_cost = |tile: u8| -> u8 {
+        let ti = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
+        ends.get(usize::from(ti)).copied().unwrap_or(0)
+    };
+    let opposing = s.p.iter().enumerate().filter(|&(i, o)| i != usize::from(s.current) && o.has_road(edge)).count() as u8;
+    Some(end_cost(a).max(end_cost(b)) + opposing * rules.opposing_road_extra)
+}
+
+pub fn can_road(rules: &Rules, s: &State, a: u8, b: u8, from_a: u8, from_b: u8, lose_a: bool) -> bool {
+    let Some(cost) = road_cost(rules, s, a, b) else { return false };
+    let p = s.cur();
+    if u16::from(from_a) + u16::from(from_b) != u16::from(cost) || from_a > p.active_on(a) || from_b > p.active_on(b) {
+        return false;
+    }
+    if rules.residents_returned == 0 || cost == 0 {
+        !lose_a
+    } else if lose_a {
+        from_a > 0
+    } else {
+        from_b > 0
+    }
+}
+
+pub fn can_free_road(rules: &Rules, s: &State, a: u8, b: u8) -> bool {
+    !s.turn.free_road_used
+        && effects(rules, s.cur()).any(|e| *e == Effect::FreeRoad)
+        && road_cost(rules, s, a, b).is_some()
+}
+
+fn place_road(rules: &Rules, s: &mut State, a: u8, b: u8) {
+    let Some(edge) = rules.edge(a, b) else { return };
+    let p = s.cur_mut();
+    p.set_road(edge);
+    p.network |= 1 << a | 1 << b;
+}
+
+/// Builds a road: one used resident returns to storage, the others are exhausted
+/// (S004:L34-36).
+pub fn build_road(rules: &Rules, s: &mut State, a: u8, b: u8, from_a: u8, from_b: u8, lose_a: bool) {
+    let returned = if from_a + from_b > 0 { rules.residents_returned } else { 0 };
+    let p = s.cur_mut();
+    for (tile, n, lose) in [(a, from_a, lose_a), (b, from_b, !lose_a)] {
+        for i in 0..n {
+            take_active(p, tile);
+            if lose && i == 0 && returned > 0 {
+                p.residents_in_storage += 1;
+            } else {
+                p.exhausted[usize::from(tile)] += 1;
+            }
+        }
+    }
+    place_road(rules, s, a, b);
+}
+
+/// Privilege III (9): a road for free, no residents used (REF §6 Q8).
+pub fn build_free_road(rules: &Rules, s: &mut State, a: u8, b: u8) {
+    s.turn.free_road_used = true;
+    place_road(rules, s, a, b);
+}
+
+pub fn can_again(rules: &Rules, s: &State, tile: u8) -> bool {
+    s.phase == Phase::Residents
+        && !s.turn.extra_action_used
+        && s.cur().exhausted.get(usize::from(tile)).is_some_and(|&n| n > 0)
+        && effects(rules, s.cur()).any(|e| *e == Effect::ExtraResidentAction)
+}
+
+/// Privilege II (11): every resident exhausted on a tile during 3 D has just acted (all
+/// stood up at the end of 3 C), so standing one up again gives it its second action.
+pub fn again(s: &mut State, tile: u8) {
+    s.turn.extra_action_used = true;
+    let p = s.cur_mut();
+    p.exhausted[usize::from(tile)] -= 1;
+    p.active[usize::from(tile)] += 1;
+}
+
+/// End of 3 D: unused active residents are exhausted; the trolley gets its movement.
+pub fn end_residents(rules: &Rules, s: &mut State) {
+    let extra: u8 = effects(rules, s.cur())
+        .map(|e| match e {
+            Effect::ExtraMovement { half } => *half,
+            _ => 0,
+        })
+        .sum();
+    let p = s.cur_mut();
+    for t in 0..p.active.len() {
+        p.exhausted[t] += p.active[t] + p.moved[t];
+        p.active[t] = 0;
+        p.moved[t] = 0;
+    }
+    let mp = rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0);
+    p.trolley.half_mp = mp.saturating_mul(2).saturating_add(extra);
+    s.turn.trolley_moves = 0;
+    s.turn.loaded_here = 0;
+    s.turn.unloaded_here = 0;
+    s.phase = Phase::Trolley;
+}
+
+pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
+    let p = s.cur();
+    let n = rules.tiles() as u8;
+    // The network's connected parts, each computed once.
+    let mut parts = [0u64; 8];
+    let mut nparts = 0;
+    for from in 0..n {
+        let f = usize::from(from);
+        if p.active[f] > 0 {
+            let bit = 1u64 << from;
+            let component = match parts[..nparts].iter().find(|&&c| c & bit != 0) {
+                Some(&c) => c,
+                None => {
+                    let c = road_component(rules, p, from);
+                    if nparts < parts.len() && c != bit {
+                        parts[nparts] = c;
+                        nparts += 1;
+                    }
+                    c
+                }
+            };
+            let reach = component & !bit;
+            let mut bits = reach;
+            while bits != 0 {
+                let to = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                if room_for_one(rules, p, to) {
+                    out.push(Action::Move { from, to });
+                }
+            }
+        }
+        if p.active_on(from) > 0 {
+            for &(to, _) in &rules.adjacency[f] {
+                if can_step(rules, s, from, to) {
+                    out.push(Action::Step { from, to });
+                }
+            }
+        }
+    }
+    let free = !s.turn.free_road_used && effects(rules, p).any(|e| *e == Effect::FreeRoad);
+    let ends = road_end_costs(rules, p);
+    let own = own_tiles(p);
+    for (edge, &(a, b)) in rules.edges.iter().enumerate() {
+        if own & (1 << a) == 0 || own & (1 << b) == 0 {
+            continue;
+        }
+        let Some(cost) = road_cost_with(rules, s, &ends, a, b, edge as u8) else { continue };
+        if free {
+            out.push(Action::FreeRoad { a, b });
+        }
+        let (have_a, have_b) = (p.active_on(a), p.active_on(b));
+        if u16::from(have_a) + u16::from(have_b) < u16::from(cost) {
+            continue;
+        }
+        for from_a in cost.saturating_sub(have_b)..=cost.min(have_a) {
+            let from_b = cost - from_a;
+            if rules.residents_returned == 0 || cost == 0 {
+                out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
+                continue;
+            }
+            if from_a > 0 {
+                out.push(Action::Road { a, b, from_a, from_b, lose_a: true });
+            }
+            if from_b > 0 {
+                out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
+            }
+        }
+    }
+    if !s.turn.extra_action_used && effects(rules, p).any(|e| *e == Effect::ExtraResidentAction) {
+        for t in 0..n {
+            if p.exhausted[usize::from(t)] > 0 {
+                out.push(Action::Again(t));
+            }
+        }
+    }
+    out.push(Action::EndResidents);
+}

@@ -1,0 +1,305 @@
+//! 3 E Transport trolley (REF §2.6): movement, loading, unloading, deliveries; then
+//! 3 H income (§2.7) and the turn and round change with the game end (§2.9).
+
+use crate::action::Action;
+use crate::purchase::{effects, room_for_one, start_turn};
+use crate::residents::settle;
+use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules, TerrainKind};
+use crate::scoring::income;
+use crate::state::{End, Phase, Player, RESIDENT_BIT, State};
+
+/// Holds needed for a cargo: goods and residents never share a hold.
+pub fn holds_needed(rules: &Rules, goods: u32, residents: u32) -> u32 {
+    let per = |n: u32, cap: u8| -> u32 {
+        if n == 0 {
+            0
+        } else if cap == 0 {
+            u32::MAX / 4
+        } else {
+            n.div_ceil(u32::from(cap))
+        }
+    };
+    per(goods, rules.goods_per_hold) + per(residents, rules.residents_per_hold)
+}
+
+pub fn capacity(rules: &Rules, p: &Player) -> u32 {
+    u32::from(rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0))
+}
+
+fn fits(rules: &Rules, p: &Player, goods: u32, residents: u32) -> bool {
+    holds_needed(rules, goods, residents) <= capacity(rules, p)
+}
+
+/// Half points the trolley pays to enter a tile of each terrain off-road, after the
+/// player's privileges (`u8::MAX` = never: water).
+pub fn off_road_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
+    let mut out = [u8::MAX; MAX_TERRAINS];
+    for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
+        if t.kind != TerrainKind::Water {
+            out[ti] = t.enter_half;
+        }
+    }
+    for e in effects(rules, p) {
+        if let Effect::TrolleyEnterCost { terrain, half } = *e {
+            if let Some(c) = out.get_mut(usize::from(terrain)) {
+                if *c != u8::MAX {
+                    *c = (*c).min(half);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Half points the trolley pays to enter `to` from `from` (REF §2.6 and §6 Q4): along
+/// an own road 0.5 MP, else the terrain's cost; a privilege may make a terrain cheaper,
+/// even by road (III (1): cities for 0).
+pub fn enter_cost(rules: &Rules, s: &State, p: &Player, from: u8, to: u8) -> Option<u8> {
+    step_cost(rules, s, p, &off_road_costs(rules, p), to, rules.edge(from, to)?)
+}
+
+fn step_cost(rules: &Rules, s: &State, p: &Player, off: &[u8; MAX_TERRAINS], to: u8, edge: u8) -> Option<u8> {
+    let ti = usize::from(s.terrain.get(usize::from(to)).copied()?);
+    let off_road = *off.get(ti)?;
+    if off_road == u8::MAX {
+        return None;
+    }
+    Some(if p.has_road(edge) { off_road.min(rules.own_road_half) } else { off_road })
+}
+
+/// The cheapest cost (half points) from the trolley's tile to every tile it can reach
+/// with the movement it has left (`u8::MAX` = out of reach).
+pub fn reach(rules: &Rules, s: &State) -> [u8; MAX_TILES] {
+    let p = s.cur();
+    let mut cost = [u8::MAX; MAX_TILES];
+    let start = usize::from(p.trolley.tile);
+    if start >= rules.tiles() {
+        return cost;
+    }
+    let off = off_road_costs(rules, p);
+    let budget = u16::from(p.trolley.half_mp);
+    let enterable: u64 = if !rules.needs_own_tile || p.trolley.residents > 0 {
+        u64::MAX
+    } else {
+        p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
+    };
+    cost[start] = 0;
+    let mut open: u64 = 1 << start;
+    let mut done: u64 = 0;
+    while open != 0 {
+        // Dijkstra over the few tiles in reach: pick the cheapest open tile.
+        let mut bits = open;
+        let mut best = bits.trailing_zeros() as usize;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if cost[t] < cost[best] {
+                best = t;
+            }
+        }
+        open &= !(1 << best);
+        done |= 1 << best;
+        for &(n, e) in &rules.adjacency[best] {
+            let bit = 1u64 << n;
+            if done & bit != 0 || enterable & bit == 0 {
+                continue;
+            }
+            if let Some(c) = step_cost(rules, s, p, &off, n, e) {
+                let total = u16::from(cost[best]) + u16::from(c);
+                if total <= budget && total < u16::from(cost[usize::from(n)]) {
+                    cost[usize::from(n)] = total as u8;
+                    open |= bit;
+                }
+            }
+        }
+    }
+    cost
+}
+
+/// `go T`: the trolley moves to any tile it can reach now, by the cheapest way (a move
+/// through tiles without stopping has no other effect, so every longer way is the same
+/// move with less movement left).
+pub fn can_go(rules: &Rules, s: &State, to: u8) -> bool {
+    let p = s.cur();
+    s.phase == Phase::Trolley
+        && s.turn.trolley_moves < rules.max_moves
+        && to != p.trolley.tile
+        && reach(rules, s).get(usize::from(to)).is_some_and(|&c| c != u8::MAX)
+}
+
+pub fn go(rules: &Rules, s: &mut State, to: u8) {
+    let cost = reach(rules, s).get(usize::from(to)).copied().unwrap_or(0);
+    let p = s.cur_mut();
+    p.trolley.half_mp -= cost.min(p.trolley.half_mp);
+    p.trolley.tile = to;
+    s.turn.trolley_moves += 1;
+    s.turn.loaded_here = 0;
+    s.turn.unloaded_here = 0;
+}
+
+/// Goods of type `g` that can be picked up where the trolley stands: goods lying there,
+/// then the city's own stock.
+fn available(rules: &Rules, s: &State, tile: u8, g: u8) -> u32 {
+    let lying = s.loose.get(usize::from(tile)).map_or(0, |l| l[usize::from(g)]);
+    let city = rules.city_at(tile);
+    let stock = match rules.cities.get(usize::from(city)) {
+        Some(c) if c.goods == g => s.city_stock[usize::from(city)],
+        _ => 0,
+    };
+    u32::from(lying) + u32::from(stock)
+}
+
+pub fn can_load(rules: &Rules, s: &State, g: u8) -> bool {
+    let p = s.cur();
+    s.phase == Phase::Trolley
+        && usize::from(g) < rules.goods.len()
+        && s.turn.unloaded_here & (1 << g) == 0
+        && available(rules, s, p.trolley.tile, g) > 0
+        && fits(rules, p, u32::from(p.trolley.goods_count()) + 1, u32::from(p.trolley.residents))
+}
+
+pub fn load(rules: &Rules, s: &mut State, g: u8) {
+    let tile = usize::from(s.cur().trolley.tile);
+    let gi = usize::from(g);
+    if s.loose[tile][gi] > 0 {
+        s.loose[tile][gi] -= 1;
+    } else {
+        let city = usize::from(rules.city_at(tile as u8));
+        if let Some(stock) = s.city_stock.get_mut(city) {
+            *stock = stock.saturating_sub(1);
+        }
+    }
+    s.cur_mut().trolley.goods[gi] += 1;
+    s.turn.loaded_here |= 1 << g;
+}
+
+/// The uncovered demand space of the city on `tile` for goods `g`, if any.
+pub fn open_demand(rules: &Rules, s: &State, tile: u8, g: u8) -> Option<(usize, usize)> {
+    let city = rules.city_at(tile);
+    let c = rules.cities.get(usize::from(city))?;
+    let covered = s.covered[usize::from(city)];
+    c.demands.iter().enumerate().find(|&(i, &d)| d == g && covered & (1 << i) == 0).map(|(i, _)| (usize::from(city), i))
+}
+
+pub fn can_unload(s: &State, g: u8) -> bool {
+    let p = s.cur();
+    s.phase == Phase::Trolley
+        && p.trolley.goods.get(usize::from(g)).is_some_and(|&n| n > 0)
+        && s.turn.loaded_here & (1 << g) == 0
+}
+
+/// Unloads a good: delivered if the city here still demands it (the space is covered and
+/// the player keeps the good, S004:L45), else it stays on the tile.
+pub fn unload(rules: &Rules, s: &mut State, g: u8) {
+    let tile = s.cur().trolley.tile;
+    let gi = usize::from(g);
+    s.cur_mut().trolley.goods[gi] -= 1;
+    match open_demand(rules, s, tile, g) {
+        Some((city, slot)) => {
+            s.covered[city] |= 1 << slot;
+            s.cur_mut().delivered[gi] += 1;
+        }
+        None => {
+            s.loose[usize::from(tile)][gi] += 1;
+            s.turn.unloaded_here |= 1 << g;
+        }
+    }
+}
+
+pub fn can_load_resident(rules: &Rules, s: &State) -> bool {
+    let p = s.cur();
+    s.phase == Phase::Trolley
+        && s.turn.unloaded_here & RESIDENT_BIT == 0
+        && p.exhausted.get(usize::from(p.trolley.tile)).is_some_and(|&n| n > 0)
+        && fits(rules, p, u32::from(p.trolley.goods_count()), u32::from(p.trolley.residents) + 1)
+}
+
+pub fn load_resident(s: &mut State) {
+    let p = s.cur_mut();
+    p.exhausted[usize::from(p.trolley.tile)] -= 1;
+    p.trolley.residents += 1;
+    s.turn.loaded_here |= RESIDENT_BIT;
+}
+
+pub fn can_unload_resident(rules: &Rules, s: &State) -> bool {
+    let p = s.cur();
+    let tile = p.trolley.tile;
+    s.phase == Phase::Trolley
+        && p.trolley.residents > 0
+        && s.turn.loaded_here & RESIDENT_BIT == 0
+        && if p.owns(tile) { room_for_one(rules, p, tile) } else { p.settlements_in_storage > 0 }
+}
+
+/// Unloading a resident where the player has no settlement turns it into one
+/// (REF §2.6 "Carrying residents").
+pub fn unload_resident(rules: &Rules, s: &mut State) {
+    let tile = s.cur().trolley.tile;
+    s.cur_mut().trolley.residents -= 1;
+    if s.cur().owns(tile) {
+        s.cur_mut().exhausted[usize::from(tile)] += 1;
+    } else {
+        settle(rules, s, tile);
+    }
+    s.turn.unloaded_here |= RESIDENT_BIT;
+}
+
+/// End of 3 E: leftover MP are lost (REF §6 Q11), 3 H pays income, the turn passes.
+pub fn end_trolley(rules: &Rules, s: &mut State) {
+    let pay = income(rules, s, s.current, true);
+    let p = s.cur_mut();
+    p.trolley.half_mp = 0;
+    p.money += pay;
+    p.last_income = pay;
+    next_turn(rules, s);
+}
+
+/// The next player's turn; after the last seat of a round, the game-end check (REF §2.9).
+pub fn next_turn(rules: &Rules, s: &mut State) {
+    s.turn = Default::default();
+    let next = (s.current + 1) % s.players.max(1);
+    if next == 0 {
+        let threshold = u32::from(rules.end_delivered.get(usize::from(s.players)).copied().unwrap_or(0));
+        if s.delivered_total() >= threshold {
+            s.phase = Phase::Over;
+            s.end = End::DeliveredGoods;
+            return;
+        }
+        if s.round >= rules.max_rounds {
+            s.phase = Phase::Over;
+            s.end = End::RoundLimit;
+            return;
+        }
+        s.round += 1;
+    }
+    s.current = next;
+    start_turn(rules, s);
+}
+
+pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
+    let p = s.cur();
+    if s.turn.trolley_moves < rules.max_moves {
+        let cost = reach(rules, s);
+        for to in 0..rules.tiles() as u8 {
+            if to != p.trolley.tile && cost[usize::from(to)] != u8::MAX {
+                out.push(Action::Go(to));
+            }
+        }
+    }
+    for g in 0..rules.goods.len() as u8 {
+        if can_load(rules, s, g) {
+            out.push(Action::Load(g));
+        }
+    }
+    if can_load_resident(rules, s) {
+        out.push(Action::LoadResident);
+    }
+    for g in 0..rules.goods.len() as u8 {
+        if can_unload(s, g) {
+            out.push(Action::Unload(g));
+        }
+    }
+    if can_unload_resident(rules, s) {
+        out.push(Action::UnloadResident);
+    }
+    out.push(Action::EndTrolley);
+}

@@ -1,0 +1,525 @@
+//! The state as JSON with stable English keys, maps keyed by names (tiles, goods,
+//! privileges, cities), so scenarios can point into it: `/players/0/money`,
+//! `/players/0/residents/e4/exhausted`, `/cities/4/stock`, `/players/1/trolley/goods/fish`.
+//!
+//! Per player, `residents` has an entry for every own tile (the capital and every
+//! settlement); `lying_goods` lists only tiles where goods lie. When a state is read,
+//! goods maps may leave goods out (0) and `residents` may leave own tiles out (none).
+//! Derived values (`delivered_total`, and per player `residents_in_storage`,
+//! `settlements_in_storage`, `majority`, `income`, `score`) are printed for reading and
+//! recomputed, not read, when a state is loaded.
+
+use crate::check::check;
+use crate::fixed::Arr;
+use crate::residents::own_tiles;
+use crate::rules::{MAX_GOODS, NONE, Rules};
+use crate::scoring::{income, majority, score};
+use crate::state::{End, PHASE_NAMES, Player, RESIDENT_BIT, State, Trolley, Turn};
+use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+type GoodsMap = BTreeMap<String, u8>;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateView {
+    phase: String,
+    end: Option<String>,
+    current_player: u8,
+    round: u32,
+    #[serde(default)]
+    delivered_total: Derived<u32>,
+    turn: TurnView,
+    /// Top card first.
+    privilege_deck: Vec<String>,
+    privilege_row: Vec<RowCard>,
+    cities: BTreeMap<String, CityView>,
+    /// Terrain of every tile.
+    terrain: BTreeMap<String, String>,
+    /// Goods lying on tiles (only tiles where some lie).
+    lying_goods: BTreeMap<String, GoodsMap>,
+    players: Vec<PlayerView>,
+    rng: Rng,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnView {
+    purchase_from: Option<String>,
+    free_road_used: bool,
+    extra_action_used: bool,
+    cities_settled: u8,
+    trolley_moves: u8,
+    loaded_here: Vec<String>,
+    unloaded_here: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RowCard {
+    privilege: String,
+    price: i32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CityView {
+    tile: String,
+    goods: String,
+    stock: u8,
+    demands: Vec<Demand>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Demand {
+    goods: String,
+    covered: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerView {
+    money: i32,
+    capital: Option<String>,
+    movement_points: u8,
+    cargo_holds: u8,
+    privileges: BTreeMap<String, bool>,
+    settlements: Vec<String>,
+    residents: BTreeMap<String, Pieces>,
+    roads: Vec<String>,
+    trolley: TrolleyView,
+    delivered: GoodsMap,
+    last_income: i32,
+    #[serde(default)]
+    residents_in_storage: Derived<u8>,
+    #[serde(default)]
+    settlements_in_storage: Derived<u8>,
+    #[serde(default)]
+    majority: Derived<GoodsMap>,
+    #[serde(default)]
+    income: Derived<i32>,
+    #[serde(default)]
+    score: Derived<i32>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Pieces {
+    #[serde(default)]
+    active: u8,
+    #[serde(default)]
+    moved: u8,
+    #[serde(default)]
+    exhausted: u8,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrolleyView {
+    tile: Option<String>,
+    movement_left: serde_json::Value,
+    goods: GoodsMap,
+    residents: u8,
+}
+
+/// A derived value: printed, ignored when read (it is recomputed).
+#[derive(Default)]
+struct Derived<T>(T);
+
+impl<T: Serialize> Serialize for Derived<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de, T: Default> Deserialize<'de> for Derived<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d)?;
+        Ok(Derived(T::default()))
+    }
+}
+
+fn goods_map(rules: &Rules, counts: &[u8]) -> GoodsMap {
+    rules.goods.iter().enumerate().map(|(i, g)| (g.clone(), counts.get(i).copied().unwrap_or(0))).collect()
+}
+
+fn marks(rules: &Rules, bits: u16) -> Vec<String> {
+    let mut v: Vec<String> =
+        (0..rules.goods.len()).filter(|&g| bits & (1 << g) != 0).map(|g| rules.goods[g].clone()).collect();
+    if bits & RESIDENT_BIT != 0 {
+        v.push("resident".into());
+    }
+    v
+}
+
+fn half_to_json(half: u8) -> serde_json::Value {
+    if half % 2 == 0 { serde_json::Value::from(half / 2) } else { serde_json::Value::from(f64::from(half) / 2.0) }
+}
+
+fn tiles_of(rules: &Rules, bits: u64) -> impl Iterator<Item = usize> + '_ {
+    (0..rules.tiles()).filter(move |&t| bits & (1 << t) != 0)
+}
+
+pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
+    let phase = PHASE_NAMES.iter().find(|(_, p)| *p == s.phase).map_or("over", |(n, _)| n).to_string();
+    let end = match s.end {
+        End::None => None,
+        End::DeliveredGoods => Some("delivered_goods".to_string()),
+        End::RoundLimit => Some("round_limit".to_string()),
+    };
+    let pname = |k: u8| rules.privileges.get(usize::from(k)).map_or("?".to_string(), |p| p.id.clone());
+    let tname = |t: usize| rules.tile_name(t as u8).to_string();
+    let cities = rules
+        .cities
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let demands = c
+                .demands
+                .iter()
+                .enumerate()
+                .map(|(k, &g)| Demand { goods: rules.good_name(g).to_string(), covered: s.covered[i] & (1 << k) != 0 })
+                .collect();
+            let view = CityView {
+                tile: tname(usize::from(c.tile)),
+                goods: rules.good_name(c.goods).to_string(),
+                stock: s.city_stock[i],
+                demands,
+            };
+            (c.id.clone(), view)
+        })
+        .collect();
+    let terrain = (0..rules.tiles())
+        .map(|t| (tname(t), rules.terrains.get(usize::from(s.terrain[t])).map_or("?".to_string(), |x| x.name.clone())))
+        .collect();
+    let lying_goods = (0..rules.tiles())
+        .filter(|&t| s.loose[t].iter().any(|&g| g > 0))
+        .map(|t| (tname(t), goods_map(rules, &s.loose[t])))
+        .collect();
+    let players = s
+        .p
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| {
+            let counts = majority(rules, s, seat as Seat);
+            let majority = rules
+                .terrains
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.counted)
+                .map(|(i, t)| (t.name.clone(), counts[i]))
+                .collect();
+            let residents = tiles_of(rules, own_tiles(p))
+                .map(|t| (tname(t), Pieces { active: p.active[t], moved: p.moved[t], exhausted: p.exhausted[t] }))
+                .collect();
+            let roads = rules
+                .edges
+                .iter()
+                .enumerate()
+                .filter(|&(e, _)| p.has_road(e as u8))
+                .map(|(_, &(a, b))| format!("{}-{}", tname(usize::from(a)), tname(usize::from(b))))
+                .collect();
+            PlayerView {
+                money: p.money,
+                capital: rules.cities.get(usize::from(rules.city_at(p.capital))).map(|c| c.id.clone()),
+                movement_points: rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0),
+                cargo_holds: rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0),
+                privileges: rules
+                    .privileges
+                    .iter()
+                    .enumerate()
+                    .map(|(k, x)| (x.id.clone(), p.has_privilege(k as u8)))
+                    .collect(),
+                settlements: tiles_of(rules, p.settlements).map(tname).collect(),
+                residents,
+                roads,
+                trolley: TrolleyView {
+                    tile: (p.trolley.tile != NONE).then(|| tname(usize::from(p.trolley.tile))),
+                    movement_left: half_to_json(p.trolley.half_mp),
+                    goods: goods_map(rules, &p.trolley.goods),
+                    residents: p.trolley.residents,
+                },
+                delivered: goods_map(rules, &p.delivered),
+                last_income: p.last_income,
+                residents_in_storage: Derived(p.residents_in_storage),
+                settlements_in_storage: Derived(p.settlements_in_storage),
+                majority: Derived(majority),
+                income: Derived(income(rules, s, seat as Seat, true)),
+                score: Derived(score(rules, s, seat as Seat)),
+            }
+        })
+        .collect();
+    let free = usize::from(s.free);
+    let view = StateView {
+        phase,
+        end,
+        current_player: s.current,
+        round: s.round,
+        delivered_total: Derived(s.delivered_total()),
+        turn: TurnView {
+            purchase_from: (s.turn.purchase_from != NONE).then(|| tname(usize::from(s.turn.purchase_from))),
+            free_road_used: s.turn.free_road_used,
+            extra_action_used: s.turn.extra_action_used,
+            cities_settled: s.turn.cities_settled,
+            trolley_moves: s.turn.trolley_moves,
+            loaded_here: marks(rules, s.turn.loaded_here),
+            unloaded_here: marks(rules, s.turn.unloaded_here),
+        },
+        privilege_deck: s.deck().iter().rev().map(|&k| pname(k)).collect(),
+        privilege_row: s
+            .row()
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| RowCard { privilege: pname(k), price: if i < free { 0 } else { rules.privilege_price } })
+            .collect(),
+        cities,
+        terrain,
+        lying_goods,
+        players,
+        rng: s.rng.clone(),
+    };
+    serde_json::to_value(view).unwrap_or(serde_json::Value::Null)
+}
+
+fn bad(msg: impl Into<String>) -> GameError {
+    GameError::InvalidState(msg.into())
+}
+
+/// Reads a name-keyed map that must name exactly `names`, in any order.
+fn exact_keys<'a, T>(map: &'a BTreeMap<String, T>, names: &[&str], what: &str) -> Result<Vec<&'a T>, GameError> {
+    if let Some(k) = map.keys().find(|k| !names.contains(&k.as_str())) {
+        return Err(bad(format!("unknown {what} `{k}`: expected {}", names.join(", "))));
+    }
+    names.iter().map(|n| map.get(*n).ok_or_else(|| bad(format!("missing {what} `{n}`")))).collect()
+}
+
+/// A goods map; goods left out count 0.
+fn goods_from(rules: &Rules, map: &GoodsMap) -> Result<[u8; MAX_GOODS], GameError> {
+    let mut out = [0u8; MAX_GOODS];
+    for (k, &v) in map {
+        let g = rules
+            .good_by_name(k)
+            .ok_or_else(|| bad(format!("unknown goods `{k}`: expected {}", rules.goods.join(", "))))?;
+        out[usize::from(g)] = v;
+    }
+    Ok(out)
+}
+
+fn tile_of(rules: &Rules, name: &str) -> Result<u8, GameError> {
+    rules.tile_by_name(name).ok_or_else(|| bad(format!("unknown tile `{name}`")))
+}
+
+fn marks_from(rules: &Rules, names: &[String]) -> Result<u16, GameError> {
+    let mut bits = 0u16;
+    for n in names {
+        bits |= if n == "resident" {
+            RESIDENT_BIT
+        } else {
+            1 << rules.good_by_name(n).ok_or_else(|| bad(format!("unknown goods `{n}`")))?
+        };
+    }
+    Ok(bits)
+}
+
+pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameError> {
+    let v: StateView = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
+    let players = v.players.len();
+    if !(rules.min_players..=rules.max_players).contains(&players) {
+        return Err(bad(format!(
+            "{players} players; this ruleset allows {} to {}",
+            rules.min_players, rules.max_players
+        )));
+    }
+    let phase = PHASE_NAMES
+        .iter()
+        .find(|(n, _)| *n == v.phase)
+        .map(|(_, p)| *p)
+        .ok_or_else(|| bad(format!("unknown phase `{}`", v.phase)))?;
+    let end = match v.end.as_deref() {
+        None => End::None,
+        Some("delivered_goods") => End::DeliveredGoods,
+        Some("round_limit") => End::RoundLimit,
+        Some(x) => return Err(bad(format!("unknown end `{x}`: expected delivered_goods or round_limit"))),
+    };
+    let priv_of = |id: &str| rules.privilege_by_id(id).ok_or_else(|| bad(format!("unknown privilege `{id}`")));
+
+    let mut s = State {
+        players: players as u8,
+        rng: v.rng,
+        phase,
+        end,
+        current: v.current_player,
+        round: v.round,
+        terrain: Arr::default(),
+        city_stock: Default::default(),
+        covered: Default::default(),
+        loose: Arr::default(),
+        deck: Arr::default(),
+        deck_len: 0,
+        row: Default::default(),
+        row_len: 0,
+        free: 0,
+        p: ByPlayer::new(players),
+        turn: Turn {
+            purchase_from: match &v.turn.purchase_from {
+                Some(t) => tile_of(rules, t)?,
+                None => NONE,
+            },
+            free_road_used: v.turn.free_road_used,
+            extra_action_used: v.turn.extra_action_used,
+            cities_settled: v.turn.cities_settled,
+            trolley_moves: v.turn.trolley_moves,
+            loaded_here: marks_from(rules, &v.turn.loaded_here)?,
+            unloaded_here: marks_from(rules, &v.turn.unloaded_here)?,
+        },
+    };
+
+    // Privileges.
+    if v.privilege_deck.len() > s.deck.len() {
+        return Err(bad("privilege deck too large"));
+    }
+    for (i, id) in v.privilege_deck.iter().rev().enumerate() {
+        s.deck[i] = priv_of(id)?;
+    }
+    s.deck_len = v.privilege_deck.len() as u8;
+    if v.privilege_row.len() > s.row.len() {
+        return Err(bad("privilege row too long"));
+    }
+    let mut free = 0;
+    for (i, c) in v.privilege_row.iter().enumerate() {
+        s.row[i] = priv_of(&c.privilege)?;
+        if c.price == 0 {
+            if free != i {
+                return Err(bad("the $0 privileges must be on the left of the row (left of the price token)"));
+            }
+            free += 1;
+        } else if c.price != rules.privilege_price {
+            return Err(bad(format!("a privilege costs 0 or {}, not {}", rules.privilege_price, c.price)));
+        }
+    }
+    s.row_len = v.privilege_row.len() as u8;
+    s.free = free as u8;
+
+    // Map.
+    let tile_names: Vec<&str> = rules.hexes.iter().map(|h| h.name.as_str()).collect();
+    for (t, name) in exact_keys(&v.terrain, &tile_names, "tile")?.into_iter().enumerate() {
+        s.terrain[t] = rules.terrain_by_name(name).ok_or_else(|| bad(format!("unknown terrain `{name}`")))?;
+    }
+    for (name, goods) in &v.lying_goods {
+        let t = usize::from(tile_of(rules, name)?);
+        s.loose[t] = goods_from(rules, goods)?;
+    }
+    let city_ids: Vec<&str> = rules.cities.iter().map(|c| c.id.as_str()).collect();
+    for (i, cv) in exact_keys(&v.cities, &city_ids, "city")?.into_iter().enumerate() {
+        let c = &rules.cities[i];
+        if cv.tile != rules.tile_name(c.tile) || cv.goods != rules.good_name(c.goods) {
+            return Err(bad(format!("city {}: `tile` and `goods` are fixed by the ruleset", c.id)));
+        }
+        if cv.demands.len() != c.demands.len()
+            || cv.demands.iter().zip(&c.demands).any(|(d, &g)| d.goods != rules.good_name(g))
+        {
+            return Err(bad(format!("city {}: the demand list is fixed by the ruleset; only `covered` may change", c.id)));
+        }
+        s.city_stock[i] = cv.stock;
+        for (k, d) in cv.demands.iter().enumerate() {
+            if d.covered {
+                s.covered[i] |= 1 << k;
+            }
+        }
+    }
+
+    // Players.
+    let priv_names: Vec<&str> = rules.privileges.iter().map(|p| p.id.as_str()).collect();
+    for (seat, pv) in v.players.iter().enumerate() {
+        let mut p = Player { money: pv.money, last_income: pv.last_income, ..Player::default() };
+        p.capital = match &pv.capital {
+            Some(id) => {
+                let c = rules.city_by_id(id).ok_or_else(|| bad(format!("unknown city `{id}`")))?;
+                rules.cities[usize::from(c)].tile
+            }
+            None => NONE,
+        };
+        p.movement_level = rules
+            .movement
+            .iter()
+            .position(|&m| m == pv.movement_points)
+            .ok_or_else(|| bad(format!("player {seat}: movement_points must be one of {:?}", rules.movement)))?
+            as u8;
+        p.holds_level = rules
+            .holds
+            .iter()
+            .position(|&m| m == pv.cargo_holds)
+            .ok_or_else(|| bad(format!("player {seat}: cargo_holds must be one of {:?}", rules.holds)))?
+            as u8;
+        for (k, &owned) in exact_keys(&pv.privileges, &priv_names, "privilege")?.into_iter().enumerate() {
+            if owned {
+                p.privileges |= 1 << k;
+            }
+        }
+        for name in &pv.settlements {
+            let t = tile_of(rules, name)?;
+            if p.settlements & (1 << t) != 0 {
+                return Err(bad(format!("player {seat}: settlement {name} listed twice")));
+            }
+            p.settlements |= 1 << t;
+        }
+        let mut on_board = 0u32;
+        for (name, pieces) in &pv.residents {
+            let t = tile_of(rules, name)?;
+            if !p.owns(t) {
+                return Err(bad(format!(
+                    "player {seat}: residents on {name}, which is neither the capital nor a settlement"
+                )));
+            }
+            let t = usize::from(t);
+            p.active[t] = pieces.active;
+            p.moved[t] = pieces.moved;
+            p.exhausted[t] = pieces.exhausted;
+            on_board += u32::from(pieces.active) + u32::from(pieces.moved) + u32::from(pieces.exhausted);
+        }
+        for r in &pv.roads {
+            let (a, b) = r.split_once('-').ok_or_else(|| bad(format!("road `{r}`: expected `a1-b1`")))?;
+            let (a, b) = (tile_of(rules, a)?, tile_of(rules, b)?);
+            let e = rules.edge(a, b).ok_or_else(|| bad(format!("road `{r}`: the tiles are not adjacent")))?;
+            if p.has_road(e) {
+                return Err(bad(format!("player {seat}: road {r} listed twice")));
+            }
+            p.set_road(e);
+            p.network |= 1 << a | 1 << b;
+        }
+        let half = pv
+            .trolley
+            .movement_left
+            .as_f64()
+            .map(|x| x * 2.0)
+            .filter(|h| h.fract() == 0.0 && (0.0..=255.0).contains(h))
+            .ok_or_else(|| bad(format!("player {seat}: movement_left must be a multiple of 0.5")))?;
+        p.trolley = Trolley {
+            tile: match &pv.trolley.tile {
+                Some(t) => tile_of(rules, t)?,
+                None => NONE,
+            },
+            half_mp: half as u8,
+            goods: goods_from(rules, &pv.trolley.goods)?,
+            residents: pv.trolley.residents,
+        };
+        p.delivered = goods_from(rules, &pv.delivered)?;
+        // Storage is what is not on the map.
+        let total_r = u32::from(rules.residents[players]);
+        let used_r = on_board + u32::from(p.trolley.residents);
+        let total_s = u32::from(rules.settlements[players]);
+        let used_s = p.settlements.count_ones();
+        if used_r > total_r || used_s > total_s {
+            return Err(bad(format!(
+                "player {seat} uses {used_r} residents and {used_s} settlements; the game gives {total_r} and {total_s}"
+            )));
+        }
+        p.residents_in_storage = (total_r - used_r) as u8;
+        p.settlements_in_storage = (total_s - used_s) as u8;
+        s.p[seat as Seat] = p;
+    }
+    check(rules, &s)?;
+    Ok(s)
+}

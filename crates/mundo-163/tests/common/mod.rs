@@ -1,0 +1,123 @@
+//! Helpers for the tests: the bundled game, positions built by hand, playing by notation.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use rulesmith_core::{Game, Seat};
+use rulesmith_mundo_163::{Mundo163, Phase, State};
+
+pub fn game() -> Mundo163 {
+    rulesmith_mundo_163::load("mundo-163").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A tile's index by name.
+pub fn t(g: &Mundo163, name: &str) -> u8 {
+    g.rules.tile_by_name(name).unwrap_or_else(|| panic!("no tile {name}"))
+}
+
+/// Every legal action, in notation.
+pub fn legal(g: &Mundo163, s: &State) -> Vec<String> {
+    let mut buf = Vec::new();
+    g.legal_actions(s, &mut buf);
+    buf.iter().map(|&a| g.format_action(s, a)).collect()
+}
+
+/// Plays one action by its notation; it must be legal.
+pub fn play(g: &Mundo163, s: &mut State, text: &str) {
+    let a = g.parse_action(s, text).unwrap_or_else(|e| panic!("{e}"));
+    let l = legal(g, s);
+    assert!(l.contains(&text.to_string()), "`{text}` is not legal; legal: {l:?}");
+    g.apply(s, a).unwrap();
+    g.check_state(s).unwrap_or_else(|e| panic!("after `{text}`: {e}"));
+}
+
+/// Plays several actions.
+pub fn play_all(g: &Mundo163, s: &mut State, texts: &[&str]) {
+    for t in texts {
+        play(g, s, t);
+    }
+}
+
+/// The action must be refused (unparsable or illegal), leaving the state unchanged.
+pub fn refused(g: &Mundo163, s: &State, text: &str) {
+    let mut c = s.clone();
+    let ok = match g.parse_action(&c, text) {
+        Ok(a) => g.apply(&mut c, a).is_ok(),
+        Err(_) => false,
+    };
+    assert!(!ok, "`{text}` was accepted");
+    assert_eq!(&c, s, "refusing `{text}` changed the state");
+    assert!(!legal(g, s).contains(&text.to_string()), "`{text}` is listed as legal");
+}
+
+/// A game right after setup with the given capitals (`capitals[seat]` is a city id),
+/// chosen in reverse seat order; the first player is in 3 C.
+pub fn start(g: &Mundo163, capitals: &[&str], seed: u64) -> State {
+    let mut s = g.new_game(capitals.len(), seed).unwrap();
+    for seat in (0..capitals.len()).rev() {
+        assert_eq!(s.current as usize, seat);
+        play(g, &mut s, &format!("capital {}", capitals[seat]));
+    }
+    assert_eq!(s.phase, Phase::Privilege);
+    s
+}
+
+/// Adds settlements for a seat (taken from storage).
+pub fn settle(g: &Mundo163, s: &mut State, seat: Seat, tiles: &[&str]) {
+    for name in tiles {
+        let tile = t(g, name);
+        let p = &mut s.p[seat];
+        assert!(p.settlements & (1 << tile) == 0);
+        p.settlements |= 1 << tile;
+        p.settlements_in_storage -= 1;
+    }
+}
+
+/// Puts residents from storage on a tile: exhausted, or active.
+pub fn residents(g: &Mundo163, s: &mut State, seat: Seat, tile: &str, n: u8, active: bool) {
+    let tile = usize::from(t(g, tile));
+    let p = &mut s.p[seat];
+    if active {
+        p.active[tile] += n;
+    } else {
+        p.exhausted[tile] += n;
+    }
+    p.residents_in_storage -= n;
+}
+
+/// Adds a road for a seat (both ends must be own tiles).
+pub fn road(g: &Mundo163, s: &mut State, seat: Seat, a: &str, b: &str) {
+    let (a, b) = (t(g, a), t(g, b));
+    let e = g.rules.edge(a, b).expect("adjacent");
+    let p = &mut s.p[seat];
+    p.set_road(e);
+    p.network |= 1 << a | 1 << b;
+}
+
+/// Gives a seat a privilege by id, taking a card of that type out of the deck.
+pub fn grant(g: &Mundo163, s: &mut State, seat: Seat, id: &str) {
+    let k = g.rules.privilege_by_id(id).unwrap();
+    let len = usize::from(s.deck_len);
+    if let Some(pos) = s.deck[..len].iter().position(|&c| c == k) {
+        s.deck.copy_within(pos + 1..len, pos);
+        s.deck_len -= 1;
+    } else {
+        let rlen = usize::from(s.row_len);
+        let pos = s.row[..rlen].iter().position(|&c| c == k).expect("the card is in the deck or row");
+        s.row.copy_within(pos + 1..rlen, pos);
+        s.row_len -= 1;
+        if pos < usize::from(s.free) {
+            s.free -= 1;
+        }
+    }
+    s.p[seat].privileges |= 1 << k;
+}
+
+/// From the start of a turn (3 C) straight to 3 D, buying nothing.
+pub fn to_residents(g: &Mundo163, s: &mut State) {
+    play_all(g, s, &["no privilege", "no upgrade", "end purchase"]);
+}
+
+/// From the start of a turn straight to 3 E.
+pub fn to_trolley(g: &Mundo163, s: &mut State) {
+    to_residents(g, s);
+    play(g, s, "end residents");
+}
