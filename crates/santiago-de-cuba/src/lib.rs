@@ -27,7 +27,7 @@
 //! |---|---|---|
 //! | a new ship's demand was rolled | `keep aside DIE` | `keep aside white` |
 //! | start of a turn | `drive N` | `drive 3` (pays 2 pesos) |
-//! | El Zorro took your turn's victim: you | `give peso`, `give vp`, `give GOOD` | `give tobacco` |
+//! | El Zorro: each other player, in turn order | `give peso`, `give vp`, `give GOOD` | `give tobacco` |
 //! | Pablo | `take GOOD` | `take rum` |
 //! | Alonso | `claim BUILDING`, `use BUILDING ...` (an own building), `skip` | `claim bank`, `use bank` |
 //! | pawn | `pawn BUILDING` | `pawn cigar_factory` |
