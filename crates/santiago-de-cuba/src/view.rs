@@ -1,6 +1,6 @@
 //! Invariants, scoring, hidden information and the greedy bot's heuristic.
 
-use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules, TieBreak};
+use crate::rules::{BuildingEffect, MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules, TieBreak};
 use crate::state::{Phase, State};
 use rulesmith_core::{GameError, Outcome, Rng, Seat};
 
@@ -266,37 +266,34 @@ pub fn determinize(r: &Rules, s: &State, seat: Seat, rng: &mut Rng) -> State {
     v
 }
 
-/// VP, plus what the rest is likely worth: goods the ship wants at the marker's value,
-/// other goods a little over one VP, wood its substitute VP, pesos a third of a VP (the
-/// casino's rate), owned buildings two VP of future visits.
+/// VP, plus what the rest is likely worth: pesos at the casino's rate, goods the ship
+/// wants now at 0.8 of the marker's value, other goods 1.2 VP, a substitute good 0.9 of
+/// its VP, and 2 VP per owned building for the visits it will bring.
 pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
     if let Some(o) = outcome(r, s) {
         return f64::from(o.scores.get(usize::from(seat)).copied().unwrap_or(0));
     }
     let p = &s.players[seat];
-    let marker = f64::from(r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(2));
-    let mut value = f64::from(p.vp) + f64::from(p.pesos) / 3.0;
+    let marker = f64::from(r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0));
+    let pesos_per_vp = r
+        .buildings
+        .iter()
+        .find_map(|b| match b.effect {
+            BuildingEffect::Casino { pesos_per_vp } => Some(f64::from(pesos_per_vp)),
+            _ => None,
+        })
+        .unwrap_or(3.0);
+    let mut value = f64::from(p.vp) + f64::from(p.pesos) / pesos_per_vp;
     for (g, good) in r.goods.iter().enumerate() {
         let held = f64::from(p.goods[g]);
-        if held == 0.0 {
-            continue;
-        }
-        let each = match (good.substitute_vp, r.die_of_good(g as u8)) {
-            (Some(vp), _) => f64::from(vp) * 0.9,
+        value += match (good.substitute_vp, r.die_of_good(g as u8)) {
+            (Some(vp), _) => held * f64::from(vp) * 0.9,
             (None, Some(d)) if s.on_ship(d) && !s.ship.awaiting_demand => {
-                let wanted = f64::from(s.ship.dice[usize::from(d)]);
-                // Goods the ship takes now are worth the marker; the rest a little less.
-                let now = held.min(wanted);
-                return_value(now, held, marker) / held
+                let now = held.min(f64::from(s.ship.dice[usize::from(d)]));
+                now * marker * 0.8 + (held - now) * 1.2
             }
-            _ => 1.2,
+            _ => held * 1.2,
         };
-        value += held * each;
     }
-    value += 2.0 * s.owned_by(seat, r.buildings.len().min(MAX_BUILDINGS)) as f64;
-    value
-}
-
-fn return_value(now: f64, held: f64, marker: f64) -> f64 {
-    now * marker * 0.8 + (held - now) * 1.2
+    value + 2.0 * s.owned_by(seat, r.buildings.len().min(MAX_BUILDINGS)) as f64
 }
