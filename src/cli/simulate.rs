@@ -4,7 +4,7 @@ use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, l
 use rulesmith::Ruleset;
 use rulesmith::core::bots::{BotSpec, parse_bots};
 use rulesmith::core::record::{Record, RulesetId};
-use rulesmith::core::sim::{GameResult, Report, SimOptions, Tally};
+use rulesmith::core::sim::{GameResult, Report, SimOptions, Tally, rate_text};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -49,11 +49,13 @@ fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) 
     };
     let bar = stderr_is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} games, {eta} left")
-        {
+        // Results arrive by chunks of games, so the elapsed time ticks on its own meanwhile.
+        let template = "{prefix} [{bar:40}] {pos}/{len} games, {elapsed} elapsed, about {eta} left";
+        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.set_prefix(r.name().to_string());
+        bar.enable_steady_tick(std::time::Duration::from_millis(250));
         bar
     });
     let start = Instant::now();
@@ -206,7 +208,7 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
                 .collect(),
         ));
     }
-    rows.push(("games/s".into(), reports.iter().map(|r| format!("{:.0}", r.games_per_second)).collect()));
+    rows.push(("games/s".into(), reports.iter().map(|r| rate_text(r.games_per_second)).collect()));
     let label = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
     let widths: Vec<usize> = (0..reports.len())
         .map(|i| rows.iter().map(|(_, c)| c.get(i).map_or(0, |s| s.chars().count())).max().unwrap_or(0))

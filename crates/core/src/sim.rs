@@ -295,8 +295,19 @@ impl Report {
             .map(|(k, v)| format!("{k} {v} ({:.1}%)", 100.0 * *v as f64 / self.games.max(1) as f64))
             .collect();
         let _ = writeln!(o, "ended by: {}", ends.join(", "));
-        let _ = writeln!(o, "speed: {:.0} games/s ({:.2} s)", self.games_per_second, self.seconds);
+        let _ = writeln!(o, "speed: {} games/s ({:.2} s)", rate_text(self.games_per_second), self.seconds);
         o
+    }
+}
+
+/// A rate with as many decimals as it needs to be read (slow search bots play < 1 game/s).
+pub fn rate_text(r: f64) -> String {
+    if r >= 100.0 {
+        format!("{r:.0}")
+    } else if r >= 10.0 {
+        format!("{r:.1}")
+    } else {
+        format!("{r:.2}")
     }
 }
 
