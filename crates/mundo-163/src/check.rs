@@ -3,7 +3,7 @@
 
 use crate::purchase::{effects, tile_limit};
 use crate::residents::road_component;
-use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_GOODS, MAX_ROW, MAX_TILES, NONE, Rules, TerrainKind};
+use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_ROW, MAX_TILES, NONE, Rules, TerrainKind};
 use crate::state::{End, Phase, RESIDENT_BIT, State};
 use crate::trolley::{capacity, holds_needed};
 use rulesmith_core::GameError;
@@ -84,8 +84,8 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
 
     // Goods: every good is on a city, lying on a tile, on a trolley or delivered; every
     // delivered good covers one demand space of its type.
-    for g in 0..MAX_GOODS {
-        let name = if g < rules.goods.len() { rules.goods[g].as_str() } else { "?" };
+    for g in 0..rules.goods.len() {
+        let name = rules.goods[g].as_str();
         let total: u32 =
             rules.cities.iter().filter(|c| usize::from(c.goods) == g).count() as u32 * u32::from(rules.goods_per_city);
         let stock: u32 = rules
@@ -124,6 +124,10 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
     // Privileges: deck stacked by back (lowest on top), row in draw order.
     ensure!(usize::from(s.deck_len) <= MAX_DECK, "deck too large");
     ensure!(usize::from(s.row_len) <= MAX_ROW && s.free <= s.row_len, "privilege row malformed");
+    ensure!(
+        s.deck[usize::from(s.deck_len)..].iter().all(|&k| k == 0) && s.row[usize::from(s.row_len)..].iter().all(|&k| k == 0),
+        "cards beyond the deck or row"
+    );
     let types = rules.privileges.len();
     let back = |k: u8| rules.privileges.get(usize::from(k)).map(|p| p.back);
     ensure!(s.deck().iter().chain(s.row()).all(|&k| usize::from(k) < types), "unknown privilege in the deck or row");
@@ -159,36 +163,35 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
     let map_bits: u64 = if tiles >= 64 { u64::MAX } else { (1u64 << tiles) - 1 };
     let mut capital_goods = 0u32;
     for (seat, p) in s.p.iter().enumerate() {
-        let who = format!("player {seat}");
-        ensure!(p.money >= 0, "{who} has negative money");
-        ensure!(usize::from(p.movement_level) < rules.movement.len(), "{who}: movement level out of range");
-        ensure!(usize::from(p.holds_level) < rules.holds.len(), "{who}: cargo level out of range");
-        ensure!(types >= 32 || p.privileges >> types == 0, "{who} owns an unknown privilege");
+        ensure!(p.money >= 0, "player {seat} has negative money");
+        ensure!(usize::from(p.movement_level) < rules.movement.len(), "player {seat}: movement level out of range");
+        ensure!(usize::from(p.holds_level) < rules.holds.len(), "player {seat}: cargo level out of range");
+        ensure!(types >= 32 || p.privileges >> types == 0, "player {seat} owns an unknown privilege");
         // Capitals: chosen from the last seat to the first.
         let chosen = s.phase != Phase::Capital || seat > usize::from(s.current);
         if !chosen {
             ensure!(
                 p.capital == NONE && p.trolley.tile == NONE && p.settlements == 0 && p.network == 0,
-                "{who} has not chosen a capital yet and cannot have pieces on the map"
+                "player {seat} has not chosen a capital yet and cannot have pieces on the map"
             );
         } else {
             let city = rules.city_at(p.capital);
             let Some(c) = rules.cities.get(usize::from(city)) else {
-                return fail(format!("{who}'s capital must be a city"));
+                return fail(format!("player {seat}'s capital must be a city"));
             };
             ensure!(capital_goods & (1 << c.goods) == 0, "two capitals offer {}", rules.goods[usize::from(c.goods)]);
             capital_goods |= 1 << c.goods;
-            ensure!(p.settlements & (1 << p.capital) == 0, "{who} has a settlement on the own capital");
+            ensure!(p.settlements & (1 << p.capital) == 0, "player {seat} has a settlement on the own capital");
         }
         // Settlements.
-        ensure!(p.settlements & !map_bits == 0, "{who} has a settlement off the map");
+        ensure!(p.settlements & !map_bits == 0, "player {seat} has a settlement off the map");
         for t in 0..tiles {
-            ensure!(!(p.settlements & (1 << t) != 0 && water(t)), "{who} has a settlement on water");
+            ensure!(!(p.settlements & (1 << t) != 0 && water(t)), "player {seat} has a settlement on water");
         }
         let placed = p.settlements.count_ones();
         ensure!(
             placed + u32::from(p.settlements_in_storage) == u32::from(rules.settlements[n]),
-            "{who}: {placed} settlements placed + {} in storage, the game gives {}",
+            "player {seat}: {placed} settlements placed + {} in storage, the game gives {}",
             p.settlements_in_storage,
             rules.settlements[n]
         );
@@ -201,28 +204,28 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
                 continue;
             }
             let name = if t < tiles { rules.tile_name(t as u8) } else { "?" };
-            ensure!(t < tiles && p.owns(t as u8), "{who} has residents on {name} without a settlement there");
+            ensure!(t < tiles && p.owns(t as u8), "player {seat} has residents on {name} without a settlement there");
             if rules.limits_always {
                 ensure!(
                     here <= u32::from(tile_limit(rules, p, t as u8)),
-                    "{who} has {here} residents on {name}; at most {}",
+                    "player {seat} has {here} residents on {name}; at most {}",
                     tile_limit(rules, p, t as u8)
                 );
             }
             let current = seat == usize::from(s.current);
             ensure!(
                 p.moved[t] == 0 || (current && s.phase == Phase::Residents),
-                "{who}: residents moved along roads only exist during the player's 3 D"
+                "player {seat}: residents moved along roads only exist during the player's 3 D"
             );
             ensure!(
                 p.active[t] == 0 || (current && matches!(s.phase, Phase::BuyResidents | Phase::Residents)),
-                "{who}: active residents only exist during the player's 3 C (bought) and 3 D"
+                "player {seat}: active residents only exist during the player's 3 C (bought) and 3 D"
             );
         }
         let total = on_board + u32::from(p.trolley.residents) + u32::from(p.residents_in_storage);
         ensure!(
             total == u32::from(rules.residents[n]),
-            "{who}: {on_board} residents on the map + {} on the trolley + {} in storage, the game gives {}",
+            "player {seat}: {on_board} residents on the map + {} on the trolley + {} in storage, the game gives {}",
             p.trolley.residents,
             p.residents_in_storage,
             rules.residents[n]
@@ -233,7 +236,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
             if p.has_road(e as u8) {
                 ensure!(
                     p.owns(a) && p.owns(b),
-                    "{who}'s road {}-{} needs own settlements at both ends",
+                    "player {seat}'s road {}-{} needs own settlements at both ends",
                     rules.tile_name(a),
                     rules.tile_name(b)
                 );
@@ -241,26 +244,26 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
             }
         }
         for e in rules.edges.len()..(p.roads.len() * 64) {
-            ensure!(!p.has_road(e as u8), "{who} has a road off the map");
+            ensure!(!p.has_road(e as u8), "player {seat} has a road off the map");
         }
-        ensure!(p.network == network, "{who}: road network cache is stale");
+        ensure!(p.network == network, "player {seat}: road network cache is stale");
         if network != 0 {
-            ensure!(network & (1 << p.capital.min(63)) != 0, "{who}'s roads must start at the capital");
-            ensure!(road_component(rules, p, p.capital) == network, "{who}'s roads must form one network");
+            ensure!(network & (1 << p.capital.min(63)) != 0, "player {seat}'s roads must start at the capital");
+            ensure!(road_component(rules, p, p.capital) == network, "player {seat}'s roads must form one network");
         }
         // Trolley.
         let tr = &p.trolley;
         if chosen {
-            ensure!(usize::from(tr.tile) < tiles && !water(usize::from(tr.tile)), "{who}'s trolley is not on land");
+            ensure!(usize::from(tr.tile) < tiles && !water(usize::from(tr.tile)), "player {seat}'s trolley is not on land");
             ensure!(
                 !rules.needs_own_tile || tr.residents > 0 || p.owns(tr.tile),
-                "{who}'s trolley without residents must stand on an own tile"
+                "player {seat}'s trolley without residents must stand on an own tile"
             );
         }
-        ensure!(tr.goods[rules.goods.len()..].iter().all(|&g| g == 0), "{who}'s trolley carries unknown goods");
+        ensure!(tr.goods[rules.goods.len()..].iter().all(|&g| g == 0), "player {seat}'s trolley carries unknown goods");
         ensure!(
             holds_needed(rules, u32::from(tr.goods_count()), u32::from(tr.residents)) <= capacity(rules, p),
-            "{who}'s trolley carries more than its cargo holds"
+            "player {seat}'s trolley carries more than its cargo holds"
         );
         let extra: u32 = effects(rules, p)
             .map(|e| match e {
@@ -272,9 +275,9 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         let trolley_turn = seat == usize::from(s.current) && s.phase == Phase::Trolley;
         ensure!(
             u32::from(tr.half_mp) <= if trolley_turn { max_half } else { 0 },
-            "{who}'s trolley has movement left outside its 3 E"
+            "player {seat}'s trolley has movement left outside its 3 E"
         );
-        ensure!(p.delivered[rules.goods.len()..].iter().all(|&g| g == 0), "{who} delivered unknown goods");
+        ensure!(p.delivered[rules.goods.len()..].iter().all(|&g| g == 0), "player {seat} delivered unknown goods");
     }
 
     // Turn.

@@ -130,6 +130,38 @@ impl Mundo163 {
             _ => false,
         }
     }
+
+    /// Carries out an action already known to be legal.
+    fn play(&self, state: &mut State, action: Action) {
+        let r = &self.rules;
+        let s = state;
+        match action {
+            Action::Capital(c) => purchase::choose_capital(r, s, c),
+            Action::BuyPrivilege { kind, free } => {
+                if let Some(pos) = purchase::privilege_position(r, s, kind, free) {
+                    purchase::buy_privilege(r, s, pos, free);
+                }
+            }
+            Action::NoPrivilege => purchase::no_privilege(s),
+            Action::Upgrade(t) => purchase::upgrade(r, s, t),
+            Action::NoUpgrade => s.phase = Phase::BuyResidents,
+            Action::BuyResident(t) => purchase::buy_resident(r, s, t),
+            Action::EndPurchase => purchase::end_purchase(s),
+            Action::Move { from, to } => residents::move_along_roads(s, from, to),
+            Action::Step { from, to } => residents::step(r, s, from, to),
+            Action::Road { a, b, from_a, from_b, lose_a } => residents::build_road(r, s, a, b, from_a, from_b, lose_a),
+            Action::FreeRoad { a, b } => residents::build_free_road(r, s, a, b),
+            Action::Again(t) => residents::again(s, t),
+            Action::EndResidents => residents::end_residents(r, s),
+            Action::Go(t) => trolley::go(r, s, t),
+            Action::Load(g) => trolley::load(r, s, g),
+            Action::LoadResident => trolley::load_resident(s),
+            Action::Unload(g) => trolley::unload(r, s, g),
+            Action::UnloadResident => trolley::unload_resident(r, s),
+            Action::EndTrolley => trolley::end_trolley(r, s),
+        }
+    }
+
 }
 
 impl Game for Mundo163 {
@@ -177,34 +209,14 @@ impl Game for Mundo163 {
                 reason: "not legal in this position".into(),
             });
         }
-        let r = &self.rules;
-        let s = state;
-        match action {
-            Action::Capital(c) => purchase::choose_capital(r, s, c),
-            Action::BuyPrivilege { kind, free } => {
-                if let Some(pos) = purchase::privilege_position(r, s, kind, free) {
-                    purchase::buy_privilege(r, s, pos, free);
-                }
-            }
-            Action::NoPrivilege => purchase::no_privilege(s),
-            Action::Upgrade(t) => purchase::upgrade(r, s, t),
-            Action::NoUpgrade => s.phase = Phase::BuyResidents,
-            Action::BuyResident(t) => purchase::buy_resident(r, s, t),
-            Action::EndPurchase => purchase::end_purchase(s),
-            Action::Move { from, to } => residents::move_along_roads(s, from, to),
-            Action::Step { from, to } => residents::step(r, s, from, to),
-            Action::Road { a, b, from_a, from_b, lose_a } => residents::build_road(r, s, a, b, from_a, from_b, lose_a),
-            Action::FreeRoad { a, b } => residents::build_free_road(r, s, a, b),
-            Action::Again(t) => residents::again(s, t),
-            Action::EndResidents => residents::end_residents(r, s),
-            Action::Go(t) => trolley::go(r, s, t),
-            Action::Load(g) => trolley::load(r, s, g),
-            Action::LoadResident => trolley::load_resident(s),
-            Action::Unload(g) => trolley::unload(r, s, g),
-            Action::UnloadResident => trolley::unload_resident(r, s),
-            Action::EndTrolley => trolley::end_trolley(r, s),
-        }
+        self.play(state, action);
         Ok(())
+    }
+
+    fn apply_legal(&self, state: &mut State, action: Action) {
+        if state.phase != Phase::Over {
+            self.play(state, action);
+        }
     }
 
     fn outcome(&self, state: &State) -> Option<Outcome> {

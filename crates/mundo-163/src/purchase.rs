@@ -65,7 +65,7 @@ pub fn draw_to_row(rules: &Rules, s: &mut State) {
         return;
     }
     s.deck_len -= 1;
-    let card = s.deck[usize::from(s.deck_len)];
+    let card = std::mem::take(&mut s.deck[usize::from(s.deck_len)]);
     s.row[usize::from(s.row_len)] = card;
     s.row_len += 1;
     back_rule(rules, s);
@@ -99,6 +99,7 @@ pub fn buy_privilege(rules: &Rules, s: &mut State, pos: usize, free: bool) {
     }
     let kind = s.row[pos];
     s.row.copy_within(pos + 1..len, pos);
+    s.row[len - 1] = 0;
     s.row_len -= 1;
     if pos < usize::from(s.free) {
         s.free -= 1;

@@ -124,6 +124,7 @@ fn a_player_never_buys_a_type_twice() {
     let len = usize::from(s.deck_len);
     if let Some(pos) = s.deck[..len].iter().position(|&c| c == first) {
         s.deck.copy_within(pos + 1..len, pos);
+        s.deck[len - 1] = 0;
         s.deck_len -= 1;
         s.row[usize::from(s.row_len)] = first;
         s.row_len += 1;

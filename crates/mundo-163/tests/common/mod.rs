@@ -98,11 +98,13 @@ pub fn grant(g: &Mundo163, s: &mut State, seat: Seat, id: &str) {
     let len = usize::from(s.deck_len);
     if let Some(pos) = s.deck[..len].iter().position(|&c| c == k) {
         s.deck.copy_within(pos + 1..len, pos);
+        s.deck[len - 1] = 0;
         s.deck_len -= 1;
     } else {
         let rlen = usize::from(s.row_len);
         let pos = s.row[..rlen].iter().position(|&c| c == k).expect("the card is in the deck or row");
         s.row.copy_within(pos + 1..rlen, pos);
+        s.row[rlen - 1] = 0;
         s.row_len -= 1;
         if pos < usize::from(s.free) {
             s.free -= 1;

@@ -1,0 +1,144 @@
+//! Random games end, keep every invariant after every action, and their states
+//! round-trip through JSON; every legal action's notation reads back; the shared
+//! conformance checks of the `Game` contract hold with every bot.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::game;
+use rulesmith_core::bots::BotSpec;
+use rulesmith_core::sim::MAX_DECISIONS;
+use rulesmith_core::testing::conformance_deterministic;
+use rulesmith_core::{Game, Rng, ToMove};
+use rulesmith_mundo_163::Mundo163;
+use std::collections::BTreeSet;
+
+const GAMES: u64 = 2000;
+
+/// Plays one random game: `check_state` after every action, the JSON round trip every
+/// 97 decisions and at the end. Returns the number of decisions.
+fn random_game(g: &Mundo163, players: usize, seed: u64) -> u64 {
+    let mut s = g.new_game(players, seed).unwrap();
+    let mut rng = Rng::from_seed(seed ^ 0x5eed);
+    let mut buf = Vec::new();
+    let mut n = 0u64;
+    let round_trip = |s: &rulesmith_mundo_163::State, n: u64| {
+        let json = g.state_to_json(s);
+        let back = g.state_from_json(json.clone()).unwrap_or_else(|e| panic!("seed {seed}, decision {n}: {e}"));
+        assert_eq!(g.state_to_json(&back), json, "seed {seed}, decision {n}: JSON round trip");
+        assert!(&back == s, "seed {seed}, decision {n}: the state read back differs");
+    };
+    while let ToMove::Seat(_) = g.to_move(&s) {
+        g.legal_actions(&s, &mut buf);
+        assert!(!buf.is_empty(), "seed {seed}, decision {n}: no legal action");
+        let a = buf[rng.index(buf.len())];
+        g.apply(&mut s, a).unwrap_or_else(|e| panic!("seed {seed}, decision {n}: {e}"));
+        g.check_state(&s).unwrap_or_else(|e| panic!("{players} players, seed {seed}, decision {n}: {e}"));
+        n += 1;
+        assert!(n < MAX_DECISIONS, "seed {seed}: the game did not end");
+        if n % 97 == 0 {
+            round_trip(&s, n);
+        }
+    }
+    round_trip(&s, n);
+    let o = g.outcome(&s).unwrap();
+    assert_eq!(o.scores.len(), players);
+    n
+}
+
+fn many_random_games(players: usize) {
+    let g = game();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4) as u64;
+    let total: u64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let g = &g;
+                scope.spawn(move || (k..GAMES).step_by(threads as usize).map(|seed| random_game(g, players, seed)).sum::<u64>())
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    let mean = total / GAMES;
+    assert!(mean < 5_000, "random games should be far shorter than the limit: {mean} decisions");
+}
+
+#[test]
+fn two_player_random_games() {
+    many_random_games(2);
+}
+
+#[test]
+fn three_player_random_games() {
+    many_random_games(3);
+}
+
+#[test]
+fn four_player_random_games() {
+    many_random_games(4);
+}
+
+/// Notation: `parse(format(a)) == a` for every legal action of every position of random
+/// games, and no two legal actions print the same.
+#[test]
+fn every_legal_action_reads_back() {
+    let g = game();
+    for players in 2..=4 {
+        for seed in 0..30 {
+            let mut s = g.new_game(players, seed).unwrap();
+            let mut rng = Rng::from_seed(seed);
+            let mut buf = Vec::new();
+            while let ToMove::Seat(_) = g.to_move(&s) {
+                g.legal_actions(&s, &mut buf);
+                let mut seen = BTreeSet::new();
+                for &a in &buf {
+                    let text = g.format_action(&s, a);
+                    assert_eq!(g.parse_action(&s, &text).unwrap(), a, "{text}");
+                    assert!(text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || " -".contains(c)));
+                    assert!(seen.insert(text.clone()), "two legal actions print `{text}`");
+                }
+                let a = buf[rng.index(buf.len())];
+                g.apply(&mut s, a).unwrap();
+            }
+        }
+    }
+}
+
+/// The legal list is exactly what `apply` accepts: every listed action applies, and
+/// actions that are not listed are refused without changing the state.
+#[test]
+fn legal_list_matches_apply() {
+    let g = game();
+    for players in [2, 4] {
+        for seed in 0..6 {
+            let mut s = g.new_game(players, seed).unwrap();
+            let mut rng = Rng::from_seed(seed + 50);
+            let mut buf = Vec::new();
+            let mut seen: BTreeSet<String> = BTreeSet::new();
+            while let ToMove::Seat(_) = g.to_move(&s) {
+                g.legal_actions(&s, &mut buf);
+                let legal: BTreeSet<String> = buf.iter().map(|&a| g.format_action(&s, a)).collect();
+                for text in seen.iter().filter(|t| !legal.contains(t.as_str())).take(40) {
+                    let a = g.parse_action(&s, text).unwrap();
+                    let mut c = s.clone();
+                    assert!(g.apply(&mut c, a).is_err(), "`{text}` is not listed but applies");
+                    assert_eq!(c, s);
+                }
+                seen.extend(legal);
+                let a = buf[rng.index(buf.len())];
+                g.apply(&mut s, a).unwrap();
+            }
+        }
+    }
+}
+
+/// The shared contract checks (JSON at every decision, refusals, replay, same seed same
+/// game) with the random, greedy and search bots.
+#[test]
+fn shared_conformance_checks() {
+    let g = game();
+    for players in 2..=4 {
+        conformance_deterministic(&g, players, 1, BotSpec::Random).unwrap();
+    }
+    conformance_deterministic(&g, 2, 2, BotSpec::Greedy).unwrap();
+    conformance_deterministic(&g, 2, 3, BotSpec::Mcts(3)).unwrap();
+}
