@@ -446,3 +446,30 @@ fn puerto_rico_house_rules_validate_diff_and_compare() {
     let o = expect(&["validate", "tests/fixtures/broken/pr-semantic.toml"], 2);
     insta::assert_snapshot!("validate_pr-semantic", o.stderr);
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        #[test]
+        fn play_on_any_input(lines in proptest::collection::vec("[a-z0-9 ?]{0,8}", 0..40)) {
+            let input = lines.join("\n") + "\n";
+            let o = run_with(&["play", TOY, "--players", "3", "--human", "0", "2"], &input);
+            prop_assert_eq!(o.code, 0, "{}", o.stderr);
+        }
+
+        #[test]
+        fn commands_on_any_file(text in "\\PC{0,200}", cmd in prop_oneof![
+            Just("validate"), Just("show"), Just("legal"), Just("state"), Just("run"), Just("replay"), Just("simulate"),
+        ]) {
+            let dir = scratch("anyfile");
+            let f = dir.join(format!("{cmd}.toml"));
+            std::fs::write(&f, &text).unwrap();
+            let o = run(&[cmd, f.to_str().unwrap()]);
+            prop_assert!([0, 1, 2].contains(&o.code), "{cmd}: exit {}: {}", o.code, o.stderr);
+        }
+    }
+}

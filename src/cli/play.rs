@@ -1,6 +1,6 @@
 //! `play RULESET`: a game in the terminal against bots.
 
-use super::common::{Failure, bad, load, players_for, say};
+use super::common::{Failure, bad, failed, load, players_for, say};
 use super::view::concise;
 use rulesmith::core::bots::{BotSpec, parse_bots};
 use rulesmith::core::erased::AnySession;
@@ -75,7 +75,7 @@ pub fn play(a: PlayArgs) -> Result<u8, Failure> {
         match seats.get(seat as usize).copied().flatten() {
             Some(bot) => {
                 let Some(choice) = session.bot_choice(bot, &mut rng) else {
-                    return Err(bad(format!("seat {seat} is to move but has no legal action")));
+                    return Err(failed(format!("seat {seat} is to move but has no legal action (a bug of the game)")));
                 };
                 session.play(&choice).map_err(|e| bad(format!("seat {seat} ({bot}) chose `{choice}`: {e}")))?;
                 say(format!("seat {seat} ({bot}): {choice}"));
@@ -84,6 +84,9 @@ pub fn play(a: PlayArgs) -> Result<u8, Failure> {
                 say(format!("\n-- seat {seat}, your turn --"));
                 show_view(session.as_ref(), seat, a.json_view);
                 let legal = session.legal();
+                if legal.is_empty() {
+                    return Err(failed(format!("seat {seat} is to move but has no legal action (a bug of the game)")));
+                }
                 show_legal(&legal);
                 loop {
                     prompt(&format!("seat {seat}> "));

@@ -325,6 +325,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+        #[test]
+        fn replay_never_panics_on_edited_records(line in 0usize..20, action in 0usize..10, text in "[a-z0-9 ]{0,10}") {
+            let t = records(&[BotSpec::Random; 3]);
+            let mut lines: Vec<Record> = parse_lines(&t).map(|(_, r)| r.unwrap()).collect();
+            let r = &mut lines[line];
+            if action < r.actions.len() {
+                r.actions[action] = text.clone();
+            } else {
+                r.actions.push(text.clone());
+            }
+            let edited: String = lines.iter().map(|r| r.to_line() + "\n").collect();
+            let _ = replay(&edited, ReplayOptions { check_bots: true }, &mut resolver("d1"));
+            let _ = replay(&text, ReplayOptions::default(), &mut resolver("d1"));
+        }
+    }
+
     #[test]
     fn corrupt_lines_and_digest_changes_are_refused() {
         let text = records(&[BotSpec::Random; 3]);

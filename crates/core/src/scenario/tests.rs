@@ -194,3 +194,48 @@ fn json_numbers_compare_by_value() {
     assert!(!json_eq(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
     assert!(!json_eq(&json!(-1), &json!(1)));
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn on_any_text(text in "\\PC{0,300}") {
+            if let Ok(s) = parse(Path::new("p.toml"), &text) {
+                let _ = run(&s, &mut load_toy);
+            }
+        }
+
+        #[test]
+        fn on_mutated_scenarios(cut in 0usize..ENDGAME.len(), insert in "[\\[\\]=\"/a-z0-9 \n.{}-]{0,12}") {
+            let mut text = ENDGAME.to_string();
+            let at = (0..=cut).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            text.insert_str(at, &insert);
+            if let Ok(s) = parse(Path::new("p.toml"), &text) {
+                let _ = run(&s, &mut load_toy);
+                let _ = reach(&s, &quiet());
+            }
+        }
+
+        #[test]
+        fn on_any_set_value(value in prop_oneof![
+            any::<i64>().prop_map(|v| v.to_string()),
+            "\"[a-z]{0,5}\"",
+            Just("[1, 2]".to_string()),
+            Just("{ a = 1 }".to_string()),
+            Just("true".to_string()),
+            Just("1.5".to_string()),
+        ], pointer in prop_oneof![
+            Just("/pile"), Just("/players/0"), Just("/players/9/secret"), Just("/players"), Just("/rng"),
+            Just(""), Just("/to_move"), Just("/players/0/taken"), Just("/discarded/x"),
+        ]) {
+            let text = format!("ruleset = \"take-away\"\nplayers = 2\n[set]\n\"{pointer}\" = {value}\n");
+            if let Ok(s) = parse(Path::new("p.toml"), &text) {
+                let _ = run(&s, &mut load_toy);
+            }
+        }
+    }
+}
