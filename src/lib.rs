@@ -4,6 +4,7 @@
 //! `[ruleset] game`; everything else lives in the crates:
 //! - `rulesmith-core`: the game interface, rulesets, simulation, scenarios, records;
 //! - `rulesmith-puerto-rico`: base Puerto Rico (2–5 players);
+//! - `rulesmith-puerto-rico-expansion`: Puerto Rico with Expansion I (2–5 players);
 //! - `rulesmith-santiago-de-cuba`: Santiago de Cuba (2–4 players).
 
 pub use rulesmith_core as core;
@@ -19,6 +20,11 @@ pub static BUNDLED: &[Bundled] = &[
         text: include_str!("../rulesets/puerto-rico.toml"),
     },
     Bundled {
+        name: "puerto-rico-expansion",
+        path: "rulesets/puerto-rico-expansion.toml",
+        text: include_str!("../rulesets/puerto-rico-expansion.toml"),
+    },
+    Bundled {
         name: "santiago-de-cuba",
         path: "rulesets/santiago-de-cuba.toml",
         text: include_str!("../rulesets/santiago-de-cuba.toml"),
@@ -26,7 +32,7 @@ pub static BUNDLED: &[Bundled] = &[
 ];
 
 /// The games this build knows, by `[ruleset] game`.
-pub const GAMES: &[&str] = &["puerto-rico", "santiago-de-cuba"];
+pub const GAMES: &[&str] = &["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba"];
 
 /// A loaded, validated ruleset ready to play.
 pub struct Ruleset {
@@ -50,6 +56,9 @@ pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
     let game: Option<Box<dyn AnyGame>> = match loaded.game.as_str() {
         // Each game crate decodes the whole merged tree (including `[ruleset]`):
         "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
+        "puerto-rico-expansion" => {
+            rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _)
+        }
         "santiago-de-cuba" => rulesmith_santiago_de_cuba::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
         // The toy game of `rulesmith_core::testing` (not bundled): lets the binary be
         // tested and learned on a game small enough to follow by hand.

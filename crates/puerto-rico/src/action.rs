@@ -15,8 +15,21 @@
 //! | use the wharf | `ship sugar on wharf` | captain |
 //! | keep goods at the end of the captain phase | `keep sugar coffee`, `keep sugar + corn`, `keep + corn` | storage |
 //! | decline (privilege, tile, building, sale, wharf) | `pass` | where declining is allowed |
+//!
+//! Actions of the expansion effects (only legal with such buildings in play):
+//!
+//! | action | notation | when |
+//! |---|---|---|
+//! | place a forest (tile from the stack / the face-up row) | `forest`, `forest corn` | settler (forest house) |
+//! | place the hacienda's drawn tile as a plantation | `plant sugar` | settler, after `draw`, when a forest could take its place |
+//! | return a component to pay the rest of a building | `return colonist from sugar`, `return colonist from san-juan`, `return indigo`, `return vp` | builder, after `build …` short of doubloons (black market) |
+//! | sell in one's own trading post | `sell coffee to trading-post` (the building's id) | trader |
+//! | start loading one's mixed ship | `use small-wharf` (the building's id) | captain |
+//! | barrels of one good on the mixed ship | `load 3 corn` | captain, after `use …` |
+//! | move a guest | `guest to library`, `guest to corn`, `guest to quarry` | start of a phase, before storage (guest house) |
+//! | keep exactly these barrels | `keep 3 corn 1 sugar`, `keep nothing` | storage, with extra barrels (storehouse) |
 
-use crate::goods::Good;
+use crate::goods::{ByGood, Good};
 use crate::rules::Rules;
 use rulesmith_core::GameError;
 use std::fmt::Write as _;
@@ -28,6 +41,8 @@ pub enum Group {
     Quarry,
     /// A building of the player's city, by building index.
     Building(u8),
+    /// The player's San Juan (colonists not on the board).
+    SanJuan,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,6 +71,33 @@ pub enum Action {
         barrel: Option<Good>,
     },
     Pass,
+    /// Place a forest: a plantation tile face down, from the stack (`None`, or the tile
+    /// drawn with the hacienda) or from the face-up row.
+    Forest(Option<Good>),
+    /// Place the tile drawn with the hacienda as a plantation.
+    Plant(Good),
+    /// Return a colonist (from this group) to pay for a building.
+    ReturnColonist(Group),
+    /// Return a good to pay for a building.
+    ReturnGood(Good),
+    /// Return a VP to pay for a building.
+    ReturnVp,
+    /// Sell a good in one's own trading post (building index).
+    SellPost {
+        good: Good,
+        building: u8,
+    },
+    /// Start loading one's mixed ship (building index).
+    Use(u8),
+    /// Put this many barrels of a good on the mixed ship.
+    Load {
+        good: Good,
+        count: u8,
+    },
+    /// Move a guest to a plantation, the quarries or a building.
+    Guest(Group),
+    /// Keep exactly these barrels at the end of the captain phase.
+    KeepExact(ByGood<u8>),
 }
 
 pub fn format(rules: &Rules, ship_capacities: &[u8], a: Action) -> String {
@@ -86,6 +128,28 @@ pub fn format(rules: &Rules, ship_capacities: &[u8], a: Action) -> String {
             s
         }
         Action::Pass => "pass".into(),
+        Action::Forest(None) => "forest".into(),
+        Action::Forest(Some(g)) => format!("forest {}", g.name()),
+        Action::Plant(g) => format!("plant {}", g.name()),
+        Action::ReturnColonist(g) => format!("return colonist from {}", group_name(rules, g)),
+        Action::ReturnGood(g) => format!("return {}", g.name()),
+        Action::ReturnVp => "return vp".into(),
+        Action::SellPost { good, building } => format!("sell {} to {}", good.name(), building_name(rules, building)),
+        Action::Use(b) => format!("use {}", building_name(rules, b)),
+        Action::Load { good, count } => format!("load {count} {}", good.name()),
+        Action::Guest(g) => format!("guest to {}", group_name(rules, g)),
+        Action::KeepExact(kept) => {
+            let mut s = String::from("keep");
+            for g in Good::ALL {
+                if kept[g] > 0 {
+                    let _ = write!(s, " {} {}", kept[g], g.name());
+                }
+            }
+            if kept.total() == 0 {
+                s.push_str(" nothing");
+            }
+            s
+        }
     }
 }
 
@@ -98,6 +162,7 @@ fn group_name(rules: &Rules, g: Group) -> String {
         Group::Plantation(g) => g.name().into(),
         Group::Quarry => "quarry".into(),
         Group::Building(b) => building_name(rules, b),
+        Group::SanJuan => "san-juan".into(),
     }
 }
 
@@ -109,6 +174,14 @@ pub fn parse(rules: &Rules, ship_capacities: &[u8], text: &str) -> Result<Action
     };
     let building = |w: &str| {
         rules.building_index(w).map(|i| i as u8).ok_or_else(|| bad(&format!("`{w}` is not a building of this ruleset")))
+    };
+    let group = |w: &str| match w {
+        "quarry" => Ok(Group::Quarry),
+        "san-juan" => Ok(Group::SanJuan),
+        w => match Good::from_name(w) {
+            Some(g) => Ok(Group::Plantation(g)),
+            None => building(w).map(Group::Building),
+        },
     };
     match words.as_slice() {
         [] => Err(bad("empty action")),
@@ -132,14 +205,34 @@ pub fn parse(rules: &Rules, ship_capacities: &[u8], text: &str) -> Result<Action
         }
         ["place", n, "on", what] => {
             let count: u8 = n.parse().map_err(|_| bad("expected a number of colonists after `place`"))?;
-            let group = match *what {
-                "quarry" => Group::Quarry,
-                w => match Good::from_name(w) {
-                    Some(g) => Group::Plantation(g),
-                    None => Group::Building(building(w)?),
-                },
-            };
-            Ok(Action::Place { group, count })
+            Ok(Action::Place { group: group(what)?, count })
+        }
+        ["forest"] => Ok(Action::Forest(None)),
+        ["forest", g] => Ok(Action::Forest(Some(good(g)?))),
+        ["plant", g] => Ok(Action::Plant(good(g)?)),
+        ["return", "colonist", "from", what] => Ok(Action::ReturnColonist(group(what)?)),
+        ["return", "vp"] => Ok(Action::ReturnVp),
+        ["return", g] => Ok(Action::ReturnGood(good(g)?)),
+        ["sell", g, "to", b] => Ok(Action::SellPost { good: good(g)?, building: building(b)? }),
+        ["use", b] => Ok(Action::Use(building(b)?)),
+        ["load", n, g] => {
+            let count: u8 = n.parse().map_err(|_| bad("expected a number of barrels after `load`"))?;
+            Ok(Action::Load { good: good(g)?, count })
+        }
+        ["guest", "to", what] => Ok(Action::Guest(group(what)?)),
+        ["keep", "nothing"] => Ok(Action::KeepExact(ByGood::default())),
+        ["keep", first, rest @ ..] if first.parse::<u8>().is_ok() => {
+            let mut kept = ByGood::<u8>::default();
+            let mut words = std::iter::once(*first).chain(rest.iter().copied());
+            while let Some(n) = words.next() {
+                let n: u8 = n.parse().map_err(|_| bad("expected `keep N GOOD [N GOOD]...`"))?;
+                let g = good(words.next().ok_or_else(|| bad("expected a good after the number"))?)?;
+                if kept[g] != 0 || n == 0 {
+                    return Err(bad("expected each good once, with a count of 1 or more"));
+                }
+                kept[g] = n;
+            }
+            Ok(Action::KeepExact(kept))
         }
         ["keep", rest @ ..] => {
             let mut kinds = 0u8;

@@ -22,8 +22,89 @@ pub fn city_spaces_used(rules: &Rules, p: &Player) -> u8 {
     p.city.iter().map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces)).sum()
 }
 
+/// Filled island spaces: plantations, quarries and forests.
 pub fn island_used(p: &Player) -> u8 {
-    p.plantations.0.iter().sum::<u8>() + p.quarries
+    p.plantations.0.iter().sum::<u8>() + p.quarries + p.forests
+}
+
+/// The effects of every building a player owns, occupied or not.
+pub fn owned_effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = (&'r Effect, bool)> + 'r {
+    let city = p.city;
+    (0..city.len as usize).filter_map(move |i| {
+        let b = city.slots[i];
+        rules.buildings.get(b.building as usize).map(|x| (&x.effect, b.colonists > 0))
+    })
+}
+
+/// The first occupied effect for which `pick` gives a value.
+pub fn find<T>(rules: &Rules, p: &Player, pick: impl Fn(&Effect) -> Option<T>) -> Option<T> {
+    effects(rules, p).find_map(pick)
+}
+
+/// Doubloons off a building for the player's forests (no column limit).
+pub fn forest_discount(rules: &Rules, p: &Player) -> u8 {
+    if p.forests == 0 {
+        return 0;
+    }
+    owned_effects(rules, p)
+        .filter_map(|(e, occupied)| match *e {
+            Effect::ForestTiles { forests_per_doubloon, discount_when_unoccupied, .. }
+                if occupied || discount_when_unoccupied =>
+            {
+                Some(p.forests / forests_per_doubloon.max(1))
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The forest effect the player can place forests with (occupied), if any: whether its
+/// tiles come from the face-up row.
+pub fn forest_from_face_up(rules: &Rules, p: &Player) -> Option<bool> {
+    find(rules, p, |e| match *e {
+        Effect::ForestTiles { from_face_up, .. } => Some(from_face_up),
+        _ => None,
+    })
+}
+
+/// Colonists the player could return to pay for a building: all but those on the
+/// buildings that take the returns.
+pub fn returnable_colonists(rules: &Rules, p: &Player) -> u32 {
+    let on_payers: u32 = p
+        .city
+        .iter()
+        .filter(|b| {
+            matches!(rules.buildings.get(b.building as usize).map(|x| x.effect), Some(Effect::PayWithComponents { .. }))
+        })
+        .map(|b| u32::from(b.colonists))
+        .sum();
+    colonists(p) - on_payers
+}
+
+/// Most colonists, goods and VP the player may return to pay for a building.
+pub fn payment_limits(rules: &Rules, p: &Player) -> [u8; 3] {
+    let mut out = [0u8; 3];
+    for e in effects(rules, p) {
+        if let Effect::PayWithComponents { colonists, goods, vp } = *e {
+            out[0] = out[0].saturating_add(colonists);
+            out[1] = out[1].saturating_add(goods);
+            out[2] = out[2].saturating_add(vp);
+        }
+    }
+    out
+}
+
+/// Most doubloons the player can raise by returning components.
+pub fn payment_capacity(rules: &Rules, p: &Player) -> u16 {
+    let [c, g, v] = payment_limits(rules, p);
+    if c == 0 && g == 0 && v == 0 {
+        return 0;
+    }
+    let c = u32::from(c).min(returnable_colonists(rules, p));
+    let g = u32::from(g).min(p.goods.total());
+    let v = u32::from(v).min(u32::from(p.vp));
+    (c + g + v) as u16
 }
 
 /// Colonists anywhere on the board, San Juan included.
@@ -67,12 +148,30 @@ pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
 pub fn build_cost(rules: &Rules, p: &Player, b: usize, privilege: u8) -> u16 {
     let Some(x) = rules.buildings.get(b) else { return u16::MAX };
     let quarries = p.quarries_occupied.min(x.column);
-    u16::from(x.cost.saturating_sub(quarries).saturating_sub(privilege))
+    u16::from(x.cost.saturating_sub(quarries).saturating_sub(privilege).saturating_sub(forest_discount(rules, p)))
 }
 
 /// Kinds of goods the player's warehouses keep whole.
 pub fn storage_kinds(rules: &Rules, p: &Player) -> u8 {
     effects(rules, p).map(|e| if let Effect::Storage { kinds } = e { *kinds } else { 0 }).sum()
+}
+
+/// Barrels of any kinds the player keeps beyond the free one (storehouse).
+pub fn extra_storage_barrels(rules: &Rules, p: &Player) -> u8 {
+    effects(rules, p).map(|e| if let Effect::ExtraStorageBarrels { barrels } = e { *barrels } else { 0 }).sum()
+}
+
+/// Doubloons per load (lighthouse).
+pub fn doubloons_per_load(rules: &Rules, p: &Player) -> u16 {
+    effects(rules, p)
+        .map(|e| if let Effect::DoubloonPerLoad { doubloons, .. } = e { u16::from(*doubloons) } else { 0 })
+        .sum()
+}
+
+/// Island tiles of one kind: 5 plantation kinds, quarries, forests.
+pub fn tile_counts(p: &Player) -> [u8; 7] {
+    let pl = p.plantations.0;
+    [pl[0], pl[1], pl[2], pl[3], pl[4], p.quarries, p.forests]
 }
 
 /// Extra doubloons the player's markets add to a sale.
@@ -119,6 +218,10 @@ pub fn building_points(rules: &Rules, p: &Player) -> i32 {
                     })
                     .count() as i32;
                 violet * i32::from(per)
+            }
+            Effect::TileGroupsBonus { size, vp_by_groups } => {
+                let groups: usize = tile_counts(p).iter().map(|&c| usize::from(c / size.max(1))).sum();
+                i32::from(vp_by_groups[groups.min(vp_by_groups.len() - 1)])
             }
             _ => 0,
         };

@@ -92,29 +92,57 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         return Err(format!("/trading_house: more than {} goods", rules.trading_house_spaces));
     }
 
-    // Plantations and quarries.
+    // Plantations (face down as forests too) and quarries.
     let stack = s.stack.counts();
     for g in Good::ALL {
         let owned: u32 = s.players.iter().map(|p| u32::from(p.plantations[g])).sum();
-        let total = u32::from(stack[g]) + u32::from(s.face_up[g]) + u32::from(s.discards[g]) + owned;
+        let drawn = u32::from(s.pending.drawn == Some(g));
+        let total = u32::from(stack[g])
+            + u32::from(s.face_up[g])
+            + u32::from(s.discards[g])
+            + owned
+            + u32::from(s.forest_tiles[g])
+            + drawn;
         if total != u32::from(setup.plantations[g]) {
             return Err(format!("plantations: {total} {} tiles in play, expected {}", g.name(), setup.plantations[g]));
         }
+    }
+    let forests: u32 = s.players.iter().map(|p| u32::from(p.forests)).sum();
+    if forests != s.forest_tiles.total() {
+        return Err(format!(
+            "forests: {forests} on the islands, but {} tiles lie face down as forests (/forest_tiles)",
+            s.forest_tiles.total()
+        ));
+    }
+    if s.pending.drawn.is_some() && s.phase != Phase::Settler {
+        return Err("/pending/drawn: a drawn tile outside the settler phase".into());
     }
     let quarries: u32 = s.players.iter().map(|p| u32::from(p.quarries)).sum::<u32>() + u32::from(s.quarry_supply);
     if quarries != u32::from(setup.quarries) {
         return Err(format!("quarries: {quarries} in play, expected {}", setup.quarries));
     }
 
-    // Buildings.
+    // Buildings (none of those out of this game).
     for (i, b) in rules.buildings.iter().enumerate() {
         let owned = s.players.iter().filter(|p| p.city.has(i as u8)).count() as u32;
-        if u32::from(s.buildings[i]) + owned != u32::from(b.copies[n]) {
+        let copies = if s.in_game(i) { b.copies[n] } else { 0 };
+        if u32::from(s.buildings[i]) + owned != u32::from(copies) {
+            let out = if s.in_game(i) { "" } else { " (out of this game)" };
             return Err(format!(
-                "/buildings/{}: {} on the board and {owned} built, the game has {}",
-                b.id, s.buildings[i], b.copies[n]
+                "/buildings/{}: {} on the board and {owned} built, the game has {copies}{out}",
+                b.id, s.buildings[i]
             ));
         }
+    }
+    if rules.buildings.len() < 64 && s.out_of_game >> rules.buildings.len() != 0 {
+        return Err("/out_of_game: buildings the ruleset does not have".into());
+    }
+    match s.phase {
+        Phase::BuildPayment if s.pending.build as usize >= rules.buildings.len() => {
+            return Err("/pending/build: no such building".into());
+        }
+        Phase::MixedShip if s.pending.mixed_good > 5 => return Err("/pending/mixed_good: past the last good".into()),
+        _ => {}
     }
     if s.buildings.iter().skip(rules.buildings.len()).any(|&c| c != 0) {
         return Err("/buildings: counts for buildings the ruleset does not have".into());

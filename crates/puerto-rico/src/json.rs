@@ -1,11 +1,48 @@
 //! The state as users read and edit it: building indices become building ids.
 
 use crate::rules::Rules;
-use crate::state::State;
+use crate::state::{Phase, State};
 use serde_json::{Map, Value};
+
+/// Keys of the state that only expansion effects use: left out of the JSON of rulesets
+/// without such effects, so that the base game's JSON stays as it was.
+const EXTENDED_KEYS: [&str; 3] = ["forest_tiles", "out_of_game", "pending"];
 
 pub fn to_json(rules: &Rules, s: &State) -> Value {
     let mut v = serde_json::to_value(s).unwrap_or(Value::Null);
+    if let Some(out) = v.get_mut("out_of_game") {
+        let ids: Vec<Value> = rules
+            .buildings
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !s.in_game(*i))
+            .map(|(_, b)| Value::String(b.id.clone()))
+            .collect();
+        *out = Value::Array(ids);
+    }
+    if let Some(pending) = v.get_mut("pending") {
+        // A building index means something only while its decision is under way.
+        let live = [s.phase == Phase::BuildPayment, s.phase == Phase::MixedShip];
+        for (key, live) in ["build", "mixed_building"].into_iter().zip(live) {
+            if let Some(b) = pending.get_mut(key) {
+                let id =
+                    b.as_u64().and_then(|i| rules.buildings.get(i as usize)).filter(|_| live).map(|x| x.id.clone());
+                *b = id.map_or(Value::Null, Value::String);
+            }
+        }
+    }
+    if !rules.extended() && s.out_of_game == 0 {
+        if let Some(m) = v.as_object_mut() {
+            for k in EXTENDED_KEYS {
+                m.remove(k);
+            }
+        }
+        if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
+            for p in players.iter_mut().filter_map(Value::as_object_mut) {
+                p.remove("forests");
+            }
+        }
+    }
     if let Some(b) = v.get_mut("buildings") {
         let counts: Vec<u64> = b.as_array().map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
         let mut m = Map::new();
@@ -30,6 +67,29 @@ pub fn to_json(rules: &Rules, s: &State) -> Value {
 }
 
 pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
+    if let Some(out) = v.get_mut("out_of_game") {
+        let Some(ids) = out.as_array() else { return Err("/out_of_game: expected a list of building ids".into()) };
+        let mut mask = 0u64;
+        for (k, id) in ids.iter().enumerate() {
+            let id = id.as_str().unwrap_or_default();
+            let i = rules.building_index(id).ok_or_else(|| format!("/out_of_game/{k}: unknown building `{id}`"))?;
+            mask |= 1 << i;
+        }
+        *out = Value::from(mask);
+    }
+    if let Some(pending) = v.get_mut("pending") {
+        for key in ["build", "mixed_building"] {
+            if let Some(b) = pending.get_mut(key) {
+                let i = match b.as_str() {
+                    Some(id) => {
+                        rules.building_index(id).ok_or_else(|| format!("/pending/{key}: unknown building `{id}`"))?
+                    }
+                    None => 0,
+                };
+                *b = Value::from(i);
+            }
+        }
+    }
     if let Some(b) = v.get_mut("buildings") {
         let Some(m) = b.as_object() else { return Err("/buildings: expected a map from building id to count".into()) };
         let mut counts = vec![0u64; rules.buildings.len()];

@@ -78,6 +78,10 @@ impl Game for Rules {
         Ok(())
     }
 
+    fn apply_legal(&self, s: &mut State, a: Action) {
+        phases::play(self, s, a);
+    }
+
     fn outcome(&self, s: &State) -> Option<Outcome> {
         if s.phase != state::Phase::GameOver {
             return None;
@@ -104,14 +108,25 @@ impl Game for Rules {
 
     /// VP chips lie face down (S000:L333), but every VP comes from public loading, so a
     /// player who remembers knows them: only the order of the plantation stack is hidden.
+    /// Forests drawn from the stack were never seen: which goods they are is hidden too
+    /// (their tiles are pooled with the stack's).
     fn observe(&self, s: &State, _seat: Seat) -> State {
         let mut v = s.clone();
-        let counts = v.stack.counts();
+        let mut counts = v.stack.counts();
+        let hidden_forests = hidden_forests(self, s);
+        if hidden_forests {
+            for g in Good::ALL {
+                counts[g] += v.forest_tiles[g];
+            }
+        }
         v.stack = state::Stack::default();
         for g in Good::ALL {
             for _ in 0..counts[g] {
                 v.stack.push(g);
             }
+        }
+        if hidden_forests {
+            deal_forests(&mut v);
         }
         v.rng = Rng::from_seed(0);
         v
@@ -119,7 +134,17 @@ impl Game for Rules {
 
     fn determinize(&self, s: &State, _seat: Seat, rng: &mut Rng) -> State {
         let mut v = s.clone();
-        v.stack.shuffle(rng);
+        if hidden_forests(self, s) {
+            for g in Good::ALL {
+                for _ in 0..v.forest_tiles[g] {
+                    v.stack.push(g);
+                }
+            }
+            v.stack.shuffle(rng);
+            deal_forests(&mut v);
+        } else {
+            v.stack.shuffle(rng);
+        }
         v.rng = Rng::from_seed(rng.next_u64());
         v
     }
@@ -146,6 +171,23 @@ impl Game for Rules {
         let s = json::from_json(self, value).map_err(GameError::InvalidState)?;
         self.check_state(&s)?;
         Ok(s)
+    }
+}
+
+/// Whether some forests lie face down with goods nobody saw.
+fn hidden_forests(rules: &Rules, s: &State) -> bool {
+    s.forest_tiles.total() > 0
+        && rules.buildings.iter().any(|b| matches!(b.effect, rules::Effect::ForestTiles { from_face_up: false, .. }))
+}
+
+/// Moves as many tiles from the top of the stack to the forests as there are forests.
+fn deal_forests(v: &mut State) {
+    let forests = v.forest_tiles.total();
+    v.forest_tiles = ByGood::default();
+    for _ in 0..forests {
+        if let Some(g) = v.stack.pop() {
+            v.forest_tiles[g] += 1;
+        }
     }
 }
 

@@ -36,6 +36,11 @@ pub enum RoleKind {
 }
 
 impl RoleKind {
+    /// Bit of this kind in role masks ([`Effect::DoublePrivilege`]).
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
     pub const NAMES: [&'static str; 7] =
         ["settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector"];
     const ALL: [RoleKind; 7] = [
@@ -58,6 +63,8 @@ pub struct Role {
     pub privilege: u8,
     /// Bit `p` set when the card is used with `p` players.
     pub players: u8,
+    /// Bit `o` set for each earlier role of the same kind and privilege (derived).
+    pub twins_before: u16,
 }
 
 /// What kind of building: production of a good, or a violet building with an effect.
@@ -122,9 +129,152 @@ pub enum Effect {
     VioletBuildingBonus {
         per: u8,
     },
+    /// Craftsman phase: `extra` more barrels of each good in `goods` (bit per good) when the
+    /// owner produced that good and has a normal (not small) production building of it
+    /// occupied (aqueduct).
+    ProductionPerNormalPlant {
+        goods: u8,
+        extra: u8,
+    },
+    /// Settler phase: place a forest (a plantation tile face down) instead of a tile;
+    /// builder phase: 1 doubloon off per `forests_per_doubloon` forests, with no column
+    /// limit (forest house). `discount_when_unoccupied`: the discount needs the building
+    /// only, not its colonist. `from_face_up`: the tile comes from the face-up row (chosen
+    /// by the player) instead of the face-down stack.
+    ForestTiles {
+        forests_per_doubloon: u8,
+        discount_when_unoccupied: bool,
+        from_face_up: bool,
+    },
+    /// Builder phase: when short of doubloons, return up to this many colonists, goods and
+    /// VP, each for 1 doubloon, to pay exactly the shortfall (black market).
+    PayWithComponents {
+        colonists: u8,
+        goods: u8,
+        vp: u8,
+    },
+    /// End of captain phase: keep this many more barrels of any kinds (storehouse).
+    ExtraStorageBarrels {
+        barrels: u8,
+    },
+    /// The building's colonists are guests: outside the mayor phase the owner may move
+    /// them to any empty circle, plantation or quarry, at the start of each phase
+    /// (`at_phase_start`) and before the captain-phase storage (`before_storage`).
+    Guests {
+        at_phase_start: bool,
+        before_storage: bool,
+    },
+    /// Trader phase: sell the one good in the owner's own one-good house instead of the
+    /// trading house, any kind, even when the trading house is full (trading post).
+    /// `market_bonus`: whether markets add their doubloons there.
+    OwnTradingPost {
+        market_bonus: bool,
+    },
+    /// Builder phase: VP when the owner builds, by the new building's column (index
+    /// column − 1; past the list, its last entry) (church).
+    BuildVpByColumn {
+        vp_by_column: [u8; MAX_SPACES + 1],
+    },
+    /// Captain phase: once per phase, ship any mix of goods (at least `min_barrels`) to the
+    /// supply for 1 VP per `barrels_per_vp` barrels; `harbor_bonus`: whether the owner's
+    /// per-load VP (harbor) apply (small wharf).
+    MixedShip {
+        barrels_per_vp: u8,
+        min_barrels: u8,
+        harbor_bonus: bool,
+    },
+    /// Captain phase: doubloons each time the owner loads, and `captain` more to the
+    /// owner who is the captain, loading or not (lighthouse).
+    DoubloonPerLoad {
+        doubloons: u8,
+        captain: u8,
+    },
+    /// Craftsman phase: doubloons = barrels of the owner's most produced good (goods in
+    /// `exclude` left out, bit per good) minus `minus` (specialty factory).
+    DoubloonsByTopProduction {
+        minus: u8,
+        exclude: u8,
+    },
+    /// The owner's privilege is multiplied by `factor` when they choose a role of a kind
+    /// in `roles` (bit per [`RoleKind`]) (library).
+    DoublePrivilege {
+        factor: u8,
+        roles: u8,
+    },
+    /// Captain phase, before anyone loads: 1 VP per `barrels_per_vp` barrels of the same
+    /// good the owner holds, counted per good (union hall).
+    VpPerPairOnHold {
+        barrels_per_vp: u8,
+    },
+    /// Takes no colonist and needs none (statue); the ruleset gives it 0 circles.
+    NoColonist,
+    /// Game end: VP by the number of groups of `size` island tiles of one kind
+    /// (plantation kinds, quarries, forests) (cloister).
+    TileGroupsBonus {
+        size: u8,
+        vp_by_groups: [u8; MAX_SPACES + 1],
+    },
 }
 
-pub const EFFECT_KINDS: [&str; 16] = [
+impl Effect {
+    /// The effect's kind, as an index into [`EFFECT_KINDS`].
+    pub fn kind_index(&self) -> usize {
+        match self {
+            Effect::None => 0,
+            Effect::TradeBonus { .. } => 1,
+            Effect::ExtraPlantation => 2,
+            Effect::QuarryInstead => 3,
+            Effect::Storage { .. } => 4,
+            Effect::ColonistOnNewTile => 5,
+            Effect::SellDuplicates => 6,
+            Effect::ProductionBonus { .. } => 7,
+            Effect::ColonistOnNewBuilding => 8,
+            Effect::ShippingBonus { .. } => 9,
+            Effect::OwnShip => 10,
+            Effect::ProductionBuildingBonus { .. } => 11,
+            Effect::IslandBonus { .. } => 12,
+            Effect::ColonistBonus { .. } => 13,
+            Effect::VpChipBonus { .. } => 14,
+            Effect::VioletBuildingBonus { .. } => 15,
+            Effect::ProductionPerNormalPlant { .. } => 16,
+            Effect::ForestTiles { .. } => 17,
+            Effect::PayWithComponents { .. } => 18,
+            Effect::ExtraStorageBarrels { .. } => 19,
+            Effect::Guests { .. } => 20,
+            Effect::OwnTradingPost { .. } => 21,
+            Effect::BuildVpByColumn { .. } => 22,
+            Effect::MixedShip { .. } => 23,
+            Effect::DoubloonPerLoad { .. } => 24,
+            Effect::DoubloonsByTopProduction { .. } => 25,
+            Effect::DoublePrivilege { .. } => 26,
+            Effect::VpPerPairOnHold { .. } => 27,
+            Effect::NoColonist => 28,
+            Effect::TileGroupsBonus { .. } => 29,
+        }
+    }
+}
+
+/// Indices of effect kinds in [`EFFECT_KINDS`] (for [`Rules::has_effect`]).
+pub mod kind {
+    pub const PRODUCTION_PER_NORMAL_PLANT: usize = 16;
+    pub const FOREST_TILES: usize = 17;
+    pub const PAY_WITH_COMPONENTS: usize = 18;
+    pub const EXTRA_STORAGE_BARRELS: usize = 19;
+    pub const GUESTS: usize = 20;
+    pub const OWN_TRADING_POST: usize = 21;
+    pub const BUILD_VP_BY_COLUMN: usize = 22;
+    pub const MIXED_SHIP: usize = 23;
+    pub const DOUBLOON_PER_LOAD: usize = 24;
+    pub const DOUBLOONS_BY_TOP_PRODUCTION: usize = 25;
+    pub const DOUBLE_PRIVILEGE: usize = 26;
+    pub const VP_PER_PAIR_ON_HOLD: usize = 27;
+}
+
+/// Index of the first effect kind that needs state beyond the base game's (forests,
+/// guests, multi-step payments …): rulesets without any keep the base state JSON.
+pub const FIRST_EXTENDED_KIND: usize = 16;
+
+pub const EFFECT_KINDS: [&str; 30] = [
     "none",
     "trade_bonus",
     "extra_plantation",
@@ -141,6 +291,20 @@ pub const EFFECT_KINDS: [&str; 16] = [
     "colonist_bonus",
     "vp_chip_bonus",
     "violet_building_bonus",
+    "production_per_normal_plant",
+    "forest_tiles",
+    "pay_with_components",
+    "extra_storage_barrels",
+    "guests",
+    "own_trading_post",
+    "build_vp_by_column",
+    "mixed_ship",
+    "doubloon_per_load",
+    "doubloons_by_top_production",
+    "double_privilege",
+    "vp_per_pair_on_hold",
+    "no_colonist",
+    "tile_groups_bonus",
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -188,6 +352,9 @@ pub struct Rules {
     pub ship_refill_minimum_per_player: u8,
     pub roles: Vec<Role>,
     pub buildings: Vec<Building>,
+    /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
+    /// so phases skip what no building of the ruleset can do.
+    pub effects_present: u32,
 }
 
 impl Rules {
@@ -197,6 +364,17 @@ impl Rules {
 
     pub fn role_index(&self, id: &str) -> Option<usize> {
         self.roles.iter().position(|r| r.id == id)
+    }
+
+    /// Whether some building of the ruleset has an effect of this kind (index into
+    /// [`EFFECT_KINDS`], see [`Effect::kind_index`]).
+    pub fn has_effect(&self, kind: usize) -> bool {
+        self.effects_present & (1 << kind) != 0
+    }
+
+    /// Whether the ruleset needs the state beyond the base game's (forests, guests …).
+    pub fn extended(&self) -> bool {
+        self.effects_present >> FIRST_EXTENDED_KIND != 0
     }
 }
 
@@ -386,6 +564,11 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         }
     }
     root.finish(d);
+    for r in 0..roles.len() {
+        roles[r].twins_before = (0..r)
+            .filter(|&o| roles[o].kind == roles[r].kind && roles[o].privilege == roles[r].privilege)
+            .fold(0u16, |m, o| m | (1 << o));
+    }
 
     // Cross-checks: things each table is right about alone but not together.
     for p in counts.clone() {
@@ -423,6 +606,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
             d.error(tree.origin, format!("at most {MAX_PLANTATIONS} plantation tiles"));
         }
     }
+    let effects_present = buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
     (d.len() == before).then_some(Rules {
         min_players,
         max_players,
@@ -437,6 +621,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         ship_refill_minimum_per_player,
         roles,
         buildings,
+        effects_present,
     })
 }
 
@@ -466,7 +651,7 @@ fn decode_role(n: &Node, d: &mut Diagnostics, counts: &std::ops::RangeInclusive<
         Some(list.iter().fold(0u8, |m, &p| m | (1 << p)))
     });
     t.finish(d);
-    Some(Role { id: id?, kind: kind?, privilege: privilege?, players: players? })
+    Some(Role { id: id?, kind: kind?, privilege: privilege?, players: players?, twins_before: 0 })
 }
 
 fn decode_building(
@@ -505,6 +690,16 @@ fn decode_building(
         (_, Some(e)) => decode_effect(e, d),
         (_, None) => Some(Effect::None),
     };
+    // Effects that say something about the building's circles.
+    match (effect, circles, t.get("effect")) {
+        (Some(Effect::NoColonist), Some(c), Some(e)) if c != 0 => {
+            d.error(e.origin, format!("a `no_colonist` building takes no colonist: expected `circles = 0`, found {c}"));
+        }
+        (Some(Effect::Guests { .. }), Some(0), Some(e)) => {
+            d.error(e.origin, "a `guests` building needs circles for its guests: expected `circles` of 1 or more");
+        }
+        _ => {}
+    }
     t.finish(d);
     Some(Building {
         id: id?,
@@ -567,8 +762,116 @@ fn decode_effect(n: &Node, d: &mut Diagnostics) -> Option<Effect> {
         "colonist_bonus" => t.int(d, "per", 1..=99).map(|per| Effect::ColonistBonus { per: per as u8 }),
         "vp_chip_bonus" => t.int(d, "per", 1..=99).map(|per| Effect::VpChipBonus { per: per as u8 }),
         "violet_building_bonus" => small(&mut t, d, "per").map(|per| Effect::VioletBuildingBonus { per }),
+        "production_per_normal_plant" => {
+            let goods = goods_mask(&mut t, d, "goods");
+            let extra = small(&mut t, d, "extra");
+            Some(Effect::ProductionPerNormalPlant { goods: goods?, extra: extra? })
+        }
+        "forest_tiles" => {
+            let per = t.int(d, "forests_per_doubloon", 1..=MAX_SPACES as i64).map(|v| v as u8);
+            let unoccupied = t.bool(d, "discount_when_unoccupied");
+            let from = t.choice(d, "tile_from", &["stack", "face_up"]);
+            Some(Effect::ForestTiles {
+                forests_per_doubloon: per?,
+                discount_when_unoccupied: unoccupied?,
+                from_face_up: from? == 1,
+            })
+        }
+        "pay_with_components" => {
+            let mut each = |key| t.int(d, key, 0..=3).map(|v| v as u8);
+            let (c, g, v) = (each("colonists"), each("goods"), each("vp"));
+            Some(Effect::PayWithComponents { colonists: c?, goods: g?, vp: v? })
+        }
+        // At most 6: the storage choices are enumerated as actions.
+        "extra_storage_barrels" => t.int(d, "barrels", 0..=6).map(|v| Effect::ExtraStorageBarrels { barrels: v as u8 }),
+        "guests" => {
+            let start = t.bool(d, "at_phase_start");
+            let storage = t.bool(d, "before_storage");
+            Some(Effect::Guests { at_phase_start: start?, before_storage: storage? })
+        }
+        "own_trading_post" => t.bool(d, "market_bonus").map(|market_bonus| Effect::OwnTradingPost { market_bonus }),
+        "build_vp_by_column" => table_of(&mut t, d, "vp_by_column", "VP for a building of column 1, 2, …")
+            .map(|vp_by_column| Effect::BuildVpByColumn { vp_by_column }),
+        "mixed_ship" => {
+            let per = t.int(d, "barrels_per_vp", 1..=99).map(|v| v as u8);
+            let min = t.int(d, "min_barrels", 1..=99).map(|v| v as u8);
+            let harbor = t.bool(d, "harbor_bonus");
+            Some(Effect::MixedShip { barrels_per_vp: per?, min_barrels: min?, harbor_bonus: harbor? })
+        }
+        "doubloon_per_load" => {
+            let per_load = small(&mut t, d, "doubloons");
+            let captain = small(&mut t, d, "captain");
+            Some(Effect::DoubloonPerLoad { doubloons: per_load?, captain: captain? })
+        }
+        "doubloons_by_top_production" => {
+            let minus = small(&mut t, d, "minus");
+            let exclude = goods_mask(&mut t, d, "exclude");
+            Some(Effect::DoubloonsByTopProduction { minus: minus?, exclude: exclude? })
+        }
+        "double_privilege" => {
+            let factor = t.int(d, "factor", 1..=5).map(|v| v as u8);
+            let roles = t.req(d, "roles", "a list of role kinds").and_then(|n| {
+                let names = decode::strs_of(n, d)?;
+                let mut mask = 0u8;
+                for name in names {
+                    match RoleKind::NAMES.iter().position(|k| *k == name) {
+                        Some(i) => mask |= RoleKind::ALL[i].bit(),
+                        None => {
+                            d.error(
+                                n.origin,
+                                format!("unknown role kind `{name}`: expected {}", RoleKind::NAMES.join(", ")),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                Some(mask)
+            });
+            Some(Effect::DoublePrivilege { factor: factor?, roles: roles? })
+        }
+        "vp_per_pair_on_hold" => {
+            t.int(d, "barrels_per_vp", 1..=99).map(|v| Effect::VpPerPairOnHold { barrels_per_vp: v as u8 })
+        }
+        "no_colonist" => Some(Effect::NoColonist),
+        "tile_groups_bonus" => {
+            let size = t.int(d, "size", 1..=MAX_SPACES as i64).map(|v| v as u8);
+            let vp = table_of(&mut t, d, "vp_by_groups", "VP for 0, 1, 2, … groups");
+            Some(Effect::TileGroupsBonus { size: size?, vp_by_groups: vp? })
+        }
         _ => None,
     };
     t.finish(d);
     effect
+}
+
+/// A list of goods as a bit mask (bit per good).
+fn goods_mask(t: &mut Table, d: &mut Diagnostics, key: &'static str) -> Option<u8> {
+    let n = t.req(d, key, "a list of goods")?;
+    let names = decode::strs_of(n, d)?;
+    let mut mask = 0u8;
+    for name in names {
+        match Good::from_name(name) {
+            Some(g) => mask |= 1 << g as u8,
+            None => {
+                d.error(n.origin, format!("unknown good `{name}`: expected {}", Good::NAMES.join(", ")));
+                return None;
+            }
+        }
+    }
+    Some(mask)
+}
+
+/// A list of 1 to `MAX_SPACES + 1` small numbers, padded with its last entry.
+fn table_of(t: &mut Table, d: &mut Diagnostics, key: &'static str, what: &str) -> Option<[u8; MAX_SPACES + 1]> {
+    let n = t.req(d, key, what)?;
+    let v = decode::ints_of(n, d, 0..=99)?;
+    if v.is_empty() || v.len() > MAX_SPACES + 1 {
+        d.error(n.origin, format!("expected 1 to {} numbers ({what})", MAX_SPACES + 1));
+        return None;
+    }
+    let mut table = [0u8; MAX_SPACES + 1];
+    for (i, slot) in table.iter_mut().enumerate() {
+        *slot = v[i.min(v.len() - 1)] as u8;
+    }
+    Some(table)
 }

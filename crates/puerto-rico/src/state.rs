@@ -18,12 +18,21 @@ pub enum Phase {
     /// Players place their colonists, one group (plantation kind, quarries, building) at a time.
     Mayor,
     Builder,
+    /// The builder, short of doubloons, chooses what to return to pay the rest
+    /// ([`crate::rules::Effect::PayWithComponents`]).
+    BuildPayment,
     /// The craftsman chooses the privilege good.
     Craftsman,
     Trader,
     Captain,
+    /// The loader chooses, good by good, what goes on their mixed ship
+    /// ([`crate::rules::Effect::MixedShip`]).
+    MixedShip,
     /// End of the captain phase: players choose which goods to keep.
     CaptainStorage,
+    /// Owners of guests may move them ([`crate::rules::Effect::Guests`]), one seat after
+    /// the other from the chooser, before the phase goes on.
+    GuestMoves,
     GameOver,
 }
 
@@ -48,6 +57,9 @@ pub struct Player {
     pub plantations_occupied: ByGood<u8>,
     pub quarries: u8,
     pub quarries_occupied: u8,
+    /// Forests on the island: plantation tiles face down, with no circle.
+    #[serde(default)]
+    pub forests: u8,
     /// Colonists waiting in San Juan (during the mayor phase: colonists not yet placed).
     pub san_juan: u8,
     #[serde(with = "city_serde")]
@@ -207,7 +219,62 @@ pub struct State {
     pub craftsman_kinds: u8,
     /// End conditions met (bits: 1 colonists, 2 city full, 4 VP chips).
     pub end_triggers: u8,
+    /// Plantation tiles lying face down as forests, by the good on their face.
+    #[serde(default)]
+    pub forest_tiles: ByGood<u8>,
+    /// Buildings that are not in this game (bit per building index), e.g. not drafted.
+    #[serde(default)]
+    pub out_of_game: u64,
+    /// Decisions in progress that span several actions (expansion effects).
+    #[serde(default)]
+    pub pending: Pending,
     pub rng: Rng,
+}
+
+/// What happens when a window of guest moves closes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterGuests {
+    /// The chosen role's phase begins.
+    #[default]
+    PhaseStart,
+    /// The captain phase's storage begins.
+    Storage,
+}
+
+/// Decisions in progress that take several actions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pending {
+    /// Settler: the tile drawn with the hacienda, seen and not yet placed (when it may
+    /// become a forest instead).
+    pub drawn: Option<Good>,
+    /// Settler: extra tiles the chooser takes after everyone else (doubled privilege).
+    pub settler_extra: u8,
+    /// Settler: the chooser is taking such an extra tile now.
+    pub extra_turn: bool,
+    /// Craftsman: privilege goods the craftsman may still choose.
+    pub craftsman_picks: u8,
+    /// Craftsman: barrels the craftsman received this phase, by good.
+    pub craftsman_produced: ByGood<u8>,
+    /// Builder: the building being paid for with returned components.
+    pub build: u8,
+    /// Builder: doubloons still owed for it.
+    pub owed: u8,
+    /// Builder: what is being returned now (0 colonists, 1 goods, 2 VP), how many of it
+    /// so far, and the last source (returns go in source order: one outcome, one path).
+    pub pay_stage: u8,
+    pub pay_count: u8,
+    pub pay_last: u8,
+    /// Captain: seats that used their mixed ship this phase.
+    pub mixed_used: SeatSet,
+    /// Captain: the mixed ship being loaded (building index), the next good to decide,
+    /// and the barrels chosen so far.
+    pub mixed_building: u8,
+    pub mixed_good: u8,
+    pub mixed_load: ByGood<u8>,
+    /// Guest moves: seats done in this window, and what comes after it.
+    pub guests_done: u8,
+    pub after_guests: AfterGuests,
 }
 
 pub const END_COLONISTS: u8 = 1;
@@ -314,5 +381,9 @@ impl State {
 
     pub fn trading_house_len(&self) -> usize {
         self.trading_house.iter().filter(|g| g.is_some()).count()
+    }
+
+    pub fn in_game(&self, building: usize) -> bool {
+        building >= 64 || self.out_of_game & (1 << building) == 0
     }
 }

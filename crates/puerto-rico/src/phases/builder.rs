@@ -1,9 +1,13 @@
-//! Builder phase (S000:L200-244, L451-457; university L596-600).
+//! Builder phase (S000:L200-244, L451-457; university L596-600). Expansion effects:
+//! forests lower costs (in [`board::build_cost`]), paying a shortfall with returned
+//! components ([`Effect::PayWithComponents`], S001:L537-545), VP by the new building's
+//! column ([`Effect::BuildVpByColumn`], S001:L577).
 
-use crate::action::Action;
+use crate::action::{Action, Group};
 use crate::board;
+use crate::goods::Good;
 use crate::rules::{Effect, Rules};
-use crate::state::{END_CITY, State};
+use crate::state::{END_CITY, Phase, State};
 use rulesmith_core::Seat;
 
 fn privilege(rules: &Rules, s: &State, seat: Seat) -> u8 {
@@ -15,13 +19,15 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
     let free = rules.city_spaces.saturating_sub(board::city_spaces_used(rules, p));
     let discount = privilege(rules, s, seat);
+    // Short of doubloons, returned components may pay the rest (S001:L539-541).
+    let raise = board::payment_capacity(rules, p);
     let mut any = false;
     for (i, b) in rules.buildings.iter().enumerate() {
         // One of each building per player (L453); large ones need two spaces (L455).
         if s.buildings[i] == 0 || p.city.has(i as u8) || b.spaces > free {
             continue;
         }
-        if board::build_cost(rules, p, i, discount) <= p.doubloons {
+        if board::build_cost(rules, p, i, discount) <= p.doubloons + raise {
             f(Action::Build(i as u8));
             any = true;
         }
@@ -35,26 +41,57 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
     let seat = s.current;
     if let Action::Build(b) = a {
         let cost = board::build_cost(rules, &s.players[seat], b as usize, privilege(rules, s, seat));
-        s.buildings[b as usize] -= 1;
-        let university = board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewBuilding));
-        let p = &mut s.players[seat];
-        p.doubloons -= cost;
-        p.city.insert(b, 0);
-        // University: one colonist from the supply, else the ship (L598-600); a building
-        // with no circle sends it to San Juan.
-        if university && super::settler::take_colonist(s) {
-            let circles = rules.buildings.get(b as usize).map_or(0, |x| x.circles);
-            let p = &mut s.players[seat];
-            match p.city.iter_mut().find(|x| x.building == b) {
-                Some(x) if circles > 0 => x.colonists = 1,
-                _ => p.san_juan += 1,
-            }
+        let have = s.players[seat].doubloons;
+        if cost > have {
+            // Every doubloon goes, and exactly the shortfall is returned: no money may be
+            // kept after building (S001:L541-543).
+            s.players[seat].doubloons = 0;
+            s.pending.build = b;
+            s.pending.owed = (cost - have).min(u16::from(u8::MAX)) as u8;
+            s.pending.pay_stage = 0;
+            s.pending.pay_count = 0;
+            s.pending.pay_last = 0;
+            s.phase = Phase::BuildPayment;
+            return;
         }
-        if board::city_spaces_used(rules, &s.players[seat]) >= rules.city_spaces {
-            s.end_triggers |= END_CITY;
-        }
+        s.players[seat].doubloons -= cost;
+        complete(rules, s, seat, b);
     }
     next(rules, s);
+}
+
+/// The building joins the player's city.
+fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) {
+    let column = rules.buildings.get(b as usize).map_or(0, |x| x.column);
+    // VP by the new building's column, from a building occupied before this one was
+    // built: never for building it itself, even with a university (S001:L577).
+    let vp: u16 = board::effects(rules, &s.players[seat])
+        .map(|e| match *e {
+            Effect::BuildVpByColumn { vp_by_column } if column > 0 => {
+                u16::from(vp_by_column[usize::from(column - 1).min(vp_by_column.len() - 1)])
+            }
+            _ => 0,
+        })
+        .sum();
+    if vp > 0 {
+        super::round::award_vp(s, seat, vp);
+    }
+    s.buildings[b as usize] -= 1;
+    let university = board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewBuilding));
+    s.players[seat].city.insert(b, 0);
+    // University: one colonist from the supply, else the ship (L598-600); a building
+    // with no circle sends it to San Juan (statue, S001:L630).
+    if university && super::settler::take_colonist(s) {
+        let circles = rules.buildings.get(b as usize).map_or(0, |x| x.circles);
+        let p = &mut s.players[seat];
+        match p.city.iter_mut().find(|x| x.building == b) {
+            Some(x) if circles > 0 => x.colonists = 1,
+            _ => p.san_juan += 1,
+        }
+    }
+    if board::city_spaces_used(rules, &s.players[seat]) >= rules.city_spaces {
+        s.end_triggers |= END_CITY;
+    }
 }
 
 pub fn step(rules: &Rules, s: &mut State) -> bool {
@@ -72,5 +109,167 @@ fn next(rules: &Rules, s: &mut State) {
         s.current = s.rotation.current().unwrap_or(s.chooser);
     } else {
         super::round::end_phase(rules, s);
+    }
+}
+
+// Paying with returned components: colonists first, then goods, then VP, each in a fixed
+// order of sources, so that every way to pay is one sequence of decisions.
+
+/// Colonist sources in order: San Juan, plantations by good, quarries, city buildings.
+fn colonist_source(rules: &Rules, p: &crate::state::Player, i: u8) -> Option<(Group, u8)> {
+    match i {
+        0 => Some((Group::SanJuan, p.san_juan)),
+        1..=5 => {
+            let g = Good::ALL[usize::from(i - 1)];
+            Some((Group::Plantation(g), p.plantations_occupied[g]))
+        }
+        6 => Some((Group::Quarry, p.quarries_occupied)),
+        _ => {
+            let b = p.city.as_slice().get(usize::from(i - 7))?;
+            // Never the colonist of the building that takes the returns (S001:L545).
+            let payer = matches!(
+                rules.buildings.get(b.building as usize).map(|x| x.effect),
+                Some(Effect::PayWithComponents { .. })
+            );
+            Some((Group::Building(b.building), if payer { 0 } else { b.colonists }))
+        }
+    }
+}
+
+/// What can still be raised after the current stage: goods and VP after colonists, VP
+/// after goods.
+fn raise_after(rules: &Rules, s: &State, stage: u8) -> u32 {
+    let p = &s.players[s.current];
+    let [_, goods, vp] = board::payment_limits(rules, p);
+    let g = u32::from(goods).min(p.goods.total());
+    let v = u32::from(vp).min(u32::from(p.vp));
+    match stage {
+        0 => g + v,
+        1 => v,
+        _ => 0,
+    }
+}
+
+pub fn legal_payment(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    let p = &s.players[s.current];
+    let limits = board::payment_limits(rules, p);
+    let pending = &s.pending;
+    if pending.owed == 0 {
+        return;
+    }
+    let owed = u32::from(pending.owed);
+    let stage = pending.pay_stage.min(2);
+    let left = u32::from(limits[usize::from(stage)].saturating_sub(pending.pay_count));
+    let later = raise_after(rules, s, stage);
+    // A return is offered only if the rest can still be paid after it (returns go in
+    // source order, so a source passed over is not available again).
+    let feasible = |from_here: u32| left > 0 && from_here > 0 && owed - 1 <= (left - 1).min(from_here - 1) + later;
+    match stage {
+        0 => {
+            let end = 7 + p.city.len;
+            for i in pending.pay_last..end {
+                let Some((g, n)) = colonist_source(rules, p, i) else { continue };
+                let from_here: u32 =
+                    (i..end).filter_map(|j| colonist_source(rules, p, j)).map(|(_, n)| u32::from(n)).sum();
+                if n > 0 && feasible(from_here) {
+                    f(Action::ReturnColonist(g));
+                }
+            }
+        }
+        1 => {
+            for (i, g) in Good::ALL.into_iter().enumerate().skip(usize::from(pending.pay_last)) {
+                let from_here: u32 = Good::ALL[i..].iter().map(|&x| u32::from(p.goods[x])).sum();
+                if p.goods[g] > 0 && feasible(from_here) {
+                    f(Action::ReturnGood(g));
+                }
+            }
+        }
+        _ => {
+            if left > 0 && p.vp > 0 {
+                f(Action::ReturnVp);
+            }
+        }
+    }
+    if stage < 2 && owed <= later {
+        f(Action::Pass);
+    }
+}
+
+pub fn play_payment(rules: &Rules, s: &mut State, a: Action) {
+    let seat = s.current;
+    let source = |s: &State, g: Group| -> u8 {
+        let p = &s.players[seat];
+        (0..7 + p.city.len).find(|&i| colonist_source(rules, p, i).is_some_and(|(x, _)| x == g)).unwrap_or(0)
+    };
+    match a {
+        Action::ReturnColonist(g) => {
+            let at = source(s, g);
+            let p = &mut s.players[seat];
+            match g {
+                Group::SanJuan => p.san_juan -= 1,
+                Group::Plantation(good) => p.plantations_occupied[good] -= 1,
+                Group::Quarry => p.quarries_occupied -= 1,
+                Group::Building(b) => {
+                    if let Some(x) = p.city.iter_mut().find(|x| x.building == b) {
+                        x.colonists -= 1;
+                    }
+                }
+            }
+            s.colonist_supply += 1;
+            paid(s, at);
+        }
+        Action::ReturnGood(g) => {
+            s.players[seat].goods[g] -= 1;
+            s.goods_supply[g] += 1;
+            paid(s, g as u8);
+        }
+        Action::ReturnVp => {
+            super::round::return_vp(rules, s, seat);
+            paid(s, 0);
+        }
+        _ => {
+            s.pending.pay_stage += 1;
+            s.pending.pay_count = 0;
+            s.pending.pay_last = 0;
+        }
+    }
+}
+
+fn paid(s: &mut State, source: u8) {
+    s.pending.owed -= 1;
+    s.pending.pay_count += 1;
+    s.pending.pay_last = source;
+}
+
+/// Completes the building once paid; forced choices are made for the player.
+pub fn step_payment(rules: &Rules, s: &mut State) -> bool {
+    loop {
+        if s.pending.owed == 0 || s.pending.pay_stage > 2 {
+            let (seat, b) = (s.current, s.pending.build);
+            s.phase = Phase::Builder;
+            s.pending.build = 0;
+            s.pending.owed = 0;
+            s.pending.pay_stage = 0;
+            s.pending.pay_count = 0;
+            s.pending.pay_last = 0;
+            complete(rules, s, seat, b);
+            next(rules, s);
+            return false;
+        }
+        let mut count = 0;
+        let mut only = Action::Pass;
+        legal_payment(rules, s, &mut |a| {
+            count += 1;
+            only = a;
+        });
+        match count {
+            0 => {
+                s.pending.pay_stage += 1;
+                s.pending.pay_count = 0;
+                s.pending.pay_last = 0;
+            }
+            1 => play_payment(rules, s, only),
+            _ => return true,
+        }
     }
 }

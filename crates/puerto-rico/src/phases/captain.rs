@@ -1,19 +1,51 @@
 //! Captain phase (S000:L308-378; harbor L604-608, wharf L612-620, warehouses L546-584).
+//! Expansion effects: VP for pairs on hold before loading ([`Effect::VpPerPairOnHold`],
+//! S001:L618-622), doubloons per load ([`Effect::DoubloonPerLoad`], S001:L591-595), the
+//! mixed ship ([`Effect::MixedShip`], S001:L583-587) and extra storage
+//! ([`Effect::ExtraStorageBarrels`], S001:L549-553).
 
 use crate::action::Action;
 use crate::board;
-use crate::goods::Good;
-use crate::rules::{Effect, Rules};
-use crate::state::{END_VP, Phase, State};
+use crate::goods::{ByGood, Good};
+use crate::rules::{Effect, Rules, kind};
+use crate::state::{AfterGuests, Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::steps::Rotation;
 
-pub fn begin(_rules: &Rules, s: &mut State) {
+pub fn begin(rules: &Rules, s: &mut State) {
     s.phase = Phase::Captain;
     s.current = s.chooser;
     s.wharf_used = 0;
     s.captain_done = 0;
     s.captain_bonus_given = false;
+    s.pending.mixed_used = 0;
+    if rules.has_effect(kind::VP_PER_PAIR_ON_HOLD) {
+        // Union hall: before anyone loads, VP per pair of barrels of one good (S001:L620).
+        let n = s.player_count() as u8;
+        for k in 0..n {
+            let seat = (s.chooser + k) % n;
+            let p = &s.players[seat];
+            let vp: u16 = board::effects(rules, p)
+                .map(|e| match *e {
+                    Effect::VpPerPairOnHold { barrels_per_vp } => {
+                        Good::ALL.iter().map(|&g| u16::from(p.goods[g] / barrels_per_vp.max(1))).sum()
+                    }
+                    _ => 0,
+                })
+                .sum();
+            if vp > 0 {
+                super::round::award_vp(s, seat, vp);
+            }
+        }
+    }
+    if rules.has_effect(kind::DOUBLOON_PER_LOAD) {
+        // Lighthouse: the captain's doubloon, loading or not (S001:L593).
+        let chooser = s.chooser;
+        let extra: u16 = board::effects(rules, &s.players[chooser])
+            .map(|e| if let Effect::DoubloonPerLoad { captain, .. } = *e { u16::from(captain) } else { 0 })
+            .sum();
+        s.players[chooser].doubloons += extra;
+    }
 }
 
 /// The cargo-ship loads open to `seat` (L319-326): a kind already on a ship goes only
@@ -56,9 +88,26 @@ fn wharf_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action))
     }
 }
 
-/// A player who can load a ship must (L313); the wharf is an alternative and never
-/// required (L513, L616), so with only the wharf left the player may pass, which ends
-/// their loading for this phase (ships only fill up, so nothing new opens later).
+/// The mixed ships open to `seat`: once per phase, with enough barrels (S001:L585).
+fn mixed_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
+    if !rules.has_effect(kind::MIXED_SHIP) || s.pending.mixed_used & (1 << seat) != 0 {
+        return;
+    }
+    let p = &s.players[seat];
+    for b in p.city.iter() {
+        if let Some(Effect::MixedShip { min_barrels, .. }) = rules.buildings.get(b.building as usize).map(|x| x.effect)
+        {
+            if b.colonists > 0 && p.goods.total() >= u32::from(min_barrels) {
+                f(Action::Use(b.building));
+            }
+        }
+    }
+}
+
+/// A player who can load a ship must (L313); the wharf (and the mixed ship) is an
+/// alternative and never required (L513, L616), so with only those left the player may
+/// pass, which ends their loading for this phase (ships only fill up, so nothing new
+/// opens later).
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
     if s.captain_done & (1 << seat) != 0 {
@@ -69,12 +118,16 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         must = true;
         f(a)
     });
-    let mut wharf = false;
+    let mut own = false;
     wharf_loads(rules, s, seat, &mut |a| {
-        wharf = true;
+        own = true;
         f(a)
     });
-    if wharf && !must {
+    mixed_loads(rules, s, seat, &mut |a| {
+        own = true;
+        f(a)
+    });
+    if own && !must {
         f(Action::Pass);
     }
 }
@@ -88,22 +141,32 @@ fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
     if !any {
         wharf_loads(rules, s, seat, &mut |_| any = true);
     }
+    if !any {
+        mixed_loads(rules, s, seat, &mut |_| any = true);
+    }
     any
 }
 
 /// VP for a load: one per barrel, the harbor's per load (L606), the captain's once with
-/// the first load (L330, L377). Chips may run out; VP then go on paper (L416).
+/// the first load (L330, L377). Chips may run out; VP then go on paper (L416). The
+/// lighthouse's doubloon per load (S001:L591).
 fn score_load(rules: &Rules, s: &mut State, seat: Seat, barrels: u8) {
-    let mut vp = u16::from(barrels) + board::shipping_bonus(rules, &s.players[seat]);
+    score(rules, s, seat, u16::from(barrels), true);
+}
+
+fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) {
+    let mut vp = vp;
+    if harbor {
+        vp += board::shipping_bonus(rules, &s.players[seat]);
+    }
     if seat == s.chooser && !s.captain_bonus_given {
         s.captain_bonus_given = true;
         vp += u16::from(super::round::privilege(rules, s));
     }
-    s.players[seat].vp += vp;
-    let chips = vp.min(s.vp_chips);
-    s.vp_chips -= chips;
-    if s.vp_chips == 0 && vp > 0 {
-        s.end_triggers |= END_VP;
+    super::round::award_vp(s, seat, vp);
+    if rules.has_effect(kind::DOUBLOON_PER_LOAD) {
+        let doubloons = board::doubloons_per_load(rules, &s.players[seat]);
+        s.players[seat].doubloons += doubloons;
     }
 }
 
@@ -127,10 +190,88 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
             s.wharf_used |= 1 << seat;
             score_load(rules, s, seat, n);
         }
+        Action::Use(b) => {
+            s.pending.mixed_used |= 1 << seat;
+            s.pending.mixed_building = b;
+            s.pending.mixed_good = 0;
+            s.pending.mixed_load = ByGood::default();
+            s.phase = Phase::MixedShip;
+            return;
+        }
         Action::Pass => s.captain_done |= 1 << seat,
         _ => {}
     }
     next(rules, s);
+}
+
+// The mixed ship: the loader decides good by good how many barrels go on it (any mix,
+// as many or as few as they like, at least `min_barrels`, S001:L585).
+
+fn mixed_rules(rules: &Rules, s: &State) -> (u8, u8, bool) {
+    match rules.buildings.get(s.pending.mixed_building as usize).map(|x| x.effect) {
+        Some(Effect::MixedShip { barrels_per_vp, min_barrels, harbor_bonus }) => {
+            (barrels_per_vp.max(1), min_barrels, harbor_bonus)
+        }
+        _ => (1, 1, true),
+    }
+}
+
+/// The counts the current good may take: (lowest, highest).
+fn mixed_range(rules: &Rules, s: &State) -> Option<(u8, u8)> {
+    let i = usize::from(s.pending.mixed_good);
+    let g = *Good::ALL.get(i)?;
+    let p = &s.players[s.current];
+    let have = p.goods[g];
+    let later: u32 = Good::ALL[i + 1..].iter().map(|&x| u32::from(p.goods[x])).sum();
+    let (_, min, _) = mixed_rules(rules, s);
+    let lo = u32::from(min).saturating_sub(s.pending.mixed_load.total() + later).min(u32::from(have)) as u8;
+    Some((lo, have))
+}
+
+pub fn legal_mixed(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    if let Some((lo, hi)) = mixed_range(rules, s) {
+        if lo < hi {
+            let good = Good::ALL[usize::from(s.pending.mixed_good)];
+            for count in lo..=hi {
+                f(Action::Load { good, count });
+            }
+        }
+    }
+}
+
+pub fn play_mixed(_rules: &Rules, s: &mut State, a: Action) {
+    if let Action::Load { good, count } = a {
+        s.pending.mixed_load[good] = count;
+        s.pending.mixed_good += 1;
+    }
+}
+
+/// Fills forced counts; once every good is decided the barrels go to the supply and
+/// score 1 VP per `barrels_per_vp` (S001:L585, L595).
+pub fn step_mixed(rules: &Rules, s: &mut State) -> bool {
+    while let Some((lo, hi)) = mixed_range(rules, s) {
+        if lo < hi {
+            return true;
+        }
+        let good = Good::ALL[usize::from(s.pending.mixed_good)];
+        s.pending.mixed_load[good] = lo;
+        s.pending.mixed_good += 1;
+    }
+    let seat = s.current;
+    let load = s.pending.mixed_load;
+    for g in Good::ALL {
+        s.players[seat].goods[g] -= load[g];
+        s.goods_supply[g] += load[g];
+    }
+    let (per, _, harbor) = mixed_rules(rules, s);
+    let vp = (load.total() / u32::from(per)) as u16;
+    s.pending.mixed_load = ByGood::default();
+    s.pending.mixed_good = 0;
+    s.pending.mixed_building = 0;
+    s.phase = Phase::Captain;
+    score(rules, s, seat, vp, harbor);
+    next(rules, s);
+    false
 }
 
 /// The next seat clockwise that can still load; when nobody can, storage begins (L311).
@@ -143,6 +284,10 @@ fn next(rules: &Rules, s: &mut State) {
             return;
         }
     }
+    // Guests may still move, e.g. to a storehouse (S001:L559).
+    if super::guests::open(rules, s, AfterGuests::Storage) {
+        return;
+    }
     begin_storage(s);
 }
 
@@ -154,7 +299,7 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
     false
 }
 
-fn begin_storage(s: &mut State) {
+pub fn begin_storage(s: &mut State) {
     s.phase = Phase::CaptainStorage;
     s.rotation = Rotation::new(s.chooser, s.player_count());
     s.current = s.chooser;
@@ -168,6 +313,12 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
     let held: u8 = Good::ALL.iter().filter(|&&g| p.goods[g] > 0).fold(0, |m, &g| m | (1 << g as u8));
     let k = board::storage_kinds(rules, p).min(5) as u32;
     let take = k.min(held.count_ones());
+    let extra = if rules.has_effect(kind::EXTRA_STORAGE_BARRELS) { board::extra_storage_barrels(rules, p) } else { 0 };
+    if extra > 0 {
+        let loose = u32::from(rules.free_barrels) + u32::from(extra);
+        exact_options(p.goods, held, take, loose, &mut |kept| f(Action::KeepExact(kept)));
+        return;
+    }
     for mask in 0u8..32 {
         if mask & !held != 0 || mask.count_ones() != take {
             continue;
@@ -185,8 +336,84 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
     }
 }
 
+/// Storage with extra barrels of any kinds (storehouse): every barrel of `take` kinds
+/// and `loose` barrels of any kinds. The options are the final holdings, each once, and
+/// only those no other option keeps more of (keeping never costs anything here).
+fn exact_options(have: ByGood<u8>, held: u8, take: u32, loose: u32, f: &mut dyn FnMut(ByGood<u8>)) {
+    let masks = || (0u8..32).filter(move |m| m & !held == 0 && m.count_ones() == take);
+    let rest_total = |mask: u8| -> u32 {
+        Good::ALL.iter().filter(|&&g| (held & !mask) & (1 << g as u8) != 0).map(|&g| u32::from(have[g])).sum()
+    };
+    // Whether `mask` kept whole and the rest loose gives exactly `h`.
+    let gives = |mask: u8, h: &ByGood<u8>| -> bool {
+        let whole = Good::ALL.iter().all(|&g| mask & (1 << g as u8) == 0 || h[g] == have[g]);
+        let loose_kept: u32 =
+            Good::ALL.iter().filter(|&&g| (held & !mask) & (1 << g as u8) != 0).map(|&g| u32::from(h[g])).sum();
+        whole && loose_kept == loose.min(rest_total(mask))
+    };
+    // Whether some option keeps everything `h` keeps and more.
+    let dominated = |h: &ByGood<u8>| -> bool {
+        masks().any(|m| {
+            let need: u32 =
+                Good::ALL.iter().filter(|&&g| (held & !m) & (1 << g as u8) != 0).map(|&g| u32::from(h[g])).sum();
+            let short_whole = Good::ALL.iter().any(|&g| m & (1 << g as u8) != 0 && h[g] < have[g]);
+            let short_loose = Good::ALL.iter().any(|&g| (held & !m) & (1 << g as u8) != 0 && h[g] < have[g]);
+            need <= loose && (short_whole || (need < loose && short_loose))
+        })
+    };
+    for mask in masks() {
+        let left = loose.min(rest_total(mask));
+        let mut cur = ByGood::<u8>::default();
+        compositions(&have, held & !mask, 0, left, &mut cur, &mut |b| {
+            let mut h = b;
+            for g in Good::ALL {
+                if mask & (1 << g as u8) != 0 {
+                    h[g] = have[g];
+                }
+            }
+            // Each holding once: only from the first mask that gives it.
+            if masks().find(|&m| gives(m, &h)) == Some(mask) && !dominated(&h) {
+                f(h);
+            }
+        });
+    }
+}
+
+/// Every way to take `left` barrels from the kinds in `kinds` (at most `have` of each).
+fn compositions(
+    have: &ByGood<u8>,
+    kinds: u8,
+    i: usize,
+    left: u32,
+    cur: &mut ByGood<u8>,
+    f: &mut dyn FnMut(ByGood<u8>),
+) {
+    let Some(&g) = Good::ALL.get(i) else {
+        if left == 0 {
+            f(*cur);
+        }
+        return;
+    };
+    if kinds & (1 << g as u8) == 0 {
+        compositions(have, kinds, i + 1, left, cur, f);
+        return;
+    }
+    let later: u32 =
+        Good::ALL[i + 1..].iter().filter(|&&x| kinds & (1 << x as u8) != 0).map(|&x| u32::from(have[x])).sum();
+    let lo = left.saturating_sub(later);
+    let hi = left.min(u32::from(have[g]));
+    for c in lo..=hi {
+        cur[g] = c as u8;
+        compositions(have, kinds, i + 1, left - c, cur, f);
+    }
+    cur[g] = 0;
+}
+
 /// Whether keeping per `a` keeps every barrel (then nobody needs to be asked).
 fn keeps_all(s: &State, seat: Seat, a: Action) -> bool {
+    if let Action::KeepExact(kept) = a {
+        return kept == s.players[seat].goods;
+    }
     let Action::Keep { kinds, barrel } = a else { return false };
     let p = &s.players[seat];
     Good::ALL.iter().all(|&g| p.goods[g] == 0 || kinds & (1 << g as u8) != 0 || (barrel == Some(g) && p.goods[g] <= 1))
@@ -220,6 +447,15 @@ pub fn play_storage(rules: &Rules, s: &mut State, a: Action) {
 }
 
 fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
+    if let Action::KeepExact(kept) = a {
+        for g in Good::ALL {
+            let have = s.players[seat].goods[g];
+            let kept = kept[g].min(have);
+            s.players[seat].goods[g] = kept;
+            s.goods_supply[g] += have - kept;
+        }
+        return;
+    }
     let Action::Keep { kinds, barrel } = a else { return };
     for g in Good::ALL {
         let have = s.players[seat].goods[g];

@@ -1,10 +1,14 @@
-//! Craftsman phase (S000:L252-262, L463-509; factory L588-592).
+//! Craftsman phase (S000:L252-262, L463-509; factory L588-592). Expansion effects: more
+//! barrels from normal production buildings ([`Effect::ProductionPerNormalPlant`],
+//! S001:L507-513), doubloons for the most produced good
+//! ([`Effect::DoubloonsByTopProduction`], S001:L600-604), and a doubled privilege taken
+//! as separate picks (library, S001:L614).
 
 use crate::action::Action;
 use crate::board;
-use crate::goods::Good;
-use crate::rules::{Effect, Rules};
-use crate::state::{Phase, State};
+use crate::goods::{ByGood, Good};
+use crate::rules::{BuildingKind, Effect, Rules};
+use crate::state::{Phase, Player, State};
 
 /// Everyone produces, from the craftsman clockwise, as far as the supply lasts (L261);
 /// then the craftsman may take the privilege good of a kind they produced (L256, L262).
@@ -16,13 +20,29 @@ pub fn begin(rules: &Rules, s: &mut State) {
         let want = board::production(rules, &s.players[seat]);
         let mut kinds = 0u8;
         let mut mask = 0u8;
+        let mut received = ByGood::<u8>::default();
         for g in Good::ALL {
             let got = want[g].min(s.goods_supply[g]);
             if got > 0 {
                 s.goods_supply[g] -= got;
                 s.players[seat].goods[g] += got;
+                received[g] = got;
                 kinds += 1;
                 mask |= 1 << g as u8;
+            }
+        }
+        // Aqueduct: one more of a good produced, if a normal production building of it is
+        // occupied; the produced barrel is counted as that building's (chosen default).
+        for e in board::effects(rules, &s.players[seat]) {
+            if let Effect::ProductionPerNormalPlant { goods, extra } = *e {
+                for g in Good::ALL {
+                    if goods & (1 << g as u8) != 0 && received[g] > 0 && normal_plant(rules, &s.players[seat], g) {
+                        let more = extra.min(s.goods_supply[g]);
+                        s.goods_supply[g] -= more;
+                        s.players[seat].goods[g] += more;
+                        received[g] += more;
+                    }
+                }
             }
         }
         // Factory: by kinds actually received; the barrel count does not matter (L590).
@@ -35,15 +55,47 @@ pub fn begin(rules: &Rules, s: &mut State) {
         s.players[seat].doubloons += bonus;
         if k == 0 {
             produced_by_chooser = mask;
+            s.pending.craftsman_produced = received;
+        } else {
+            s.players[seat].doubloons += top_production_bonus(rules, &s.players[seat], received);
         }
     }
     s.phase = Phase::Craftsman;
     s.current = s.chooser;
     s.craftsman_kinds = produced_by_chooser;
+    // A doubled privilege is that many separate picks, of one kind or of different kinds
+    // (S001:L614).
+    s.pending.craftsman_picks =
+        if super::round::card_privilege(rules, s) > 0 { super::round::privilege_factor(rules, s) } else { 0 };
+}
+
+/// Whether the player has an occupied normal (not small) production building of `g`.
+fn normal_plant(rules: &Rules, p: &Player, g: Good) -> bool {
+    p.city.iter().any(|b| {
+        b.colonists > 0
+            && matches!(
+                rules.buildings.get(b.building as usize).map(|x| x.kind),
+                Some(BuildingKind::Production { good, small: false }) if good == g
+            )
+    })
+}
+
+/// Specialty factory: the most barrels received of one good (some goods left out),
+/// less a number, in doubloons (S001:L600-604).
+fn top_production_bonus(rules: &Rules, p: &Player, received: ByGood<u8>) -> u16 {
+    board::effects(rules, p)
+        .map(|e| match *e {
+            Effect::DoubloonsByTopProduction { minus, exclude } => {
+                let top = Good::ALL.iter().filter(|&&g| exclude & (1 << g as u8) == 0).map(|&g| received[g]).max();
+                u16::from(top.unwrap_or(0).saturating_sub(minus))
+            }
+            _ => 0,
+        })
+        .sum()
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
-    if super::round::privilege(rules, s) == 0 {
+    if s.pending.craftsman_picks == 0 || super::round::card_privilege(rules, s) == 0 {
         return;
     }
     let mut any = false;
@@ -60,14 +112,28 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 
 pub fn play(rules: &Rules, s: &mut State, a: Action) {
     if let Action::Bonus(g) = a {
-        let n = super::round::privilege(rules, s).min(s.goods_supply[g]);
+        let n = super::round::card_privilege(rules, s).min(s.goods_supply[g]);
         s.goods_supply[g] -= n;
         s.players[s.chooser].goods[g] += n;
+        s.pending.craftsman_produced[g] += n;
+        s.pending.craftsman_picks -= 1;
+        // Further picks in good order: each set of picks is one sequence of decisions.
+        s.craftsman_kinds &= !((1u8 << g as u8) - 1);
+        if s.pending.craftsman_picks > 0 {
+            return;
+        }
     }
     finish(rules, s);
 }
 
+/// The craftsman's specialty factory counts the privilege goods too (S001:L604: 1 + 3 +
+/// 1 + 2 = 7 barrels).
 fn finish(rules: &Rules, s: &mut State) {
+    let chooser = s.chooser;
+    let bonus = top_production_bonus(rules, &s.players[chooser], s.pending.craftsman_produced);
+    s.players[chooser].doubloons += bonus;
+    s.pending.craftsman_produced = ByGood::default();
+    s.pending.craftsman_picks = 0;
     s.craftsman_kinds = 0;
     super::round::end_phase(rules, s);
 }

@@ -85,19 +85,26 @@ fn capacity(rules: &Rules, p: &Player, g: Group) -> u8 {
         Group::Plantation(good) => p.plantations[good],
         Group::Quarry => p.quarries,
         Group::Building(b) => rules.buildings.get(b as usize).map_or(0, |x| x.circles),
+        Group::SanJuan => 0,
     }
+}
+
+/// Capacity of the groups from `i` on.
+fn capacity_from(rules: &Rules, p: &Player, i: u8) -> u32 {
+    (i..6 + p.city.len).filter_map(|j| group(p, j)).map(|g| u32::from(capacity(rules, p, g))).sum()
+}
+
+/// The counts a group may take with `hand` colonists left and `later` capacity after it:
+/// (lowest, highest).
+fn bounds(cap: u8, hand: u8, later: u32) -> (u8, u8) {
+    let lo = u32::from(hand).saturating_sub(later).min(u32::from(cap)) as u8;
+    (lo, hand.min(cap))
 }
 
 /// The counts the current group may take: (lowest, highest).
 fn range(rules: &Rules, p: &Player, i: u8) -> Option<(u8, u8)> {
     let g = group(p, i)?;
-    let cap = capacity(rules, p, g);
-    let later: u32 =
-        (i + 1..6 + p.city.len).filter_map(|j| group(p, j)).map(|g| u32::from(capacity(rules, p, g))).sum();
-    let hand = u32::from(p.san_juan);
-    let lo = hand.saturating_sub(later).min(u32::from(cap)) as u8;
-    let hi = hand.min(u32::from(cap)) as u8;
-    Some((lo, hi))
+    Some(bounds(capacity(rules, p, g), p.san_juan, capacity_from(rules, p, i + 1)))
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -131,15 +138,19 @@ fn place(s: &mut State, g: Group, count: u8) {
                 x.colonists = count;
             }
         }
+        Group::SanJuan => p.san_juan += count,
     }
 }
 
 /// Fills forced groups; returns true at a real choice.
 pub fn step(rules: &Rules, s: &mut State) -> bool {
+    let mut later = capacity_from(rules, &s.players[s.current], s.mayor_group);
     loop {
         let p = &s.players[s.current];
         let Some(g) = group(p, s.mayor_group) else { break };
-        let Some((lo, hi)) = range(rules, p, s.mayor_group) else { break };
+        let cap = capacity(rules, p, g);
+        later -= u32::from(cap).min(later);
+        let (lo, hi) = bounds(cap, p.san_juan, later);
         if lo < hi {
             return true;
         }

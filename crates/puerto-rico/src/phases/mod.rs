@@ -4,6 +4,7 @@
 pub mod builder;
 pub mod captain;
 pub mod craftsman;
+pub mod guests;
 pub mod mayor;
 pub mod round;
 pub mod settler;
@@ -21,10 +22,13 @@ pub fn for_each_legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::MayorPrivilege => mayor::legal_privilege(rules, s, f),
         Phase::Mayor => mayor::legal(rules, s, f),
         Phase::Builder => builder::legal(rules, s, f),
+        Phase::BuildPayment => builder::legal_payment(rules, s, f),
         Phase::Craftsman => craftsman::legal(rules, s, f),
         Phase::Trader => trader::legal(rules, s, f),
         Phase::Captain => captain::legal(rules, s, f),
+        Phase::MixedShip => captain::legal_mixed(rules, s, f),
         Phase::CaptainStorage => captain::legal_storage(rules, s, f),
+        Phase::GuestMoves => guests::legal(rules, s, f),
         Phase::GameOver => {}
     }
 }
@@ -37,10 +41,13 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         Phase::MayorPrivilege => mayor::play_privilege(rules, s, a),
         Phase::Mayor => mayor::play(rules, s, a),
         Phase::Builder => builder::play(rules, s, a),
+        Phase::BuildPayment => builder::play_payment(rules, s, a),
         Phase::Craftsman => craftsman::play(rules, s, a),
         Phase::Trader => trader::play(rules, s, a),
         Phase::Captain => captain::play(rules, s, a),
+        Phase::MixedShip => captain::play_mixed(rules, s, a),
         Phase::CaptainStorage => captain::play_storage(rules, s, a),
+        Phase::GuestMoves => guests::play(rules, s, a),
         Phase::GameOver => {}
     }
     advance(rules, s);
@@ -57,10 +64,13 @@ pub fn advance(rules: &Rules, s: &mut State) {
             Phase::MayorPrivilege => true,
             Phase::Mayor => mayor::step(rules, s),
             Phase::Builder => builder::step(rules, s),
+            Phase::BuildPayment => builder::step_payment(rules, s),
             Phase::Craftsman => craftsman::step(rules, s),
             Phase::Trader => trader::step(rules, s),
             Phase::Captain => captain::step(rules, s),
+            Phase::MixedShip => captain::step_mixed(rules, s),
             Phase::CaptainStorage => captain::step_storage(rules, s),
+            Phase::GuestMoves => guests::step(rules, s),
             Phase::GameOver => true,
         };
         if decided {

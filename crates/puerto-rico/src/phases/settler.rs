@@ -1,5 +1,6 @@
 //! Settler phase (S000:L137-149; hacienda L530-534, construction hut L538-542, hospice
-//! L556-560).
+//! L556-560). Expansion effects: forests ([`Effect::ForestTiles`], S001:L517-533) and the
+//! chooser's extra tile when the privilege is doubled (library, S001:L610-612).
 
 use crate::action::Action;
 use crate::board;
@@ -8,15 +9,27 @@ use crate::rules::{Effect, Rules};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
 
-pub fn begin(_rules: &Rules, s: &mut State) {
+pub fn begin(rules: &Rules, s: &mut State) {
     s.phase = Phase::Settler;
     s.current = s.chooser;
     s.hacienda_used = 0;
+    // A doubled privilege: after everyone, the chooser takes one more tile per extra
+    // privilege (S001:L612).
+    let card = super::round::card_privilege(rules, s);
+    s.pending.settler_extra = super::round::privilege(rules, s).saturating_sub(card);
+    s.pending.extra_turn = false;
+    s.pending.drawn = None;
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
     let p = &s.players[seat];
+    // The hacienda's tile, seen: planted, or a forest instead (S001:L527).
+    if let Some(g) = s.pending.drawn {
+        f(Action::Plant(g));
+        f(Action::Forest(None));
+        return;
+    }
     if board::island_used(p) >= rules.island_spaces {
         return;
     }
@@ -35,22 +48,39 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         f(Action::TakeQuarry);
         any = true;
     }
+    match board::forest_from_face_up(rules, p) {
+        Some(false) if s.stack.len > 0 || s.discards.total() > 0 => {
+            f(Action::Forest(None));
+            any = true;
+        }
+        Some(true) => {
+            for g in Good::ALL {
+                if s.face_up[g] > 0 {
+                    f(Action::Forest(Some(g)));
+                    any = true;
+                }
+            }
+        }
+        _ => {}
+    }
     if any {
         f(Action::Pass);
     }
 }
 
-/// Hacienda: before taking a face-up tile, once (S000:L532).
+/// Hacienda: before taking a face-up tile, once (S000:L532); not on an extra turn.
 fn can_draw(rules: &Rules, s: &State, seat: Seat) -> bool {
     s.hacienda_used & (1 << seat) == 0
+        && !s.pending.extra_turn
         && s.stack.len > 0
         && board::has(rules, &s.players[seat], |e| matches!(e, Effect::ExtraPlantation))
 }
 
-/// The settler's privilege, or an occupied construction hut (S000:L169, L540).
+/// The settler's privilege, or an occupied construction hut (S000:L169, L540). The
+/// chooser's extra tile is a plantation unless they have a construction hut (S001:L612).
 fn can_take_quarry(rules: &Rules, s: &State, seat: Seat) -> bool {
     s.quarry_supply > 0
-        && ((seat == s.chooser && super::round::privilege(rules, s) > 0)
+        && ((seat == s.chooser && !s.pending.extra_turn && super::round::card_privilege(rules, s) > 0)
             || board::has(rules, &s.players[seat], |e| matches!(e, Effect::QuarryInstead)))
 }
 
@@ -58,12 +88,47 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
     let seat = s.current;
     match a {
         Action::Draw => {
-            // The drawn tile must be placed at once, and gets no hospice colonist (L534, L560).
+            // The drawn tile must be placed at once, and gets no hospice colonist (L534,
+            // L560). With a forest house the owner looks at it first: it may become a
+            // forest instead (S001:L527).
             if let Some(g) = s.stack.pop() {
-                s.players[seat].plantations[g] += 1;
+                if board::forest_from_face_up(rules, &s.players[seat]).is_some() {
+                    s.pending.drawn = Some(g);
+                } else {
+                    s.players[seat].plantations[g] += 1;
+                }
             }
             s.hacienda_used |= 1 << seat;
             return;
+        }
+        Action::Plant(g) => {
+            s.pending.drawn = None;
+            s.players[seat].plantations[g] += 1;
+            return;
+        }
+        Action::Forest(None) if s.pending.drawn.is_some() => {
+            if let Some(g) = s.pending.drawn.take() {
+                s.forest_tiles[g] += 1;
+                s.players[seat].forests += 1;
+            }
+            return;
+        }
+        Action::Forest(from) => {
+            let tile = match from {
+                Some(g) => {
+                    s.face_up[g] -= 1;
+                    Some(g)
+                }
+                None => draw_face_down(s),
+            };
+            if let Some(g) = tile {
+                s.forest_tiles[g] += 1;
+                s.players[seat].forests += 1;
+                // Hospice: its colonist goes to San Juan, as a forest has no circle (S001:L531).
+                if hospice_colonist(rules, s, seat) {
+                    s.players[seat].san_juan += 1;
+                }
+            }
         }
         Action::Take(g) => {
             s.face_up[g] -= 1;
@@ -84,10 +149,26 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
     next(rules, s);
 }
 
+/// The top face-down tile; an empty stack is first refilled from the discards (as when
+/// revealing, S000:L146).
+fn draw_face_down(s: &mut State) -> Option<Good> {
+    if s.stack.len == 0 {
+        for g in Good::ALL {
+            for _ in 0..s.discards[g] {
+                s.stack.push(g);
+            }
+            s.discards[g] = 0;
+        }
+        s.stack.shuffle(&mut s.rng);
+    }
+    s.stack.pop()
+}
+
 /// Hospice: a colonist from the supply, else from the ship, else none (S000:L558-560).
 /// Taken whenever available: a colonist can always be moved later, so it never hurts.
+/// Only with the chooser's first tile when the privilege is doubled (S001:L612).
 fn hospice_colonist(rules: &Rules, s: &mut State, seat: Seat) -> bool {
-    if !board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewTile)) {
+    if s.pending.extra_turn || !board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewTile)) {
         return false;
     }
     take_colonist(s)
@@ -118,9 +199,15 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
 }
 
 fn next(rules: &Rules, s: &mut State) {
-    if s.rotation.advance() {
+    if !s.pending.extra_turn && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
+    } else if s.pending.settler_extra > 0 {
+        // After everyone, the chooser's extra tile from those left (S001:L612).
+        s.pending.settler_extra -= 1;
+        s.pending.extra_turn = true;
+        s.current = s.chooser;
     } else {
+        s.pending.extra_turn = false;
         // Untaken tiles go to the discards and players + 1 new ones are revealed (S000:L141).
         for g in Good::ALL {
             s.discards[g] += s.face_up[g];

@@ -1,24 +1,43 @@
-//! Trader phase (S000:L267-304; markets L522-526, L572-576; office L564-568).
+//! Trader phase (S000:L267-304; markets L522-526, L572-576; office L564-568). Expansion
+//! effect: a player's own one-good house ([`Effect::OwnTradingPost`], S001:L565-573).
 
 use crate::action::Action;
 use crate::board;
 use crate::goods::Good;
-use crate::rules::{Effect, Rules};
+use crate::rules::{Effect, Rules, kind};
 use crate::state::State;
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
     let p = &s.players[seat];
     let spaces = rules.trading_house_spaces as usize;
-    if s.trading_house_len() >= spaces {
-        return;
-    }
+    let full = s.trading_house_len() >= spaces;
     let office = board::has(rules, p, |e| matches!(e, Effect::SellDuplicates));
     let mut any = false;
-    for g in Good::ALL {
-        if p.goods[g] > 0 && (office || !s.trading_house.contains(&Some(g))) {
-            f(Action::Sell(g));
-            any = true;
+    if !full {
+        for g in Good::ALL {
+            if p.goods[g] > 0 && (office || !s.trading_house.contains(&Some(g))) {
+                f(Action::Sell(g));
+                any = true;
+            }
+        }
+    }
+    // The trading post takes any good, even one in the trading house, even when the
+    // trading house is full (S001:L567-569).
+    if rules.has_effect(kind::OWN_TRADING_POST) {
+        for b in p.city.iter() {
+            let post = matches!(
+                rules.buildings.get(b.building as usize).map(|x| x.effect),
+                Some(Effect::OwnTradingPost { .. })
+            );
+            if post && b.colonists > 0 {
+                for g in Good::ALL {
+                    if p.goods[g] > 0 {
+                        f(Action::SellPost { good: g, building: b.building });
+                        any = true;
+                    }
+                }
+            }
         }
     }
     if any {
@@ -28,19 +47,37 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 
 /// Price + trader privilege (only when selling, L281) + markets; corn may be sold for 0 (L282).
 pub fn sale_price(rules: &Rules, s: &State, seat: u8, g: Good) -> u16 {
-    let privilege = if seat == s.chooser { u16::from(super::round::privilege(rules, s)) } else { 0 };
-    u16::from(rules.price[g]) + privilege + board::trade_bonus(rules, &s.players[seat])
+    u16::from(rules.price[g]) + trader_privilege(rules, s, seat) + board::trade_bonus(rules, &s.players[seat])
+}
+
+fn trader_privilege(rules: &Rules, s: &State, seat: u8) -> u16 {
+    if seat == s.chooser { u16::from(super::round::privilege(rules, s)) } else { 0 }
 }
 
 pub fn play(rules: &Rules, s: &mut State, a: Action) {
     let seat = s.current;
-    if let Action::Sell(g) = a {
-        let price = sale_price(rules, s, seat, g);
-        s.players[seat].goods[g] -= 1;
-        s.players[seat].doubloons += price;
-        if let Some(slot) = s.trading_house.iter_mut().find(|x| x.is_none()) {
-            *slot = Some(g);
+    match a {
+        Action::Sell(g) => {
+            let price = sale_price(rules, s, seat, g);
+            s.players[seat].goods[g] -= 1;
+            s.players[seat].doubloons += price;
+            if let Some(slot) = s.trading_house.iter_mut().find(|x| x.is_none()) {
+                *slot = Some(g);
+            }
         }
+        Action::SellPost { good, building } => {
+            // The normal price and the trader's privilege; markets only if the ruleset says
+            // so (S001:L567, L571: they do not). The good goes to the supply.
+            let markets = match rules.buildings.get(building as usize).map(|x| x.effect) {
+                Some(Effect::OwnTradingPost { market_bonus: true }) => board::trade_bonus(rules, &s.players[seat]),
+                _ => 0,
+            };
+            let price = u16::from(rules.price[good]) + trader_privilege(rules, s, seat) + markets;
+            s.players[seat].goods[good] -= 1;
+            s.players[seat].doubloons += price;
+            s.goods_supply[good] += 1;
+        }
+        _ => {}
     }
     next(rules, s);
 }
@@ -55,11 +92,12 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
     false
 }
 
-/// The phase ends when everyone had a turn or the house is full; a full house is emptied
-/// into the supply, a partly filled one keeps its goods (L276).
+/// The phase ends when everyone had a turn or the house is full (then only trading
+/// posts still take goods); a full house is emptied into the supply, a partly filled one
+/// keeps its goods (L276).
 fn next(rules: &Rules, s: &mut State) {
     let full = s.trading_house_len() >= rules.trading_house_spaces as usize;
-    if !full && s.rotation.advance() {
+    if (!full || rules.has_effect(kind::OWN_TRADING_POST)) && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
         return;
     }

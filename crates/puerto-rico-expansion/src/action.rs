@@ -1,0 +1,40 @@
+//! Actions and their notation: the base game's (see [`rulesmith_puerto_rico::action`],
+//! with the expansion effects' actions) and the draft pick.
+//!
+//! | action | notation | when |
+//! |---|---|---|
+//! | pick a building in the draft | `draft library` (the building's id) | setup, before the first role |
+//! | every other action | as in the base game: `settler`, `forest`, `use small-wharf`, `load 3 corn`, `guest to library`, `return colonist from san-juan`, … | the game proper |
+
+use crate::rules::Rules;
+use rulesmith_core::GameError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Pick a building (by building index) for an empty slot of its cost.
+    Draft(u8),
+    /// An action of the game proper.
+    Play(rulesmith_puerto_rico::Action),
+}
+
+pub fn format_draft(rules: &Rules, b: u8) -> String {
+    let id = rules.base.buildings.get(usize::from(b)).map_or_else(|| format!("building-{b}"), |x| x.id.clone());
+    format!("draft {id}")
+}
+
+/// Reads `draft ID`; `None` if the text is not a draft pick.
+pub fn parse_draft(rules: &Rules, text: &str) -> Option<Result<Action, GameError>> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["draft", id] => {
+            Some(rules.base.building_index(id).map(|i| Action::Draft(i as u8)).ok_or_else(|| GameError::Unparsable {
+                text: text.to_string(),
+                reason: format!("`{id}` is not a building of this ruleset"),
+            }))
+        }
+        ["draft", ..] => {
+            Some(Err(GameError::Unparsable { text: text.to_string(), reason: "expected `draft BUILDING`".to_string() }))
+        }
+        _ => None,
+    }
+}

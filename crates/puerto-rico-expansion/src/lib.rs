@@ -1,0 +1,207 @@
+//! Puerto Rico Expansion I, "the new buildings", for rulesmith: the base game with 14 new
+//! violet buildings and a building draft at setup, 2–5 players, from the
+//! `puerto-rico-expansion` TOML ruleset (which `extends` `puerto-rico`).
+//!
+//! The new buildings are data: each picks a kind of effect of the base crate's closed
+//! vocabulary ([`rulesmith_puerto_rico::rules::Effect`]), whose rules the base crate's
+//! phases implement. This crate adds the draft: [`Rules`] wraps the base rules and the
+//! draft settings, [`State`] the base state and the draft; until the draft is over its
+//! actions are draft picks, afterwards every action goes to the base game.
+//!
+//! # Notation
+//! `draft library` during the draft; then the base game's notation (see
+//! [`rulesmith_puerto_rico::action`]), including the expansion effects' actions:
+//! `forest`, `plant sugar`, `return colonist from san-juan`, `return indigo`,
+//! `return vp`, `sell coffee to trading-post`, `use small-wharf`, `load 3 corn`,
+//! `guest to library`, `keep 3 corn 1 sugar`.
+//!
+//! # State
+//! `rulesmith state` prints the base game's state JSON (forests in
+//! `/players/N/forests`, the face-down forest tiles in `/forest_tiles`, the buildings out
+//! of this game in `/out_of_game`, multi-step decisions in `/pending`) plus `/draft`:
+//! `{"slots": [{"cost": 1, "building": "aqueduct"}, …], "over": true}`.
+
+pub mod action;
+pub mod draft;
+pub mod rules;
+pub mod state;
+
+pub use action::Action;
+pub use rules::{Rules, decode};
+pub use state::State;
+
+use rulesmith_core::Rng;
+use rulesmith_core::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
+use serde_json::{Value, json};
+
+impl Game for Rules {
+    type State = State;
+    type Action = Action;
+
+    fn game_id(&self) -> &'static str {
+        "puerto-rico-expansion"
+    }
+
+    fn players(&self) -> std::ops::RangeInclusive<usize> {
+        self.base.players()
+    }
+
+    fn new_game(&self, players: usize, seed: u64) -> Result<State, GameError> {
+        let base = self.base.new_game(players, seed)?;
+        let mut s = State { base, draft: draft::Draft { slots: [None; rules::MAX_SLOTS], over: false } };
+        draft::setup(self, &mut s);
+        Ok(s)
+    }
+
+    fn player_count(&self, s: &State) -> usize {
+        s.base.player_count()
+    }
+
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.draft.over { self.base.to_move(&s.base) } else { ToMove::Seat(draft::seat(s)) }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        if s.draft.over {
+            rulesmith_puerto_rico::phases::for_each_legal(&self.base, &s.base, &mut |a| out.push(Action::Play(a)));
+        } else {
+            draft::legal(self, s, &mut |b| out.push(Action::Draft(b)));
+        }
+    }
+
+    fn apply(&self, s: &mut State, a: Action) -> Result<(), GameError> {
+        match (s.draft.over, a) {
+            (true, Action::Play(a)) => self.base.apply(&mut s.base, a),
+            (false, Action::Draft(b)) => {
+                let mut legal = false;
+                draft::legal(self, s, &mut |x| legal |= x == b);
+                if !legal {
+                    return Err(GameError::Illegal {
+                        action: action::format_draft(self, b),
+                        reason: "no empty slot of its cost, already drafted, or excluded by a drafted building".into(),
+                    });
+                }
+                draft::pick(self, s, b);
+                draft::finish_if_done(self, s);
+                Ok(())
+            }
+            (true, Action::Draft(b)) => {
+                Err(GameError::Illegal { action: action::format_draft(self, b), reason: "the draft is over".into() })
+            }
+            (false, Action::Play(a)) => Err(GameError::Illegal {
+                action: self.base.format_action(&s.base, a),
+                reason: "the building draft is not over: pick a building (`draft ID`)".into(),
+            }),
+        }
+    }
+
+    fn apply_legal(&self, s: &mut State, a: Action) {
+        match a {
+            Action::Play(a) => self.base.apply_legal(&mut s.base, a),
+            Action::Draft(b) => {
+                draft::pick(self, s, b);
+                draft::finish_if_done(self, s);
+            }
+        }
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if s.draft.over { self.base.outcome(&s.base) } else { None }
+    }
+
+    fn progress(&self, s: &State) -> Progress {
+        self.base.progress(&s.base)
+    }
+
+    fn format_action(&self, s: &State, a: Action) -> String {
+        match a {
+            Action::Draft(b) => action::format_draft(self, b),
+            Action::Play(a) => self.base.format_action(&s.base, a),
+        }
+    }
+
+    fn parse_action(&self, s: &State, text: &str) -> Result<Action, GameError> {
+        match action::parse_draft(self, text.trim()) {
+            Some(r) => r,
+            None => self.base.parse_action(&s.base, text).map(Action::Play),
+        }
+    }
+
+    fn observe(&self, s: &State, seat: Seat) -> State {
+        State { base: self.base.observe(&s.base, seat), draft: s.draft }
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        State { base: self.base.determinize(&s.base, seat, rng), draft: s.draft }
+    }
+
+    fn check_state(&self, s: &State) -> Result<(), GameError> {
+        self.base.check_state(&s.base)?;
+        draft::check(self, s).map_err(GameError::InvalidState)
+    }
+
+    fn heuristic(&self, s: &State, seat: Seat) -> f64 {
+        self.base.heuristic(&s.base, seat)
+    }
+
+    fn state_to_json(&self, s: &State) -> Value {
+        let mut v = self.base.state_to_json(&s.base);
+        let slots: Vec<Value> = self
+            .draft
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, &cost)| {
+                let building = s.draft.slots[i]
+                    .and_then(|b| self.base.buildings.get(usize::from(b)))
+                    .map_or(Value::Null, |x| Value::String(x.id.clone()));
+                json!({ "cost": cost, "building": building })
+            })
+            .collect();
+        if let Some(m) = v.as_object_mut() {
+            m.insert("draft".into(), json!({ "slots": slots, "over": s.draft.over }));
+        }
+        v
+    }
+
+    fn state_from_json(&self, mut value: Value) -> Result<State, GameError> {
+        let bad = |m: String| GameError::InvalidState(m);
+        let d = value
+            .as_object_mut()
+            .and_then(|m| m.remove("draft"))
+            .ok_or_else(|| bad("/draft: missing (the building draft)".into()))?;
+        let over =
+            d.get("over").and_then(Value::as_bool).ok_or_else(|| bad("/draft/over: expected true or false".into()))?;
+        let listed =
+            d.get("slots").and_then(Value::as_array).ok_or_else(|| bad("/draft/slots: expected a list".into()))?;
+        if listed.len() != self.draft.slots.len() {
+            return Err(bad(format!(
+                "/draft/slots: {} slots, the ruleset has {}",
+                listed.len(),
+                self.draft.slots.len()
+            )));
+        }
+        let mut slots = [None; rules::MAX_SLOTS];
+        for (i, item) in listed.iter().enumerate() {
+            match item.get("building") {
+                None | Some(Value::Null) => {}
+                Some(b) => {
+                    let id = b.as_str().unwrap_or_default();
+                    let x = self
+                        .base
+                        .building_index(id)
+                        .ok_or_else(|| bad(format!("/draft/slots/{i}/building: unknown building `{id}`")))?;
+                    slots[i] = Some(x as u8);
+                }
+            }
+            if item.get("cost").and_then(Value::as_u64) != Some(u64::from(self.draft.slots[i])) {
+                return Err(bad(format!("/draft/slots/{i}/cost: the slot costs {}", self.draft.slots[i])));
+            }
+        }
+        let base = self.base.state_from_json(value)?;
+        let s = State { base, draft: draft::Draft { slots, over } };
+        self.check_state(&s)?;
+        Ok(s)
+    }
+}

@@ -1,0 +1,178 @@
+//! Shared helpers for the expansion's tests.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use rulesmith_core::Rng;
+use rulesmith_core::game::{Game, ToMove};
+use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+use rulesmith_puerto_rico::state::Phase;
+use rulesmith_puerto_rico::{Good, State as BaseState, phases};
+use rulesmith_puerto_rico_expansion::{Rules, State};
+
+pub const BASE: &str = include_str!("../../../../rulesets/puerto-rico.toml");
+pub const EXPANSION: &str = include_str!("../../../../rulesets/puerto-rico-expansion.toml");
+
+pub fn bundled() -> [Bundled; 2] {
+    [
+        Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text: BASE },
+        Bundled { name: "puerto-rico-expansion", path: "rulesets/puerto-rico-expansion.toml", text: EXPANSION },
+    ]
+}
+
+/// The bundled expansion ruleset, with `extra` TOML appended to the expansion file
+/// (e.g. a changed option).
+pub fn rules_with(extra: &str) -> Rules {
+    let text = format!("{EXPANSION}\n{extra}");
+    let b = bundled();
+    let bundled = [
+        b[0],
+        Bundled {
+            name: "puerto-rico-expansion",
+            path: "rulesets/puerto-rico-expansion.toml",
+            text: Box::leak(text.into_boxed_str()),
+        },
+    ];
+    let loaded = ruleset::load("puerto-rico-expansion", &bundled).unwrap();
+    let mut d = Diagnostics::default();
+    let rules = rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d);
+    assert!(d.is_empty(), "{}", d.render(&loaded.sources));
+    rules.unwrap()
+}
+
+pub fn rules() -> Rules {
+    rules_with("")
+}
+
+/// Plays a random game (draft included), checking every invariant after every action
+/// and the JSON round trip after every action (`json_each`) or at the end; returns the
+/// actions in notation and the final state.
+pub fn random_game(rules: &Rules, players: usize, seed: u64) -> (Vec<String>, State) {
+    random_game_with(rules, players, seed, true)
+}
+
+pub fn random_game_with(rules: &Rules, players: usize, seed: u64, json_each: bool) -> (Vec<String>, State) {
+    let mut s = rules.new_game(players, seed).unwrap();
+    let mut rng = Rng::from_seed(seed ^ 0xabc);
+    let mut buf = Vec::new();
+    let mut log = Vec::new();
+    rules.check_state(&s).unwrap();
+    while let ToMove::Seat(_) = rules.to_move(&s) {
+        rules.legal_actions(&s, &mut buf);
+        assert!(!buf.is_empty(), "no legal action after {:?}", log.last());
+        let a = buf[rng.index(buf.len())];
+        let text = rules.format_action(&s, a);
+        assert_eq!(rules.parse_action(&s, &text).unwrap(), a, "notation round trip of {text}");
+        log.push(text);
+        rules.apply(&mut s, a).unwrap();
+        if let Err(e) = rules.check_state(&s) {
+            panic!("{players} players, seed {seed}, after {:?}: {e}", log.last());
+        }
+        if json_each {
+            let back = rules
+                .state_from_json(rules.state_to_json(&s))
+                .unwrap_or_else(|e| panic!("after {:?}: {e}", log.last()));
+            assert_eq!(back, s, "JSON round trip after {:?}", log.last());
+        }
+        assert!(log.len() < 20_000, "game too long");
+    }
+    let back = rules.state_from_json(rules.state_to_json(&s)).unwrap();
+    assert_eq!(back, s, "JSON round trip of the final state");
+    (log, s)
+}
+
+// Rule tests play the game proper on the base engine with the expansion's rules: every
+// building in the game, no draft (the draft has its own tests).
+
+/// A game right after setup (all buildings in the game).
+pub fn game(players: usize) -> (Rules, BaseState) {
+    let rules = rules();
+    let s = rules.base.new_game(players, 11).unwrap();
+    (rules, s)
+}
+
+pub fn play(rules: &Rules, s: &mut BaseState, text: &str) {
+    let r = &rules.base;
+    let a = r.parse_action(s, text).unwrap_or_else(|e| panic!("{e}"));
+    let names = legal(rules, s);
+    r.apply(s, a).unwrap_or_else(|e| panic!("{text}: {e}; legal: {names:?}"));
+    check(rules, s);
+}
+
+pub fn legal(rules: &Rules, s: &BaseState) -> Vec<String> {
+    let mut legal = Vec::new();
+    rules.base.legal_actions(s, &mut legal);
+    legal.iter().map(|&a| rules.base.format_action(s, a)).collect()
+}
+
+pub fn check(rules: &Rules, s: &BaseState) {
+    if let Err(e) = rules.base.check_state(s) {
+        panic!("{e}");
+    }
+}
+
+/// Moves barrels from the supply to a player.
+pub fn give(s: &mut BaseState, seat: u8, g: Good, n: u8) {
+    s.goods_supply[g] -= n;
+    s.players[seat].goods[g] += n;
+}
+
+/// Builds a building for a player from the board, with colonists from the supply.
+pub fn build(rules: &Rules, s: &mut BaseState, seat: u8, id: &str, colonists: u8) {
+    let i = rules.base.building_index(id).unwrap_or_else(|| panic!("no building {id}"));
+    s.buildings[i] -= 1;
+    s.colonist_supply -= colonists;
+    assert!(s.players[seat].city.insert(i as u8, colonists));
+}
+
+/// Gives a player plantations from the stack (occupied ones with colonists from the supply).
+pub fn plant(s: &mut BaseState, seat: u8, g: Good, n: u8, occupied: u8) {
+    for _ in 0..n {
+        let pos = s.stack.as_slice().iter().rposition(|&x| x == g).expect("tile in stack");
+        let len = s.stack.len as usize;
+        s.stack.tiles.copy_within(pos + 1..len, pos);
+        s.stack.len -= 1;
+    }
+    s.players[seat].plantations[g] += n;
+    s.players[seat].plantations_occupied[g] += occupied;
+    s.colonist_supply -= occupied;
+}
+
+/// Gives a player forests (tiles from the stack, face down).
+pub fn forests(s: &mut BaseState, seat: u8, n: u8) {
+    for _ in 0..n {
+        let g = s.stack.pop().expect("tile in stack");
+        s.forest_tiles[g] += 1;
+    }
+    s.players[seat].forests += n;
+}
+
+pub fn quarries(s: &mut BaseState, seat: u8, n: u8, occupied: u8) {
+    s.quarry_supply -= n;
+    s.players[seat].quarries += n;
+    s.players[seat].quarries_occupied += occupied;
+    s.colonist_supply -= occupied;
+}
+
+/// VP chips to a player.
+pub fn vp(s: &mut BaseState, seat: u8, n: u16) {
+    s.vp_chips -= n;
+    s.players[seat].vp += n;
+}
+
+/// Starts the phase of role `id` chosen by `seat`, as if it were their turn to choose.
+pub fn start_role(rules: &Rules, s: &mut BaseState, seat: u8, id: &str) {
+    s.phase = Phase::RoleSelection;
+    s.current = seat;
+    s.chooser = seat;
+    let n = s.player_count() as u8;
+    s.roles_chosen = (seat + n - s.governor) % n;
+    play(rules, s, id);
+}
+
+pub fn advance(rules: &Rules, s: &mut BaseState) {
+    phases::advance(&rules.base, s);
+}
+
+pub fn colonists_on(rules: &Rules, s: &BaseState, seat: u8, id: &str) -> u8 {
+    let i = rules.base.building_index(id).unwrap() as u8;
+    s.players[seat].city.iter().find(|b| b.building == i).map_or(0, |b| b.colonists)
+}
