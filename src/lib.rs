@@ -29,10 +29,11 @@ pub static BUNDLED: &[Bundled] = &[
         path: "rulesets/santiago-de-cuba.toml",
         text: include_str!("../rulesets/santiago-de-cuba.toml"),
     },
+    Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text: include_str!("../rulesets/mundo-163.toml") },
 ];
 
 /// The games this build knows, by `[ruleset] game`.
-pub const GAMES: &[&str] = &["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba"];
+pub const GAMES: &[&str] = &["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"];
 
 /// A loaded, validated ruleset ready to play.
 pub struct Ruleset {
@@ -60,6 +61,7 @@ pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
             rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _)
         }
         "santiago-de-cuba" => rulesmith_santiago_de_cuba::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
+        "mundo-163" => rulesmith_mundo_163::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
         // The toy game of `rulesmith_core::testing` (not bundled): lets the binary be
         // tested and learned on a game small enough to follow by hand.
         rulesmith_core::testing::GAME_ID => {
