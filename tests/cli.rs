@@ -444,7 +444,17 @@ fn puerto_rico_house_rules_validate_diff_and_compare() {
     assert_eq!(v["rulesets"][1]["ruleset"], "pr-no-hacienda");
     // Semantic errors of a real game, each located in the house-rule file.
     let o = expect(&["validate", "tests/fixtures/broken/pr-semantic.toml"], 2);
-    insta::assert_snapshot!("validate_pr-semantic", o.stderr);
+    // The list of effect kinds grows with the games; the snapshot keeps only its start.
+    let stderr: String = o
+        .stderr
+        .lines()
+        .map(|l| match l.find("expected one of `none`") {
+            Some(i) => format!("{}expected one of `none`, …", &l[..i]),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("validate_pr-semantic", stderr);
 }
 
 mod never_panics {
