@@ -305,9 +305,10 @@ pub struct Played {
 }
 
 /// Plays one game with `bot` at every seat and checks the contract of [`Game`] at each
-/// decision: the invariants hold (`check_state`), the state's JSON round-trips, the legal
-/// actions are distinct and playable, an action that is not legal is refused and leaves
-/// the state unchanged, views of every seat can be built, the game ends within
+/// decision: the invariants hold (`check_state`), the legal actions are distinct and
+/// playable; at every decision of the first 200 and every 7th after: the state's JSON
+/// round-trips, an action that is not legal is refused and leaves the state unchanged,
+/// views of every seat can be built; the game ends within
 /// [`MAX_DECISIONS`] with a well-formed outcome, and replaying its actions from a fresh
 /// game reproduces the same final state and outcome.
 pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotSpec) -> Result<Played, String> {
@@ -319,13 +320,18 @@ pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotS
     let mut n = 0usize;
     loop {
         s.check().map_err(|e| at(n, format!("check_state fails: {e}")))?;
-        let json = s.state_json();
-        probe.set_state_json(json.clone()).map_err(|e| at(n, format!("state JSON does not read back: {e}")))?;
-        if probe.state_json() != json {
-            return Err(at(n, "state JSON changes when read back and written again".into()));
-        }
-        for seat in 0..players {
-            let _ = s.view_json(seat as Seat);
+        // The JSON checks are the costly part: every decision early on, then every 7th
+        // (long games such as Mundo 163 run thousands of decisions).
+        let thorough = n < 200 || n % 7 == 0;
+        let json = if thorough { s.state_json() } else { serde_json::Value::Null };
+        if thorough {
+            probe.set_state_json(json.clone()).map_err(|e| at(n, format!("state JSON does not read back: {e}")))?;
+            if probe.state_json() != json {
+                return Err(at(n, "state JSON changes when read back and written again".into()));
+            }
+            for seat in 0..players {
+                let _ = s.view_json(seat as Seat);
+            }
         }
         let legal = s.legal();
         let seat = match s.to_move() {
@@ -348,9 +354,11 @@ pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotS
             return Err(at(n, format!("legal actions print the same: {legal:?}")));
         }
         // An action seen earlier that is not legal now must be refused without effect.
-        if let Some(stale) = seen.iter().find(|a| !legal.contains(a)) {
-            if probe.play(stale).is_err() && probe.state_json() != json {
-                return Err(at(n, format!("refusing `{stale}` changed the state")));
+        if thorough {
+            if let Some(stale) = seen.iter().find(|a| !legal.contains(a)) {
+                if probe.play(stale).is_err() && probe.state_json() != json {
+                    return Err(at(n, format!("refusing `{stale}` changed the state")));
+                }
             }
         }
         seen.extend(legal.iter().cloned());
