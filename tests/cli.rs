@@ -483,3 +483,17 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn the_scenario_of_the_docs_passes() {
+    if !rulesmith::BUNDLED.iter().any(|b| b.name == "puerto-rico") {
+        return;
+    }
+    let docs = std::fs::read_to_string(root().join("docs/cli.md")).unwrap();
+    let start = docs.find("```toml\ndescription").unwrap() + "```toml\n".len();
+    let end = start + docs[start..].find("```").unwrap();
+    let f = scratch("docs").join("example.toml");
+    std::fs::write(&f, &docs[start..end]).unwrap();
+    let o = expect(&["run", f.to_str().unwrap()], 0);
+    assert!(o.stdout.ends_with("1 passed, 0 failed\n"), "{}", o.stdout);
+}
