@@ -44,7 +44,8 @@ fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
 /// Runs one ruleset's games, with a progress bar on a terminal.
 fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<(Tally, f64), Failure> {
     let total = match opts.shard {
-        Some((k, n)) => (0..opts.games).filter(|i| i % n == k).count() as u64,
+        Some((k, n)) if opts.games > k => (opts.games - k - 1) / n.max(1) + 1,
+        Some(_) => 0,
         None => opts.games,
     };
     let bar = stderr_is_terminal().then(|| {

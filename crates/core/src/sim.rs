@@ -107,8 +107,19 @@ pub fn play_game<G: Game>(
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
 pub fn simulate<G: Game>(game: &G, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
-    let indices: Vec<u64> = (0..opts.games).filter(|i| opts.shard.is_none_or(|(k, n)| i % n == k)).collect();
-    for chunk in indices.chunks(512) {
+    // The shard's games k, k+n, k+2n, … in chunks, never all indices at once.
+    let (first, step) = match opts.shard {
+        Some((k, n)) if n > 0 => (k, n),
+        _ => (0, 1),
+    };
+    let mut next = first;
+    let mut chunk = Vec::with_capacity(512);
+    while next < opts.games {
+        chunk.clear();
+        while chunk.len() < 512 && next < opts.games {
+            chunk.push(next);
+            next = next.saturating_add(step);
+        }
         let results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
             .map(|&i| play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record))

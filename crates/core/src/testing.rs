@@ -456,6 +456,23 @@ mod tests {
     }
 
     #[test]
+    fn shards_play_exactly_the_games_of_the_unsplit_run() {
+        use crate::sim::{SimOptions, simulate};
+        let g = TakeAway::default();
+        let opts =
+            SimOptions { players: 3, games: 1100, seed: 9, bots: vec![BotSpec::Random; 3], shard: None, record: true };
+        let mut all = Vec::new();
+        simulate(&g, &opts, |r| all.push(r.clone())).unwrap();
+        let mut pieces = Vec::new();
+        for k in 0..3 {
+            simulate(&g, &SimOptions { shard: Some((k, 3)), ..opts.clone() }, |r| pieces.push(r.clone())).unwrap();
+        }
+        pieces.sort_by_key(|r| r.index);
+        assert_eq!(all, pieces);
+        assert_eq!(all.iter().map(|r| r.index).collect::<Vec<_>>(), (0..1100).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn toy_game_rules() {
         let g = TakeAway::default();
         let mut s = g.new_game(2, 5).unwrap();
