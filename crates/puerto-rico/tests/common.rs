@@ -1,4 +1,5 @@
 //! Shared helpers for the Puerto Rico tests.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(dead_code)]
 
 use rulesmith_core::Rng;

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Random games for every player count: they end, every invariant holds after every
 //! action, the notation round-trips, and the state survives JSON.
 mod common;

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! One test per rule of the rulebook, citing its source, and the rulebook's worked
 //! examples reproduced exactly. S000 = seeds/000_ff6c9d42b85a0436.txt (Devir rulebook),
 //! S003 = seeds/003_d1fba3d35b184125.txt; line numbers as in the data sheet.

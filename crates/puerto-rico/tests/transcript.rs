@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! A full seeded 4-player game between random bots, action by action, with the final
 //! scores: any change to the rules engine that changes play shows up here.
 mod common;
@@ -13,6 +14,9 @@ fn seeded_four_player_game() {
     for (i, a) in log.iter().enumerate() {
         text.push_str(&format!("{i:4} {a}\n"));
     }
-    text.push_str(&format!("end: {}\nscores: {:?}\ntiebreaks: {:?}\nranks: {:?}\nrounds: {}\n", o.end, o.scores, o.tiebreaks, o.ranks, s.round));
+    text.push_str(&format!(
+        "end: {}\nscores: {:?}\ntiebreaks: {:?}\nranks: {:?}\nrounds: {}\n",
+        o.end, o.scores, o.tiebreaks, o.ranks, s.round
+    ));
     insta::assert_snapshot!(text);
 }
