@@ -125,7 +125,8 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
     ensure!(usize::from(s.deck_len) <= MAX_DECK, "deck too large");
     ensure!(usize::from(s.row_len) <= MAX_ROW && s.free <= s.row_len, "privilege row malformed");
     ensure!(
-        s.deck[usize::from(s.deck_len)..].iter().all(|&k| k == 0) && s.row[usize::from(s.row_len)..].iter().all(|&k| k == 0),
+        s.deck[usize::from(s.deck_len)..].iter().all(|&k| k == 0)
+            && s.row[usize::from(s.row_len)..].iter().all(|&k| k == 0),
         "cards beyond the deck or row"
     );
     let types = rules.privileges.len();
@@ -254,7 +255,10 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         // Trolley.
         let tr = &p.trolley;
         if chosen {
-            ensure!(usize::from(tr.tile) < tiles && !water(usize::from(tr.tile)), "player {seat}'s trolley is not on land");
+            ensure!(
+                usize::from(tr.tile) < tiles && !water(usize::from(tr.tile)),
+                "player {seat}'s trolley is not on land"
+            );
             ensure!(
                 !rules.needs_own_tile || tr.residents > 0 || p.owns(tr.tile),
                 "player {seat}'s trolley without residents must stand on an own tile"

@@ -1,10 +1,10 @@
 //! The greedy bot's view of a position: victory points now, plus what the trolley's
 //! cargo and the player's network are likely to become.
 
+use crate::residents::own_tiles;
 use crate::rules::{MAX_TILES, NONE, Rules};
 use crate::scoring::{income, score};
 use crate::state::State;
-use crate::residents::own_tiles;
 use crate::trolley::{capacity, holds_needed, off_road_costs, open_demand};
 use rulesmith_core::Seat;
 
@@ -78,13 +78,32 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     }
     h += 0.15 * f64::from(income(rules, s, seat, false));
     h += 0.4 * f64::from(p.settlements.count_ones());
+    // Residents: the first few are worth more than their price, later ones less (money
+    // is needed for the trolley).
     let residents: u32 =
         (0..rules.tiles()).map(|t| u32::from(p.residents_on(t as u8))).sum::<u32>() + u32::from(p.trolley.residents);
-    h += 0.35 * f64::from(residents);
-    h += 1.5 * f64::from(p.movement_level) + 3.5 * f64::from(p.holds_level);
-    // Cities are where goods come from and go to.
-    h += 0.8 * rules.cities.iter().filter(|c| p.settlements & (1 << c.tile) != 0).count() as f64;
+    h += 0.4 * f64::from(residents.min(6)) + 0.1 * f64::from(residents.saturating_sub(6));
+    h += 2.0 * f64::from(p.movement_level) + 5.0 * f64::from(p.holds_level);
     h += 0.8 * f64::from(p.privileges.count_ones());
+    // Cities are where goods come from and go to: own them, or get close to them.
+    let own = own_tiles(p);
+    for c in &rules.cities {
+        if own & (1 << c.tile) != 0 {
+            h += 1.2;
+            continue;
+        }
+        let here = &rules.hexes[usize::from(c.tile)];
+        let d = (0..rules.tiles())
+            .filter(|&t| own & (1 << t) != 0)
+            .map(|t| {
+                let o = &rules.hexes[t];
+                let (dq, dr) = (here.q - o.q, here.r - o.r);
+                (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+            })
+            .min()
+            .unwrap_or(9);
+        h += 0.5 / f64::from(1 + d);
+    }
     let mp = 2.0 * f64::from(rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
     let free_pass = !rules.needs_own_tile || p.trolley.residents > 0;
     let dist_now = distances(rules, s, seat, !free_pass);
@@ -116,11 +135,11 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
             *w = (0..rules.tiles()).any(|c| open_demand(rules, s, c as u8, g as u8).is_some());
         }
         let mut best = 0.0f64;
-        for t in 0..rules.tiles() {
-            if dist[t] == u16::MAX {
+        for (t, &d) in dist.iter().enumerate().take(rules.tiles()) {
+            if d == u16::MAX {
                 continue;
             }
-            for g in 0..rules.goods.len() {
+            for (g, &w) in wanted.iter().enumerate().take(rules.goods.len()) {
                 let city = rules.city_at(t as u8);
                 let here = u32::from(s.loose[t][g])
                     + rules
@@ -128,8 +147,8 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
                         .get(usize::from(city))
                         .filter(|c| usize::from(c.goods) == g)
                         .map_or(0, |_| u32::from(s.city_stock[usize::from(city)]));
-                if here > 0 && wanted[g] {
-                    best = best.max(marginal(rules, s, seat, g) * 0.2 * near(dist[t]));
+                if here > 0 && w {
+                    best = best.max(marginal(rules, s, seat, g) * 0.2 * near(d));
                 }
             }
         }

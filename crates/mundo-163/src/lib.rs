@@ -161,7 +161,6 @@ impl Mundo163 {
             Action::EndTrolley => trolley::end_trolley(r, s),
         }
     }
-
 }
 
 impl Game for Mundo163 {

@@ -138,7 +138,8 @@ fn road_cost_with(rules: &Rules, s: &State, ends: &[u8; MAX_TERRAINS], a: u8, b:
         let ti = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
         ends.get(usize::from(ti)).copied().unwrap_or(0)
     };
-    let opposing = s.p.iter().enumerate().filter(|&(i, o)| i != usize::from(s.current) && o.has_road(edge)).count() as u8;
+    let opposing =
+        s.p.iter().enumerate().filter(|&(i, o)| i != usize::from(s.current) && o.has_road(edge)).count() as u8;
     Some(end_cost(a).max(end_cost(b)) + opposing * rules.opposing_road_extra)
 }
 

@@ -381,17 +381,18 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
                 let is_city = terrains[ti as usize].kind == TerrainKind::City;
                 let mut city_idx = NONE;
                 match (is_city, city) {
-                    (true, Some(c)) => match decode::str_of(c, d) {
-                        Some(cid) => match cities.iter().position(|x| x.id == cid) {
-                            Some(ci) if cities[ci].tile == NONE => {
-                                cities[ci].tile = hexes.len() as u8;
-                                city_idx = ci as u8;
+                    (true, Some(c)) => {
+                        if let Some(cid) = decode::str_of(c, d) {
+                            match cities.iter().position(|x| x.id == cid) {
+                                Some(ci) if cities[ci].tile == NONE => {
+                                    cities[ci].tile = hexes.len() as u8;
+                                    city_idx = ci as u8;
+                                }
+                                Some(_) => d.error(c.origin, format!("city `{cid}` stands on two tiles")),
+                                None => d.error(c.origin, format!("unknown city `{cid}`: not in [[cities]]")),
                             }
-                            Some(_) => d.error(c.origin, format!("city `{cid}` stands on two tiles")),
-                            None => d.error(c.origin, format!("unknown city `{cid}`: not in [[cities]]")),
-                        },
-                        None => {}
-                    },
+                        }
+                    }
                     (true, None) => d.error(item.origin, format!("city tile `{name}` needs `city = \"<id>\"`")),
                     (false, Some(c)) => d.error(c.origin, format!("tile `{name}` is not a city but names one")),
                     (false, None) => {}
@@ -422,10 +423,10 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         );
     }
 
-    for g in 0..goods.len() {
+    for (g, name) in goods.iter().enumerate() {
         let n = cities.iter().filter(|c| usize::from(c.goods) == g).count() * usize::from(goods_per_city);
         if n > 200 {
-            d.error(t_origin(tree, "cities"), format!("{n} goods of type `{}` on the map; at most 200", goods[g]));
+            d.error(t_origin(tree, "cities"), format!("{n} goods of type `{name}` on the map; at most 200"));
         }
     }
 

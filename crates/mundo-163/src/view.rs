@@ -198,59 +198,58 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
         .filter(|&t| s.loose[t].iter().any(|&g| g > 0))
         .map(|t| (tname(t), goods_map(rules, &s.loose[t])))
         .collect();
-    let players = s
-        .p
-        .iter()
-        .enumerate()
-        .map(|(seat, p)| {
-            let counts = majority(rules, s, seat as Seat);
-            let majority = rules
-                .terrains
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.counted)
-                .map(|(i, t)| (t.name.clone(), counts[i]))
-                .collect();
-            let residents = tiles_of(rules, own_tiles(p))
-                .map(|t| (tname(t), Pieces { active: p.active[t], moved: p.moved[t], exhausted: p.exhausted[t] }))
-                .collect();
-            let roads = rules
-                .edges
-                .iter()
-                .enumerate()
-                .filter(|&(e, _)| p.has_road(e as u8))
-                .map(|(_, &(a, b))| format!("{}-{}", tname(usize::from(a)), tname(usize::from(b))))
-                .collect();
-            PlayerView {
-                money: p.money,
-                capital: rules.cities.get(usize::from(rules.city_at(p.capital))).map(|c| c.id.clone()),
-                movement_points: rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0),
-                cargo_holds: rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0),
-                privileges: rules
-                    .privileges
+    let players =
+        s.p.iter()
+            .enumerate()
+            .map(|(seat, p)| {
+                let counts = majority(rules, s, seat as Seat);
+                let majority = rules
+                    .terrains
                     .iter()
                     .enumerate()
-                    .map(|(k, x)| (x.id.clone(), p.has_privilege(k as u8)))
-                    .collect(),
-                settlements: tiles_of(rules, p.settlements).map(tname).collect(),
-                residents,
-                roads,
-                trolley: TrolleyView {
-                    tile: (p.trolley.tile != NONE).then(|| tname(usize::from(p.trolley.tile))),
-                    movement_left: half_to_json(p.trolley.half_mp),
-                    goods: goods_map(rules, &p.trolley.goods),
-                    residents: p.trolley.residents,
-                },
-                delivered: goods_map(rules, &p.delivered),
-                last_income: p.last_income,
-                residents_in_storage: Derived(p.residents_in_storage),
-                settlements_in_storage: Derived(p.settlements_in_storage),
-                majority: Derived(majority),
-                income: Derived(income(rules, s, seat as Seat, true)),
-                score: Derived(score(rules, s, seat as Seat)),
-            }
-        })
-        .collect();
+                    .filter(|(_, t)| t.counted)
+                    .map(|(i, t)| (t.name.clone(), counts[i]))
+                    .collect();
+                let residents = tiles_of(rules, own_tiles(p))
+                    .map(|t| (tname(t), Pieces { active: p.active[t], moved: p.moved[t], exhausted: p.exhausted[t] }))
+                    .collect();
+                let roads = rules
+                    .edges
+                    .iter()
+                    .enumerate()
+                    .filter(|&(e, _)| p.has_road(e as u8))
+                    .map(|(_, &(a, b))| format!("{}-{}", tname(usize::from(a)), tname(usize::from(b))))
+                    .collect();
+                PlayerView {
+                    money: p.money,
+                    capital: rules.cities.get(usize::from(rules.city_at(p.capital))).map(|c| c.id.clone()),
+                    movement_points: rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0),
+                    cargo_holds: rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0),
+                    privileges: rules
+                        .privileges
+                        .iter()
+                        .enumerate()
+                        .map(|(k, x)| (x.id.clone(), p.has_privilege(k as u8)))
+                        .collect(),
+                    settlements: tiles_of(rules, p.settlements).map(tname).collect(),
+                    residents,
+                    roads,
+                    trolley: TrolleyView {
+                        tile: (p.trolley.tile != NONE).then(|| tname(usize::from(p.trolley.tile))),
+                        movement_left: half_to_json(p.trolley.half_mp),
+                        goods: goods_map(rules, &p.trolley.goods),
+                        residents: p.trolley.residents,
+                    },
+                    delivered: goods_map(rules, &p.delivered),
+                    last_income: p.last_income,
+                    residents_in_storage: Derived(p.residents_in_storage),
+                    settlements_in_storage: Derived(p.settlements_in_storage),
+                    majority: Derived(majority),
+                    income: Derived(income(rules, s, seat as Seat, true)),
+                    score: Derived(score(rules, s, seat as Seat)),
+                }
+            })
+            .collect();
     let free = usize::from(s.free);
     let view = StateView {
         phase,
@@ -420,7 +419,10 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         if cv.demands.len() != c.demands.len()
             || cv.demands.iter().zip(&c.demands).any(|(d, &g)| d.goods != rules.good_name(g))
         {
-            return Err(bad(format!("city {}: the demand list is fixed by the ruleset; only `covered` may change", c.id)));
+            return Err(bad(format!(
+                "city {}: the demand list is fixed by the ruleset; only `covered` may change",
+                c.id
+            )));
         }
         s.city_stock[i] = cv.stock;
         for (k, d) in cv.demands.iter().enumerate() {

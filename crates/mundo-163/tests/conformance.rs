@@ -53,7 +53,9 @@ fn many_random_games(players: usize) {
         let handles: Vec<_> = (0..threads)
             .map(|k| {
                 let g = &g;
-                scope.spawn(move || (k..GAMES).step_by(threads as usize).map(|seed| random_game(g, players, seed)).sum::<u64>())
+                scope.spawn(move || {
+                    (k..GAMES).step_by(threads as usize).map(|seed| random_game(g, players, seed)).sum::<u64>()
+                })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).sum()

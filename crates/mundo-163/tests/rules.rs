@@ -707,7 +707,9 @@ fn income_example_pays_75() {
     let g = game();
     let mut s = start(&g, &TWO, 1);
     settle(&g, &mut s, 0, &["e2", "e3", "e4", "f1", "f2", "g1", "g2", "h1"]);
-    for (a, b) in [("e1", "e2"), ("e2", "e3"), ("e3", "e4"), ("e1", "f1"), ("f1", "f2"), ("f1", "g1"), ("g1", "g2"), ("g1", "h1")] {
+    for (a, b) in
+        [("e1", "e2"), ("e2", "e3"), ("e3", "e4"), ("e1", "f1"), ("f1", "f2"), ("f1", "g1"), ("g1", "g2"), ("g1", "h1")]
+    {
         road(&g, &mut s, 0, a, b);
     }
     g.check_state(&s).unwrap();
@@ -783,7 +785,8 @@ fn deliver(g: &rulesmith_mundo_163::Mundo163, s: &mut rulesmith_mundo_163::State
                 continue;
             }
             // Take the good from a city producing it.
-            let Some(src) = g.rules.cities.iter().enumerate().position(|(i, x)| x.goods == goods && s.city_stock[i] > 0)
+            let Some(src) =
+                g.rules.cities.iter().enumerate().position(|(i, x)| x.goods == goods && s.city_stock[i] > 0)
             else {
                 continue;
             };
