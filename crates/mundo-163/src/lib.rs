@@ -33,13 +33,25 @@
 //! | `free road e3 e4` | privilege III (9): a road without residents |
 //! | `again d2` | privilege II (11): an exhausted resident on `d2` acts once more |
 //! | `end residents` | end 3 D |
-//! | `go e3` | the trolley moves to an adjacent tile |
+//! | `go e3` | the trolley moves to a tile it can reach with the movement it has left, by the cheapest way |
 //! | `load wheat`, `load resident` | load one good / one exhausted resident |
 //! | `unload wheat`, `unload resident` | unload one (a good is delivered where a city demands it) |
 //! | `end trolley` | end 3 E; 3 H pays income and the next turn begins |
 //!
 //! `parse_action(format_action(a)) == a` for every action; `road` also reads its tiles in
 //! either order, and the `lose` clause is absent when no resident is returned.
+//!
+//! A turn is a few dozen small decisions and every phase is finite: each resident moves
+//! along roads at most once and acts once (twice with II (11)); the trolley's moves cost
+//! movement (and are capped per turn); undoing a load or unload at the same stop is
+//! refused; `end …` is always legal. The ruleset's `max_rounds` ends games in which
+//! nobody delivers (see the README).
+//!
+//! # State JSON
+//! Maps are keyed by names, e.g. `/players/0/money`, `/players/0/residents/e4/exhausted`,
+//! `/players/0/settlements`, `/players/0/roads` (`["e1-e2"]`), `/players/0/trolley/goods/fish`,
+//! `/players/0/majority/forest`, `/cities/1/demands/1/covered`, `/lying_goods/e3/wheat`,
+//! `/privilege_row/0/price`. Derived values are printed and recomputed when read.
 
 pub mod action;
 mod check;
