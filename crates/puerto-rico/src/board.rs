@@ -147,8 +147,13 @@ pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
 /// never below 0).
 pub fn build_cost(rules: &Rules, p: &Player, b: usize, privilege: u8) -> u16 {
     let Some(x) = rules.buildings.get(b) else { return u16::MAX };
-    let quarries = p.quarries_occupied.min(x.column);
-    u16::from(x.cost.saturating_sub(quarries).saturating_sub(privilege).saturating_sub(forest_discount(rules, p)))
+    cost_after(x, p.quarries_occupied, privilege.saturating_add(forest_discount(rules, p)))
+}
+
+/// A building's cost after occupied quarries (capped by its column) and `off` doubloons of
+/// other discounts, never below 0.
+pub fn cost_after(x: &crate::rules::Building, quarries_occupied: u8, off: u8) -> u16 {
+    u16::from(x.cost.saturating_sub(quarries_occupied.min(x.column)).saturating_sub(off))
 }
 
 /// Kinds of goods the player's warehouses keep whole.

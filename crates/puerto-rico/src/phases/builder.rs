@@ -21,13 +21,17 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let discount = privilege(rules, s, seat);
     // Short of doubloons, returned components may pay the rest (S001:L539-541).
     let raise = board::payment_capacity(rules, p);
+    let budget = p.doubloons + raise;
+    // Discounts that do not depend on the building, worked out once.
+    let off = discount.saturating_add(board::forest_discount(rules, p));
+    let owned = p.city.iter().fold(0u64, |m, b| m | (1u64 << (b.building & 63)));
     let mut any = false;
     for (i, b) in rules.buildings.iter().enumerate() {
         // One of each building per player (L453); large ones need two spaces (L455).
-        if s.buildings[i] == 0 || p.city.has(i as u8) || b.spaces > free {
+        if s.buildings[i] == 0 || owned & (1u64 << (i & 63)) != 0 || b.spaces > free {
             continue;
         }
-        if board::build_cost(rules, p, i, discount) <= p.doubloons + raise {
+        if board::cost_after(b, p.quarries_occupied, off) <= budget {
             f(Action::Build(i as u8));
             any = true;
         }
