@@ -18,20 +18,16 @@ pub fn bundled() -> [Bundled; 2] {
     ]
 }
 
-/// The bundled expansion ruleset, with `extra` TOML appended to the expansion file
-/// (e.g. a changed option).
+/// The bundled expansion ruleset, or (with `extra` TOML) a ruleset that `extends` it and
+/// states only `extra` (e.g. a changed option).
 pub fn rules_with(extra: &str) -> Rules {
-    let text = format!("{EXPANSION}\n{extra}");
+    let text = format!(
+        "[ruleset]\nname = \"test\"\ngame = \"puerto-rico-expansion\"\nextends = \"puerto-rico-expansion\"\n{extra}"
+    );
     let b = bundled();
-    let bundled = [
-        b[0],
-        Bundled {
-            name: "puerto-rico-expansion",
-            path: "rulesets/puerto-rico-expansion.toml",
-            text: Box::leak(text.into_boxed_str()),
-        },
-    ];
-    let loaded = ruleset::load("puerto-rico-expansion", &bundled).unwrap();
+    let all = [b[0], b[1], Bundled { name: "test", path: "test.toml", text: Box::leak(text.into_boxed_str()) }];
+    let name = if extra.is_empty() { "puerto-rico-expansion" } else { "test" };
+    let loaded = ruleset::load(name, &all).unwrap();
     let mut d = Diagnostics::default();
     let rules = rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d);
     assert!(d.is_empty(), "{}", d.render(&loaded.sources));
@@ -175,4 +171,32 @@ pub fn advance(rules: &Rules, s: &mut BaseState) {
 pub fn colonists_on(rules: &Rules, s: &BaseState, seat: u8, id: &str) -> u8 {
     let i = rules.base.building_index(id).unwrap() as u8;
     s.players[seat].city.iter().find(|b| b.building == i).map_or(0, |b| b.colonists)
+}
+
+/// Loads a cargo ship (by capacity) with barrels from the supply.
+pub fn set_ship(s: &mut BaseState, cap: u8, g: Good, load: u8) {
+    let i = s.ships().iter().position(|x| x.capacity == cap).unwrap();
+    s.goods_supply[g] -= load;
+    s.ships[i].good = Some(g);
+    s.ships[i].load = load;
+}
+
+/// Fills every cargo ship with goods nobody holds, so nothing can be loaded on them.
+pub fn fill_ships(s: &mut BaseState, goods: &[Good]) {
+    let caps: Vec<u8> = s.ships().iter().map(|x| x.capacity).collect();
+    for (cap, &g) in caps.into_iter().zip(goods) {
+        set_ship(s, cap, g, cap);
+    }
+}
+
+/// Plays `pass` (or the only action) until the phase is `phase` or the game is over.
+pub fn pass_until(rules: &Rules, s: &mut BaseState, phase: Phase) {
+    let mut guard = 0;
+    while s.phase != phase && s.phase != Phase::GameOver {
+        let l = legal(rules, s);
+        let a = l.iter().find(|a| *a == "pass").cloned().unwrap_or_else(|| l[0].clone());
+        play(rules, s, &a);
+        guard += 1;
+        assert!(guard < 1000);
+    }
 }
