@@ -13,7 +13,12 @@ use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::Mundo163;
 use std::collections::BTreeSet;
 
-const GAMES: u64 = 2000;
+/// Games per player count: 200 by default so `cargo test` stays quick on 2 cores;
+/// `RULESMITH_GAMES=2000 cargo test --release -p rulesmith-mundo-163 --test conformance`
+/// runs the long check.
+fn games() -> u64 {
+    std::env::var("RULESMITH_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(200)
+}
 
 /// Plays one random game: `check_state` after every action, the JSON round trip every
 /// 97 decisions and at the end. Returns the number of decisions.
@@ -54,13 +59,13 @@ fn many_random_games(players: usize) {
             .map(|k| {
                 let g = &g;
                 scope.spawn(move || {
-                    (k..GAMES).step_by(threads as usize).map(|seed| random_game(g, players, seed)).sum::<u64>()
+                    (k..games()).step_by(threads as usize).map(|seed| random_game(g, players, seed)).sum::<u64>()
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     });
-    let mean = total / GAMES;
+    let mean = total / games();
     assert!(mean < 5_000, "random games should be far shorter than the limit: {mean} decisions");
 }
 
