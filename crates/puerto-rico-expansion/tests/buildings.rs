@@ -199,6 +199,8 @@ fn forest_house_with_hospice() {
     let supply = s.colonist_supply;
     start_role(&rules, &mut s, 0, "settler");
     play(&rules, &mut s, "forest");
+    // The hospice's colonist is optional (S000:L558): offered, taken.
+    play(&rules, &mut s, "take colonist");
     assert_eq!(s.players[0].san_juan, 1);
     assert_eq!(s.colonist_supply, supply - 1);
 }
@@ -558,6 +560,7 @@ fn church_gives_nothing_for_itself() {
     s.players[0].doubloons = 20;
     start_role(&rules, &mut s, 0, "builder");
     play(&rules, &mut s, "build church");
+    play(&rules, &mut s, "take colonist");
     assert_eq!(colonists_on(&rules, &s, 0, "church"), 1, "the university's colonist");
     assert_eq!(s.players[0].vp, 0);
 }
@@ -740,6 +743,7 @@ fn library_settler() {
     build(&rules, &mut s, 0, "hospice", 1);
     start_role(&rules, &mut s, 0, "settler");
     play(&rules, &mut s, "take quarry");
+    play(&rules, &mut s, "take colonist");
     assert_eq!(s.players[0].quarries_occupied, 1);
     play(&rules, &mut s, "pass");
     play(&rules, &mut s, "pass");
@@ -865,6 +869,7 @@ fn statue() {
     s.players[0].doubloons = 20;
     start_role(&rules, &mut s, 0, "builder");
     play(&rules, &mut s, "build statue");
+    play(&rules, &mut s, "take colonist");
     assert_eq!(colonists_on(&rules, &s, 0, "statue"), 0);
     assert_eq!(s.players[0].san_juan, 1);
     assert_eq!(board::building_points(&rules.base, &s.players[0]), 3 + 8);

@@ -161,5 +161,13 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     if s.phase == Phase::Mayor && s.mayor_group as usize > 6 + s.players[s.current].city.len as usize {
         return Err("/mayor_group: past the player's last group".into());
     }
+    match (s.phase == Phase::ColonistOffer, s.colonist_offer) {
+        (true, None) => return Err("/colonist_offer: the colonist_offer phase needs an offer".into()),
+        (false, Some(_)) => return Err("/colonist_offer: an offer outside the colonist_offer phase".into()),
+        (true, Some(crate::state::Offer::Building(b))) if !s.players[s.current].city.has(b) => {
+            return Err("/colonist_offer/building: not in the current player's city".into());
+        }
+        _ => {}
+    }
     Ok(())
 }

@@ -31,6 +31,10 @@ pub fn to_json(rules: &Rules, s: &State) -> Value {
             }
         }
     }
+    if let Some(b) = v.get_mut("colonist_offer").and_then(|o| o.get_mut("building")) {
+        let id = b.as_u64().and_then(|i| rules.buildings.get(i as usize)).map(|x| x.id.clone());
+        *b = id.map_or(Value::Null, Value::String);
+    }
     if !rules.extended() && s.out_of_game == 0 {
         if let Some(m) = v.as_object_mut() {
             for k in EXTENDED_KEYS {
@@ -89,6 +93,12 @@ pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
                 *b = Value::from(i);
             }
         }
+    }
+    if let Some(b) = v.get_mut("colonist_offer").and_then(|o| o.get_mut("building")) {
+        let id = b.as_str().unwrap_or_default().to_string();
+        let i =
+            rules.building_index(&id).ok_or_else(|| format!("/colonist_offer/building: unknown building `{id}`"))?;
+        *b = Value::from(i);
     }
     if let Some(b) = v.get_mut("buildings") {
         let Some(m) = b.as_object() else { return Err("/buildings: expected a map from building id to count".into()) };

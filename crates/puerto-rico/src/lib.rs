@@ -103,7 +103,20 @@ impl Game for Rules {
 
     fn parse_action(&self, s: &State, text: &str) -> Result<Action, GameError> {
         let caps = ship_capacities(s);
-        action::parse(self, &caps[..s.ship_count as usize], text.trim())
+        let a = action::parse(self, &caps[..s.ship_count as usize], text.trim())?;
+        // Twin role cards with the same coins are one choice, listed under the first
+        // card's name: naming the other one means the same choice.
+        if let Action::Role(r) = a {
+            let available = s.roles.in_play & !s.roles.taken;
+            let mine = available & (1 << r) != 0;
+            let twins = if mine { self.roles.get(r as usize).map_or(0, |x| x.twins_before) & available } else { 0 };
+            if let Some(o) =
+                (0..r).find(|&o| twins & (1 << o) != 0 && s.roles.coins[o as usize] == s.roles.coins[r as usize])
+            {
+                return Ok(Action::Role(o));
+            }
+        }
+        Ok(a)
     }
 
     /// VP chips lie face down (S000:L333), but every VP comes from public loading, so a

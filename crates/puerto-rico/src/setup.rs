@@ -81,6 +81,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         forest_tiles: ByGood::default(),
         out_of_game: 0,
         pending: Default::default(),
+        colonist_offer: None,
         rng,
     };
     crate::phases::settler::reveal_plantations(rules, &mut state);

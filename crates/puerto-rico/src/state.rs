@@ -30,6 +30,9 @@ pub enum Phase {
     MixedShip,
     /// End of the captain phase: players choose which goods to keep.
     CaptainStorage,
+    /// The owner of an occupied hospice or university decides whether to take the
+    /// colonist it offers ([`State::colonist_offer`]).
+    ColonistOffer,
     /// Owners of guests may move them ([`crate::rules::Effect::Guests`]), one seat after
     /// the other from the chooser, before the phase goes on.
     GuestMoves,
@@ -228,6 +231,9 @@ pub struct State {
     /// Decisions in progress that span several actions (expansion effects).
     #[serde(default)]
     pub pending: Pending,
+    /// Where the colonist offered by a hospice or university would go.
+    #[serde(default)]
+    pub colonist_offer: Option<Offer>,
     pub rng: Rng,
 }
 
@@ -240,6 +246,18 @@ pub enum AfterGuests {
     PhaseStart,
     /// The captain phase's storage begins.
     Storage,
+}
+
+/// Where an offered colonist goes: the new tile (hospice), San Juan (hospice with a
+/// forest, university with a building without circles), or the new building (university).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offer {
+    Plantation(Good),
+    Quarry,
+    SanJuan,
+    /// A building of the player's city, by building index.
+    Building(u8),
 }
 
 /// Decisions in progress that take several actions.

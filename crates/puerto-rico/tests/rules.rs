@@ -287,7 +287,8 @@ fn builder_rules_and_city_end() {
     assert_ne!(rules.to_move(&s), ToMove::Terminal, "the round goes on");
 }
 
-/// University (S000:L596-600): one colonist from the supply onto the new building.
+/// University (S000:L596-600): the owner *may* take one colonist from the supply onto
+/// the new building (no violet building is compulsory, L513).
 #[test]
 fn university_colonist() {
     let (rules, mut s) = game(3);
@@ -295,6 +296,12 @@ fn university_colonist() {
     s.players[0].doubloons = 10;
     start_role(&rules, &mut s, 0, "builder");
     play(&rules, &mut s, "build indigo-plant");
+    assert_eq!(legal(&rules, &s), ["take colonist", "pass"]);
+    let mut declined = s.clone();
+    play(&rules, &mut declined, "pass");
+    assert_eq!(declined.players[0].city.iter().map(|b| b.colonists).sum::<u8>(), 1, "only the university's own");
+    assert_eq!(declined.current, 1);
+    play(&rules, &mut s, "take colonist");
     let plant = s.players[0].city.iter().find(|b| rules.buildings[b.building as usize].id == "indigo-plant").unwrap();
     assert_eq!(plant.colonists, 1, "only one, even with 3 circles");
     // Supply empty: from the ship.
@@ -307,6 +314,7 @@ fn university_colonist() {
     let ship = s.colonist_ship;
     start_role(&rules, &mut s, 0, "builder");
     play(&rules, &mut s, "build indigo-plant");
+    play(&rules, &mut s, "take colonist");
     assert_eq!(s.colonist_ship, ship - 1);
     check(&rules, &s);
 }
@@ -348,6 +356,9 @@ fn hacienda_and_hospice() {
     assert_eq!(s.players[0].plantations_occupied.total(), occupied, "no colonist on the drawn tile");
     assert!(!legal(&rules, &s).contains(&"draw".to_string()));
     play(&rules, &mut s, "take quarry");
+    // Hospice: the owner may take a colonist for the new tile (S000:L558).
+    assert_eq!(legal(&rules, &s), ["take colonist", "pass"]);
+    play(&rules, &mut s, "take colonist");
     assert_eq!(s.players[0].quarries_occupied, 1, "hospice colonist on a quarry");
     check(&rules, &s);
     // Declining the hacienda: taking a face-up tile straight away.
@@ -370,6 +381,7 @@ fn hospice_falls_back_to_the_ship() {
     let ship = s.colonist_ship;
     start_role(&rules, &mut s, 0, "settler");
     play(&rules, &mut s, "take quarry");
+    play(&rules, &mut s, "take colonist");
     assert_eq!(s.colonist_ship, ship - 1);
     assert_eq!(s.players[0].quarries_occupied, 1);
 }

@@ -7,7 +7,7 @@ use crate::action::{Action, Group};
 use crate::board;
 use crate::goods::Good;
 use crate::rules::{Effect, Rules};
-use crate::state::{END_CITY, Phase, State};
+use crate::state::{END_CITY, Offer, Phase, State};
 use rulesmith_core::Seat;
 
 fn privilege(rules: &Rules, s: &State, seat: Seat) -> u8 {
@@ -61,7 +61,9 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         s.players[seat].doubloons -= cost;
         complete(rules, s, seat, b);
     }
-    next(rules, s);
+    if s.phase == Phase::Builder {
+        next(rules, s);
+    }
 }
 
 /// The building joins the player's city.
@@ -83,15 +85,12 @@ fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) {
     s.buildings[b as usize] -= 1;
     let university = board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewBuilding));
     s.players[seat].city.insert(b, 0);
-    // University: one colonist from the supply, else the ship (L598-600); a building
-    // with no circle sends it to San Juan (statue, S001:L630).
-    if university && super::settler::take_colonist(s) {
+    // University: the owner *may* take one colonist from the supply, else the ship
+    // (L598-600); a building with no circle sends it to San Juan (statue, S001:L630).
+    if university {
         let circles = rules.buildings.get(b as usize).map_or(0, |x| x.circles);
-        let p = &mut s.players[seat];
-        match p.city.iter_mut().find(|x| x.building == b) {
-            Some(x) if circles > 0 => x.colonists = 1,
-            _ => p.san_juan += 1,
-        }
+        let to = if circles > 0 { Offer::Building(b) } else { Offer::SanJuan };
+        super::offer::offer(s, to);
     }
     if board::city_spaces_used(rules, &s.players[seat]) >= rules.city_spaces {
         s.end_triggers |= END_CITY;
@@ -108,7 +107,7 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
     false
 }
 
-fn next(rules: &Rules, s: &mut State) {
+pub(super) fn next(rules: &Rules, s: &mut State) {
     if s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
     } else {
@@ -257,7 +256,9 @@ pub fn step_payment(rules: &Rules, s: &mut State) -> bool {
             s.pending.pay_count = 0;
             s.pending.pay_last = 0;
             complete(rules, s, seat, b);
-            next(rules, s);
+            if s.phase == Phase::Builder {
+                next(rules, s);
+            }
             return false;
         }
         let mut count = 0;

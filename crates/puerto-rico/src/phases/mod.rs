@@ -6,6 +6,7 @@ pub mod captain;
 pub mod craftsman;
 pub mod guests;
 pub mod mayor;
+pub mod offer;
 pub mod round;
 pub mod settler;
 pub mod trader;
@@ -28,6 +29,7 @@ pub fn for_each_legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::Captain => captain::legal(rules, s, f),
         Phase::MixedShip => captain::legal_mixed(rules, s, f),
         Phase::CaptainStorage => captain::legal_storage(rules, s, f),
+        Phase::ColonistOffer => offer::legal(rules, s, f),
         Phase::GuestMoves => guests::legal(rules, s, f),
         Phase::GameOver => {}
     }
@@ -47,6 +49,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         Phase::Captain => captain::play(rules, s, a),
         Phase::MixedShip => captain::play_mixed(rules, s, a),
         Phase::CaptainStorage => captain::play_storage(rules, s, a),
+        Phase::ColonistOffer => offer::play(rules, s, a),
         Phase::GuestMoves => guests::play(rules, s, a),
         Phase::GameOver => {}
     }
@@ -70,6 +73,7 @@ pub fn advance(rules: &Rules, s: &mut State) {
             Phase::Captain => captain::step(rules, s),
             Phase::MixedShip => captain::step_mixed(rules, s),
             Phase::CaptainStorage => captain::step_storage(rules, s),
+            Phase::ColonistOffer => true,
             Phase::GuestMoves => guests::step(rules, s),
             Phase::GameOver => true,
         };

@@ -6,7 +6,7 @@ use crate::action::Action;
 use crate::board;
 use crate::goods::Good;
 use crate::rules::{Effect, Rules};
-use crate::state::{Phase, State};
+use crate::state::{Offer, Phase, State};
 use rulesmith_core::Seat;
 
 pub fn begin(rules: &Rules, s: &mut State) {
@@ -125,28 +125,24 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
                 s.forest_tiles[g] += 1;
                 s.players[seat].forests += 1;
                 // Hospice: its colonist goes to San Juan, as a forest has no circle (S001:L531).
-                if hospice_colonist(rules, s, seat) {
-                    s.players[seat].san_juan += 1;
-                }
+                offer_hospice(rules, s, seat, Offer::SanJuan);
             }
         }
         Action::Take(g) => {
             s.face_up[g] -= 1;
             s.players[seat].plantations[g] += 1;
-            if hospice_colonist(rules, s, seat) {
-                s.players[seat].plantations_occupied[g] += 1;
-            }
+            offer_hospice(rules, s, seat, Offer::Plantation(g));
         }
         Action::TakeQuarry => {
             s.quarry_supply -= 1;
             s.players[seat].quarries += 1;
-            if hospice_colonist(rules, s, seat) {
-                s.players[seat].quarries_occupied += 1;
-            }
+            offer_hospice(rules, s, seat, Offer::Quarry);
         }
         _ => {}
     }
-    next(rules, s);
+    if s.phase == Phase::Settler {
+        next(rules, s);
+    }
 }
 
 /// The top face-down tile; an empty stack is first refilled from the discards (as when
@@ -164,14 +160,15 @@ fn draw_face_down(s: &mut State) -> Option<Good> {
     s.stack.pop()
 }
 
-/// Hospice: a colonist from the supply, else from the ship, else none (S000:L558-560).
-/// Taken whenever available: a colonist can always be moved later, so it never hurts.
-/// Only with the chooser's first tile when the privilege is doubled (S001:L612).
-fn hospice_colonist(rules: &Rules, s: &mut State, seat: Seat) -> bool {
+/// Hospice: the owner *may* take a colonist from the supply, else from the ship, onto
+/// the new tile (S000:L558-560; no violet building is ever compulsory, L513): offered as
+/// a decision when a colonist is there to take. Only with the chooser's first tile when
+/// the privilege is doubled (S001:L612).
+fn offer_hospice(rules: &Rules, s: &mut State, seat: Seat, to: Offer) {
     if s.pending.extra_turn || !board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewTile)) {
-        return false;
+        return;
     }
-    take_colonist(s)
+    super::offer::offer(s, to);
 }
 
 /// One colonist from the supply, else the colonist ship (hospice, university).
@@ -198,7 +195,7 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
     false
 }
 
-fn next(rules: &Rules, s: &mut State) {
+pub(super) fn next(rules: &Rules, s: &mut State) {
     if !s.pending.extra_turn && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
     } else if s.pending.settler_extra > 0 {
