@@ -97,16 +97,6 @@ fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) {
     }
 }
 
-pub fn step(rules: &Rules, s: &mut State) -> bool {
-    let mut any = false;
-    legal(rules, s, &mut |_| any = true);
-    if any {
-        return true;
-    }
-    next(rules, s);
-    false
-}
-
 pub(super) fn next(rules: &Rules, s: &mut State) {
     if s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);

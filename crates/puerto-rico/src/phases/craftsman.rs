@@ -128,7 +128,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
 
 /// The craftsman's specialty factory counts the privilege goods too (S001:L604: 1 + 3 +
 /// 1 + 2 = 7 barrels).
-fn finish(rules: &Rules, s: &mut State) {
+pub(super) fn finish(rules: &Rules, s: &mut State) {
     let chooser = s.chooser;
     let bonus = top_production_bonus(rules, &s.players[chooser], s.pending.craftsman_produced);
     s.players[chooser].doubloons += bonus;
@@ -136,14 +136,4 @@ fn finish(rules: &Rules, s: &mut State) {
     s.pending.craftsman_picks = 0;
     s.craftsman_kinds = 0;
     super::round::end_phase(rules, s);
-}
-
-pub fn step(rules: &Rules, s: &mut State) -> bool {
-    let mut any = false;
-    legal(rules, s, &mut |_| any = true);
-    if any {
-        return true;
-    }
-    finish(rules, s);
-    false
 }

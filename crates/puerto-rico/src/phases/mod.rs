@@ -63,13 +63,13 @@ pub fn advance(rules: &Rules, s: &mut State) {
     for _ in 0..10_000 {
         let decided = match s.phase {
             Phase::RoleSelection => round::has_decision(rules, s),
-            Phase::Settler => settler::step(rules, s),
+            Phase::Settler => decide_or(rules, s, |r, s, mut f| settler::legal(r, s, &mut f), settler::next),
             Phase::MayorPrivilege => true,
             Phase::Mayor => mayor::step(rules, s),
-            Phase::Builder => builder::step(rules, s),
+            Phase::Builder => decide_or(rules, s, |r, s, mut f| builder::legal(r, s, &mut f), builder::next),
             Phase::BuildPayment => builder::step_payment(rules, s),
-            Phase::Craftsman => craftsman::step(rules, s),
-            Phase::Trader => trader::step(rules, s),
+            Phase::Craftsman => decide_or(rules, s, |r, s, mut f| craftsman::legal(r, s, &mut f), craftsman::finish),
+            Phase::Trader => decide_or(rules, s, |r, s, mut f| trader::legal(r, s, &mut f), trader::next),
             Phase::Captain => captain::step(rules, s),
             Phase::MixedShip => captain::step_mixed(rules, s),
             Phase::CaptainStorage => captain::step_storage(rules, s),
@@ -81,4 +81,20 @@ pub fn advance(rules: &Rules, s: &mut State) {
             return;
         }
     }
+}
+
+/// The step of a phase where players act in turn: a decision when the player to move
+/// has a legal action; otherwise the phase moves on without asking.
+fn decide_or(
+    rules: &Rules,
+    s: &mut State,
+    legal: impl Fn(&Rules, &State, &mut dyn FnMut(Action)),
+    next: impl FnOnce(&Rules, &mut State),
+) -> bool {
+    let mut any = false;
+    legal(rules, s, &mut |_| any = true);
+    if !any {
+        next(rules, s);
+    }
+    any
 }

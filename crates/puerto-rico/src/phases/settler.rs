@@ -184,17 +184,6 @@ pub fn take_colonist(s: &mut State) -> bool {
     }
 }
 
-/// Returns true when the current player has a decision; otherwise moves on.
-pub fn step(rules: &Rules, s: &mut State) -> bool {
-    let mut any = false;
-    legal(rules, s, &mut |_| any = true);
-    if any {
-        return true;
-    }
-    next(rules, s);
-    false
-}
-
 pub(super) fn next(rules: &Rules, s: &mut State) {
     if !s.pending.extra_turn && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);

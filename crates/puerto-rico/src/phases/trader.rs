@@ -82,20 +82,10 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
     next(rules, s);
 }
 
-pub fn step(rules: &Rules, s: &mut State) -> bool {
-    let mut any = false;
-    legal(rules, s, &mut |_| any = true);
-    if any {
-        return true;
-    }
-    next(rules, s);
-    false
-}
-
 /// The phase ends when everyone had a turn or the house is full (then only trading
 /// posts still take goods); a full house is emptied into the supply, a partly filled one
 /// keeps its goods (L276).
-fn next(rules: &Rules, s: &mut State) {
+pub(super) fn next(rules: &Rules, s: &mut State) {
     let full = s.trading_house_len() >= rules.trading_house_spaces as usize;
     if (!full || rules.has_effect(kind::OWN_TRADING_POST)) && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
