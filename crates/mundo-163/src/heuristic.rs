@@ -4,7 +4,7 @@
 use crate::residents::own_tiles;
 use crate::rules::{MAX_TILES, NONE, Rules};
 use crate::scoring::{income, score};
-use crate::state::State;
+use crate::state::{Phase, State};
 use crate::trolley::{capacity, holds_needed, off_road_costs, open_demand};
 use rulesmith_core::Seat;
 
@@ -77,6 +77,16 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
         return h;
     }
     h += 0.15 * f64::from(income(rules, s, seat, false));
+    // This turn's income is paid at `end trolley`: count it as money already, or ending
+    // the turn would always look better than moving the trolley to a delivery.
+    if seat == s.current
+        && matches!(
+            s.phase,
+            Phase::Privilege | Phase::Upgrade | Phase::BuyResidents | Phase::Residents | Phase::Trolley
+        )
+    {
+        h += 0.025 * f64::from(income(rules, s, seat, true));
+    }
     h += 0.4 * f64::from(p.settlements.count_ones());
     // Residents: the first few are worth more than their price, later ones less (money
     // is needed for the trolley).
