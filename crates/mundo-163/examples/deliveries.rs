@@ -111,6 +111,32 @@ fn main() {
                 *per_round.entry(round).or_default() += d;
             }
         }
+        if std::env::var("SHOW").is_ok() {
+            let n = r.goods.len();
+            let mut open = vec![0; n];
+            let mut stock = vec![0; n];
+            let mut lying = vec![0; n];
+            let mut carried = vec![0; n];
+            for (ci, c) in r.cities.iter().enumerate() {
+                for (i, &d) in c.demands.iter().enumerate() {
+                    if s.covered[ci] & (1 << i) == 0 {
+                        open[usize::from(d)] += 1;
+                    }
+                }
+                stock[usize::from(c.goods)] += s.city_stock[ci];
+            }
+            for t in 0..r.tiles() {
+                for gd in 0..n {
+                    lying[gd] += s.loose[t][gd];
+                }
+            }
+            for seat in 0..players {
+                for gd in 0..n {
+                    carried[gd] += s.player(seat as u8).trolley.goods[gd];
+                }
+            }
+            println!("end of game {seed}: open demands {open:?} stock {stock:?} lying {lying:?} carried {carried:?}");
+        }
         rounds_sum += u64::from(s.round);
         let end = g.outcome(&s).map(|o| o.end.to_string()).unwrap_or_default();
         *ends.entry(end).or_default() += 1;

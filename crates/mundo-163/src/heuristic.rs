@@ -55,10 +55,31 @@ fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool) -> [u16; MAX_
     dist
 }
 
-/// VP gained by delivering one more good of type `g`.
-fn marginal(rules: &Rules, s: &State, seat: Seat, g: usize) -> f64 {
+/// Money is worth less once there is plenty of it: hoarded money delivers nothing, so a
+/// rich player should turn it into residents and upgrades.
+fn money_value(money: i32) -> f64 {
+    let m = f64::from(money.max(0));
+    0.025 * m.min(100.0) + 0.008 * (m - 100.0).max(0.0)
+}
+
+/// Hex distance from the player's nearest own tile to `tile` (9 without own tiles).
+fn frontier_distance(rules: &Rules, own: u64, tile: u8) -> i32 {
+    let Some(here) = rules.hexes.get(usize::from(tile)) else { return 9 };
+    (0..rules.tiles())
+        .filter(|&t| own & (1 << t) != 0)
+        .map(|t| {
+            let o = &rules.hexes[t];
+            let (dq, dr) = (here.q - o.q, here.r - o.r);
+            (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+        })
+        .min()
+        .unwrap_or(9)
+}
+
+/// VP gained by delivering one more good of type `g` after `ahead` more of that type.
+fn marginal(rules: &Rules, s: &State, seat: Seat, g: usize, ahead: usize) -> f64 {
     let p = s.player(seat);
-    let n = usize::from(p.delivered[g]);
+    let n = usize::from(p.delivered[g]) + ahead;
     let table = &rules.goods_of_a_kind;
     let at = |k: usize| if k == 0 { 0 } else { table.get(k - 1).or(table.last()).copied().unwrap_or(0) };
     let mut gain = f64::from(at(n + 1) - at(n));
@@ -72,7 +93,7 @@ fn marginal(rules: &Rules, s: &State, seat: Seat, g: usize) -> f64 {
 pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     let p = s.player(seat);
     let mut h = f64::from(score(rules, s, seat));
-    h += 0.025 * f64::from(p.money);
+    h += money_value(p.money);
     if p.capital == NONE {
         return h;
     }
@@ -85,7 +106,7 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
             Phase::Privilege | Phase::Upgrade | Phase::BuyResidents | Phase::Residents | Phase::Trolley
         )
     {
-        h += 0.025 * f64::from(income(rules, s, seat, true));
+        h += money_value(p.money + income(rules, s, seat, true)) - money_value(p.money);
     }
     h += 0.4 * f64::from(p.settlements.count_ones());
     // Residents: the first few are worth more than their price, later ones less (money
@@ -102,17 +123,7 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
             h += 1.2;
             continue;
         }
-        let here = &rules.hexes[usize::from(c.tile)];
-        let d = (0..rules.tiles())
-            .filter(|&t| own & (1 << t) != 0)
-            .map(|t| {
-                let o = &rules.hexes[t];
-                let (dq, dr) = (here.q - o.q, here.r - o.r);
-                (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
-            })
-            .min()
-            .unwrap_or(9);
-        h += 0.5 / f64::from(1 + d);
+        h += 0.5 / f64::from(1 + frontier_distance(rules, own, c.tile));
     }
     let mp = 2.0 * f64::from(rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
     let free_pass = !rules.needs_own_tile || p.trolley.residents > 0;
@@ -126,11 +137,23 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
         if carried == 0 {
             continue;
         }
-        let best = (0..rules.tiles())
-            .filter(|&t| open_demand(rules, s, t as u8, g as u8).is_some())
-            .map(|t| near(dist_now[t]).max(0.5 * near(dist_any[t])))
-            .fold(0.0, f64::max);
-        h += f64::from(carried) * marginal(rules, s, seat, g) * (0.3 + 0.6 * best);
+        // Each city takes one good of a type: the k-th good aboard is worth the k-th best
+        // city that wants it (else holding two goods for one city beats delivering one).
+        let mut prospects = [0.0f64; crate::rules::MAX_CITIES];
+        let mut n = 0;
+        for t in 0..rules.tiles() {
+            if n < prospects.len() && open_demand(rules, s, t as u8, g as u8).is_some() {
+                // A city not yet settled: residents must first walk there, so credit
+                // each step that brings the frontier closer.
+                let walk = 0.4 / f64::from(1 + frontier_distance(rules, own, t as u8));
+                prospects[n] = near(dist_now[t]).max(0.5 * near(dist_any[t])).max(walk);
+                n += 1;
+            }
+        }
+        prospects[..n].sort_by(|a, b| b.total_cmp(a));
+        for (k, &best) in prospects[..n].iter().enumerate().take(usize::from(carried)) {
+            h += marginal(rules, s, seat, g, k) * (0.3 + 0.6 * best);
+        }
     }
     let dist = dist_now;
     // An empty hold: worth heading for goods that some city still wants.
@@ -158,7 +181,7 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
                         .filter(|c| usize::from(c.goods) == g)
                         .map_or(0, |_| u32::from(s.city_stock[usize::from(city)]));
                 if here > 0 && w {
-                    best = best.max(marginal(rules, s, seat, g) * 0.2 * near(d));
+                    best = best.max(marginal(rules, s, seat, g, 0) * 0.2 * near(d));
                 }
             }
         }
