@@ -118,12 +118,14 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     h += 0.8 * f64::from(p.privileges.count_ones());
     // Cities are where goods come from and go to: own them, or get close to them.
     let own = own_tiles(p);
-    for c in &rules.cities {
+    for (ci, c) in rules.cities.iter().enumerate() {
         if own & (1 << c.tile) != 0 {
             h += 1.2;
             continue;
         }
-        h += 0.5 / f64::from(1 + frontier_distance(rules, own, c.tile));
+        // A city still wanting goods is worth more to reach than one fully supplied.
+        let open = (0..c.demands.len()).filter(|&i| s.covered[ci] & (1 << i) == 0).count();
+        h += (0.3 + 0.3 * open as f64) / f64::from(1 + frontier_distance(rules, own, c.tile));
     }
     let mp = 2.0 * f64::from(rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
     let free_pass = !rules.needs_own_tile || p.trolley.residents > 0;
@@ -145,14 +147,14 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
             if n < prospects.len() && open_demand(rules, s, t as u8, g as u8).is_some() {
                 // A city not yet settled: residents must first walk there, so credit
                 // each step that brings the frontier closer.
-                let walk = 0.4 / f64::from(1 + frontier_distance(rules, own, t as u8));
+                let walk = 0.6 / f64::from(1 + frontier_distance(rules, own, t as u8));
                 prospects[n] = near(dist_now[t]).max(0.5 * near(dist_any[t])).max(walk);
                 n += 1;
             }
         }
         prospects[..n].sort_by(|a, b| b.total_cmp(a));
         for (k, &best) in prospects[..n].iter().enumerate().take(usize::from(carried)) {
-            h += marginal(rules, s, seat, g, k) * (0.3 + 0.6 * best);
+            h += marginal(rules, s, seat, g, k) * (0.15 + 0.75 * best);
         }
     }
     let dist = dist_now;
