@@ -94,6 +94,11 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     let p = s.player(seat);
     let mut h = f64::from(score(rules, s, seat));
     h += money_value(p.money);
+    // Saving for the second hold: it carries a good and residents at once, so the
+    // trolley can deliver beyond the player's settlements.
+    if usize::from(p.holds_level) + 1 < rules.holds.len() {
+        h += 0.02 * f64::from(p.money.clamp(0, rules.holds_upgrade_cost));
+    }
     if p.capital == NONE {
         return h;
     }
