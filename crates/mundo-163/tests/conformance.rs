@@ -149,3 +149,29 @@ fn shared_conformance_checks() {
     conformance_deterministic(&g, 2, 2, BotSpec::Greedy).unwrap();
     conformance_deterministic(&g, 2, 3, BotSpec::Mcts(3)).unwrap();
 }
+
+/// Greedy bots reach the real end rule (REF §2.9: 19 goods delivered in total with 2
+/// players), not the `max_rounds` safety bound, in most games: the heuristic must make
+/// moving to a delivery beat ending the turn (the turn's income is paid either way) and
+/// must not credit two goods aboard to one city's single demand space (REF §2.6).
+#[test]
+fn greedy_games_end_by_deliveries() {
+    let g = game();
+    let mut by_rule = 0;
+    let games = 10u64;
+    for seed in 1..=games {
+        let mut s = g.new_game(2, seed).unwrap();
+        let mut rng = Rng::from_seed(seed);
+        let mut buf = Vec::new();
+        while let ToMove::Seat(_) = g.to_move(&s) {
+            g.legal_actions(&s, &mut buf);
+            let a = rulesmith_core::bots::choose(&g, BotSpec::Greedy, &s, &buf, &mut rng);
+            g.apply(&mut s, a).unwrap();
+        }
+        if g.outcome(&s).unwrap().end == "delivered_goods" {
+            by_rule += 1;
+        }
+    }
+    println!("{by_rule} of {games} greedy games ended by deliveries");
+    assert!(by_rule >= 7, "only {by_rule} of {games} greedy games ended by deliveries");
+}
