@@ -1,7 +1,9 @@
 //! Why do games end (or not) by deliveries? Plays bot games and counts deliveries per
 //! round, the actions chosen by kind, and at each `end trolley` what blocked delivering:
 //! `cargo run --release -p rulesmith-mundo-163 --example deliveries -- PLAYERS GAMES BOT`
-//! (defaults: 2 players, 50 games, greedy).
+//! (defaults: 2 players, 50 games, greedy). `SHOW=1` also prints each stalled trolley and
+//! the goods left at the end of each game; `SHOW=2` the value of each legal action there.
+#![allow(clippy::expect_used)]
 use rulesmith_core::bots::{self, BotSpec};
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::trolley::open_demand;
@@ -126,13 +128,13 @@ fn main() {
                 stock[usize::from(c.goods)] += s.city_stock[ci];
             }
             for t in 0..r.tiles() {
-                for gd in 0..n {
-                    lying[gd] += s.loose[t][gd];
+                for (gd, l) in lying.iter_mut().enumerate() {
+                    *l += s.loose[t][gd];
                 }
             }
             for seat in 0..players {
-                for gd in 0..n {
-                    carried[gd] += s.player(seat as u8).trolley.goods[gd];
+                for (gd, c) in carried.iter_mut().enumerate() {
+                    *c += s.player(seat as u8).trolley.goods[gd];
                 }
             }
             println!("end of game {seed}: open demands {open:?} stock {stock:?} lying {lying:?} carried {carried:?}");

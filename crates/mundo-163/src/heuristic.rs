@@ -166,8 +166,7 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     // An empty hold: worth heading for goods that some city still wants.
     // Residents aboard do not count: they can be unloaded anywhere, and carrying them is
     // what lets the trolley reach cities beyond the player's settlements.
-    let free_holds =
-        capacity(rules, p).saturating_sub(holds_needed(rules, u32::from(p.trolley.goods_count()), 0));
+    let free_holds = capacity(rules, p).saturating_sub(holds_needed(rules, u32::from(p.trolley.goods_count()), 0));
     if free_holds > 0 {
         let mut wanted = [false; crate::rules::MAX_GOODS];
         for (g, w) in wanted.iter_mut().enumerate().take(rules.goods.len()) {
