@@ -1,7 +1,7 @@
 //! Why do games end (or not) by deliveries? Plays bot games and counts deliveries per
 //! round, the actions chosen by kind, and at each `end trolley` what blocked delivering:
-//! `cargo run --release -p rulesmith-mundo-163 --example deliveries -- PLAYERS GAMES BOT`
-//! (defaults: 2 players, 50 games, greedy). `SHOW=1` also prints each stalled trolley and
+//! `cargo run --release -p rulesmith-mundo-163 --example deliveries -- PLAYERS GAMES BOT [RULESET]`
+//! (defaults: 2 players, 50 games, greedy, `mundo-163`). `SHOW=1` also prints each stalled trolley and
 //! the goods left at the end of each game; `SHOW=2` the value of each legal action there.
 #![allow(clippy::expect_used)]
 use rulesmith_core::bots::{self, BotSpec};
@@ -15,7 +15,8 @@ fn main() {
     let players: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
     let bot: BotSpec = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(BotSpec::Greedy);
-    let g = match rulesmith_mundo_163::load("mundo-163") {
+    let ruleset = args.get(4).map_or("mundo-163", String::as_str);
+    let g = match rulesmith_mundo_163::load(ruleset) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("{e}");
@@ -137,6 +138,13 @@ fn main() {
                     *c += s.player(seat as u8).trolley.goods[gd];
                 }
             }
+            let pieces: Vec<(u8, u8, u8, u8)> = (0..players)
+                .map(|seat| {
+                    let p = s.player(seat as u8);
+                    (p.settlements_in_storage, p.residents_in_storage, p.holds_level, p.trolley.residents)
+                })
+                .collect();
+            println!("  (settlements, residents) in storage, holds level, residents aboard: {pieces:?}");
             println!("end of game {seed}: open demands {open:?} stock {stock:?} lying {lying:?} carried {carried:?}");
         }
         rounds_sum += u64::from(s.round);
