@@ -114,6 +114,8 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
         h += money_value(p.money + income(rules, s, seat, true)) - money_value(p.money);
     }
     h += 0.4 * f64::from(p.settlements.count_ones());
+    // Keep the last few settlements for cities: without any, no new city can be reached.
+    h += 0.6 * f64::from(p.settlements_in_storage.min(4));
     // Residents: the first few are worth more than their price, later ones less (money
     // is needed for the trolley).
     let residents: u32 =
