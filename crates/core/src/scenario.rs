@@ -326,6 +326,47 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// Runs every `*.toml` scenario of `dir` (not recursive, in name order) against one
+/// game registered under `ruleset`, and requires each description to cite its source
+/// (to contain one of `cites`, e.g. `"S002:L"`). Returns how many files ran and a line per
+/// failure (none when all pass): the check a game crate's own scenario test makes.
+pub fn run_folder(dir: &Path, ruleset: &str, game: Arc<dyn AnyGame>, cites: &[&str]) -> (usize, Vec<String>) {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect(),
+        Err(e) => return (0, vec![format!("cannot read {}: {e}", dir.display())]),
+    };
+    files.sort();
+    let mut load = |arg: &str| {
+        if arg == ruleset {
+            Ok(game.clone())
+        } else {
+            Err(format!("unexpected ruleset `{arg}` (expected `{ruleset}`)"))
+        }
+    };
+    let mut failed = Vec::new();
+    for f in &files {
+        let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let s = match read(f) {
+            Ok(s) => s,
+            Err(e) => {
+                failed.push(format!("FAIL {name}: {}", e.render()));
+                continue;
+            }
+        };
+        if !cites.iter().any(|c| s.description.contains(c)) {
+            failed.push(format!("FAIL {name}: the description must cite its source ({})", cites.join(" or ")));
+        }
+        let v = run(&s, &mut load);
+        if v != Verdict::Pass {
+            failed.push(v.line(&name));
+        }
+    }
+    (files.len(), failed)
+}
+
 /// Runs a scenario: setup, `[set]`, then each step's plays and expectations.
 pub fn run(scenario: &Scenario, load: &mut Loader<'_>) -> Verdict {
     let game = match load(&scenario.ruleset_arg) {
