@@ -5,54 +5,28 @@ use crate::residents::own_tiles;
 use crate::rules::{MAX_TILES, NONE, Rules};
 use crate::scoring::{income, score};
 use crate::state::{Phase, State};
-use crate::trolley::{capacity, holds_needed, off_road_costs, open_demand};
+use crate::trolley::{capacity, cheapest_paths, holds_needed, off_road_costs, open_demand};
 use rulesmith_core::Seat;
 
 /// Trolley distances (half points) from its tile, over the tiles it may enter now
 /// (`own_only`) or with residents aboard.
 fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool) -> [u16; MAX_TILES] {
     let p = s.player(seat);
-    let mut dist = [u16::MAX; MAX_TILES];
     let start = usize::from(p.trolley.tile);
     if start >= rules.tiles() {
-        return dist;
+        return [u16::MAX; MAX_TILES];
     }
     let off = off_road_costs(rules, p);
     let enterable = if own_only { own_tiles(p) } else { u64::MAX };
-    dist[start] = 0;
-    let mut open: u64 = 1 << start;
-    let mut done = 0u64;
-    while open != 0 {
-        let mut bits = open;
-        let mut best = bits.trailing_zeros() as usize;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if dist[t] < dist[best] {
-                best = t;
-            }
+    cheapest_paths(rules, start, enterable, u16::MAX, |n, e| {
+        let ti = usize::from(s.terrain[usize::from(n)]);
+        let c = *off.get(ti)?;
+        if c == u8::MAX {
+            return None;
         }
-        open &= !(1 << best);
-        done |= 1 << best;
-        for &(n, e) in &rules.adjacency[best] {
-            let bit = 1u64 << n;
-            if done & bit != 0 || enterable & bit == 0 {
-                continue;
-            }
-            let ti = usize::from(s.terrain[usize::from(n)]);
-            let Some(&c) = off.get(ti) else { continue };
-            if c == u8::MAX {
-                continue;
-            }
-            let c = if p.has_road(e) { c.min(rules.own_road_half) } else { c };
-            let d = dist[best].saturating_add(u16::from(c.max(1)));
-            if d < dist[usize::from(n)] {
-                dist[usize::from(n)] = d;
-                open |= bit;
-            }
-        }
-    }
-    dist
+        let c = if p.has_road(e) { c.min(rules.own_road_half) } else { c };
+        Some(u16::from(c.max(1)))
+    })
 }
 
 /// Money is worth less once there is plenty of it: hoarded money delivers nothing, so a

@@ -83,17 +83,38 @@ pub fn reach(rules: &Rules, s: &State) -> [u8; MAX_TILES] {
     } else {
         p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
     };
-    cost[start] = 0;
+    let dist =
+        cheapest_paths(rules, start, enterable, budget, |n, e| step_cost(rules, s, p, &off, n, e).map(u16::from));
+    for (c, d) in cost.iter_mut().zip(dist) {
+        if d < u16::from(u8::MAX) {
+            *c = d as u8;
+        }
+    }
+    cost
+}
+
+/// Dijkstra over the few tiles in reach: the cheapest cost from `start` to every tile of
+/// `enterable` (bit per tile) within `limit`, with `step(to, edge)` the cost of entering
+/// a tile over an edge (`None`: not enterable). Unreached tiles stay at `u16::MAX`.
+pub(crate) fn cheapest_paths(
+    rules: &Rules,
+    start: usize,
+    enterable: u64,
+    limit: u16,
+    step: impl Fn(u8, u8) -> Option<u16>,
+) -> [u16; MAX_TILES] {
+    let mut dist = [u16::MAX; MAX_TILES];
+    dist[start] = 0;
     let mut open: u64 = 1 << start;
     let mut done: u64 = 0;
     while open != 0 {
-        // Dijkstra over the few tiles in reach: pick the cheapest open tile.
+        // Pick the cheapest open tile.
         let mut bits = open;
         let mut best = bits.trailing_zeros() as usize;
         while bits != 0 {
             let t = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            if cost[t] < cost[best] {
+            if dist[t] < dist[best] {
                 best = t;
             }
         }
@@ -104,16 +125,16 @@ pub fn reach(rules: &Rules, s: &State) -> [u8; MAX_TILES] {
             if done & bit != 0 || enterable & bit == 0 {
                 continue;
             }
-            if let Some(c) = step_cost(rules, s, p, &off, n, e) {
-                let total = u16::from(cost[best]) + u16::from(c);
-                if total <= budget && total < u16::from(cost[usize::from(n)]) {
-                    cost[usize::from(n)] = total as u8;
+            if let Some(c) = step(n, e) {
+                let total = dist[best].saturating_add(c);
+                if total <= limit && total < dist[usize::from(n)] {
+                    dist[usize::from(n)] = total;
                     open |= bit;
                 }
             }
         }
     }
-    cost
+    dist
 }
 
 /// `go T`: the trolley moves to any tile it can reach now, by the cheapest way (a move
