@@ -38,6 +38,17 @@ pub trait AnySession {
     fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String>;
     /// Checks every invariant of the current state.
     fn check(&self) -> Result<(), GameError>;
+
+    // --- Screens (`rulesmith play`, `rulesmith show-game`) ---
+
+    /// The position as `seat` sees it ([`Game::screen`]), in colour when `colour`.
+    fn screen(&self, seat: Seat, colour: bool) -> String;
+    /// The legal actions in notation, each with what it costs or gives where the game
+    /// knows it ([`Game::annotate`]), in the order of [`AnySession::legal`].
+    fn legal_annotated(&self) -> Vec<(String, Option<String>)>;
+    /// Goes back to the position after the first `n` actions of the history, by playing
+    /// them again from the start (the game is deterministic from its seed).
+    fn rewind(&mut self, n: usize) -> Result<(), GameError>;
 }
 
 impl<G: Game> AnyGame for G {
@@ -55,7 +66,7 @@ impl<G: Game> AnyGame for G {
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError> {
         let state = self.new_game(players, seed)?;
-        Ok(Box::new(Session { game: self, state, history: Vec::new() }))
+        Ok(Box::new(Session { game: self, start: state.clone(), state, history: Vec::new() }))
     }
 }
 
@@ -64,6 +75,8 @@ pub struct Session<'g, G: Game> {
     pub game: &'g G,
     pub state: G::State,
     pub history: Vec<String>,
+    /// The position after setup, where a rewind plays again from.
+    pub start: G::State,
 }
 
 impl<G: Game> AnySession for Session<'_, G> {
@@ -130,5 +143,25 @@ impl<G: Game> AnySession for Session<'_, G> {
 
     fn check(&self) -> Result<(), GameError> {
         self.game.check_state(&self.state)
+    }
+
+    fn screen(&self, seat: Seat, colour: bool) -> String {
+        self.game.screen(&self.state, seat, &crate::screen::Style { colour })
+    }
+
+    fn legal_annotated(&self) -> Vec<(String, Option<String>)> {
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        buf.iter().map(|&a| (self.game.format_action(&self.state, a), self.game.annotate(&self.state, a))).collect()
+    }
+
+    fn rewind(&mut self, n: usize) -> Result<(), GameError> {
+        let keep: Vec<String> = self.history.iter().take(n).cloned().collect();
+        self.state = self.start.clone();
+        self.history.clear();
+        for a in &keep {
+            self.play(a)?;
+        }
+        Ok(())
     }
 }

@@ -157,6 +157,30 @@ pub trait Game: Send + Sync + Sized + 'static {
         self.check_state(&state)?;
         Ok(state)
     }
+
+    // --- Screens (`rulesmith play`, `rulesmith show-game`) ---
+
+    /// The position as `seat` sees it, drawn for an 80×40 terminal in the game's own
+    /// words; what `seat` may not see is drawn as hidden. Games override this; the
+    /// default is a compact summary.
+    fn screen(&self, state: &Self::State, seat: Seat, style: &crate::screen::Style) -> String {
+        let who = match self.to_move(state) {
+            ToMove::Seat(s) => format!("seat {s} to move"),
+            ToMove::Terminal => "the game is over".to_string(),
+        };
+        format!(
+            "{} · round {} · {who} · you are {}\n",
+            self.game_id(),
+            self.progress(state).rounds,
+            style.seat(seat, &format!("seat {seat}"))
+        )
+    }
+
+    /// A short note of what a legal action costs or gives (`3 doubloons`), where the game
+    /// knows it, for the numbered menu of `play`. Default: none.
+    fn annotate(&self, _state: &Self::State, _action: Self::Action) -> Option<String> {
+        None
+    }
 }
 
 /// Plays an action given in notation, with an error that lists the legal actions.

@@ -25,6 +25,7 @@ pub mod record;
 pub mod rng;
 pub mod ruleset;
 pub mod scenario;
+pub mod screen;
 pub mod sim;
 pub mod steps;
 pub mod testing;

@@ -24,6 +24,7 @@
 pub mod action;
 pub mod draft;
 pub mod rules;
+pub mod screen;
 pub mod state;
 
 pub use action::Action;
@@ -203,5 +204,13 @@ impl Game for Rules {
         let s = State { base, draft: draft::Draft { slots, over } };
         self.check_state(&s)?;
         Ok(s)
+    }
+
+    fn screen(&self, s: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+        screen::draw(self, &self.observe(s, seat), seat, style)
+    }
+
+    fn annotate(&self, s: &State, a: Action) -> Option<String> {
+        screen::annotate(self, s, a)
     }
 }

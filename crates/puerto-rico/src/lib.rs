@@ -20,6 +20,7 @@ pub mod goods;
 mod json;
 pub mod phases;
 pub mod rules;
+pub mod screen;
 pub mod setup;
 pub mod state;
 
@@ -184,6 +185,14 @@ impl Game for Rules {
         let s = json::from_json(self, value).map_err(GameError::InvalidState)?;
         self.check_state(&s)?;
         Ok(s)
+    }
+
+    fn screen(&self, s: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+        screen::draw(self, &self.observe(s, seat), seat, style)
+    }
+
+    fn annotate(&self, s: &State, a: Action) -> Option<String> {
+        screen::annotate(self, s, a)
     }
 }
 

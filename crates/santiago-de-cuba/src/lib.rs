@@ -48,6 +48,7 @@ pub mod action;
 pub mod engine;
 pub mod json;
 pub mod rules;
+pub mod screen;
 pub mod state;
 pub mod view;
 
@@ -201,5 +202,13 @@ impl Game for SantiagoDeCuba {
         let state = json::from_json(&self.rules, &value)?;
         self.check_state(&state)?;
         Ok(state)
+    }
+
+    fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+        screen::draw(&self.rules, &self.observe(state, seat), seat, style)
+    }
+
+    fn annotate(&self, state: &State, action: Action) -> Option<String> {
+        screen::annotate(&self.rules, state, action)
     }
 }

@@ -1,0 +1,44 @@
+//! The play screen: the base game's board (forests and guests included) and, while the
+//! draft runs, its slots with the buildings picked so far.
+
+use crate::action::Action;
+use crate::rules::Rules;
+use crate::state::State;
+use rulesmith_core::Seat;
+use rulesmith_core::screen::{Style, wrap};
+use std::fmt::Write as _;
+
+/// The screen for `seat` of a state already observed by `seat`.
+pub fn draw(rules: &Rules, s: &State, seat: Seat, style: &Style) -> String {
+    let mut out = rulesmith_puerto_rico::screen::draw(&rules.base, &s.base, seat, style);
+    // Name the expansion in the title (the base screen keeps the title within 80 columns
+    // by wrapping it, and this name is no longer).
+    out = out.replacen("PUERTO RICO", "PR EXPANSION I", 1);
+    if !s.draft.over {
+        let slots: Vec<String> = rules
+            .draft
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, cost)| {
+                let b = s.draft.slots.get(i).copied().flatten();
+                match b.and_then(|b| rules.base.buildings.get(usize::from(b))) {
+                    Some(x) => format!("${cost} {}", style.colour("magenta", &x.id)),
+                    None => style.dim(&format!("${cost} -")),
+                }
+            })
+            .collect();
+        out.push('\n');
+        let _ = writeln!(out, "{}", style.bold("Building draft"));
+        wrap(&style.dim("Slots "), &slots, "  ", &mut out);
+    }
+    out
+}
+
+/// What an action costs or gives, for the menu of `play`.
+pub fn annotate(rules: &Rules, s: &State, a: Action) -> Option<String> {
+    match a {
+        Action::Play(a) => rulesmith_puerto_rico::screen::annotate(&rules.base, &s.base, a),
+        Action::Draft(b) => rules.base.buildings.get(usize::from(b)).map(|x| format!("{} VP, costs {}", x.vp, x.cost)),
+    }
+}

@@ -1,0 +1,199 @@
+//! The play screen: the board as one seat sees it, for an 80×40 terminal.
+//!
+//! Hidden from the seat, whatever the state holds: the other players' VP chips (kept face
+//! down, S000:L332) and the order of the face-down plantation stack (only its count).
+
+use crate::action::Action;
+use crate::board;
+use crate::goods::Good;
+use crate::phases::{round, trader};
+use crate::rules::{BuildingKind, Rules};
+use crate::state::{Phase, State};
+use rulesmith_core::Seat;
+use rulesmith_core::screen::{Style, marks, pad, wrap};
+use std::fmt::Write as _;
+
+/// The goods' colours on the board (corn yellow, indigo blue, sugar white, tobacco
+/// brown-red, coffee black).
+pub fn good(style: &Style, g: Good) -> String {
+    let c = ["yellow", "blue", "white", "red", "black"][g.index()];
+    style.colour(c, g.name())
+}
+
+fn phase_name(rules: &Rules, s: &State) -> String {
+    let role = rules.roles.get(s.role as usize).map_or("?", |r| r.id.as_str());
+    match s.phase {
+        Phase::RoleSelection => "role selection".into(),
+        Phase::MayorPrivilege | Phase::Mayor => format!("{role}: placing colonists"),
+        Phase::BuildPayment => format!("{role}: paying for a building"),
+        Phase::MixedShip => format!("{role}: loading the mixed ship"),
+        Phase::CaptainStorage => format!("{role}: storing goods"),
+        Phase::ColonistOffer => format!("{role}: a colonist offered"),
+        Phase::GuestMoves => format!("{role}: moving guests"),
+        Phase::GameOver => "the game is over".into(),
+        _ => role.to_string(),
+    }
+}
+
+/// The whole screen for `seat` (extras: lines the expansion adds after the board).
+pub fn draw(rules: &Rules, s: &State, seat: Seat, style: &Style) -> String {
+    let mut out = String::new();
+    let n = s.player_count();
+    let to_move = if s.phase == Phase::GameOver {
+        "game over".to_string()
+    } else if s.current == seat {
+        style.bold("your move")
+    } else {
+        style.seat(s.current, &format!("seat {} to move", s.current))
+    };
+    let title = [
+        style.bold("PUERTO RICO"),
+        format!("round {}", s.round),
+        format!("governor {}", style.seat(s.governor, &format!("seat {}", s.governor))),
+        phase_name(rules, s),
+        to_move,
+    ];
+    wrap("", &title, " · ", &mut out);
+    // Roles with the doubloons lying on them.
+    let roles: Vec<String> = (0..rules.roles.len())
+        .filter(|&r| s.roles.in_play & (1 << r) != 0)
+        .map(|r| {
+            let id = &rules.roles[r].id;
+            if s.roles.taken & (1 << r) != 0 {
+                style.dim(&format!("{id} (taken)"))
+            } else if s.roles.coins[r] > 0 {
+                format!("{id} +{}", s.roles.coins[r])
+            } else {
+                id.clone()
+            }
+        })
+        .collect();
+    wrap(&style.dim("Roles  "), &roles, "  ", &mut out);
+    let _ = writeln!(
+        out,
+        "{}colonists {} on the ship, {} in supply · VP chips {} · quarries {}",
+        style.dim("Supply "),
+        s.colonist_ship,
+        s.colonist_supply,
+        s.vp_chips,
+        s.quarry_supply
+    );
+    let face_up: Vec<String> =
+        Good::ALL.iter().flat_map(|&g| std::iter::repeat_n(good(style, g), s.face_up[g] as usize)).collect();
+    let face_up = if face_up.is_empty() { "none".to_string() } else { face_up.join(" ") };
+    // Only the count of the face-down stack: its order is hidden from everyone.
+    let _ = writeln!(out, "{}{face_up} · {} face down", style.dim("Tiles  "), s.stack.len);
+    let goods: Vec<String> = Good::ALL
+        .iter()
+        .map(|&g| format!("{} {} (sells {})", good(style, g), s.goods_supply[g], rules.price[g]))
+        .collect();
+    wrap(&style.dim("Goods  "), &goods, " · ", &mut out);
+    let house: Vec<String> = (0..rules.trading_house_spaces as usize)
+        .map(|i| s.trading_house.get(i).copied().flatten().map_or_else(|| style.dim("-"), |g| good(style, g)))
+        .collect();
+    let ships: Vec<String> = s
+        .ships()
+        .iter()
+        .map(|sh| match sh.good {
+            Some(g) => format!("{}/{} {}", sh.load, sh.capacity, good(style, g)),
+            None => format!("0/{} empty", sh.capacity),
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "{}[{}] · {}{}",
+        style.dim("Trading house "),
+        house.join(" "),
+        style.dim("Ships "),
+        ships.join(" · ")
+    );
+    // Buildings left, with cost and VP.
+    let left: Vec<String> = (0..rules.buildings.len())
+        .filter(|&b| s.in_game(b) && s.buildings.get(b).is_some_and(|&c| c > 0))
+        .map(|b| {
+            let x = &rules.buildings[b];
+            let name = match x.kind {
+                BuildingKind::Production { good: g, .. } => style.colour(
+                    ["yellow", "blue", "white", "red", "black"][g.index()],
+                    &x.id,
+                ),
+                BuildingKind::Violet => style.colour("magenta", &x.id),
+            };
+            format!("{name} ${} ×{}", x.cost, s.buildings[b])
+        })
+        .collect();
+    wrap(&style.dim("Buildings "), &left, "  ", &mut out);
+    out.push('\n');
+    for p in 0..n {
+        player(rules, s, p as Seat, seat, style, &mut out);
+    }
+    out
+}
+
+fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut String) {
+    let pl = &s.players[p];
+    let mine = p == seat;
+    let name = if mine { format!("seat {p} (you)") } else { format!("seat {p}") };
+    let marker = if s.phase != Phase::GameOver && s.current == p { ">" } else { " " };
+    let vp = if mine || s.phase == Phase::GameOver { pl.vp.to_string() } else { style.hidden() };
+    let goods: Vec<String> =
+        Good::ALL.iter().filter(|&&g| pl.goods[g] > 0).map(|&g| format!("{} {}", good(style, g), pl.goods[g])).collect();
+    let goods = if goods.is_empty() { style.dim("no goods") } else { goods.join(" ") };
+    let _ = writeln!(
+        out,
+        "{marker}{} {} doubloons · VP {vp} · San Juan {} · {goods}",
+        pad(&style.seat(p, &name), 15),
+        pl.doubloons,
+        pl.san_juan,
+    );
+    let used: u32 = pl.plantations.total() + u32::from(pl.quarries) + u32::from(pl.forests);
+    let mut island: Vec<String> = Good::ALL
+        .iter()
+        .filter(|&&g| pl.plantations[g] > 0)
+        .map(|&g| {
+            format!("{} {}", good(style, g), marks(pl.plantations_occupied[g] as usize, pl.plantations[g] as usize))
+        })
+        .collect();
+    if pl.quarries > 0 {
+        island.push(format!("quarry {}", marks(pl.quarries_occupied as usize, pl.quarries as usize)));
+    }
+    if pl.forests > 0 {
+        island.push(style.colour("green", &format!("forest ×{}", pl.forests)));
+    }
+    if island.is_empty() {
+        island.push(style.dim("empty"));
+    }
+    wrap(&format!("    island {used}/{}: ", rules.island_spaces), &island, "  ", out);
+    let mut spaces = 0u32;
+    let city: Vec<String> = pl
+        .city
+        .iter()
+        .filter_map(|cb| {
+            let x = rules.buildings.get(cb.building as usize)?;
+            spaces += u32::from(x.spaces);
+            Some(format!("{} {}", x.id, marks(cb.colonists as usize, x.circles as usize)))
+        })
+        .collect();
+    let city = if city.is_empty() { vec![style.dim("empty")] } else { city };
+    wrap(&format!("    city {spaces}/{}: ", rules.city_spaces), &city, "  ", out);
+}
+
+/// What an action costs or gives, for the menu of `play`.
+pub fn annotate(rules: &Rules, s: &State, a: Action) -> Option<String> {
+    let seat = s.current;
+    let p = s.players.as_slice().get(seat as usize)?;
+    match a {
+        Action::Role(r) => {
+            let coins = *s.roles.coins.get(r as usize)?;
+            (coins > 0).then(|| format!("+{coins} doubloon{}", if coins == 1 { "" } else { "s" }))
+        }
+        Action::Build(b) => {
+            let off = if seat == s.chooser { round::privilege(rules, s) } else { 0 };
+            let x = rules.buildings.get(b as usize)?;
+            let cost = board::build_cost(rules, p, b as usize, off);
+            Some(format!("costs {cost}, {} VP", x.vp))
+        }
+        Action::Sell(g) => Some(format!("+{} doubloons", trader::sale_price(rules, s, seat, g))),
+        _ => None,
+    }
+}
