@@ -55,3 +55,8 @@ fn screen_puerto_rico_expansion() {
 fn screen_santiago_de_cuba() {
     insta::assert_snapshot!(screen_after("santiago-de-cuba", 4, 7, 40, 0));
 }
+
+#[test]
+fn screen_mundo_163() {
+    insta::assert_snapshot!(screen_after("mundo-163", 4, 7, 120, 0));
+}

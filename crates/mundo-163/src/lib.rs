@@ -62,6 +62,7 @@ pub mod purchase;
 pub mod residents;
 pub mod rules;
 pub mod scoring;
+pub mod screen;
 pub mod setup;
 pub mod state;
 pub mod trolley;
@@ -273,5 +274,13 @@ impl Game for Mundo163 {
 
     fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
         view::from_json(&self.rules, value)
+    }
+
+    fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+        screen::draw(&self.rules, &self.observe(state, seat), seat, style)
+    }
+
+    fn annotate(&self, state: &State, action: Action) -> Option<String> {
+        screen::annotate(&self.rules, state, action)
     }
 }

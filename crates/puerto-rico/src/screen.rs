@@ -113,10 +113,9 @@ pub fn draw(rules: &Rules, s: &State, seat: Seat, style: &Style) -> String {
         .map(|b| {
             let x = &rules.buildings[b];
             let name = match x.kind {
-                BuildingKind::Production { good: g, .. } => style.colour(
-                    ["yellow", "blue", "white", "red", "black"][g.index()],
-                    &x.id,
-                ),
+                BuildingKind::Production { good: g, .. } => {
+                    style.colour(["yellow", "blue", "white", "red", "black"][g.index()], &x.id)
+                }
                 BuildingKind::Violet => style.colour("magenta", &x.id),
             };
             format!("{name} ${} ×{}", x.cost, s.buildings[b])
@@ -136,8 +135,11 @@ fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mu
     let name = if mine { format!("seat {p} (you)") } else { format!("seat {p}") };
     let marker = if s.phase != Phase::GameOver && s.current == p { ">" } else { " " };
     let vp = if mine || s.phase == Phase::GameOver { pl.vp.to_string() } else { style.hidden() };
-    let goods: Vec<String> =
-        Good::ALL.iter().filter(|&&g| pl.goods[g] > 0).map(|&g| format!("{} {}", good(style, g), pl.goods[g])).collect();
+    let goods: Vec<String> = Good::ALL
+        .iter()
+        .filter(|&&g| pl.goods[g] > 0)
+        .map(|&g| format!("{} {}", good(style, g), pl.goods[g]))
+        .collect();
     let goods = if goods.is_empty() { style.dim("no goods") } else { goods.join(" ") };
     let _ = writeln!(
         out,

@@ -118,7 +118,8 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
         let mine = p == seat || s.is_over();
         let name = if p == seat { format!("seat {p} (you)") } else { format!("seat {p}") };
         let marker = if !s.is_over() && s.turn.player == p { ">" } else { " " };
-        let (pesos, vp) = if mine { (pl.pesos.to_string(), pl.vp.to_string()) } else { (style.hidden(), style.hidden()) };
+        let (pesos, vp) =
+            if mine { (pl.pesos.to_string(), pl.vp.to_string()) } else { (style.hidden(), style.hidden()) };
         let goods: Vec<String> = r
             .goods
             .iter()

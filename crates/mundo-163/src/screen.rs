@@ -1,0 +1,288 @@
+//! The play screen: the hex map drawn as a map (rows offset by half a hex), the cities
+//! with their goods and demands, the privilege row with prices, and each player's money,
+//! holds, movement and roads.
+//!
+//! Hidden from every seat: the order of the face-down privilege deck (only how many
+//! cards of each back are left; the backs are public).
+
+use crate::action::{Action, Track};
+use crate::purchase;
+use crate::rules::{NONE, Rules, TerrainKind};
+use crate::state::{Phase, State};
+use crate::trolley;
+use rulesmith_core::Seat;
+use rulesmith_core::screen::{Style, pad, wrap};
+use std::fmt::Write as _;
+
+/// Characters per hex on the map (7 of text and a space).
+const CELL: usize = 8;
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Capital => "choosing capitals",
+        Phase::Privilege => "3C buy a privilege",
+        Phase::Upgrade => "3C trolley upgrade",
+        Phase::BuyResidents => "3C buy residents",
+        Phase::Residents => "3D residents",
+        Phase::Trolley => "3E trolley",
+        Phase::Over => "the game is over",
+    }
+}
+
+fn terrain_colour(name: &str) -> &'static str {
+    match name {
+        "forest" | "grassland" => "green",
+        "field" | "desert" => "yellow",
+        "mountain" => "white",
+        "water" => "blue",
+        _ => "magenta",
+    }
+}
+
+fn roman(n: u8) -> String {
+    ["0", "I", "II", "III", "IV", "V", "VI"].get(usize::from(n)).map_or_else(|| n.to_string(), |r| r.to_string())
+}
+
+fn half_points(h: u32) -> String {
+    if h % 2 == 0 { (h / 2).to_string() } else { format!("{}.5", h / 2) }
+}
+
+/// The whole screen for `seat`, of a state already observed by `seat`.
+pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
+    let mut out = String::new();
+    let to_move = if s.phase == Phase::Over {
+        "game over".to_string()
+    } else if s.current == seat {
+        style.bold("your move")
+    } else {
+        style.seat(s.current, &format!("seat {} to move", s.current))
+    };
+    let delivered = s.delivered_total();
+    let goal = r.end_delivered.get(usize::from(s.players)).copied().unwrap_or(0);
+    let title = [
+        style.bold("MUNDO 163"),
+        format!("round {}", s.round),
+        phase_name(s.phase).to_string(),
+        format!("delivered {delivered}/{goal}"),
+        to_move,
+    ];
+    wrap("", &title, " · ", &mut out);
+    map(r, s, style, &mut out);
+    // Cities: goods left, demands (covered ones ticked).
+    let cities: Vec<String> = r
+        .cities
+        .iter()
+        .enumerate()
+        .map(|(c, city)| {
+            let good = r.goods.get(usize::from(city.goods)).map_or("?", |g| g.as_str());
+            let wants: Vec<String> = city
+                .demands
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| {
+                    let g = r.goods.get(usize::from(d)).map_or("?", |g| g.as_str());
+                    if s.covered[c] & (1 << i) != 0 { style.dim(&format!("{g}✓")) } else { g.to_string() }
+                })
+                .collect();
+            format!(
+                "{} {good} {}→{}",
+                style.colour("magenta", &format!("C{}", city.id)),
+                s.city_stock[c],
+                wants.join(",")
+            )
+        })
+        .collect();
+    wrap(&style.dim("Cities "), &cities, "  ", &mut out);
+    let loose: Vec<String> = (0..r.hexes.len())
+        .filter_map(|t| {
+            let goods: Vec<String> = s
+                .loose
+                .get(t)?
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n > 0)
+                .map(|(g, n)| format!("{n} {}", r.goods.get(g).map_or("?", |x| x.as_str())))
+                .collect();
+            (!goods.is_empty()).then(|| format!("{}: {}", r.hexes[t].name, goods.join(" ")))
+        })
+        .collect();
+    if !loose.is_empty() {
+        wrap(&style.dim("Loose goods "), &loose, "  ", &mut out);
+    }
+    // The privilege row: the first `free` cost $0, the rest the price.
+    let row: Vec<String> = s
+        .row()
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            let name = r.privileges.get(usize::from(k)).map_or("?", |p| p.id.as_str());
+            let price = if i < usize::from(s.free) { 0 } else { r.privilege_price };
+            format!("{name} ${price}")
+        })
+        .collect();
+    let row = if row.is_empty() { vec![style.dim("empty")] } else { row };
+    wrap(&style.dim("Privileges "), &row, "  ", &mut out);
+    // The deck: its order is hidden; the backs are public.
+    let mut backs: Vec<(u8, usize)> = Vec::new();
+    for &k in s.deck() {
+        let b = r.privileges.get(usize::from(k)).map_or(0, |p| p.back);
+        match backs.iter_mut().find(|(x, _)| *x == b) {
+            Some((_, n)) => *n += 1,
+            None => backs.push((b, 1)),
+        }
+    }
+    backs.sort();
+    let backs: Vec<String> = backs.iter().map(|(b, n)| format!("{n}×{}", roman(*b))).collect();
+    let _ = writeln!(
+        out,
+        "{}{} face down ({}), order {}",
+        style.dim("Deck "),
+        s.deck().len(),
+        if backs.is_empty() { "none".to_string() } else { backs.join(" ") },
+        style.hidden()
+    );
+    out.push('\n');
+    for p in 0..usize::from(s.players) {
+        player(r, s, p as Seat, seat, style, &mut out);
+    }
+    out
+}
+
+/// The hex map: two text rows per hex row, each row shifted half a hex from the next.
+fn map(r: &Rules, s: &State, style: &Style, out: &mut String) {
+    let Some(min_x) = r.hexes.iter().map(|h| 2 * h.q + h.r).min() else { return };
+    let mut rows: Vec<i32> = r.hexes.iter().map(|h| h.r).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    for row in rows {
+        let mut hexes: Vec<usize> = (0..r.hexes.len()).filter(|&t| r.hexes[t].r == row).collect();
+        hexes.sort_by_key(|&t| r.hexes[t].q);
+        let (mut top, mut bottom) = (String::new(), String::new());
+        let mut col = 0usize;
+        for t in hexes {
+            let h = &r.hexes[t];
+            let x = ((2 * h.q + h.r - min_x) as usize) * CELL / 2;
+            if x > col {
+                top.push_str(&" ".repeat(x - col));
+                bottom.push_str(&" ".repeat(x - col));
+            }
+            let terrain = s.terrain.get(t).and_then(|&i| r.terrains.get(usize::from(i)));
+            let (mark, colour) = match terrain {
+                _ if h.city != NONE => {
+                    (format!("C{}", r.cities.get(usize::from(h.city)).map_or("?", |c| c.id.as_str())), "magenta")
+                }
+                Some(tr) if tr.kind == TerrainKind::Water => ("~~".to_string(), "blue"),
+                Some(tr) => (tr.name.chars().take(2).collect(), terrain_colour(&tr.name)),
+                None => ("??".to_string(), ""),
+            };
+            top.push_str(&pad(&format!("{} {}", h.name, style.colour(colour, &mark)), CELL));
+            bottom.push_str(&pad(&occupants(s, t as u8, style), CELL));
+            col = x + CELL;
+        }
+        let _ = writeln!(out, "{}", top.trim_end());
+        let _ = writeln!(out, "{}", bottom.trim_end());
+    }
+}
+
+/// Who is on a tile: `H0` headquarters / `S0` settlement of seat 0, residents (total,
+/// in the colour of the first seat with some), `T` and the seats of the trolleys there.
+fn occupants(s: &State, t: u8, style: &Style) -> String {
+    let mut text = String::new();
+    for (p, pl) in s.p.iter().enumerate() {
+        if pl.capital == t {
+            text.push_str(&style.seat(p as Seat, &format!("H{p}")));
+        } else if pl.owns(t) {
+            text.push_str(&style.seat(p as Seat, &format!("S{p}")));
+        }
+    }
+    let residents: Vec<(usize, u8)> =
+        s.p.iter().enumerate().map(|(p, pl)| (p, pl.residents_on(t))).filter(|&(_, n)| n > 0).collect();
+    if !residents.is_empty() {
+        let n: u32 = residents.iter().map(|&(_, n)| u32::from(n)).sum();
+        let who = if residents.len() == 1 { residents[0].0 as Seat } else { NONE };
+        let r = format!("r{n}");
+        text.push_str(&if who == NONE { r } else { style.seat(who, &r) });
+    }
+    let trolleys: String =
+        s.p.iter().enumerate().filter(|(_, pl)| pl.trolley.tile == t).map(|(p, _)| p.to_string()).collect();
+    if !trolleys.is_empty() {
+        text.push_str(&style.bold(&format!("T{trolleys}")));
+    }
+    text
+}
+
+fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut String) {
+    let pl = s.player(p);
+    let name = if p == seat { format!("seat {p} (you)") } else { format!("seat {p}") };
+    let marker = if s.phase != Phase::Over && s.current == p { ">" } else { " " };
+    let holds = r.holds.get(usize::from(pl.holds_level)).copied().unwrap_or(0);
+    let movement = r.movement.get(usize::from(pl.movement_level)).copied().unwrap_or(0);
+    let cargo: Vec<String> = pl
+        .trolley
+        .goods
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(g, n)| format!("{n} {}", r.goods.get(g).map_or("?", |x| x.as_str())))
+        .chain((pl.trolley.residents > 0).then(|| format!("{} resident", pl.trolley.residents)))
+        .collect();
+    let cargo = if cargo.is_empty() { "empty".to_string() } else { cargo.join(" ") };
+    let moves = if s.current == p && s.phase == Phase::Trolley {
+        format!(" ({} left)", half_points(u32::from(pl.trolley.half_mp)))
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "{marker}{} ${} · movement {movement}{moves} · {holds} holds: {cargo} · delivered {}",
+        pad(&style.seat(p, &name), 15),
+        pl.money,
+        pl.delivered_count()
+    );
+    let privileges: Vec<String> = r
+        .privileges
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| pl.has_privilege(k as u8))
+        .map(|(_, x)| x.id.clone())
+        .collect();
+    let roads: Vec<String> = r
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|&(e, _)| pl.has_road(e as u8))
+        .map(|(_, &(a, b))| {
+            let n = |t: u8| r.hexes.get(usize::from(t)).map_or("?", |h| h.name.as_str());
+            format!("{}-{}", n(a), n(b))
+        })
+        .collect();
+    let mut items =
+        vec![format!("storage: {} residents, {} settlements", pl.residents_in_storage, pl.settlements_in_storage)];
+    if !privileges.is_empty() {
+        items.push(format!("privileges {}", privileges.join(" ")));
+    }
+    if !roads.is_empty() {
+        items.push(format!("roads {}", roads.join(" ")));
+    }
+    wrap("    ", &items, " · ", out);
+}
+
+/// What an action costs or gives, for the menu of `play`.
+pub fn annotate(r: &Rules, s: &State, a: Action) -> Option<String> {
+    let p = s.cur();
+    match a {
+        Action::BuyPrivilege { free, .. } => Some(format!("${}", if free { 0 } else { r.privilege_price })),
+        Action::Upgrade(track) => purchase::upgrade_cost(r, p, track).map(|c| {
+            let what = match track {
+                Track::Movement => "movement",
+                Track::Cargo => "holds",
+            };
+            format!("${c}, more {what}")
+        }),
+        Action::BuyResident(_) => Some(format!("${}", purchase::resident_price(r, p))),
+        Action::Go(to) => {
+            trolley::enter_cost(r, s, p, p.trolley.tile, to).map(|h| format!("{} MP", half_points(u32::from(h))))
+        }
+        _ => None,
+    }
+}
