@@ -64,7 +64,9 @@ enum Command {
     },
     /// Play in the terminal against bots.
     Play {
-        ruleset: String,
+        /// The ruleset (not needed with --resume).
+        #[arg(required_unless_present = "resume")]
+        ruleset: Option<String>,
         /// Player count [default: 4 if the ruleset seats 4, else its minimum].
         #[arg(long)]
         players: Option<usize>,
@@ -76,12 +78,33 @@ enum Command {
         /// The bots of the other seats: one for all, or one per seat.
         #[arg(long, default_value = "greedy")]
         bots: String,
-        /// Write the game as a JSON line to this file.
+        /// Write the game as a JSON line to this file (after every decision of yours, so
+        /// leaving or Ctrl-C keeps it; an unfinished game has `"result": null`).
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
+        /// Continue a game saved with --record or `save` (its ruleset, seats and seed).
+        #[arg(long, value_name = "RECORD", conflicts_with_all = ["players", "seed", "human", "bots"])]
+        resume: Option<PathBuf>,
         /// Show the full view as JSON instead of the concise summary.
         #[arg(long)]
         json_view: bool,
+    },
+    /// Step through a recorded game on the play screens (`--step N` or `--round R`:
+    /// print the screen there).
+    ShowGame {
+        record: PathBuf,
+        /// The game of the record file: its index in a simulation, else its line (1-based).
+        #[arg(long, value_name = "K")]
+        game: Option<u64>,
+        /// Print the screen after this many decisions (0: after setup).
+        #[arg(long, value_name = "N", conflicts_with = "round")]
+        step: Option<usize>,
+        /// Print the screen at the first decision of this round.
+        #[arg(long, value_name = "R")]
+        round: Option<u32>,
+        /// Whose view to draw [default: the first human seat, else seat 0].
+        #[arg(long)]
+        seat: Option<u8>,
     },
     /// Run scenario files or folders of them (recursively): PASS or FAIL per scenario.
     Run {
@@ -174,7 +197,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         }
         Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
         Command::Merge { reports } => cli::simulate::merge(&reports, f),
-        Command::Play { ruleset, players, seed, human, bots, record, json_view } => {
+        Command::Play { ruleset, players, seed, human, bots, record, resume, json_view } => {
             cli::play::play(cli::play::PlayArgs {
                 ruleset,
                 players,
@@ -182,8 +205,12 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
                 humans: human.unwrap_or_else(|| vec![0]),
                 bots,
                 record,
+                resume,
                 json_view,
             })
+        }
+        Command::ShowGame { record, game, step, round, seat } => {
+            cli::show_game::show_game(&record, cli::show_game::At { game, step, round, seat })
         }
         Command::Run { scenarios } => cli::scenarios::run(&scenarios, f),
         Command::Legal { target, position } => cli::scenarios::legal(&target, position.players, position.seed, f),

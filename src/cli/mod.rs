@@ -5,5 +5,6 @@ pub mod play;
 pub mod replay;
 pub mod rulesets;
 pub mod scenarios;
+pub mod show_game;
 pub mod simulate;
 pub mod view;

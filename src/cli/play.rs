@@ -1,78 +1,253 @@
-//! `play RULESET`: a game in the terminal against bots.
+//! `play RULESET`: a game in the terminal against bots, on the game's screen, with a
+//! numbered menu, undo, save and resume.
+
+mod input;
+mod menu;
+
+pub use input::{Input, Lines, colour, stdin_lines};
 
 use super::common::{Failure, bad, failed, load, players_for, say};
-use super::view::concise;
+use menu::Meaning;
+use rulesmith::Ruleset;
 use rulesmith::core::bots::{BotSpec, parse_bots};
 use rulesmith::core::erased::AnySession;
 use rulesmith::core::game::{Seat, ToMove};
 use rulesmith::core::record::{HUMAN, Record};
+use rulesmith::core::rng::Rng;
 use rulesmith::core::sim::bot_rng;
-use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct PlayArgs {
-    pub ruleset: String,
+    pub ruleset: Option<String>,
     pub players: Option<usize>,
     pub seed: u64,
     pub humans: Vec<u8>,
     pub bots: String,
     pub record: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
     pub json_view: bool,
 }
 
-const HELP: &str = "Type the number of an action or the action itself in the game's notation.\n  \
-    ?      list the legal actions\n  view   show your view again\n  json   show your view as JSON\n  \
-    quit   leave the game";
+const HELP: &str = "Type the number of an action, or the action in the game's notation (any case;
+a unique beginning is enough; Tab completes on a terminal). Commands:
+  ?          the menu of legal actions again     screen the screen again
+  undo       back to your previous decision      view   every detail you see, as text
+  save FILE  write the game so far               json   the same as JSON
+  help       this text                           quit   leave (the record is kept)
+With --record FILE the game is saved after each of your decisions.
+Resume a saved game with `rulesmith play --resume FILE`.";
 
-fn prompt(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = write!(out, "{text}");
-    let _ = out.flush();
+/// Commands at the prompt (completed by Tab along with the legal actions).
+const COMMANDS: &[&str] = &["?", "help", "screen", "view", "json", "undo", "save", "quit"];
+
+/// Most decisions a game may take at the table (bots included) before play stops with a
+/// message: a house rule can make a game that never ends.
+const MAX_DECISIONS: usize = 200_000;
+
+/// Record files read whole by `--resume` are at most this big.
+const MAX_RECORD_BYTES: u64 = 64 << 20;
+
+/// Who sits where, and where the game is kept.
+struct Table<'r> {
+    ruleset: &'r Ruleset,
+    source: String,
+    players: usize,
+    seed: u64,
+    seats: Vec<Option<BotSpec>>,
+    names: Vec<String>,
+    save_to: Option<PathBuf>,
 }
 
-fn show_view(s: &dyn AnySession, seat: Seat, json: bool) {
-    let v = s.view_json(seat);
-    if json {
-        say(serde_json::to_string_pretty(&v).unwrap_or_default());
-    } else {
-        say(concise(&v).trim_end());
-    }
-}
-
-fn show_legal(legal: &[String]) {
-    for (i, a) in legal.iter().enumerate() {
-        say(format!("  {:>3}  {a}", i + 1));
-    }
-}
-
-/// `rulesmith play`: reads moves from stdin; end of input leaves the game.
-pub fn play(a: PlayArgs) -> Result<u8, Failure> {
-    let r = load(&a.ruleset)?;
-    let players = players_for(a.players, &r.game.players(), &a.ruleset)?;
-    for &h in &a.humans {
-        if h as usize >= players {
-            return Err(bad(format!("--human {h}: the game has {players} players (seats 0 to {})", players - 1)));
+impl Table<'_> {
+    fn record(&self, s: &dyn AnySession) -> Record {
+        Record {
+            ruleset: self.ruleset.name().to_string(),
+            source: self.source.clone(),
+            digest: self.ruleset.digest(),
+            game: self.ruleset.game.game_id().to_string(),
+            players: self.players,
+            seed: self.seed,
+            index: None,
+            run_seed: None,
+            bots: self.names.clone(),
+            actions: s.history().to_vec(),
+            rounds: s.progress().rounds,
+            // `None` marks a game left unfinished; `play --resume` continues it.
+            result: s.outcome(),
         }
     }
-    let specs: Vec<BotSpec> = parse_bots(&a.bots, players).map_err(super::common::bots_error)?;
-    let seats: Vec<Option<BotSpec>> =
-        (0..players).map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).copied() }).collect();
-    let mut session = r.game.start(players, a.seed).map_err(|e| bad(e.to_string()))?;
-    let mut rng = bot_rng(a.seed);
+
+    /// Writes the record (to a temporary file first, so a failed write never loses the
+    /// record written before).
+    fn save(&self, s: &dyn AnySession, path: &Path) -> Result<(), Failure> {
+        write_record(path, &self.record(s))
+    }
+
+    fn autosave(&self, s: &dyn AnySession) -> Result<(), Failure> {
+        match &self.save_to {
+            Some(p) => self.save(s, p),
+            None => Ok(()),
+        }
+    }
+}
+
+pub fn write_record(path: &Path, rec: &Record) -> Result<(), Failure> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    let cannot = |e: std::io::Error| bad(format!("cannot write the record `{}`: {e}", path.display()));
+    std::fs::write(&tmp, rec.to_line() + "\n").map_err(cannot)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        cannot(e)
+    })
+}
+
+/// Reads the game record of a file (the last record line), bounded in size.
+pub fn read_record(path: &Path) -> Result<Record, Failure> {
+    let what = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| bad(format!("cannot read the record `{what}`: {e}")))?;
+    if !meta.is_file() {
+        return Err(bad(format!("`{what}` is not a regular file")));
+    }
+    if meta.len() > MAX_RECORD_BYTES {
+        return Err(bad(format!("the record `{what}` is larger than {} MB", MAX_RECORD_BYTES >> 20)));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read the record `{what}`: {e}")))?;
+    let mut last = None;
+    for (line, rec) in rulesmith::core::record::parse_lines(&text) {
+        last = Some(rec.map_err(|e| bad(format!("{what}:{line}: {e}")))?);
+    }
+    last.ok_or_else(|| bad(format!("`{what}` holds no game record")))
+}
+
+/// The seats' players from a record's `bots` (`human` or a bot).
+fn seats_of(rec: &Record, path: &Path) -> Result<Vec<Option<BotSpec>>, Failure> {
+    if rec.bots.len() != rec.players {
+        return Err(bad(format!("{}: {} seats for {} players", path.display(), rec.bots.len(), rec.players)));
+    }
+    rec.bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if b == HUMAN {
+                Ok(None)
+            } else {
+                b.parse::<BotSpec>().map(Some).map_err(|e| bad(format!("{}: seat {i}: {e}", path.display())))
+            }
+        })
+        .collect()
+}
+
+/// Loads the ruleset of a record and checks it is the same ruleset (by digest).
+pub fn ruleset_of(rec: &Record, path: &Path) -> Result<Ruleset, Failure> {
+    let r = load(&rec.source)?;
+    if r.digest() != rec.digest {
+        return Err(bad(format!(
+            "{}: the ruleset `{}` changed since the game was recorded (digest {} now, {} then)",
+            path.display(),
+            rec.source,
+            r.digest(),
+            rec.digest
+        )));
+    }
+    Ok(r)
+}
+
+/// A human decision point: the history's length and the bots' generator there.
+struct Mark {
+    at: usize,
+    rng: Rng,
+}
+
+/// `rulesmith play`.
+pub fn play(a: PlayArgs) -> Result<u8, Failure> {
+    let mut lines = stdin_lines();
+    play_with(a, lines.as_mut(), colour())
+}
+
+/// The play loop on any input; output goes to stdout.
+pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8, Failure> {
+    let resumed = match &a.resume {
+        Some(p) => Some(read_record(p)?),
+        None => None,
+    };
+    let (r, source, players, seed, seats) = match (&resumed, &a.resume) {
+        (Some(rec), Some(path)) => {
+            let r = ruleset_of(rec, path)?;
+            let seats = seats_of(rec, path)?;
+            if !r.game.players().contains(&rec.players) {
+                return Err(bad(format!("{}: {} players is outside the ruleset", path.display(), rec.players)));
+            }
+            (r, rec.source.clone(), rec.players, rec.seed, seats)
+        }
+        _ => {
+            let Some(source) = a.ruleset.clone() else {
+                return Err(bad("give a RULESET to play, or --resume RECORD"));
+            };
+            let r = load(&source)?;
+            let players = players_for(a.players, &r.game.players(), &source)?;
+            for &h in &a.humans {
+                if h as usize >= players {
+                    return Err(bad(format!(
+                        "--human {h}: the game has {players} players (seats 0 to {})",
+                        players - 1
+                    )));
+                }
+            }
+            let specs: Vec<BotSpec> = parse_bots(&a.bots, players).map_err(super::common::bots_error)?;
+            let seats = (0..players)
+                .map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).copied() })
+                .collect();
+            (r, source, players, a.seed, seats)
+        }
+    };
     let names: Vec<String> = seats.iter().map(|s| s.map_or(HUMAN.to_string(), |b| b.to_string())).collect();
+    let table = Table {
+        ruleset: &r,
+        source,
+        players,
+        seed,
+        seats,
+        names,
+        save_to: a.record.clone().or_else(|| a.resume.clone()),
+    };
+    let mut session = r.game.start(players, seed).map_err(|e| bad(e.to_string()))?;
+    let mut rng = bot_rng(seed);
+    let mut marks: Vec<Mark> = Vec::new();
     say(format!(
-        "{} ({}), {players} players, seed {}: {}",
+        "{} ({}), {players} players, seed {seed}: {}",
         r.name(),
         r.game.game_id(),
-        a.seed,
-        names.iter().enumerate().map(|(i, n)| format!("seat {i} {n}")).collect::<Vec<_>>().join(", ")
+        table.names.iter().enumerate().map(|(i, n)| format!("seat {i} {n}")).collect::<Vec<_>>().join(", ")
     ));
-    say("Type ? for the legal actions, help for the commands.");
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut quit = false;
+    if let (Some(rec), Some(path)) = (&resumed, &a.resume) {
+        // Play the record again; the bots choose again so that their generator is where
+        // it was (their choices are not checked: the record decides).
+        for (i, action) in rec.actions.iter().enumerate() {
+            let ToMove::Seat(seat) = session.to_move() else {
+                return Err(bad(format!("{}: action {} `{action}`: the game is already over", path.display(), i + 1)));
+            };
+            match table.seats.get(seat as usize).copied().flatten() {
+                Some(bot) => {
+                    let _ = session.bot_choice(bot, &mut rng);
+                }
+                None => marks.push(Mark { at: i, rng: rng.clone() }),
+            }
+            session.play(action).map_err(|e| bad(format!("{}: action {}: {e}", path.display(), i + 1)))?;
+        }
+        say(format!("Resumed after {} decisions from {}.", rec.actions.len(), path.display()));
+    }
+    // Check the record can be written before the first decision.
+    table.autosave(session.as_ref())?;
+    say("Type ? for the menu, help for the commands.");
+    let mut left = false;
     'game: while let ToMove::Seat(seat) = session.to_move() {
-        match seats.get(seat as usize).copied().flatten() {
+        if session.history().len() >= MAX_DECISIONS {
+            table.autosave(session.as_ref())?;
+            return Err(failed(format!("the game did not end within {MAX_DECISIONS} decisions; stopped")));
+        }
+        match table.seats.get(seat as usize).copied().flatten() {
             Some(bot) => {
                 let Some(choice) = session.bot_choice(bot, &mut rng) else {
                     return Err(failed(format!("seat {seat} is to move but has no legal action (a bug of the game)")));
@@ -81,49 +256,112 @@ pub fn play(a: PlayArgs) -> Result<u8, Failure> {
                 say(format!("seat {seat} ({bot}): {choice}"));
             }
             None => {
-                say(format!("\n-- seat {seat}, your turn --"));
-                show_view(session.as_ref(), seat, a.json_view);
-                let legal = session.legal();
+                if marks.last().is_none_or(|m| m.at != session.history().len()) {
+                    marks.push(Mark { at: session.history().len(), rng: rng.clone() });
+                }
+                table.autosave(session.as_ref())?;
+                let legal = session.legal_annotated();
                 if legal.is_empty() {
                     return Err(failed(format!("seat {seat} is to move but has no legal action (a bug of the game)")));
                 }
-                show_legal(&legal);
+                let names: Vec<String> = legal.iter().map(|(a, _)| a.clone()).collect();
+                let mut words = names.clone();
+                words.extend(COMMANDS.iter().map(|c| c.to_string()));
+                say("");
+                if a.json_view {
+                    say(serde_json::to_string_pretty(&session.view_json(seat)).unwrap_or_default());
+                } else {
+                    say(session.screen(seat, colour).trim_end());
+                }
+                say("");
+                say(menu::render(&legal).trim_end());
                 loop {
-                    prompt(&format!("seat {seat}> "));
-                    let Some(Ok(line)) = lines.next() else {
-                        say("");
-                        quit = true;
-                        break 'game;
-                    };
-                    let input = line.trim();
-                    match input {
-                        "" => continue,
-                        "?" | "legal" => show_legal(&legal),
-                        "help" | "h" => say(HELP),
-                        "view" => show_view(session.as_ref(), seat, false),
-                        "json" => show_view(session.as_ref(), seat, true),
-                        "quit" | "q" | "exit" => {
-                            quit = true;
+                    let line = match lines.read(&format!("seat {seat}> "), &words) {
+                        Input::Line(l) => l,
+                        Input::End | Input::Interrupted => {
+                            left = true;
                             break 'game;
                         }
+                        Input::Bad(why) => {
+                            table.autosave(session.as_ref())?;
+                            return Err(bad(format!("{why}; the game so far is {}", kept(&table))));
+                        }
+                    };
+                    let typed = menu::normalise(&line);
+                    match typed.as_str() {
+                        "" => continue,
+                        "?" | "legal" | "menu" => say(menu::render(&legal).trim_end()),
+                        "help" | "h" => say(HELP),
+                        "screen" | "s" => say(session.screen(seat, colour).trim_end()),
+                        "view" => say(super::view::concise(&session.view_json(seat)).trim_end()),
+                        "json" => say(serde_json::to_string_pretty(&session.view_json(seat)).unwrap_or_default()),
+                        "quit" | "q" | "exit" => {
+                            left = true;
+                            break 'game;
+                        }
+                        "undo" => {
+                            if marks.len() < 2 {
+                                say("Nothing to undo: this is your first decision.");
+                                continue;
+                            }
+                            marks.pop();
+                            if let Some(m) = marks.last() {
+                                session.rewind(m.at).map_err(|e| failed(format!("cannot undo: {e}")))?;
+                                rng = m.rng.clone();
+                            }
+                            say(format!("Back to your decision {}.", marks.len()));
+                            continue 'game;
+                        }
+                        t if t == "save" || t.starts_with("save ") => {
+                            let file = line.trim().get(4..).unwrap_or("").trim();
+                            let path = if file.is_empty() { table.save_to.clone() } else { Some(PathBuf::from(file)) };
+                            match path {
+                                Some(p) => match table.save(session.as_ref(), &p) {
+                                    Ok(()) => say(format!(
+                                        "Saved to {}; continue it with `rulesmith play --resume {}`.",
+                                        p.display(),
+                                        p.display()
+                                    )),
+                                    Err(e) => say(e.message),
+                                },
+                                None => say("Save where? Type `save FILE`."),
+                            }
+                        }
                         _ => {
-                            let action = match input.parse::<usize>() {
-                                Ok(n) if (1..=legal.len()).contains(&n) => legal[n - 1].clone(),
-                                Ok(n) => {
-                                    say(format!("there is no action {n}: choose 1 to {}", legal.len()));
+                            let action = match menu::meaning(&line, &names) {
+                                Meaning::Action(a) => a,
+                                Meaning::OutOfRange(n) => {
+                                    say(format!("There is no action {n}: choose 1 to {}.", names.len()));
                                     continue;
                                 }
-                                Err(_) => input.to_string(),
+                                Meaning::Ambiguous(some) => {
+                                    say(format!("`{}` could be: {} …", line.trim(), some.join(", ")));
+                                    continue;
+                                }
+                                Meaning::Other { suggestion } => {
+                                    // The game may read other spellings of a legal action.
+                                    if session.play(line.trim()).is_ok() {
+                                        let done = session.history().last().cloned().unwrap_or_default();
+                                        say(format!("seat {seat}: {done}"));
+                                        continue 'game;
+                                    }
+                                    match suggestion {
+                                        Some(s) => {
+                                            say(format!("`{}` is not legal now. Did you mean `{s}`?", line.trim()))
+                                        }
+                                        None => {
+                                            say(format!("`{}` is not legal now; type ? for the menu.", line.trim()))
+                                        }
+                                    }
+                                    continue;
+                                }
                             };
                             match session.play(&action) {
                                 Ok(()) => {
-                                    say(format!(
-                                        "seat {seat}: {}",
-                                        session.history().last().cloned().unwrap_or(action)
-                                    ));
-                                    break;
+                                    say(format!("seat {seat}: {action}"));
+                                    continue 'game;
                                 }
-                                Err(e) => say(format!("{e}")),
+                                Err(e) => say(e.to_string()),
                             }
                         }
                     }
@@ -131,37 +369,32 @@ pub fn play(a: PlayArgs) -> Result<u8, Failure> {
             }
         }
     }
-    let outcome = session.outcome();
-    match &outcome {
+    table.autosave(session.as_ref())?;
+    match session.outcome() {
         Some(o) => {
+            let seat = table.seats.iter().position(Option::is_none).unwrap_or(0) as Seat;
+            say("");
+            say(session.screen(seat, colour).trim_end());
             say(format!("\nThe game is over ({}).", o.end.replace('_', " ")));
             let mut order: Vec<usize> = (0..o.scores.len()).collect();
             order.sort_by_key(|&s| (o.ranks[s], s));
             for s in order {
-                say(format!("  {}. seat {s} ({}): {} points", o.ranks[s] + 1, names[s], o.scores[s]));
+                say(format!("  {}. seat {s} ({}): {} points", o.ranks[s] + 1, table.names[s], o.scores[s]));
             }
         }
-        None if quit => say("You left the game."),
+        None if left => say(format!("You left the game; it is {}.", kept(&table))),
         None => {}
     }
-    if let Some(path) = &a.record {
-        let rec = Record {
-            ruleset: r.name().to_string(),
-            source: a.ruleset.clone(),
-            digest: r.digest(),
-            game: r.game.game_id().to_string(),
-            players,
-            seed: a.seed,
-            index: None,
-            run_seed: None,
-            bots: names,
-            actions: session.history().to_vec(),
-            rounds: session.progress().rounds,
-            result: outcome,
-        };
-        std::fs::write(path, rec.to_line() + "\n")
-            .map_err(|e| bad(format!("cannot write the record `{}`: {e}", path.display())))?;
-        say(format!("Recorded to {}.", path.display()));
+    if let Some(p) = &table.save_to {
+        say(format!("Recorded to {}.", p.display()));
     }
     Ok(0)
+}
+
+/// Where the game so far is kept, for messages.
+fn kept(t: &Table) -> String {
+    match &t.save_to {
+        Some(p) => format!("saved in {} (continue with `rulesmith play --resume {}`)", p.display(), p.display()),
+        None => "not saved (use --record FILE to keep it)".to_string(),
+    }
 }
