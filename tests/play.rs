@@ -60,3 +60,255 @@ fn screen_santiago_de_cuba() {
 fn screen_mundo_163() {
     insta::assert_snapshot!(screen_after("mundo-163", 4, 7, 120, 0));
 }
+
+// ---------------------------------------------------------------- the binary
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run_bytes(args: &[&str], stdin: &[u8]) -> Out {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The game may end (or refuse its arguments) before reading everything.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let o = child.wait_with_output().unwrap();
+    let out = Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    for bad in ["panicked", "internal error", "RUST_BACKTRACE"] {
+        assert!(!out.stderr.contains(bad), "{args:?}: {}", out.stderr);
+    }
+    out
+}
+
+fn run(args: &[&str], stdin: &str) -> Out {
+    run_bytes(args, stdin.as_bytes())
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rulesmith-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn record_of(path: &Path) -> serde_json::Value {
+    serde_json::from_str(std::fs::read_to_string(path).unwrap().trim()).unwrap()
+}
+
+/// The first action of the first menu in the output (`  1 settler (+1 doubloon)`).
+fn first_menu_item(stdout: &str) -> String {
+    let line = stdout.lines().find(|l| l.trim_start().starts_with("1 ")).unwrap();
+    let item = line.trim_start().strip_prefix("1 ").unwrap();
+    let item = item.split("  ").next().unwrap();
+    item.split(" (").next().unwrap().trim().to_string()
+}
+
+/// A typo of an action: one letter of its first word dropped.
+fn typo(action: &str) -> String {
+    let first = action.split(' ').next().unwrap();
+    let cut = first.len() / 2;
+    format!("{}{}{}", &first[..cut], &first[cut + 1..], &action[first.len()..])
+}
+
+const GAMES: [&str; 4] = ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"];
+
+#[test]
+fn play_each_game_with_a_typo_undo_save_and_resume() {
+    for game in GAMES {
+        let rec = temp(&format!("{game}.jsonl"));
+        let rec_s = rec.to_str().unwrap();
+        let args = ["play", game, "--players", "3", "--seed", "5", "--bots", "random", "--record", rec_s];
+        let first = first_menu_item(&run(&args, "quit\n").stdout);
+        let input = format!("{}\n{}\n1\nundo\n1\nquit\n", typo(&first), first.to_uppercase());
+        let o = run(&args, &input);
+        assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+        assert!(o.stdout.contains(&format!("Did you mean `{first}`?")), "{game}: {}", o.stdout);
+        assert!(o.stdout.contains(&format!(": {first}\n")), "{game}: the action typed in capitals is played");
+        assert!(o.stdout.contains("Back to your decision 2."), "{game}: {}", o.stdout);
+        assert!(o.stdout.contains("You left the game; it is saved in"), "{game}");
+        let saved = record_of(&rec);
+        assert_eq!(saved["result"], serde_json::Value::Null, "{game}: an unfinished game");
+        let actions = saved["actions"].as_array().unwrap().len();
+        assert!(actions >= 2, "{game}: {saved}");
+        // Undo took the second decision back: the record is the same as with input `1 1`.
+        let again = temp(&format!("{game}-again.jsonl"));
+        let mut args2 = args;
+        args2[9] = again.to_str().unwrap();
+        run(&args2, &format!("{first}\n1\nquit\n"));
+        assert_eq!(record_of(&again)["actions"], saved["actions"], "{game}: undo then 1 = 1");
+        // Resume: the same position, then one more decision of ours.
+        let o = run(&["play", "--resume", rec_s], "1\nquit\n");
+        assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+        assert!(o.stdout.contains(&format!("Resumed after {actions} decisions")), "{game}: {}", o.stdout);
+        let resumed = record_of(&rec);
+        assert!(resumed["actions"].as_array().unwrap().len() > actions, "{game}: {resumed}");
+        assert_eq!(resumed["actions"].as_array().unwrap()[..actions], saved["actions"].as_array().unwrap()[..]);
+        // An unfinished record replays cleanly.
+        let o = run(&["replay", rec_s], "");
+        assert_eq!(o.code, 0, "{game}: {}{}", o.stdout, o.stderr);
+    }
+}
+
+#[test]
+fn a_whole_game_of_each_game_from_the_menu() {
+    for game in GAMES {
+        let rec = temp(&format!("{game}-whole.jsonl"));
+        let input = "1\n".repeat(20_000);
+        let o = run(
+            &["play", game, "--players", "3", "--seed", "2", "--bots", "random", "--record", rec.to_str().unwrap()],
+            &input,
+        );
+        assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+        assert!(o.stdout.contains("The game is over"), "{game}");
+        assert_ne!(record_of(&rec)["result"], serde_json::Value::Null, "{game}");
+        let o = run(&["replay", rec.to_str().unwrap()], "");
+        assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+    }
+}
+
+#[test]
+fn prefixes_numbers_and_commands() {
+    let o = run(&["play", "puerto-rico", "--seed", "3"], "help\n?\nsett\n99\nb\nscreen\njson\nq\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("seat 0: settler"), "{}", o.stdout);
+    assert!(o.stdout.contains("There is no action 99"), "{}", o.stdout);
+    assert!(o.stdout.contains("Resume a saved game"), "help is shown");
+    assert!(o.stdout.contains("\"players\""), "json shows the view");
+    let o = run(&["play", "puerto-rico", "--seed", "3"], "undo\nsave\nquit\n");
+    assert!(o.stdout.contains("Nothing to undo: this is your first decision."), "{}", o.stdout);
+    assert!(o.stdout.contains("Save where? Type `save FILE`."), "{}", o.stdout);
+    let file = temp("saved.jsonl");
+    let o = run(&["play", "puerto-rico", "--seed", "3"], &format!("settler\nsave {}\nquit\n", file.display()));
+    assert!(o.stdout.contains("Saved to"), "{}", o.stdout);
+    assert_eq!(record_of(&file)["actions"][0], "settler");
+}
+
+#[test]
+fn invalid_utf8_input_is_bad_input_and_keeps_the_record() {
+    let rec = temp("utf8.jsonl");
+    let o = run_bytes(
+        &["play", "puerto-rico", "--seed", "3", "--record", rec.to_str().unwrap()],
+        b"settler\n\xff\xfe\n1\n",
+    );
+    assert_eq!(o.code, 2, "{}", o.stdout);
+    assert!(o.stderr.contains("input line 2 is not UTF-8"), "{}", o.stderr);
+    assert!(o.stderr.contains("saved in"), "{}", o.stderr);
+    assert_eq!(record_of(&rec)["actions"][0], "settler");
+    let o = run_bytes(&["play", "puerto-rico"], &[b'a'; 10_000]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("longer than"), "{}", o.stderr);
+}
+
+#[test]
+fn the_record_path_is_checked_before_the_first_decision() {
+    let o = run(&["play", "puerto-rico", "--record", "no-such-dir/g.jsonl"], "settler\n");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("cannot write the record `no-such-dir/g.jsonl`"), "{}", o.stderr);
+    assert!(!o.stdout.contains("seat 0>"), "no decision was asked for: {}", o.stdout);
+}
+
+#[test]
+fn resume_refuses_bad_records() {
+    let bad = temp("bad.jsonl");
+    std::fs::write(&bad, "{\"not\": \"a record\"}\n").unwrap();
+    let o = run(&["play", "--resume", bad.to_str().unwrap()], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("not a game record"), "{}", o.stderr);
+    let o = run(&["play", "--resume", "no-such.jsonl"], "");
+    assert_eq!(o.code, 2);
+    let o = run(&["play", "--resume", "tests"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
+    let o = run(&["play"], "");
+    assert_eq!(o.code, 2);
+}
+
+#[test]
+fn show_game_prints_and_steps() {
+    let f = "tests/fixtures/games/puerto-rico.jsonl";
+    let o = run(&["show-game", f, "--step", "0"], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.starts_with("step 0 of "), "{}", o.stdout);
+    assert!(o.stdout.contains("PUERTO RICO · round 1"), "{}", o.stdout);
+    let o = run(&["show-game", f, "--step", "100000"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("--step 100000: the game has"), "{}", o.stderr);
+    let o = run(&["show-game", f, "--round", "3", "--seat", "1"], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("round 3"), "{}", o.stdout);
+    assert!(o.stdout.contains("seat 1 (you)"), "{}", o.stdout);
+    let o = run(&["show-game", f, "--seat", "9"], "");
+    assert_eq!(o.code, 2);
+    let o = run(&["show-game", f, "--game", "7"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("holds no game 7"), "{}", o.stderr);
+    let o = run(&["show-game", f], "n\n\np\nr 2\nend\nbanana\nq\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let steps: Vec<&str> = o.stdout.lines().filter(|l| l.contains("step ")).collect();
+    assert!(steps[0].starts_with("step 0 of"), "{steps:?}");
+    assert!(steps[1].contains("step 1 of"), "{steps:?}");
+    assert!(steps[2].contains("step 2 of"), "{steps:?}");
+    assert!(steps[3].contains("step 1 of"), "{steps:?}");
+    assert!(o.stdout.contains("No such position"), "{}", o.stdout);
+}
+
+mod no_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            Just(b"undo".to_vec()),
+            Just(b"1".to_vec()),
+            Just(b"2".to_vec()),
+            Just(b"?".to_vec()),
+            Just(b"save".to_vec()),
+            Just(b"view".to_vec()),
+            Just(b"0".to_vec()),
+            Just(b"-1".to_vec()),
+            Just(b"99999999999999999999999".to_vec()),
+            "[a-z ]{0,12}".prop_map(String::into_bytes),
+            proptest::collection::vec(any::<u8>(), 0..16),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Whatever is typed, `play` ends with 0 (left or finished) or 2 (bad input) and
+        /// a message, never a panic.
+        #[test]
+        fn play_survives_any_input(game in 0usize..4, lines in proptest::collection::vec(line(), 0..30)) {
+            let mut input = Vec::new();
+            for l in lines {
+                input.extend_from_slice(&l);
+                input.push(b'\n');
+            }
+            let o = run_bytes(&["play", GAMES[game], "--players", "3", "--bots", "random"], &input);
+            prop_assert!(o.code == 0 || o.code == 2, "exit {}: {}", o.code, o.stderr);
+            if o.code == 2 {
+                prop_assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
+            }
+        }
+    }
+}

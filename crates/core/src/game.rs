@@ -168,12 +168,20 @@ pub trait Game: Send + Sync + Sized + 'static {
             ToMove::Seat(s) => format!("seat {s} to move"),
             ToMove::Terminal => "the game is over".to_string(),
         };
-        format!(
+        let mut out = format!(
             "{} · round {} · {who} · you are {}\n",
             self.game_id(),
             self.progress(state).rounds,
             style.seat(seat, &format!("seat {seat}"))
-        )
+        );
+        // Every part of the seat's view but the generator, one line each.
+        if let serde_json::Value::Object(m) = self.state_to_json(&self.observe(state, seat)) {
+            for (k, v) in m.iter().filter(|(k, _)| k.as_str() != "rng") {
+                let items = [v.to_string()];
+                crate::screen::wrap(&format!("{k}: "), &items, "", &mut out);
+            }
+        }
+        out
     }
 
     /// A short note of what a legal action costs or gives (`3 doubloons`), where the game

@@ -40,12 +40,15 @@ pub fn meaning(input: &str, legal: &[String]) -> Meaning {
         n if n > 1 => return Meaning::Ambiguous(starts.iter().take(8).map(|s| s.to_string()).collect()),
         _ => {}
     }
-    let suggestion = legal
-        .iter()
-        .map(|a| (strsim::normalized_damerau_levenshtein(&normalise(a), &typed), a))
-        .filter(|(score, _)| *score >= 0.5)
-        .max_by(|x, y| x.0.total_cmp(&y.0))
-        .map(|(_, a)| a.clone());
+    // The closest legal action, the first in menu order among equals.
+    let mut suggestion: Option<(f64, &String)> = None;
+    for a in legal {
+        let score = strsim::normalized_damerau_levenshtein(&normalise(a), &typed);
+        if score >= 0.5 && suggestion.is_none_or(|(best, _)| score > best) {
+            suggestion = Some((score, a));
+        }
+    }
+    let suggestion = suggestion.map(|(_, a)| a.clone());
     Meaning::Other { suggestion }
 }
 
