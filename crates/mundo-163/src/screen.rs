@@ -133,14 +133,18 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
     }
     backs.sort();
     let backs: Vec<String> = backs.iter().map(|(b, n)| format!("{n}×{}", roman(*b))).collect();
-    let _ = writeln!(
-        out,
-        "{}{} face down ({}), order {}",
-        style.dim("Deck "),
-        s.deck().len(),
-        if backs.is_empty() { "none".to_string() } else { backs.join(" ") },
-        style.hidden()
-    );
+    if backs.is_empty() {
+        let _ = writeln!(out, "{}empty", style.dim("Deck "));
+    } else {
+        let _ = writeln!(
+            out,
+            "{}{} face down ({}), order {}",
+            style.dim("Deck "),
+            s.deck().len(),
+            backs.join(" "),
+            style.hidden()
+        );
+    }
     out.push('\n');
     for p in 0..usize::from(s.players) {
         player(r, s, p as Seat, seat, style, &mut out);

@@ -10,10 +10,9 @@ use std::fmt::Write as _;
 
 /// The screen for `seat` of a state already observed by `seat`.
 pub fn draw(rules: &Rules, s: &State, seat: Seat, style: &Style) -> String {
-    let mut out = rulesmith_puerto_rico::screen::draw(&rules.base, &s.base, seat, style);
-    // Name the expansion in the title (the base screen keeps the title within 80 columns
-    // by wrapping it, and this name is no longer).
-    out = out.replacen("PUERTO RICO", "PR EXPANSION I", 1);
+    let doing = (!s.draft.over).then(|| ("building draft", crate::draft::seat(s)));
+    let mut out =
+        rulesmith_puerto_rico::screen::draw_titled(&rules.base, &s.base, seat, style, "PR EXPANSION I", doing);
     if !s.draft.over {
         let slots: Vec<String> = rules
             .draft

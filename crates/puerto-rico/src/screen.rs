@@ -35,22 +35,39 @@ fn phase_name(rules: &Rules, s: &State) -> String {
     }
 }
 
-/// The whole screen for `seat` (extras: lines the expansion adds after the board).
+/// The whole screen for `seat`, of a state already observed by `seat`.
 pub fn draw(rules: &Rules, s: &State, seat: Seat, style: &Style) -> String {
+    draw_titled(rules, s, seat, style, "PUERTO RICO", None)
+}
+
+/// The screen under another title, and (`doing`) another step and seat to move than the
+/// base game's (the expansion's draft comes before the first role).
+pub fn draw_titled(
+    rules: &Rules,
+    s: &State,
+    seat: Seat,
+    style: &Style,
+    title: &str,
+    doing: Option<(&str, Seat)>,
+) -> String {
     let mut out = String::new();
     let n = s.player_count();
+    let (phase, current) = match doing {
+        Some((what, who)) => (what.to_string(), who),
+        None => (phase_name(rules, s), s.current),
+    };
     let to_move = if s.phase == Phase::GameOver {
         "game over".to_string()
-    } else if s.current == seat {
+    } else if current == seat {
         style.bold("your move")
     } else {
-        style.seat(s.current, &format!("seat {} to move", s.current))
+        style.seat(current, &format!("seat {current} to move"))
     };
     let title = [
-        style.bold("PUERTO RICO"),
+        style.bold(title),
         format!("round {}", s.round),
         format!("governor {}", style.seat(s.governor, &format!("seat {}", s.governor))),
-        phase_name(rules, s),
+        phase,
         to_move,
     ];
     wrap("", &title, " · ", &mut out);
@@ -124,16 +141,16 @@ pub fn draw(rules: &Rules, s: &State, seat: Seat, style: &Style) -> String {
     wrap(&style.dim("Buildings "), &left, "  ", &mut out);
     out.push('\n');
     for p in 0..n {
-        player(rules, s, p as Seat, seat, style, &mut out);
+        player(rules, s, p as Seat, seat, current, style, &mut out);
     }
     out
 }
 
-fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut String) {
+fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, current: Seat, style: &Style, out: &mut String) {
     let pl = &s.players[p];
     let mine = p == seat;
     let name = if mine { format!("seat {p} (you)") } else { format!("seat {p}") };
-    let marker = if s.phase != Phase::GameOver && s.current == p { ">" } else { " " };
+    let marker = if s.phase != Phase::GameOver && current == p { ">" } else { " " };
     let vp = if mine || s.phase == Phase::GameOver { pl.vp.to_string() } else { style.hidden() };
     let goods: Vec<String> = Good::ALL
         .iter()

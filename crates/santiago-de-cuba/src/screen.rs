@@ -80,7 +80,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "{}{} of {} left · value {} VP/good · track {}",
+        "{}{} of {} ships sailed · value {} VP/good · track {}",
         style.dim("Ship   "),
         s.ship.departed,
         r.ships,
