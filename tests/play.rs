@@ -117,7 +117,9 @@ fn record_of(path: &Path) -> serde_json::Value {
 
 /// The first action of the first menu in the output (`  1 settler (+1 doubloon)`).
 fn first_menu_item(stdout: &str) -> String {
-    let line = stdout.lines().find(|l| l.trim_start().starts_with("1 ")).unwrap();
+    // Menu lines are indented by at most 3 spaces (screens indent details by 4).
+    let line =
+        stdout.lines().find(|l| l.trim_start().starts_with("1 ") && l.len() - l.trim_start().len() <= 3).unwrap();
     let item = line.trim_start().strip_prefix("1 ").unwrap();
     let item = item.split("  ").next().unwrap();
     item.split(" (").next().unwrap().trim().to_string()
@@ -332,4 +334,34 @@ fn the_screens_in_the_docs_are_real() {
         checked += 1;
     }
     assert_eq!(checked, 4, "one screen of each game in the docs");
+}
+
+/// Every screen of whole random games, at every player count, fits 80 columns and 40
+/// rows, for every seat.
+#[test]
+fn every_screen_fits_the_terminal() {
+    for game in GAMES {
+        let r = rulesmith::load(game).unwrap();
+        for players in r.game.players() {
+            let mut s = r.game.start(players, 11).unwrap();
+            let mut rng = bot_rng(11);
+            let mut step = 0;
+            loop {
+                if step % 7 == 0 || s.to_move() == ToMove::Terminal {
+                    for seat in 0..players as u8 {
+                        let screen = s.screen(seat, false);
+                        if let Err(e) = fits(&screen, 40) {
+                            panic!("{game}, {players} players, step {step}, seat {seat}: {e}\n{screen}");
+                        }
+                    }
+                }
+                if s.to_move() == ToMove::Terminal || step > 3000 {
+                    break;
+                }
+                let a = s.bot_choice(BotSpec::Random, &mut rng).unwrap();
+                s.play(&a).unwrap();
+                step += 1;
+            }
+        }
+    }
 }

@@ -124,6 +124,15 @@ pub fn wrap(label: &str, items: &[String], sep: &str, out: &mut String) {
     out.push('\n');
 }
 
+/// `head · tail` on one line if it fits [`WIDTH`], else `tail` on the next line, indented.
+pub fn head_tail(head: &str, tail: &str, out: &mut String) {
+    if width(head) + 3 + width(tail) <= WIDTH {
+        out.push_str(&format!("{head} · {tail}\n"));
+    } else {
+        out.push_str(&format!("{head}\n    {tail}\n"));
+    }
+}
+
 /// A row of `filled` marks then `empty` marks, e.g. `●●○` for 2 of 3 colonist circles.
 pub fn marks(filled: usize, total: usize) -> String {
     let mut s = "●".repeat(filled.min(total));

@@ -11,8 +11,11 @@ use crate::rules::{NONE, Rules, TerrainKind};
 use crate::state::{Phase, State};
 use crate::trolley;
 use rulesmith_core::Seat;
-use rulesmith_core::screen::{Style, pad, wrap};
+use rulesmith_core::screen::{Style, pad, width, wrap};
 use std::fmt::Write as _;
+
+/// Own roads listed one by one up to this many (then counted, like the others').
+const MAX_LISTED_ROADS: usize = 18;
 
 /// Characters per hex on the map (7 of text and a space).
 const CELL: usize = 8;
@@ -85,14 +88,14 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
                 })
                 .collect();
             format!(
-                "{} {good} {}→{}",
+                "{} {good}{}→{}",
                 style.colour("magenta", &format!("C{}", city.id)),
                 s.city_stock[c],
                 wants.join(",")
             )
         })
         .collect();
-    wrap(&style.dim("Cities "), &cities, "  ", &mut out);
+    wrap("", &cities, "  ", &mut out);
     let loose: Vec<String> = (0..r.hexes.len())
         .filter_map(|t| {
             let goods: Vec<String> = s
@@ -101,13 +104,16 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
                 .iter()
                 .enumerate()
                 .filter(|&(_, &n)| n > 0)
-                .map(|(g, n)| format!("{n} {}", r.goods.get(g).map_or("?", |x| x.as_str())))
+                .map(|(g, &n)| {
+                    let good = r.goods.get(g).map_or("?", |x| x.as_str());
+                    if n == 1 { good.to_string() } else { format!("{n} {good}") }
+                })
                 .collect();
-            (!goods.is_empty()).then(|| format!("{}: {}", r.hexes[t].name, goods.join(" ")))
+            (!goods.is_empty()).then(|| format!("{} {}", r.hexes[t].name, goods.join(" ")))
         })
         .collect();
     if !loose.is_empty() {
-        wrap(&style.dim("Loose goods "), &loose, "  ", &mut out);
+        wrap(&style.dim("Loose "), &loose, " · ", &mut out);
     }
     // The privilege row: the first `free` cost $0, the rest the price.
     let row: Vec<String> = s
@@ -120,8 +126,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
             format!("{name} ${price}")
         })
         .collect();
-    let row = if row.is_empty() { vec![style.dim("empty")] } else { row };
-    wrap(&style.dim("Privileges "), &row, "  ", &mut out);
+    let mut row = if row.is_empty() { vec![style.dim("empty")] } else { row };
     // The deck: its order is hidden; the backs are public.
     let mut backs: Vec<(u8, usize)> = Vec::new();
     for &k in s.deck() {
@@ -133,19 +138,12 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
     }
     backs.sort();
     let backs: Vec<String> = backs.iter().map(|(b, n)| format!("{n}×{}", roman(*b))).collect();
-    if backs.is_empty() {
-        let _ = writeln!(out, "{}empty", style.dim("Deck "));
+    row.push(if backs.is_empty() {
+        format!("· {}empty", style.dim("deck "))
     } else {
-        let _ = writeln!(
-            out,
-            "{}{} face down ({}), order {}",
-            style.dim("Deck "),
-            s.deck().len(),
-            backs.join(" "),
-            style.hidden()
-        );
-    }
-    out.push('\n');
+        format!("· {}{} face down ({}), order {}", style.dim("deck "), s.deck().len(), backs.join(" "), style.hidden())
+    });
+    wrap(&style.dim("Privileges "), &row, "  ", &mut out);
     for p in 0..usize::from(s.players) {
         player(r, s, p as Seat, seat, style, &mut out);
     }
@@ -184,21 +182,32 @@ fn map(r: &Rules, s: &State, style: &Style, out: &mut String) {
             col = x + CELL;
         }
         let _ = writeln!(out, "{}", top.trim_end());
-        let _ = writeln!(out, "{}", bottom.trim_end());
+        // A row of tiles with nothing on them takes one line.
+        if !bottom.trim().is_empty() {
+            let _ = writeln!(out, "{}", bottom.trim_end());
+        }
     }
 }
 
-/// Who is on a tile: `H0` headquarters / `S0` settlement of seat 0, residents (total,
-/// in the colour of the first seat with some), `T` and the seats of the trolleys there.
+/// Who is on a tile: `H0` headquarters of seat 0, `S02` settlements of seats 0 and 2,
+/// `r3` residents (in the seat's colour when one seat's), `T1` seat 1's trolley.
 fn occupants(s: &State, t: u8, style: &Style) -> String {
     let mut text = String::new();
     for (p, pl) in s.p.iter().enumerate() {
         if pl.capital == t {
             text.push_str(&style.seat(p as Seat, &format!("H{p}")));
-        } else if pl.owns(t) {
-            text.push_str(&style.seat(p as Seat, &format!("S{p}")));
         }
     }
+    // Settlements of several players (in cities) share one `S`: `S02`.
+    let settled: Vec<usize> =
+        s.p.iter().enumerate().filter(|(_, pl)| pl.capital != t && pl.owns(t)).map(|(p, _)| p).collect();
+    if !settled.is_empty() {
+        text.push('S');
+        for p in settled {
+            text.push_str(&style.seat(p as Seat, &p.to_string()));
+        }
+    }
+    let owners = text.clone();
     let residents: Vec<(usize, u8)> =
         s.p.iter().enumerate().map(|(p, pl)| (p, pl.residents_on(t))).filter(|&(_, n)| n > 0).collect();
     if !residents.is_empty() {
@@ -209,8 +218,18 @@ fn occupants(s: &State, t: u8, style: &Style) -> String {
     }
     let trolleys: String =
         s.p.iter().enumerate().filter(|(_, pl)| pl.trolley.tile == t).map(|(p, _)| p.to_string()).collect();
+    // A crowded city keeps to its cell: the trolleys' seats, then the residents' count,
+    // give way (each player's line says where their trolley is).
+    let room = CELL - 1;
     if !trolleys.is_empty() {
-        text.push_str(&style.bold(&format!("T{trolleys}")));
+        let full = format!("T{trolleys}");
+        if width(&text) + full.len() <= room {
+            text.push_str(&style.bold(&full));
+        } else if width(&text) < room {
+            text.push_str(&style.bold("T"));
+        } else {
+            text = format!("{}{}", &owners, style.bold("T"));
+        }
     }
     text
 }
@@ -236,9 +255,10 @@ fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut St
     } else {
         String::new()
     };
+    let at = r.hexes.get(usize::from(pl.trolley.tile)).map_or("-", |h| h.name.as_str());
     let _ = writeln!(
         out,
-        "{marker}{} ${} · movement {movement}{moves} · {holds} holds: {cargo} · delivered {}",
+        "{marker}{} ${} · trolley at {at} · movement {movement}{moves} · delivered {}",
         pad(&style.seat(p, &name), 15),
         pl.money,
         pl.delivered_count()
@@ -260,15 +280,24 @@ fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut St
             format!("{}-{}", n(a), n(b))
         })
         .collect();
-    let mut items =
-        vec![format!("storage: {} residents, {} settlements", pl.residents_in_storage, pl.settlements_in_storage)];
+    // One token per privilege and road, so that long lists wrap between them.
+    let mut items = vec![
+        format!("{holds} holds: {cargo} ·"),
+        format!("in storage {} residents, {} settlements ·", pl.residents_in_storage, pl.settlements_in_storage),
+    ];
     if !privileges.is_empty() {
-        items.push(format!("privileges {}", privileges.join(" ")));
+        items.push(style.dim("privileges"));
+        items.extend(privileges);
     }
-    if !roads.is_empty() {
-        items.push(format!("roads {}", roads.join(" ")));
+    // Your own roads one by one; the others' by count (`view` lists every road), so that
+    // a late game still fits the screen.
+    if p == seat && !roads.is_empty() && roads.len() <= MAX_LISTED_ROADS {
+        items.push(style.dim("roads"));
+        items.extend(roads);
+    } else if !roads.is_empty() {
+        items.push(format!("{} {}", style.dim("roads"), roads.len()));
     }
-    wrap("    ", &items, " · ", out);
+    wrap("    ", &items, " ", out);
 }
 
 /// What an action costs or gives, for the menu of `play`.

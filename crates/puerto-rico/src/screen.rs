@@ -116,14 +116,11 @@ pub fn draw_titled(
             None => format!("0/{} empty", sh.capacity),
         })
         .collect();
-    let _ = writeln!(
-        out,
-        "{}[{}] · {}{}",
-        style.dim("Trading house "),
-        house.join(" "),
-        style.dim("Ships "),
-        ships.join(" · ")
+    let mut items = vec![format!("{}[{}]", style.dim("Trading house "), house.join(" "))];
+    items.extend(
+        ships.iter().enumerate().map(|(i, x)| if i == 0 { format!("{}{x}", style.dim("Ships ")) } else { x.clone() }),
     );
+    wrap("", &items, " · ", &mut out);
     // Buildings left, with cost and VP.
     let left: Vec<String> = (0..rules.buildings.len())
         .filter(|&b| s.in_game(b) && s.buildings.get(b).is_some_and(|&c| c > 0))
@@ -158,13 +155,13 @@ fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, current: Seat, style: &
         .map(|&g| format!("{} {}", good(style, g), pl.goods[g]))
         .collect();
     let goods = if goods.is_empty() { style.dim("no goods") } else { goods.join(" ") };
-    let _ = writeln!(
-        out,
-        "{marker}{} {} doubloons · VP {vp} · San Juan {} · {goods}",
+    let head = format!(
+        "{marker}{} {} doubloons · VP {vp} · San Juan {}",
         pad(&style.seat(p, &name), 15),
         pl.doubloons,
-        pl.san_juan,
+        pl.san_juan
     );
+    rulesmith_core::screen::head_tail(&head, &goods, out);
     let used: u32 = pl.plantations.total() + u32::from(pl.quarries) + u32::from(pl.forests);
     let mut island: Vec<String> = Good::ALL
         .iter()

@@ -128,12 +128,12 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
             .map(|(g, good)| format!("{} {}", good.id, pl.goods[g]))
             .collect();
         let goods = if goods.is_empty() { style.dim("no goods") } else { goods.join(" ") };
-        let _ = writeln!(
-            out,
-            "{marker}{} pesos {pesos} · VP {vp} · buildings {} · {goods}",
+        let head = format!(
+            "{marker}{} pesos {pesos} · VP {vp} · buildings {}",
             pad(&style.seat(p, &name), 15),
             s.owned_by(p, r.buildings.len())
         );
+        rulesmith_core::screen::head_tail(&head, &goods, &mut out);
     }
     out
 }
