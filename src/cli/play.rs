@@ -343,6 +343,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                                     if session.play(line.trim()).is_ok() {
                                         let done = session.history().last().cloned().unwrap_or_default();
                                         say(format!("seat {seat}: {done}"));
+                                        table.autosave(session.as_ref())?;
                                         continue 'game;
                                     }
                                     match suggestion {
@@ -359,6 +360,9 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                             match session.play(&action) {
                                 Ok(()) => {
                                     say(format!("seat {seat}: {action}"));
+                                    // Saved before the bots think: Ctrl-C while they do
+                                    // keeps this decision.
+                                    table.autosave(session.as_ref())?;
                                     continue 'game;
                                 }
                                 Err(e) => say(e.to_string()),

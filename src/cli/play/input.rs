@@ -134,3 +134,29 @@ pub fn stdin_lines() -> Box<dyn Lines> {
 pub fn colour() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tab_completes_legal_actions_in_any_case() {
+        let words = Words { words: ["build harbor", "build hacienda", "pass"].map(String::from).to_vec() };
+        let history = DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let (start, found) = words.complete("BUILD HA", 8, &ctx).unwrap_or_default();
+        assert_eq!(start, 0);
+        let found: Vec<&str> = found.iter().map(|p| p.replacement.as_str()).collect();
+        assert_eq!(found, ["build harbor", "build hacienda"]);
+        let (_, found) = words.complete("pa", 2, &ctx).unwrap_or_default();
+        assert_eq!(found.len(), 1);
+    }
+
+    #[test]
+    fn streams_give_lines_end_and_bad_text() {
+        let mut s = Stream::new(&b"settler\r\n\xff\n"[..]);
+        assert_eq!(s.read("", &[]), Input::Line("settler".into()));
+        assert!(matches!(s.read("", &[]), Input::Bad(m) if m.contains("line 2 is not UTF-8")));
+        assert_eq!(s.read("", &[]), Input::End);
+    }
+}
