@@ -365,3 +365,57 @@ fn every_screen_fits_the_terminal() {
         }
     }
 }
+
+#[test]
+fn end_of_input_keeps_the_record() {
+    let rec = temp("eof.jsonl");
+    let o = run(&["play", "puerto-rico", "--seed", "3", "--record", rec.to_str().unwrap()], "settler\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("You left the game; it is saved in"), "{}", o.stdout);
+    let saved = record_of(&rec);
+    assert_eq!(saved["actions"][0], "settler");
+    assert_eq!(saved["result"], serde_json::Value::Null);
+}
+
+/// Ctrl-C (SIGINT) while `play` waits for a decision keeps every decision made so far.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_record() {
+    use std::io::{Read, Write};
+    let rec = temp("sigint.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(["play", "puerto-rico", "--seed", "3", "--record", rec.to_str().unwrap()])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
+                break;
+            }
+        }
+    });
+    stdin.write_all(b"settler\n").unwrap();
+    stdin.flush().unwrap();
+    // Wait for the next prompt after the decision (the bots have moved by then).
+    let mut seen = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while seen.matches("seat 0> ").count() < 2 {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        seen.push_str(&rx.recv_timeout(left).expect("play did not prompt again"));
+    }
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let _ = child.wait().unwrap();
+    drop(stdin);
+    let saved = record_of(&rec);
+    assert_eq!(saved["actions"][0], "settler", "{saved}");
+    assert_eq!(saved["result"], serde_json::Value::Null);
+}
