@@ -7,7 +7,7 @@
 
 use crate::action::{Action, Track};
 use crate::purchase;
-use crate::rules::{NONE, Rules, TerrainKind};
+use crate::rules::{Effect, NONE, Rules, TerrainKind};
 use crate::state::{Phase, State};
 use crate::trolley;
 use rulesmith_core::Seat;
@@ -300,11 +300,33 @@ fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut St
     wrap("    ", &items, " ", out);
 }
 
+/// What a privilege does, in a few words.
+fn effect(r: &Rules, e: &Effect) -> String {
+    let terrain = |t: &u8| r.terrains.get(usize::from(*t)).map_or("?", |x| x.name.as_str());
+    match e {
+        Effect::CitySettlementIncome { money } => format!("+${money} per city settled in a turn"),
+        Effect::UpgradeDiscount { money } => format!("upgrades ${money} less"),
+        Effect::RoadCost { terrain: t, residents } => format!("roads at {} cost {residents}", terrain(t)),
+        Effect::VictoryPoints { vp } => format!("{vp} VP"),
+        Effect::ResidentPrice { money } => format!("residents ${money}"),
+        Effect::ExtraMovement { half } => format!("+{} MP", half_points(u32::from(*half))),
+        Effect::TrolleyEnterCost { terrain: t, half } => {
+            format!("trolley enters {} for {} MP", terrain(t), half_points(u32::from(*half)))
+        }
+        Effect::ExtraResidentAction => "a resident acts twice a turn".into(),
+        Effect::FreeRoad => "a free road a turn".into(),
+    }
+}
+
 /// What an action costs or gives, for the menu of `play`.
 pub fn annotate(r: &Rules, s: &State, a: Action) -> Option<String> {
     let p = s.cur();
     match a {
-        Action::BuyPrivilege { free, .. } => Some(format!("${}", if free { 0 } else { r.privilege_price })),
+        Action::BuyPrivilege { kind, .. } => {
+            let effects: Vec<String> =
+                r.privileges.get(usize::from(kind))?.effects.iter().map(|e| effect(r, e)).collect();
+            Some(effects.join(", "))
+        }
         Action::Upgrade(track) => purchase::upgrade_cost(r, p, track).map(|c| {
             let what = match track {
                 Track::Movement => "movement",
