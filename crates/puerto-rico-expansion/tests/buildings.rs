@@ -138,8 +138,8 @@ fn forest_house_cost_example() {
 
 /// S001:L527: with an occupied hacienda, the owner may place a forest instead of the
 /// extra plantation, after drawing and seeing it; the drawn tile is then discarded (it
-/// lies face down as the forest). (The draft keeps hacienda and forest house apart by
-/// default; this is the rule when a ruleset allows both.)
+/// lies face down as the forest). (The bundled draft lets both be in one game; the
+/// `[draft] exclusive` option keeps them apart.)
 #[test]
 fn forest_house_with_hacienda() {
     let (rules, mut s) = game(3);
