@@ -157,6 +157,17 @@ pub trait Game: Send + Sync + Sized + 'static {
         self.check_state(&state)?;
         Ok(state)
     }
+    /// What `seat` receives as JSON (`rulesmith state --seat`, `play`, bot interfaces):
+    /// the JSON of [`Game::observe`]'s state without the generator (`rng`). Games whose
+    /// rules hide values override this to mark them `"hidden"` or leave them out, never
+    /// showing a plausible stand-in.
+    fn view_to_json(&self, state: &Self::State, seat: Seat) -> serde_json::Value {
+        let mut v = self.state_to_json(&self.observe(state, seat));
+        if let Some(m) = v.as_object_mut() {
+            m.remove("rng");
+        }
+        v
+    }
 }
 
 /// Plays an action given in notation, with an error that lists the legal actions.
