@@ -882,7 +882,8 @@ fn notation_examples() {
 }
 
 /// Hidden information: only the deck's order (and, with 3 players, which cards were
-/// removed). A view hides it; a determinisation redraws it consistently.
+/// removed). A view hides it and the generator (which would give the order away);
+/// a determinisation redraws it consistently.
 #[test]
 fn views_hide_the_deck_and_determinisations_redraw_it() {
     let g = game();
@@ -892,7 +893,9 @@ fn views_hide_the_deck_and_determinisations_redraw_it() {
         g.check_state(&v).unwrap();
         let mut a = v.clone();
         a.deck = s.deck;
-        assert_eq!(a, s, "only the deck differs");
+        a.rng = s.rng.clone();
+        assert_eq!(a, s, "only the deck and the generator differ");
+        assert_ne!(v.rng, s.rng, "the view does not carry the generator");
         let other = start(&g, &["8", "6", "5", "4"][..players], 10);
         assert_eq!(g.observe(&other, 0).deck_len, v.deck_len);
         let mut rng = Rng::from_seed(3);
