@@ -144,6 +144,10 @@ fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
     if !any {
         mixed_loads(rules, s, seat, &mut |_| any = true);
     }
+    if !any {
+        // Guests to move (e.g. to the wharf) give the player a turn too.
+        super::guests::own_turn(rules, s, seat, &mut |_| any = true);
+    }
     any
 }
 
@@ -300,6 +304,8 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
             count += 1;
             only.get_or_insert(a);
         });
+        // A guest the player may still move first is a choice too.
+        super::guests::own_turn(rules, s, s.current, &mut |_| count += 1);
         match only {
             Some(a) if count == 1 => {
                 play(rules, s, a);
