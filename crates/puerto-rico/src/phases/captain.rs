@@ -296,26 +296,28 @@ fn next(rules: &Rules, s: &mut State) {
 }
 
 /// A decision when the player to move has a choice; a single load and nothing else
-/// (no pass) is made for the player (forced choices are never asked).
+/// (no pass, no guest to move first) is made for the player (forced choices are never
+/// asked); a player with nothing to do is skipped.
 pub fn step(rules: &Rules, s: &mut State) -> bool {
-    if can_act(rules, s, s.current) {
-        let (mut only, mut count) = (None, 0);
+    let (mut only, mut count) = (None, 0u32);
+    if s.captain_done & (1 << s.current) == 0 {
         legal(rules, s, &mut |a| {
             count += 1;
             only.get_or_insert(a);
         });
-        // A guest the player may still move first is a choice too.
         super::guests::own_turn(rules, s, s.current, &mut |_| count += 1);
-        match only {
-            Some(a) if count == 1 => {
-                play(rules, s, a);
-                return false;
-            }
-            _ => return true,
-        }
     }
-    next(rules, s);
-    false
+    match (count, only) {
+        (0, _) => {
+            next(rules, s);
+            false
+        }
+        (1, Some(a)) => {
+            play(rules, s, a);
+            false
+        }
+        _ => true,
+    }
 }
 
 pub fn begin_storage(s: &mut State) {
@@ -338,9 +340,23 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
         exact_options(p.goods, held, take, loose, &mut |kept| f(Action::KeepExact(kept)));
         return;
     }
+    if take == 0 {
+        // No warehouse: one barrel of one kind each, never the same holding twice and
+        // never one keeping more than another (the hot path of random playouts).
+        for g in Good::ALL {
+            if held & (1 << g as u8) != 0 && rules.free_barrels > 0 {
+                f(Action::Keep { kinds: 0, barrel: Some(g) });
+            }
+        }
+        if rules.free_barrels == 0 || held == 0 {
+            f(Action::Keep { kinds: 0, barrel: None });
+        }
+        return;
+    }
     // Every choice with what it keeps; then only those no other choice keeps more of
     // (S000:L336: keeping never costs anything), each holding under its first spelling.
-    let mut options = [(Action::Pass, ByGood::<u8>::default()); 32 * 5];
+    // At most C(5, k) masks times 5 single barrels: 50.
+    let mut options = [(Action::Pass, ByGood::<u8>::default()); 64];
     let mut n = 0;
     let mut add = |a: Action| {
         if let Some(slot) = options.get_mut(n) {
