@@ -120,7 +120,7 @@ impl<G: Game> AnySession for Session<'_, G> {
     }
 
     fn view_json(&self, seat: Seat) -> serde_json::Value {
-        self.game.state_to_json(&self.game.observe(&self.state, seat))
+        self.game.view_to_json(&self.state, seat)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -157,6 +157,17 @@ pub trait Game: Send + Sync + Sized + 'static {
         self.check_state(&state)?;
         Ok(state)
     }
+    /// What `seat` receives as JSON (`rulesmith state --seat`, `play`, bot interfaces):
+    /// the JSON of [`Game::observe`]'s state without the generator (`rng`). Games whose
+    /// rules hide values override this to mark them `"hidden"` or leave them out, never
+    /// showing a plausible stand-in.
+    fn view_to_json(&self, state: &Self::State, seat: Seat) -> serde_json::Value {
+        let mut v = self.state_to_json(&self.observe(state, seat));
+        if let Some(m) = v.as_object_mut() {
+            m.remove("rng");
+        }
+        v
+    }
 
     // --- Screens (`rulesmith play`, `rulesmith show-game`) ---
 
@@ -174,9 +185,9 @@ pub trait Game: Send + Sync + Sized + 'static {
             self.progress(state).rounds,
             style.seat(seat, &format!("seat {seat}"))
         );
-        // Every part of the seat's view but the generator, one line each.
-        if let serde_json::Value::Object(m) = self.state_to_json(&self.observe(state, seat)) {
-            for (k, v) in m.iter().filter(|(k, _)| k.as_str() != "rng") {
+        // Every part of the seat's view (hidden values marked as such), one line each.
+        if let serde_json::Value::Object(m) = self.view_to_json(state, seat) {
+            for (k, v) in &m {
                 let items = [v.to_string()];
                 crate::screen::wrap(&format!("{k}: "), &items, "", &mut out);
             }

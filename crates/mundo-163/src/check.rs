@@ -260,7 +260,9 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
                 "player {seat}'s trolley is not on land"
             );
             ensure!(
-                !rules.needs_own_tile || tr.residents > 0 || p.owns(tr.tile),
+                // With `unload_at_end`, residents sent back to storage may leave it on
+                // another tile; from there it still enters only own tiles.
+                !rules.needs_own_tile || rules.unload_at_end || tr.residents > 0 || p.owns(tr.tile),
                 "player {seat}'s trolley without residents must stand on an own tile"
             );
         }

@@ -47,14 +47,18 @@ fn refill(rules: &Rules, s: &mut State, mut rng: Option<&mut Rng>) {
     }
 }
 
+/// The deck refilled canonically and a neutral generator: the real generator would let
+/// a seat compute the deck's order.
 pub fn observe(rules: &Rules, s: &State) -> State {
     let mut o = s.clone();
     refill(rules, &mut o, None);
+    o.rng = Rng::from_seed(0);
     o
 }
 
 pub fn determinize(rules: &Rules, s: &State, rng: &mut Rng) -> State {
     let mut o = s.clone();
     refill(rules, &mut o, Some(rng));
+    o.rng = Rng::from_seed(rng.next_u64());
     o
 }

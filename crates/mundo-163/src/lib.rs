@@ -272,6 +272,10 @@ impl Game for Mundo163 {
         view::to_json(&self.rules, state)
     }
 
+    fn view_to_json(&self, state: &State, _seat: Seat) -> serde_json::Value {
+        view::view_json(&self.rules, &hidden::observe(&self.rules, state))
+    }
+
     fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
         view::from_json(&self.rules, value)
     }

@@ -140,6 +140,9 @@ pub struct Rules {
     pub residents_per_hold: u8,
     pub own_road_half: u8,
     pub needs_own_tile: bool,
+    /// Residents still aboard when 3 E ends are unloaded where the trolley stands (else
+    /// they may stay aboard for later turns).
+    pub unload_at_end: bool,
     pub max_moves: u8,
     pub privilege_price: i32,
     pub initial_row: [u8; MAX_PLAYERS + 1],
@@ -491,6 +494,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let (mut movement_upgrade_cost, mut holds_upgrade_cost) = (50, 80);
     let (mut goods_per_hold, mut residents_per_hold) = (1, 2);
     let (mut own_road_half, mut needs_own_tile, mut max_moves) = (1, true, 40);
+    let mut unload_at_end = true;
     if let Some(mut t) = root.table(d, "trolley") {
         movement = levels(&mut t, d, "movement", 0..=20).unwrap_or(movement);
         movement_upgrade_cost = t.int(d, "movement_upgrade_cost", 0..=10_000).unwrap_or(50) as i32;
@@ -500,6 +504,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         residents_per_hold = t.int(d, "residents_per_hold", 0..=8).unwrap_or(2) as u8;
         own_road_half = half_points(&mut t, d, "own_road_mp", Some(1)).unwrap_or(1);
         needs_own_tile = t.bool(d, "needs_own_tile_without_residents").unwrap_or(true);
+        unload_at_end = t.choice_or(d, "residents_aboard_at_end", 0, &["unload", "stay"]) != Some(1);
         max_moves = t.int(d, "max_moves_per_turn", 1..=200).unwrap_or(40) as u8;
         t.finish(d);
     }
@@ -646,6 +651,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         residents_per_hold,
         own_road_half,
         needs_own_tile,
+        unload_at_end,
         max_moves,
         privilege_price,
         initial_row,

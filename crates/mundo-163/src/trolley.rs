@@ -264,14 +264,43 @@ pub fn unload_resident(rules: &Rules, s: &mut State) {
     s.turn.unloaded_here |= RESIDENT_BIT;
 }
 
-/// End of 3 E: leftover MP are lost (REF §6 Q11), 3 H pays income, the turn passes.
+/// End of 3 E: leftover MP are lost (REF §6 Q11), residents aboard are unloaded (with
+/// `residents_aboard_at_end = "unload"`), 3 H pays income, the turn passes.
 pub fn end_trolley(rules: &Rules, s: &mut State) {
+    if rules.unload_at_end {
+        unload_all(rules, s);
+    }
     let pay = income(rules, s, s.current, true);
     let p = s.cur_mut();
     p.trolley.half_mp = 0;
     p.money += pay;
     p.last_income = pay;
     next_turn(rules, s);
+}
+
+/// Residents ride only within one trolley phase (the chosen reading of REF §2.6, so that
+/// one passenger does not lift the own-tiles rule for the rest of the game): at its end
+/// they are unloaded where the trolley stands, as an unload would (onto an own tile while
+/// it has room; elsewhere one becomes a settlement and the rest stay there exhausted);
+/// any that cannot be unloaded go back to storage.
+fn unload_all(rules: &Rules, s: &mut State) {
+    let tile = s.cur().trolley.tile;
+    while s.cur().trolley.residents > 0 {
+        let p = s.cur();
+        let own = p.owns(tile);
+        if !(if own { room_for_one(rules, p, tile) } else { p.settlements_in_storage > 0 }) {
+            break;
+        }
+        s.cur_mut().trolley.residents -= 1;
+        if own {
+            s.cur_mut().exhausted[usize::from(tile)] += 1;
+        } else {
+            settle(rules, s, tile);
+        }
+    }
+    let p = s.cur_mut();
+    p.residents_in_storage += p.trolley.residents;
+    p.trolley.residents = 0;
 }
 
 /// The next player's turn; after the last seat of a round, the game-end check (REF §2.9).

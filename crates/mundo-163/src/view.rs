@@ -282,6 +282,26 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
     serde_json::to_value(view).unwrap_or(serde_json::Value::Null)
 }
 
+/// What a seat receives as JSON, from the observed state: no generator, and the
+/// privilege deck as the backs of its cards (top first), their faces `"hidden"`.
+pub fn view_json(rules: &Rules, s: &State) -> serde_json::Value {
+    let mut v = to_json(rules, s);
+    if let Some(m) = v.as_object_mut() {
+        m.remove("rng");
+        let deck: Vec<serde_json::Value> = s
+            .deck()
+            .iter()
+            .rev()
+            .map(|&k| {
+                let back = rules.privileges.get(usize::from(k)).map_or(0, |p| p.back);
+                serde_json::json!({ "back": back, "privilege": "hidden" })
+            })
+            .collect();
+        m.insert("privilege_deck".into(), serde_json::Value::Array(deck));
+    }
+    v
+}
+
 fn bad(msg: impl Into<String>) -> GameError {
     GameError::InvalidState(msg.into())
 }

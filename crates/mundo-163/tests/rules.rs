@@ -609,6 +609,57 @@ fn trolley_with_residents_passes_and_settles() {
     assert_eq!(s.p[0].exhausted[usize::from(t(&g, "e3"))], 1);
 }
 
+/// REF §2.6 "Carrying residents", chosen rule set (issue 9): residents ride only within
+/// one trolley phase. At its end those aboard are unloaded where the trolley stands (one
+/// settles a tile without the player's settlement, the rest stay there exhausted), so
+/// next turn the trolley again enters only own tiles; with no settlement left in storage
+/// they go back to storage. `residents_aboard_at_end = "stay"` keeps them aboard.
+#[test]
+fn residents_ride_one_trolley_phase() {
+    let g = game();
+    let ride = |g: &rulesmith_mundo_163::Mundo163, settlements: Option<u8>| {
+        let mut s = start(g, &TWO, 1);
+        residents(g, &mut s, 0, "e1", 2, false);
+        to_trolley(g, &mut s);
+        play_all(g, &mut s, &["unload fish", "load resident", "load resident", "go e3"]);
+        if let Some(n) = settlements {
+            // Place the rest of the settlements on land tiles other than e3.
+            let e3 = t(g, "e3");
+            for tile in 0..g.rules.tiles() as u8 {
+                let water = g.rules.terrains[usize::from(s.terrain[usize::from(tile)])].kind
+                    == rulesmith_mundo_163::rules::TerrainKind::Water;
+                if s.p[0].settlements_in_storage > n && tile != e3 && !water && !s.p[0].owns(tile) {
+                    s.p[0].settlements |= 1 << tile;
+                    s.p[0].settlements_in_storage -= 1;
+                }
+            }
+        }
+        let before = s.p[0].residents_in_storage;
+        play(g, &mut s, "end trolley");
+        (s, before)
+    };
+    let (s, before) = ride(&g, None);
+    let e3 = usize::from(t(&g, "e3"));
+    assert_eq!(s.p[0].trolley.residents, 0);
+    assert!(s.p[0].owns(e3 as u8));
+    assert_eq!(s.p[0].exhausted[e3], 1);
+    assert_eq!(s.p[0].residents_in_storage, before + 1, "the settled resident goes to storage");
+    // No settlement left: both residents go back to storage; the trolley stays on e3.
+    let (s, before) = ride(&g, Some(0));
+    assert_eq!((s.p[0].trolley.residents, s.p[0].residents_in_storage), (0, before + 2));
+    assert!(!s.p[0].owns(e3 as u8));
+    g.check_state(&s).unwrap();
+    // The house rule keeps them aboard.
+    let dir = std::env::temp_dir().join(format!("m163-stay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("stay.toml");
+    std::fs::write(&f, "[ruleset]\nextends = \"mundo-163\"\n[trolley]\nresidents_aboard_at_end = \"stay\"\n").unwrap();
+    let stay = rulesmith_mundo_163::load(f.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let (s, _) = ride(&stay, None);
+    assert_eq!(s.p[0].trolley.residents, 2);
+    assert!(!s.p[0].owns(e3 as u8));
+}
+
 /// REF §2.6 "Delivering", S004:L45: a good unloaded where a city demands it covers the
 /// space and is kept by the player; elsewhere it stays on the tile for anyone; each
 /// city takes one good per listed type.
@@ -882,7 +933,8 @@ fn notation_examples() {
 }
 
 /// Hidden information: only the deck's order (and, with 3 players, which cards were
-/// removed). A view hides it; a determinisation redraws it consistently.
+/// removed). A view hides it and the generator (which would give the order away);
+/// a determinisation redraws it consistently.
 #[test]
 fn views_hide_the_deck_and_determinisations_redraw_it() {
     let g = game();
@@ -892,7 +944,9 @@ fn views_hide_the_deck_and_determinisations_redraw_it() {
         g.check_state(&v).unwrap();
         let mut a = v.clone();
         a.deck = s.deck;
-        assert_eq!(a, s, "only the deck differs");
+        a.rng = s.rng.clone();
+        assert_eq!(a, s, "only the deck and the generator differ");
+        assert_ne!(v.rng, s.rng, "the view does not carry the generator");
         let other = start(&g, &["8", "6", "5", "4"][..players], 10);
         assert_eq!(g.observe(&other, 0).deck_len, v.deck_len);
         let mut rng = Rng::from_seed(3);

@@ -166,6 +166,12 @@ impl Game for Rules {
         v
     }
 
+    fn view_to_json(&self, s: &State, seat: Seat) -> Value {
+        let mut v = self.state_to_json(&self.observe(s, seat));
+        self.base.hide_in_view(&mut v, &s.base, seat);
+        v
+    }
+
     fn state_from_json(&self, mut value: Value) -> Result<State, GameError> {
         let bad = |m: String| GameError::InvalidState(m);
         let d = value

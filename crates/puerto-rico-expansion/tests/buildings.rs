@@ -138,8 +138,8 @@ fn forest_house_cost_example() {
 
 /// S001:L527: with an occupied hacienda, the owner may place a forest instead of the
 /// extra plantation, after drawing and seeing it; the drawn tile is then discarded (it
-/// lies face down as the forest). (The draft keeps hacienda and forest house apart by
-/// default; this is the rule when a ruleset allows both.)
+/// lies face down as the forest). (The bundled draft lets both be in one game; the
+/// `[draft] exclusive` option keeps them apart.)
 #[test]
 fn forest_house_with_hacienda() {
     let (rules, mut s) = game(3);
@@ -436,8 +436,9 @@ fn guest_house_example() {
     give(&mut s, 0, Good::Sugar, 2);
     check(&rules, &s);
     start_role(&rules, &mut s, 1, "captain");
-    // The start of the phase: the owner may move guests (chosen default), and passes.
-    assert_eq!(s.phase, Phase::GuestMoves);
+    // The owner cannot load; on his captain turn he may move guests (S001:L557
+    // "durante"), and passes.
+    assert_eq!(s.phase, Phase::Captain);
     assert_eq!(s.current, 0);
     assert_eq!(legal(&rules, &s), ["guest to indigo", "guest to storehouse", "guest to library", "pass"]);
     play(&rules, &mut s, "pass");
@@ -449,9 +450,9 @@ fn guest_house_example() {
     assert_eq!(s.phase, Phase::RoleSelection);
     assert_eq!(s.players[0].goods.total(), 4);
     assert_eq!(colonists_on(&rules, &s, 0, "storehouse"), 1);
-    // The trader: the second guest to the library.
+    // The trader: on his own turn, the second guest to the library before selling.
     start_role(&rules, &mut s, 0, "trader");
-    assert_eq!(s.phase, Phase::GuestMoves);
+    assert_eq!(s.phase, Phase::Trader);
     play(&rules, &mut s, "guest to library");
     assert_eq!(s.phase, Phase::Trader);
     let d = s.players[0].doubloons;
@@ -461,8 +462,10 @@ fn guest_house_example() {
     assert_eq!(colonists_on(&rules, &s, 0, "library"), 1);
 }
 
-/// Guests move only outside the mayor phase (S001:L559 "cualquier otra fase"), and the
-/// windows are ruleset options (README): with both off, guests never move.
+/// Guests move only outside the mayor phase (S001:L559 "cualquier otra fase"): in a
+/// window at the start of a phase where players do not act in turn (the craftsman's),
+/// on the owner's own turn in the others (S001:L557 "durante"); the windows and own-turn
+/// moves are ruleset options (README): with all off, guests never move.
 #[test]
 fn guest_windows() {
     let (rules, mut s) = game(3);
@@ -471,15 +474,24 @@ fn guest_windows() {
     assert_ne!(s.phase, Phase::GuestMoves);
     let (rules, mut s) = game(3);
     build(&rules, &mut s, 0, "guest-house", 2);
-    start_role(&rules, &mut s, 1, "builder");
+    start_role(&rules, &mut s, 1, "craftsman");
     assert_eq!(s.phase, Phase::GuestMoves);
     assert_eq!(legal(&rules, &s), ["guest to indigo", "pass"]);
     play(&rules, &mut s, "guest to indigo");
     assert_eq!(s.players[0].plantations_occupied[Good::Indigo], 1);
     // One guest left, but no empty place: the phase goes on.
+    assert_ne!(s.phase, Phase::GuestMoves);
+    // The builder: no window; the owner moves guests on his own turn, before building.
+    let (rules, mut s) = game(3);
+    build(&rules, &mut s, 0, "guest-house", 2);
+    start_role(&rules, &mut s, 1, "builder");
     assert_eq!(s.phase, Phase::Builder);
+    while s.current != 0 {
+        play(&rules, &mut s, "pass");
+    }
+    assert!(legal(&rules, &s).contains(&"guest to indigo".to_string()));
 
-    let extra = "[[buildings]]\nid = \"guest-house\"\neffect = { at_phase_start = false, before_storage = false }\n";
+    let extra = "[[buildings]]\nid = \"guest-house\"\neffect = { at_phase_start = false, before_storage = false, on_own_turn = false }\n";
     let (rules, mut s) = game_with(extra, 3);
     build(&rules, &mut s, 0, "guest-house", 2);
     start_role(&rules, &mut s, 1, "builder");

@@ -114,11 +114,20 @@ fn draft_example_s001_l497() {
     assert_eq!(s.base.buildings[rules.base.building_index("black-market").unwrap()], 2, "a pair");
 }
 
-/// D B.1 (official English rules, P-EXPEN): hacienda and forest house are never both in
-/// a game: once one is drafted, the other cannot be (default on, a ruleset option).
+/// S001:L495, L525-527: the bundled draft has no exclusion, so the hacienda and the forest
+/// house may both be drafted. D B.1 (official English rules, P-EXPEN): the exclusion of
+/// other editions is the ruleset option `[draft] exclusive`; once one is drafted, the other
+/// cannot be.
 #[test]
 fn hacienda_and_forest_house_exclude_each_other() {
+    // Default (the seed): both may be drafted.
     let rules = rules();
+    let mut s = rules.new_game(3, 3).unwrap();
+    pick(&rules, &mut s, "draft forest-house");
+    pick(&rules, &mut s, "draft hacienda");
+    assert!(s.base.in_game(rules.base.building_index("hacienda").unwrap()));
+    // The option on.
+    let rules = rules_with("[draft]\nexclusive = [[\"hacienda\", \"forest-house\"]]\n");
     let mut s = rules.new_game(3, 3).unwrap();
     pick(&rules, &mut s, "draft forest-house");
     let l = names(&rules, &s);
@@ -127,12 +136,6 @@ fn hacienda_and_forest_house_exclude_each_other() {
     let mut s = rules.new_game(3, 3).unwrap();
     pick(&rules, &mut s, "draft hacienda");
     assert!(!names(&rules, &s).contains(&"draft forest-house".to_string()));
-    // Off: both may be drafted.
-    let rules = rules_with("[draft]\nexclusive = []\n");
-    let mut s = rules.new_game(3, 3).unwrap();
-    pick(&rules, &mut s, "draft forest-house");
-    pick(&rules, &mut s, "draft hacienda");
-    assert!(s.base.in_game(rules.base.building_index("hacienda").unwrap()));
 }
 
 /// Draft picks are ordinary actions: the game refuses other actions during the draft

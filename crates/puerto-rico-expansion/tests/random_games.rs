@@ -50,7 +50,7 @@ fn three_players() {
 fn four_players() {
     let kinds = run(4, 2000);
     // The random games reach every expansion action.
-    // (`plant` needs hacienda and forest house together, excluded by default: see rules.rs.)
+    // (`plant` needs hacienda and forest house together and occupied: too rare to require.)
     for k in ["draft", "forest", "return colonist", "return", "sell to post", "use", "load", "guest", "keep exact"] {
         assert!(kinds.get(k).copied().unwrap_or(0) > 0, "never played `{k}`: {kinds:?}");
     }

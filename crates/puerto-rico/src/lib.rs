@@ -181,6 +181,12 @@ impl Game for Rules {
         json::to_json(self, s)
     }
 
+    fn view_to_json(&self, s: &State, seat: Seat) -> serde_json::Value {
+        let mut v = json::to_json(self, &self.observe(s, seat));
+        self.hide_in_view(&mut v, s, seat);
+        v
+    }
+
     fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
         let s = json::from_json(self, value).map_err(GameError::InvalidState)?;
         self.check_state(&s)?;
@@ -193,6 +199,36 @@ impl Game for Rules {
 
     fn annotate(&self, s: &State, a: Action) -> Option<String> {
         screen::annotate(self, s, a)
+    }
+}
+
+impl Rules {
+    /// Marks in a view's JSON what `seat` may not see of `s` (the true state): no
+    /// generator; the plantation stack as its size and the goods of the tiles nobody has
+    /// seen (the stack's and, when drawn face down, the forests' together), not their
+    /// order; other players' VP chips (face down, S000:L332) as `"hidden"`.
+    pub fn hide_in_view(&self, v: &mut serde_json::Value, s: &State, seat: Seat) {
+        let Some(m) = v.as_object_mut() else { return };
+        m.remove("rng");
+        let forests = hidden_forests(self, s);
+        let mut unseen = s.stack.counts();
+        if forests {
+            for g in Good::ALL {
+                unseen[g] += s.forest_tiles[g];
+            }
+            m.insert("forest_tiles".into(), serde_json::json!("hidden"));
+        }
+        let unseen = serde_json::to_value(unseen).unwrap_or(serde_json::Value::Null);
+        m.insert("stack".into(), serde_json::json!({ "tiles": s.stack.len, "unseen": unseen }));
+        if let Some(players) = m.get_mut("players").and_then(serde_json::Value::as_array_mut) {
+            for (o, p) in players.iter_mut().enumerate() {
+                if o != usize::from(seat) {
+                    if let Some(vp) = p.get_mut("vp") {
+                        *vp = serde_json::json!("hidden");
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -159,10 +159,12 @@ pub enum Effect {
     },
     /// The building's colonists are guests: outside the mayor phase the owner may move
     /// them to any empty circle, plantation or quarry, at the start of each phase
-    /// (`at_phase_start`) and before the captain-phase storage (`before_storage`).
+    /// (`at_phase_start`), before the captain-phase storage (`before_storage`) and on
+    /// the owner's own turn inside a phase (`on_own_turn`, S001:L557 "durante").
     Guests {
         at_phase_start: bool,
         before_storage: bool,
+        on_own_turn: bool,
     },
     /// Trader phase: sell the one good in the owner's own one-good house instead of the
     /// trading house, any kind, even when the trading house is full (trading post).
@@ -787,7 +789,8 @@ fn decode_effect(n: &Node, d: &mut Diagnostics) -> Option<Effect> {
         "guests" => {
             let start = t.bool(d, "at_phase_start");
             let storage = t.bool(d, "before_storage");
-            Some(Effect::Guests { at_phase_start: start?, before_storage: storage? })
+            let own = t.bool(d, "on_own_turn");
+            Some(Effect::Guests { at_phase_start: start?, before_storage: storage?, on_own_turn: own? })
         }
         "own_trading_post" => t.bool(d, "market_bonus").map(|market_bonus| Effect::OwnTradingPost { market_bonus }),
         "build_vp_by_column" => table_of(&mut t, d, "vp_by_column", "VP for a building of column 1, 2, …")

@@ -293,6 +293,10 @@ pub struct Pending {
     /// Guest moves: seats done in this window, and what comes after it.
     pub guests_done: u8,
     pub after_guests: AfterGuests,
+    /// Guest moves: the rank of the last target in this window or turn; the next guest
+    /// goes to a target of this rank or later (one spelling per outcome).
+    #[serde(default)]
+    pub guest_floor: u8,
 }
 
 pub const END_COLONISTS: u8 = 1;

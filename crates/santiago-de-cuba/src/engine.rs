@@ -21,7 +21,15 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             // leaving enough higher dice for the asides still to come.
             let from = 8 - (s.ship.aside.leading_zeros() as usize).min(8);
             let still = (r.dice.len() - usize::from(r.ship_dice)).saturating_sub(s.ship.aside.count_ones() as usize);
+            // With `reroll`, the last die set aside may not empty a demand that another
+            // choice keeps (else the roller could force a new roll at will).
+            let guard = still == 1 && r.empty_demand == EmptyDemand::Reroll;
+            let keeps = |d: usize| s.ship.dice.iter().take(r.dice.len()).enumerate().any(|(i, &v)| i != d && v > 0);
+            let some_keeps = guard && (from..r.dice.len()).any(keeps);
             for d in from..(r.dice.len() + 1).saturating_sub(still) {
+                if some_keeps && !keeps(d) {
+                    continue;
+                }
                 f(Action::KeepAside(d as u8));
             }
         }
@@ -447,8 +455,6 @@ fn begin_turn(s: &mut State, seat: Seat) {
 /// passing an inactive citizen turns it face up (L374).
 fn drive(r: &Rules, s: &mut State, n: u8) {
     let me = s.turn.player;
-    let cost = drive_cost(r, n);
-    s.players[me].pesos = s.players[me].pesos.saturating_sub(cost);
     let stops = r.stops();
     let start = s.car;
     for i in 1..n {
@@ -456,12 +462,17 @@ fn drive(r: &Rules, s: &mut State, n: u8) {
         if pos == 0 {
             marker_right(r, s);
             if s.is_over() {
+                // The game ends at once at the port (S002:L406): the car stops there and
+                // the fare is that of the steps driven to it (money is a tie-break, L412).
+                s.players[me].pesos = s.players[me].pesos.saturating_sub(drive_cost(r, i));
+                s.car = pos;
                 return;
             }
         } else if let Some(&c) = s.street.get(pos as usize - 1) {
             s.inactive &= !(1 << c);
         }
     }
+    s.players[me].pesos = s.players[me].pesos.saturating_sub(drive_cost(r, n));
     s.car = (start + n) % stops;
     match s.car_citizen() {
         None => start_loading(r, s),

@@ -198,6 +198,10 @@ impl Game for SantiagoDeCuba {
         json::to_json(&self.rules, state)
     }
 
+    fn view_to_json(&self, state: &State, seat: Seat) -> serde_json::Value {
+        view::view_json(&self.rules, state, seat)
+    }
+
     fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
         let state = json::from_json(&self.rules, &value)?;
         self.check_state(&state)?;

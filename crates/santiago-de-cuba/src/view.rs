@@ -233,6 +233,29 @@ pub fn observe(r: &Rules, s: &State, seat: Seat) -> State {
     v
 }
 
+/// What `seat` receives as JSON: the observed state without the generator, other
+/// players' goods, pesos and VP (behind their screens, VP tokens face down: S002:L100,
+/// data sheet C.1) marked `"hidden"`.
+pub fn view_json(r: &Rules, s: &State, seat: Seat) -> serde_json::Value {
+    let mut v = crate::json::to_json(r, &observe(r, s, seat));
+    if let Some(m) = v.as_object_mut() {
+        m.remove("rng");
+        if let Some(players) = m.get_mut("players").and_then(serde_json::Value::as_array_mut) {
+            for (o, p) in players.iter_mut().enumerate() {
+                if o == usize::from(seat) {
+                    continue;
+                }
+                for key in ["goods", "pesos", "vp"] {
+                    if let Some(x) = p.get_mut(key) {
+                        *x = serde_json::json!("hidden");
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
 /// A full state consistent with what `seat` knows. Every peso and VP change in this game
 /// happens in the open, so opponents' pesos and VP are kept (perfect recall); which
 /// opponent holds which goods is redealt at random, keeping how many goods each holds and

@@ -144,6 +144,10 @@ fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
     if !any {
         mixed_loads(rules, s, seat, &mut |_| any = true);
     }
+    if !any {
+        // Guests to move (e.g. to the wharf) give the player a turn too.
+        super::guests::own_turn(rules, s, seat, &mut |_| any = true);
+    }
     any
 }
 
@@ -291,12 +295,29 @@ fn next(rules: &Rules, s: &mut State) {
     begin_storage(s);
 }
 
+/// A decision when the player to move has a choice; a single load and nothing else
+/// (no pass, no guest to move first) is made for the player (forced choices are never
+/// asked); a player with nothing to do is skipped.
 pub fn step(rules: &Rules, s: &mut State) -> bool {
-    if can_act(rules, s, s.current) {
-        return true;
+    let (mut only, mut count) = (None, 0u32);
+    if s.captain_done & (1 << s.current) == 0 {
+        legal(rules, s, &mut |a| {
+            count += 1;
+            only.get_or_insert(a);
+        });
+        super::guests::own_turn(rules, s, s.current, &mut |_| count += 1);
     }
-    next(rules, s);
-    false
+    match (count, only) {
+        (0, _) => {
+            next(rules, s);
+            false
+        }
+        (1, Some(a)) => {
+            play(rules, s, a);
+            false
+        }
+        _ => true,
+    }
 }
 
 pub fn begin_storage(s: &mut State) {
@@ -319,21 +340,71 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
         exact_options(p.goods, held, take, loose, &mut |kept| f(Action::KeepExact(kept)));
         return;
     }
+    if take == 0 {
+        // No warehouse: one barrel of one kind each, never the same holding twice and
+        // never one keeping more than another (the hot path of random playouts).
+        for g in Good::ALL {
+            if held & (1 << g as u8) != 0 && rules.free_barrels > 0 {
+                f(Action::Keep { kinds: 0, barrel: Some(g) });
+            }
+        }
+        if rules.free_barrels == 0 || held == 0 {
+            f(Action::Keep { kinds: 0, barrel: None });
+        }
+        return;
+    }
+    // Every choice with what it keeps; then only those no other choice keeps more of
+    // (S000:L336: keeping never costs anything), each holding under its first spelling.
+    // At most C(5, k) masks times 5 single barrels: 50.
+    let mut options = [(Action::Pass, ByGood::<u8>::default()); 64];
+    let mut n = 0;
+    let mut add = |a: Action| {
+        if let Some(slot) = options.get_mut(n) {
+            *slot = (a, kept_by(rules, p.goods, a));
+            n += 1;
+        }
+    };
     for mask in 0u8..32 {
         if mask & !held != 0 || mask.count_ones() != take {
             continue;
         }
         let rest = held & !mask;
         if rules.free_barrels == 0 || rest == 0 {
-            f(Action::Keep { kinds: mask, barrel: None });
+            add(Action::Keep { kinds: mask, barrel: None });
             continue;
         }
         for g in Good::ALL {
             if rest & (1 << g as u8) != 0 {
-                f(Action::Keep { kinds: mask, barrel: Some(g) });
+                add(Action::Keep { kinds: mask, barrel: Some(g) });
             }
         }
     }
+    let options = &options[..n];
+    let covers = |a: &ByGood<u8>, b: &ByGood<u8>| Good::ALL.iter().all(|&g| a[g] >= b[g]);
+    for (i, (a, h)) in options.iter().enumerate() {
+        let dominated = options.iter().any(|(_, o)| o != h && covers(o, h));
+        let earlier = options[..i].iter().any(|(_, o)| o == h);
+        if !dominated && !earlier {
+            f(*a);
+        }
+    }
+}
+
+/// The goods `have` becomes when kept per `a` (a `Keep`).
+fn kept_by(rules: &Rules, have: ByGood<u8>, a: Action) -> ByGood<u8> {
+    let mut h = ByGood::<u8>::default();
+    if let Action::Keep { kinds, barrel } = a {
+        for g in Good::ALL {
+            h[g] = if kinds & (1 << g as u8) != 0 {
+                have[g]
+            } else if barrel == Some(g) {
+                have[g].min(rules.free_barrels)
+            } else {
+                0
+            };
+        }
+    }
+    h
 }
 
 /// Storage with extra barrels of any kinds (storehouse): every barrel of `take` kinds

@@ -4,10 +4,13 @@
 //! phase their owner may move them to any empty circle, plantation or quarry, where they
 //! work at once and stay until the next mayor phase (which takes up every colonist
 //! anyway). The rulebook allows moves "at the start, during or at the end" of any other
-//! phase; to keep the game playable by bots, moves happen in windows: at the start of
-//! each phase but the mayor's (`at_phase_start`) and before the captain-phase storage
-//! (`before_storage`, the rulebook's own example). In a window each owner, from the
-//! chooser clockwise, moves guests one at a time or passes.
+//! phase: in windows at the start of each phase but the mayor's (`at_phase_start`) and
+//! before the captain-phase storage (`before_storage`, the rulebook's own example), where
+//! each owner, from the chooser clockwise, moves guests one at a time or passes; and on
+//! the owner's own turn in the settler, builder, trader and captain phases, before the
+//! turn's action (`on_own_turn`). Each move uses up a guest, so phases stay finite; the
+//! guests of one window or turn go to targets in listing order (`guest_floor`), so each
+//! outcome has one spelling.
 
 use crate::action::{Action, Group};
 use crate::goods::Good;
@@ -20,9 +23,10 @@ pub fn open(rules: &Rules, s: &mut State, after: AfterGuests) -> bool {
     if !rules.has_effect(kind::GUESTS) {
         return false;
     }
-    if !s.players.seats().any(|seat| can_move(rules, &s.players[seat], after)) {
+    if !s.players.seats().any(|seat| can_move(rules, &s.players[seat], after, 0)) {
         return false;
     }
+    s.pending.guest_floor = 0;
     s.pending.after_guests = after;
     s.pending.guests_done = 0;
     s.phase = Phase::GuestMoves;
@@ -30,11 +34,30 @@ pub fn open(rules: &Rules, s: &mut State, after: AfterGuests) -> bool {
     true
 }
 
-fn window_allows(e: &Effect, after: AfterGuests) -> bool {
-    match (*e, after) {
-        (Effect::Guests { at_phase_start, .. }, AfterGuests::PhaseStart) => at_phase_start,
-        (Effect::Guests { before_storage, .. }, AfterGuests::Storage) => before_storage,
+/// When guests may move: in a window, or on the owner's own turn.
+#[derive(Clone, Copy)]
+enum When {
+    Window(AfterGuests),
+    OwnTurn,
+}
+
+fn window_allows(e: &Effect, when: When) -> bool {
+    match (*e, when) {
+        (Effect::Guests { at_phase_start, .. }, When::Window(AfterGuests::PhaseStart)) => at_phase_start,
+        (Effect::Guests { before_storage, .. }, When::Window(AfterGuests::Storage)) => before_storage,
+        (Effect::Guests { on_own_turn, .. }, When::OwnTurn) => on_own_turn,
         _ => false,
+    }
+}
+
+/// A target's place in the listing order of [`targets`] (plantations, quarry, buildings
+/// by index).
+fn rank(g: Group) -> u8 {
+    match g {
+        Group::Plantation(x) => x as u8,
+        Group::Quarry => 5,
+        Group::Building(b) => 6u8.saturating_add(b),
+        Group::SanJuan => u8::MAX,
     }
 }
 
@@ -43,9 +66,9 @@ fn is_guests(rules: &Rules, building: u8) -> bool {
 }
 
 /// The city slot holding guests that may move in this window.
-fn guest_slot(rules: &Rules, p: &Player, after: AfterGuests) -> Option<usize> {
+fn guest_slot(rules: &Rules, p: &Player, when: When) -> Option<usize> {
     p.city.iter().position(|b| {
-        b.colonists > 0 && rules.buildings.get(b.building as usize).is_some_and(|x| window_allows(&x.effect, after))
+        b.colonists > 0 && rules.buildings.get(b.building as usize).is_some_and(|x| window_allows(&x.effect, when))
     })
 }
 
@@ -68,53 +91,88 @@ fn targets(rules: &Rules, p: &Player, f: &mut impl FnMut(Group)) {
     }
 }
 
-fn can_move(rules: &Rules, p: &Player, after: AfterGuests) -> bool {
-    if guest_slot(rules, p, after).is_none() {
+/// Whether `p` has a guest to move in this window, to a target of rank `floor` or later.
+fn can_move(rules: &Rules, p: &Player, after: AfterGuests, floor: u8) -> bool {
+    if guest_slot(rules, p, When::Window(after)).is_none() {
         return false;
     }
     let mut any = false;
-    targets(rules, p, &mut |_| any = true);
+    targets(rules, p, &mut |g| any |= rank(g) >= floor);
     any
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let p = &s.players[s.current];
-    if guest_slot(rules, p, s.pending.after_guests).is_none() {
+    if guest_slot(rules, p, When::Window(s.pending.after_guests)).is_none() {
         return;
     }
     let mut any = false;
     targets(rules, p, &mut |g| {
-        f(Action::Guest(g));
-        any = true;
+        if rank(g) >= s.pending.guest_floor {
+            f(Action::Guest(g));
+            any = true;
+        }
     });
     if any {
         f(Action::Pass);
     }
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+/// Whether guests move on their owners' turns (then the phases where players act in turn
+/// open no window at their start: the owners move guests on their turns instead).
+pub fn on_own_turn(rules: &Rules) -> bool {
+    rules.buildings.iter().any(|b| matches!(b.effect, Effect::Guests { on_own_turn: true, .. }))
+}
+
+/// The guest moves open to `seat` on their own turn (`on_own_turn`).
+pub fn own_turn(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
+    if !rules.has_effect(kind::GUESTS) {
+        return;
+    }
+    let p = &s.players[seat];
+    if guest_slot(rules, p, When::OwnTurn).is_none() {
+        return;
+    }
+    targets(rules, p, &mut |g| {
+        if rank(g) >= s.pending.guest_floor {
+            f(Action::Guest(g));
+        }
+    });
+}
+
+/// Moves a guest of the player to move to `target`.
+fn move_guest(rules: &Rules, s: &mut State, when: When, target: Group) {
     let seat = s.current;
-    match a {
-        Action::Guest(target) => {
-            let Some(slot) = guest_slot(rules, &s.players[seat], s.pending.after_guests) else { return };
-            let p = &mut s.players[seat];
-            p.city.slots[slot].colonists -= 1;
-            match target {
-                Group::Plantation(g) => p.plantations_occupied[g] += 1,
-                Group::Quarry => p.quarries_occupied += 1,
-                Group::Building(b) => {
-                    if let Some(x) = p.city.iter_mut().find(|x| x.building == b) {
-                        x.colonists += 1;
-                    }
-                }
-                Group::SanJuan => p.san_juan += 1,
+    let Some(slot) = guest_slot(rules, &s.players[seat], when) else { return };
+    let p = &mut s.players[seat];
+    p.city.slots[slot].colonists -= 1;
+    match target {
+        Group::Plantation(g) => p.plantations_occupied[g] += 1,
+        Group::Quarry => p.quarries_occupied += 1,
+        Group::Building(b) => {
+            if let Some(x) = p.city.iter_mut().find(|x| x.building == b) {
+                x.colonists += 1;
             }
         }
+        Group::SanJuan => p.san_juan += 1,
+    }
+    s.pending.guest_floor = rank(target);
+}
+
+/// A guest move on the player's own turn; the turn goes on.
+pub fn play_own_turn(rules: &Rules, s: &mut State, target: Group) {
+    move_guest(rules, s, When::OwnTurn, target);
+}
+
+pub fn play(rules: &Rules, s: &mut State, a: Action) {
+    match a {
+        Action::Guest(target) => move_guest(rules, s, When::Window(s.pending.after_guests), target),
         _ => next_seat(s),
     }
 }
 
 fn next_seat(s: &mut State) {
+    s.pending.guest_floor = 0;
     s.pending.guests_done += 1;
     let n = s.player_count() as u8;
     s.current = ((u32::from(s.chooser) + u32::from(s.pending.guests_done)) % u32::from(n)) as Seat;
@@ -124,7 +182,7 @@ fn next_seat(s: &mut State) {
 pub fn step(rules: &Rules, s: &mut State) -> bool {
     let n = s.player_count() as u8;
     while s.pending.guests_done < n {
-        if can_move(rules, &s.players[s.current], s.pending.after_guests) {
+        if can_move(rules, &s.players[s.current], s.pending.after_guests, s.pending.guest_floor) {
             return true;
         }
         next_seat(s);

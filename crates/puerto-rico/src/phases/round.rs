@@ -38,7 +38,11 @@ pub fn choose_role(rules: &Rules, s: &mut State, a: Action) {
     s.role = r;
     s.chooser = chooser;
     s.rotation = Rotation::new(chooser, s.player_count());
-    if role.kind != RoleKind::Mayor && super::guests::open(rules, s, AfterGuests::PhaseStart) {
+    // With guests moving on their owners' turns, the phases where players act in turn
+    // open no window (a move there and on the owner's turn would be one outcome twice).
+    let turns = matches!(role.kind, RoleKind::Settler | RoleKind::Builder | RoleKind::Trader | RoleKind::Captain);
+    let window = role.kind != RoleKind::Mayor && !(turns && super::guests::on_own_turn(rules));
+    if window && super::guests::open(rules, s, AfterGuests::PhaseStart) {
         return;
     }
     begin_phase(rules, s);
