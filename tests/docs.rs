@@ -151,10 +151,10 @@ fn stated_rust_version_is_the_true_minimum() {
         let declared = package["rust_version"].as_str();
         if members.contains(&package["id"].as_str().unwrap()) {
             assert_eq!(declared, Some(stated), "{name}: use `rust-version.workspace = true`");
-        } else if let Some(declared) = declared {
-            if version(declared) > needed.0 {
-                needed = (version(declared), format!("{name} {}", package["version"]));
-            }
+        } else if let Some(declared) = declared
+            && version(declared) > needed.0
+        {
+            needed = (version(declared), format!("{name} {}", package["version"]));
         }
     }
     assert_eq!(
