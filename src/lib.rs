@@ -6,6 +6,45 @@
 //! - `rulesmith-puerto-rico`: base Puerto Rico (2–5 players);
 //! - `rulesmith-puerto-rico-expansion`: Puerto Rico with Expansion I (2–5 players);
 //! - `rulesmith-santiago-de-cuba`: Santiago de Cuba (2–4 players).
+//! - `rulesmith-mundo-163`: 504, World 163 (2–4 players).
+//!
+//! # Example
+//!
+//! Load a bundled ruleset and a house rule, drive a game, simulate seeded games between
+//! bots and run a scenario, the same way for every game:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rulesmith::core::erased::AnyGame;
+//! use rulesmith::core::{bots, scenario, sim::SimOptions};
+//!
+//! // A bundled name or a path to a file; a house rule `extends` another ruleset.
+//! let ruleset = rulesmith::load("puerto-rico")?;
+//! let house = rulesmith::load("rulesets/house-rules/puerto-rico-no-hacienda.toml")?;
+//! assert_eq!(house.name(), "puerto-rico-no-hacienda");
+//! assert_ne!(ruleset.digest(), house.digest());
+//!
+//! // Drive a game in the game's notation: 4 players, seed 7.
+//! let mut game = ruleset.game.start(4, 7)?;
+//! assert_eq!(game.legal()[0], "settler");
+//! game.play("settler")?;
+//! game.play("take quarry")?;
+//! assert_eq!(game.history(), ["settler", "take quarry"]);
+//!
+//! // Seeded games between bots: the figures `rulesmith simulate` reports.
+//! let bots = bots::parse_bots("random", 4)?;
+//! let opts = SimOptions { players: 4, games: 10, seed: 1, bots, shard: None, record: false };
+//! let tally = house.game.simulate(&opts, &mut |_| {})?;
+//! assert_eq!(tally.games, 10);
+//!
+//! // A scenario, its ruleset loaded by name or path as `rulesmith run` does.
+//! let case = scenario::read("tests/scenarios/puerto-rico/captain-largest-ship.toml".as_ref())?;
+//! let verdict = scenario::run(&case, &mut |arg| {
+//!     rulesmith::load(arg).map(|r| Arc::<dyn AnyGame>::from(r.game)).map_err(|e| e.render())
+//! });
+//! assert_eq!(verdict, scenario::Verdict::Pass);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub use rulesmith_core as core;
 use rulesmith_core::erased::AnyGame;

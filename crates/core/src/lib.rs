@@ -16,6 +16,70 @@
 //! - [`testing`]: a toy game and the conformance checks every game must pass.
 //! - [`erased`]: an object-safe view of any game, used by the binary to drive the
 //!   ruleset it loaded without knowing its game at compile time.
+//!
+//! # Example
+//!
+//! Load a ruleset and a house rule, drive a game, play seeded games between bots and run
+//! a scenario, here with the toy game of [`testing`] (every game crate works the same way):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rulesmith_core::erased::AnyGame;
+//! use rulesmith_core::game::{Game, ToMove, play_text};
+//! use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+//! use rulesmith_core::{bots, scenario, sim, testing};
+//!
+//! // Rulesets are data. A house rule states only what differs from the ruleset it extends.
+//! let bundled = [
+//!     Bundled { name: "take-away", path: "take-away.toml", text: testing::TAKE_AWAY_TOML },
+//!     Bundled {
+//!         name: "short",
+//!         path: "short.toml",
+//!         text: "[ruleset]\nname = \"short\"\nextends = \"take-away\"\n\n[rules]\nstones = 12\n",
+//!     },
+//! ];
+//! let load = |name: &str| -> Result<testing::TakeAway, String> {
+//!     let loaded = ruleset::load(name, &bundled).map_err(|e| e.render())?;
+//!     let mut d = Diagnostics::default();
+//!     testing::decode(&loaded.tree, &mut d).ok_or_else(|| d.render(&loaded.sources))
+//! };
+//! let game = load("take-away")?;
+//! assert_eq!((game.stones, load("short")?.stones), (21, 12));
+//!
+//! // Drive a game: 2 players, seed 7. Legal actions come in a stable order and print
+//! // and parse in the game's notation.
+//! let mut state = game.new_game(2, 7)?;
+//! let mut legal = Vec::new();
+//! game.legal_actions(&state, &mut legal);
+//! let names: Vec<String> = legal.iter().map(|&a| game.format_action(&state, a)).collect();
+//! assert_eq!(names, ["take 1", "take 2", "take 3", "pass"]);
+//! play_text(&game, &mut state, "take 3")?;
+//! assert_eq!(game.to_move(&state), ToMove::Seat(1));
+//!
+//! // A whole game between bots: the same seed gives the same game.
+//! let seats = bots::parse_bots("greedy,random", 2)?;
+//! let played = sim::play_game(&game, 2, 0, 7, &seats, true)?;
+//! assert_eq!(played, sim::play_game(&game, 2, 0, 7, &seats, true)?);
+//!
+//! // A scenario: a position, actions, and what must hold afterwards.
+//! let case = scenario::parse(
+//!     "example.toml".as_ref(),
+//!     r#"
+//! description = "Nobody takes more than 3 stones a turn."
+//! ruleset = "take-away"
+//! players = 2
+//!
+//! [[step]]
+//! play = "take 3"
+//! expect.to_move = 1
+//! expect.rejects = "take 4"
+//! "#,
+//! )?;
+//! let game: Arc<dyn AnyGame> = Arc::new(game);
+//! let verdict = scenario::run(&case, &mut |_| Ok(game.clone()));
+//! assert_eq!(verdict, scenario::Verdict::Pass);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod bots;
 pub mod by_player;

@@ -52,6 +52,63 @@
 //! `/players/0/settlements`, `/players/0/roads` (`["e1-e2"]`), `/players/0/trolley/goods/fish`,
 //! `/players/0/majority/forest`, `/cities/1/demands/1/covered`, `/lying_goods/e3/wheat`,
 //! `/privilege_row/0/price`. Derived values are printed and recomputed when read.
+//!
+//! # Example
+//!
+//! Load the ruleset and a house rule (here inline) that starts everyone with $100, drive a
+//! game, play a seeded game between bots and run a scenario of the library
+//! (`tests/scenarios/mundo-163/delivery-covers-demand.toml`):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rulesmith_core::erased::AnyGame;
+//! use rulesmith_core::game::{Game, GameError, play_text};
+//! use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+//! use rulesmith_core::{bots, scenario, sim};
+//! use rulesmith_mundo_163::Mundo163;
+//!
+//! // The rules are data: the TOML ruleset (which the `rulesmith` crate embeds), decoded
+//! // and validated into `Mundo163`. A house rule states only what differs.
+//! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+//! let mut bundled = Vec::new();
+//! let text = std::fs::read_to_string(root.join("rulesets/mundo-163.toml"))?.leak();
+//! bundled.push(Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text });
+//! bundled.push(Bundled {
+//!     name: "rich-start",
+//!     path: "rich-start.toml",
+//!     text: "[ruleset]\nname = \"rich-start\"\nextends = \"mundo-163\"\n\n[setup]\nstarting_money = 100\n",
+//! });
+//! let load = |arg: &str| -> Result<Mundo163, String> {
+//!     let loaded = ruleset::load(arg, &bundled).map_err(|e| e.render())?;
+//!     let mut d = Diagnostics::default();
+//!     rulesmith_mundo_163::decode(&loaded.tree, &mut d).ok_or_else(|| d.render(&loaded.sources))
+//! };
+//! let rules = load("mundo-163")?;
+//! let house = load("rich-start")?;
+//! let money = |rules: &Mundo163| -> Result<serde_json::Value, GameError> {
+//!     Ok(rules.state_to_json(&rules.new_game(4, 7)?)["players"][0]["money"].clone())
+//! };
+//! assert_eq!((money(&rules)?, money(&house)?), (80.into(), 100.into()));
+//!
+//! // Drive a game: 4 players, seed 7, actions in the game's notation.
+//! let mut state = rules.new_game(4, 7)?;
+//! play_text(&rules, &mut state, "capital 1")?;
+//! let mut legal = Vec::new();
+//! rules.legal_actions(&state, &mut legal);
+//! let names: Vec<String> = legal.iter().map(|&a| rules.format_action(&state, a)).collect();
+//! assert!(!names.contains(&"capital 1".to_string()), "city 1 is taken: {names:?}");
+//!
+//! // A whole seeded game between bots.
+//! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
+//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! assert_eq!(played.outcome.scores.len(), 4);
+//!
+//! // A scenario: a position, actions, and what must hold afterwards.
+//! let case = scenario::read(&root.join("tests/scenarios/mundo-163/delivery-covers-demand.toml"))?;
+//! let verdict = scenario::run(&case, &mut |arg| Ok(Arc::new(load(arg)?) as Arc<dyn AnyGame>));
+//! assert_eq!(verdict, scenario::Verdict::Pass);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod action;
 mod check;

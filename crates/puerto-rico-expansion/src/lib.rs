@@ -20,6 +20,62 @@
 //! `/players/N/forests`, the face-down forest tiles in `/forest_tiles`, the buildings out
 //! of this game in `/out_of_game`, multi-step decisions in `/pending`) plus `/draft`:
 //! `{"slots": [{"cost": 1, "building": "aqueduct"}, …], "over": true}`.
+//!
+//! # Example
+//!
+//! Load the ruleset and the house rule
+//! `rulesets/house-rules/puerto-rico-expansion-all-buildings.toml`, drive a game, play a seeded
+//! game between bots and run a scenario of the library
+//! (`tests/scenarios/puerto-rico-expansion/aqueduct-example-1-s001-l511.toml`):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rulesmith_core::erased::AnyGame;
+//! use rulesmith_core::game::{Game, GameError, play_text};
+//! use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+//! use rulesmith_core::{bots, scenario, sim};
+//! use rulesmith_puerto_rico_expansion::Rules;
+//!
+//! // The rules are data: the TOML ruleset (which the `rulesmith` crate embeds), decoded
+//! // and validated into `Rules`. A house rule states only what differs.
+//! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+//! let mut bundled = Vec::new();
+//! let text = std::fs::read_to_string(root.join("rulesets/puerto-rico-expansion.toml"))?.leak();
+//! bundled.push(Bundled { name: "puerto-rico-expansion", path: "rulesets/puerto-rico-expansion.toml", text });
+//! let text = std::fs::read_to_string(root.join("rulesets/puerto-rico.toml"))?.leak();
+//! bundled.push(Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text });
+//! let load = |arg: &str| -> Result<Rules, String> {
+//!     let loaded = ruleset::load(arg, &bundled).map_err(|e| e.render())?;
+//!     let mut d = Diagnostics::default();
+//!     rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d).ok_or_else(|| d.render(&loaded.sources))
+//! };
+//! let rules = load("puerto-rico-expansion")?;
+//! let house = load(&root.join("rulesets/house-rules/puerto-rico-expansion-all-buildings.toml").to_string_lossy())?;
+//! // The house rule puts every building in the game: no draft.
+//! let draft_over = |rules: &Rules| -> Result<serde_json::Value, GameError> {
+//!     Ok(rules.state_to_json(&rules.new_game(4, 7)?)["draft"]["over"].clone())
+//! };
+//! assert_eq!((draft_over(&rules)?, draft_over(&house)?), (false.into(), true.into()));
+//!
+//! // Drive a game: 4 players, seed 7, actions in the game's notation.
+//! let mut state = rules.new_game(4, 7)?;
+//! let mut legal = Vec::new();
+//! rules.legal_actions(&state, &mut legal);
+//! let first = rules.format_action(&state, legal[0]);
+//! assert!(first.starts_with("draft "), "the draft comes first: {first}");
+//! play_text(&rules, &mut state, &first)?;
+//!
+//! // A whole seeded game between bots.
+//! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
+//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! assert_eq!(played.outcome.scores.len(), 4);
+//!
+//! // A scenario: a position, actions, and what must hold afterwards.
+//! let case = scenario::read(&root.join("tests/scenarios/puerto-rico-expansion/aqueduct-example-1-s001-l511.toml"))?;
+//! let verdict = scenario::run(&case, &mut |arg| Ok(Arc::new(load(arg)?) as Arc<dyn AnyGame>));
+//! assert_eq!(verdict, scenario::Verdict::Pass);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod action;
 pub mod draft;

@@ -12,6 +12,59 @@
 //! `rulesmith state` prints [`state::State`] as JSON, with building indices replaced by
 //! building ids (`"buildings": {"harbor": 2, ...}`, `"city": [{"building": "harbor",
 //! "colonists": 1}]`).
+//!
+//! # Example
+//!
+//! Load the ruleset and the house rule `rulesets/house-rules/puerto-rico-no-hacienda.toml`,
+//! drive a game, play a seeded game between bots and run a scenario of the library
+//! (`tests/scenarios/puerto-rico/captain-largest-ship.toml`):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rulesmith_core::erased::AnyGame;
+//! use rulesmith_core::game::{Game, GameError, play_text};
+//! use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+//! use rulesmith_core::{bots, scenario, sim};
+//! use rulesmith_puerto_rico::Rules;
+//!
+//! // The rules are data: the TOML ruleset (which the `rulesmith` crate embeds), decoded
+//! // and validated into `Rules`. A house rule states only what differs.
+//! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+//! let mut bundled = Vec::new();
+//! let text = std::fs::read_to_string(root.join("rulesets/puerto-rico.toml"))?.leak();
+//! bundled.push(Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text });
+//! let load = |arg: &str| -> Result<Rules, String> {
+//!     let loaded = ruleset::load(arg, &bundled).map_err(|e| e.render())?;
+//!     let mut d = Diagnostics::default();
+//!     rulesmith_puerto_rico::decode(&loaded.tree, &mut d).ok_or_else(|| d.render(&loaded.sources))
+//! };
+//! let rules = load("puerto-rico")?;
+//! let house = load(&root.join("rulesets/house-rules/puerto-rico-no-hacienda.toml").to_string_lossy())?;
+//! // The house rule removes the hacienda.
+//! let hacienda = |rules: &Rules| -> Result<serde_json::Value, GameError> {
+//!     Ok(rules.state_to_json(&rules.new_game(4, 7)?)["buildings"]["hacienda"].clone())
+//! };
+//! assert_eq!((hacienda(&rules)?, hacienda(&house)?), (2.into(), serde_json::Value::Null));
+//!
+//! // Drive a game: 4 players, seed 7, actions in the game's notation.
+//! let mut state = rules.new_game(4, 7)?;
+//! play_text(&rules, &mut state, "settler")?;
+//! let mut legal = Vec::new();
+//! rules.legal_actions(&state, &mut legal);
+//! let names: Vec<String> = legal.iter().map(|&a| rules.format_action(&state, a)).collect();
+//! assert!(names.contains(&"take quarry".to_string()), "the settler's privilege: {names:?}");
+//!
+//! // A whole seeded game between bots.
+//! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
+//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! assert_eq!(played.outcome.scores.len(), 4);
+//!
+//! // A scenario: a position, actions, and what must hold afterwards.
+//! let case = scenario::read(&root.join("tests/scenarios/puerto-rico/captain-largest-ship.toml"))?;
+//! let verdict = scenario::run(&case, &mut |arg| Ok(Arc::new(load(arg)?) as Arc<dyn AnyGame>));
+//! assert_eq!(verdict, scenario::Verdict::Pass);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod action;
 pub mod board;

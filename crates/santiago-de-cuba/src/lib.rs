@@ -43,6 +43,63 @@
 //!
 //! `parse_action(format_action(a)) == a` for every action, and every outcome has one
 //! spelling (dice set aside in increasing order, goods sold in ruleset order).
+//!
+//! # Example
+//!
+//! Load the ruleset and a house rule (here inline) that starts everyone with 5 pesos, drive a
+//! game, play a seeded game between bots and run a scenario of the library
+//! (`tests/scenarios/santiago-de-cuba/building-bank.toml`):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rulesmith_core::erased::AnyGame;
+//! use rulesmith_core::game::{Game, GameError, play_text};
+//! use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+//! use rulesmith_core::{bots, scenario, sim};
+//! use rulesmith_santiago_de_cuba::SantiagoDeCuba;
+//!
+//! // The rules are data: the TOML ruleset (which the `rulesmith` crate embeds), decoded
+//! // and validated into `SantiagoDeCuba`. A house rule states only what differs.
+//! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+//! let mut bundled = Vec::new();
+//! let text = std::fs::read_to_string(root.join("rulesets/santiago-de-cuba.toml"))?.leak();
+//! bundled.push(Bundled { name: "santiago-de-cuba", path: "rulesets/santiago-de-cuba.toml", text });
+//! bundled.push(Bundled {
+//!     name: "rich-start",
+//!     path: "rich-start.toml",
+//!     text: "[ruleset]\nname = \"rich-start\"\nextends = \"santiago-de-cuba\"\n\n[start]\npesos = 5\n",
+//! });
+//! let load = |arg: &str| -> Result<SantiagoDeCuba, String> {
+//!     let loaded = ruleset::load(arg, &bundled).map_err(|e| e.render())?;
+//!     let mut d = Diagnostics::default();
+//!     rulesmith_santiago_de_cuba::decode(&loaded.tree, &mut d).ok_or_else(|| d.render(&loaded.sources))
+//! };
+//! let rules = load("santiago-de-cuba")?;
+//! let house = load("rich-start")?;
+//! let pesos = |rules: &SantiagoDeCuba| -> Result<serde_json::Value, GameError> {
+//!     Ok(rules.state_to_json(&rules.new_game(4, 7)?)["players"][0]["pesos"].clone())
+//! };
+//! assert_eq!((pesos(&rules)?, pesos(&house)?), (3.into(), 5.into()));
+//!
+//! // Drive a game: 4 players, seed 7, actions in the game's notation.
+//! let mut state = rules.new_game(4, 7)?;
+//! let mut legal = Vec::new();
+//! rules.legal_actions(&state, &mut legal);
+//! let names: Vec<String> = legal.iter().map(|&a| rules.format_action(&state, a)).collect();
+//! assert!(names.contains(&"keep aside white".to_string()), "a new ship's demand: {names:?}");
+//! play_text(&rules, &mut state, "keep aside white")?;
+//!
+//! // A whole seeded game between bots.
+//! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
+//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! assert_eq!(played.outcome.scores.len(), 4);
+//!
+//! // A scenario: a position, actions, and what must hold afterwards.
+//! let case = scenario::read(&root.join("tests/scenarios/santiago-de-cuba/building-bank.toml"))?;
+//! let verdict = scenario::run(&case, &mut |arg| Ok(Arc::new(load(arg)?) as Arc<dyn AnyGame>));
+//! assert_eq!(verdict, scenario::Verdict::Pass);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod action;
 pub mod engine;
