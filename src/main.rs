@@ -155,6 +155,9 @@ struct RunArgs {
     /// Worker threads [default: one per core]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Seconds an `exec:` bot may take for one decision before the run stops with an error.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    bot_time_limit: f64,
 }
 
 #[derive(Args)]
@@ -225,6 +228,13 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
 
 impl From<RunArgs> for cli::simulate::RunSpec {
     fn from(a: RunArgs) -> Self {
-        cli::simulate::RunSpec { players: a.players, games: a.games, seed: a.seed, bots: a.bots, threads: a.threads }
+        cli::simulate::RunSpec {
+            players: a.players,
+            games: a.games,
+            seed: a.seed,
+            bots: a.bots,
+            threads: a.threads,
+            bot_time_limit: a.bot_time_limit,
+        }
     }
 }

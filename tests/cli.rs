@@ -498,3 +498,71 @@ fn the_scenario_of_the_docs_passes() {
     let o = expect(&["run", f.to_str().unwrap()], 0);
     assert!(o.stdout.ends_with("1 passed, 0 failed\n"), "{}", o.stdout);
 }
+
+// --- exec: bots (a program speaking the JSON-lines protocol of docs/bots.md) ---
+
+#[test]
+fn a_python_bot_plays_a_full_game_of_each_game() {
+    for ruleset in ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"] {
+        let o = run(&[
+            "simulate",
+            ruleset,
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--threads",
+            "1",
+            "--bots",
+            "exec:python3 examples/python_bot.py,random",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(o.code, 0, "{ruleset}: {}", o.stderr);
+        let report: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(report["games"], 1, "{ruleset}");
+        assert_eq!(report["bots"][0], "exec:python3 examples/python_bot.py", "{ruleset}");
+    }
+}
+
+#[test]
+fn a_broken_bot_is_named_with_exit_2() {
+    let cases = [
+        ("crash.py", "exited (exit status: 3) without answering"),
+        ("illegal.py", "answered `fly to the moon`, which is not a legal action now (legal: "),
+        ("bad-index.py", "answered index 999, but there are"),
+        ("silent.py", "gave no answer within"),
+    ];
+    for (file, expected) in cases {
+        let bot = format!("exec:python3 tests/fixtures/bots/{file}");
+        let bots = format!("{bot},random");
+        let o = run(&[
+            "simulate",
+            "puerto-rico",
+            "--players",
+            "2",
+            "--games",
+            "2",
+            "--bots",
+            &bots,
+            "--bot-time-limit",
+            "0.5",
+        ]);
+        assert_eq!(o.code, 2, "{file}: {}", o.stderr);
+        assert!(o.stderr.contains(&format!("bot `{bot}` at seat 0: {expected}")), "{file}: {}", o.stderr);
+    }
+    let o = run(&["simulate", "puerto-rico", "--bots", "exec:./no-such-bot-program"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("cannot start `./no-such-bot-program`"), "{}", o.stderr);
+    for (spec, expected) in [("exec:", "name a program after `exec:`"), ("exec:bot 'open", "unclosed quote")] {
+        let o = run(&["simulate", "puerto-rico", "--bots", spec]);
+        assert_eq!(o.code, 2, "{spec}");
+        assert!(o.stderr.contains(expected), "{spec}: {}", o.stderr);
+    }
+    let o = run(&["simulate", "puerto-rico", "--bot-time-limit", "0", "--bots", "random"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("--bot-time-limit"), "{}", o.stderr);
+    let o = run(&["play", "puerto-rico", "--bots", "exec:python3 examples/python_bot.py"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("does not host exec: bots yet"), "{}", o.stderr);
+}

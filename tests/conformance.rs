@@ -28,7 +28,7 @@ fn check(seeds: impl Iterator<Item = u64> + Clone, bot: BotSpec) {
     for (name, r) in rulesets().unwrap() {
         for players in r.game.players() {
             for seed in seeds.clone() {
-                if let Err(e) = conformance_deterministic(&*r.game, players, seed, bot) {
+                if let Err(e) = conformance_deterministic(&*r.game, players, seed, bot.clone()) {
                     failures.push(format!("{name}: {e}"));
                 }
             }

@@ -197,12 +197,18 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
             }
             let specs: Vec<BotSpec> = parse_bots(&a.bots, players).map_err(super::common::bots_error)?;
             let seats = (0..players)
-                .map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).copied() })
+                .map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).cloned() })
                 .collect();
             (r, source, players, a.seed, seats)
         }
     };
-    let names: Vec<String> = seats.iter().map(|s| s.map_or(HUMAN.to_string(), |b| b.to_string())).collect();
+    if let Some(spec) = seats.iter().flatten().find(|b| b.is_external()) {
+        return Err(bad(format!(
+            "`{spec}`: `play` does not host exec: bots yet (its undo and resume re-ask the bots); use them with \
+             `simulate` or `compare`"
+        )));
+    }
+    let names: Vec<String> = seats.iter().map(|s| s.as_ref().map_or(HUMAN.to_string(), ToString::to_string)).collect();
     let table = Table {
         ruleset: &r,
         source,
@@ -228,7 +234,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
             let ToMove::Seat(seat) = session.to_move() else {
                 return Err(bad(format!("{}: action {} `{action}`: the game is already over", path.display(), i + 1)));
             };
-            match table.seats.get(seat as usize).copied().flatten() {
+            match table.seats.get(seat as usize).cloned().flatten() {
                 Some(bot) => {
                     let _ = session.bot_choice(bot, &mut rng);
                 }
@@ -247,9 +253,9 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
             table.autosave(session.as_ref())?;
             return Err(failed(format!("the game did not end within {MAX_DECISIONS} decisions; stopped")));
         }
-        match table.seats.get(seat as usize).copied().flatten() {
+        match table.seats.get(seat as usize).cloned().flatten() {
             Some(bot) => {
-                let Some(choice) = session.bot_choice(bot, &mut rng) else {
+                let Some(choice) = session.bot_choice(bot.clone(), &mut rng) else {
                     return Err(failed(format!("seat {seat} is to move but has no legal action (a bug of the game)")));
                 };
                 session.play(&choice).map_err(|e| bad(format!("seat {seat} ({bot}) chose `{choice}`: {e}")))?;

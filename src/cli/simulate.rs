@@ -4,7 +4,7 @@ use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, l
 use rulesmith::Ruleset;
 use rulesmith::core::bots::{BotSpec, parse_bots};
 use rulesmith::core::record::{Record, RulesetId};
-use rulesmith::core::sim::{GameResult, Report, SimOptions, Tally, rate_text};
+use rulesmith::core::sim::{GameResult, Report, SimError, SimOptions, Tally, rate_text};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,8 @@ pub struct RunSpec {
     pub seed: u64,
     pub bots: String,
     pub threads: Option<usize>,
+    /// Seconds per decision for `exec:` bots.
+    pub bot_time_limit: f64,
 }
 
 /// `K/N` (1-based K) → `(K-1, N)`.
@@ -70,12 +72,29 @@ fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) 
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let tally = result.map_err(|e| failed(format!("simulation of `{}` stopped: {e}", r.name())))?;
+    // A bot program that fails is bad input (exit 2); a game that breaks is a failed check.
+    let tally = result.map_err(|e| {
+        let message = format!("simulation of `{}` stopped: {e}", r.name());
+        if matches!(e, SimError::Bot { .. }) { bad(message) } else { failed(message) }
+    })?;
     Ok((tally, start.elapsed().as_secs_f64()))
 }
 
 fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
-    let bots = parse_bots(&spec.bots, players).map_err(bots_error)?;
+    let limit = spec.bot_time_limit;
+    if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
+        return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
+    }
+    let bots = parse_bots(&spec.bots, players)
+        .map_err(bots_error)?
+        .into_iter()
+        .map(|b| match b {
+            BotSpec::Exec(e) => BotSpec::Exec(std::sync::Arc::new(
+                (*e).clone().with_time_limit(std::time::Duration::from_secs_f64(limit)),
+            )),
+            other => other,
+        })
+        .collect();
     Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false })
 }
 

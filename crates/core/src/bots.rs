@@ -1,20 +1,53 @@
 //! Bots: `random` (uniform over legal actions), `greedy` (one-ply lookahead on the
-//! game's heuristic) and `mcts:N` (game-independent Monte Carlo tree search with
-//! determinisation for hidden information and chance).
+//! game's heuristic), `mcts:N` (game-independent Monte Carlo tree search with
+//! determinisation for hidden information and chance) and `exec:PROGRAM` (a program of
+//! any language speaking the JSON-lines protocol of [`exec`]).
+//!
+//! Every bot is a [`Bot`]: the simulation driver asks each seat's bot for a decision.
+//! Rust users bring their own by implementing [`Bot`] and passing a factory to
+//! [`crate::sim::simulate_with`].
+
+pub mod exec;
 
 use crate::game::{Game, Seat, ToMove};
 use crate::rng::Rng;
-use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
+
+pub use exec::ExecSpec;
+
+/// A player that is not at the keyboard. One value plays one seat of one game: it may
+/// keep state between its decisions (a subprocess, a search tree).
+pub trait Bot<G: Game> {
+    /// The bot's name in reports and error messages (`random`, `exec:./my-bot`).
+    fn name(&self) -> String;
+    /// Chooses one of `legal` (non-empty, in the game's stable order) for the player to
+    /// move in `state`. `rng` is the game's bot generator: draw from it, and only from
+    /// it, to stay reproducible. A bot that cannot answer says why.
+    fn choose(&mut self, game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rng)
+    -> Result<G::Action, BotError>;
+    /// Told once when the game is over (a subprocess hears the result and is ended).
+    fn game_over(&mut self, _game: &G, _state: &G::State) {}
+}
+
+/// A bot that could not choose: it crashed, fell silent or answered nonsense.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bot `{bot}` at seat {seat}: {reason}")]
+pub struct BotError {
+    pub bot: String,
+    pub seat: Seat,
+    pub reason: String,
+}
 
 /// A bot as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotSpec {
     Random,
     Greedy,
     /// Monte Carlo tree search with this many iterations per decision.
     Mcts(u32),
+    /// A subprocess speaking the [`exec`] protocol.
+    Exec(Arc<ExecSpec>),
 }
 
 impl fmt::Display for BotSpec {
@@ -23,12 +56,14 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Mcts(n) => write!(f, "mcts:{n}"),
+            BotSpec::Exec(e) => write!(f, "exec:{}", e.command()),
         }
     }
 }
 
+/// A bot spec that does not read: the message names it and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown bot `{0}`: expected `random`, `greedy` or `mcts:N` (N iterations, 1 to 1000000)")]
+#[error("{0}")]
 pub struct BadBotSpec(pub String);
 
 impl std::str::FromStr for BotSpec {
@@ -39,11 +74,66 @@ impl std::str::FromStr for BotSpec {
             "random" => Ok(BotSpec::Random),
             "greedy" => Ok(BotSpec::Greedy),
             "mcts" => Ok(BotSpec::Mcts(200)),
-            _ => match s.strip_prefix("mcts:").map(str::parse::<u32>) {
-                Some(Ok(n)) if (1..=1_000_000).contains(&n) => Ok(BotSpec::Mcts(n)),
-                _ => Err(BadBotSpec(s.to_string())),
-            },
+            _ => {
+                if let Some(command) = s.strip_prefix("exec:") {
+                    return ExecSpec::parse(command)
+                        .map(|e| BotSpec::Exec(Arc::new(e)))
+                        .map_err(|why| BadBotSpec(format!("bot `{s}`: {why}")));
+                }
+                match s.strip_prefix("mcts:").map(str::parse::<u32>) {
+                    Some(Ok(n)) if (1..=1_000_000).contains(&n) => Ok(BotSpec::Mcts(n)),
+                    _ => Err(BadBotSpec(format!(
+                        "unknown bot `{s}`: expected `random`, `greedy`, `mcts:N` (N iterations, 1 to 1000000) \
+                         or `exec:PROGRAM [ARGS]`"
+                    ))),
+                }
+            }
         }
+    }
+}
+
+impl BotSpec {
+    /// A fresh bot of this kind for one seat of one game.
+    pub fn instantiate<G: Game>(&self, seat: Seat) -> Box<dyn Bot<G>> {
+        match self {
+            BotSpec::Exec(e) => Box::new(exec::ExecBot::new(Arc::clone(e), seat)),
+            builtin => Box::new(Builtin { spec: builtin.clone(), seat }),
+        }
+    }
+
+    /// Whether the bot runs outside this process (and so cannot be re-asked cheaply, e.g.
+    /// to replay a record).
+    pub fn is_external(&self) -> bool {
+        matches!(self, BotSpec::Exec(_))
+    }
+}
+
+/// The built-in bots as [`Bot`]s.
+struct Builtin {
+    spec: BotSpec,
+    seat: Seat,
+}
+
+impl<G: Game> Bot<G> for Builtin {
+    fn name(&self) -> String {
+        self.spec.to_string()
+    }
+
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        legal: &[G::Action],
+        rng: &mut Rng,
+    ) -> Result<G::Action, BotError> {
+        if legal.is_empty() {
+            return Err(BotError {
+                bot: self.spec.to_string(),
+                seat: self.seat,
+                reason: "no legal action to choose".into(),
+            });
+        }
+        Ok(choose(game, &self.spec, state, legal, rng))
     }
 }
 
@@ -52,21 +142,23 @@ pub fn parse_bots(spec: &str, players: usize) -> Result<Vec<BotSpec>, String> {
     let parts: Vec<BotSpec> =
         spec.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|e: BadBotSpec| e.to_string())?;
     match parts.len() {
-        1 => Ok(vec![parts[0]; players]),
+        1 => Ok(vec![parts[0].clone(); players]),
         n if n == players => Ok(parts),
         n => Err(format!("--bots lists {n} bots for {players} players: give one bot for all seats or one per seat")),
     }
 }
 
-/// Chooses an action for the player to move. `legal` is non-empty.
-pub fn choose<G: Game>(game: &G, spec: BotSpec, state: &G::State, legal: &[G::Action], rng: &mut Rng) -> G::Action {
+/// Chooses an action for the player to move with a built-in bot. `legal` is non-empty.
+/// An `exec:` spec has no process here and plays uniformly at random: use
+/// [`BotSpec::instantiate`] for it.
+pub fn choose<G: Game>(game: &G, spec: &BotSpec, state: &G::State, legal: &[G::Action], rng: &mut Rng) -> G::Action {
     if legal.len() == 1 {
         return legal[0];
     }
     match spec {
-        BotSpec::Random => legal[rng.index(legal.len())],
+        BotSpec::Random | BotSpec::Exec(_) => legal[rng.index(legal.len())],
         BotSpec::Greedy => greedy(game, state, legal, rng),
-        BotSpec::Mcts(n) => mcts::search(game, state, legal, n, rng),
+        BotSpec::Mcts(n) => mcts::search(game, state, legal, *n, rng),
     }
 }
 

@@ -137,7 +137,7 @@ impl<G: Game> AnySession for Session<'_, G> {
         if buf.is_empty() {
             return None;
         }
-        let a = bots::choose(self.game, spec, &self.state, &buf, rng);
+        let a = bots::choose(self.game, &spec, &self.state, &buf, rng);
         Some(self.game.format_action(&self.state, a))
     }
 

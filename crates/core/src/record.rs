@@ -67,7 +67,9 @@ impl Record {
             seed: r.seed,
             index: Some(r.index),
             run_seed: Some(run_seed),
-            bots: (0..players).map(|s| bots.get(s).copied().unwrap_or(BotSpec::Random).to_string()).collect(),
+            bots: (0..players)
+                .map(|s| bots.get(s).map_or_else(|| BotSpec::Random.to_string(), ToString::to_string))
+                .collect(),
             actions: r.actions.clone(),
             rounds: r.rounds,
             result: Some(r.outcome.clone()),
@@ -185,6 +187,16 @@ pub fn replay_one(
     for b in &record.bots {
         bots.push(if b == HUMAN { None } else { Some(b.parse::<BotSpec>().map_err(|e| bad(e.to_string()))?) });
     }
+    if opts.check_bots {
+        if let Some((seat, Some(spec))) =
+            bots.iter().enumerate().find(|(_, b)| b.as_ref().is_some_and(BotSpec::is_external))
+        {
+            return Err(bad(format!(
+                "{}: seat {seat} was played by `{spec}`, a program that cannot be asked again: replay without --check-bots",
+                record.label()
+            )));
+        }
+    }
     let mut session =
         game.start(record.players, record.seed).map_err(|e| bad(format!("cannot set up the game: {e}")))?;
     let label = record.label();
@@ -209,7 +221,7 @@ pub fn replay_one(
         };
         if checking_bots {
             if let Some(Some(spec)) = bots.get(seat as usize) {
-                let choice = session.bot_choice(*spec, &mut rng).unwrap_or_default();
+                let choice = session.bot_choice(spec.clone(), &mut rng).unwrap_or_default();
                 if choice != *action {
                     report.mismatches.push(mismatch(
                         Some(n),
@@ -293,7 +305,7 @@ mod tests {
 
     #[test]
     fn a_changed_result_is_a_mismatch() {
-        let text = records(&[BotSpec::Random; 3]);
+        let text = records(&[const { BotSpec::Random }; 3]);
         let mut lines: Vec<Record> = parse_lines(&text).map(|(_, r)| r.unwrap()).collect();
         if let Some(o) = lines[2].result.as_mut() {
             o.scores[0] += 1;
@@ -307,7 +319,7 @@ mod tests {
 
     #[test]
     fn a_changed_action_is_caught() {
-        let text = records(&[BotSpec::Random; 3]);
+        let text = records(&[const { BotSpec::Random }; 3]);
         let mut lines: Vec<Record> = parse_lines(&text).map(|(_, r)| r.unwrap()).collect();
         let first = lines[0].actions[0].clone();
         lines[0].actions[0] = "take 9".into();
@@ -330,7 +342,7 @@ mod tests {
 
         #[test]
         fn replay_never_panics_on_edited_records(line in 0usize..20, action in 0usize..10, text in "[a-z0-9 ]{0,10}") {
-            let t = records(&[BotSpec::Random; 3]);
+            let t = records(&[const { BotSpec::Random }; 3]);
             let mut lines: Vec<Record> = parse_lines(&t).map(|(_, r)| r.unwrap()).collect();
             let r = &mut lines[line];
             if action < r.actions.len() {
@@ -346,7 +358,7 @@ mod tests {
 
     #[test]
     fn corrupt_lines_and_digest_changes_are_refused() {
-        let text = records(&[BotSpec::Random; 3]);
+        let text = records(&[const { BotSpec::Random }; 3]);
         let e = replay(&text, ReplayOptions::default(), &mut resolver("d2")).unwrap_err();
         assert!(e.message.contains("no longer matches"), "{e}");
         let broken = format!("{}{{not json\n", text.lines().next().unwrap_or_default().to_string() + "\n");

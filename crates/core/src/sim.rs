@@ -5,8 +5,8 @@
 //! Games run in parallel in chunks; their results are folded in index order, so even
 //! floating-point sums are identical on every run.
 
-use crate::bots::{self, BotSpec};
-use crate::game::{Game, GameError, Outcome, ToMove};
+use crate::bots::{Bot, BotError, BotSpec};
+use crate::game::{Game, GameError, Outcome, Seat, ToMove};
 use crate::rng::{Rng, game_seed, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -58,6 +58,9 @@ pub enum SimError {
     Endless { index: u64, seed: u64 },
     #[error("game {index} (seed {seed}): nobody can act but the game is not over")]
     Stuck { index: u64, seed: u64 },
+    /// A bot could not choose (an `exec:` bot crashed, fell silent or answered nonsense).
+    #[error("game {index} (seed {seed}): {source}")]
+    Bot { index: u64, seed: u64, source: BotError },
 }
 
 /// The generator the bots of a game share, derived from the game's seed only.
@@ -65,13 +68,28 @@ pub fn bot_rng(seed: u64) -> Rng {
     Rng::from_seed(splitmix64(seed ^ 0x626f_7473))
 }
 
-/// Plays one game from setup to the end.
+/// Plays one game from setup to the end, each seat played by a fresh bot of its spec.
 pub fn play_game<G: Game>(
     game: &G,
     players: usize,
     index: u64,
     seed: u64,
     bots: &[BotSpec],
+    record: bool,
+) -> Result<GameResult, SimError> {
+    let mut seats: Vec<Box<dyn Bot<G>>> =
+        (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat)).collect();
+    play_game_with(game, players, index, seed, &mut seats, record)
+}
+
+/// Plays one game from setup to the end with the given bots, one per seat (a Rust
+/// user's own [`Bot`]s included).
+pub fn play_game_with<G: Game>(
+    game: &G,
+    players: usize,
+    index: u64,
+    seed: u64,
+    seats: &mut [Box<dyn Bot<G>>],
     record: bool,
 ) -> Result<GameResult, SimError> {
     let err = |source| SimError::Game { index, seed, source };
@@ -89,8 +107,11 @@ pub fn play_game<G: Game>(
         if legal.is_empty() {
             return Err(SimError::Stuck { index, seed });
         }
-        let spec = bots.get(seat as usize).copied().unwrap_or(BotSpec::Random);
-        let action = bots::choose(game, spec, &state, &legal, &mut rng);
+        let Some(bot) = seats.get_mut(seat as usize) else {
+            return Err(SimError::Stuck { index, seed });
+        };
+        let action =
+            bot.choose(game, &state, &legal, &mut rng).map_err(|source| SimError::Bot { index, seed, source })?;
         if record {
             actions.push(game.format_action(&state, action));
         }
@@ -100,12 +121,29 @@ pub fn play_game<G: Game>(
             return Err(SimError::Endless { index, seed });
         }
     }
+    for bot in seats.iter_mut() {
+        bot.game_over(game, &state);
+    }
     let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
     Ok(GameResult { index, seed, outcome, decisions, rounds: game.progress(&state).rounds, actions })
 }
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
-pub fn simulate<G: Game>(game: &G, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
+pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
+    let specs = &opts.bots;
+    let make = |seat: Seat| specs.get(seat as usize).unwrap_or(&BotSpec::Random).instantiate::<G>(seat);
+    simulate_with(game, opts, &make, each)
+}
+
+/// Runs a simulation whose bots come from `make_bot` (called once per seat of each
+/// game, on the worker threads): the way to simulate with a [`Bot`] of one's own.
+/// `opts.bots` only names the seats in the report.
+pub fn simulate_with<G: Game>(
+    game: &G,
+    opts: &SimOptions,
+    make_bot: &(dyn Fn(Seat) -> Box<dyn Bot<G>> + Sync),
+    mut each: impl FnMut(&GameResult),
+) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
     // The shard's games k, k+n, k+2n, … in chunks, never all indices at once.
     let (first, step) = match opts.shard {
@@ -122,7 +160,10 @@ pub fn simulate<G: Game>(game: &G, opts: &SimOptions, mut each: impl FnMut(&Game
         }
         let results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
-            .map(|&i| play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record))
+            .map(|&i| {
+                let mut seats: Vec<Box<dyn Bot<G>>> = (0..opts.players).map(|s| make_bot(s as Seat)).collect();
+                play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record)
+            })
             .collect();
         for r in results {
             let r = r?;

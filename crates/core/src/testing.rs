@@ -362,7 +362,7 @@ pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotS
             }
         }
         seen.extend(legal.iter().cloned());
-        let choice = s.bot_choice(bot, &mut rng).ok_or_else(|| at(n, "the bot found no action".into()))?;
+        let choice = s.bot_choice(bot.clone(), &mut rng).ok_or_else(|| at(n, "the bot found no action".into()))?;
         if !legal.contains(&choice) {
             return Err(at(n, format!("the bot chose `{choice}`, which is not among {legal:?}")));
         }
@@ -402,8 +402,8 @@ pub fn conformance_deterministic(
     seed: u64,
     bot: BotSpec,
 ) -> Result<Played, String> {
-    let a = conformance_game(game, players, seed, bot)?;
-    let b = conformance_game(game, players, seed, bot)?;
+    let a = conformance_game(game, players, seed, bot.clone())?;
+    let b = conformance_game(game, players, seed, bot.clone())?;
     if a != b {
         let first = a.actions.iter().zip(&b.actions).position(|(x, y)| x != y).unwrap_or(a.actions.len());
         return Err(format!(

@@ -35,7 +35,7 @@ fn main() {
         let mut rng = Rng::from_seed(seed ^ 0x5eed);
         while let ToMove::Seat(_) = g.to_move(&s) {
             g.legal_actions(&s, &mut buf);
-            let a = bots::choose(&g, bot, &s, &buf, &mut rng);
+            let a = bots::choose(&g, &bot, &s, &buf, &mut rng);
             let kind = match a {
                 Action::Capital(_) => "capital",
                 Action::BuyPrivilege { .. } => "buy privilege",

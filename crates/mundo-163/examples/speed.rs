@@ -18,7 +18,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let bots = vec![bot; players];
+    let bots = vec![bot.clone(); players];
     let start = Instant::now();
     let (mut decisions, mut rounds, mut max_rounds, mut limit, mut scores) = (0u64, 0u64, 0u32, 0u64, 0i64);
     for i in 0..games {

@@ -27,7 +27,7 @@ fn main() {
             break;
         }
         g.legal_actions(&s, &mut buf);
-        let a = bots::choose(&g, bot, &s, &buf, &mut rng);
+        let a = bots::choose(&g, &bot, &s, &buf, &mut rng);
         println!(
             "round {:>2} seat {p}: {:<30} value {:.2}, ${}",
             s.round,

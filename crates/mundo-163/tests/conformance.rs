@@ -165,7 +165,7 @@ fn greedy_games_end_by_deliveries() {
         let mut buf = Vec::new();
         while let ToMove::Seat(_) = g.to_move(&s) {
             g.legal_actions(&s, &mut buf);
-            let a = rulesmith_core::bots::choose(&g, BotSpec::Greedy, &s, &buf, &mut rng);
+            let a = rulesmith_core::bots::choose(&g, &BotSpec::Greedy, &s, &buf, &mut rng);
             g.apply(&mut s, a).unwrap();
         }
         if g.outcome(&s).unwrap().end == "delivered_goods" {

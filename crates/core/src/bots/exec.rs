@@ -1,0 +1,360 @@
+//! `exec:PROGRAM [ARGS]`: a bot in any language, run as a subprocess that speaks JSON
+//! lines on its standard input and output.
+//!
+//! One process plays one seat of one game. It receives one JSON object per line:
+//!
+//! - `{"type":"start","game":"puerto-rico","players":4,"seat":2,"seed":123}` once, first
+//!   (`seed` is drawn from the game's bot generator, for a bot that wants to be
+//!   reproducible);
+//! - `{"type":"decide","seat":2,"decision":17,"view":{…},"legal":["settler","mayor",…]}`
+//!   each time the seat must act: `view` is what the seat may see (the same JSON as
+//!   `rulesmith state --seat 2`, hidden values marked hidden), `legal` the legal actions
+//!   in notation, in the game's stable order, `decision` how many decisions the game has
+//!   had so far;
+//! - `{"type":"end","scores":[…],"ranks":[…],"end":"…"}` once the game is over; then its
+//!   standard input closes and it should exit.
+//!
+//! To each `decide` it answers with one line: the action in notation (`settler`), the
+//! same as a JSON string (`"settler"`), or a JSON object `{"action":"settler"}` or
+//! `{"index":0}` (an index into `legal`). Anything it writes to standard error is passed
+//! through. An answer must come within the time limit ([`DEFAULT_TIME_LIMIT`] unless
+//! set) and fit in [`MAX_REPLY`] bytes; a bot that crashes, falls silent, or answers
+//! with anything but a legal action stops the run with an error naming it.
+
+use super::{Bot, BotError};
+use crate::game::{Game, Seat, ToMove};
+use crate::rng::Rng;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::time::{Duration, Instant};
+
+/// How long a bot may think about one decision unless told otherwise.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+/// The longest answer line read from a bot, in bytes.
+pub const MAX_REPLY: usize = 64 * 1024;
+/// How many words a bot's command may have.
+const MAX_ARGS: usize = 64;
+
+/// A subprocess bot's command line and time limit, validated once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecSpec {
+    command: String,
+    argv: Vec<String>,
+    time_limit: Duration,
+}
+
+impl ExecSpec {
+    /// Reads `PROGRAM [ARGS]` (words split as a POSIX shell would, quotes allowed).
+    pub fn parse(command: &str) -> Result<Self, String> {
+        let command = command.trim();
+        let argv = shlex::split(command).ok_or("its command has an unclosed quote")?;
+        if argv.is_empty() {
+            return Err("name a program after `exec:`".into());
+        }
+        if argv.len() > MAX_ARGS {
+            return Err(format!("its command has {} words; at most {MAX_ARGS}", argv.len()));
+        }
+        Ok(ExecSpec { command: command.to_string(), argv, time_limit: DEFAULT_TIME_LIMIT })
+    }
+
+    /// The command as given.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    pub fn time_limit(&self) -> Duration {
+        self.time_limit
+    }
+
+    /// The same bot with another time limit per decision.
+    pub fn with_time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = limit;
+        self
+    }
+}
+
+/// A running bot process and the thread that reads its answers.
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    answers: Receiver<Result<String, String>>,
+}
+
+impl Running {
+    /// Ends the process (it may already have exited) and says how it ended.
+    fn stop(&mut self) -> String {
+        self.stdin = None;
+        if let Ok(Some(status)) = self.child.try_wait() {
+            return status.to_string();
+        }
+        let _ = self.child.kill();
+        self.child.wait().map_or_else(|e| e.to_string(), |s| s.to_string())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.stop();
+    }
+}
+
+/// One seat's subprocess bot. The process starts at the seat's first decision.
+pub struct ExecBot {
+    spec: Arc<ExecSpec>,
+    seat: Seat,
+    running: Option<Running>,
+    decisions: u64,
+}
+
+impl ExecBot {
+    pub fn new(spec: Arc<ExecSpec>, seat: Seat) -> Self {
+        ExecBot { spec, seat, running: None, decisions: 0 }
+    }
+
+    fn error(&self, reason: impl Into<String>) -> BotError {
+        BotError { bot: format!("exec:{}", self.spec.command), seat: self.seat, reason: reason.into() }
+    }
+
+    fn start<G: Game>(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<(), BotError> {
+        let argv = &self.spec.argv;
+        let mut child = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| self.error(format!("cannot start `{}`: {e}", argv[0])))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(self.error("its standard input or output could not be opened"));
+        };
+        // A reader thread turns the output into lines, so that a silent bot can be timed
+        // out; it ends when the process closes its output.
+        let (tx, answers) = sync_channel(1);
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match (&mut reader).take(MAX_REPLY as u64 + 1).read_until(b'\n', &mut line) {
+                    Ok(0) => break,
+                    Ok(_) if line.len() > MAX_REPLY => {
+                        let _ = tx.send(Err(format!("answered a line longer than {MAX_REPLY} bytes")));
+                        break;
+                    }
+                    Ok(_) => {
+                        let sent = match String::from_utf8(line) {
+                            Ok(text) => tx.send(Ok(text)),
+                            Err(_) => tx.send(Err("answered a line that is not UTF-8 text".into())),
+                        };
+                        if sent.is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(format!("cannot read its answer: {e}")));
+                        break;
+                    }
+                }
+            }
+        });
+        self.running = Some(Running { child, stdin: Some(stdin), answers });
+        let hello = serde_json::json!({
+            "type": "start",
+            "game": game.game_id(),
+            "players": game.player_count(state),
+            "seat": self.seat,
+            "seed": rng.next_u64(),
+        });
+        self.send(&hello)
+    }
+
+    fn send(&mut self, message: &serde_json::Value) -> Result<(), BotError> {
+        let Some(run) = self.running.as_mut() else { return Err(self.error("it is not running")) };
+        let written = match run.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{message}").and_then(|()| stdin.flush()),
+            None => Err(std::io::Error::other("its input is closed")),
+        };
+        if written.is_err() {
+            let how = run.stop();
+            self.running = None;
+            return Err(self.error(format!("it exited ({how}) before the game was over")));
+        }
+        Ok(())
+    }
+
+    fn answer(&mut self) -> Result<String, BotError> {
+        let limit = self.spec.time_limit;
+        let Some(run) = self.running.as_mut() else { return Err(self.error("it is not running")) };
+        let started = Instant::now();
+        let got = run.answers.recv_timeout(limit);
+        let failure = match got {
+            Ok(Ok(line)) => return Ok(line),
+            Ok(Err(why)) => why,
+            Err(RecvTimeoutError::Timeout) => {
+                format!("gave no answer within {:.1} s (the time limit per decision)", started.elapsed().as_secs_f64())
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let how = run.stop();
+                self.running = None;
+                return Err(self.error(format!("exited ({how}) without answering")));
+            }
+        };
+        if let Some(mut run) = self.running.take() {
+            run.stop();
+        }
+        Err(self.error(failure))
+    }
+}
+
+/// What a bot's answer line says: an action in notation, or an index into `legal`.
+#[derive(Debug)]
+enum Reply {
+    Text(String),
+    Index(u64),
+}
+
+fn read_reply(line: &str) -> Result<Reply, String> {
+    let line = line.trim();
+    if line.starts_with('{') || line.starts_with('"') {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| format!("answered `{}`, which is not valid JSON: {e}", clip(line)))?;
+        return match v {
+            serde_json::Value::String(s) => Ok(Reply::Text(s)),
+            serde_json::Value::Object(m) => match (m.get("action"), m.get("index")) {
+                (Some(serde_json::Value::String(s)), None) => Ok(Reply::Text(s.clone())),
+                (None, Some(i)) => i
+                    .as_u64()
+                    .map(Reply::Index)
+                    .ok_or_else(|| format!("answered `{}`: `index` must be a whole number from 0", clip(line))),
+                _ => Err(format!("answered `{}`: expected {{\"action\": \"…\"}} or {{\"index\": N}}", clip(line))),
+            },
+            _ => Err(format!("answered `{}`: expected an action in notation", clip(line))),
+        };
+    }
+    if line.is_empty() {
+        return Err("answered an empty line".into());
+    }
+    Ok(Reply::Text(line.to_string()))
+}
+
+/// A bot's text, shortened for a message.
+fn clip(text: &str) -> String {
+    let mut out: String = text.chars().take(80).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+impl<G: Game> Bot<G> for ExecBot {
+    fn name(&self) -> String {
+        format!("exec:{}", self.spec.command)
+    }
+
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        legal: &[G::Action],
+        rng: &mut Rng,
+    ) -> Result<G::Action, BotError> {
+        if self.running.is_none() {
+            if self.decisions > 0 {
+                return Err(self.error("it stopped earlier in this game"));
+            }
+            self.start(game, state, rng)?;
+        }
+        self.decisions += 1;
+        let names: Vec<String> = legal.iter().map(|&a| game.format_action(state, a)).collect();
+        let seat = match game.to_move(state) {
+            ToMove::Seat(s) => s,
+            ToMove::Terminal => self.seat,
+        };
+        let message = serde_json::json!({
+            "type": "decide",
+            "seat": seat,
+            "decision": self.decisions - 1,
+            "view": game.view_to_json(state, seat),
+            "legal": names,
+        });
+        self.send(&message)?;
+        let line = self.answer()?;
+        let chosen = match read_reply(&line).map_err(|e| self.error(e))? {
+            Reply::Index(i) => usize::try_from(i).ok().and_then(|i| legal.get(i).copied()).ok_or_else(|| {
+                self.error(format!(
+                    "answered index {i}, but there are {} legal actions (0 to {})",
+                    legal.len(),
+                    legal.len() - 1
+                ))
+            })?,
+            Reply::Text(text) => match names.iter().position(|n| *n == text.trim()) {
+                Some(i) => legal[i],
+                None => match game.parse_action(state, &text) {
+                    Ok(a) if legal.contains(&a) => a,
+                    _ => {
+                        let shown: Vec<&str> = names.iter().take(12).map(String::as_str).collect();
+                        let more = if names.len() > 12 { ", …" } else { "" };
+                        return Err(self.error(format!(
+                            "answered `{}`, which is not a legal action now (legal: {}{more})",
+                            clip(text.trim()),
+                            shown.join(", ")
+                        )));
+                    }
+                },
+            },
+        };
+        Ok(chosen)
+    }
+
+    fn game_over(&mut self, game: &G, state: &G::State) {
+        if self.running.is_none() {
+            return;
+        }
+        let result = game
+            .outcome(state)
+            .map(|o| serde_json::json!({"type": "end", "scores": o.scores, "ranks": o.ranks, "end": o.end}));
+        if let Some(message) = result {
+            let _ = self.send(&message);
+        }
+        if let Some(mut run) = self.running.take() {
+            // Give the bot a moment to exit by itself once its input closes.
+            run.stdin = None;
+            let deadline = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = run.child.try_wait() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            run.stop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_like_a_shell() {
+        let e = ExecSpec::parse(" python3 'my bot.py' --depth 2 ").unwrap();
+        assert_eq!(e.argv, ["python3", "my bot.py", "--depth", "2"]);
+        assert_eq!(e.command(), "python3 'my bot.py' --depth 2");
+        assert!(ExecSpec::parse("").unwrap_err().contains("name a program"));
+        assert!(ExecSpec::parse("bot 'open").unwrap_err().contains("unclosed quote"));
+    }
+
+    #[test]
+    fn replies_read_in_each_form() {
+        assert!(matches!(read_reply("settler\n"), Ok(Reply::Text(t)) if t == "settler"));
+        assert!(matches!(read_reply("\"ship corn on 5\""), Ok(Reply::Text(t)) if t == "ship corn on 5"));
+        assert!(matches!(read_reply("{\"action\": \"pass\"}"), Ok(Reply::Text(t)) if t == "pass"));
+        assert!(matches!(read_reply("{\"index\": 3}"), Ok(Reply::Index(3))));
+        assert!(read_reply("{\"index\": -1}").unwrap_err().contains("whole number"));
+        assert!(read_reply("{\"move\": 1}").unwrap_err().contains("expected"));
+        assert!(read_reply("{oops").unwrap_err().contains("not valid JSON"));
+        assert!(read_reply("  ").unwrap_err().contains("empty line"));
+    }
+}
