@@ -38,6 +38,15 @@ pub trait AnySession {
     fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String>;
     /// Checks every invariant of the current state.
     fn check(&self) -> Result<(), GameError>;
+    /// A copy of this game in progress (same state and history).
+    fn fork(&self) -> Box<dyn AnySession + '_>;
+    /// The legal actions in notation into `out` (cleared first): [`AnySession::legal`]
+    /// without allocating a new list.
+    fn legal_into(&self, out: &mut Vec<String>);
+    /// Plays the `index`-th legal action (in the order of [`AnySession::legal`]).
+    fn play_index(&mut self, index: usize) -> Result<(), GameError>;
+    /// `seat`'s view as a fixed-length vector ([`crate::encode::encode_view`]).
+    fn encode_view(&self, seat: Seat, out: &mut [f32]);
 }
 
 impl<G: Game> AnyGame for G {
@@ -130,5 +139,34 @@ impl<G: Game> AnySession for Session<'_, G> {
 
     fn check(&self) -> Result<(), GameError> {
         self.game.check_state(&self.state)
+    }
+
+    fn fork(&self) -> Box<dyn AnySession + '_> {
+        Box::new(Session { game: self.game, state: self.state.clone(), history: self.history.clone() })
+    }
+
+    fn legal_into(&self, out: &mut Vec<String>) {
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        out.clear();
+        out.extend(buf.iter().map(|&a| self.game.format_action(&self.state, a)));
+    }
+
+    fn play_index(&mut self, index: usize) -> Result<(), GameError> {
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        let Some(&action) = buf.get(index) else {
+            return Err(GameError::Illegal {
+                action: format!("#{index}"),
+                reason: format!("there are {} legal actions", buf.len()),
+            });
+        };
+        self.history.push(self.game.format_action(&self.state, action));
+        self.game.apply_legal(&mut self.state, action);
+        Ok(())
+    }
+
+    fn encode_view(&self, seat: Seat, out: &mut [f32]) {
+        crate::encode::encode_view(&self.game.observe(&self.state, seat), out);
     }
 }
