@@ -11,12 +11,16 @@
 //! **Observations.** [`encode_view`] walks a view (the state a seat may see, from
 //! `Game::observe`, which hides what the seat may not know) with a serde serializer
 //! and adds each leaf into the bucket its path hashes to (feature hashing):
-//! - a number at path `p` adds its value to bucket `h(p)`;
+//! - a number at path `p` adds its value to bucket `h(p)`, except 64-bit unsigned
+//!   integers, which the games use as bit sets (tiles, roads, buildings): each set bit `i`
+//!   adds 1 to bucket `h(p, i)`;
 //! - `true` at `p` adds 1 to `h(p)`; `false` adds nothing;
 //! - a string or unit variant `s` at `p` adds 1 to `h(p', s)`, where `p'` is `p` with the
 //!   index of the innermost list replaced by `[]`: a list of names becomes counts of
 //!   names (a face-down stack's canonical order is not order information);
-//! - `None` at `p` adds 1 to `h(p, none)`.
+//! - `None` at `p` adds 1 to `h(p, none)`;
+//! - the seeded generator (the core's [`crate::Rng`], whatever the view holds there) adds
+//!   nothing.
 //!
 //! Only what the view serializes can reach the vector, so nothing hidden leaks as long
 //! as the view hides it; the vector has the same length for every state.
@@ -238,7 +242,13 @@ struct Compound<'e, 'a> {
     enc: &'e mut Encoder<'a>,
     index: u64,
     key: KeyBytes,
+    /// The generator's fields: left out.
+    skip: bool,
 }
+
+/// The serde name of the generator inside [`crate::Rng`] (`rand_pcg::Pcg32`); a test
+/// below fails if a dependency update renames it.
+const GENERATOR: &str = "Lcg64Xsh32";
 
 macro_rules! leaf_num {
     ($($f:ident: $t:ty),*) => {$(
@@ -261,7 +271,18 @@ impl<'e, 'a> ser::Serializer for &'e mut Encoder<'a> {
     type SerializeStructVariant = Compound<'e, 'a>;
 
     leaf_num!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64, serialize_u8: u8,
-        serialize_u16: u16, serialize_u32: u32, serialize_u64: u64, serialize_f32: f32, serialize_f64: f64);
+        serialize_u16: u16, serialize_u32: u32, serialize_f32: f32, serialize_f64: f64);
+
+    fn serialize_u64(self, v: u64) -> Result<(), EncodeError> {
+        let mut bits = v;
+        while bits != 0 {
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            let h = fnv(fnv(self.full, b"bit"), &i.to_le_bytes());
+            self.add(h, 1.0);
+        }
+        Ok(())
+    }
 
     fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
         if v {
@@ -315,13 +336,13 @@ impl<'e, 'a> ser::Serializer for &'e mut Encoder<'a> {
         self.child(Key::Field(variant.as_bytes()), v)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, EncodeError> {
-        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()) })
+        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()), skip: false })
     }
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, EncodeError> {
-        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()) })
+        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()), skip: false })
     }
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, EncodeError> {
-        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()) })
+        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()), skip: false })
     }
     fn serialize_tuple_variant(
         self,
@@ -331,13 +352,13 @@ impl<'e, 'a> ser::Serializer for &'e mut Encoder<'a> {
         _: usize,
     ) -> Result<Self::SerializeTupleVariant, EncodeError> {
         self.name(variant);
-        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()) })
+        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()), skip: false })
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, EncodeError> {
-        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()) })
+        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()), skip: false })
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, EncodeError> {
-        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()) })
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Self::SerializeStruct, EncodeError> {
+        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()), skip: name == GENERATOR })
     }
     fn serialize_struct_variant(
         self,
@@ -347,7 +368,7 @@ impl<'e, 'a> ser::Serializer for &'e mut Encoder<'a> {
         _: usize,
     ) -> Result<Self::SerializeStructVariant, EncodeError> {
         self.name(variant);
-        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()) })
+        Ok(Compound { enc: self, index: 0, key: KeyBytes(Vec::new()), skip: false })
     }
 }
 
@@ -400,6 +421,9 @@ macro_rules! struct_like {
             type Ok = ();
             type Error = EncodeError;
             fn serialize_field<T: Serialize + ?Sized>(&mut self, k: &'static str, v: &T) -> Result<(), EncodeError> {
+                if self.skip {
+                    return Ok(());
+                }
                 self.enc.child(Key::Field(k.as_bytes()), v)
             }
             fn end(self) -> Result<(), EncodeError> {
@@ -413,7 +437,6 @@ struct_like!(SerializeStruct, SerializeStructVariant);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn ids_are_stable_and_distinct() {
@@ -430,13 +453,33 @@ mod tests {
 
     #[test]
     fn a_list_of_names_is_counted_not_ordered() {
+        #[derive(serde::Serialize)]
+        struct View {
+            stack: Vec<&'static str>,
+            vp: u16,
+        }
         let mut a = vec![0.0; 64];
         let mut b = vec![0.0; 64];
-        encode_view(&json!({"stack": ["corn", "sugar", "corn"], "vp": 3}), &mut a);
-        encode_view(&json!({"stack": ["corn", "corn", "sugar"], "vp": 3}), &mut b);
+        encode_view(&View { stack: vec!["corn", "sugar", "corn"], vp: 3 }, &mut a);
+        encode_view(&View { stack: vec!["corn", "corn", "sugar"], vp: 3 }, &mut b);
         assert_eq!(a, b);
-        encode_view(&json!({"stack": ["corn", "sugar", "sugar"], "vp": 3}), &mut b);
+        encode_view(&View { stack: vec!["corn", "sugar", "sugar"], vp: 3 }, &mut b);
         assert_ne!(a, b);
         assert_eq!(a.iter().sum::<f32>(), 6.0);
+    }
+
+    #[test]
+    fn the_generator_is_left_out_and_bit_sets_are_bits() {
+        #[derive(serde::Serialize)]
+        struct View {
+            rng: crate::Rng,
+            tiles: u64,
+        }
+        let mut a = vec![0.0; 64];
+        let mut b = vec![0.0; 64];
+        encode_view(&View { rng: crate::Rng::from_seed(1), tiles: 0b1011 }, &mut a);
+        encode_view(&View { rng: crate::Rng::from_seed(2), tiles: 0b1011 }, &mut b);
+        assert_eq!(a, b);
+        assert_eq!(a.iter().sum::<f32>(), 3.0);
     }
 }

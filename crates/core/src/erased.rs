@@ -38,8 +38,8 @@ pub trait AnySession {
     fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String>;
     /// Checks every invariant of the current state.
     fn check(&self) -> Result<(), GameError>;
-    /// A copy of this game in progress (same state and history).
-    fn fork(&self) -> Box<dyn AnySession + '_>;
+    /// The actions played so far, to edit (when copying a game through its state).
+    fn history_mut(&mut self) -> &mut Vec<String>;
     /// The legal actions in notation into `out` (cleared first): [`AnySession::legal`]
     /// without allocating a new list.
     fn legal_into(&self, out: &mut Vec<String>);
@@ -141,8 +141,8 @@ impl<G: Game> AnySession for Session<'_, G> {
         self.game.check_state(&self.state)
     }
 
-    fn fork(&self) -> Box<dyn AnySession + '_> {
-        Box::new(Session { game: self.game, state: self.state.clone(), history: self.history.clone() })
+    fn history_mut(&mut self) -> &mut Vec<String> {
+        &mut self.history
     }
 
     fn legal_into(&self, out: &mut Vec<String>) {
