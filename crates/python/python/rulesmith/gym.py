@@ -5,7 +5,9 @@ actions are those of :mod:`rulesmith.env` (a dict with ``observation`` and
 ``action_mask``; ``Discrete(action_ids)``). ``opponents`` is one bot for every other seat
 or a list, one per seat (``random``, ``greedy``, ``mcts:N``). The reward, at the end, is
 the seat's share of the win. ``action_masks()`` returns the current mask (for maskable
-learners). Seeds map to games as in :mod:`rulesmith.env`; the bots' choices are seeded
+learners). An id that is not legal raises ``ActionError``, or with
+``on_illegal="lose"`` ends the episode with reward -1 (for checkers and learners that
+sample unmasked). Seeds map to games as in :mod:`rulesmith.env`; the bots' choices are seeded
 from the game seed, so a seeded reset and the same actions replay the same game.
 """
 
@@ -15,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rulesmith._rulesmith import DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset, game_seed
+from rulesmith._rulesmith import ActionError, DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset, game_seed
 
 
 class RulesmithGymEnv(gym.Env):
@@ -30,7 +32,11 @@ class RulesmithGymEnv(gym.Env):
         action_ids: int = DEFAULT_ACTION_IDS,
         observation_len: int = DEFAULT_OBSERVATION_LEN,
         render_mode: str | None = None,
+        on_illegal: str = "raise",
     ):
+        if on_illegal not in ("raise", "lose"):
+            raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'lose'")
+        self.on_illegal = on_illegal
         self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
         self.players = self.ruleset.default_players if players is None else players
         lo, hi = self.ruleset.players
@@ -106,7 +112,12 @@ class RulesmithGymEnv(gym.Env):
         return self._obs(), {}
 
     def step(self, action):
-        self.game.play_id(int(action), self.action_ids)
+        try:
+            self.game.play_id(int(action), self.action_ids)
+        except ActionError:
+            if self.on_illegal == "raise":
+                raise
+            return self._obs(), -1.0, True, False, {"illegal": int(action)}
         self._decision += 1
         self._play_bots()
         if self.game.to_move is None:
