@@ -10,7 +10,8 @@
 //!
 //! **Observations.** [`encode_view`] walks a view (the state a seat may see, from
 //! `Game::observe`, which hides what the seat may not know) with a serde serializer
-//! and adds each leaf into the bucket its path hashes to (feature hashing):
+//! and adds each leaf into the bucket its path hashes to (feature hashing; a path's hash
+//! combines its steps' hashes, keys by FNV-1a, see [`combine`]):
 //! - a number at path `p` adds its value to bucket `h(p)`, except 64-bit unsigned
 //!   integers, which the games use as bit sets (tiles, roads, buildings): each set bit `i`
 //!   adds 1 to bucket `h(p, i)`;
@@ -43,6 +44,26 @@ fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
     }
     h
 }
+
+/// One step of a path's hash: the parent's hash and the hash of the step (a key's FNV-1a,
+/// a tagged index), mixed cheaply; [`Encoder::add`] finishes with an avalanche.
+fn combine(h: u64, step: u64) -> u64 {
+    (h.rotate_left(23) ^ step).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+fn avalanche(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+const TAG_NUMBER: u64 = 1;
+const TAG_NONE: u64 = 2;
+const TAG_ANY_INDEX: u64 = 3;
+const TAG_BIT: u64 = 1 << 62;
+const TAG_INDEX: u64 = 1 << 63;
 
 /// The id of an action's notation in an id space of `size` ids (before collisions).
 pub fn action_hash(notation: &str, size: u32) -> u32 {
@@ -105,16 +126,16 @@ struct Encoder<'a> {
 impl Encoder<'_> {
     fn add(&mut self, h: u64, v: f32) {
         let n = self.out.len() as u64;
-        if let Some(x) = self.out.get_mut((h % n) as usize) {
+        if let Some(x) = self.out.get_mut((avalanche(h) % n) as usize) {
             *x += v;
         }
     }
     fn number(&mut self, v: f64) {
-        let h = fnv(self.full, b"#");
+        let h = combine(self.full, TAG_NUMBER);
         self.add(h, v as f32);
     }
     fn name(&mut self, s: &str) {
-        let h = fnv(fnv(self.anon, b"="), s.as_bytes());
+        let h = combine(self.anon, fnv(FNV_OFFSET, s.as_bytes()));
         self.add(h, 1.0);
     }
     /// Serializes `value` one level down (`key` for a field, `None` + `index` for a list item).
@@ -122,12 +143,13 @@ impl Encoder<'_> {
         let (full, anon) = (self.full, self.anon);
         match key {
             Key::Field(k) => {
-                self.full = fnv(fnv(full, b"."), k);
-                self.anon = fnv(fnv(anon, b"."), k);
+                let k = fnv(FNV_OFFSET, k);
+                self.full = combine(full, k);
+                self.anon = combine(anon, k);
             }
             Key::Index(i) => {
-                self.full = fnv(fnv(full, b"["), &i.to_le_bytes());
-                self.anon = fnv(full, b"[]");
+                self.full = combine(full, TAG_INDEX | i);
+                self.anon = combine(full, TAG_ANY_INDEX);
             }
         }
         let r = value.serialize(&mut *self);
@@ -278,7 +300,7 @@ impl<'e, 'a> ser::Serializer for &'e mut Encoder<'a> {
         while bits != 0 {
             let i = bits.trailing_zeros();
             bits &= bits - 1;
-            let h = fnv(fnv(self.full, b"bit"), &i.to_le_bytes());
+            let h = combine(self.full, TAG_BIT | u64::from(i));
             self.add(h, 1.0);
         }
         Ok(())
@@ -305,7 +327,7 @@ impl<'e, 'a> ser::Serializer for &'e mut Encoder<'a> {
         Ok(())
     }
     fn serialize_none(self) -> Result<(), EncodeError> {
-        let h = fnv(self.full, b"none");
+        let h = combine(self.full, TAG_NONE);
         self.add(h, 1.0);
         Ok(())
     }
@@ -394,8 +416,12 @@ macro_rules! seq_like {
         }
     )*};
 }
-seq_like!(SerializeSeq::serialize_element, SerializeTuple::serialize_element,
-    SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field);
+seq_like!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();

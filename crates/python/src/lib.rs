@@ -19,7 +19,12 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-create_exception!(_rulesmith, RulesetError, PyValueError, "A ruleset that does not load: every diagnostic, with file:line:col.");
+create_exception!(
+    _rulesmith,
+    RulesetError,
+    PyValueError,
+    "A ruleset that does not load: every diagnostic, with file:line:col."
+);
 create_exception!(_rulesmith, ActionError, PyValueError, "An action that is not legal or does not parse.");
 create_exception!(_rulesmith, SimulationError, PyRuntimeError, "A simulation that stopped (a game error).");
 
@@ -322,7 +327,13 @@ impl Game {
     }
 }
 
-fn sim_options(r: &rulesmith::Ruleset, players: Option<usize>, games: u64, seed: u64, bots: &str) -> PyResult<SimOptions> {
+fn sim_options(
+    r: &rulesmith::Ruleset,
+    players: Option<usize>,
+    games: u64,
+    seed: u64,
+    bots: &str,
+) -> PyResult<SimOptions> {
     let range = r.game.players();
     let players = players.unwrap_or_else(|| default_players(&range));
     if !range.contains(&players) {
@@ -479,8 +490,12 @@ fn merge<'py>(py: Python<'py>, reports: Vec<Bound<'py, PyAny>>) -> PyResult<Boun
         tally.merge(&r.tally).map_err(PyValueError::new_err)?;
         seconds += r.seconds;
     }
-    let bots: Vec<BotSpec> =
-        first.bots.iter().map(|b| b.parse()).collect::<Result<_, _>>().map_err(|e| PyValueError::new_err(format!("{e}")))?;
+    let bots: Vec<BotSpec> = first
+        .bots
+        .iter()
+        .map(|b| b.parse())
+        .collect::<Result<_, _>>()
+        .map_err(|e| PyValueError::new_err(format!("{e}")))?;
     let opts =
         SimOptions { players: first.players, games: tally.games, seed: first.seed, bots, shard: None, record: false };
     ser_to_py(py, &Report::new(&first.ruleset, &first.game, &opts, tally, seconds))

@@ -114,10 +114,11 @@ class RulesmithEnv(AECEnv):
             return
         self.game.play_id(int(action), self.action_ids)
         self._cumulative_rewards[agent] = 0.0
-        outcome = self.game.outcome()
-        if outcome is None:
-            self._select()
+        seat = self.game.to_move
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
             return
+        outcome = self.game.outcome()
         winners = sum(1 for r in outcome["ranks"] if r == 0) or 1
         for a in self.agents:
             seat = self._seat[a]
