@@ -126,7 +126,9 @@ struct Encoder<'a> {
 impl Encoder<'_> {
     fn add(&mut self, h: u64, v: f32) {
         let n = self.out.len() as u64;
-        if let Some(x) = self.out.get_mut((avalanche(h) % n) as usize) {
+        // Multiply-shift maps the hash onto 0..n without a division (the hot path).
+        let i = ((u128::from(avalanche(h)) * u128::from(n)) >> 64) as usize;
+        if let Some(x) = self.out.get_mut(i) {
             *x += v;
         }
     }
