@@ -259,6 +259,24 @@ impl Game {
             Ok(())
         })
     }
+    /// `(observation(seat, observation_len), legal_mask(action_ids) or None)`: the mask
+    /// only when `seat` is to act. One call per decision for the environments.
+    #[pyo3(signature = (seat, observation_len=DEFAULT_OBSERVATION_LEN, action_ids=DEFAULT_ACTION_IDS))]
+    fn observe<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: usize,
+        observation_len: usize,
+        action_ids: u32,
+    ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
+        let obs = self.observation(py, seat, observation_len)?;
+        let mask = if self.session.to_move() == ToMove::Seat(seat as Seat) {
+            Some(self.legal_mask(py, action_ids)?)
+        } else {
+            None
+        };
+        Ok((obs, mask))
+    }
     /// What `seat` sees, as a dict (hidden parts hidden).
     fn view<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat_arg(seat)?;

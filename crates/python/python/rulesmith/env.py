@@ -93,14 +93,11 @@ class RulesmithEnv(AECEnv):
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent):
-        seat = self._seat[agent]
-        game = self.game
-        obs = np.frombuffer(game.observation(seat, self.observation_len), np.float32)
-        if game.to_move == seat:
-            mask = np.frombuffer(game.legal_mask(self.action_ids), np.int8)
-        else:
-            mask = self._no_mask.copy()
-        return {"observation": obs, "action_mask": mask}
+        obs, mask = self.game.observe(self._seat[agent], self.observation_len, self.action_ids)
+        return {
+            "observation": np.frombuffer(obs, np.float32),
+            "action_mask": self._no_mask.copy() if mask is None else np.frombuffer(mask, np.int8),
+        }
 
     def legal_ids(self) -> list[int]:
         """The ids set in the acting agent's mask, as a list: cheaper for a policy than
