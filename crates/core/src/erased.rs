@@ -49,6 +49,16 @@ pub trait AnySession {
     /// Goes back to the position after the first `n` actions of the history, by playing
     /// them again from the start (the game is deterministic from its seed).
     fn rewind(&mut self, n: usize) -> Result<(), GameError>;
+
+    /// The actions played so far, to edit (when copying a game through its state).
+    fn history_mut(&mut self) -> &mut Vec<String>;
+    /// The legal actions in notation into `out` (cleared first): [`AnySession::legal`]
+    /// without allocating a new list.
+    fn legal_into(&self, out: &mut Vec<String>);
+    /// Plays the `index`-th legal action (in the order of [`AnySession::legal`]).
+    fn play_index(&mut self, index: usize) -> Result<(), GameError>;
+    /// `seat`'s view as a fixed-length vector ([`crate::encode::encode_view`]).
+    fn encode_view(&self, seat: Seat, out: &mut [f32]);
 }
 
 impl<G: Game> AnyGame for G {
@@ -163,5 +173,35 @@ impl<G: Game> AnySession for Session<'_, G> {
             self.play(a)?;
         }
         Ok(())
+    }
+
+    fn history_mut(&mut self) -> &mut Vec<String> {
+        &mut self.history
+    }
+
+    fn legal_into(&self, out: &mut Vec<String>) {
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        out.clear();
+        out.extend(buf.iter().map(|&a| self.game.format_action(&self.state, a)));
+    }
+
+    fn play_index(&mut self, index: usize) -> Result<(), GameError> {
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        let Some(&action) = buf.get(index) else {
+            return Err(GameError::Illegal {
+                action: format!("#{index}"),
+                reason: format!("there are {} legal actions", buf.len()),
+            });
+        };
+        self.history.push(self.game.format_action(&self.state, action));
+        self.game.apply_legal(&mut self.state, action);
+        Ok(())
+    }
+
+    fn encode_view(&self, seat: Seat, out: &mut [f32]) {
+        // The view JSON, not the observed state: hidden values are marked hidden there.
+        crate::encode::encode_view(&self.game.view_to_json(&self.state, seat), out);
     }
 }

@@ -83,6 +83,7 @@
 
 pub mod bots;
 pub mod by_player;
+pub mod encode;
 pub mod erased;
 pub mod game;
 pub mod record;

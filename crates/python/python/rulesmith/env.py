@@ -1,0 +1,148 @@
+"""PettingZoo AEC environments for every rulesmith game.
+
+``env(ruleset="puerto-rico", players=4)`` returns a :class:`RulesmithEnv`: agents
+``player_0`` … ``player_{n-1}`` are the seats in turn order. Observations are dicts
+``{"observation": float32[obs_len], "action_mask": int8[action_ids]}``; actions are ids in
+``Discrete(action_ids)`` (see the package README for both layouts). The reward, given once
+at the end, is each seat's share of the win (1 for a sole winner, 1/k for each of k tied
+winners, 0 otherwise); ``infos[agent]`` then holds the final ``outcome``.
+
+Seeds: ``reset(seed=s)`` starts game 0 of the run seeded ``s``: the game
+``rulesmith simulate RULESET --seed s`` plays first (game seed ``game_seed(s, 0)``). Each
+later ``reset()`` without a seed starts the run's next game (``game_seed(s, 1)``, …).
+Before any seed is given the run seed is ``DEFAULT_SEED`` (1, as on the command line).
+``reset(options={"game_seed": g})`` starts the game with game seed ``g`` itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from rulesmith._rulesmith import DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset, game_seed
+
+
+class RulesmithEnv(AECEnv):
+    """One rulesmith game as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "rulesmith_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        ruleset: str = "puerto-rico",
+        players: int | None = None,
+        action_ids: int = DEFAULT_ACTION_IDS,
+        observation_len: int = DEFAULT_OBSERVATION_LEN,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
+        lo, hi = self.ruleset.players
+        n = self.ruleset.default_players if players is None else players
+        if not lo <= n <= hi:
+            raise ValueError(f"{n} players is not supported by `{self.ruleset.name}` (it allows {lo}–{hi})")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.players = n
+        self.action_ids = int(action_ids)
+        self.observation_len = int(observation_len)
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.observation_len,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.action_ids,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.action_ids) for a in self.possible_agents}
+        self._no_mask = np.zeros(self.action_ids, np.int8)
+        self._run_seed = DEFAULT_SEED
+        self._episode = 0
+        self.game = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if options and "game_seed" in options:
+            gseed = int(options["game_seed"])
+        else:
+            if seed is not None:
+                self._run_seed = int(seed)
+                self._episode = 0
+            gseed = game_seed(self._run_seed, self._episode)
+            self._episode += 1
+        self.game = self.ruleset.new_game(self.players, gseed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self):
+        seat = self.game.to_move
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+
+    def observe(self, agent):
+        obs, mask = self.game.observe(self._seat[agent], self.observation_len, self.action_ids)
+        return {
+            "observation": np.frombuffer(obs, np.float32),
+            "action_mask": self._no_mask.copy() if mask is None else np.frombuffer(mask, np.int8),
+        }
+
+    def legal_ids(self) -> list[int]:
+        """The ids set in the acting agent's mask, as a list: cheaper for a policy than
+        scanning the whole mask."""
+        return self.game.legal_ids(self.action_ids) if self.game.to_move is not None else []
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.game.play_id(int(action), self.action_ids)
+        self._cumulative_rewards[agent] = 0.0
+        seat = self.game.to_move
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+            return
+        outcome = self.game.outcome()
+        winners = sum(1 for r in outcome["ranks"] if r == 0) or 1
+        for a in self.agents:
+            seat = self._seat[a]
+            self.rewards[a] = 1.0 / winners if outcome["ranks"][seat] == 0 else 0.0
+            self.terminations[a] = True
+            self.infos[a] = {"outcome": outcome}
+        self._accumulate_rewards()
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        seat = self.game.to_move
+        lines = [f"{self.ruleset.name}: round {self.game.rounds}, " + ("over" if seat is None else f"player_{seat} to move")]
+        if seat is not None:
+            lines.append("legal: " + ", ".join(self.game.legal()))
+        else:
+            lines.append(f"outcome: {self.game.outcome()}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def env(ruleset: str = "puerto-rico", **kwargs) -> RulesmithEnv:
+    """A PettingZoo AEC environment of ``ruleset`` (a bundled name or a TOML path)."""
+    return RulesmithEnv(ruleset, **kwargs)

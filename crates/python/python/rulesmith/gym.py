@@ -1,0 +1,131 @@
+"""A Gymnasium single-agent environment: one seat learns, rulesmith bots play the others.
+
+``RulesmithGymEnv("puerto-rico", players=4, seat=0, opponents="greedy")``: observations and
+actions are those of :mod:`rulesmith.env` (a dict with ``observation`` and
+``action_mask``; ``Discrete(action_ids)``). ``opponents`` is one bot for every other seat
+or a list, one per seat (``random``, ``greedy``, ``mcts:N``). The reward, at the end, is
+the seat's share of the win. ``action_masks()`` returns the current mask (for maskable
+learners). An id that is not legal raises ``ActionError``, or with
+``on_illegal="lose"`` ends the episode with reward -1 (for checkers and learners that
+sample unmasked). Seeds map to games as in :mod:`rulesmith.env`; the bots' choices are seeded
+from the game seed, so a seeded reset and the same actions replay the same game.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from rulesmith._rulesmith import ActionError, DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset, game_seed
+
+
+class RulesmithGymEnv(gym.Env):
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        ruleset: str = "puerto-rico",
+        players: int | None = None,
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        action_ids: int = DEFAULT_ACTION_IDS,
+        observation_len: int = DEFAULT_OBSERVATION_LEN,
+        render_mode: str | None = None,
+        on_illegal: str = "raise",
+    ):
+        if on_illegal not in ("raise", "lose"):
+            raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'lose'")
+        self.on_illegal = on_illegal
+        self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
+        self.players = self.ruleset.default_players if players is None else players
+        lo, hi = self.ruleset.players
+        if not lo <= self.players <= hi:
+            raise ValueError(f"{self.players} players is not supported by `{self.ruleset.name}` (it allows {lo}–{hi})")
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not at a {self.players}-player table")
+        self.seat = seat
+        bots = [opponents] * self.players if isinstance(opponents, str) else list(opponents)
+        if len(bots) == self.players - 1:
+            bots.insert(seat, "-")
+        if len(bots) != self.players:
+            raise ValueError(f"{len(bots)} opponents for {self.players - 1} other seats")
+        self.bots = bots
+        # Check the bot names now rather than mid-game.
+        probe = self.ruleset.new_game(self.players, DEFAULT_SEED)
+        for s, b in enumerate(bots):
+            if s != seat:
+                probe.bot_action(b)
+        self.action_ids = int(action_ids)
+        self.observation_len = int(observation_len)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.observation_len,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.action_ids,), np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(self.action_ids)
+        self._run_seed = DEFAULT_SEED
+        self._episode = 0
+        self.game = None
+        self._decision = 0
+
+    def _obs(self):
+        g = self.game
+        obs = np.frombuffer(g.observation(self.seat, self.observation_len), np.float32)
+        if g.to_move == self.seat:
+            mask = np.frombuffer(g.legal_mask(self.action_ids), np.int8)
+        else:
+            mask = np.zeros(self.action_ids, np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray:
+        return self._obs()["action_mask"].astype(bool)
+
+    def _play_bots(self):
+        g = self.game
+        while (s := g.to_move) is not None and s != self.seat:
+            # A fresh, reproducible bot seed per decision: the game seed and the decision number.
+            g.play(g.bot_action(self.bots[s], game_seed(g.seed, self._decision)))
+            self._decision += 1
+
+    def _end(self):
+        out = self.game.outcome()
+        winners = sum(1 for r in out["ranks"] if r == 0) or 1
+        reward = 1.0 / winners if out["ranks"][self.seat] == 0 else 0.0
+        return reward, {"outcome": out}
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        if options and "game_seed" in options:
+            gseed = int(options["game_seed"])
+        else:
+            if seed is not None:
+                self._run_seed = int(seed)
+                self._episode = 0
+            gseed = game_seed(self._run_seed, self._episode)
+            self._episode += 1
+        self.game = self.ruleset.new_game(self.players, gseed)
+        self._decision = 0
+        self._play_bots()
+        return self._obs(), {}
+
+    def step(self, action):
+        try:
+            self.game.play_id(int(action), self.action_ids)
+        except ActionError:
+            if self.on_illegal == "raise":
+                raise
+            return self._obs(), -1.0, True, False, {"illegal": int(action)}
+        self._decision += 1
+        self._play_bots()
+        if self.game.to_move is None:
+            reward, info = self._end()
+            return self._obs(), reward, True, False, info
+        return self._obs(), 0.0, False, False, {}
+
+    def render(self):
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        return f"round {self.game.rounds}; legal: {', '.join(self.game.legal())}"

@@ -1,0 +1,293 @@
+"""Tests of the Python package: the bindings, the environments and the examples."""
+
+import json
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rulesmith
+from rulesmith import ActionError, Ruleset, RulesetError
+
+REPO = Path(__file__).resolve().parents[3]
+HOUSE = REPO / "rulesets" / "house-rules" / "puerto-rico-no-hacienda.toml"
+
+
+def play_out(game, rng):
+    while game.to_move is not None:
+        legal = game.legal()
+        game.play(legal[rng.randrange(len(legal))])
+    return game
+
+
+# --- rulesets ---------------------------------------------------------------------------
+
+
+def test_bundled_rulesets_load_by_name():
+    assert set(rulesmith.GAMES) <= set(rulesmith.bundled())
+    for name in rulesmith.GAMES:
+        r = Ruleset(name)
+        assert r.game == name and r.name == name
+        lo, hi = r.players
+        assert lo <= r.default_players <= hi
+        assert len(r.digest) > 8
+
+
+def test_a_house_rules_file_loads_with_its_own_name():
+    r = Ruleset(str(HOUSE))
+    assert r.game == "puerto-rico"
+    assert r.name != "puerto-rico"
+    assert r.digest != Ruleset("puerto-rico").digest
+
+
+def test_diagnostics_are_an_exception_with_file_line_col(tmp_path):
+    bad = tmp_path / "broken.toml"
+    bad.write_text('[ruleset]\nname = "broken"\ngame = "puerto-rico"\nbase = "puerto-rico"\n\n[rules]\ncity_spaces = "twelve"\n')
+    with pytest.raises(RulesetError) as e:
+        Ruleset(str(bad))
+    assert isinstance(e.value, ValueError)
+    assert re.search(re.escape(str(bad)) + r":\d+:\d+", str(e.value)), str(e.value)
+    with pytest.raises(RulesetError, match="no-such-file.toml"):
+        Ruleset(str(tmp_path / "no-such-file.toml"))
+
+
+# --- games ------------------------------------------------------------------------------
+
+
+def test_a_game_plays_views_clones_and_ends():
+    game = Ruleset("puerto-rico").new_game(players=4, seed=7)
+    assert game.players == 4 and game.seed == 7 and game.to_move == 0
+    assert "settler" in game.legal()
+    with pytest.raises(ActionError, match="legal now"):
+        game.play("build harbor")
+    view = game.view(0)
+    assert isinstance(view, dict) and len(view["players"]) == 4
+    with pytest.raises(ValueError):
+        game.view(4)
+    game.play("settler")
+    copy = game.clone()
+    assert copy.history() == game.history() == ["settler"]
+    copy.play(copy.legal()[0])
+    assert game.history() == ["settler"] and game.state() != copy.state()
+    assert game.outcome() is None
+    play_out(game, random.Random(1))
+    out = game.outcome()
+    assert game.is_over and game.to_move is None
+    assert sorted(out) == ["end", "ranks", "scores", "tiebreaks"] and len(out["scores"]) == 4
+    rec = game.record(bots=["random"] * 4)
+    assert rec["actions"] == game.history() and rec["result"] == out and rec["seed"] == 7
+    json.dumps(rec)
+
+
+@pytest.mark.parametrize("name", rulesmith.GAMES)
+def test_ids_masks_and_observations_have_fixed_sizes(name):
+    r = Ruleset(name)
+    game = r.new_game(seed=3)
+    rng = random.Random(3)
+    steps = 0
+    while game.to_move is not None and steps < 300:
+        legal, ids = game.legal(), game.legal_ids()
+        assert len(ids) == len(set(ids)) == len(legal)
+        mask = np.frombuffer(game.legal_mask(), np.int8)
+        assert mask.shape == (rulesmith.DEFAULT_ACTION_IDS,) and mask.sum() == len(legal)
+        assert all(mask[i] == 1 for i in ids)
+        k = rng.randrange(len(ids))
+        assert game.action_of(ids[k]) == legal[k]
+        for seat in range(game.players):
+            obs = np.frombuffer(game.observation(seat), np.float32)
+            assert obs.shape == (rulesmith.DEFAULT_OBSERVATION_LEN,) and np.isfinite(obs).all()
+        game.play_id(ids[k])
+        assert game.history()[-1] == legal[k]
+        steps += 1
+    with pytest.raises(ActionError):
+        game.play_id(max(range(rulesmith.DEFAULT_ACTION_IDS), key=lambda i: i not in game.legal_ids()))
+
+
+def test_an_action_keeps_its_id_across_states():
+    a = Ruleset("puerto-rico").new_game(seed=1)
+    b = Ruleset("puerto-rico").new_game(seed=99)
+    ids_a = dict(zip(a.legal(), a.legal_ids()))
+    ids_b = dict(zip(b.legal(), b.legal_ids()))
+    assert ids_a == ids_b
+
+
+def test_observations_leak_no_hidden_parts():
+    # Two states that differ only in hidden parts (the plantation stack's order and the
+    # generator) give the same observation to every seat; the full state differs.
+    game = Ruleset("puerto-rico").new_game(seed=5)
+    play_out_steps = 12
+    rng = random.Random(0)
+    for _ in range(play_out_steps):
+        game.play(game.legal()[rng.randrange(len(game.legal()))])
+    other = game.clone()
+    state = other.state()
+    stack = state["stack"]
+    assert len(set(stack)) > 1
+    state["stack"] = list(reversed(stack))
+    state["rng"]["state"] = (state["rng"]["state"] + 12345) % 2**64
+    other.set_state(state)
+    assert other.state() != game.state()
+    for seat in range(4):
+        assert game.observation(seat) == other.observation(seat)
+        assert game.view(seat) == other.view(seat)
+    # ... while a visible difference shows.
+    other.play(other.legal()[0])
+    assert game.observation(0) != other.observation(0)
+
+
+def test_bots_choose_legal_actions():
+    game = Ruleset("santiago-de-cuba").new_game(seed=2)
+    for bot in ["random", "greedy", "mcts:10"]:
+        assert game.bot_action(bot, seed=1) in game.legal()
+    with pytest.raises(ValueError):
+        game.bot_action("nobody")
+
+
+# --- simulate / compare / merge ---------------------------------------------------------
+
+
+def test_simulate_and_compare_return_the_json_reports():
+    rep = rulesmith.simulate("puerto-rico", games=20, seed=3)
+    assert rep["games"] == 20 and rep["players"] == 4 and rep["seed"] == 3
+    assert len(rep["seats"]) == 4 and "tally" in rep
+    cmp = rulesmith.compare(["puerto-rico", str(HOUSE)], games=10)
+    assert [r["games"] for r in cmp["rulesets"]] == [10, 10]
+    assert cmp["rulesets"][0]["ruleset"] == "puerto-rico"
+    with pytest.raises(ValueError):
+        rulesmith.simulate("puerto-rico", players=9)
+    with pytest.raises(ValueError):
+        rulesmith.simulate("puerto-rico", bots="nobody")
+
+
+def test_shards_merge_into_the_unsplit_run():
+    whole = rulesmith.simulate("santiago-de-cuba", games=30, seed=4)
+    shards = [rulesmith.simulate("santiago-de-cuba", games=30, seed=4, shard=(k, 3)) for k in range(3)]
+    merged = rulesmith.merge(shards)
+    assert merged["tally"] == whole["tally"]
+    assert merged["seats"] == whole["seats"]
+    with pytest.raises(ValueError, match="twice"):
+        rulesmith.merge([shards[0], shards[0]])
+
+
+def test_records_replay_through_the_bindings():
+    rep = rulesmith.simulate("mundo-163", games=2, seed=8, record=True)
+    rec = rep["records"][1]
+    assert rec["seed"] == rulesmith.game_seed(8, 1)
+    game = Ruleset("mundo-163").new_game(rec["players"], rec["seed"])
+    for a in rec["actions"]:
+        game.play(a)
+    assert game.outcome() == rec["result"]
+
+
+# --- environments -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", rulesmith.GAMES)
+def test_pettingzoo_api_test(name):
+    from pettingzoo.test import api_test
+
+    from rulesmith.env import env
+
+    api_test(env(name), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", ["puerto-rico", "santiago-de-cuba"])
+def test_seeded_reset_is_the_simulated_game(name):
+    from rulesmith.env import env as make_env
+
+    run_seed = 11
+    rep = rulesmith.simulate(name, games=2, seed=run_seed, record=True)
+    env = make_env(name)
+    for i, rec in enumerate(rep["records"]):
+        if i == 0:
+            env.reset(seed=run_seed)
+        else:
+            env.reset()
+        assert env.game.seed == rec["seed"] == rulesmith.game_seed(run_seed, i)
+        for action in rec["actions"]:
+            agent = env.agent_selection
+            ids = env.game.legal_ids()
+            env.step(ids[env.game.legal().index(action)])
+            assert not env.terminations[agent] or env.game.is_over
+        assert env.game.outcome() == rec["result"]
+        assert all(env.terminations.values())
+        shares = [env._cumulative_rewards[a] for a in env.possible_agents]
+        assert abs(sum(shares) - 1.0) < 1e-9
+
+
+def test_the_aec_loop_ends_every_agent():
+    from rulesmith.env import env as make_env
+
+    env = make_env("puerto-rico-expansion", players=3)
+    env.reset(seed=1)
+    rng = random.Random(0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal)))
+    assert env.agents == []
+    assert env.render() is None
+
+
+def test_gymnasium_wrapper_plays_one_seat_against_bots():
+    import gymnasium as gym
+
+    from rulesmith.gym import RulesmithGymEnv
+
+    env = RulesmithGymEnv("puerto-rico", players=3, seat=1, opponents="greedy")
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(RulesmithGymEnv("puerto-rico", players=3, on_illegal="lose"), skip_render_check=True)
+    obs, _ = env.reset(seed=5)
+    assert env.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    done, total, mine = False, 0.0, []
+    while not done:
+        assert env.game.to_move == 1
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        mine.append(action)
+        obs, reward, done, trunc, info = env.step(action)
+        total += reward
+    assert 0.0 <= total <= 1.0 and "outcome" in info
+    # The same seed and actions replay the same game (the bots are seeded).
+    first = env.game.history()
+    env.reset(seed=5)
+    for a in mine:
+        env.step(a)
+    assert env.game.history() == first
+    with pytest.raises(ValueError):
+        RulesmithGymEnv("puerto-rico", players=3, opponents="nobody")
+    assert isinstance(env, gym.Env)
+
+
+def test_benchmark_runs():
+    from rulesmith.bench import run
+
+    r = run("puerto-rico", players=4, games=3)
+    assert r["games"] == 3 and r["decisions"] > 100 and r["games_per_second"] > 0
+
+
+def test_ray_sweep_on_a_local_instance():
+    ray = pytest.importorskip("ray", reason="ray is not installed on this platform")
+    from rulesmith.ray_sweep import sweep
+
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    try:
+        result = sweep(["puerto-rico", str(HOUSE)], games=40, shards=4, seed=2)
+    finally:
+        ray.shutdown()
+    for name, merged in result.items():
+        whole = rulesmith.simulate(name, games=40, seed=2)
+        assert merged["tally"] == whole["tally"], name
+
+
+def test_readme_example_runs():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert blocks, "the README has a python example"
+    exec(compile(blocks[0], "README.md", "exec"), {})
