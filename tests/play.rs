@@ -315,27 +315,6 @@ mod no_panic {
     }
 }
 
-/// The screens in `docs/cli.md` are what `show-game` prints.
-#[test]
-fn the_screens_in_the_docs_are_real() {
-    let docs = std::fs::read_to_string(root().join("docs/cli.md")).unwrap();
-    let mut checked = 0;
-    for block in docs.split("```console\n").skip(1) {
-        let block = block.split("```").next().unwrap();
-        let Some(command) = block.lines().next().and_then(|l| l.strip_prefix("$ rulesmith show-game ")) else {
-            continue;
-        };
-        let expected: String = block.lines().skip(1).map(|l| format!("{l}\n")).collect();
-        let mut args = vec!["show-game"];
-        args.extend(command.split_whitespace());
-        let o = run(&args, "");
-        assert_eq!(o.code, 0, "{command}: {}", o.stderr);
-        assert_eq!(o.stdout, expected, "docs/cli.md: `rulesmith show-game {command}` prints otherwise");
-        checked += 1;
-    }
-    assert_eq!(checked, 4, "one screen of each game in the docs");
-}
-
 /// Every screen of whole random games, at every player count, fits 80 columns and 40
 /// rows, for every seat.
 #[test]
