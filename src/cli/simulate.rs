@@ -228,6 +228,16 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
                 .collect(),
         ));
     }
+    let mut caps: Vec<&String> = reports.iter().flat_map(|r| r.unfinished.keys()).collect();
+    caps.sort();
+    caps.dedup();
+    for cap in caps {
+        // Games stopped by a safety cap are not in `games`: their count stands alone.
+        rows.push((
+            format!("unfinished: {cap}"),
+            reports.iter().map(|r| r.unfinished.get(cap).copied().unwrap_or(0).to_string()).collect(),
+        ));
+    }
     rows.push(("games/s".into(), reports.iter().map(|r| rate_text(r.games_per_second)).collect()));
     let label = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
     let widths: Vec<usize> = (0..reports.len())

@@ -61,6 +61,11 @@ pub struct Outcome {
     pub ranks: Vec<u8>,
     /// Which end condition ended the game, in the game's own words (snake_case).
     pub end: String,
+    /// The game was stopped by a safety cap of the ruleset (e.g. Mundo 163's
+    /// `max_rounds`), not ended by its rules: `ranks` give the standing when it stopped,
+    /// but nobody won, and reports keep such games apart.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 impl Outcome {
@@ -74,16 +79,29 @@ impl Outcome {
                 (0..n).filter(|&o| key(o) > mine).count() as u8
             })
             .collect();
-        Outcome { scores, tiebreaks, ranks, end: end.into() }
+        Outcome { scores, tiebreaks, ranks, end: end.into(), unfinished: false }
     }
 
-    /// The seats ranked first (more than one on a shared win).
+    /// The same standing, for a game stopped by a safety cap: nobody won.
+    pub fn stopped(mut self) -> Self {
+        self.unfinished = true;
+        self
+    }
+
+    /// The seats ranked first (more than one on a shared win); none in an unfinished game.
     pub fn winners(&self) -> Vec<Seat> {
+        if self.unfinished {
+            return Vec::new();
+        }
         (0..self.ranks.len()).filter(|&s| self.ranks[s] == 0).map(|s| s as Seat).collect()
     }
 
-    /// Each seat's share of the win: 1/k for each of k tied winners, else 0.
+    /// Each seat's share of the win: 1/k for each of k tied winners, else 0 (all 0 in an
+    /// unfinished game).
     pub fn win_shares(&self) -> Vec<f64> {
+        if self.unfinished {
+            return vec![0.0; self.ranks.len()];
+        }
         let w = self.winners().len().max(1) as f64;
         self.ranks.iter().map(|&r| if r == 0 { 1.0 / w } else { 0.0 }).collect()
     }

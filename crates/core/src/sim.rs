@@ -187,6 +187,10 @@ pub struct Tally {
     pub decisions_sum: u64,
     /// How many games ended by each end condition.
     pub ends: BTreeMap<String, u64>,
+    /// Games stopped by a safety cap (by the cap's name), which did not end by the rules:
+    /// counted here only, and in no other figure (`games` included).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unfinished: BTreeMap<String, u64>,
 }
 
 impl Tally {
@@ -200,6 +204,10 @@ impl Tally {
     }
 
     pub fn add(&mut self, r: &GameResult) {
+        if r.outcome.unfinished {
+            *self.unfinished.entry(r.outcome.end.clone()).or_default() += 1;
+            return;
+        }
         self.games += 1;
         for (s, w) in r.outcome.win_shares().into_iter().enumerate() {
             if s < self.wins.len() {
@@ -234,6 +242,9 @@ impl Tally {
         for (k, v) in &other.ends {
             *self.ends.entry(k.clone()).or_default() += v;
         }
+        for (k, v) in &other.unfinished {
+            *self.unfinished.entry(k.clone()).or_default() += v;
+        }
         Ok(())
     }
 }
@@ -266,6 +277,10 @@ pub struct Report {
     pub rounds_mean: f64,
     pub decisions_mean: f64,
     pub ends: BTreeMap<String, u64>,
+    /// Games stopped by a safety cap, by the cap's name: not finished, so kept out of
+    /// every other figure (`games`, wins, scores, length, ends).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unfinished: BTreeMap<String, u64>,
     pub seconds: f64,
     pub games_per_second: f64,
     /// The raw sums, so reports of shards can be merged.
@@ -303,6 +318,7 @@ impl Report {
             rounds_mean: tally.rounds_sum as f64 / n,
             decisions_mean: tally.decisions_sum as f64 / n,
             ends: tally.ends.clone(),
+            unfinished: tally.unfinished.clone(),
             seconds,
             games_per_second: if seconds > 0.0 { tally.games as f64 / seconds } else { 0.0 },
             tally,
@@ -319,7 +335,7 @@ impl Report {
             self.ruleset,
             self.game,
             self.players,
-            self.games,
+            self.games + self.unfinished.values().sum::<u64>(),
             self.seed,
             self.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
         );
@@ -347,6 +363,15 @@ impl Report {
             .map(|(k, v)| format!("{k} {v} ({:.1}%)", 100.0 * *v as f64 / self.games.max(1) as f64))
             .collect();
         let _ = writeln!(o, "ended by: {}", ends.join(", "));
+        if !self.unfinished.is_empty() {
+            let stopped: Vec<String> = self.unfinished.iter().map(|(k, v)| format!("{v} by {k}")).collect();
+            let _ = writeln!(
+                o,
+                "unfinished: {} games stopped by a safety cap ({}), kept out of every figure above",
+                self.unfinished.values().sum::<u64>(),
+                stopped.join(", ")
+            );
+        }
         let _ = writeln!(o, "speed: {} games/s ({:.2} s)", rate_text(self.games_per_second), self.seconds);
         o
     }
@@ -379,6 +404,25 @@ pub fn wilson(p: f64, n: u64) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unfinished_games_count_apart() {
+        let finished = Outcome::ranked(vec![10, 20], vec![], "delivered_goods");
+        let stopped = Outcome::ranked(vec![30, 5], vec![], "round_limit").stopped();
+        assert!(stopped.winners().is_empty() && stopped.win_shares() == [0.0, 0.0]);
+        let game = |outcome| GameResult { index: 0, seed: 0, outcome, decisions: 9, rounds: 3, actions: vec![] };
+        let mut t = Tally::new(2);
+        t.add(&game(finished));
+        t.add(&game(stopped));
+        assert_eq!((t.games, t.wins.clone(), t.score_sum.clone()), (1, vec![0.0, 1.0], vec![10.0, 20.0]));
+        assert_eq!((t.rounds_sum, t.decisions_sum), (3, 9));
+        assert_eq!(t.unfinished.get("round_limit"), Some(&1));
+        assert!(!t.ends.contains_key("round_limit"));
+        let mut merged = Tally::new(2);
+        merged.merge(&t).unwrap();
+        merged.merge(&t).unwrap();
+        assert_eq!((merged.games, merged.unfinished.get("round_limit")), (2, Some(&2)));
+    }
 
     #[test]
     fn wilson_interval_brackets_the_rate() {

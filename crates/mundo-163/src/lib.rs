@@ -289,12 +289,12 @@ impl Game for Mundo163 {
     }
 
     fn outcome(&self, state: &State) -> Option<Outcome> {
-        let end = match state.end {
-            End::None => return None,
-            End::DeliveredGoods => "delivered_goods",
-            End::RoundLimit => "round_limit",
-        };
-        Some(scoring::outcome(&self.rules, state, end))
+        match state.end {
+            End::None => None,
+            End::DeliveredGoods => Some(scoring::outcome(&self.rules, state, "delivered_goods")),
+            // `max_rounds` is a safety cap, not a rule of the game: nobody wins (REF §2.9).
+            End::RoundLimit => Some(scoring::outcome(&self.rules, state, "round_limit").stopped()),
+        }
     }
 
     fn progress(&self, state: &State) -> Progress {

@@ -876,7 +876,7 @@ fn tie_breaks() {
     let g = game();
     let mut s = start(&g, &TWO, 1);
     s.phase = Phase::Over;
-    s.end = rulesmith_mundo_163::state::End::RoundLimit;
+    s.end = rulesmith_mundo_163::state::End::DeliveredGoods;
     // Both carry their capital's good; equal scores (0).
     s.p[0].last_income = 30;
     s.p[1].last_income = 20;
@@ -888,6 +888,26 @@ fn tie_breaks() {
     s.loose[usize::from(t(&g, "e9"))][0] = 1;
     s.p[1].last_income = 30;
     assert_eq!(g.outcome(&s).unwrap().winners(), vec![0, 1]);
+}
+
+/// REF §2.9: the game ends only by deliveries; `[end] max_rounds` is a safety cap of the
+/// ruleset (README, chosen defaults). A game it stops is unfinished: the standing is kept,
+/// but nobody wins, and reports count it apart.
+#[test]
+fn a_game_stopped_by_the_round_cap_has_no_winner() {
+    let g = game();
+    let mut s = start(&g, &TWO, 1);
+    s.phase = Phase::Over;
+    s.end = rulesmith_mundo_163::state::End::RoundLimit;
+    s.p[0].last_income = 30;
+    let o = g.outcome(&s).unwrap();
+    assert!(o.unfinished);
+    assert_eq!(o.end, "round_limit");
+    assert!(o.winners().is_empty());
+    assert_eq!(o.win_shares(), vec![0.0, 0.0]);
+    assert_eq!(o.ranks, vec![0, 1], "the standing when the cap stopped the game");
+    s.end = rulesmith_mundo_163::state::End::DeliveredGoods;
+    assert!(!g.outcome(&s).unwrap().unfinished);
 }
 
 // ---------------------------------------------------------------- notation, views
