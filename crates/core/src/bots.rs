@@ -46,6 +46,9 @@ pub enum BotSpec {
     Greedy,
     /// Monte Carlo tree search with this many iterations per decision.
     Mcts(u32),
+    /// Monte Carlo tree search for this many milliseconds per decision (not
+    /// reproducible: how far it gets depends on the machine and its load).
+    MctsTime(u32),
     /// A subprocess speaking the [`exec`] protocol.
     Exec(Arc<ExecSpec>),
 }
@@ -56,6 +59,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Mcts(n) => write!(f, "mcts:{n}"),
+            BotSpec::MctsTime(ms) => write!(f, "mcts:{ms}ms"),
             BotSpec::Exec(e) => write!(f, "exec:{}", e.command()),
         }
     }
@@ -80,11 +84,19 @@ impl std::str::FromStr for BotSpec {
                         .map(|e| BotSpec::Exec(Arc::new(e)))
                         .map_err(|why| BadBotSpec(format!("bot `{s}`: {why}")));
                 }
+                if let Some(ms) = s.strip_prefix("mcts:").and_then(|t| t.strip_suffix("ms")) {
+                    return match ms.parse::<u32>() {
+                        Ok(ms) if (1..=600_000).contains(&ms) => Ok(BotSpec::MctsTime(ms)),
+                        _ => Err(BadBotSpec(format!(
+                            "bot `{s}`: a time budget is `mcts:Nms`, N milliseconds from 1 to 600000"
+                        ))),
+                    };
+                }
                 match s.strip_prefix("mcts:").map(str::parse::<u32>) {
                     Some(Ok(n)) if (1..=1_000_000).contains(&n) => Ok(BotSpec::Mcts(n)),
                     _ => Err(BadBotSpec(format!(
-                        "unknown bot `{s}`: expected `random`, `greedy`, `mcts:N` (N iterations, 1 to 1000000) \
-                         or `exec:PROGRAM [ARGS]`"
+                        "unknown bot `{s}`: expected `random`, `greedy`, `mcts:N` (N iterations, 1 to 1000000), \
+                         `mcts:Nms` (N milliseconds) or `exec:PROGRAM [ARGS]`"
                     ))),
                 }
             }
@@ -158,7 +170,11 @@ pub fn choose<G: Game>(game: &G, spec: &BotSpec, state: &G::State, legal: &[G::A
     match spec {
         BotSpec::Random | BotSpec::Exec(_) => legal[rng.index(legal.len())],
         BotSpec::Greedy => greedy(game, state, legal, rng),
-        BotSpec::Mcts(n) => mcts::search(game, state, legal, *n, rng),
+        BotSpec::Mcts(n) => mcts::search(game, state, legal, mcts::Budget::Iterations(*n), rng),
+        BotSpec::MctsTime(ms) => {
+            let limit = std::time::Duration::from_millis(u64::from(*ms));
+            mcts::search(game, state, legal, mcts::Budget::Time(std::time::Instant::now() + limit), rng)
+        }
     }
 }
 
@@ -216,13 +232,26 @@ pub mod mcts {
     }
 
     const EXPLORATION: f64 = 0.7;
-    const MAX_ROLLOUT: usize = 5_000;
+    /// Random moves a rollout plays before the game's evaluation scores where it stands.
+    /// Full random rollouts of a long game (Mundo 163 runs to ~700 decisions and random
+    /// play rarely ends it) carry no signal; a short one scored by the heuristic does.
+    pub const ROLLOUT_DEPTH: usize = 8;
+    /// The most iterations a time budget may run (a bound on the tree's memory).
+    const MAX_TIMED_ITERATIONS: u32 = 1_000_000;
+
+    /// How long one decision searches.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Budget {
+        Iterations(u32),
+        /// Until this moment (at least one iteration).
+        Time(std::time::Instant),
+    }
 
     pub fn search<G: Game>(
         game: &G,
         root_state: &G::State,
         legal: &[G::Action],
-        iterations: u32,
+        budget: Budget,
         rng: &mut Rng,
     ) -> G::Action {
         let ToMove::Seat(me) = game.to_move(root_state) else {
@@ -233,7 +262,20 @@ pub mod mcts {
             vec![Node { action: None, children: vec![], visits: 0, available: 0, reward: [0.0; MAX_PLAYERS] }];
         let mut buf = Vec::new();
         let mut path = Vec::new();
-        for _ in 0..iterations {
+        // Full random rollouts of a long game (Mundo 163 runs to ~700 decisions, and
+        // random play rarely ends it) carry no signal: rollouts stop after the game's
+        // depth and the heuristic scores where they stand.
+        let rollout_depth = game.search_rollout_depth();
+        let iterations = match budget {
+            Budget::Iterations(n) => n,
+            Budget::Time(_) => MAX_TIMED_ITERATIONS,
+        };
+        for done in 0..iterations {
+            if let Budget::Time(deadline) = budget {
+                if done > 0 && std::time::Instant::now() >= deadline {
+                    break;
+                }
+            }
             let mut state = game.determinize(root_state, me, rng);
             path.clear();
             path.push(0usize);
@@ -299,7 +341,7 @@ pub mod mcts {
             let mut steps = 0;
             while let ToMove::Seat(_) = game.to_move(&state) {
                 game.legal_actions(&state, &mut buf);
-                if buf.is_empty() || steps >= MAX_ROLLOUT {
+                if buf.is_empty() || steps >= rollout_depth {
                     break;
                 }
                 let a = buf[rng.index(buf.len())];
@@ -333,11 +375,16 @@ pub mod mcts {
                 }
             }
             None => {
+                // Each seat's heuristic against the mean of the others, squashed into (0, 1)
+                // on a scale set by the values themselves (heuristics differ per game): a
+                // lead counts by its size, and a seat far behind still learns which moves
+                // bring it closer (a 0/1 "leader takes all" gives it no signal).
                 let values: Vec<f64> = (0..players).map(|s| game.heuristic(state, s as Seat)).collect();
-                let best = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                let leaders = values.iter().filter(|&&v| v >= best).count().max(1) as f64;
+                let total: f64 = values.iter().sum();
+                let scale = (values.iter().map(|v| v.abs()).sum::<f64>() / players.max(1) as f64 * 0.1).max(1.0);
                 for (s, v) in values.iter().enumerate().take(MAX_PLAYERS) {
-                    r[s] = if *v >= best { 1.0 / leaders } else { 0.0 };
+                    let others = (total - v) / (players.max(2) - 1) as f64;
+                    r[s] = 1.0 / (1.0 + (-(v - others) / scale).exp());
                 }
             }
         }
@@ -359,7 +406,9 @@ mod tests {
         assert!(parse_bots("random,random", 3).is_err());
         assert!(parse_bots("smart", 3).unwrap_err().contains("unknown bot `smart`"));
         assert!(parse_bots("mcts:0", 2).is_err());
-        for s in ["random", "greedy", "mcts:17"] {
+        assert_eq!(parse_bots("mcts:50ms", 1).unwrap(), vec![BotSpec::MctsTime(50)]);
+        assert!(parse_bots("mcts:0ms", 1).unwrap_err().contains("N milliseconds from 1 to 600000"));
+        for s in ["random", "greedy", "mcts:17", "mcts:250ms"] {
             assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
         }
     }

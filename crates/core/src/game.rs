@@ -164,6 +164,13 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// `greedy` bot and to cut off search. Game-specific knowledge lives here.
     fn heuristic(&self, state: &Self::State, seat: Seat) -> f64;
 
+    /// How many uniformly random moves the `mcts` bot plays from a new leaf before
+    /// [`Game::heuristic`] scores it: a setting of the bot, not a rule. Random moves carry
+    /// signal in some games and only noise in others; each game sets what measured best.
+    fn search_rollout_depth(&self) -> usize {
+        8
+    }
+
     /// The state as JSON with stable snake_case keys (what `rulesmith state` prints
     /// and scenario pointers address).
     fn state_to_json(&self, state: &Self::State) -> serde_json::Value {

@@ -325,6 +325,13 @@ impl Game for Mundo163 {
         heuristic::heuristic(&self.rules, state, seat)
     }
 
+    /// Random moves in Mundo 163 are mostly aimless trolley steps: scoring the leaf at
+    /// once beat 8 random moves (mcts:200 against greedy, 2 players: 38.5 against 50.5
+    /// points on average, where 8 random moves scored 15 against 70).
+    fn search_rollout_depth(&self) -> usize {
+        0
+    }
+
     fn state_to_json(&self, state: &State) -> serde_json::Value {
         view::to_json(&self.rules, state)
     }
