@@ -57,6 +57,28 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Bots round robin over rotated seatings: win shares with intervals, who finishes
+    /// ahead of whom, and a rating.
+    Tournament {
+        ruleset: String,
+        /// Two or more bots, comma-separated (`greedy,random,mcts:200`).
+        #[arg(long)]
+        bots: String,
+        /// Players per table [default: as many as bots if the ruleset seats them].
+        #[arg(long)]
+        players: Option<usize>,
+        /// Seeds played by every seating.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// Worker threads [default: one per core]. Results do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Play only shard K of N (1-based) of the seeds; merge the JSON reports with `merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+    },
     /// Merge the JSON reports of the shards of one simulation into one report.
     Merge {
         #[arg(required = true)]
@@ -200,6 +222,10 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         }
         Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
         Command::Merge { reports } => cli::simulate::merge(&reports, f),
+        Command::Tournament { ruleset, bots, players, games, seed, threads, shard } => cli::tournament::tournament(
+            &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard },
+            f,
+        ),
         Command::Play { ruleset, players, seed, human, bots, record, resume, json_view } => {
             cli::play::play(cli::play::PlayArgs {
                 ruleset,

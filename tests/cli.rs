@@ -570,3 +570,50 @@ fn a_broken_bot_is_named_with_exit_2() {
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("does not host exec: bots yet"), "{}", o.stderr);
 }
+
+// --- tournament ---
+
+#[test]
+fn a_tournament_rates_bots_and_its_shards_merge_exactly() {
+    let args = ["tournament", "santiago-de-cuba", "--bots", "greedy,random,mcts:8", "--games", "4"];
+    let whole = run(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let v: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
+    assert_eq!(v["kind"], "tournament");
+    assert_eq!(v["players"], 3);
+    assert_eq!(v["seatings"], 3, "three rotations of the one table of three");
+    assert_eq!(v["standings"].as_array().unwrap().len(), 3);
+    let dir = std::env::temp_dir().join(format!("rulesmith-tournament-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let o = run(&[&args[..], &["--format", "json", "--shard", &shard]].concat());
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let path = dir.join(format!("t{k}.json"));
+        std::fs::write(&path, &o.stdout).unwrap();
+        files.push(path.to_string_lossy().into_owned());
+    }
+    let merged = run(&["merge", &files[0], &files[1], &files[2], "--format", "json"]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let m: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    assert_eq!(m["tally"], v["tally"], "the shards add up to the whole tournament");
+    assert_eq!(m["standings"], v["standings"]);
+    let missing = run(&["merge", &files[0], &files[2]]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("shards missing: 2/3"), "{}", missing.stderr);
+    let twice = run(&["merge", &files[0], &files[0], &files[1], &files[2]]);
+    assert_eq!(twice.code, 2);
+    assert!(twice.stderr.contains("given twice"), "{}", twice.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let text = run(&args);
+    assert_eq!(text.code, 0);
+    assert!(text.stdout.contains("rating: Bradley–Terry fit"), "{}", text.stdout);
+    let one = run(&["tournament", "puerto-rico", "--bots", "greedy"]);
+    assert_eq!(one.code, 2);
+    assert!(one.stderr.contains("at least two bots"), "{}", one.stderr);
+    let many = run(&["tournament", "puerto-rico", "--bots", "greedy,random", "--players", "3"]);
+    assert_eq!(many.code, 2);
+    assert!(many.stderr.contains("needs at least 3 bots"), "{}", many.stderr);
+}

@@ -7,4 +7,5 @@ pub mod rulesets;
 pub mod scenarios;
 pub mod show_game;
 pub mod simulate;
+pub mod tournament;
 pub mod view;

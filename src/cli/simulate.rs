@@ -22,7 +22,7 @@ pub struct RunSpec {
 }
 
 /// `K/N` (1-based K) → `(K-1, N)`.
-fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
+pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
     let parsed =
         s.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
     match parsed {
@@ -32,7 +32,7 @@ fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
 }
 
 /// Sizes rayon's pool once per process (the callbacks stay on this thread).
-fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
+pub(super) fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
     match threads {
         None => Ok(()),
         Some(0) => Err(bad("--threads 0: expected at least 1")),
@@ -264,6 +264,14 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
 
 /// `rulesmith merge REPORT...`: the JSON reports of a run's shards → one report.
 pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
+    // Shards of a tournament merge as a tournament.
+    let texts = paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()))))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(code) = super::tournament::merge(paths, &texts, f)? {
+        return Ok(code);
+    }
     let mut reports = Vec::new();
     for p in paths {
         let text = std::fs::read_to_string(p).map_err(|e| bad(format!("cannot read `{}`: {e}", p.display())))?;

@@ -13,6 +13,11 @@ pub trait AnyGame: Send + Sync {
     fn game_id(&self) -> &'static str;
     fn players(&self) -> RangeInclusive<usize>;
     fn simulate(&self, opts: &SimOptions, each: &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError>;
+    /// Plays a tournament (or its shard): [`crate::tournament::run`].
+    fn tournament(
+        &self,
+        opts: &crate::tournament::TournamentOptions,
+    ) -> Result<crate::tournament::TournamentTally, SimError>;
     /// A new game right after setup.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError>;
 }
@@ -72,6 +77,13 @@ impl<G: Game> AnyGame for G {
 
     fn simulate(&self, opts: &SimOptions, each: &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError> {
         sim::simulate(self, opts, each)
+    }
+
+    fn tournament(
+        &self,
+        opts: &crate::tournament::TournamentOptions,
+    ) -> Result<crate::tournament::TournamentTally, SimError> {
+        crate::tournament::run(self, opts)
     }
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError> {

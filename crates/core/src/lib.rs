@@ -94,6 +94,7 @@ pub mod screen;
 pub mod sim;
 pub mod steps;
 pub mod testing;
+pub mod tournament;
 
 pub use by_player::{ByPlayer, MAX_PLAYERS};
 pub use game::{Game, GameError, Outcome, Seat, ToMove};
