@@ -497,3 +497,67 @@ fn the_scenario_of_the_docs_passes() {
     let o = expect(&["run", f.to_str().unwrap()], 0);
     assert!(o.stdout.ends_with("1 passed, 0 failed\n"), "{}", o.stdout);
 }
+
+/// Issue 15: non-regular or huge input files, records without `result`, a BOM, non-UTF-8
+/// bytes and a record written over its own ruleset are all refused or named (exit 2).
+#[test]
+fn bad_input_files_are_refused_with_exit_2() {
+    let dir = scratch("bounded");
+    // Devices and folders are refused at once, never read (they would never end).
+    for args in [
+        vec!["validate", "/dev/zero"],
+        vec!["replay", "/dev/zero"],
+        vec!["merge", "/dev/zero"],
+        vec!["run", "/dev/zero"],
+    ] {
+        let o = expect(&args, 2);
+        let said = o.stdout + &o.stderr;
+        assert!(said.contains("`/dev/zero` is not a regular file"), "{args:?}: {said}");
+    }
+    let ext = dir.join("ext.toml");
+    std::fs::write(&ext, "[ruleset]\nextends = \"/dev/zero\"\n").unwrap();
+    let o = expect(&["validate", ext.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
+    // Too big: one byte over the documented limit.
+    let big = dir.join("big.toml");
+    std::fs::write(&big, vec![b'#'; (16 << 20) + 1]).unwrap();
+    let o = expect(&["validate", big.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("larger than the limit of 16 MiB"), "{}", o.stderr);
+    let _ = std::fs::remove_file(&big);
+    // Non-UTF-8: the byte offset.
+    let latin = dir.join("latin.toml");
+    std::fs::write(&latin, b"# ok\n# caf\xe9\n").unwrap();
+    let o = expect(&["validate", latin.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("invalid byte at offset 10"), "{}", o.stderr);
+
+    // Records: a line without `result` is corrupt (2), not a mismatch (1); a BOM is accepted.
+    let rec = dir.join("g.jsonl");
+    let rec_s = rec.to_str().unwrap();
+    expect(&["simulate", TOY, "--games", "3", "--players", "2", "--record", rec_s], 0);
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let mut line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    line.as_object_mut().unwrap().remove("result");
+    let f = dir.join("noresult.jsonl");
+    std::fs::write(&f, format!("{line}\n")).unwrap();
+    let o = expect(&["replay", f.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("noresult.jsonl:1: not a game record: missing field `result`"), "{}", o.stderr);
+    let f = dir.join("bom.jsonl");
+    std::fs::write(&f, format!("\u{feff}{text}")).unwrap();
+    let o = expect(&["replay", f.to_str().unwrap()], 0);
+    assert!(o.stdout.contains("replayed 3 games"), "{}", o.stdout);
+    let f = dir.join("latin.jsonl");
+    std::fs::write(&f, [text.as_bytes(), b"\xff\n"].concat()).unwrap();
+    let o = expect(&["replay", f.to_str().unwrap()], 2);
+    assert!(o.stderr.contains(&format!("invalid byte at offset {}", text.len())), "{}", o.stderr);
+
+    // A record is never written over an input of the run (the ruleset, or what it extends).
+    let copy = dir.join("copy.toml");
+    std::fs::copy(root().join(TOY), &copy).unwrap();
+    let before = std::fs::read_to_string(&copy).unwrap();
+    let o = expect(&["simulate", copy.to_str().unwrap(), "--games", "2", "--record", copy.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("refusing to write the record over"), "{}", o.stderr);
+    let house = dir.join("house.toml");
+    std::fs::write(&house, format!("[ruleset]\nextends = \"{}\"\n", copy.display())).unwrap();
+    expect(&["simulate", house.to_str().unwrap(), "--games", "2", "--record", copy.to_str().unwrap()], 2);
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), before);
+}

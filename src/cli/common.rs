@@ -97,7 +97,8 @@ pub fn load(arg: &str) -> Result<Ruleset, Failure> {
 
 /// A hint when a scenario file is given where a ruleset is expected.
 pub fn scenario_hint(arg: &str) -> String {
-    let is_scenario = std::fs::read_to_string(arg).is_ok_and(|t| rulesmith::core::scenario::is_scenario_text(&t));
+    let is_scenario = rulesmith::core::input::read_text(std::path::Path::new(arg))
+        .is_ok_and(|t| rulesmith::core::scenario::is_scenario_text(&t));
     if is_scenario {
         format!("note: `{arg}` is a scenario file; run it with `rulesmith run {arg}`\n")
     } else {

@@ -79,6 +79,21 @@ fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
     Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false })
 }
 
+/// Refuses an output path that is one of the files read (compared as canonical paths, so
+/// `./r.toml` and a symlink to it are the same file).
+fn refuse_overwriting_inputs<'a>(out: &Path, inputs: impl Iterator<Item = &'a str>) -> Result<(), Failure> {
+    let Ok(out_c) = std::fs::canonicalize(out) else { return Ok(()) };
+    for input in inputs {
+        if std::fs::canonicalize(input).is_ok_and(|c| c == out_c) {
+            return Err(bad(format!(
+                "refusing to write the record over `{}`: it is an input of this run (`{input}`)",
+                out.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `rulesmith simulate`.
 pub fn simulate(
     arg: &str,
@@ -93,6 +108,9 @@ pub fn simulate(
     let mut opts = options(spec, players)?;
     opts.shard = shard.map(parse_shard).transpose()?;
     opts.record = record.is_some();
+    if let Some(path) = record {
+        refuse_overwriting_inputs(path, r.loaded.sources.names())?;
+    }
     let mut writer = match record {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| bad(format!("cannot create `{}`: {e}", path.display())))?,
@@ -237,7 +255,7 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
 pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     let mut reports = Vec::new();
     for p in paths {
-        let text = std::fs::read_to_string(p).map_err(|e| bad(format!("cannot read `{}`: {e}", p.display())))?;
+        let text = rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string()))?;
         let r: Report = serde_json::from_str(&text).map_err(|e| {
             bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {e}", p.display()))
         })?;

@@ -119,11 +119,17 @@ pub type ReadError = LoadFailure;
 
 /// Reads and parses a scenario file.
 pub fn read(path: &Path) -> Result<Scenario, ReadError> {
-    match std::fs::read_to_string(path) {
+    match crate::input::read_text(path) {
         Ok(text) => parse(path, &text),
         Err(e) => {
+            let message = match e {
+                crate::input::InputError::Io { path, message } => {
+                    format!("cannot read scenario file `{path}`: {message}")
+                }
+                e => e.to_string(),
+            };
             let mut diagnostics = Diagnostics::default();
-            diagnostics.error_at(None, format!("cannot read scenario file `{}`: {e}", path.display()));
+            diagnostics.error_at(None, message);
             Err(LoadFailure { sources: Sources::default(), diagnostics })
         }
     }
