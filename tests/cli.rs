@@ -561,3 +561,28 @@ fn bad_input_files_are_refused_with_exit_2() {
     expect(&["simulate", house.to_str().unwrap(), "--games", "2", "--record", copy.to_str().unwrap()], 2);
     assert_eq!(std::fs::read_to_string(&copy).unwrap(), before);
 }
+
+/// Issue 15: a scenario may not break the generator, leave the player to move without an
+/// action while the game goes on, or miscount the players of a rotation.
+#[test]
+fn a_set_cannot_leave_a_broken_or_stuck_state() {
+    let dir = scratch("stuck");
+    for (name, set, why) in [
+        ("captain", "\"/phase\" = \"captain\"", "seat 0 is to move but has no legal action, and the game is not over"),
+        ("rotation", "\"/rotation/players\" = 9", "/rotation: the rotation counts 9 players, the game has 3"),
+        ("rng", "\"/rng/state\" = 0\n\"/rng/increment\" = 0", "the generator's `increment` must be odd (PCG), not 0"),
+    ] {
+        let f = dir.join(format!("{name}.toml"));
+        std::fs::write(&f, format!("ruleset = \"puerto-rico\"\nplayers = 3\n[set]\n{set}\n")).unwrap();
+        let o = expect(&["run", f.to_str().unwrap()], 2);
+        assert!(o.stdout.contains("leaves an impossible state") && o.stdout.contains(why), "{name}: {}", o.stdout);
+    }
+}
+
+/// Issue 15: a huge `--threads` is refused at once, before any thread starts.
+#[test]
+fn threads_are_bounded() {
+    let o = expect(&["simulate", TOY, "--games", "1", "--threads", "100000000"], 2);
+    assert!(o.stderr.contains("--threads 100000000: expected at most 1024"), "{}", o.stderr);
+    expect(&["simulate", TOY, "--games", "1", "--threads", "2"], 0);
+}

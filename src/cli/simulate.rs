@@ -29,11 +29,15 @@ fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
     }
 }
 
+/// Most worker threads `--threads` may ask for: refused at once rather than spawned.
+pub const MAX_THREADS: usize = 1024;
+
 /// Sizes rayon's pool once per process (the callbacks stay on this thread).
 fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
     match threads {
         None => Ok(()),
         Some(0) => Err(bad("--threads 0: expected at least 1")),
+        Some(t) if t > MAX_THREADS => Err(bad(format!("--threads {t}: expected at most {MAX_THREADS}"))),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build_global()
