@@ -586,3 +586,17 @@ fn threads_are_bounded() {
     assert!(o.stderr.contains("--threads 100000000: expected at most 1024"), "{}", o.stderr);
     expect(&["simulate", TOY, "--games", "1", "--threads", "2"], 0);
 }
+
+/// Issue 15: a folder walk never follows a symlink loop forever and runs each file once.
+#[cfg(unix)]
+#[test]
+fn folder_walks_survive_symlink_loops() {
+    let dir = scratch("loops");
+    let text = std::fs::read_to_string(root().join("tests/fixtures/scenarios/pass/endgame.toml")).unwrap();
+    let toy = root().join(TOY).display().to_string();
+    std::fs::write(dir.join("endgame.toml"), text.replace("../../take-away.toml", &toy)).unwrap();
+    let _ = std::os::unix::fs::symlink(".", dir.join("loop"));
+    let _ = std::os::unix::fs::symlink("endgame.toml", dir.join("again.toml"));
+    let o = expect(&["run", dir.to_str().unwrap()], 0);
+    assert!(o.stdout.contains("1 passed, 0 failed"), "{}", o.stdout);
+}

@@ -657,32 +657,56 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Every `.toml` file under the given files and folders (folders recursively, sorted).
+/// Every `.toml` file under the given files and folders (folders recursively, sorted),
+/// each file once: folders and files are told apart by their canonical path, so a symlink
+/// loop (`ln -s . loop`) is walked once and a linked file is not counted twice.
 pub fn collect_files(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
+    let mut walk = Walk::default();
     for a in args {
         let meta = std::fs::metadata(a).map_err(|e| format!("cannot read `{}`: {e}", a.display()))?;
         if meta.is_dir() {
-            walk(a, &mut out)?;
+            walk.dir(a)?;
         } else {
-            out.push(a.clone());
+            walk.file(a);
         }
     }
-    Ok(out)
+    Ok(walk.out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read folder `{}`: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "toml") {
-            out.push(p);
+#[derive(Default)]
+struct Walk {
+    seen: std::collections::HashSet<PathBuf>,
+    out: Vec<PathBuf>,
+}
+
+impl Walk {
+    /// True the first time a path (by its canonical form) is met.
+    fn first(&mut self, p: &Path) -> bool {
+        self.seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
+    }
+
+    fn file(&mut self, p: &Path) {
+        if self.first(p) {
+            self.out.push(p.to_path_buf());
         }
     }
-    Ok(())
+
+    fn dir(&mut self, dir: &Path) -> Result<(), String> {
+        if !self.first(dir) {
+            return Ok(());
+        }
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read folder `{}`: {e}", dir.display()))?;
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                self.dir(&p)?;
+            } else if p.extension().is_some_and(|e| e == "toml") {
+                self.file(&p);
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
