@@ -600,3 +600,20 @@ fn folder_walks_survive_symlink_loops() {
     let o = expect(&["run", dir.to_str().unwrap()], 0);
     assert!(o.stdout.contains("1 passed, 0 failed"), "{}", o.stdout);
 }
+
+/// Issue 15: a full stderr or stdout is exit 2, never an abort or a silent exit 0.
+#[cfg(unix)]
+#[test]
+fn write_errors_are_exit_2() {
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_rulesmith")).args(["show", "nope"]).stderr(full()).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(["show", TOY])
+        .current_dir(root())
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write the output"));
+}

@@ -85,7 +85,7 @@ fn print_verdict(name: &str, v: &Verdict) {
         Verdict::Invalid(m) if m.trim_end().contains('\n') => {
             let first = m.lines().next().unwrap_or_default().trim_start_matches("error: ");
             say(Verdict::Invalid(first.to_string()).line(name));
-            eprint!("{}", m.trim_end().to_string() + "\n");
+            super::common::note(m.trim_end());
         }
         Verdict::Invalid(m) => say(Verdict::Invalid(m.trim_start_matches("error: ").to_string()).line(name)),
         v => say(v.line(name)),
