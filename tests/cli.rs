@@ -617,3 +617,18 @@ fn write_errors_are_exit_2() {
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write the output"));
 }
+
+/// Issue 15: an id with a space, an upper-case letter or nothing at all cannot be typed
+/// back in an action: refused at validation, located at its file, line and column.
+#[test]
+fn ids_must_be_notation_safe() {
+    let dir = scratch("ids");
+    let text = std::fs::read_to_string(root().join("rulesets/puerto-rico.toml")).unwrap();
+    for bad in ["small market", "", "Small-Market"] {
+        let f = dir.join("pr.toml");
+        std::fs::write(&f, text.replace("id = \"small-market\"", &format!("id = {bad:?}"))).unwrap();
+        let o = expect(&["validate", f.to_str().unwrap()], 2);
+        let at = format!("pr.toml:204:6: id {bad:?}: expected lowercase letters, digits");
+        assert!(o.stderr.contains(&at), "{bad:?}: {}", o.stderr);
+    }
+}
