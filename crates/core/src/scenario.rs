@@ -428,7 +428,7 @@ fn apply_edits(
     for e in edits {
         put(&mut edited, e).map_err(|m| format!("[set] {}: {m}", e.location))?;
     }
-    let Err(err) = session.set_state_json(edited) else {
+    let Err(err) = set_checked(session, edited) else {
         return Ok(());
     };
     // Name the edits without which the state would be valid.
@@ -439,7 +439,7 @@ fn apply_edits(
                 let mut others = original.clone();
                 let put_all =
                     edits.iter().enumerate().filter(|(j, _)| *j != i).all(|(_, o)| put(&mut others, o).is_ok());
-                if put_all && probe.set_state_json(others).is_ok() {
+                if put_all && set_checked(probe.as_mut(), others).is_ok() {
                     culprits.push(e);
                 }
             }
@@ -456,6 +456,25 @@ fn apply_edits(
         }
     };
     Err(format!("[set] {blame} leaves an impossible state: {}", describe(&err)))
+}
+
+/// Sets an edited state, refusing one in which the game goes on but nobody can: the seat
+/// to move must be one of the players and have a legal action. (Only for `[set]`: a
+/// seat's view, read back elsewhere, may hide what the legal actions depend on.)
+fn set_checked(session: &mut dyn AnySession, value: Value) -> Result<(), GameError> {
+    session.set_state_json(value)?;
+    if let crate::ToMove::Seat(seat) = session.to_move() {
+        let players = session.players();
+        if usize::from(seat) >= players {
+            return Err(GameError::InvalidState(format!("seat {seat} is to move, but there are {players} players")));
+        }
+        if session.legal().is_empty() {
+            return Err(GameError::InvalidState(format!(
+                "seat {seat} is to move but has no legal action, and the game is not over"
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn describe(e: &GameError) -> String {
