@@ -174,7 +174,7 @@ struct RunArgs {
     /// `random`, `greedy`, `mcts:N`: one for all seats, or a comma-separated list per seat.
     #[arg(long, default_value = "random")]
     bots: String,
-    /// Worker threads [default: one per core]. Results do not depend on it.
+    /// Worker threads, 1–1024 [default: one per core]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
     /// Seconds an `exec:` bot may take for one decision before the run stops with an error.

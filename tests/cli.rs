@@ -616,4 +616,138 @@ fn a_tournament_rates_bots_and_its_shards_merge_exactly() {
     let many = run(&["tournament", "puerto-rico", "--bots", "greedy,random", "--players", "3"]);
     assert_eq!(many.code, 2);
     assert!(many.stderr.contains("needs at least 3 bots"), "{}", many.stderr);
+
+/// Issue 15: non-regular or huge input files, records without `result`, a BOM, non-UTF-8
+/// bytes and a record written over its own ruleset are all refused or named (exit 2).
+#[test]
+fn bad_input_files_are_refused_with_exit_2() {
+    let dir = scratch("bounded");
+    // Devices and folders are refused at once, never read (they would never end).
+    for args in [
+        vec!["validate", "/dev/zero"],
+        vec!["replay", "/dev/zero"],
+        vec!["merge", "/dev/zero"],
+        vec!["run", "/dev/zero"],
+    ] {
+        let o = expect(&args, 2);
+        let said = o.stdout + &o.stderr;
+        assert!(said.contains("`/dev/zero` is not a regular file"), "{args:?}: {said}");
+    }
+    let ext = dir.join("ext.toml");
+    std::fs::write(&ext, "[ruleset]\nextends = \"/dev/zero\"\n").unwrap();
+    let o = expect(&["validate", ext.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
+    // Too big: one byte over the documented limit.
+    let big = dir.join("big.toml");
+    std::fs::write(&big, vec![b'#'; (16 << 20) + 1]).unwrap();
+    let o = expect(&["validate", big.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("larger than the limit of 16 MiB"), "{}", o.stderr);
+    let _ = std::fs::remove_file(&big);
+    // Non-UTF-8: the byte offset.
+    let latin = dir.join("latin.toml");
+    std::fs::write(&latin, b"# ok\n# caf\xe9\n").unwrap();
+    let o = expect(&["validate", latin.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("invalid byte at offset 10"), "{}", o.stderr);
+
+    // Records: a line without `result` is corrupt (2), not a mismatch (1); a BOM is accepted.
+    let rec = dir.join("g.jsonl");
+    let rec_s = rec.to_str().unwrap();
+    expect(&["simulate", TOY, "--games", "3", "--players", "2", "--record", rec_s], 0);
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let mut line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    line.as_object_mut().unwrap().remove("result");
+    let f = dir.join("noresult.jsonl");
+    std::fs::write(&f, format!("{line}\n")).unwrap();
+    let o = expect(&["replay", f.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("noresult.jsonl:1: not a game record: missing field `result`"), "{}", o.stderr);
+    let f = dir.join("bom.jsonl");
+    std::fs::write(&f, format!("\u{feff}{text}")).unwrap();
+    let o = expect(&["replay", f.to_str().unwrap()], 0);
+    assert!(o.stdout.contains("replayed 3 games"), "{}", o.stdout);
+    let f = dir.join("latin.jsonl");
+    std::fs::write(&f, [text.as_bytes(), b"\xff\n"].concat()).unwrap();
+    let o = expect(&["replay", f.to_str().unwrap()], 2);
+    assert!(o.stderr.contains(&format!("invalid byte at offset {}", text.len())), "{}", o.stderr);
+
+    // A record is never written over an input of the run (the ruleset, or what it extends).
+    let copy = dir.join("copy.toml");
+    std::fs::copy(root().join(TOY), &copy).unwrap();
+    let before = std::fs::read_to_string(&copy).unwrap();
+    let o = expect(&["simulate", copy.to_str().unwrap(), "--games", "2", "--record", copy.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("refusing to write the record over"), "{}", o.stderr);
+    let house = dir.join("house.toml");
+    std::fs::write(&house, format!("[ruleset]\nextends = \"{}\"\n", copy.display())).unwrap();
+    expect(&["simulate", house.to_str().unwrap(), "--games", "2", "--record", copy.to_str().unwrap()], 2);
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), before);
+}
+
+/// Issue 15: a scenario may not break the generator, leave the player to move without an
+/// action while the game goes on, or miscount the players of a rotation.
+#[test]
+fn a_set_cannot_leave_a_broken_or_stuck_state() {
+    let dir = scratch("stuck");
+    for (name, set, why) in [
+        ("captain", "\"/phase\" = \"captain\"", "seat 0 is to move but has no legal action, and the game is not over"),
+        ("rotation", "\"/rotation/players\" = 9", "/rotation: the rotation counts 9 players, the game has 3"),
+        ("rng", "\"/rng/state\" = 0\n\"/rng/increment\" = 0", "the generator's `increment` must be odd (PCG), not 0"),
+    ] {
+        let f = dir.join(format!("{name}.toml"));
+        std::fs::write(&f, format!("ruleset = \"puerto-rico\"\nplayers = 3\n[set]\n{set}\n")).unwrap();
+        let o = expect(&["run", f.to_str().unwrap()], 2);
+        assert!(o.stdout.contains("leaves an impossible state") && o.stdout.contains(why), "{name}: {}", o.stdout);
+    }
+}
+
+/// Issue 15: a huge `--threads` is refused at once, before any thread starts.
+#[test]
+fn threads_are_bounded() {
+    let o = expect(&["simulate", TOY, "--games", "1", "--threads", "100000000"], 2);
+    assert!(o.stderr.contains("--threads 100000000: expected at most 1024"), "{}", o.stderr);
+    expect(&["simulate", TOY, "--games", "1", "--threads", "2"], 0);
+}
+
+/// Issue 15: a folder walk never follows a symlink loop forever and runs each file once.
+#[cfg(unix)]
+#[test]
+fn folder_walks_survive_symlink_loops() {
+    let dir = scratch("loops");
+    let text = std::fs::read_to_string(root().join("tests/fixtures/scenarios/pass/endgame.toml")).unwrap();
+    let toy = root().join(TOY).display().to_string();
+    std::fs::write(dir.join("endgame.toml"), text.replace("../../take-away.toml", &toy)).unwrap();
+    let _ = std::os::unix::fs::symlink(".", dir.join("loop"));
+    let _ = std::os::unix::fs::symlink("endgame.toml", dir.join("again.toml"));
+    let o = expect(&["run", dir.to_str().unwrap()], 0);
+    assert!(o.stdout.contains("1 passed, 0 failed"), "{}", o.stdout);
+}
+
+/// Issue 15: a full stderr or stdout is exit 2, never an abort or a silent exit 0.
+#[cfg(unix)]
+#[test]
+fn write_errors_are_exit_2() {
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_rulesmith")).args(["show", "nope"]).stderr(full()).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(["show", TOY])
+        .current_dir(root())
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write the output"));
+}
+
+/// Issue 15: an id with a space, an upper-case letter or nothing at all cannot be typed
+/// back in an action: refused at validation, located at its file, line and column.
+#[test]
+fn ids_must_be_notation_safe() {
+    let dir = scratch("ids");
+    let text = std::fs::read_to_string(root().join("rulesets/puerto-rico.toml")).unwrap();
+    for bad in ["small market", "", "Small-Market"] {
+        let f = dir.join("pr.toml");
+        std::fs::write(&f, text.replace("id = \"small-market\"", &format!("id = {bad:?}"))).unwrap();
+        let o = expect(&["validate", f.to_str().unwrap()], 2);
+        let at = format!("pr.toml:204:6: id {bad:?}: expected lowercase letters, digits");
+        assert!(o.stderr.contains(&at), "{bad:?}: {}", o.stderr);
+    }
 }

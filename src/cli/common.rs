@@ -38,7 +38,7 @@ pub fn emit(text: &str) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("error: cannot write the output: {e}");
+        note(&format!("error: cannot write the output: {e}"));
         std::process::exit(2);
     }
 }
@@ -62,10 +62,16 @@ pub fn emit_json(value: &impl serde::Serialize) {
 pub fn error(message: &str) {
     let message = message.trim_end();
     if message.starts_with("error:") {
-        eprintln!("{message}");
+        note(message);
     } else {
-        eprintln!("error: {message}");
+        note(&format!("error: {message}"));
     }
+}
+
+/// A line on stderr. A full or closed stderr is ignored (`eprintln!` would panic): the
+/// exit code still tells what happened.
+pub fn note(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// True when stderr is a terminal (progress bars go there only then).
@@ -83,9 +89,9 @@ pub fn install_panic_hook() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_string());
         let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        eprintln!(
+        note(&format!(
             "internal error: {what}{at}\nThis is a bug in rulesmith; please report it with the command that caused it."
-        );
+        ));
         std::process::exit(2);
     }));
 }
@@ -97,7 +103,8 @@ pub fn load(arg: &str) -> Result<Ruleset, Failure> {
 
 /// A hint when a scenario file is given where a ruleset is expected.
 pub fn scenario_hint(arg: &str) -> String {
-    let is_scenario = std::fs::read_to_string(arg).is_ok_and(|t| rulesmith::core::scenario::is_scenario_text(&t));
+    let is_scenario = rulesmith::core::input::read_text(std::path::Path::new(arg))
+        .is_ok_and(|t| rulesmith::core::scenario::is_scenario_text(&t));
     if is_scenario {
         format!("note: `{arg}` is a scenario file; run it with `rulesmith run {arg}`\n")
     } else {

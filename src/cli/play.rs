@@ -106,14 +106,8 @@ pub fn write_record(path: &Path, rec: &Record) -> Result<(), Failure> {
 /// Reads the game record of a file (the last record line), bounded in size.
 pub fn read_record(path: &Path) -> Result<Record, Failure> {
     let what = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| bad(format!("cannot read the record `{what}`: {e}")))?;
-    if !meta.is_file() {
-        return Err(bad(format!("`{what}` is not a regular file")));
-    }
-    if meta.len() > MAX_RECORD_BYTES {
-        return Err(bad(format!("the record `{what}` is larger than {} MB", MAX_RECORD_BYTES >> 20)));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read the record `{what}`: {e}")))?;
+    let text = rulesmith::core::input::read_text_limited(path, MAX_RECORD_BYTES)
+        .map_err(|e| bad(format!("the record: {e}")))?;
     let mut last = None;
     for (line, rec) in rulesmith::core::record::parse_lines(&text) {
         last = Some(rec.map_err(|e| bad(format!("{what}:{line}: {e}")))?);

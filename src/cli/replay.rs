@@ -13,8 +13,7 @@ type Resolved = Result<(Arc<dyn AnyGame>, String), String>;
 /// Replays every game of a record file: exit 1 on a mismatch, 2 on a record that cannot
 /// be replayed (corrupt line, changed ruleset, illegal action).
 pub fn replay(path: &Path, ruleset: Option<&str>, check_bots: bool, f: Format) -> Result<u8, Failure> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read the record `{}`: {e}", path.display())))?;
+    let lines = rulesmith::core::input::lines(path).map_err(|e| bad(format!("the record: {e}")))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut cache: HashMap<String, Resolved> = HashMap::new();
     let mut resolve = |rec: &Record| -> Resolved {
@@ -30,7 +29,8 @@ pub fn replay(path: &Path, ruleset: Option<&str>, check_bots: bool, f: Format) -
             })
             .clone()
     };
-    let report = record::replay(&text, ReplayOptions { check_bots }, &mut resolve).map_err(|e| match e.line {
+    let lines = lines.map(|l| l.map_err(|e| record::BadRecord { line: 0, message: e.to_string() }));
+    let report = record::replay_lines(lines, ReplayOptions { check_bots }, &mut resolve).map_err(|e| match e.line {
         0 => bad(format!("{}: {}", path.display(), e.message)),
         line => bad(format!("{}:{line}: {}", path.display(), e.message)),
     })?;

@@ -107,7 +107,7 @@ pub fn validate(args: &[String], f: Format) -> Result<u8, Failure> {
     }
     if any_bad && f == Format::Text {
         let n = out.iter().filter(|o| o["ok"] == false).count();
-        eprintln!("{n} of {} rulesets invalid", out.len());
+        super::common::note(&format!("{n} of {} rulesets invalid", out.len()));
     }
     Ok(if any_bad { 2 } else { 0 })
 }

@@ -76,7 +76,7 @@ pub fn run(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
 
 /// A file with a `[ruleset]` table.
 fn is_ruleset_file(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|t| scenario::is_ruleset_text(&t))
+    rulesmith::core::input::read_text(path).is_ok_and(|t| scenario::is_ruleset_text(&t))
 }
 
 /// One line per scenario on stdout; a long reason (diagnostics) in full on stderr.
@@ -85,7 +85,7 @@ fn print_verdict(name: &str, v: &Verdict) {
         Verdict::Invalid(m) if m.trim_end().contains('\n') => {
             let first = m.lines().next().unwrap_or_default().trim_start_matches("error: ");
             say(Verdict::Invalid(first.to_string()).line(name));
-            eprint!("{}", m.trim_end().to_string() + "\n");
+            super::common::note(m.trim_end());
         }
         Verdict::Invalid(m) => say(Verdict::Invalid(m.trim_start_matches("error: ").to_string()).line(name)),
         v => say(v.line(name)),
@@ -101,7 +101,7 @@ enum Target {
 fn target(arg: &str) -> Result<Target, Failure> {
     let p = Path::new(arg);
     if p.is_file() {
-        let text = std::fs::read_to_string(p).map_err(|e| bad(format!("cannot read `{arg}`: {e}")))?;
+        let text = rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string()))?;
         if scenario::is_scenario_text(&text) {
             return scenario::parse(p, &text).map(|s| Target::Scenario(Box::new(s))).map_err(|e| bad(e.render()));
         }

@@ -31,11 +31,15 @@ pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
     }
 }
 
+/// Most worker threads `--threads` may ask for: refused at once rather than spawned.
+pub const MAX_THREADS: usize = 1024;
+
 /// Sizes rayon's pool once per process (the callbacks stay on this thread).
 pub(super) fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
     match threads {
         None => Ok(()),
         Some(0) => Err(bad("--threads 0: expected at least 1")),
+        Some(t) if t > MAX_THREADS => Err(bad(format!("--threads {t}: expected at most {MAX_THREADS}"))),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build_global()
@@ -98,6 +102,21 @@ fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
     Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false })
 }
 
+/// Refuses an output path that is one of the files read (compared as canonical paths, so
+/// `./r.toml` and a symlink to it are the same file).
+fn refuse_overwriting_inputs<'a>(out: &Path, inputs: impl Iterator<Item = &'a str>) -> Result<(), Failure> {
+    let Ok(out_c) = std::fs::canonicalize(out) else { return Ok(()) };
+    for input in inputs {
+        if std::fs::canonicalize(input).is_ok_and(|c| c == out_c) {
+            return Err(bad(format!(
+                "refusing to write the record over `{}`: it is an input of this run (`{input}`)",
+                out.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `rulesmith simulate`.
 pub fn simulate(
     arg: &str,
@@ -112,6 +131,9 @@ pub fn simulate(
     let mut opts = options(spec, players)?;
     opts.shard = shard.map(parse_shard).transpose()?;
     opts.record = record.is_some();
+    if let Some(path) = record {
+        refuse_overwriting_inputs(path, r.loaded.sources.names())?;
+    }
     let mut writer = match record {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| bad(format!("cannot create `{}`: {e}", path.display())))?,
@@ -274,7 +296,7 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     }
     let mut reports = Vec::new();
     for p in paths {
-        let text = std::fs::read_to_string(p).map_err(|e| bad(format!("cannot read `{}`: {e}", p.display())))?;
+        let text = rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string()))?;
         let r: Report = serde_json::from_str(&text).map_err(|e| {
             bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {e}", p.display()))
         })?;

@@ -143,6 +143,12 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// `Some` once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
     fn progress(&self, state: &Self::State) -> Progress;
+    /// Most decisions a game of this ruleset may take before it is reported as endless (a
+    /// house rule can make a game that never ends). A ruleset with a round limit derives
+    /// it from that limit, so a legal long game is never cut short by a lower hidden cap.
+    fn decision_limit(&self) -> u64 {
+        crate::sim::MAX_DECISIONS
+    }
 
     /// The action in the game's notation: lowercase words, stable.
     fn format_action(&self, state: &Self::State, action: Self::Action) -> String;

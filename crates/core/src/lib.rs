@@ -13,6 +13,7 @@
 //! - [`by_player`]: a small fixed-capacity map keyed by seat.
 //! - [`scenario`], [`record`]: scenario files (set up, play, expect) and game records
 //!   with their replay.
+//! - [`input`]: bounded reading of input files (regular files only, size and line limits).
 //! - [`testing`]: a toy game and the conformance checks every game must pass.
 //! - [`erased`]: an object-safe view of any game, used by the binary to drive the
 //!   ruleset it loaded without knowing its game at compile time.
@@ -86,6 +87,7 @@ pub mod by_player;
 pub mod encode;
 pub mod erased;
 pub mod game;
+pub mod input;
 pub mod record;
 pub mod rng;
 pub mod ruleset;

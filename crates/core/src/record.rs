@@ -42,7 +42,9 @@ pub struct Record {
     /// Rounds played (the game's own count).
     #[serde(default)]
     pub rounds: u32,
-    /// The result; `None` for a game left unfinished.
+    /// The result; `null` for a game left unfinished. Required: a line without it is
+    /// corrupt, not a game that ended differently.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub result: Option<Outcome>,
 }
 
@@ -90,12 +92,16 @@ impl Record {
     }
 }
 
-/// Reads the records of a file's text: `(line number, record or why not)`, blank lines skipped.
+/// Reads the records of a file's text: `(line number, record or why not)`, blank lines
+/// skipped, a byte-order mark at the start accepted.
 pub fn parse_lines(text: &str) -> impl Iterator<Item = (usize, Result<Record, String>)> + '_ {
-    text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| {
-        let parsed = serde_json::from_str::<Record>(l).map_err(|e| format!("not a game record: {e}"));
-        (i + 1, parsed)
-    })
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, parse_line(l)))
+}
+
+/// Reads one record line.
+pub fn parse_line(line: &str) -> Result<Record, String> {
+    serde_json::from_str::<Record>(line).map_err(|e| format!("not a game record: {e}"))
 }
 
 /// A recorded game that did not play the same (exit code 1).
@@ -140,9 +146,23 @@ pub type Resolver<'a> = dyn FnMut(&Record) -> Result<(Arc<dyn AnyGame>, String),
 
 /// Replays every record of a file's text.
 pub fn replay(text: &str, opts: ReplayOptions, resolve: &mut Resolver<'_>) -> Result<ReplayReport, BadRecord> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    replay_lines(text.lines().enumerate().map(|(i, l)| Ok((i + 1, l.to_string()))), opts, resolve)
+}
+
+/// Replays every record of a stream of `(line number, text)` lines, one line in memory
+/// at a time (see [`crate::input::lines`]).
+pub fn replay_lines<I>(lines: I, opts: ReplayOptions, resolve: &mut Resolver<'_>) -> Result<ReplayReport, BadRecord>
+where
+    I: IntoIterator<Item = Result<(usize, String), BadRecord>>,
+{
     let mut report = ReplayReport::default();
-    for (line, parsed) in parse_lines(text) {
-        let record = parsed.map_err(|message| BadRecord { line, message })?;
+    for item in lines {
+        let (line, text) = item?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let record = parse_line(&text).map_err(|message| BadRecord { line, message })?;
         replay_one(line, &record, opts, resolve, &mut report)?;
     }
     if report.games == 0 {

@@ -8,9 +8,33 @@ use rand_core::Rng as _;
 use serde::{Deserialize, Serialize};
 
 /// The seeded generator of a game (or of a bot).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Read back from JSON (a scenario's `[set]`, a saved state) only with an odd PCG
+/// increment: an even one (e.g. 0 with state 0) makes a generator stuck on one value, on
+/// which rejection sampling would loop forever.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
 pub struct Rng(rand_pcg::Pcg32);
+
+impl<'de> Deserialize<'de> for Rng {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            state: u64,
+            increment: u64,
+        }
+        let raw = Raw::deserialize(d)?;
+        if raw.increment % 2 == 0 {
+            return Err(serde::de::Error::custom(format!(
+                "the generator's `increment` must be odd (PCG), not {}",
+                raw.increment
+            )));
+        }
+        let value = serde_json::json!({ "state": raw.state, "increment": raw.increment });
+        serde_json::from_value(value).map(Rng).map_err(serde::de::Error::custom)
+    }
+}
 
 /// The fixed PCG stream all rulesmith generators use.
 const STREAM: u64 = 0x5275_6c65_736d_6974; // "Rulesmit"
@@ -117,6 +141,14 @@ mod tests {
         assert!(seen.iter().all(|&c| c > 800 && c < 1200), "{seen:?}");
         assert_eq!(r.below(0), 0);
         assert_eq!(r.below(1), 0);
+    }
+
+    #[test]
+    fn an_even_increment_is_refused() {
+        let e = serde_json::from_str::<Rng>(r#"{"state": 0, "increment": 0}"#);
+        assert!(e.is_err_and(|e| e.to_string().contains("`increment` must be odd")));
+        let mut r: Rng = serde_json::from_str(r#"{"state": 0, "increment": 1}"#).unwrap();
+        let _ = r.below(3);
     }
 
     #[test]

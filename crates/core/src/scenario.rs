@@ -119,11 +119,17 @@ pub type ReadError = LoadFailure;
 
 /// Reads and parses a scenario file.
 pub fn read(path: &Path) -> Result<Scenario, ReadError> {
-    match std::fs::read_to_string(path) {
+    match crate::input::read_text(path) {
         Ok(text) => parse(path, &text),
         Err(e) => {
+            let message = match e {
+                crate::input::InputError::Io { path, message } => {
+                    format!("cannot read scenario file `{path}`: {message}")
+                }
+                e => e.to_string(),
+            };
             let mut diagnostics = Diagnostics::default();
-            diagnostics.error_at(None, format!("cannot read scenario file `{}`: {e}", path.display()));
+            diagnostics.error_at(None, message);
             Err(LoadFailure { sources: Sources::default(), diagnostics })
         }
     }
@@ -422,7 +428,7 @@ fn apply_edits(
     for e in edits {
         put(&mut edited, e).map_err(|m| format!("[set] {}: {m}", e.location))?;
     }
-    let Err(err) = session.set_state_json(edited) else {
+    let Err(err) = set_checked(session, edited) else {
         return Ok(());
     };
     // Name the edits without which the state would be valid.
@@ -433,7 +439,7 @@ fn apply_edits(
                 let mut others = original.clone();
                 let put_all =
                     edits.iter().enumerate().filter(|(j, _)| *j != i).all(|(_, o)| put(&mut others, o).is_ok());
-                if put_all && probe.set_state_json(others).is_ok() {
+                if put_all && set_checked(probe.as_mut(), others).is_ok() {
                     culprits.push(e);
                 }
             }
@@ -450,6 +456,25 @@ fn apply_edits(
         }
     };
     Err(format!("[set] {blame} leaves an impossible state: {}", describe(&err)))
+}
+
+/// Sets an edited state, refusing one in which the game goes on but nobody can: the seat
+/// to move must be one of the players and have a legal action. (Only for `[set]`: a
+/// seat's view, read back elsewhere, may hide what the legal actions depend on.)
+fn set_checked(session: &mut dyn AnySession, value: Value) -> Result<(), GameError> {
+    session.set_state_json(value)?;
+    if let crate::ToMove::Seat(seat) = session.to_move() {
+        let players = session.players();
+        if usize::from(seat) >= players {
+            return Err(GameError::InvalidState(format!("seat {seat} is to move, but there are {players} players")));
+        }
+        if session.legal().is_empty() {
+            return Err(GameError::InvalidState(format!(
+                "seat {seat} is to move but has no legal action, and the game is not over"
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn describe(e: &GameError) -> String {
@@ -651,32 +676,56 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Every `.toml` file under the given files and folders (folders recursively, sorted).
+/// Every `.toml` file under the given files and folders (folders recursively, sorted),
+/// each file once: folders and files are told apart by their canonical path, so a symlink
+/// loop (`ln -s . loop`) is walked once and a linked file is not counted twice.
 pub fn collect_files(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
+    let mut walk = Walk::default();
     for a in args {
         let meta = std::fs::metadata(a).map_err(|e| format!("cannot read `{}`: {e}", a.display()))?;
         if meta.is_dir() {
-            walk(a, &mut out)?;
+            walk.dir(a)?;
         } else {
-            out.push(a.clone());
+            walk.file(a);
         }
     }
-    Ok(out)
+    Ok(walk.out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read folder `{}`: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "toml") {
-            out.push(p);
+#[derive(Default)]
+struct Walk {
+    seen: std::collections::HashSet<PathBuf>,
+    out: Vec<PathBuf>,
+}
+
+impl Walk {
+    /// True the first time a path (by its canonical form) is met.
+    fn first(&mut self, p: &Path) -> bool {
+        self.seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
+    }
+
+    fn file(&mut self, p: &Path) {
+        if self.first(p) {
+            self.out.push(p.to_path_buf());
         }
     }
-    Ok(())
+
+    fn dir(&mut self, dir: &Path) -> Result<(), String> {
+        if !self.first(dir) {
+            return Ok(());
+        }
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read folder `{}`: {e}", dir.display()))?;
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                self.dir(&p)?;
+            } else if p.extension().is_some_and(|e| e == "toml") {
+                self.file(&p);
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

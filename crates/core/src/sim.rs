@@ -12,7 +12,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A game that has not ended after this many decisions is a bug, reported as such.
+/// A game that has not ended after this many decisions is reported as endless, unless its
+/// ruleset allows more ([`crate::Game::decision_limit`]).
 pub const MAX_DECISIONS: u64 = 200_000;
 
 /// The seed of every command that does not give one, so that two runs of the same
@@ -54,8 +55,10 @@ pub struct GameResult {
 pub enum SimError {
     #[error("game {index} (seed {seed}): {source}")]
     Game { index: u64, seed: u64, source: GameError },
-    #[error("game {index} (seed {seed}) did not end after {MAX_DECISIONS} decisions")]
-    Endless { index: u64, seed: u64 },
+    #[error(
+        "game {index} (seed {seed}) did not end after {limit} decisions: the ruleset may make a game that never ends"
+    )]
+    Endless { index: u64, seed: u64, limit: u64 },
     #[error("game {index} (seed {seed}): nobody can act but the game is not over")]
     Stuck { index: u64, seed: u64 },
     /// A bot could not choose (an `exec:` bot crashed, fell silent or answered nonsense).
@@ -98,6 +101,7 @@ pub fn play_game_with<G: Game>(
     let mut legal = Vec::with_capacity(64);
     let mut actions = Vec::new();
     let mut decisions = 0u64;
+    let limit = game.decision_limit();
     loop {
         let seat = match game.to_move(&state) {
             ToMove::Terminal => break,
@@ -117,8 +121,8 @@ pub fn play_game_with<G: Game>(
         }
         game.apply_legal(&mut state, action);
         decisions += 1;
-        if decisions > MAX_DECISIONS {
-            return Err(SimError::Endless { index, seed });
+        if decisions > limit {
+            return Err(SimError::Endless { index, seed, limit });
         }
     }
     for bot in seats.iter_mut() {

@@ -35,6 +35,18 @@ impl Rotation {
         self.done == 0
     }
 
+    /// Whether an (edited) rotation fits a game of `players`: the same count, a seat that
+    /// exists, at most everybody done.
+    pub fn check(&self, players: usize) -> Result<(), String> {
+        if usize::from(self.players) != players {
+            return Err(format!("the rotation counts {} players, the game has {players}", self.players));
+        }
+        if usize::from(self.start) >= players || self.done > self.players {
+            return Err(format!("the rotation starts at seat {} with {} done, of {players}", self.start, self.done));
+        }
+        Ok(())
+    }
+
     /// Moves to the next seat; returns `false` once everybody has acted.
     pub fn advance(&mut self) -> bool {
         self.done = (self.done + 1).min(self.players);

@@ -152,6 +152,10 @@ pub fn load(arg: &str) -> Result<Mundo163, String> {
 /// The game id (`[ruleset] game`).
 pub const GAME_ID: &str = "mundo-163";
 
+/// A safety bound, not a rule: far above what a round takes (a few dozen decisions at
+/// five players), so a game is only reported endless when something loops.
+const DECISIONS_PER_ROUND: u64 = 2_000;
+
 /// World 163 with its validated ruleset.
 #[derive(Clone, Debug)]
 pub struct Mundo163 {
@@ -295,6 +299,11 @@ impl Game for Mundo163 {
             // `max_rounds` is a safety cap, not a rule of the game: nobody wins (REF §2.9).
             End::RoundLimit => Some(scoring::outcome(&self.rules, state, "round_limit").stopped()),
         }
+    }
+
+    /// Each round may take up to [`DECISIONS_PER_ROUND`] decisions, for `max_rounds` rounds.
+    fn decision_limit(&self) -> u64 {
+        u64::from(self.rules.max_rounds).saturating_mul(DECISIONS_PER_ROUND).max(rulesmith_core::sim::MAX_DECISIONS)
     }
 
     fn progress(&self, state: &State) -> Progress {

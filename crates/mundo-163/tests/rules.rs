@@ -1000,3 +1000,37 @@ fn ruleset_errors_are_located() {
     assert!(!e.contains("unknown city"), "no cascade: {e}");
     assert!(e.contains("bad.toml:10:9: unknown goods `gold`"), "{e}");
 }
+
+/// Issue 15: the decision cap follows `[end] max_rounds` with a wide margin over what a
+/// round takes, so a legal long game (`max_rounds = 10000`) is never cut short by a lower
+/// hidden cap (it was 200,000 decisions for any ruleset).
+#[test]
+fn the_decision_limit_follows_max_rounds() {
+    let g = game();
+    let mut most_per_round = 0u64;
+    for seed in 0..10 {
+        let mut s = g.new_game(4, seed).unwrap();
+        let mut rng = Rng::from_seed(seed);
+        let (mut round, mut in_round) = (g.progress(&s).rounds, 0u64);
+        let mut buf = Vec::new();
+        while let ToMove::Seat(_) = g.to_move(&s) {
+            g.legal_actions(&s, &mut buf);
+            let a = buf[rng.index(buf.len())];
+            g.apply_legal(&mut s, a);
+            if g.progress(&s).rounds == round {
+                in_round += 1;
+            } else {
+                (round, in_round) = (g.progress(&s).rounds, 1);
+            }
+            most_per_round = most_per_round.max(in_round);
+        }
+    }
+    assert!(most_per_round > 10, "{most_per_round}");
+    let dir = std::env::temp_dir().join(format!("rulesmith-mundo-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("long.toml");
+    std::fs::write(&f, "[ruleset]\nname = \"long\"\nextends = \"mundo-163\"\n[end]\nmax_rounds = 10000\n").unwrap();
+    let long = rulesmith_mundo_163::load(f.to_str().unwrap()).unwrap();
+    assert!(long.decision_limit() >= 10_000 * most_per_round * 5, "{} for {most_per_round}", long.decision_limit());
+    assert!(long.decision_limit() > rulesmith_core::sim::MAX_DECISIONS);
+}

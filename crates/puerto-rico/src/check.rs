@@ -17,6 +17,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             return Err(format!("/{name}: seat {seat} does not exist with {n} players"));
         }
     }
+    s.rotation.check(n).map_err(|e| format!("/rotation: {e}"))?;
     if s.role as usize >= rules.roles.len().max(1) {
         return Err(format!("/role: no role {}", s.role));
     }

@@ -76,9 +76,10 @@ impl<'n> Table<'n> {
         }
     }
 
+    /// A string; an `id` must also be notation-safe ([`id_of`]).
     pub fn str(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<&'n str> {
         let n = self.req(d, key, "a string")?;
-        str_of(n, d)
+        if key == "id" { id_of(n, d) } else { str_of(n, d) }
     }
 
     pub fn str_or(&mut self, d: &mut Diagnostics, key: &'static str, default: &'n str) -> Option<&'n str> {
@@ -209,6 +210,21 @@ pub fn str_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n str> {
             None
         }
     }
+}
+
+/// An id: it appears in actions, so it must be something the notation can type back —
+/// non-empty, lowercase letters, digits, `-` and `_`, no spaces.
+pub fn id_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n str> {
+    let s = str_of(n, d)?;
+    let safe = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
+    if s.is_empty() || !s.chars().all(safe) {
+        d.error(
+            n.origin,
+            format!("id {s:?}: expected lowercase letters, digits, `-` or `_` (it is typed back in actions)"),
+        );
+        return None;
+    }
+    Some(s)
 }
 
 pub fn bool_of(n: &Node, d: &mut Diagnostics) -> Option<bool> {

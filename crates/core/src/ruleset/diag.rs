@@ -35,6 +35,11 @@ impl Sources {
         self.files.len() - 1
     }
 
+    /// The names of every file, in the order added (the files a ruleset was read from).
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|f| f.name.as_str())
+    }
+
     pub fn name(&self, file: usize) -> &str {
         self.files.get(file).map_or("<unknown>", |f| f.name.as_str())
     }

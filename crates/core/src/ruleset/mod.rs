@@ -236,9 +236,12 @@ fn read(arg: &str, from_dir: Option<&Path>, bundled: &[Bundled]) -> Result<(Stri
         Some(dir) => dir.join(arg),
         None => PathBuf::from(arg),
     };
-    match std::fs::read_to_string(&path) {
+    match crate::input::read_text(&path) {
         Ok(text) => Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf))),
-        Err(e) => Err(format!("cannot read ruleset file `{}`: {e}", path.display())),
+        Err(crate::input::InputError::Io { path, message }) => {
+            Err(format!("cannot read ruleset file `{path}`: {message}"))
+        }
+        Err(e) => Err(e.to_string()),
     }
 }
 

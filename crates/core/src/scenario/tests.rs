@@ -122,6 +122,13 @@ fn an_impossible_set_is_refused_naming_the_pointer() {
 }
 
 #[test]
+fn the_generator_cannot_be_broken_by_a_set() {
+    let v = with("\"/pile\" = 5", "\"/pile\" = 5\n\"/rng/state\" = 0\n\"/rng/increment\" = 0");
+    let Verdict::Invalid(m) = v else { panic!("{v:?}") };
+    assert!(m.contains("`increment` must be odd"), "{m}");
+}
+
+#[test]
 fn a_bad_ruleset_or_player_count_is_invalid() {
     let v = with("ruleset = \"take-away\"", "ruleset = \"nope\"");
     assert!(matches!(&v, Verdict::Invalid(m) if m.contains("unknown ruleset `nope`")), "{v:?}");
