@@ -616,6 +616,7 @@ fn a_tournament_rates_bots_and_its_shards_merge_exactly() {
     let many = run(&["tournament", "puerto-rico", "--bots", "greedy,random", "--players", "3"]);
     assert_eq!(many.code, 2);
     assert!(many.stderr.contains("needs at least 3 bots"), "{}", many.stderr);
+}
 
 /// Issue 15: non-regular or huge input files, records without `result`, a BOM, non-UTF-8
 /// bytes and a record written over its own ruleset are all refused or named (exit 2).
