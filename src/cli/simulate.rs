@@ -2,9 +2,9 @@
 
 use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load, players_for, stderr_is_terminal};
 use rulesmith::Ruleset;
-use rulesmith::core::bots::{BotSpec, parse_bots};
+use rulesmith::core::bots::parse_bots;
 use rulesmith::core::record::{Record, RulesetId};
-use rulesmith::core::sim::{GameResult, Report, SimOptions, Tally, rate_text};
+use rulesmith::core::sim::{self, GameResult, Report, SimOptions, Tally, rate_text};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -21,12 +21,7 @@ pub struct RunSpec {
 
 /// `K/N` (1-based K) → `(K-1, N)`.
 fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
-    let parsed =
-        s.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
-    match parsed {
-        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k - 1, n)),
-        _ => Err(bad(format!("--shard `{s}`: expected K/N with 1 ≤ K ≤ N, e.g. 2/4"))),
-    }
+    sim::parse_shard(s).ok_or_else(|| bad(format!("--shard `{s}`: expected K/N with 1 ≤ K ≤ N, e.g. 2/4")))
 }
 
 /// Sizes rayon's pool once per process (the callbacks stay on this thread).
@@ -44,8 +39,7 @@ fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
 /// Runs one ruleset's games, with a progress bar on a terminal.
 fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<(Tally, f64), Failure> {
     let total = match opts.shard {
-        Some((k, n)) if opts.games > k => (opts.games - k - 1) / n.max(1) + 1,
-        Some(_) => 0,
+        Some((k, n)) => sim::shard_games(opts.games, k, n),
         None => opts.games,
     };
     let bar = stderr_is_terminal().then(|| {
@@ -122,7 +116,7 @@ pub fn simulate(
     if let (Some(e), Some(path)) = (write_error, record) {
         return Err(bad(format!("cannot write the record `{}`: {e}", path.display())));
     }
-    let report = Report::new(r.name(), r.game.game_id(), &opts, tally, seconds);
+    let report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
     match f {
         Format::Json => emit_json(&report),
         Format::Text => emit(&report.to_text()),
@@ -144,7 +138,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     let mut reports = Vec::new();
     for r in &rulesets {
         let (tally, seconds) = run_games(r, &opts, |_| {})?;
-        reports.push(Report::new(r.name(), r.game.game_id(), &opts, tally, seconds));
+        reports.push(Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds));
     }
     if f == Format::Json {
         emit_json(&serde_json::json!({
@@ -189,6 +183,15 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
             reports
                 .iter()
                 .map(|r| r.seats.get(s).map_or(String::new(), |x| format!("{:.2} ({:.2})", x.score_mean, x.score_sd)))
+                .collect(),
+        ));
+    }
+    if reports.iter().any(|r| r.unfinished > 0) {
+        rows.push((
+            "unfinished (safety cap, no winner)".into(),
+            reports
+                .iter()
+                .map(|r| format!("{:.1}% ({})", 100.0 * r.unfinished as f64 / r.games.max(1) as f64, r.unfinished))
                 .collect(),
         ));
     }
@@ -243,46 +246,11 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
         })?;
         reports.push((p, r));
     }
-    let Some((_, first)) = reports.first() else {
-        return Err(bad("no reports given"));
-    };
-    let first = first.clone();
-    let mut tally = Tally::new(first.players);
-    let mut seconds = 0.0_f64;
-    let mut shards: Vec<String> = Vec::new();
-    for (p, r) in &reports {
-        if (r.ruleset.as_str(), r.game.as_str(), r.players, r.seed, &r.bots)
-            != (first.ruleset.as_str(), first.game.as_str(), first.players, first.seed, &first.bots)
-        {
-            return Err(bad(format!(
-                "`{}` is not a shard of the same run (ruleset, players, seed and bots must match those of `{}`)",
-                p.display(),
-                paths.first().map(|p| p.display().to_string()).unwrap_or_default()
-            )));
-        }
-        if let Some(s) = &r.shard {
-            if shards.contains(s) {
-                return Err(bad(format!("shard {s} is given twice")));
-            }
-            shards.push(s.clone());
-        }
-        tally.merge(&r.tally).map_err(bad)?;
-        seconds += r.seconds;
-    }
-    let bots: Vec<BotSpec> =
-        first.bots.iter().map(|b| b.parse()).collect::<Result<_, _>>().map_err(|e| bad(format!("{e}")))?;
-    let opts =
-        SimOptions { players: first.players, games: tally.games, seed: first.seed, bots, shard: None, record: false };
-    let report = Report::new(&first.ruleset, &first.game, &opts, tally, seconds);
+    let named: Vec<(String, Report)> = reports.into_iter().map(|(p, r)| (p.display().to_string(), r)).collect();
+    let report = sim::merge_reports(&named).map_err(|e| bad(format!("merge: {e}")))?;
     match f {
         Format::Json => emit_json(&report),
         Format::Text => emit(&report.to_text()),
-    }
-    let of = shards.first().and_then(|s| s.split_once('/')).map(|(_, n)| n.to_string());
-    if let Some(n) = of {
-        if shards.len().to_string() != n {
-            eprintln!("note: {} of {n} shards merged", shards.len());
-        }
     }
     Ok(0)
 }

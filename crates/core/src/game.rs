@@ -61,6 +61,10 @@ pub struct Outcome {
     pub ranks: Vec<u8>,
     /// Which end condition ended the game, in the game's own words (snake_case).
     pub end: String,
+    /// Stopped by a safety cap (e.g. Mundo 163's `max_rounds`) rather than by the rules'
+    /// end: reported apart, kept out of win rates and score means, and nobody wins.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 impl Outcome {
@@ -74,18 +78,27 @@ impl Outcome {
                 (0..n).filter(|&o| key(o) > mine).count() as u8
             })
             .collect();
-        Outcome { scores, tiebreaks, ranks, end: end.into() }
+        Outcome { scores, tiebreaks, ranks, end: end.into(), unfinished: false }
+    }
+
+    /// The same outcome, marked as stopped by a safety cap: nobody wins it.
+    pub fn unfinished(mut self) -> Self {
+        self.unfinished = true;
+        self
     }
 
     /// The seats ranked first (more than one on a shared win).
     pub fn winners(&self) -> Vec<Seat> {
+        if self.unfinished {
+            return Vec::new();
+        }
         (0..self.ranks.len()).filter(|&s| self.ranks[s] == 0).map(|s| s as Seat).collect()
     }
 
     /// Each seat's share of the win: 1/k for each of k tied winners, else 0.
     pub fn win_shares(&self) -> Vec<f64> {
         let w = self.winners().len().max(1) as f64;
-        self.ranks.iter().map(|&r| if r == 0 { 1.0 / w } else { 0.0 }).collect()
+        self.ranks.iter().map(|&r| if r == 0 && !self.unfinished { 1.0 / w } else { 0.0 }).collect()
     }
 }
 

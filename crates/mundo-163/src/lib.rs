@@ -237,7 +237,9 @@ impl Game for Mundo163 {
             End::DeliveredGoods => "delivered_goods",
             End::RoundLimit => "round_limit",
         };
-        Some(scoring::outcome(&self.rules, state, end))
+        let outcome = scoring::outcome(&self.rules, state, end);
+        // `max_rounds` is a safety cap, not a rule of the game (spec: unfinished games).
+        Some(if state.end == End::RoundLimit { outcome.unfinished() } else { outcome })
     }
 
     fn progress(&self, state: &State) -> Progress {
