@@ -825,7 +825,7 @@ fn tie_breaks() {
     let g = game();
     let mut s = start(&g, &TWO, 1);
     s.phase = Phase::Over;
-    s.end = rulesmith_mundo_163::state::End::RoundLimit;
+    s.end = rulesmith_mundo_163::state::End::DeliveredGoods;
     // Both carry their capital's good; equal scores (0).
     s.p[0].last_income = 30;
     s.p[1].last_income = 20;
@@ -837,6 +837,11 @@ fn tie_breaks() {
     s.loose[usize::from(t(&g, "e9"))][0] = 1;
     s.p[1].last_income = 30;
     assert_eq!(g.outcome(&s).unwrap().winners(), vec![0, 1]);
+    // The `max_rounds` safety cap is no end of the rules: unfinished, nobody wins
+    // (product spec: games stopped by a safety cap are unfinished, reported apart).
+    s.end = rulesmith_mundo_163::state::End::RoundLimit;
+    let o = g.outcome(&s).unwrap();
+    assert!(o.unfinished && o.winners().is_empty() && o.win_shares() == [0.0, 0.0], "{o:?}");
 }
 
 // ---------------------------------------------------------------- notation, views
