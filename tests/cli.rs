@@ -292,6 +292,26 @@ fn round_cap_games_are_unfinished() {
     assert!(cmp.contains("unfinished (safety cap, no winner)"), "{cmp}");
 }
 
+/// Issue 11: compare pairs the games (same seeds and bots) and reports each figure's
+/// difference from the first ruleset with a 95% interval, Holm–Bonferroni marks.
+#[test]
+fn compare_reports_paired_differences() {
+    let args = ["compare", "puerto-rico", "rulesets/house-rules/puerto-rico-rich-start.toml", "--games", "60"];
+    let text = expect(&args, 0).stdout;
+    assert!(text.contains("puerto-rico-rich-start − puerto-rico, paired by game"), "{text}");
+    assert!(text.contains("Holm–Bonferroni") && text.contains("seat 0 win share"), "{text}");
+    let v = report(&[&args[..], &["--format", "json"]].concat());
+    let figures = v["differences"]["rulesets"][0]["figures"].as_array().unwrap();
+    assert!(figures.iter().any(|f| f["figure"] == "rounds" && f["pairs"] == 60));
+    assert!(v["differences"]["correction"].as_str().unwrap().starts_with("Holm-Bonferroni"));
+    // A ruleset against itself: every paired difference is exactly zero, none marked.
+    let same = report(&["compare", "puerto-rico", "puerto-rico", "--games", "30", "--format", "json"]);
+    for f in same["differences"]["rulesets"][0]["figures"].as_array().unwrap() {
+        assert_eq!(f["mean"], 0.0, "{f}");
+        assert_eq!(f["significant"], false, "{f}");
+    }
+}
+
 #[test]
 fn simulate_text_report_is_stable() {
     let args = ["simulate", TOY, "--games", "200"];

@@ -3,6 +3,7 @@
 use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load, players_for, stderr_is_terminal};
 use rulesmith::Ruleset;
 use rulesmith::core::bots::parse_bots;
+use rulesmith::core::paired;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::sim::{self, GameResult, Report, SimOptions, Tally, rate_text};
 use std::fmt::Write as _;
@@ -136,20 +137,69 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     let opts = options(spec, players)?;
     configure_threads(spec.threads)?;
     let mut reports = Vec::new();
-    for r in &rulesets {
-        let (tally, seconds) = run_games(r, &opts, |_| {})?;
+    // Per-game figures of the first ruleset; the others are paired with it game by game.
+    let mut first: Vec<std::collections::BTreeMap<String, i64>> = Vec::new();
+    let mut diffs = Vec::new();
+    for (i, r) in rulesets.iter().enumerate() {
+        let mut mine = Vec::new();
+        let (tally, seconds) = run_games(r, &opts, |g| mine.push(paired::game_figures(g, players)))?;
         reports.push(Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds));
+        if i == 0 {
+            first = mine;
+        } else {
+            let mut sums = paired::pair(&first, &mine);
+            // Unfinished games are their own figure only where some game was unfinished.
+            if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
+                sums.remove("unfinished");
+            }
+            diffs.push(paired::differences(&sums));
+        }
     }
     if f == Format::Json {
         emit_json(&serde_json::json!({
             "players": players, "games": spec.games, "seed": spec.seed,
             "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "rulesets": reports,
+            "differences": {
+                "from": reports.first().map(|r| r.ruleset.clone()),
+                "interval": "95%, normal approximation of the mean paired difference",
+                "correction": "Holm-Bonferroni, family-wise 5% over the figures of each ruleset",
+                "rulesets": reports.iter().skip(1).zip(&diffs).map(|(r, d)| serde_json::json!({
+                    "ruleset": r.ruleset, "figures": d,
+                })).collect::<Vec<_>>(),
+            },
         }));
         return Ok(0);
     }
-    emit(&compare_table(args, &reports, &opts));
+    let mut text = compare_table(args, &reports, &opts);
+    for (r, d) in reports.iter().skip(1).zip(&diffs) {
+        text.push('\n');
+        text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
+    }
+    emit(&text);
     Ok(0)
+}
+
+/// The paired differences of one ruleset from the first, one figure a line.
+fn differences_text(from: &str, to: &str, diffs: &[paired::Difference]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "{to} − {from}, paired by game (same seeds and bots):");
+    let width = diffs.iter().map(|d| d.figure.chars().count()).max().unwrap_or(0).max(6);
+    let _ = writeln!(o, "{:<width$}  {:>10}  {:<24}  {:>7}", "figure", "difference", "95% interval", "p");
+    for d in diffs {
+        let pct = d.figure.ends_with("win share") || d.figure.starts_with("ended by") || d.figure == "unfinished";
+        let k = if pct { 100.0 } else { 1.0 };
+        let unit = if pct { " pp" } else { "" };
+        let interval = format!("[{:+.2}, {:+.2}]{unit}", k * d.ci95[0], k * d.ci95[1]);
+        let mark = if d.significant { " *" } else { "" };
+        let _ = writeln!(o, "{:<width$}  {:>+10.2}  {interval:<24}  {:>7.4}{mark}", d.figure, k * d.mean, d.p_value);
+    }
+    let _ = writeln!(
+        o,
+        "pp: percentage points. * significant at 5% after Holm–Bonferroni over these {} figures.",
+        diffs.len()
+    );
+    o
 }
 
 fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> String {

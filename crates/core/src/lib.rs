@@ -21,6 +21,7 @@ pub mod bots;
 pub mod by_player;
 pub mod erased;
 pub mod game;
+pub mod paired;
 pub mod record;
 pub mod rng;
 pub mod ruleset;
