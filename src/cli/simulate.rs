@@ -38,30 +38,49 @@ fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.
-fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<(Tally, f64), Failure> {
+fn run_games(
+    r: &Ruleset,
+    opts: &SimOptions,
+    mut each: impl FnMut(&GameResult) + Send,
+) -> Result<(Tally, f64), Failure> {
     let total = match opts.shard {
         Some((k, n)) => sim::shard_games(opts.games, k, n),
         None => opts.games,
     };
     let bar = stderr_is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total);
-        // Results arrive by chunks of games, so the elapsed time ticks on its own meanwhile.
-        let template = "{prefix} [{bar:40}] {pos}/{len} games, {elapsed} elapsed, about {eta} left";
+        let template = "{prefix} [{bar:40}] {pos}/{len} games, {rate} games/s, {elapsed} elapsed, about {eta} left";
         if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-            bar.set_style(style.progress_chars("=> "));
+            let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate_text(s.per_sec()));
+            };
+            bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
         }
         bar.set_prefix(r.name().to_string());
-        bar.enable_steady_tick(std::time::Duration::from_millis(250));
         bar
     });
     let start = Instant::now();
-    let mut cb = |g: &GameResult| {
-        each(g);
+    // Games count as they finish on any thread; a watcher moves the bar meanwhile.
+    let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let mut opts = opts.clone();
+    if bar.is_some() {
+        opts.progress = Some(counter.clone());
+    }
+    let result = std::thread::scope(|scope| {
         if let Some(b) = &bar {
-            b.inc(1);
+            let (counter, done) = (&counter, &done);
+            scope.spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    b.set_position(counter.load(std::sync::atomic::Ordering::Relaxed));
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            });
         }
-    };
-    let result = r.game.simulate(opts, &mut cb);
+        let result = r.game.simulate(&opts, &mut each);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    });
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -71,7 +90,7 @@ fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) 
 
 fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
     let bots = parse_bots(&spec.bots, players).map_err(bots_error)?;
-    Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false })
+    Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false, progress: None })
 }
 
 /// `rulesmith simulate`.

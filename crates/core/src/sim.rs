@@ -35,6 +35,8 @@ pub struct SimOptions {
     pub shard: Option<(u64, u64)>,
     /// Keep each game's actions in notation (for records).
     pub record: bool,
+    /// Counts games as each one finishes, on any thread (a progress bar reads it).
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// One finished game.
@@ -122,7 +124,13 @@ pub fn simulate<G: Game>(game: &G, opts: &SimOptions, mut each: impl FnMut(&Game
         }
         let results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
-            .map(|&i| play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record))
+            .map(|&i| {
+                let r = play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record);
+                if let Some(p) = &opts.progress {
+                    p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                r
+            })
             .collect();
         for r in results {
             let r = r?;
@@ -488,6 +496,7 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
         bots,
         shard: None,
         record: false,
+        progress: None,
     };
     Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
 }
@@ -528,7 +537,7 @@ mod tests {
     }
 
     fn report(games: u64, shard: Option<(u64, u64)>, tally: Tally) -> Report {
-        let opts = SimOptions { players: 2, games, seed: 1, bots: vec![], shard, record: false };
+        let opts = SimOptions { players: 2, games, seed: 1, bots: vec![], shard, record: false, progress: None };
         Report::new("r", "d", "g", &opts, tally, 0.0)
     }
 
@@ -550,7 +559,8 @@ mod tests {
             whole.add(g);
             parts[(g.index % 2) as usize].add(g);
         }
-        let opts = |shard| SimOptions { players: 3, games: 3, seed: 1, bots: vec![], shard, record: false };
+        let opts =
+            |shard| SimOptions { players: 3, games: 3, seed: 1, bots: vec![], shard, record: false, progress: None };
         let named: Vec<(String, Report)> = parts
             .iter()
             .enumerate()
