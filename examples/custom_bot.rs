@@ -51,13 +51,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Seat 0 is the shipper; the others are built-in bots. `bots` names the seats in the report.
     let bots = vec![BotSpec::Random, BotSpec::Greedy, BotSpec::Random];
-    let opts = SimOptions { players: 3, games, seed: 1, bots: bots.clone(), shard: None, record: false };
+    let opts =
+        SimOptions { players: 3, games, seed: 1, bots: bots.clone(), shard: None, record: false, progress: None };
     let make = |seat: u8| -> Box<dyn Bot<Rules>> {
         if seat == 0 { Box::new(Shipper) } else { bots[seat as usize].instantiate::<Rules>(seat) }
     };
     let start = std::time::Instant::now();
     let tally = sim::simulate_with(&rules, &opts, &make, |_| {})?;
-    let mut report = Report::new("puerto-rico", rules.game_id(), &opts, tally, start.elapsed().as_secs_f64());
+    let seconds = start.elapsed().as_secs_f64();
+    let mut report = Report::new("puerto-rico", &loaded.digest(), rules.game_id(), &opts, tally, seconds);
     if let Some(seat) = report.seats.first_mut() {
         seat.bot = "shipper".into();
     }

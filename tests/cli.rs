@@ -211,20 +211,105 @@ fn simulate_is_deterministic_across_threads_and_shards() {
     let mut merge = vec!["merge", "--format", "json"];
     merge.extend(files.iter().map(String::as_str));
     let merged = report(&merge);
-    assert_eq!(merged["tally"]["games"], one["tally"]["games"]);
-    assert_eq!(merged["tally"]["ends"], one["tally"]["ends"]);
-    assert_eq!(merged["tally"]["rounds_sum"], one["tally"]["rounds_sum"]);
-    let close = |a: &serde_json::Value, b: &serde_json::Value| {
-        let (a, b) = (a.as_array().unwrap(), b.as_array().unwrap());
-        a.iter().zip(b).all(|(x, y)| (x.as_f64().unwrap() - y.as_f64().unwrap()).abs() < 1e-6)
-    };
-    assert!(close(&merged["tally"]["wins"], &one["tally"]["wins"]));
-    assert!(close(&merged["tally"]["score_sum"], &one["tally"]["score_sum"]));
+    // Exactly the unsplit run: integer tallies, shared wins counted per k-way tie.
+    assert_eq!(merged["tally"], one["tally"]);
+    for key in ["seats", "games", "unfinished", "rounds_mean", "ends", "digest", "run_games"] {
+        assert_eq!(merged[key], one[key], "{key}");
+    }
+    assert!(merged.get("shard").is_none());
     // Shards of different runs do not merge.
     let other = dir.join("other.json");
     let o = expect(&["simulate", TOY, "--games", "10", "--seed", "9", "--format", "json"], 0);
     std::fs::write(&other, o.stdout).unwrap();
     expect(&["merge", &files[0], other.to_str().unwrap()], 2);
+    merge_refuses_what_does_not_belong_together(&dir, &base, &files);
+}
+
+/// Issue 15: every way shards can fail to make up one run is exit 2 naming the file.
+fn merge_refuses_what_does_not_belong_together(dir: &Path, base: &[&str], files: &[String]) {
+    let refused = |args: &[&str], says: &str| {
+        let o = expect(&[&["merge"][..], args].concat(), 2);
+        assert!(o.stderr.contains(says), "merge {args:?}: expected `{says}` in {}", o.stderr);
+        assert!(o.stdout.is_empty());
+    };
+    // The same report twice, and one shard of three missing.
+    refused(&[&files[0], &files[0], &files[1]], "given twice");
+    refused(&[&files[0], &files[2]], "shards missing: 2/3");
+    // Overlapping shards (1/2 with 1/4) and shards of runs with another --games.
+    let write = |name: &str, args: &[&str]| {
+        let o = expect(&[base, args].concat(), 0);
+        let f = dir.join(name);
+        std::fs::write(&f, o.stdout).unwrap();
+        f.display().to_string()
+    };
+    let half = write("half.json", &["--shard", "1/2"]);
+    let quarter = write("quarter.json", &["--shard", "2/4"]);
+    refused(&[&half, &quarter], "quarter.json");
+    let fewer_base: Vec<&str> = base.iter().map(|&a| if a == "300" { "299" } else { a }).collect();
+    let o = expect(&[&fewer_base[..], &["--shard", "2/3"]].concat(), 0);
+    let fewer = dir.join("fewer.json").display().to_string();
+    std::fs::write(&fewer, o.stdout).unwrap();
+    refused(&[&files[0], &fewer, &files[2]], "fewer.json");
+    // Tampered reports: each is named and refused, never a panic or an abort.
+    let good: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let tampered: Vec<(&str, Edit)> = vec![
+        ("games-max", Box::new(|v| v["tally"]["games"] = u64::MAX.into())),
+        ("wins-float", Box::new(|v| v["tally"]["wins"][0][0] = 1e308.into())),
+        ("banana", Box::new(|v| v["shard"] = "banana".into())),
+        ("short", Box::new(|v| v["tally"]["score_sum"] = serde_json::json!([1]))),
+        ("short-wins", Box::new(|v| v["tally"]["wins"] = serde_json::json!([[1]]))),
+        ("huge", Box::new(|v| v["players"] = 4_000_000_000_u64.into())),
+        ("ties", Box::new(|v| v["tally"]["wins"][0][1] = 1.into())),
+        ("ends", Box::new(|v| v["tally"]["ends"] = serde_json::json!({}))),
+    ];
+    for (name, edit) in tampered {
+        let mut v = good.clone();
+        edit(&mut v);
+        let f = dir.join(format!("{name}.json"));
+        std::fs::write(&f, v.to_string()).unwrap();
+        refused(&[&files[0], f.to_str().unwrap(), &files[2]], &format!("{name}.json"));
+    }
+}
+
+/// Issue 9: games stopped by Mundo 163's `max_rounds` are unfinished: reported apart, no
+/// winner, out of win rates and score means (product spec: safety caps).
+#[test]
+fn round_cap_games_are_unfinished() {
+    let short = "tests/fixtures/house/mundo-163-short.toml";
+    let args = ["simulate", short, "--games", "20", "--players", "2", "--format", "json"];
+    let r = report(&args);
+    assert_eq!(r["unfinished"], 20);
+    assert_eq!(r["tally"]["unfinished"], 20);
+    assert_eq!(r["ends"]["round_limit"], 20);
+    for seat in r["seats"].as_array().unwrap() {
+        assert_eq!(seat["wins"], 0.0);
+        assert_eq!(seat["score_mean"], 0.0);
+    }
+    let text = expect(&args[..6], 0).stdout;
+    assert!(text.contains("unfinished: 20 games stopped by a safety cap"), "{text}");
+    let cmp = expect(&["compare", "mundo-163", short, "--games", "4", "--players", "2"], 0).stdout;
+    assert!(cmp.contains("unfinished (safety cap, no winner)"), "{cmp}");
+}
+
+/// Issue 11: compare pairs the games (same seeds and bots) and reports each figure's
+/// difference from the first ruleset with a 95% interval, Holm–Bonferroni marks.
+#[test]
+fn compare_reports_paired_differences() {
+    let args = ["compare", "puerto-rico", "rulesets/house-rules/puerto-rico-rich-start.toml", "--games", "60"];
+    let text = expect(&args, 0).stdout;
+    assert!(text.contains("puerto-rico-rich-start − puerto-rico, paired by game"), "{text}");
+    assert!(text.contains("Holm–Bonferroni") && text.contains("seat 0 win share"), "{text}");
+    let v = report(&[&args[..], &["--format", "json"]].concat());
+    let figures = v["differences"]["rulesets"][0]["figures"].as_array().unwrap();
+    assert!(figures.iter().any(|f| f["figure"] == "rounds" && f["pairs"] == 60));
+    assert!(v["differences"]["correction"].as_str().unwrap().starts_with("Holm-Bonferroni"));
+    // A ruleset against itself: every paired difference is exactly zero, none marked.
+    let same = report(&["compare", "puerto-rico", "puerto-rico", "--games", "30", "--format", "json"]);
+    for f in same["differences"]["rulesets"][0]["figures"].as_array().unwrap() {
+        assert_eq!(f["mean"], 0.0, "{f}");
+        assert_eq!(f["significant"], false, "{f}");
+    }
 }
 
 #[test]

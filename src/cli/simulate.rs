@@ -2,9 +2,11 @@
 
 use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load, players_for, stderr_is_terminal};
 use rulesmith::Ruleset;
-use rulesmith::core::bots::{BotSpec, parse_bots};
+use rulesmith::core::bots::BotSpec;
+use rulesmith::core::bots::parse_bots;
+use rulesmith::core::paired;
 use rulesmith::core::record::{Record, RulesetId};
-use rulesmith::core::sim::{GameResult, Report, SimError, SimOptions, Tally, rate_text};
+use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally, rate_text};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,12 +25,7 @@ pub struct RunSpec {
 
 /// `K/N` (1-based K) → `(K-1, N)`.
 pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
-    let parsed =
-        s.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
-    match parsed {
-        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k - 1, n)),
-        _ => Err(bad(format!("--shard `{s}`: expected K/N with 1 ≤ K ≤ N, e.g. 2/4"))),
-    }
+    sim::parse_shard(s).ok_or_else(|| bad(format!("--shard `{s}`: expected K/N with 1 ≤ K ≤ N, e.g. 2/4")))
 }
 
 /// Most worker threads `--threads` may ask for: refused at once rather than spawned.
@@ -48,31 +45,49 @@ pub(super) fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.
-fn run_games(r: &Ruleset, opts: &SimOptions, mut each: impl FnMut(&GameResult)) -> Result<(Tally, f64), Failure> {
+fn run_games(
+    r: &Ruleset,
+    opts: &SimOptions,
+    mut each: impl FnMut(&GameResult) + Send,
+) -> Result<(Tally, f64), Failure> {
     let total = match opts.shard {
-        Some((k, n)) if opts.games > k => (opts.games - k - 1) / n.max(1) + 1,
-        Some(_) => 0,
+        Some((k, n)) => sim::shard_games(opts.games, k, n),
         None => opts.games,
     };
     let bar = stderr_is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total);
-        // Results arrive by chunks of games, so the elapsed time ticks on its own meanwhile.
-        let template = "{prefix} [{bar:40}] {pos}/{len} games, {elapsed} elapsed, about {eta} left";
+        let template = "{prefix} [{bar:40}] {pos}/{len} games, {rate} games/s, {elapsed} elapsed, about {eta} left";
         if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-            bar.set_style(style.progress_chars("=> "));
+            let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate_text(s.per_sec()));
+            };
+            bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
         }
         bar.set_prefix(r.name().to_string());
-        bar.enable_steady_tick(std::time::Duration::from_millis(250));
         bar
     });
     let start = Instant::now();
-    let mut cb = |g: &GameResult| {
-        each(g);
+    // Games count as they finish on any thread; a watcher moves the bar meanwhile.
+    let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let mut opts = opts.clone();
+    if bar.is_some() {
+        opts.progress = Some(counter.clone());
+    }
+    let result = std::thread::scope(|scope| {
         if let Some(b) = &bar {
-            b.inc(1);
+            let (counter, done) = (&counter, &done);
+            scope.spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    b.set_position(counter.load(std::sync::atomic::Ordering::Relaxed));
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            });
         }
-    };
-    let result = r.game.simulate(opts, &mut cb);
+        let result = r.game.simulate(&opts, &mut each);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    });
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -99,7 +114,7 @@ fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
             other => other,
         })
         .collect();
-    Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false })
+    Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false, progress: None })
 }
 
 /// Refuses an output path that is one of the files read (compared as canonical paths, so
@@ -163,7 +178,7 @@ pub fn simulate(
     if let (Some(e), Some(path)) = (write_error, record) {
         return Err(bad(format!("cannot write the record `{}`: {e}", path.display())));
     }
-    let report = Report::new(r.name(), r.game.game_id(), &opts, tally, seconds);
+    let report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
     match f {
         Format::Json => emit_json(&report),
         Format::Text => emit(&report.to_text()),
@@ -183,20 +198,69 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     let opts = options(spec, players)?;
     configure_threads(spec.threads)?;
     let mut reports = Vec::new();
-    for r in &rulesets {
-        let (tally, seconds) = run_games(r, &opts, |_| {})?;
-        reports.push(Report::new(r.name(), r.game.game_id(), &opts, tally, seconds));
+    // Per-game figures of the first ruleset; the others are paired with it game by game.
+    let mut first: Vec<std::collections::BTreeMap<String, i64>> = Vec::new();
+    let mut diffs = Vec::new();
+    for (i, r) in rulesets.iter().enumerate() {
+        let mut mine = Vec::new();
+        let (tally, seconds) = run_games(r, &opts, |g| mine.push(paired::game_figures(g, players)))?;
+        reports.push(Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds));
+        if i == 0 {
+            first = mine;
+        } else {
+            let mut sums = paired::pair(&first, &mine);
+            // Unfinished games are their own figure only where some game was unfinished.
+            if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
+                sums.remove("unfinished");
+            }
+            diffs.push(paired::differences(&sums));
+        }
     }
     if f == Format::Json {
         emit_json(&serde_json::json!({
             "players": players, "games": spec.games, "seed": spec.seed,
             "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "rulesets": reports,
+            "differences": {
+                "from": reports.first().map(|r| r.ruleset.clone()),
+                "interval": "95%, normal approximation of the mean paired difference",
+                "correction": "Holm-Bonferroni, family-wise 5% over the figures of each ruleset",
+                "rulesets": reports.iter().skip(1).zip(&diffs).map(|(r, d)| serde_json::json!({
+                    "ruleset": r.ruleset, "figures": d,
+                })).collect::<Vec<_>>(),
+            },
         }));
         return Ok(0);
     }
-    emit(&compare_table(args, &reports, &opts));
+    let mut text = compare_table(args, &reports, &opts);
+    for (r, d) in reports.iter().skip(1).zip(&diffs) {
+        text.push('\n');
+        text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
+    }
+    emit(&text);
     Ok(0)
+}
+
+/// The paired differences of one ruleset from the first, one figure a line.
+fn differences_text(from: &str, to: &str, diffs: &[paired::Difference]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "{to} − {from}, paired by game (same seeds and bots):");
+    let width = diffs.iter().map(|d| d.figure.chars().count()).max().unwrap_or(0).max(6);
+    let _ = writeln!(o, "{:<width$}  {:>10}  {:<24}  {:>7}", "figure", "difference", "95% interval", "p");
+    for d in diffs {
+        let pct = d.figure.ends_with("win share") || d.figure.starts_with("ended by") || d.figure == "unfinished";
+        let k = if pct { 100.0 } else { 1.0 };
+        let unit = if pct { " pp" } else { "" };
+        let interval = format!("[{:+.2}, {:+.2}]{unit}", k * d.ci95[0], k * d.ci95[1]);
+        let mark = if d.significant { " *" } else { "" };
+        let _ = writeln!(o, "{:<width$}  {:>+10.2}  {interval:<24}  {:>7.4}{mark}", d.figure, k * d.mean, d.p_value);
+    }
+    let _ = writeln!(
+        o,
+        "pp: percentage points. * significant at 5% after Holm–Bonferroni over these {} figures.",
+        diffs.len()
+    );
+    o
 }
 
 fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> String {
@@ -233,6 +297,15 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
                 .collect(),
         ));
     }
+    if reports.iter().any(|r| r.unfinished > 0) {
+        rows.push((
+            "unfinished (safety cap, no winner)".into(),
+            reports
+                .iter()
+                .map(|r| format!("{:.1}% ({})", 100.0 * r.unfinished as f64 / r.games.max(1) as f64, r.unfinished))
+                .collect(),
+        ));
+    }
     rows.push(("rounds (mean)".into(), reports.iter().map(|r| format!("{:.1}", r.rounds_mean)).collect()));
     rows.push(("decisions (mean)".into(), reports.iter().map(|r| format!("{:.1}", r.decisions_mean)).collect()));
     let mut ends: Vec<&String> = reports.iter().flat_map(|r| r.ends.keys()).collect();
@@ -248,16 +321,6 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
                     format!("{:.1}% ({n})", 100.0 * n as f64 / r.games.max(1) as f64)
                 })
                 .collect(),
-        ));
-    }
-    let mut caps: Vec<&String> = reports.iter().flat_map(|r| r.unfinished.keys()).collect();
-    caps.sort();
-    caps.dedup();
-    for cap in caps {
-        // Games stopped by a safety cap are not in `games`: their count stands alone.
-        rows.push((
-            format!("unfinished: {cap}"),
-            reports.iter().map(|r| r.unfinished.get(cap).copied().unwrap_or(0).to_string()).collect(),
         ));
     }
     rows.push(("games/s".into(), reports.iter().map(|r| rate_text(r.games_per_second)).collect()));
@@ -302,46 +365,11 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
         })?;
         reports.push((p, r));
     }
-    let Some((_, first)) = reports.first() else {
-        return Err(bad("no reports given"));
-    };
-    let first = first.clone();
-    let mut tally = Tally::new(first.players);
-    let mut seconds = 0.0_f64;
-    let mut shards: Vec<String> = Vec::new();
-    for (p, r) in &reports {
-        if (r.ruleset.as_str(), r.game.as_str(), r.players, r.seed, &r.bots)
-            != (first.ruleset.as_str(), first.game.as_str(), first.players, first.seed, &first.bots)
-        {
-            return Err(bad(format!(
-                "`{}` is not a shard of the same run (ruleset, players, seed and bots must match those of `{}`)",
-                p.display(),
-                paths.first().map(|p| p.display().to_string()).unwrap_or_default()
-            )));
-        }
-        if let Some(s) = &r.shard {
-            if shards.contains(s) {
-                return Err(bad(format!("shard {s} is given twice")));
-            }
-            shards.push(s.clone());
-        }
-        tally.merge(&r.tally).map_err(bad)?;
-        seconds += r.seconds;
-    }
-    let bots: Vec<BotSpec> =
-        first.bots.iter().map(|b| b.parse()).collect::<Result<_, _>>().map_err(|e| bad(format!("{e}")))?;
-    let opts =
-        SimOptions { players: first.players, games: tally.games, seed: first.seed, bots, shard: None, record: false };
-    let report = Report::new(&first.ruleset, &first.game, &opts, tally, seconds);
+    let named: Vec<(String, Report)> = reports.into_iter().map(|(p, r)| (p.display().to_string(), r)).collect();
+    let report = sim::merge_reports(&named).map_err(|e| bad(format!("merge: {e}")))?;
     match f {
         Format::Json => emit_json(&report),
         Format::Text => emit(&report.to_text()),
-    }
-    let of = shards.first().and_then(|s| s.split_once('/')).map(|(_, n)| n.to_string());
-    if let Some(n) = of {
-        if shards.len().to_string() != n {
-            eprintln!("note: {} of {n} shards merged", shards.len());
-        }
     }
     Ok(0)
 }

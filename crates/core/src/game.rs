@@ -103,7 +103,7 @@ impl Outcome {
             return vec![0.0; self.ranks.len()];
         }
         let w = self.winners().len().max(1) as f64;
-        self.ranks.iter().map(|&r| if r == 0 { 1.0 / w } else { 0.0 }).collect()
+        self.ranks.iter().map(|&r| if r == 0 && !self.unfinished { 1.0 / w } else { 0.0 }).collect()
     }
 }
 

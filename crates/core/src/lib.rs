@@ -88,6 +88,7 @@ pub mod encode;
 pub mod erased;
 pub mod game;
 pub mod input;
+pub mod paired;
 pub mod record;
 pub mod rng;
 pub mod ruleset;

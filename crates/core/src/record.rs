@@ -300,7 +300,15 @@ mod tests {
 
     fn records(bots: &[BotSpec]) -> String {
         let g = TakeAway::default();
-        let opts = SimOptions { players: 3, games: 20, seed: 5, bots: bots.to_vec(), shard: None, record: true };
+        let opts = SimOptions {
+            players: 3,
+            games: 20,
+            seed: 5,
+            bots: bots.to_vec(),
+            shard: None,
+            record: true,
+            progress: None,
+        };
         let mut out = String::new();
         simulate(&g, &opts, |r| {
             out.push_str(&Record::of_sim(&id(), 3, 5, bots, r).to_line());

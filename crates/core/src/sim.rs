@@ -36,6 +36,8 @@ pub struct SimOptions {
     pub shard: Option<(u64, u64)>,
     /// Keep each game's actions in notation (for records).
     pub record: bool,
+    /// Counts games as each one finishes, on any thread (a progress bar reads it).
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// One finished game.
@@ -166,7 +168,11 @@ pub fn simulate_with<G: Game>(
             .par_iter()
             .map(|&i| {
                 let mut seats: Vec<Box<dyn Bot<G>>> = (0..opts.players).map(|s| make_bot(s as Seat)).collect();
-                play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record)
+                let r = play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record);
+                if let Some(p) = &opts.progress {
+                    p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                r
             })
             .collect();
         for r in results {
@@ -178,76 +184,133 @@ pub fn simulate_with<G: Game>(
     Ok(tally)
 }
 
-/// Raw sums of a run: mergeable across shards (add them), and the source of every
-/// figure of the report.
+/// The most seats a report may claim (bounds what a merge input can make us allocate).
+pub const MAX_REPORT_PLAYERS: usize = 64;
+
+/// Raw integer sums of a run: shards add up to exactly the unsplit run, and every
+/// figure of the report comes from them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tally {
+    /// Every game played, unfinished ones included.
     pub games: u64,
-    /// Win shares per seat (a tie between k winners gives each 1/k).
-    pub wins: Vec<f64>,
-    pub score_sum: Vec<f64>,
-    pub score_sum_sq: Vec<f64>,
+    /// Games stopped by a safety cap (no winner; out of win rates and score means).
+    pub unfinished: u64,
+    /// `wins[seat][k - 1]`: finished games this seat won together with k - 1 others, so
+    /// its win share is `Σ wins[seat][k-1] / k`, exactly.
+    pub wins: Vec<Vec<u64>>,
+    /// Sums over finished games.
+    pub score_sum: Vec<i64>,
+    pub score_sum_sq: Vec<u64>,
     pub rounds_sum: u64,
     pub decisions_sum: u64,
-    /// How many games ended by each end condition.
+    /// How many games ended by each end condition (unfinished ones included).
     pub ends: BTreeMap<String, u64>,
-    /// Games stopped by a safety cap (by the cap's name), which did not end by the rules:
-    /// counted here only, and in no other figure (`games` included).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub unfinished: BTreeMap<String, u64>,
 }
 
 impl Tally {
     pub fn new(players: usize) -> Self {
         Tally {
-            wins: vec![0.0; players],
-            score_sum: vec![0.0; players],
-            score_sum_sq: vec![0.0; players],
+            wins: vec![vec![0; players]; players],
+            score_sum: vec![0; players],
+            score_sum_sq: vec![0; players],
             ..Default::default()
         }
     }
 
+    pub fn players(&self) -> usize {
+        self.wins.len()
+    }
+
+    /// Finished games: the base of win rates and score means.
+    pub fn finished(&self) -> u64 {
+        self.games.saturating_sub(self.unfinished)
+    }
+
+    /// A seat's win share (1/k of each k-way shared win), from the exact counts.
+    pub fn win_share(&self, seat: usize) -> f64 {
+        self.wins.get(seat).map_or(0.0, |w| w.iter().enumerate().map(|(k, &n)| n as f64 / (k + 1) as f64).sum())
+    }
+
     pub fn add(&mut self, r: &GameResult) {
+        self.games += 1;
+        *self.ends.entry(r.outcome.end.clone()).or_default() += 1;
         if r.outcome.unfinished {
-            *self.unfinished.entry(r.outcome.end.clone()).or_default() += 1;
+            self.unfinished += 1;
             return;
         }
-        self.games += 1;
-        for (s, w) in r.outcome.win_shares().into_iter().enumerate() {
-            if s < self.wins.len() {
-                self.wins[s] += w;
-                let score = f64::from(r.outcome.scores[s]);
-                self.score_sum[s] += score;
-                self.score_sum_sq[s] += score * score;
+        let winners = r.outcome.winners().len();
+        let players = self.players();
+        for (s, &score) in r.outcome.scores.iter().enumerate().take(players) {
+            if r.outcome.ranks.get(s) == Some(&0) && winners > 0 {
+                if let Some(c) = self.wins[s].get_mut(winners - 1) {
+                    *c += 1;
+                }
             }
+            self.score_sum[s] = self.score_sum[s].saturating_add(i64::from(score));
+            let sq = u64::from(score.unsigned_abs()).pow(2);
+            self.score_sum_sq[s] = self.score_sum_sq[s].saturating_add(sq);
         }
         self.rounds_sum += u64::from(r.rounds);
         self.decisions_sum += r.decisions;
-        *self.ends.entry(r.outcome.end.clone()).or_default() += 1;
     }
 
-    /// Adds another shard's tally (same player count).
+    /// Checks that a tally read from a file is whole and self-consistent.
+    pub fn check(&self, players: usize) -> Result<(), String> {
+        if players == 0 || players > MAX_REPORT_PLAYERS {
+            return Err(format!("players {players} is not between 1 and {MAX_REPORT_PLAYERS}"));
+        }
+        if self.wins.len() != players
+            || self.wins.iter().any(|w| w.len() != players)
+            || self.score_sum.len() != players
+            || self.score_sum_sq.len() != players
+        {
+            return Err(format!("its tally does not hold {players} seats × {players} tie counts"));
+        }
+        if self.unfinished > self.games {
+            return Err("its tally has more unfinished games than games".into());
+        }
+        let ends = self.ends.values().try_fold(0u64, |a, &v| a.checked_add(v));
+        if ends != Some(self.games) {
+            return Err("its tally's end counts do not add up to its games".into());
+        }
+        // Each k-way shared win is counted once at each of k seats.
+        let mut won = 0u64;
+        for k in 1..=players {
+            let seats = self.wins.iter().try_fold(0u64, |a, w| a.checked_add(w[k - 1]));
+            match seats {
+                Some(n) if n % k as u64 == 0 => won = won.saturating_add(n / k as u64),
+                _ => return Err(format!("its tally's {k}-way shared wins do not add up")),
+            }
+        }
+        if won > self.finished() {
+            return Err("its tally has more won games than finished games".into());
+        }
+        Ok(())
+    }
+
+    /// Adds another shard's tally (same player count); refuses on overflow.
     pub fn merge(&mut self, other: &Tally) -> Result<(), String> {
-        if other.wins.len() != self.wins.len() {
-            return Err(format!(
-                "cannot merge a {}-player tally into a {}-player one",
-                other.wins.len(),
-                self.wins.len()
-            ));
+        let players = self.players();
+        if other.players() != players || other.wins.iter().any(|w| w.len() != players) {
+            return Err(format!("cannot merge a {}-player tally into a {players}-player one", other.players()));
         }
-        self.games += other.games;
-        for s in 0..self.wins.len() {
-            self.wins[s] += other.wins[s];
-            self.score_sum[s] += other.score_sum[s];
-            self.score_sum_sq[s] += other.score_sum_sq[s];
+        let over = || "the merged sums overflow".to_string();
+        let add = |a: u64, b: u64| a.checked_add(b).ok_or_else(over);
+        self.games = add(self.games, other.games)?;
+        self.unfinished = add(self.unfinished, other.unfinished)?;
+        for s in 0..players {
+            for k in 0..players {
+                self.wins[s][k] = add(self.wins[s][k], other.wins[s][k])?;
+            }
+            let sum = other.score_sum.get(s).copied().unwrap_or(0);
+            self.score_sum[s] = self.score_sum[s].checked_add(sum).ok_or_else(over)?;
+            self.score_sum_sq[s] = add(self.score_sum_sq[s], other.score_sum_sq.get(s).copied().unwrap_or(0))?;
         }
-        self.rounds_sum += other.rounds_sum;
-        self.decisions_sum += other.decisions_sum;
+        self.rounds_sum = add(self.rounds_sum, other.rounds_sum)?;
+        self.decisions_sum = add(self.decisions_sum, other.decisions_sum)?;
         for (k, v) in &other.ends {
-            *self.ends.entry(k.clone()).or_default() += v;
-        }
-        for (k, v) in &other.unfinished {
-            *self.unfinished.entry(k.clone()).or_default() += v;
+            let e = self.ends.entry(k.clone()).or_default();
+            *e = add(*e, *v)?;
         }
         Ok(())
     }
@@ -270,21 +333,24 @@ pub struct SeatReport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub ruleset: String,
+    /// The ruleset's digest: shards of one run must agree on it.
+    pub digest: String,
     pub game: String,
     pub players: usize,
     pub seed: u64,
     pub bots: Vec<String>,
+    /// The run's `--games`: the whole run, of which a shard plays its part.
+    pub run_games: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// Games this report covers (unfinished included).
     pub games: u64,
+    /// Games stopped by a safety cap: no winner, out of win rates and score means.
+    pub unfinished: u64,
     pub seats: Vec<SeatReport>,
     pub rounds_mean: f64,
     pub decisions_mean: f64,
     pub ends: BTreeMap<String, u64>,
-    /// Games stopped by a safety cap, by the cap's name: not finished, so kept out of
-    /// every other figure (`games`, wins, scores, length, ends).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub unfinished: BTreeMap<String, u64>,
     pub seconds: f64,
     pub games_per_second: f64,
     /// The raw sums, so reports of shards can be merged.
@@ -292,19 +358,22 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(ruleset: &str, game: &str, opts: &SimOptions, tally: Tally, seconds: f64) -> Self {
-        let n = tally.games.max(1) as f64;
+    pub fn new(ruleset: &str, digest: &str, game: &str, opts: &SimOptions, tally: Tally, seconds: f64) -> Self {
+        let finished = tally.finished();
+        let n = finished.max(1) as f64;
         let seats = (0..tally.wins.len())
             .map(|s| {
-                let mean = tally.score_sum[s] / n;
-                let var = (tally.score_sum_sq[s] / n - mean * mean).max(0.0);
-                let rate = tally.wins[s] / n;
+                let mean = tally.score_sum.get(s).copied().unwrap_or(0) as f64 / n;
+                let sq = tally.score_sum_sq.get(s).copied().unwrap_or(0) as f64 / n;
+                let var = (sq - mean * mean).max(0.0);
+                let wins = tally.win_share(s);
+                let rate = wins / n;
                 SeatReport {
                     seat: s,
                     bot: opts.bots.get(s).map_or_else(|| "random".into(), ToString::to_string),
-                    wins: tally.wins[s],
+                    wins,
                     win_rate: rate,
-                    win_rate_ci95: wilson(rate, tally.games),
+                    win_rate_ci95: wilson(rate, finished),
                     score_mean: mean,
                     score_sd: var.sqrt(),
                 }
@@ -312,17 +381,19 @@ impl Report {
             .collect();
         Report {
             ruleset: ruleset.to_string(),
+            digest: digest.to_string(),
             game: game.to_string(),
             players: opts.players,
             seed: opts.seed,
             bots: opts.bots.iter().map(ToString::to_string).collect(),
+            run_games: opts.games,
             shard: opts.shard.map(|(k, n)| format!("{}/{n}", k + 1)),
             games: tally.games,
+            unfinished: tally.unfinished,
             seats,
             rounds_mean: tally.rounds_sum as f64 / n,
             decisions_mean: tally.decisions_sum as f64 / n,
             ends: tally.ends.clone(),
-            unfinished: tally.unfinished.clone(),
             seconds,
             games_per_second: if seconds > 0.0 { tally.games as f64 / seconds } else { 0.0 },
             tally,
@@ -339,7 +410,7 @@ impl Report {
             self.ruleset,
             self.game,
             self.players,
-            self.games + self.unfinished.values().sum::<u64>(),
+            self.games,
             self.seed,
             self.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
         );
@@ -360,6 +431,14 @@ impl Report {
             );
         }
         let _ = writeln!(o);
+        if self.unfinished > 0 {
+            let _ = writeln!(
+                o,
+                "unfinished: {} games stopped by a safety cap ({:.1}%), no winner; out of the win rates and score means",
+                self.unfinished,
+                100.0 * self.unfinished as f64 / self.games.max(1) as f64
+            );
+        }
         let _ = writeln!(o, "game length: {:.1} rounds, {:.1} decisions (mean)", self.rounds_mean, self.decisions_mean);
         let ends: Vec<String> = self
             .ends
@@ -367,18 +446,102 @@ impl Report {
             .map(|(k, v)| format!("{k} {v} ({:.1}%)", 100.0 * *v as f64 / self.games.max(1) as f64))
             .collect();
         let _ = writeln!(o, "ended by: {}", ends.join(", "));
-        if !self.unfinished.is_empty() {
-            let stopped: Vec<String> = self.unfinished.iter().map(|(k, v)| format!("{v} by {k}")).collect();
-            let _ = writeln!(
-                o,
-                "unfinished: {} games stopped by a safety cap ({}), kept out of every figure above",
-                self.unfinished.values().sum::<u64>(),
-                stopped.join(", ")
-            );
-        }
         let _ = writeln!(o, "speed: {} games/s ({:.2} s)", rate_text(self.games_per_second), self.seconds);
         o
     }
+}
+
+/// The games of shard `(k, n)` of a run of `games`: `i < games` with `i % n == k`.
+pub fn shard_games(games: u64, k: u64, n: u64) -> u64 {
+    if n == 0 || k >= games { 0 } else { (games - k - 1) / n + 1 }
+}
+
+/// `K/N` (1-based K, as reports and `--shard` write it) → `(K-1, N)`.
+pub fn parse_shard(s: &str) -> Option<(u64, u64)> {
+    let (k, n) = s.split_once('/')?;
+    let (k, n) = (k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?);
+    (n >= 1 && (1..=n).contains(&k)).then_some((k - 1, n))
+}
+
+/// Merges the reports of one run's shards (each named, e.g. by its file) into the report
+/// of the whole run, refusing what does not belong together: another run (ruleset, digest,
+/// game, players, seed, bots, `--games`), a shard given twice or overlapping another
+/// (shards must split the run the same way), missing shards, and tallies that do not
+/// hold together.
+pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
+    let Some((first_name, first)) = reports.first() else {
+        return Err("no reports given".into());
+    };
+    let mut tally = Tally::new(0);
+    let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
+    let mut of = None;
+    let mut seconds = 0.0_f64;
+    for (name, r) in reports {
+        if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games)
+            != (&first.ruleset, &first.digest, &first.game, first.players, first.seed, &first.bots, first.run_games)
+        {
+            return Err(format!(
+                "`{name}` is not a shard of the same run as `{first_name}` (ruleset, digest, game, players, seed, bots and --games must match)"
+            ));
+        }
+        r.tally.check(r.players).map_err(|e| format!("`{name}`: {e}"))?;
+        let (k, n) = match &r.shard {
+            None => (0, 1),
+            Some(s) => parse_shard(s).ok_or_else(|| format!("`{name}`: shard `{s}` is not K/N with 1 ≤ K ≤ N"))?,
+        };
+        match of {
+            None => of = Some(n),
+            Some(m) if m != n => {
+                return Err(format!(
+                    "`{name}` is shard {}/{n} but `{first_name}` is of {m} shards: shards split differently overlap",
+                    k + 1
+                ));
+            }
+            Some(_) => {}
+        }
+        if let Some(other) = seen.insert(k, name) {
+            return Err(format!("shard {}/{n} is given twice (`{other}` and `{name}`)", k + 1));
+        }
+        let expected = shard_games(r.run_games, k, n);
+        if r.tally.games != expected || r.games != r.tally.games || r.unfinished != r.tally.unfinished {
+            return Err(format!(
+                "`{name}`: shard {}/{n} of a {}-game run has {expected} games, but the report says {}",
+                k + 1,
+                r.run_games,
+                r.tally.games
+            ));
+        }
+        if tally.players() == 0 {
+            tally = Tally::new(r.players);
+        }
+        tally.merge(&r.tally).map_err(|e| format!("`{name}`: {e}"))?;
+        if r.seconds.is_finite() && r.seconds >= 0.0 {
+            seconds += r.seconds;
+        }
+    }
+    let n = of.unwrap_or(1);
+    let missing: Vec<String> =
+        (0..n).filter(|k| !seen.contains_key(k)).take(10).map(|k| format!("{}/{n}", k + 1)).collect();
+    if !missing.is_empty() {
+        let more = if (n as usize).saturating_sub(seen.len()) > missing.len() { ", …" } else { "" };
+        return Err(format!(
+            "shards missing: {}{more} ({} of {n} given); merge all shards of the run",
+            missing.join(", "),
+            seen.len()
+        ));
+    }
+    let bots: Vec<BotSpec> =
+        first.bots.iter().map(|b| b.parse()).collect::<Result<_, _>>().map_err(|e| format!("`{first_name}`: {e}"))?;
+    let opts = SimOptions {
+        players: first.players,
+        games: first.run_games,
+        seed: first.seed,
+        bots,
+        shard: None,
+        record: false,
+        progress: None,
+    };
+    Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
 }
 
 /// A rate with as many decimals as it needs to be read (slow search bots play < 1 game/s).
@@ -410,28 +573,67 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unfinished_games_count_apart() {
-        let finished = Outcome::ranked(vec![10, 20], vec![], "delivered_goods");
-        let stopped = Outcome::ranked(vec![30, 5], vec![], "round_limit").stopped();
-        assert!(stopped.winners().is_empty() && stopped.win_shares() == [0.0, 0.0]);
-        let game = |outcome| GameResult { index: 0, seed: 0, outcome, decisions: 9, rounds: 3, actions: vec![] };
-        let mut t = Tally::new(2);
-        t.add(&game(finished));
-        t.add(&game(stopped));
-        assert_eq!((t.games, t.wins.clone(), t.score_sum.clone()), (1, vec![0.0, 1.0], vec![10.0, 20.0]));
-        assert_eq!((t.rounds_sum, t.decisions_sum), (3, 9));
-        assert_eq!(t.unfinished.get("round_limit"), Some(&1));
-        assert!(!t.ends.contains_key("round_limit"));
-        let mut merged = Tally::new(2);
-        merged.merge(&t).unwrap();
-        merged.merge(&t).unwrap();
-        assert_eq!((merged.games, merged.unfinished.get("round_limit")), (2, Some(&2)));
-    }
-
-    #[test]
     fn wilson_interval_brackets_the_rate() {
         let [lo, hi] = wilson(0.25, 1000);
         assert!(lo < 0.25 && hi > 0.25 && hi - lo < 0.06, "{lo} {hi}");
         assert_eq!(wilson(0.0, 0), [0.0, 1.0]);
+    }
+
+    fn report(games: u64, shard: Option<(u64, u64)>, tally: Tally) -> Report {
+        let opts = SimOptions { players: 2, games, seed: 1, bots: vec![], shard, record: false, progress: None };
+        Report::new("r", "d", "g", &opts, tally, 0.0)
+    }
+
+    /// Two 2-way ties and one 3-way tie split across shards add up exactly.
+    #[test]
+    fn shared_wins_merge_exactly() {
+        let game = |index, ranks: Vec<u8>| GameResult {
+            index,
+            seed: index,
+            outcome: Outcome { scores: vec![1, 1, 1], tiebreaks: vec![], ranks, end: "e".into(), unfinished: false },
+            decisions: 1,
+            rounds: 1,
+            actions: vec![],
+        };
+        let games = [game(0, vec![0, 0, 0]), game(1, vec![0, 0, 1]), game(2, vec![0, 1, 0])];
+        let mut whole = Tally::new(3);
+        let mut parts = [Tally::new(3), Tally::new(3)];
+        for g in &games {
+            whole.add(g);
+            parts[(g.index % 2) as usize].add(g);
+        }
+        let opts =
+            |shard| SimOptions { players: 3, games: 3, seed: 1, bots: vec![], shard, record: false, progress: None };
+        let named: Vec<(String, Report)> = parts
+            .iter()
+            .enumerate()
+            .map(|(k, t)| (format!("s{k}"), Report::new("r", "d", "g", &opts(Some((k as u64, 2))), t.clone(), 0.0)))
+            .collect();
+        let merged = merge_reports(&named).unwrap();
+        assert_eq!(merged.tally, whole);
+        assert_eq!(whole.wins[0], vec![0, 2, 1]);
+        assert_eq!(merged.seats[0].wins, 1.0 + 1.0 / 3.0);
+    }
+
+    proptest::proptest! {
+        /// Any tally, shard and game count a report file may hold: merge answers, never panics.
+        #[test]
+        fn merge_never_panics(
+            games in proptest::prelude::any::<u64>(),
+            wins in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u64>(), 0..4), 0..4),
+            sums in proptest::collection::vec(proptest::prelude::any::<i64>(), 0..4),
+            tg in proptest::prelude::any::<u64>(),
+            unfinished in proptest::prelude::any::<u64>(),
+            k in 0u64..5, n in 0u64..5, twice in proptest::prelude::any::<bool>(),
+        ) {
+            let tally = Tally { games: tg, unfinished, wins, score_sum: sums, ..Default::default() };
+            let mut r = report(games, Some((k, n)), tally);
+            r.shard = Some(format!("{k}/{n}"));
+            let mut list = vec![("a".to_string(), r.clone())];
+            if twice {
+                list.push(("b".to_string(), r));
+            }
+            let _ = merge_reports(&list);
+        }
     }
 }

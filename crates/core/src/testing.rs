@@ -459,8 +459,15 @@ mod tests {
     fn shards_play_exactly_the_games_of_the_unsplit_run() {
         use crate::sim::{SimOptions, simulate};
         let g = TakeAway::default();
-        let opts =
-            SimOptions { players: 3, games: 1100, seed: 9, bots: vec![BotSpec::Random; 3], shard: None, record: true };
+        let opts = SimOptions {
+            players: 3,
+            games: 1100,
+            seed: 9,
+            bots: vec![BotSpec::Random; 3],
+            shard: None,
+            record: true,
+            progress: None,
+        };
         let mut all = Vec::new();
         simulate(&g, &opts, |r| all.push(r.clone())).unwrap();
         let mut pieces = Vec::new();

@@ -888,6 +888,11 @@ fn tie_breaks() {
     s.loose[usize::from(t(&g, "e9"))][0] = 1;
     s.p[1].last_income = 30;
     assert_eq!(g.outcome(&s).unwrap().winners(), vec![0, 1]);
+    // The `max_rounds` safety cap is no end of the rules: unfinished, nobody wins
+    // (product spec: games stopped by a safety cap are unfinished, reported apart).
+    s.end = rulesmith_mundo_163::state::End::RoundLimit;
+    let o = g.outcome(&s).unwrap();
+    assert!(o.unfinished && o.winners().is_empty() && o.win_shares() == [0.0, 0.0], "{o:?}");
 }
 
 /// REF §2.9: the game ends only by deliveries; `[end] max_rounds` is a safety cap of the

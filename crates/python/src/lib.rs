@@ -13,7 +13,7 @@ use rulesmith::core::encode::{DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, assig
 use rulesmith::core::erased::AnySession;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::rng::{Rng, game_seed};
-use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, Tally, default_players};
+use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, default_players};
 use rulesmith::core::{Seat, ToMove};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -363,7 +363,7 @@ fn sim_options(
         )));
     }
     let bots = parse_bots(bots, players).map_err(PyValueError::new_err)?;
-    Ok(SimOptions { players, games, seed, bots, shard: None, record: false })
+    Ok(SimOptions { players, games, seed, bots, shard: None, record: false, progress: None })
 }
 
 /// Plays the games of one ruleset (without the GIL) and returns its report.
@@ -391,7 +391,7 @@ fn run(
             tally.map(|t| (t, start.elapsed().as_secs_f64(), records))
         })
         .map_err(|e| SimulationError::new_err(format!("simulation of `{}` stopped: {e}", r.name())))?;
-    Ok((Report::new(r.name(), r.game.game_id(), opts, tally, seconds), records))
+    Ok((Report::new(r.name(), &r.digest(), r.game.game_id(), opts, tally, seconds), records))
 }
 
 /// Plays seeded games between bots, like `rulesmith simulate --format json`; returns
@@ -483,40 +483,10 @@ fn merge<'py>(py: Python<'py>, reports: Vec<Bound<'py, PyAny>>) -> PyResult<Boun
         }
         let rep: Report = serde_json::from_value(value)
             .map_err(|e| PyValueError::new_err(format!("report {i} is not a report of `simulate`: {e}")))?;
-        parsed.push(rep);
+        parsed.push((format!("report {i}"), rep));
     }
-    let Some(first) = parsed.first().cloned() else {
-        return Err(PyValueError::new_err("no reports given"));
-    };
-    let mut tally = Tally::new(first.players);
-    let mut seconds = 0.0;
-    let mut shards: Vec<String> = Vec::new();
-    for (i, r) in parsed.iter().enumerate() {
-        if (r.ruleset.as_str(), r.game.as_str(), r.players, r.seed, &r.bots)
-            != (first.ruleset.as_str(), first.game.as_str(), first.players, first.seed, &first.bots)
-        {
-            return Err(PyValueError::new_err(format!(
-                "report {i} is not a shard of the same run as report 0 (ruleset, players, seed and bots must match)"
-            )));
-        }
-        if let Some(s) = &r.shard {
-            if shards.contains(s) {
-                return Err(PyValueError::new_err(format!("shard {s} is given twice")));
-            }
-            shards.push(s.clone());
-        }
-        tally.merge(&r.tally).map_err(PyValueError::new_err)?;
-        seconds += r.seconds;
-    }
-    let bots: Vec<BotSpec> = first
-        .bots
-        .iter()
-        .map(|b| b.parse())
-        .collect::<Result<_, _>>()
-        .map_err(|e| PyValueError::new_err(format!("{e}")))?;
-    let opts =
-        SimOptions { players: first.players, games: tally.games, seed: first.seed, bots, shard: None, record: false };
-    ser_to_py(py, &Report::new(&first.ruleset, &first.game, &opts, tally, seconds))
+    let merged = rulesmith::core::sim::merge_reports(&parsed).map_err(PyValueError::new_err)?;
+    ser_to_py(py, &merged)
 }
 
 /// The seed of game `index` of a run seeded `run_seed` (what `simulate` gives that game).

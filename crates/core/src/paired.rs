@@ -1,0 +1,172 @@
+//! Paired comparison of rulesets: the same seeds and bots under each ruleset, so each
+//! figure's difference is measured game by game (far tighter than comparing two means).
+//!
+//! Every per-game value is an integer in its figure's unit (win shares in 60ths, since a
+//! win shared by k ≤ 5 players is a whole number of 60ths), so the sums of the paired
+//! differences and of their squares are exact and merge across shards.
+
+use crate::sim::GameResult;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// 60 = lcm(1..=5): a k-way shared win is a whole number of 60ths.
+pub const WIN_UNIT: i64 = 60;
+
+/// A game's figures, as integers in their units (see [`figure_scale`]).
+pub fn game_figures(r: &GameResult, players: usize) -> BTreeMap<String, i64> {
+    let mut f = BTreeMap::new();
+    if r.outcome.unfinished {
+        f.insert("unfinished".to_string(), 1);
+        return f;
+    }
+    f.insert("unfinished".to_string(), 0);
+    let winners = r.outcome.winners().len().max(1) as i64;
+    for s in 0..players {
+        let won = r.outcome.ranks.get(s) == Some(&0);
+        f.insert(format!("seat {s} win share"), if won { WIN_UNIT / winners } else { 0 });
+        f.insert(format!("seat {s} score"), i64::from(r.outcome.scores.get(s).copied().unwrap_or(0)));
+    }
+    f.insert("rounds".to_string(), i64::from(r.rounds));
+    f.insert(format!("ended by {}", r.outcome.end), 1);
+    f
+}
+
+/// The unit of a figure's integer values.
+pub fn figure_scale(name: &str) -> f64 {
+    if name.ends_with("win share") { WIN_UNIT as f64 } else { 1.0 }
+}
+
+/// Exact sums of one figure's paired differences (ruleset − first ruleset).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairedSums {
+    pub n: u64,
+    pub sum: i64,
+    pub sum_sq: u64,
+}
+
+impl PairedSums {
+    pub fn add(&mut self, d: i64) {
+        self.n += 1;
+        self.sum = self.sum.saturating_add(d);
+        self.sum_sq = self.sum_sq.saturating_add(d.unsigned_abs().saturating_mul(d.unsigned_abs()));
+    }
+}
+
+/// Pairs the games of two rulesets, game by game. Finished-game figures (win shares,
+/// scores, length, ends) count only pairs where both games finished; `unfinished` counts all.
+pub fn pair(first: &[BTreeMap<String, i64>], other: &[BTreeMap<String, i64>]) -> BTreeMap<String, PairedSums> {
+    let mut out: BTreeMap<String, PairedSums> = BTreeMap::new();
+    let mut both = 0u64;
+    for (a, b) in first.iter().zip(other) {
+        let (ua, ub) = (a.get("unfinished").copied().unwrap_or(0), b.get("unfinished").copied().unwrap_or(0));
+        out.entry("unfinished".into()).or_default().add(ub - ua);
+        if ua != 0 || ub != 0 {
+            continue;
+        }
+        both += 1;
+        let mut names: Vec<&String> = a.keys().chain(b.keys()).filter(|k| *k != "unfinished").collect();
+        names.sort();
+        names.dedup();
+        for k in names {
+            let d = b.get(k).copied().unwrap_or(0) - a.get(k).copied().unwrap_or(0);
+            out.entry(k.clone()).or_default().add(d);
+        }
+    }
+    // A pair in which neither game ended this way is a zero difference, counted too.
+    for (k, p) in out.iter_mut() {
+        if k.starts_with("ended by") {
+            p.n = both;
+        }
+    }
+    out
+}
+
+/// A figure's difference with its 95% interval and two-sided p-value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    pub figure: String,
+    pub pairs: u64,
+    pub mean: f64,
+    pub ci95: [f64; 2],
+    pub p_value: f64,
+    /// Significant at 5% after the Holm–Bonferroni correction over all figures compared.
+    pub significant: bool,
+    /// The exact sums the figures come from (mergeable).
+    pub sums: PairedSums,
+}
+
+/// Differences with 95% intervals (normal approximation of the mean paired difference)
+/// and Holm–Bonferroni significance at family-wise 5% over all `figures` given.
+pub fn differences(sums: &BTreeMap<String, PairedSums>) -> Vec<Difference> {
+    let mut out: Vec<Difference> = sums
+        .iter()
+        .map(|(name, s)| {
+            let scale = figure_scale(name);
+            let n = s.n.max(1) as f64;
+            let mean = s.sum as f64 / n;
+            let var = if s.n > 1 { ((s.sum_sq as f64 - s.sum as f64 * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
+            let se = (var / n).sqrt();
+            let z = 1.959_963_984_540_054_f64;
+            let p_value = if se > 0.0 {
+                erfc((mean / se).abs() / std::f64::consts::SQRT_2)
+            } else if mean == 0.0 {
+                1.0
+            } else {
+                0.0
+            };
+            Difference {
+                figure: name.clone(),
+                pairs: s.n,
+                mean: mean / scale,
+                ci95: [(mean - z * se) / scale, (mean + z * se) / scale],
+                p_value,
+                significant: false,
+                sums: s.clone(),
+            }
+        })
+        .collect();
+    // Holm: sort p ascending; reject while p_(i) ≤ α / (m − i).
+    let m = out.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| out[a].p_value.total_cmp(&out[b].p_value));
+    for (i, &j) in order.iter().enumerate() {
+        if out[j].p_value <= 0.05 / (m - i) as f64 {
+            out[j].significant = true;
+        } else {
+            break;
+        }
+    }
+    out
+}
+
+/// The complementary error function (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7:
+/// ample for a p-value compared against a threshold).
+fn erfc(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly =
+        t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let r = poly * (-x * x).exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holm_marks_clear_differences_only() {
+        let mut sums = BTreeMap::new();
+        let mut clear = PairedSums::default();
+        let mut noise = PairedSums::default();
+        for i in 0..1000 {
+            clear.add(2 + i % 3);
+            noise.add(if i % 2 == 0 { 1 } else { -1 });
+        }
+        sums.insert("clear".to_string(), clear);
+        sums.insert("noise".to_string(), noise);
+        let d = differences(&sums);
+        assert!(d[0].significant && d[0].ci95[0] > 2.8 && d[0].ci95[1] < 3.2, "{:?}", d[0]);
+        assert!(!d[1].significant && d[1].ci95[0] < 0.0 && d[1].ci95[1] > 0.0, "{:?}", d[1]);
+        assert!((erfc(1.959_963_984_540_054 / std::f64::consts::SQRT_2) - 0.05).abs() < 1e-6);
+    }
+}
