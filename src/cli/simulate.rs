@@ -349,17 +349,16 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
 
 /// `rulesmith merge REPORT...`: the JSON reports of a run's shards → one report.
 pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
-    // Shards of a tournament merge as a tournament.
+    // Each file read once, bounded; shards of a tournament merge as a tournament.
     let texts = paths
         .iter()
-        .map(|p| std::fs::read_to_string(p).map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()))))
+        .map(|p| rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string())))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(code) = super::tournament::merge(paths, &texts, f)? {
         return Ok(code);
     }
     let mut reports = Vec::new();
-    for p in paths {
-        let text = rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string()))?;
+    for (p, text) in paths.iter().zip(&texts) {
         let r: Report = serde_json::from_str(&text).map_err(|e| {
             bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {e}", p.display()))
         })?;
