@@ -5,7 +5,7 @@
 //! Games run in parallel in chunks; their results are folded in index order, so even
 //! floating-point sums are identical on every run.
 
-use crate::bots::{Bot, BotError, BotSpec};
+use crate::bots::{self, Bot, BotError, BotSpec};
 use crate::game::{Game, GameError, Outcome, Seat, ToMove};
 use crate::rng::{Rng, game_seed, splitmix64};
 use rayon::prelude::*;
@@ -82,9 +82,17 @@ pub fn play_game<G: Game>(
     bots: &[BotSpec],
     record: bool,
 ) -> Result<GameResult, SimError> {
-    let mut seats: Vec<Box<dyn Bot<G>>> =
-        (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat)).collect();
-    play_game_with(game, players, index, seed, &mut seats, record)
+    if bots.iter().any(BotSpec::is_external) {
+        let mut seats: Vec<Box<dyn Bot<G>>> =
+            (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat)).collect();
+        return play_game_with(game, players, index, seed, &mut seats, record);
+    }
+    // Built-in bots are chosen without a `Bot` object: the playout hot path stays free of
+    // a virtual call and a fallible result per decision.
+    let choose = |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| {
+        Ok(bots::choose(game, bots.get(usize::from(seat)).unwrap_or(&BotSpec::Random), state, legal, rng))
+    };
+    run_game(game, players, index, seed, record, choose).map(|(result, _)| result)
 }
 
 /// Plays one game from setup to the end with the given bots, one per seat (a Rust
@@ -97,6 +105,27 @@ pub fn play_game_with<G: Game>(
     seats: &mut [Box<dyn Bot<G>>],
     record: bool,
 ) -> Result<GameResult, SimError> {
+    let choose =
+        |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| match seats.get_mut(usize::from(seat)) {
+            Some(bot) => bot.choose(game, state, legal, rng),
+            None => Err(BotError { bot: "none".into(), seat, reason: "no bot sits at this seat".into() }),
+        };
+    let (result, state) = run_game(game, players, index, seed, record, choose)?;
+    for bot in seats.iter_mut() {
+        bot.game_over(game, &state);
+    }
+    Ok(result)
+}
+
+/// The game loop both entry points share; `choose` answers for the seat to move.
+fn run_game<G: Game>(
+    game: &G,
+    players: usize,
+    index: u64,
+    seed: u64,
+    record: bool,
+    mut choose: impl FnMut(Seat, &G::State, &[G::Action], &mut Rng) -> Result<G::Action, BotError>,
+) -> Result<(GameResult, G::State), SimError> {
     let err = |source| SimError::Game { index, seed, source };
     let mut state = game.new_game(players, seed).map_err(err)?;
     let mut rng = bot_rng(seed);
@@ -113,11 +142,7 @@ pub fn play_game_with<G: Game>(
         if legal.is_empty() {
             return Err(SimError::Stuck { index, seed });
         }
-        let Some(bot) = seats.get_mut(seat as usize) else {
-            return Err(SimError::Stuck { index, seed });
-        };
-        let action =
-            bot.choose(game, &state, &legal, &mut rng).map_err(|source| SimError::Bot { index, seed, source })?;
+        let action = choose(seat, &state, &legal, &mut rng).map_err(|source| SimError::Bot { index, seed, source })?;
         if record {
             actions.push(game.format_action(&state, action));
         }
@@ -127,18 +152,15 @@ pub fn play_game_with<G: Game>(
             return Err(SimError::Endless { index, seed, limit });
         }
     }
-    for bot in seats.iter_mut() {
-        bot.game_over(game, &state);
-    }
     let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
-    Ok(GameResult { index, seed, outcome, decisions, rounds: game.progress(&state).rounds, actions })
+    let result = GameResult { index, seed, outcome, decisions, rounds: game.progress(&state).rounds, actions };
+    Ok((result, state))
 }
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
 pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
-    let specs = &opts.bots;
-    let make = |seat: Seat| specs.get(seat as usize).unwrap_or(&BotSpec::Random).instantiate::<G>(seat);
-    simulate_with(game, opts, &make, each)
+    let play = |i: u64| play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record);
+    simulate_games(opts, &play, each)
 }
 
 /// Runs a simulation whose bots come from `make_bot` (called once per seat of each
@@ -148,6 +170,19 @@ pub fn simulate_with<G: Game>(
     game: &G,
     opts: &SimOptions,
     make_bot: &(dyn Fn(Seat) -> Box<dyn Bot<G>> + Sync),
+    each: impl FnMut(&GameResult),
+) -> Result<Tally, SimError> {
+    let play = |i: u64| {
+        let mut seats: Vec<Box<dyn Bot<G>>> = (0..opts.players).map(|s| make_bot(s as Seat)).collect();
+        play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record)
+    };
+    simulate_games(opts, &play, each)
+}
+
+/// The run's games in parallel chunks, folded in index order.
+fn simulate_games(
+    opts: &SimOptions,
+    play: &(dyn Fn(u64) -> Result<GameResult, SimError> + Sync),
     mut each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
@@ -167,8 +202,7 @@ pub fn simulate_with<G: Game>(
         let results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
             .map(|&i| {
-                let mut seats: Vec<Box<dyn Bot<G>>> = (0..opts.players).map(|s| make_bot(s as Seat)).collect();
-                let r = play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record);
+                let r = play(i);
                 if let Some(p) = &opts.progress {
                     p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
