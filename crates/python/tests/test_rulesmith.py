@@ -291,3 +291,13 @@ def test_readme_example_runs():
     blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
     assert blocks, "the README has a python example"
     exec(compile(blocks[0], "README.md", "exec"), {})
+
+
+def test_rewards_share_the_win_and_nobody_wins_an_unfinished_game():
+    from rulesmith._episodes import win_share
+
+    assert win_share({"ranks": [0, 1, 2]}, 0) == 1.0
+    assert win_share({"ranks": [0, 0, 2]}, 1) == 0.5
+    assert win_share({"ranks": [0, 0, 2]}, 2) == 0.0
+    # A game stopped by a safety cap (Mundo 163's max_rounds) keeps its standing, no winner.
+    assert win_share({"ranks": [0, 1], "unfinished": True}, 0) == 0.0

@@ -5,7 +5,8 @@
 ``{"observation": float32[obs_len], "action_mask": int8[action_ids]}``; actions are ids in
 ``Discrete(action_ids)`` (see the package README for both layouts). The reward, given once
 at the end, is each seat's share of the win (1 for a sole winner, 1/k for each of k tied
-winners, 0 otherwise); ``infos[agent]`` then holds the final ``outcome``.
+winners, 0 otherwise, and 0 for all in a game stopped by a safety cap); ``infos[agent]``
+then holds the final ``outcome``.
 
 Seeds: ``reset(seed=s)`` starts game 0 of the run seeded ``s``: the game
 ``rulesmith simulate RULESET --seed s`` plays first (game seed ``game_seed(s, 0)``). Each
@@ -20,7 +21,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rulesmith._rulesmith import DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset, game_seed
+from rulesmith._episodes import next_game_seed, win_share
+from rulesmith._rulesmith import DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset
 
 
 class RulesmithEnv(AECEnv):
@@ -70,14 +72,7 @@ class RulesmithEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        if options and "game_seed" in options:
-            gseed = int(options["game_seed"])
-        else:
-            if seed is not None:
-                self._run_seed = int(seed)
-                self._episode = 0
-            gseed = game_seed(self._run_seed, self._episode)
-            self._episode += 1
+        gseed = next_game_seed(self, seed, options)
         self.game = self.ruleset.new_game(self.players, gseed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -116,10 +111,8 @@ class RulesmithEnv(AECEnv):
             self.agent_selection = self.possible_agents[seat]
             return
         outcome = self.game.outcome()
-        winners = sum(1 for r in outcome["ranks"] if r == 0) or 1
         for a in self.agents:
-            seat = self._seat[a]
-            self.rewards[a] = 1.0 / winners if outcome["ranks"][seat] == 0 else 0.0
+            self.rewards[a] = win_share(outcome, self._seat[a])
             self.terminations[a] = True
             self.infos[a] = {"outcome": outcome}
         self._accumulate_rewards()

@@ -17,6 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from rulesmith._episodes import next_game_seed, win_share
 from rulesmith._rulesmith import ActionError, DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset, game_seed
 
 
@@ -92,20 +93,12 @@ class RulesmithGymEnv(gym.Env):
 
     def _end(self):
         out = self.game.outcome()
-        winners = sum(1 for r in out["ranks"] if r == 0) or 1
-        reward = 1.0 / winners if out["ranks"][self.seat] == 0 else 0.0
+        reward = win_share(out, self.seat)
         return reward, {"outcome": out}
 
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
-        if options and "game_seed" in options:
-            gseed = int(options["game_seed"])
-        else:
-            if seed is not None:
-                self._run_seed = int(seed)
-                self._episode = 0
-            gseed = game_seed(self._run_seed, self._episode)
-            self._episode += 1
+        gseed = next_game_seed(self, seed, options)
         self.game = self.ruleset.new_game(self.players, gseed)
         self._decision = 0
         self._play_bots()

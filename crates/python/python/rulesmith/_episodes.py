@@ -1,0 +1,30 @@
+"""What the PettingZoo and Gymnasium environments share: which game a reset starts, and
+the reward a finished game gives a seat."""
+
+from __future__ import annotations
+
+from rulesmith._rulesmith import game_seed
+
+
+def next_game_seed(env, seed=None, options=None) -> int:
+    """The seed of the game a reset starts: ``options["game_seed"]`` as given, else game
+    ``env._episode`` of the run seeded ``seed`` (or the run so far), as ``rulesmith
+    simulate --seed`` numbers its games."""
+    if options and "game_seed" in options:
+        return int(options["game_seed"])
+    if seed is not None:
+        env._run_seed = int(seed)
+        env._episode = 0
+    gseed = game_seed(env._run_seed, env._episode)
+    env._episode += 1
+    return gseed
+
+
+def win_share(outcome: dict, seat: int) -> float:
+    """The seat's share of the win (1/k among k tied winners); nobody wins a game stopped
+    by a safety cap (``unfinished``)."""
+    if outcome.get("unfinished"):
+        return 0.0
+    ranks = outcome["ranks"]
+    winners = sum(1 for r in ranks if r == 0) or 1
+    return 1.0 / winners if ranks[seat] == 0 else 0.0
