@@ -11,7 +11,7 @@
 //! **Observations.** [`encode_view`] walks a view (the state a seat may see, from
 //! `Game::observe`, which hides what the seat may not know) with a serde serializer
 //! and adds each leaf into the bucket its path hashes to (feature hashing; a path's hash
-//! combines its steps' hashes, keys by FNV-1a, see [`combine`]):
+//! combines its steps' hashes, keys by FNV-1a, see `combine`):
 //! - a number at path `p` adds its value to bucket `h(p)`, except 64-bit unsigned
 //!   integers, which the games use as bit sets (tiles, roads, buildings): each set bit `i`
 //!   adds 1 to bucket `h(p, i)`;

@@ -301,7 +301,7 @@ impl Game for Mundo163 {
         }
     }
 
-    /// Each round may take up to [`DECISIONS_PER_ROUND`] decisions, for `max_rounds` rounds.
+    /// Each round may take up to `DECISIONS_PER_ROUND` decisions, for `max_rounds` rounds.
     fn decision_limit(&self) -> u64 {
         u64::from(self.rules.max_rounds).saturating_mul(DECISIONS_PER_ROUND).max(rulesmith_core::sim::MAX_DECISIONS)
     }

@@ -2,7 +2,8 @@
 //!
 //! The Python package (`python/rulesmith`) wraps it in PettingZoo and Gymnasium
 //! environments. Everything game-specific goes through the core's object-safe
-//! [`AnyGame`]/[`AnySession`], so every game and house-ruled ruleset works unchanged.
+//! [`AnyGame`](rulesmith::core::erased::AnyGame)/[`AnySession`],
+//! so every game and house-ruled ruleset works unchanged.
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
