@@ -192,8 +192,53 @@ struct PositionArgs {
     seed: Option<u64>,
 }
 
+/// Which standard streams were closed when the process started. Read before Rust's runtime
+/// reopens closed standard descriptors on /dev/null, after which a closed stdout would
+/// swallow the report with exit 0 (`rulesmith simulate … >&-`).
+#[cfg(target_os = "linux")]
+mod closed_at_start {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    static CLOSED: AtomicU8 = AtomicU8::new(0);
+
+    extern "C" fn probe() {
+        for (bit, path) in [(1u8, "/proc/self/fd/1"), (2, "/proc/self/fd/2")] {
+            // Without /proc there is nothing to read: no check rather than a false alarm.
+            let proc_mounted = std::path::Path::new("/proc/self/fd/0").exists();
+            if proc_mounted && std::fs::symlink_metadata(path).is_err() {
+                CLOSED.fetch_or(bit, Ordering::Relaxed);
+            }
+        }
+    }
+
+    // Runs before `main` and before the runtime's start-up, as a C constructor.
+    #[allow(unsafe_code)]
+    #[unsafe(link_section = ".init_array")]
+    #[used]
+    static PROBE: extern "C" fn() = probe;
+
+    /// "stdout" or "stderr" if it was closed at start-up.
+    pub fn closed() -> Option<&'static str> {
+        let c = CLOSED.load(Ordering::Relaxed);
+        if c & 1 != 0 {
+            Some("stdout")
+        } else if c & 2 != 0 {
+            Some("stderr")
+        } else {
+            None
+        }
+    }
+}
+
 fn main() -> ExitCode {
     cli::common::install_panic_hook();
+    #[cfg(target_os = "linux")]
+    if let Some(stream) = closed_at_start::closed() {
+        cli::common::error(&format!(
+            "{stream} is closed: the output would be lost; redirect it to a file or /dev/null"
+        ));
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -823,6 +823,28 @@ fn write_errors_are_exit_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write the output"));
 }
 
+/// Issue 15: a closed stdout (`>&-`) loses the report, so it is exit 2 with a message, not
+/// a silent exit 0; a closed stderr is exit 2 too. Subprocesses' /dev/null is still fine.
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_standard_streams_are_exit_2() {
+    let bin = env!("CARGO_BIN_EXE_rulesmith");
+    let sh = |script: &str| Command::new("sh").args(["-c", script, "sh", bin]).current_dir(root()).output().unwrap();
+    let o = sh(r#""$1" simulate puerto-rico --games 2 >&-"#);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("stdout is closed"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = sh(r#""$1" simulate puerto-rico --games 2 2>&- >/dev/null"#);
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(bin)
+        .args(["simulate", "puerto-rico", "--games", "2"])
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(o.code(), Some(0));
+}
+
 /// Issue 15: an id with a space, an upper-case letter or nothing at all cannot be typed
 /// back in an action: refused at validation, located at its file, line and column.
 #[test]
