@@ -859,3 +859,44 @@ fn ids_must_be_notation_safe() {
         assert!(o.stderr.contains(&at), "{bad:?}: {}", o.stderr);
     }
 }
+
+/// Issue 15: a house rule that removes the mayor and the builder made games that never end
+/// (`play` grew without bound, `simulate` hit the decision cap): refused at validation,
+/// citing the end conditions (S000:L410-414). A derived ruleset seating fewer players
+/// inherits its base's tables for the dropped counts without a flood of errors located in
+/// the bundled file.
+#[test]
+fn a_ruleset_whose_games_cannot_end_is_refused() {
+    let dir = scratch("unendable");
+    let three = dir.join("three-to-five.toml");
+    std::fs::write(
+        &three,
+        "[ruleset]\nname = \"three-to-five\"\nextends = \"puerto-rico\"\n\n[players]\nmin = 3\nmax = 5\n",
+    )
+    .unwrap();
+    let o = expect(&["validate", three.to_str().unwrap()], 0);
+    assert!(o.stdout.contains("ok"), "{}", o.stdout);
+    expect(&["simulate", three.to_str().unwrap(), "--games", "3", "--players", "3"], 0);
+    expect(&["simulate", three.to_str().unwrap(), "--games", "1", "--players", "2"], 2);
+
+    let endless = dir.join("endless.toml");
+    std::fs::write(
+        &endless,
+        "[ruleset]\nname = \"endless\"\nextends = \"three-to-five.toml\"\n\n[[roles]]\nid = \"mayor\"\nremove = true\n\n[[roles]]\nid = \"builder\"\nremove = true\n",
+    )
+    .unwrap();
+    let o = expect(&["validate", endless.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("with 3 players no game can end"), "{}", o.stderr);
+    assert!(!o.stderr.contains("rulesets/puerto-rico.toml"), "errors located in the bundled file:\n{}", o.stderr);
+    expect(&["simulate", endless.to_str().unwrap(), "--games", "1"], 2);
+
+    // Without only the builder the mayor still empties the colonist supply: valid.
+    let no_builder = dir.join("no-builder.toml");
+    std::fs::write(
+        &no_builder,
+        "[ruleset]\nname = \"no-builder\"\nextends = \"three-to-five.toml\"\n\n[[roles]]\nid = \"builder\"\nremove = true\n",
+    )
+    .unwrap();
+    expect(&["validate", no_builder.to_str().unwrap()], 0);
+    expect(&["simulate", no_builder.to_str().unwrap(), "--games", "3"], 0);
+}

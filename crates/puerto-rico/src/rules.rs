@@ -584,6 +584,21 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
                 ),
             );
         }
+        // The game ends only when the colonists run out (mayor), a city fills (builder) or
+        // the VP chips run out (captain: but goods need colonists on plantations, which
+        // only the mayor or a building bought in the builder phase bring) (S000:L410-414).
+        // Without both a mayor and a builder card no game can end: refused here rather
+        // than found by a run that never stops.
+        let can_end =
+            roles.iter().any(|r| r.players & (1 << p) != 0 && matches!(r.kind, RoleKind::Mayor | RoleKind::Builder));
+        if d.len() == before && in_play > 0 && !can_end {
+            d.error(
+                tree.origin,
+                format!(
+                    "with {p} players no game can end: the game ends when the colonists run out (mayor), a city fills (builder) or the VP chips run out (goods need colonists), but no mayor or builder card is used with {p} players"
+                ),
+            );
+        }
         if d.len() == before && rpr > 0 && in_play > 0 && rpr < p {
             d.error(
                 tree.origin,
@@ -649,7 +664,7 @@ fn decode_role(n: &Node, d: &mut Diagnostics, counts: &std::ops::RangeInclusive<
     let kind = t.choice(d, "kind", &RoleKind::NAMES).map(|i| RoleKind::ALL[i]);
     let privilege = t.int(d, "privilege", 0..=10).map(|v| v as u8);
     let players = t.get("players").and_then(|n| {
-        let list = decode::ints_of(n, d, *counts.start() as i64..=*counts.end() as i64)?;
+        let list = decode::player_counts_of(n, d, counts.clone())?;
         Some(list.iter().fold(0u8, |m, &p| m | (1 << p)))
     });
     t.finish(d);

@@ -297,6 +297,34 @@ pub fn strs_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<Vec<&'n str>> {
     ok.then_some(out)
 }
 
+/// True for a value that comes from a ruleset the file being read `extends` (file 0 is the
+/// file itself).
+pub fn inherited(origin: Origin) -> bool {
+    origin.file != 0
+}
+
+/// A list of player counts (e.g. the counts a role card is used with), each in `players`.
+/// Counts outside `players` inherited from an `extends` base are dropped, not errors (see
+/// [`per_players`]).
+pub fn player_counts_of(n: &Node, d: &mut Diagnostics, players: RangeInclusive<usize>) -> Option<Vec<usize>> {
+    let items = array_of(n, d)?;
+    let mut out = Vec::with_capacity(items.len());
+    let mut ok = true;
+    for i in items {
+        match i.kind {
+            Kind::Int(p)
+                if inherited(i.origin)
+                    && !players.contains(&(p as usize))
+                    && (0..=crate::MAX_PLAYERS as i64).contains(&p) => {}
+            _ => match int_in(i, d, *players.start() as i64..=*players.end() as i64) {
+                Some(v) => out.push(v as usize),
+                None => ok = false,
+            },
+        }
+    }
+    ok.then_some(out)
+}
+
 /// A per-player-count table such as `{ 2 = 3, 3 = 2, 4 = 3, 5 = 4 }`: every count in
 /// `players` must be present and no other. Returns values indexed by player count.
 pub fn per_players<T>(
@@ -318,6 +346,9 @@ pub fn per_players<T>(
                     None => ok = false,
                 }
             }
+            // A derived ruleset that seats fewer players inherits its base's entries for the
+            // counts it dropped: they are moot, not errors located in the base's file.
+            Ok(p) if inherited(e.key_origin) && p <= crate::MAX_PLAYERS => {}
             _ => {
                 d.error(
                     e.key_origin,
