@@ -111,7 +111,7 @@ fn canonical_json(v: &serde_json::Value) -> String {
 pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let tree = load_rec(arg, None, bundled, &mut sources, &mut diags, &mut Vec::new());
+    let tree = load_rec(arg, None, None, bundled, &mut sources, &mut diags, &mut Vec::new());
     let failure = |sources: Sources, diagnostics: Diagnostics| LoadFailure { sources, diagnostics };
     let Some(mut tree) = tree else {
         return Err(failure(sources, diags));
@@ -134,10 +134,14 @@ pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
     Ok(Loaded { sources, tree, name, game, description })
 }
 
-const MAX_EXTENDS_DEPTH: usize = 16;
+/// How many files an `extends` chain may hold (the file itself included).
+pub const MAX_EXTENDS_DEPTH: usize = 16;
 
+/// Reads `arg` and what it extends. `named_at` is the `extends` value that named `arg` (none
+/// for the file given on the command line): its problems are located there.
 fn load_rec(
     arg: &str,
+    named_at: Option<Origin>,
     from_dir: Option<&Path>,
     bundled: &[Bundled],
     sources: &mut Sources,
@@ -147,12 +151,22 @@ fn load_rec(
     let (display, text, dir) = match read(arg, from_dir, bundled) {
         Ok(found) => found,
         Err(msg) => {
-            diags.error_at(None, msg);
+            diags.error_at(named_at, msg);
             return None;
         }
     };
-    if chain.contains(&display) || chain.len() > MAX_EXTENDS_DEPTH {
-        diags.error_at(None, format!("`extends` loops: {} → {display}", chain.join(" → ")));
+    if chain.contains(&display) {
+        diags.error_at(named_at, format!("`extends` loops: {} → {display}", chain.join(" → ")));
+        return None;
+    }
+    if chain.len() >= MAX_EXTENDS_DEPTH {
+        diags.error_at(
+            named_at,
+            format!(
+                "`extends` chain longer than the limit of {MAX_EXTENDS_DEPTH} files: {} → {display}",
+                chain.join(" → ")
+            ),
+        );
         return None;
     }
     chain.push(display.clone());
@@ -164,7 +178,7 @@ fn load_rec(
         None => Some(tree),
         Some(p) => match p.as_str() {
             Some(parent_arg) => {
-                let base = load_rec(parent_arg, dir.as_deref(), bundled, sources, diags, chain);
+                let base = load_rec(parent_arg, Some(p.origin), dir.as_deref(), bundled, sources, diags, chain);
                 // A child's `name` and `description` are its own; a missing one must not
                 // inherit the base's name.
                 if let Kind::Table(entries) = &mut tree.kind {

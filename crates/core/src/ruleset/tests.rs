@@ -95,6 +95,31 @@ fn extends_loop_is_refused() {
     let b = write(&dir, "b.toml", "[ruleset]\ngame = \"demo\"\nextends = \"a.toml\"\n");
     let e = load(&b, &bundled()).unwrap_err().render();
     assert!(e.contains("loops"), "{e}");
+    // Located at the `extends` that closes the loop (a.toml line 3), not at 1:1.
+    assert!(e.contains("a.toml:3:11: `extends` loops"), "{e}");
+}
+
+/// Issue 15: a chain deeper than the limit names the limit (it used to say "loops"), and a
+/// missing parent is located at the `extends` that names it.
+#[test]
+fn extends_depth_limit_is_named_and_located() {
+    let dir = scratch("deep");
+    let depth = super::MAX_EXTENDS_DEPTH + 1;
+    write(&dir, &format!("f{depth}.toml"), "[ruleset]\ngame = \"demo\"\n");
+    for i in 1..depth {
+        write(&dir, &format!("f{i}.toml"), &format!("[ruleset]\ngame = \"demo\"\nextends = \"f{}.toml\"\n", i + 1));
+    }
+    let e = load(&dir.join("f1.toml").to_string_lossy(), &bundled()).unwrap_err().render();
+    assert!(e.contains("longer than the limit of 16 files"), "{e}");
+    assert!(!e.contains("loops"), "{e}");
+    assert!(e.contains(&format!("f{}.toml:3:11", depth - 1)), "{e}");
+    // One file fewer is within the limit.
+    let ok = load(&dir.join("f2.toml").to_string_lossy(), &bundled());
+    assert!(ok.is_ok(), "{:?}", ok.err().map(|e| e.render()));
+
+    let m = write(&dir, "m.toml", "[ruleset]\ngame = \"demo\"\nextends = \"missing.toml\"\n");
+    let e = load(&m, &bundled()).unwrap_err().render();
+    assert!(e.contains("m.toml:3:11"), "{e}");
 }
 
 #[test]
