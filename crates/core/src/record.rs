@@ -260,16 +260,13 @@ pub fn replay_one(
         report.actions += 1;
     }
     let found = session.outcome();
-    let show = |o: &Option<Outcome>| match o {
-        Some(o) => format!("scores {:?}, ranks {:?}, ended by {}", o.scores, o.ranks, o.end),
-        None => "the game not over".to_string(),
-    };
     if found != record.result {
+        let (expected, found) = outcome_difference(&record.result, &found);
         report.mismatches.push(mismatch(
             None,
-            show(&record.result),
-            show(&found),
-            format!("{label}: the result differs: expected {}, found {}", show(&record.result), show(&found)),
+            expected.clone(),
+            found.clone(),
+            format!("{label}: the result differs: expected {expected}, found {found}"),
         ));
     } else if record.result.is_some() && record.rounds != 0 && session.progress().rounds != record.rounds {
         let (e, f) = (record.rounds.to_string(), session.progress().rounds.to_string());
@@ -281,6 +278,45 @@ pub fn replay_one(
         ));
     }
     Ok(())
+}
+
+/// The fields in which two results differ, each side in words: only what differs, so a
+/// mismatch never prints the same text twice (tie-breaks and an unfinished game included).
+fn outcome_difference(expected: &Option<Outcome>, found: &Option<Outcome>) -> (String, String) {
+    let (e, f) = match (expected, found) {
+        (Some(e), Some(f)) => (e, f),
+        (e, f) => {
+            let show = |o: &Option<Outcome>| match o {
+                Some(o) => format!("the game over (scores {:?}, ended by {})", o.scores, o.end),
+                None => "the game not over".to_string(),
+            };
+            return (show(e), show(f));
+        }
+    };
+    let mut es = Vec::new();
+    let mut fs = Vec::new();
+    if e.scores != f.scores {
+        es.push(format!("scores {:?}", e.scores));
+        fs.push(format!("scores {:?}", f.scores));
+    }
+    if e.tiebreaks != f.tiebreaks {
+        es.push(format!("tie-breaks {:?}", e.tiebreaks));
+        fs.push(format!("tie-breaks {:?}", f.tiebreaks));
+    }
+    if e.ranks != f.ranks {
+        es.push(format!("ranks {:?}", e.ranks));
+        fs.push(format!("ranks {:?}", f.ranks));
+    }
+    if e.end != f.end {
+        es.push(format!("ended by {}", e.end));
+        fs.push(format!("ended by {}", f.end));
+    }
+    if e.unfinished != f.unfinished {
+        let word = |u: bool| if u { "unfinished (stopped by a cap)" } else { "finished" }.to_string();
+        es.push(word(e.unfinished));
+        fs.push(word(f.unfinished));
+    }
+    (es.join(", "), fs.join(", "))
 }
 
 #[cfg(test)]
@@ -329,6 +365,21 @@ mod tests {
         let report = replay(&text, ReplayOptions { check_bots: true }, &mut resolver("d1")).unwrap();
         assert_eq!(report.games, 20);
         assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    }
+
+    #[test]
+    fn a_mismatch_names_only_what_differs() {
+        let a = Outcome::ranked(vec![3, 3], vec![vec![1], vec![0]], "empty");
+        let mut b = a.clone();
+        b.tiebreaks = vec![vec![0], vec![1]];
+        b.ranks = vec![1, 0];
+        let (e, f) = outcome_difference(&Some(a.clone()), &Some(b));
+        assert_eq!(e, "tie-breaks [[1], [0]], ranks [0, 1]");
+        assert_eq!(f, "tie-breaks [[0], [1]], ranks [1, 0]");
+        let (e, f) = outcome_difference(&Some(a.clone()), &Some(a.clone().stopped()));
+        assert_eq!((e.as_str(), f.as_str()), ("finished", "unfinished (stopped by a cap)"));
+        let (e, f) = outcome_difference(&Some(a), &None);
+        assert_ne!(e, f);
     }
 
     #[test]
