@@ -26,12 +26,17 @@ pub struct Sources {
 struct SourceFile {
     name: String,
     text: String,
+    /// Byte offset at which each line starts, so locating is a binary search (a file with
+    /// thousands of problems renders in linear time).
+    line_starts: Vec<usize>,
 }
 
 impl Sources {
     /// Adds a file and returns its index.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> usize {
-        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        let text = text.into();
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        self.files.push(SourceFile { name: name.into(), text, line_starts });
         self.files.len() - 1
     }
 
@@ -58,13 +63,26 @@ impl Sources {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, file: usize, offset: u32) -> (usize, usize) {
-        let text = self.text(file);
-        let offset = (offset as usize).min(text.len());
-        let before = text.get(..offset).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = text.get(line_start..offset).map_or(0, |s| s.chars().count()) + 1;
+        let Some(f) = self.files.get(file) else {
+            return (1, 1);
+        };
+        let offset = (offset as usize).min(f.text.len());
+        // The last line start at or before the offset (line_starts[0] = 0 always).
+        let line = f.line_starts.partition_point(|&start| start <= offset).max(1);
+        let line_start = f.line_starts.get(line - 1).copied().unwrap_or(0);
+        let col = f.text.get(line_start..offset).map_or(0, |s| s.chars().count()) + 1;
         (line, col)
+    }
+
+    /// The text of a 1-based line, without its line break.
+    pub fn line_text(&self, file: usize, line: usize) -> &str {
+        let Some(f) = self.files.get(file) else {
+            return "";
+        };
+        let start = f.line_starts.get(line.wrapping_sub(1)).copied().unwrap_or(f.text.len());
+        let end = f.line_starts.get(line).map_or(f.text.len(), |&next| next.saturating_sub(1));
+        let text = f.text.get(start..end.max(start)).unwrap_or("");
+        text.strip_suffix('\r').unwrap_or(text)
     }
 
     /// `name:line:col` of an origin.
@@ -115,7 +133,7 @@ impl Diagnostics {
             let file = origin.file as usize;
             let (line, col) = sources.line_col(file, origin.start);
             let _ = writeln!(out, "error: {}:{line}:{col}: {}", sources.name(file), d.message);
-            let text = sources.text(file).lines().nth(line - 1).unwrap_or("");
+            let text = sources.line_text(file, line);
             let width = line.to_string().len();
             let span_chars = {
                 let (end_line, end_col) = sources.line_col(file, origin.end);

@@ -8,19 +8,26 @@
 
 use super::diag::Diagnostics;
 use super::node::{Entry, Kind, Node};
+use std::collections::HashMap;
 
 /// Merges `child` over `base`.
 pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
     match (base.kind, child.kind) {
         (Kind::Table(mut base_entries), Kind::Table(child_entries)) => {
+            // Keys looked up by hash: a file with many keys merges in linear time.
+            let mut at: HashMap<String, usize> =
+                base_entries.iter().enumerate().map(|(i, e)| (e.key.clone(), i)).collect();
             for entry in child_entries {
-                match base_entries.iter().position(|e| e.key == entry.key) {
-                    Some(i) => {
+                match at.get(&entry.key) {
+                    Some(&i) => {
                         let old = std::mem::replace(&mut base_entries[i].value, placeholder());
                         base_entries[i].value = merge(old, entry.value, diags);
                         base_entries[i].key_origin = entry.key_origin;
                     }
-                    None => base_entries.push(strip_removals(entry, diags)),
+                    None => {
+                        at.insert(entry.key.clone(), base_entries.len());
+                        base_entries.push(strip_removals(entry, diags));
+                    }
                 }
             }
             Node { kind: Kind::Table(base_entries), origin: child.origin }
@@ -28,16 +35,24 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
         (Kind::Array(base_items), Kind::Array(child_items))
             if is_keyed(&base_items) && is_keyed(&child_items) && !base_items.is_empty() =>
         {
-            let mut items = base_items;
+            // Removed elements leave an empty slot until the end, so positions stay valid.
+            let mut items: Vec<Option<Node>> = base_items.into_iter().map(Some).collect();
+            let mut at: HashMap<String, usize> = HashMap::new();
+            for (i, item) in items.iter().enumerate() {
+                if let Some(id) = item.as_ref().and_then(id_of) {
+                    at.entry(id.to_string()).or_insert(i);
+                }
+            }
             for item in child_items {
                 let Some(id) = id_of(&item).map(str::to_string) else {
                     continue;
                 };
-                let pos = items.iter().position(|b| id_of(b) == Some(id.as_str()));
+                let pos = at.get(&id).copied();
                 if is_removal(&item) {
                     match pos {
                         Some(i) => {
-                            items.remove(i);
+                            items[i] = None;
+                            at.remove(&id);
                         }
                         None => diags.error(
                             item.origin,
@@ -46,15 +61,15 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
                     }
                     continue;
                 }
-                match pos {
-                    Some(i) => {
-                        let old = std::mem::replace(&mut items[i], placeholder());
-                        items[i] = merge(old, item, diags);
+                match pos.and_then(|i| items[i].take().map(|old| (i, old))) {
+                    Some((i, old)) => items[i] = Some(merge(old, item, diags)),
+                    None => {
+                        at.insert(id, items.len());
+                        items.push(Some(item));
                     }
-                    None => items.push(item),
                 }
             }
-            Node { kind: Kind::Array(items), origin: child.origin }
+            Node { kind: Kind::Array(items.into_iter().flatten().collect()), origin: child.origin }
         }
         (_, kind) => Node { kind, origin: child.origin },
     }

@@ -164,3 +164,23 @@ fn per_player_tables_need_every_count() {
     assert!(out.contains("missing the value for 4 players"), "{out}");
     assert!(out.contains("missing the value for 5 players"), "{out}");
 }
+
+/// Locating by the line index: first and last lines, a CRLF file, an offset past the end,
+/// columns counted in characters.
+#[test]
+fn line_index_locates_every_offset() {
+    let mut s = Sources::default();
+    let f = s.add("a.toml", "ab\r\ncé = 1\n\nlast");
+    assert_eq!(s.line_col(f, 0), (1, 1));
+    assert_eq!(s.line_text(f, 1), "ab");
+    assert_eq!(s.line_col(f, 4), (2, 1));
+    assert_eq!(s.line_col(f, 7), (2, 3), "é is one character of two bytes");
+    assert_eq!(s.line_text(f, 2), "cé = 1");
+    assert_eq!(s.line_col(f, 12), (3, 1));
+    assert_eq!(s.line_text(f, 3), "");
+    assert_eq!(s.line_col(f, 13), (4, 1));
+    assert_eq!(s.line_text(f, 4), "last");
+    assert_eq!(s.line_col(f, 999), (4, 5));
+    assert_eq!(s.line_text(f, 9), "");
+    assert_eq!(s.line_col(7, 3), (1, 1), "an unknown file");
+}
