@@ -713,6 +713,7 @@ fn bad_input_files_are_refused_with_exit_2() {
         vec!["validate", "/dev/zero"],
         vec!["replay", "/dev/zero"],
         vec!["merge", "/dev/zero"],
+        vec!["show-game", "/dev/zero"],
         vec!["run", "/dev/zero"],
     ] {
         let o = expect(&args, 2);

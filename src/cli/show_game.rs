@@ -4,7 +4,6 @@ use super::common::{Failure, bad, say};
 use super::play::{Input, Lines, colour, ruleset_of, stdin_lines};
 use rulesmith::core::game::{Seat, ToMove};
 use rulesmith::core::record::{HUMAN, Record};
-use std::io::BufRead;
 use std::path::Path;
 
 /// Which game of the file, and where in it.
@@ -21,14 +20,13 @@ const HELP: &str = "Enter or n: next decision · p: previous · N: after N decis
 /// Reads the chosen game of a record file line by line (record files may be large).
 fn find(path: &Path, game: Option<u64>) -> Result<Record, Failure> {
     let what = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| bad(format!("cannot read the record `{what}`: {e}")))?;
-    if !meta.is_file() {
-        return Err(bad(format!("`{what}` is not a regular file")));
-    }
-    let file = std::fs::File::open(path).map_err(|e| bad(format!("cannot read the record `{what}`: {e}")))?;
+    // Bounded line by line: a regular file only, lines of at most the core's limit, a BOM
+    // skipped, non-UTF-8 named with its byte offset.
+    let lines = rulesmith::core::input::lines(path).map_err(|e| bad(e.to_string()))?;
     let mut ordinal = 0u64;
-    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| bad(format!("{what}:{}: cannot read: {e}", i + 1)))?;
+    for item in lines {
+        let (i, line) = item.map_err(|e| bad(e.to_string()))?;
+        let i = i - 1;
         if line.trim().is_empty() {
             continue;
         }
