@@ -219,3 +219,239 @@ fn hidden_parts_never_reach_a_view() {
     failures.extend(hidden_twins("mundo-163", &m, &|_, _| {}, &m_hide));
     assert!(failures.is_empty(), "{} leaks:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Issue 15: no input makes a real game panic. A scenario's `[set]` may put any value at
+/// any place of any game's state: the edit is refused with a message, or the game plays on
+/// to its end (or a decision cap) with every action answered; records with edited actions
+/// and arbitrary bytes fed to every reader (ruleset, scenario, record, report) are refused
+/// or accepted, never a panic.
+mod never_panics {
+    use super::*;
+    use rulesmith::core::ToMove;
+    use serde_json::{Value, json};
+    use std::sync::OnceLock;
+
+    fn games() -> &'static [(String, rulesmith::Ruleset)] {
+        static G: OnceLock<Vec<(String, rulesmith::Ruleset)>> = OnceLock::new();
+        G.get_or_init(|| rulesets().unwrap().into_iter().filter(|(n, _)| !n.ends_with(".toml")).collect())
+    }
+
+    /// Every JSON pointer in a value, containers included.
+    fn pointers(v: &Value, at: &str, out: &mut Vec<String>) {
+        out.push(at.to_string());
+        match v {
+            Value::Object(m) => m.iter().for_each(|(k, x)| pointers(x, &format!("{at}/{k}"), out)),
+            Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| pointers(x, &format!("{at}/{i}"), out)),
+            _ => {}
+        }
+    }
+
+    /// What a scenario author might write: edge numbers, wrong types, other seats, a copy
+    /// of the old value with one element more or less.
+    fn edit(old: &Value, how: u8, n: i64) -> Value {
+        match how % 12 {
+            0 => json!(n),
+            1 => json!(-1),
+            2 => json!(0),
+            3 => json!(u64::MAX),
+            4 => json!(9),
+            5 => json!("x"),
+            6 => json!(null),
+            7 => json!([]),
+            8 => json!({}),
+            9 => match old {
+                Value::Array(a) if !a.is_empty() => Value::Array(a[..a.len() - 1].to_vec()),
+                Value::Array(a) => Value::Array(a.clone()),
+                other => json!([other.clone()]),
+            },
+            10 => match old {
+                Value::Array(a) => Value::Array(a.iter().chain(a.first()).cloned().collect()),
+                Value::Number(_) => json!(n.rem_euclid(300)),
+                other => other.clone(),
+            },
+            _ => json!(true),
+        }
+    }
+
+    fn play_on(s: &mut Box<dyn rulesmith::core::erased::AnySession + '_>, pick: u64) -> Result<(), String> {
+        let mut rng = rulesmith::core::Rng::from_seed(pick);
+        for _ in 0..3000 {
+            match s.to_move() {
+                ToMove::Terminal => break,
+                ToMove::Seat(seat) => {
+                    let _ = s.view_json(seat);
+                    let legal = s.legal();
+                    if legal.is_empty() {
+                        return Err("the game goes on but the player to move has no action".into());
+                    }
+                    let _ = s.play("no such action");
+                    s.play(&legal[rng.index(legal.len())]).map_err(|e| format!("a legal action was refused: {e}"))?;
+                }
+            }
+        }
+        let _ = s.outcome();
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("RULESMITH_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(96)
+        ))]
+
+        #[test]
+        fn set_edits_on_every_game(
+            game in 0usize..4, seed in any::<u64>(), steps in 0usize..300,
+            at in any::<prop::sample::Index>(), how in any::<u8>(), n in any::<i64>(),
+        ) {
+            let (name, r) = &games()[game];
+            let range = r.game.players();
+            let players = range.start() + (seed as usize) % (range.end() - range.start() + 1);
+            let mut s = r.game.start(players, seed).unwrap();
+            let mut rng = rulesmith::core::Rng::from_seed(seed);
+            for _ in 0..steps {
+                if s.to_move() == ToMove::Terminal {
+                    break;
+                }
+                let legal = s.legal();
+                s.play(&legal[rng.index(legal.len())]).unwrap();
+            }
+            let mut state = s.state_json();
+            let mut all = Vec::new();
+            pointers(&state, "", &mut all);
+            let p = at.get(&all).clone();
+            let old = state.pointer(&p).cloned().unwrap_or(Value::Null);
+            let new = edit(&old, how, n);
+            if let Some(slot) = state.pointer_mut(&p) {
+                *slot = new.clone();
+            }
+            // As `[set]` does: a state in which the player to move has no action is refused.
+            let stuck = |s: &dyn rulesmith::core::erased::AnySession| matches!(s.to_move(), ToMove::Seat(_)) && s.legal().is_empty();
+            if s.set_state_json(state).is_ok() && !stuck(&*s) {
+                let r = play_on(&mut s, seed ^ 1);
+                prop_assert!(r.is_ok(), "{name} {players}p seed {seed}: `{p}` = {new} accepted, then: {}", r.unwrap_err());
+            }
+        }
+    }
+
+    /// The reader fuzz loop: arbitrary byte edits of real files (a bundled ruleset, a
+    /// scenario, a record, a report) through every reader, in process.
+    fn mutate(base: &[u8], cuts: &[(usize, Vec<u8>)]) -> Vec<u8> {
+        let mut b = base.to_vec();
+        for (at, insert) in cuts {
+            let at = at % (b.len() + 1);
+            let end = (at + insert.len() % 5).min(b.len());
+            b.splice(at..end, insert.iter().copied());
+        }
+        b
+    }
+
+    fn samples() -> &'static [(&'static str, Vec<u8>)] {
+        static S: OnceLock<Vec<(&'static str, Vec<u8>)>> = OnceLock::new();
+        S.get_or_init(|| {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let read = |p: &str| std::fs::read(root.join(p)).unwrap();
+            let ruleset = rulesmith::load("santiago-de-cuba").unwrap();
+            let opts = rulesmith::core::sim::SimOptions {
+                players: 3,
+                games: 2,
+                seed: 1,
+                bots: rulesmith::core::bots::parse_bots("random", 3).unwrap(),
+                shard: None,
+                record: true,
+                progress: None,
+            };
+            let id = rulesmith::core::record::RulesetId {
+                name: ruleset.name().to_string(),
+                source: "santiago-de-cuba".into(),
+                digest: ruleset.digest(),
+                game: "santiago-de-cuba".into(),
+            };
+            let mut record = String::new();
+            let tally = ruleset
+                .game
+                .simulate(&opts, &mut |g| {
+                    record += &rulesmith::core::record::Record::of_sim(&id, 3, 1, &opts.bots, g).to_line();
+                    record.push('\n');
+                })
+                .unwrap();
+            let report = rulesmith::core::sim::Report::new(
+                ruleset.name(),
+                &ruleset.digest(),
+                "santiago-de-cuba",
+                &opts,
+                tally,
+                0.0,
+            );
+            vec![
+                ("ruleset", read("rulesets/house-rules/puerto-rico-no-hacienda.toml")),
+                ("bundled", read("rulesets/mundo-163.toml")),
+                ("scenario", read("tests/scenarios/puerto-rico/captain-largest-ship.toml")),
+                ("record", record.into_bytes()),
+                ("report", serde_json::to_vec_pretty(&report).unwrap()),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("RULESMITH_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(160)
+        ))]
+
+        #[test]
+        fn readers_on_edited_files(
+            which in 0usize..5,
+            cuts in proptest::collection::vec((any::<usize>(), proptest::collection::vec(any::<u8>(), 0..6)), 1..4),
+        ) {
+            let (kind, base) = &samples()[which];
+            let bytes = mutate(base, &cuts);
+            let dir = std::env::temp_dir().join(format!("rulesmith-fuzz-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join(format!("{kind}.toml"));
+            std::fs::write(&file, &bytes).unwrap();
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            match *kind {
+                "ruleset" | "bundled" => {
+                    // A bundled ruleset's edit is read as a file extending nothing.
+                    if let Ok(r) = rulesmith::load(&file.to_string_lossy()) {
+                        let range = r.game.players();
+                        for p in range {
+                            if let Ok(mut s) = r.game.start(p, 3) {
+                                prop_assert!(play_on(&mut s, 3).is_ok(), "{kind}: an accepted ruleset plays");
+                            }
+                        }
+                    }
+                }
+                "scenario" => {
+                    if let Ok(sc) = rulesmith::core::scenario::parse(&file, &text) {
+                        let _ = rulesmith::core::scenario::run(&sc, &mut |arg| {
+                            rulesmith::load(arg)
+                                .map(|r| std::sync::Arc::<dyn rulesmith::core::erased::AnyGame>::from(r.game))
+                                .map_err(|e| e.render())
+                        });
+                    }
+                }
+                "record" => {
+                    let _ = rulesmith::core::record::replay(
+                        &text,
+                        rulesmith::core::record::ReplayOptions { check_bots: true },
+                        &mut |rec: &rulesmith::core::record::Record| {
+                            rulesmith::load(&rec.source)
+                                .map(|r| {
+                                    let digest = r.digest();
+                                    (std::sync::Arc::<dyn rulesmith::core::erased::AnyGame>::from(r.game), digest)
+                                })
+                                .map_err(|e| e.render())
+                        },
+                    );
+                }
+                _ => {
+                    if let Ok(report) = serde_json::from_slice::<rulesmith::core::sim::Report>(&bytes) {
+                        let original = serde_json::from_slice::<rulesmith::core::sim::Report>(base).unwrap();
+                        let _ = rulesmith::core::sim::merge_reports(&[("a".into(), report.clone()), ("b".into(), original)]);
+                        let _ = rulesmith::core::sim::merge_reports(&[("a".into(), report)]);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -307,7 +307,7 @@ pub struct Played {
 /// Plays one game with `bot` at every seat and checks the contract of [`Game`] at each
 /// decision: the invariants hold (`check_state`), the legal actions are distinct and
 /// playable; at every decision of the first 200 and every 7th after: the state's JSON
-/// round-trips, an action that is not legal is refused and leaves the state unchanged,
+/// round-trips and the state read back offers the same legal actions, an action that is not legal is refused and leaves the state unchanged,
 /// views of every seat can be built; the game ends within
 /// [`MAX_DECISIONS`] with a well-formed outcome, and replaying its actions from a fresh
 /// game reproduces the same final state and outcome.
@@ -348,6 +348,11 @@ pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotS
         }
         if legal.is_empty() {
             return Err(at(n, format!("seat {seat} is to move but has no legal action")));
+        }
+        // A state read back from its JSON offers the same decision (nothing the rules
+        // depend on may be left out of the JSON).
+        if thorough && probe.legal() != legal {
+            return Err(at(n, format!("read back from its JSON, the state offers {:?}, not {legal:?}", probe.legal())));
         }
         let distinct: BTreeSet<&String> = legal.iter().collect();
         if distinct.len() != legal.len() {

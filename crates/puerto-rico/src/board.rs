@@ -19,12 +19,17 @@ pub fn has(rules: &Rules, p: &Player, pred: impl Fn(&Effect) -> bool) -> bool {
 
 /// City spaces used.
 pub fn city_spaces_used(rules: &Rules, p: &Player) -> u8 {
-    p.city.iter().map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces)).sum()
+    // Saturating: an edited state may hold any count; the check then refuses it.
+    p.city
+        .iter()
+        .map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces))
+        .fold(0u8, u8::saturating_add)
 }
 
 /// Filled island spaces: plantations, quarries and forests.
 pub fn island_used(p: &Player) -> u8 {
-    p.plantations.0.iter().sum::<u8>() + p.quarries + p.forests
+    // Saturating: an edited state may hold any count; the check then refuses it.
+    p.plantations.0.iter().fold(p.quarries.saturating_add(p.forests), |a, &c| a.saturating_add(c))
 }
 
 /// The effects of every building a player owns, occupied or not.
@@ -109,7 +114,7 @@ pub fn payment_capacity(rules: &Rules, p: &Player) -> u16 {
 
 /// Colonists anywhere on the board, San Juan included.
 pub fn colonists(p: &Player) -> u32 {
-    u32::from(p.plantations_occupied.0.iter().sum::<u8>())
+    p.plantations_occupied.0.iter().map(|&c| u32::from(c)).sum::<u32>()
         + u32::from(p.quarries_occupied)
         + p.city.iter().map(|b| u32::from(b.colonists)).sum::<u32>()
         + u32::from(p.san_juan)

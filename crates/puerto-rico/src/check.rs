@@ -24,6 +24,24 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     if s.ship_count as usize != setup.ships.len() {
         return Err(format!("/ship_count: {} ships, the setup has {}", s.ship_count, setup.ships.len()));
     }
+    // Ships are named by their capacity in the notation: each keeps the setup's.
+    for (i, (x, &cap)) in s.ships().iter().zip(&setup.ships).enumerate() {
+        if x.capacity != cap {
+            return Err(format!("/ships/{i}/capacity: {}, the setup's ship holds {cap}", x.capacity));
+        }
+    }
+    // The role cards used with this player count are fixed for the game (S000:L96-98).
+    let in_play =
+        rules.roles.iter().enumerate().filter(|(_, r)| r.players & (1 << n) != 0).fold(0u16, |m, (i, _)| m | (1 << i));
+    if s.roles.in_play != in_play {
+        return Err(format!(
+            "/roles/in_play: {:#b}, the role cards used with {n} players are {in_play:#b}",
+            s.roles.in_play
+        ));
+    }
+    if s.roles.taken & !in_play != 0 {
+        return Err("/roles/taken: a role card not used in this game".into());
+    }
 
     // Colonists.
     let on_boards: u32 = s.players.iter().map(board::colonists).sum();

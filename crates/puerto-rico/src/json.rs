@@ -5,7 +5,8 @@ use crate::state::{Phase, State};
 use serde_json::{Map, Value};
 
 /// Keys of the state that only expansion effects use: left out of the JSON of rulesets
-/// without such effects, so that the base game's JSON stays as it was.
+/// without such effects, so that the base game's JSON stays as it was (`pending` only
+/// while no decision is under way: the base game's craftsman privilege uses it too).
 const EXTENDED_KEYS: [&str; 3] = ["forest_tiles", "out_of_game", "pending"];
 
 pub fn to_json(rules: &Rules, s: &State) -> Value {
@@ -38,7 +39,11 @@ pub fn to_json(rules: &Rules, s: &State) -> Value {
     if !rules.extended() && s.out_of_game == 0 {
         if let Some(m) = v.as_object_mut() {
             for k in EXTENDED_KEYS {
-                m.remove(k);
+                // A decision under way (the craftsman's privilege picks) is kept: without
+                // it a state read back would lose the decision.
+                if k != "pending" || s.pending == crate::state::Pending::default() {
+                    m.remove(k);
+                }
             }
         }
         if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
