@@ -1,5 +1,7 @@
 //! Turn-structure primitives shared by the games.
 //!
+//! - [`clockwise`], [`seat_after`], [`next_seat`]: seat order around the table; the games
+//!   write no seat arithmetic of their own.
 //! - [`Rotation`]: each player acts once, in seat order from a starting seat (the
 //!   chooser of a role, the player who stopped the car at the port, …).
 //! - [`PassRound`]: players act in turn, again and again, until every player has
@@ -11,13 +13,29 @@
 use crate::game::Seat;
 use serde::{Deserialize, Serialize};
 
+/// Every seat once, clockwise from `start` (`start` first).
+pub fn clockwise(start: Seat, players: usize) -> impl Iterator<Item = Seat> {
+    (0..players).map(move |k| seat_after(start, k, players))
+}
+
+/// The seat `k` places clockwise after `seat`; `k` may go round the table more than once
+/// (dealing colonists one at a time).
+pub fn seat_after(seat: Seat, k: usize, players: usize) -> Seat {
+    ((usize::from(seat) + k) % players.max(1)) as Seat
+}
+
+/// The next seat clockwise.
+pub fn next_seat(seat: Seat, players: usize) -> Seat {
+    seat_after(seat, 1, players)
+}
+
 /// Each of `players` seats acts once, starting at `start`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rotation {
-    pub start: Seat,
+    start: Seat,
     /// How many seats have finished acting.
-    pub done: u8,
-    pub players: u8,
+    done: u8,
+    players: u8,
 }
 
 impl Rotation {
@@ -28,6 +46,11 @@ impl Rotation {
     /// The seat acting now, or `None` once everybody has acted.
     pub fn current(&self) -> Option<Seat> {
         (self.done < self.players).then(|| (self.start + self.done) % self.players)
+    }
+
+    /// The seat that started the rotation.
+    pub fn start(&self) -> Seat {
+        self.start
     }
 
     /// Whether the seat acting now is the one who started the rotation.
@@ -57,15 +80,42 @@ impl Rotation {
 /// Seats act in turn, round and round, until all have passed (or cannot act).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassRound {
-    pub current: Seat,
-    pub players: u8,
+    current: Seat,
+    players: u8,
     /// Bit `s` is set once seat `s` has passed.
-    pub passed: u8,
+    passed: u8,
 }
 
 impl PassRound {
     pub fn new(start: Seat, players: usize) -> Self {
         PassRound { current: start, players: players as u8, passed: 0 }
+    }
+
+    /// The seat to act.
+    pub fn current(&self) -> Seat {
+        self.current
+    }
+
+    pub fn players(&self) -> usize {
+        usize::from(self.players)
+    }
+
+    /// Whether an (edited) round fits a game of `players`: the same count, a seat to act
+    /// that exists and has not passed, passes only by seats that exist.
+    pub fn check(&self, players: usize) -> Result<(), String> {
+        if usize::from(self.players) != players || usize::from(self.current) >= players {
+            return Err(format!(
+                "the round counts {} players with seat {} to act, the game has {players}",
+                self.players, self.current
+            ));
+        }
+        if u32::from(self.passed) >> players != 0 {
+            return Err(format!("seats beyond the {players} players have passed"));
+        }
+        if self.has_passed(self.current) {
+            return Err(format!("seat {} is to act but has passed", self.current));
+        }
+        Ok(())
     }
 
     pub fn has_passed(&self, seat: Seat) -> bool {

@@ -306,7 +306,7 @@ fn unload_all(rules: &Rules, s: &mut State) {
 /// The next player's turn; after the last seat of a round, the game-end check (REF §2.9).
 pub fn next_turn(rules: &Rules, s: &mut State) {
     s.turn = Default::default();
-    let next = (s.current + 1) % s.players.max(1);
+    let next = rulesmith_core::steps::next_seat(s.current, usize::from(s.players));
     if next == 0 {
         let threshold = u32::from(rules.end_delivered.get(usize::from(s.players)).copied().unwrap_or(0));
         if s.delivered_total() >= threshold {

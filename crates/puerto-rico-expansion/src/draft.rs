@@ -59,8 +59,7 @@ pub fn setup(rules: &Rules, s: &mut State) {
 
 /// The seat to pick now: the first player (the governor), then clockwise.
 pub fn seat(s: &State) -> Seat {
-    let n = s.base.player_count();
-    ((usize::from(s.base.governor) + s.draft.picks()) % n.max(1)) as Seat
+    rulesmith_core::steps::seat_after(s.base.governor, s.draft.picks(), s.base.player_count())
 }
 
 /// The slot a building of this cost would go to.

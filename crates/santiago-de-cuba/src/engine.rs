@@ -91,7 +91,7 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             f(Action::Skip);
         }
         Phase::Loading { round } => {
-            each_delivery(r, s, round.current, f);
+            each_delivery(r, s, round.current(), f);
             f(Action::Pass);
         }
     }
@@ -357,17 +357,17 @@ pub fn apply(r: &Rules, s: &mut State, a: Action) -> Result<(), GameError> {
         }
         (Phase::Loading { round }, Action::Pass) => {
             let mut round = round;
-            round.pass(round.current);
+            round.pass(round.current());
             continue_loading(r, s, round);
         }
         (Phase::Loading { round }, Action::Deliver { good, count }) => {
             let vp = r.value_track.get(s.ship.marker as usize).copied().unwrap_or(0);
-            deliver(r, s, round.current, good, good, count, vp);
+            deliver(r, s, round.current(), good, good, count, vp);
             after_delivery(r, s, round);
         }
         (Phase::Loading { round }, Action::DeliverFor { with, good, count }) => {
             let vp = r.goods.get(with as usize).and_then(|g| g.substitute_vp).unwrap_or(0);
-            deliver(r, s, round.current, with, good, count, vp);
+            deliver(r, s, round.current(), with, good, count, vp);
             after_delivery(r, s, round);
         }
         // `skip` in the lawyer, pawn (nowhere to go), choose-good and use phases.
@@ -437,7 +437,7 @@ fn place_demand(r: &Rules, s: &mut State) -> bool {
 }
 
 fn next_seat(s: &State, seat: Seat) -> Seat {
-    ((usize::from(seat) + 1) % s.player_count().max(1)) as Seat
+    rulesmith_core::steps::next_seat(seat, s.player_count())
 }
 
 fn begin_turn(s: &mut State, seat: Seat) {

@@ -67,8 +67,8 @@ pub fn to_json(r: &Rules, s: &State) -> Value {
         Phase::Pawn => json!({ "step": "pawn" }),
         Phase::Use { building: b } => json!({ "step": "use", "building": r.building_name(b) }),
         Phase::Loading { round } => {
-            let passed: Vec<u8> = (0..round.players).filter(|&p| round.has_passed(p)).collect();
-            json!({ "step": "loading", "current": round.current, "passed": passed })
+            let passed: Vec<u8> = (0..round.players() as u8).filter(|&p| round.has_passed(p)).collect();
+            json!({ "step": "loading", "current": round.current(), "passed": passed })
         }
         Phase::Over => json!({ "step": "over" }),
     };

@@ -205,7 +205,7 @@ impl Game for SantiagoDeCuba {
         match state.phase {
             Phase::Over => ToMove::Terminal,
             Phase::Pickpocket { victim } => ToMove::Seat(victim),
-            Phase::Loading { round } => ToMove::Seat(round.current),
+            Phase::Loading { round } => ToMove::Seat(round.current()),
             _ => ToMove::Seat(state.turn.player),
         }
     }

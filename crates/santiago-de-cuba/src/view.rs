@@ -159,11 +159,8 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
             }
         }
         Phase::Loading { round } => {
-            if usize::from(round.players) != n || usize::from(round.current) >= n || u32::from(round.passed) >> n != 0 {
-                return invalid("the loading round does not match the players");
-            }
-            if round.has_passed(round.current) {
-                return invalid("a player who passed cannot act again in the loading round");
+            if let Err(e) = round.check(n) {
+                return invalid(format!("the loading round: {e}"));
             }
             if s.car != 0 {
                 return invalid("a loading round needs the car at the port");

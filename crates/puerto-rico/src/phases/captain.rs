@@ -10,7 +10,7 @@ use crate::goods::{ByGood, Good};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{AfterGuests, Phase, State};
 use rulesmith_core::Seat;
-use rulesmith_core::steps::Rotation;
+use rulesmith_core::steps::{Rotation, clockwise, next_seat};
 
 pub fn begin(rules: &Rules, s: &mut State) {
     s.phase = Phase::Captain;
@@ -21,9 +21,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
     s.pending.mixed_used = 0;
     if rules.has_effect(kind::VP_PER_PAIR_ON_HOLD) {
         // Union hall: before anyone loads, VP per pair of barrels of one good (S001:L620).
-        let n = s.player_count() as u8;
-        for k in 0..n {
-            let seat = (s.chooser + k) % n;
+        for seat in clockwise(s.chooser, s.player_count()) {
             let p = &s.players[seat];
             let vp: u16 = board::effects(rules, p)
                 .map(|e| match *e {
@@ -280,9 +278,8 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> bool {
 
 /// The next seat clockwise that can still load; when nobody can, storage begins (L311).
 fn next(rules: &Rules, s: &mut State) {
-    let n = s.player_count() as u8;
-    for k in 1..=n {
-        let seat = (s.current + k) % n;
+    let n = s.player_count();
+    for seat in clockwise(next_seat(s.current, n), n) {
         if can_act(rules, s, seat) {
             s.current = seat;
             return;

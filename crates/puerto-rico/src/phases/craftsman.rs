@@ -9,14 +9,13 @@ use crate::board;
 use crate::goods::{ByGood, Good};
 use crate::rules::{BuildingKind, Effect, Rules};
 use crate::state::{Phase, Player, State};
+use rulesmith_core::steps::clockwise;
 
 /// Everyone produces, from the craftsman clockwise, as far as the supply lasts (L261);
 /// then the craftsman may take the privilege good of a kind they produced (L256, L262).
 pub fn begin(rules: &Rules, s: &mut State) {
-    let n = s.player_count() as u8;
     let mut produced_by_chooser = 0u8;
-    for k in 0..n {
-        let seat = (s.chooser + k) % n;
+    for seat in clockwise(s.chooser, s.player_count()) {
         let want = board::production(rules, &s.players[seat]);
         let mut kinds = 0u8;
         let mut mask = 0u8;
@@ -53,7 +52,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
             })
             .sum();
         s.players[seat].doubloons += bonus;
-        if k == 0 {
+        if seat == s.chooser {
             produced_by_chooser = mask;
             s.pending.craftsman_produced = received;
         } else {

@@ -14,6 +14,7 @@ use crate::goods::Good;
 use crate::rules::Rules;
 use crate::state::{END_COLONISTS, Phase, Player, State};
 use rulesmith_core::Seat;
+use rulesmith_core::steps::seat_after;
 
 pub fn begin(rules: &Rules, s: &mut State) {
     s.current = s.chooser;
@@ -41,10 +42,10 @@ pub fn play_privilege(rules: &Rules, s: &mut State, a: Action) {
 /// The ship's colonists, one at a time from the mayor clockwise (S000:L180), then the
 /// placement starts with the mayor.
 fn deal(_rules: &Rules, s: &mut State) {
-    let n = s.player_count() as u8;
+    let n = s.player_count();
     let ship = s.colonist_ship;
-    for k in 0..ship {
-        let seat = (s.chooser + k % n) % n;
+    for k in 0..usize::from(ship) {
+        let seat = seat_after(s.chooser, k, n);
         s.players[seat].san_juan += 1;
     }
     s.colonist_ship = 0;

@@ -5,7 +5,7 @@ use crate::action::Action;
 use crate::board;
 use crate::rules::{Effect, RoleKind, Rules, kind};
 use crate::state::{AfterGuests, END_CITY, END_COLONISTS, END_VP, Phase, State};
-use rulesmith_core::steps::Rotation;
+use rulesmith_core::steps::{Rotation, next_seat, seat_after};
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     // Two cards of the same kind and privilege holding the same coins are the same
@@ -106,7 +106,7 @@ pub fn end_phase(rules: &Rules, s: &mut State) {
         end_round(rules, s);
     } else {
         s.phase = Phase::RoleSelection;
-        s.current = (s.governor + s.roles_chosen) % n;
+        s.current = seat_after(s.governor, usize::from(s.roles_chosen), usize::from(n));
         s.chooser = s.current;
     }
 }
@@ -119,8 +119,7 @@ fn end_round(rules: &Rules, s: &mut State) {
         s.phase = Phase::GameOver;
         return;
     }
-    let n = s.player_count() as u8;
-    s.governor = (s.governor + 1) % n;
+    s.governor = next_seat(s.governor, s.player_count());
     s.round += 1;
     s.roles_chosen = 0;
     s.phase = Phase::RoleSelection;
