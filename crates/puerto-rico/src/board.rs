@@ -19,17 +19,13 @@ pub fn has(rules: &Rules, p: &Player, pred: impl Fn(&Effect) -> bool) -> bool {
 
 /// City spaces used.
 pub fn city_spaces_used(rules: &Rules, p: &Player) -> u8 {
-    // Saturating: an edited state may hold any count; the check then refuses it.
-    p.city
-        .iter()
-        .map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces))
-        .fold(0u8, u8::saturating_add)
+    p.city.iter().map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces)).sum()
 }
 
-/// Filled island spaces: plantations, quarries and forests.
+/// Filled island spaces: plantations, quarries and forests (of a checked state: the check
+/// counts an edited one without overflow).
 pub fn island_used(p: &Player) -> u8 {
-    // Saturating: an edited state may hold any count; the check then refuses it.
-    p.plantations.0.iter().fold(p.quarries.saturating_add(p.forests), |a, &c| a.saturating_add(c))
+    p.plantations.0.iter().sum::<u8>() + p.quarries + p.forests
 }
 
 /// The effects of every building a player owns, occupied or not.

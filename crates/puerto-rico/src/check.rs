@@ -59,14 +59,15 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         if p.quarries_occupied > p.quarries {
             return Err(format!("/players/{i}/quarries_occupied: more than the quarries"));
         }
-        if board::island_used(p) > rules.island_spaces {
-            return Err(format!(
-                "/players/{i}: {} island tiles, the island has {} spaces",
-                board::island_used(p),
-                rules.island_spaces
-            ));
+        // Counted wide: an edited state may hold any count (board::island_used is u8).
+        let island =
+            p.plantations.0.iter().map(|&c| u32::from(c)).sum::<u32>() + u32::from(p.quarries) + u32::from(p.forests);
+        if island > u32::from(rules.island_spaces) {
+            return Err(format!("/players/{i}: {island} island tiles, the island has {} spaces", rules.island_spaces));
         }
-        if board::city_spaces_used(rules, p) > rules.city_spaces {
+        let city: u32 =
+            p.city.iter().map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| u32::from(x.spaces))).sum();
+        if city > u32::from(rules.city_spaces) {
             return Err(format!("/players/{i}/city: more buildings than the {} city spaces", rules.city_spaces));
         }
         let mut seen = [false; MAX_BUILDINGS];
