@@ -343,6 +343,63 @@ fn compare_runs_the_same_games_under_each_ruleset() {
     assert_eq!(r[0]["tally"], single["tally"], "compare plays exactly the games of simulate");
 }
 
+/// `--html FILE` on simulate and compare: the report is still printed, the page is
+/// self-contained (no script, nothing fetched) and carries the figures; a page that
+/// cannot be created fails before any game, and no input is ever written over.
+#[test]
+fn html_pages_of_simulate_and_compare() {
+    let dir = scratch("html");
+    let page = dir.join("simulate.html");
+    let page_s = page.to_str().unwrap();
+    let args = ["simulate", TOY, "--games", "30", "--players", "2", "--bots", "greedy,random", "--html", page_s];
+    let o = expect(&args, 0);
+    assert!(o.stdout.starts_with("take-away (take-away), 2 players, 30 games"), "{}", o.stdout);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let self_contained = |html: &str| {
+        assert!(html.starts_with("<!DOCTYPE html>") && !html.contains("<script"), "{html}");
+        for fetch in ["src=", "url(", "@import", "href=\"http"] {
+            assert!(!html.contains(fetch), "the page fetches `{fetch}`");
+        }
+    };
+    self_contained(&html);
+    for text in ["<h1>take-away</h1>", "Win share per seat", "seat 0 (greedy)", "Scores", "Game length"] {
+        assert!(html.contains(text), "the page shows `{text}`");
+    }
+    // Win shares, scores, margin of victory, rounds.
+    assert_eq!(html.matches("<svg").count(), 4);
+
+    let page = dir.join("compare.html");
+    let args = ["compare", TOY, HOUSE, "--games", "30", "--players", "2", "--format", "json", "--html"];
+    let o = expect(&[&args[..], &[page.to_str().unwrap()]].concat(), 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["rulesets"][1]["ruleset"], "take-away-short");
+    let html = std::fs::read_to_string(&page).unwrap();
+    self_contained(&html);
+    for text in [
+        "take-away <span class=\"vs\">vs</span> take-away-short",
+        "Side by side",
+        "take-away-short − take-away, paired by game",
+        "seat 1 win share",
+    ] {
+        assert!(html.contains(text), "the page shows `{text}`");
+    }
+
+    // A page that cannot be created: exit 2 at once, naming it.
+    let missing = dir.join("no-such-folder").join("page.html");
+    let o = expect(&["simulate", TOY, "--games", "100000000", "--html", missing.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("cannot create the HTML page") && o.stderr.contains("no-such-folder"), "{}", o.stderr);
+    // Never over an input of the run (for compare, any of the rulesets).
+    let copy = dir.join("take-away.toml");
+    std::fs::copy(root().join(TOY), &copy).unwrap();
+    let before = std::fs::read_to_string(&copy).unwrap();
+    let copy_s = copy.to_str().unwrap();
+    let o = expect(&["simulate", copy_s, "--games", "2", "--html", copy_s], 2);
+    assert!(o.stderr.contains("refusing to write the HTML page over"), "{}", o.stderr);
+    let o = expect(&["compare", TOY, copy_s, "--games", "2", "--html", copy_s], 2);
+    assert!(o.stderr.contains("refusing to write the HTML page over"), "{}", o.stderr);
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), before);
+}
+
 #[test]
 fn records_replay_exactly() {
     let dir = scratch("records");

@@ -623,3 +623,156 @@ fn metrics_section(o: &mut String, reports: &[ReportView]) -> Result<(), Error> 
     o.push_str("</section>");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+    use serde_json::json;
+
+    fn seat(s: usize, rate: f64) -> serde_json::Value {
+        json!({"seat": s, "bot": "random", "wins": 10.0 * rate, "win_rate": rate,
+               "win_rate_ci95": [rate - 0.1, rate + 0.1], "score_mean": 30.0 + s as f64, "score_sd": 8.5})
+    }
+
+    /// A report as `simulate --format json` prints it, with a `metrics` list of the shape
+    /// the designer metrics use, and a field this page does not know.
+    fn report(name: &str, built: f64) -> serde_json::Value {
+        let metric = |group: &str, item: &str, figure: &str, value: f64, ci: Option<[f64; 2]>| json!({"group": group, "name": item, "figure": figure, "value": value, "ci95": ci, "n": 10});
+        json!({
+            "ruleset": name, "digest": "d", "game": "puerto-rico", "players": 2, "seed": 1,
+            "bots": ["random", "random"], "run_games": 10, "games": 10, "unfinished": 1,
+            "seats": [seat(0, 0.4), seat(1, 0.6)], "rounds_mean": 15.5, "decisions_mean": 321.0,
+            "ends": {"colonists": 9, "round_cap": 1}, "seconds": 0.5, "games_per_second": 20.0,
+            "tally": {}, "not_known_here": [1, 2],
+            "metrics": [
+                metric("building", "small-market", "built share", built, Some([built - 0.2, built + 0.1])),
+                metric("building", "small-market", "owner win share", 0.55, Some([0.3, 0.8])),
+                metric("building", "harbor", "built share", 0.25, Some([0.1, 0.5])),
+                metric("building", "harbor", "mean build round", 9.5, None),
+                metric("role", "captain", "pick share", 0.21, None),
+                metric("role", "mayor", "pick share", 0.17, None),
+                metric("vp", "shipping", "mean per game", 12.25, None),
+            ],
+        })
+    }
+
+    /// No script, no external resource: nothing a browser would fetch over a network.
+    fn self_contained(page: &str) {
+        assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
+        assert!(!page.contains("<script"), "no script");
+        for fetch in ["src=", "url(", "@import", "href=\"http", "href=\"//", "<link rel=\"stylesheet\""] {
+            assert!(!page.contains(fetch), "the page must not fetch anything: found `{fetch}`");
+        }
+        // Links: only the empty inline icon (so the browser does not ask for favicon.ico).
+        assert_eq!(page.matches("href=").count(), 1);
+        assert!(page.contains("<link rel=\"icon\" href=\"data:,\">"));
+    }
+
+    #[test]
+    fn simulate_page_shows_every_figure_and_the_metrics() {
+        let mut dist = Distributions::new(2);
+        for (i, scores) in [[30, 25], [20, 41], [33, 33]].iter().enumerate() {
+            let ranks = if scores[0] >= scores[1] { vec![0, 1] } else { vec![1, 0] };
+            dist.add(&rulesmith_core::sim::GameResult {
+                index: i as u64,
+                seed: 0,
+                outcome: rulesmith_core::game::Outcome {
+                    scores: scores.to_vec(),
+                    tiebreaks: vec![],
+                    ranks,
+                    end: "colonists".into(),
+                    unfinished: false,
+                },
+                decisions: 100,
+                rounds: 14 + i as u32,
+                actions: vec![],
+            });
+        }
+        assert_eq!(dist.margins, BTreeMap::from([(0, 1), (5, 1), (21, 1)]));
+        let page = simulate_page(&report("puerto-rico", 0.75), Some(&dist)).unwrap();
+        self_contained(&page);
+        for text in [
+            "<h1>puerto-rico</h1>",
+            "Win share per seat",
+            "seat 1 (random)",
+            "60.0%",
+            "[50.0%, 70.0%]",
+            "Scores",
+            "margin of victory",
+            "Game length",
+            "<b>15.5</b> rounds",
+            "round cap",
+            "1 games (10.0%) were stopped by a safety cap",
+            "Designer metrics",
+            "small-market",
+            "75.0% [55.0%, 85.0%]",
+            "owner win share",
+            "captain",
+            "12.25",
+        ] {
+            assert!(page.contains(text), "the page shows `{text}`");
+        }
+        // Plots: win shares, scores, margin, rounds, then built share, owner win share and
+        // the role figure; the vp group is a table only.
+        assert_eq!(page.matches("<svg").count(), 7);
+        // Most built first.
+        assert!(page.find(">small-market<").unwrap() < page.find(">harbor<").unwrap());
+
+        // From the JSON alone (as after `merge`): scores as mean ± sd, no metrics section.
+        let mut plain = report("x<y", 0.5);
+        plain.as_object_mut().unwrap().remove("metrics");
+        let page = simulate_page(&plain, None).unwrap();
+        self_contained(&page);
+        assert!(page.contains("x&lt;y") && !page.contains("x<y"));
+        assert!(!page.contains("Designer metrics"));
+        assert_eq!(page.matches("<svg").count(), 2);
+    }
+
+    #[test]
+    fn compare_page_shows_both_rulesets_and_the_differences() {
+        let diff = |figure: &str, mean: f64, significant: bool| {
+            json!({"figure": figure, "pairs": 10, "mean": mean, "ci95": [mean - 0.05, mean + 0.05],
+                   "p_value": if significant { 0.001 } else { 0.4 }, "significant": significant,
+                   "sums": {"n": 10, "sum": 1, "sum_sq": 1}})
+        };
+        let compare = json!({
+            "players": 2, "games": 10, "seed": 1, "bots": ["random", "random"],
+            "rulesets": [report("puerto-rico", 0.75), report("no-hacienda", 0.5)],
+            "differences": {
+                "from": "puerto-rico", "interval": "95%", "correction": "Holm-Bonferroni",
+                "rulesets": [{"ruleset": "no-hacienda", "figures": [
+                    diff("seat 0 win share", 0.125, true), diff("seat 1 win share", -0.125, false),
+                    diff("rounds", 1.5, false), diff("building small-market built share", -0.25, true),
+                ]}],
+            },
+        });
+        let dists = vec![Distributions::new(2), Distributions::new(2)];
+        let page = compare_page(&compare, &dists).unwrap();
+        self_contained(&page);
+        for text in [
+            "puerto-rico <span class=\"vs\">vs</span> no-hacienda",
+            "Side by side",
+            "no-hacienda − puerto-rico, paired by game",
+            "+12.50 pp",
+            "[+7.50, +17.50]",
+            "<tr class=\"sig\"><td>seat 0 win share <span class=\"sig\">*</span>",
+            "<tr><td>rounds</td><td class=\"n\">+1.50</td>",
+            "-25.00 pp",
+            "Designer metrics",
+            "50.0% [30.0%, 60.0%]",
+        ] {
+            assert!(page.contains(text), "the page shows `{text}`");
+        }
+        // Win shares, scores, rounds, win share differences, a glyph per difference, and the
+        // three metric plots.
+        assert_eq!(page.matches("<svg").count(), 4 + 4 + 3);
+    }
+
+    #[test]
+    fn a_report_of_another_shape_is_an_error() {
+        let e = simulate_page(&json!({"ruleset": "x"}), None).unwrap_err();
+        assert!(e.to_string().contains("missing field"), "{e}");
+        assert!(compare_page(&json!([]), &[]).is_err());
+    }
+}
