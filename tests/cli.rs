@@ -400,6 +400,92 @@ fn html_pages_of_simulate_and_compare() {
     assert_eq!(std::fs::read_to_string(&copy).unwrap(), before);
 }
 
+/// deploy/: the entry script runs each shard as its own process, its index from the
+/// engine's variable (Kubernetes `JOB_COMPLETION_INDEX`, Slurm `SLURM_ARRAY_TASK_ID`), and
+/// the merge step gives exactly the unsplit run's report, timing fields aside.
+#[test]
+fn deploy_shards_merge_to_the_unsplit_run() {
+    let dir = scratch("deploy");
+    let run = ["puerto-rico", "--games", "30", "--players", "3", "--seed", "7", "--bots", "greedy,random,random"];
+    let untimed = |mut v: serde_json::Value| {
+        let o = v.as_object_mut().unwrap();
+        assert!(o.remove("seconds").is_some() && o.remove("games_per_second").is_some());
+        v
+    };
+    // `report` leaves the timing fields out already.
+    let unsplit = report(&[&["simulate"][..], &run, &["--format", "json"]].concat());
+    let script = |name: &str, out: &Path| {
+        let mut c = Command::new("sh");
+        c.arg(root().join("deploy").join(name))
+            .env("OUT_DIR", out)
+            .env("RULESMITH", env!("CARGO_BIN_EXE_rulesmith"))
+            .env_remove("JOB_COMPLETION_INDEX")
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c
+    };
+    // Kubernetes counts from 0 and is told N; this Slurm array counts from 1 and tells N.
+    let engines = [
+        ("k8s", vec![("SHARDS", "3".to_string())], "JOB_COMPLETION_INDEX", 0),
+        (
+            "slurm",
+            vec![("SLURM_ARRAY_TASK_MIN", "1".into()), ("SLURM_ARRAY_TASK_COUNT", "3".into())],
+            "SLURM_ARRAY_TASK_ID",
+            1,
+        ),
+    ];
+    for (engine, env, var, first) in engines {
+        let out = dir.join(engine);
+        let shards: Vec<_> = (0..3)
+            .map(|i| {
+                script("run-shard.sh", &out)
+                    .args(run)
+                    .envs(env.clone())
+                    .env(var, (first + i).to_string())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for s in shards {
+            let o = s.wait_with_output().unwrap();
+            assert!(o.status.success(), "{engine}: {}", String::from_utf8_lossy(&o.stderr));
+        }
+        for k in 1..=3 {
+            assert!(out.join(format!("shard-{k}-of-3.json")).is_file(), "{engine}: shard {k}");
+        }
+        let o = script("merge-shards.sh", &out).env("SHARDS", "3").output().unwrap();
+        assert!(o.status.success(), "{engine}: {}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.starts_with("puerto-rico (puerto-rico), 3 players, 30 games, seed 7"), "{text}");
+        let merged: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        assert_eq!(untimed(merged), unsplit, "{engine}: merged shards = the unsplit run");
+    }
+
+    // No index, an index past the shards, a missing shard: refused with exit 2.
+    let out = dir.join("bad");
+    let o = script("run-shard.sh", &out).env("SHARDS", "3").args(run).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("set JOB_COMPLETION_INDEX"));
+    let o =
+        script("run-shard.sh", &out).env("SHARDS", "3").env("JOB_COMPLETION_INDEX", "3").args(run).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("outside the 3 shards"));
+    let o =
+        script("run-shard.sh", &out).env("SHARDS", "3").env("JOB_COMPLETION_INDEX", "0").args(run).output().unwrap();
+    assert!(o.status.success());
+    let o = script("merge-shards.sh", &out).env("SHARDS", "3").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("shards missing: 2/3, 3/3"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.join("report.json").exists(), "no report of a partial run");
+}
+
 #[test]
 fn records_replay_exactly() {
     let dir = scratch("records");
