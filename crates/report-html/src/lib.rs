@@ -76,8 +76,16 @@ struct ReportView {
     seconds: f64,
     #[serde(default)]
     games_per_second: f64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "metrics_leniently")]
     metrics: Vec<Metric>,
+}
+
+/// The metrics that have the expected shape; others (a value JSON could not hold, like a
+/// NaN written as `null`) are left out rather than failing the page after a long run.
+fn metrics_leniently<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Metric>, D::Error> {
+    let raw = serde_json::Value::deserialize(d)?;
+    let list = raw.as_array().map(Vec::as_slice).unwrap_or_default();
+    Ok(list.iter().filter_map(|m| Metric::deserialize(m).ok()).collect())
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -283,7 +291,17 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
         if !wins.is_empty() {
             figure(&mut o, &plot::bars(&wins, "win share difference", true)?);
         }
-        differences_table(&mut o, &set.figures)?;
+        if set.figures.len() <= LONG_TABLE {
+            differences_table(&mut o, &set.figures)?;
+        } else {
+            // Many figures (designer metrics): the significant ones first, all on demand.
+            let significant: Vec<DifferenceView> = set.figures.iter().filter(|d| d.significant).cloned().collect();
+            let _ = write!(o, "<h3>{} significant of {} figures</h3>", significant.len(), set.figures.len());
+            differences_table(&mut o, &significant)?;
+            let _ = write!(o, "<details><summary>table: all {} figures</summary>", set.figures.len());
+            differences_table(&mut o, &set.figures)?;
+            o.push_str("</details>");
+        }
         o.push_str("</section>");
     }
 
@@ -291,6 +309,9 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
     footer(&mut o, &c.rulesets.iter().collect::<Vec<_>>());
     Ok(o)
 }
+
+/// Tables longer than this open on demand.
+const LONG_TABLE: usize = 40;
 
 fn seat_label(s: &SeatView) -> String {
     if s.bot.is_empty() { format!("seat {}", s.seat) } else { format!("seat {} ({})", s.seat, s.bot) }
@@ -594,7 +615,7 @@ fn metrics_section(o: &mut String, reports: &[ReportView]) -> Result<(), Error> 
         let _ = write!(
             o,
             "<details{}><summary>table: {} figures</summary><table><thead><tr><th>{}</th><th>figure</th>",
-            if keys.len() <= 12 { " open" } else { "" },
+            if keys.len() <= LONG_TABLE / 3 { " open" } else { "" },
             keys.len(),
             esc(g)
         );
@@ -653,6 +674,8 @@ mod tests {
                 metric("role", "captain", "pick share", 0.21, None),
                 metric("role", "mayor", "pick share", 0.17, None),
                 metric("vp", "shipping", "mean per game", 12.25, None),
+                json!({"group": "vp", "name": "nan", "figure": "mean per game", "value": null, "n": 10}),
+                json!({"group": "vp", "name": "partial"}),
             ],
         })
     }
@@ -718,6 +741,11 @@ mod tests {
         assert_eq!(page.matches("<svg").count(), 7);
         // Most built first.
         assert!(page.find(">small-market<").unwrap() < page.find(">harbor<").unwrap());
+        // Metrics of another shape are left out, not an error.
+        assert!(!page.contains(">nan<") && !page.contains(">partial<"));
+        let mut odd = report("puerto-rico", 0.75);
+        odd["metrics"] = json!({"not": "a list"});
+        assert!(!simulate_page(&odd, None).unwrap().contains("Designer metrics"));
 
         // From the JSON alone (as after `merge`): scores as mean ± sd, no metrics section.
         let mut plain = report("x<y", 0.5);
@@ -767,6 +795,14 @@ mod tests {
         // Win shares, scores, rounds, win share differences, a glyph per difference, and the
         // three metric plots.
         assert_eq!(page.matches("<svg").count(), 4 + 4 + 3);
+
+        // Many figures: the significant ones first, then all of them on demand.
+        let many: Vec<serde_json::Value> = (0..50).map(|i| diff(&format!("figure {i}"), 1.0, i % 10 == 0)).collect();
+        let mut long = compare.clone();
+        long["differences"]["rulesets"][0]["figures"] = json!(many);
+        let page = compare_page(&long, &dists).unwrap();
+        assert!(page.contains("<h3>5 significant of 50 figures</h3>"));
+        assert!(page.contains("<details><summary>table: all 50 figures</summary>"));
     }
 
     #[test]
