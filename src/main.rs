@@ -180,6 +180,9 @@ struct RunArgs {
     /// Seconds an `exec:` bot may take for one decision before the run stops with an error.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     bot_time_limit: f64,
+    /// Also write the report as a self-contained HTML page with plots (no network needed).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -306,6 +309,7 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             bots: a.bots,
             threads: a.threads,
             bot_time_limit: a.bot_time_limit,
+            html: a.html,
         }
     }
 }

@@ -343,6 +343,149 @@ fn compare_runs_the_same_games_under_each_ruleset() {
     assert_eq!(r[0]["tally"], single["tally"], "compare plays exactly the games of simulate");
 }
 
+/// `--html FILE` on simulate and compare: the report is still printed, the page is
+/// self-contained (no script, nothing fetched) and carries the figures; a page that
+/// cannot be created fails before any game, and no input is ever written over.
+#[test]
+fn html_pages_of_simulate_and_compare() {
+    let dir = scratch("html");
+    let page = dir.join("simulate.html");
+    let page_s = page.to_str().unwrap();
+    let args = ["simulate", TOY, "--games", "30", "--players", "2", "--bots", "greedy,random", "--html", page_s];
+    let o = expect(&args, 0);
+    assert!(o.stdout.starts_with("take-away (take-away), 2 players, 30 games"), "{}", o.stdout);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let self_contained = |html: &str| {
+        assert!(html.starts_with("<!DOCTYPE html>") && !html.contains("<script"), "{html}");
+        for fetch in ["src=", "url(", "@import", "href=\"http"] {
+            assert!(!html.contains(fetch), "the page fetches `{fetch}`");
+        }
+    };
+    self_contained(&html);
+    for text in ["<h1>take-away</h1>", "Win share per seat", "seat 0 (greedy)", "Scores", "Game length"] {
+        assert!(html.contains(text), "the page shows `{text}`");
+    }
+    // Win shares, scores, margin of victory, rounds.
+    assert_eq!(html.matches("<svg").count(), 4);
+
+    let page = dir.join("compare.html");
+    let args = ["compare", TOY, HOUSE, "--games", "30", "--players", "2", "--format", "json", "--html"];
+    let o = expect(&[&args[..], &[page.to_str().unwrap()]].concat(), 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["rulesets"][1]["ruleset"], "take-away-short");
+    let html = std::fs::read_to_string(&page).unwrap();
+    self_contained(&html);
+    for text in [
+        "take-away <span class=\"vs\">vs</span> take-away-short",
+        "Side by side",
+        "take-away-short − take-away, paired by game",
+        "seat 1 win share",
+    ] {
+        assert!(html.contains(text), "the page shows `{text}`");
+    }
+
+    // A page that cannot be created: exit 2 at once, naming it.
+    let missing = dir.join("no-such-folder").join("page.html");
+    let o = expect(&["simulate", TOY, "--games", "100000000", "--html", missing.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("cannot create the HTML page") && o.stderr.contains("no-such-folder"), "{}", o.stderr);
+    // Never over an input of the run (for compare, any of the rulesets).
+    let copy = dir.join("take-away.toml");
+    std::fs::copy(root().join(TOY), &copy).unwrap();
+    let before = std::fs::read_to_string(&copy).unwrap();
+    let copy_s = copy.to_str().unwrap();
+    let o = expect(&["simulate", copy_s, "--games", "2", "--html", copy_s], 2);
+    assert!(o.stderr.contains("refusing to write the HTML page over"), "{}", o.stderr);
+    let o = expect(&["compare", TOY, copy_s, "--games", "2", "--html", copy_s], 2);
+    assert!(o.stderr.contains("refusing to write the HTML page over"), "{}", o.stderr);
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), before);
+}
+
+/// deploy/: the entry script runs each shard as its own process, its index from the
+/// engine's variable (Kubernetes `JOB_COMPLETION_INDEX`, Slurm `SLURM_ARRAY_TASK_ID`), and
+/// the merge step gives exactly the unsplit run's report, timing fields aside.
+#[test]
+fn deploy_shards_merge_to_the_unsplit_run() {
+    let dir = scratch("deploy");
+    let run = ["puerto-rico", "--games", "30", "--players", "3", "--seed", "7", "--bots", "greedy,random,random"];
+    let untimed = |mut v: serde_json::Value| {
+        let o = v.as_object_mut().unwrap();
+        assert!(o.remove("seconds").is_some() && o.remove("games_per_second").is_some());
+        v
+    };
+    // `report` leaves the timing fields out already.
+    let unsplit = report(&[&["simulate"][..], &run, &["--format", "json"]].concat());
+    let script = |name: &str, out: &Path| {
+        let mut c = Command::new("sh");
+        c.arg(root().join("deploy").join(name))
+            .env("OUT_DIR", out)
+            .env("RULESMITH", env!("CARGO_BIN_EXE_rulesmith"))
+            .env_remove("JOB_COMPLETION_INDEX")
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c
+    };
+    // Kubernetes counts from 0 and is told N; this Slurm array counts from 1 and tells N.
+    let engines = [
+        ("k8s", vec![("SHARDS", "3".to_string())], "JOB_COMPLETION_INDEX", 0),
+        (
+            "slurm",
+            vec![("SLURM_ARRAY_TASK_MIN", "1".into()), ("SLURM_ARRAY_TASK_COUNT", "3".into())],
+            "SLURM_ARRAY_TASK_ID",
+            1,
+        ),
+    ];
+    for (engine, env, var, first) in engines {
+        let out = dir.join(engine);
+        let shards: Vec<_> = (0..3)
+            .map(|i| {
+                script("run-shard.sh", &out)
+                    .args(run)
+                    .envs(env.clone())
+                    .env(var, (first + i).to_string())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for s in shards {
+            let o = s.wait_with_output().unwrap();
+            assert!(o.status.success(), "{engine}: {}", String::from_utf8_lossy(&o.stderr));
+        }
+        for k in 1..=3 {
+            assert!(out.join(format!("shard-{k}-of-3.json")).is_file(), "{engine}: shard {k}");
+        }
+        let o = script("merge-shards.sh", &out).env("SHARDS", "3").output().unwrap();
+        assert!(o.status.success(), "{engine}: {}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.starts_with("puerto-rico (puerto-rico), 3 players, 30 games, seed 7"), "{text}");
+        let merged: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        assert_eq!(untimed(merged), unsplit, "{engine}: merged shards = the unsplit run");
+    }
+
+    // No index, an index past the shards, a missing shard: refused with exit 2.
+    let out = dir.join("bad");
+    let o = script("run-shard.sh", &out).env("SHARDS", "3").args(run).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("set JOB_COMPLETION_INDEX"));
+    let o =
+        script("run-shard.sh", &out).env("SHARDS", "3").env("JOB_COMPLETION_INDEX", "3").args(run).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("outside the 3 shards"));
+    let o =
+        script("run-shard.sh", &out).env("SHARDS", "3").env("JOB_COMPLETION_INDEX", "0").args(run).output().unwrap();
+    assert!(o.status.success());
+    let o = script("merge-shards.sh", &out).env("SHARDS", "3").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("shards missing: 2/3, 3/3"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.join("report.json").exists(), "no report of a partial run");
+}
+
 #[test]
 fn records_replay_exactly() {
     let dir = scratch("records");

@@ -1,12 +1,14 @@
 //! `simulate`, `compare`, `merge`.
 
 use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load, players_for, stderr_is_terminal};
+use super::html::HtmlOut;
 use rulesmith::Ruleset;
 use rulesmith::core::bots::BotSpec;
 use rulesmith::core::bots::parse_bots;
 use rulesmith::core::paired;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally, rate_text};
+use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,8 @@ pub struct RunSpec {
     pub threads: Option<usize>,
     /// Seconds per decision for `exec:` bots.
     pub bot_time_limit: f64,
+    /// `--html FILE`: also write the report as a page.
+    pub html: Option<PathBuf>,
 }
 
 /// `K/N` (1-based K) → `(K-1, N)`.
@@ -161,8 +165,13 @@ pub fn simulate(
         digest: r.digest(),
         game: r.game.game_id().to_string(),
     };
+    let html = spec.html.as_deref().map(|p| HtmlOut::create(p, r.loaded.sources.names())).transpose()?;
+    let mut dist = html.as_ref().map(|_| Distributions::new(players));
     let mut write_error = None;
     let (tally, seconds) = run_games(&r, &opts, |g| {
+        if let Some(d) = dist.as_mut() {
+            d.add(g);
+        }
         if let (Some(w), None) = (writer.as_mut(), &write_error) {
             let line = Record::of_sim(&id, players, opts.seed, &opts.bots, g).to_line();
             if let Err(e) = writeln!(w, "{line}") {
@@ -183,6 +192,12 @@ pub fn simulate(
         Format::Json => emit_json(&report),
         Format::Text => emit(&report.to_text()),
     }
+    if let Some(out) = html {
+        let page = serde_json::to_value(&report)
+            .map_err(|e| rulesmith_report_html::Error::Shape(e.to_string()))
+            .and_then(|v| rulesmith_report_html::simulate_page(&v, dist.as_ref()));
+        out.write(page)?;
+    }
     Ok(0)
 }
 
@@ -197,13 +212,25 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     let players = players_for(spec.players, &(lo..=hi), "(all compared)")?;
     let opts = options(spec, players)?;
     configure_threads(spec.threads)?;
+    let html = match spec.html.as_deref() {
+        Some(p) => Some(HtmlOut::create(p, rulesets.iter().flat_map(|r| r.loaded.sources.names()))?),
+        None => None,
+    };
+    let mut dists = Vec::new();
     let mut reports = Vec::new();
     // Per-game figures of the first ruleset; the others are paired with it game by game.
     let mut first: Vec<std::collections::BTreeMap<String, i64>> = Vec::new();
     let mut diffs = Vec::new();
     for (i, r) in rulesets.iter().enumerate() {
         let mut mine = Vec::new();
-        let (tally, seconds) = run_games(r, &opts, |g| mine.push(paired::game_figures(g, players)))?;
+        let mut dist = Distributions::new(players);
+        let (tally, seconds) = run_games(r, &opts, |g| {
+            mine.push(paired::game_figures(g, players));
+            if html.is_some() {
+                dist.add(g);
+            }
+        })?;
+        dists.push(dist);
         reports.push(Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds));
         if i == 0 {
             first = mine;
@@ -216,20 +243,26 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
             diffs.push(paired::differences(&sums));
         }
     }
+    let json = serde_json::json!({
+        "players": players, "games": spec.games, "seed": spec.seed,
+        "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "rulesets": reports,
+        "differences": {
+            "from": reports.first().map(|r| r.ruleset.clone()),
+            "interval": "95%, normal approximation of the mean paired difference",
+            "correction": "Holm-Bonferroni, family-wise 5% over the figures of each ruleset",
+            "rulesets": reports.iter().skip(1).zip(&diffs).map(|(r, d)| serde_json::json!({
+                "ruleset": r.ruleset, "figures": d,
+            })).collect::<Vec<_>>(),
+        },
+    });
+    let page = |out: Option<HtmlOut>| match out {
+        Some(out) => out.write(rulesmith_report_html::compare_page(&json, &dists)),
+        None => Ok(()),
+    };
     if f == Format::Json {
-        emit_json(&serde_json::json!({
-            "players": players, "games": spec.games, "seed": spec.seed,
-            "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "rulesets": reports,
-            "differences": {
-                "from": reports.first().map(|r| r.ruleset.clone()),
-                "interval": "95%, normal approximation of the mean paired difference",
-                "correction": "Holm-Bonferroni, family-wise 5% over the figures of each ruleset",
-                "rulesets": reports.iter().skip(1).zip(&diffs).map(|(r, d)| serde_json::json!({
-                    "ruleset": r.ruleset, "figures": d,
-                })).collect::<Vec<_>>(),
-            },
-        }));
+        emit_json(&json);
+        page(html)?;
         return Ok(0);
     }
     let mut text = compare_table(args, &reports, &opts);
@@ -238,6 +271,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
     }
     emit(&text);
+    page(html)?;
     Ok(0)
 }
 

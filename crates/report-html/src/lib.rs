@@ -1,0 +1,814 @@
+//! Self-contained HTML pages for rulesmith's `simulate` and `compare` reports.
+//!
+//! A page is one file with inline CSS and inline SVG plots (drawn with `plotters`' SVG
+//! backend), no script and no external resource, so it opens anywhere without a network.
+//!
+//! The pages are fed by the reports' JSON (`simulate --format json`, `compare --format
+//! json`), read leniently: a figure the page does not know is ignored, and a top-level
+//! `metrics` list (`{group, name, figure, value, ci95, n}`) is rendered generically when
+//! present. [`Distributions`], gathered from the games as they finish, add the score,
+//! margin and length plots that a report's sums cannot give.
+
+mod dist;
+mod plot;
+
+pub use dist::Distributions;
+
+use plot::{Bar, Series, colour, css};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("the report does not have the shape of a rulesmith report: {0}")]
+    Shape(String),
+    #[error("drawing a plot failed: {0}")]
+    Plot(String),
+}
+
+/// One designer metric of a report.
+#[derive(Clone, Debug, Deserialize)]
+struct Metric {
+    group: String,
+    name: String,
+    figure: String,
+    value: f64,
+    #[serde(default)]
+    ci95: Option<[f64; 2]>,
+    #[serde(default)]
+    n: Option<u64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct SeatView {
+    seat: usize,
+    #[serde(default)]
+    bot: String,
+    wins: f64,
+    win_rate: f64,
+    win_rate_ci95: [f64; 2],
+    score_mean: f64,
+    score_sd: f64,
+}
+
+/// The figures of a simulation report the page shows.
+#[derive(Clone, Debug, Deserialize)]
+struct ReportView {
+    ruleset: String,
+    #[serde(default)]
+    game: String,
+    players: usize,
+    seed: u64,
+    #[serde(default)]
+    bots: Vec<String>,
+    games: u64,
+    #[serde(default)]
+    unfinished: u64,
+    #[serde(default)]
+    shard: Option<String>,
+    seats: Vec<SeatView>,
+    rounds_mean: f64,
+    decisions_mean: f64,
+    #[serde(default)]
+    ends: BTreeMap<String, u64>,
+    #[serde(default)]
+    seconds: f64,
+    #[serde(default)]
+    games_per_second: f64,
+    #[serde(default, deserialize_with = "metrics_leniently")]
+    metrics: Vec<Metric>,
+}
+
+/// The metrics that have the expected shape; others (a value JSON could not hold, like a
+/// NaN written as `null`) are left out rather than failing the page after a long run.
+fn metrics_leniently<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Metric>, D::Error> {
+    let raw = serde_json::Value::deserialize(d)?;
+    let list = raw.as_array().map(Vec::as_slice).unwrap_or_default();
+    Ok(list.iter().filter_map(|m| Metric::deserialize(m).ok()).collect())
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct DifferenceView {
+    figure: String,
+    #[serde(default)]
+    pairs: u64,
+    mean: f64,
+    ci95: [f64; 2],
+    p_value: f64,
+    significant: bool,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct DifferenceSet {
+    ruleset: String,
+    figures: Vec<DifferenceView>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct Differences {
+    #[serde(default)]
+    from: Option<String>,
+    #[serde(default)]
+    interval: String,
+    #[serde(default)]
+    correction: String,
+    rulesets: Vec<DifferenceSet>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct CompareView {
+    players: usize,
+    games: u64,
+    seed: u64,
+    #[serde(default)]
+    bots: Vec<String>,
+    rulesets: Vec<ReportView>,
+    differences: Differences,
+}
+
+/// The page of one `simulate` report (its JSON), with the run's distributions if gathered.
+pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -> Result<String, Error> {
+    let r: ReportView = serde_json::from_value(report.clone()).map_err(|e| Error::Shape(e.to_string()))?;
+    let mut o = String::new();
+    let shard = r.shard.as_ref().map(|s| format!(" · shard {}", esc(s))).unwrap_or_default();
+    head(&mut o, &format!("{} · rulesmith simulate", r.ruleset));
+    let _ = write!(
+        o,
+        "<header><p class=\"kicker\">rulesmith simulate</p><h1>{}</h1><p class=\"sub\">{} · {} players · {} games · seed {} · bots {}{shard}</p></header>",
+        esc(&r.ruleset),
+        esc(&r.game),
+        r.players,
+        r.games,
+        r.seed,
+        esc(&r.bots.join(", "))
+    );
+    cards(&mut o, &r);
+
+    section(&mut o, "Win share per seat");
+    note(
+        &mut o,
+        "A win shared by k players counts 1/k to each. Bars: win share; whiskers: 95% Wilson interval. Unfinished games are left out.",
+    );
+    let bars: Vec<Bar> = r
+        .seats
+        .iter()
+        .map(|s| Bar { label: seat_label(s), value: s.win_rate, ci95: Some(s.win_rate_ci95), colour: colour(s.seat) })
+        .collect();
+    figure(&mut o, &plot::bars(&bars, "win share", true)?);
+    seat_table(&mut o, &r);
+    o.push_str("</section>");
+
+    section(&mut o, "Scores");
+    if let Some(d) = dist {
+        note(&mut o, "Final scores of each seat over the finished games.");
+        let series: Vec<Series> = r
+            .seats
+            .iter()
+            .zip(&d.scores)
+            .map(|(s, c)| Series { label: seat_label(s), counts: c.clone(), colour: colour(s.seat) })
+            .collect();
+        legend(&mut o, series.iter().map(|s| (s.label.as_str(), s.colour)));
+        figure(&mut o, &plot::distribution(&series, "final score")?);
+        if !d.margins.is_empty() {
+            note(&mut o, "Margin of victory: the winner's score minus the best score of the others.");
+            let margin = [Series { label: "margin".into(), counts: d.margins.clone(), colour: colour(2) }];
+            figure(&mut o, &plot::distribution(&margin, "margin of victory (points)")?);
+        }
+    } else {
+        note(&mut o, "Mean final score per seat; whiskers: ± one standard deviation.");
+        let bars: Vec<Bar> = r
+            .seats
+            .iter()
+            .map(|s| Bar {
+                label: seat_label(s),
+                value: s.score_mean,
+                ci95: Some([s.score_mean - s.score_sd, s.score_mean + s.score_sd]),
+                colour: colour(s.seat),
+            })
+            .collect();
+        figure(&mut o, &plot::bars(&bars, "score", false)?);
+    }
+    o.push_str("</section>");
+
+    section(&mut o, "Game length");
+    let _ = write!(
+        o,
+        "<p>Mean <b>{:.1}</b> rounds and <b>{:.1}</b> decisions per finished game.</p>",
+        r.rounds_mean, r.decisions_mean
+    );
+    if let Some(d) = dist.filter(|d| !d.rounds.is_empty()) {
+        let rounds = [Series { label: "rounds".into(), counts: d.rounds.clone(), colour: colour(0) }];
+        figure(&mut o, &plot::distribution(&rounds, "rounds")?);
+    }
+    ends_table(&mut o, std::slice::from_ref(&r));
+    o.push_str("</section>");
+
+    metrics_section(&mut o, std::slice::from_ref(&r))?;
+    footer(&mut o, &[&r]);
+    Ok(o)
+}
+
+/// The page of one `compare` output (its JSON), with each ruleset's distributions if gathered.
+pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Result<String, Error> {
+    let c: CompareView = serde_json::from_value(compare.clone()).map_err(|e| Error::Shape(e.to_string()))?;
+    let names: Vec<String> = c.rulesets.iter().map(|r| r.ruleset.clone()).collect();
+    let mut o = String::new();
+    head(&mut o, &format!("{} · rulesmith compare", names.join(" vs ")));
+    let _ = write!(
+        o,
+        "<header><p class=\"kicker\">rulesmith compare</p><h1>{}</h1><p class=\"sub\">{} players · {} games each, same seeds and bots · seed {} · bots {}</p></header>",
+        names.iter().map(|n| esc(n)).collect::<Vec<_>>().join(" <span class=\"vs\">vs</span> "),
+        c.players,
+        c.games,
+        c.seed,
+        esc(&c.bots.join(", "))
+    );
+    let ruleset_legend = |o: &mut String| legend(o, names.iter().enumerate().map(|(i, n)| (n.as_str(), colour(i))));
+
+    section(&mut o, "Side by side");
+    side_by_side(&mut o, &c.rulesets);
+    o.push_str("</section>");
+
+    section(&mut o, "Win share per seat");
+    note(&mut o, "Bars: win share (ties split); whiskers: 95% Wilson interval.");
+    ruleset_legend(&mut o);
+    let mut bars = Vec::new();
+    for s in 0..c.players {
+        for (i, r) in c.rulesets.iter().enumerate() {
+            if let Some(seat) = r.seats.get(s) {
+                bars.push(Bar {
+                    label: if i == 0 { seat_label(seat) } else { String::new() },
+                    value: seat.win_rate,
+                    ci95: Some(seat.win_rate_ci95),
+                    colour: colour(i),
+                });
+            }
+        }
+    }
+    figure(&mut o, &plot::bars(&bars, "win share", true)?);
+    o.push_str("</section>");
+
+    if dists.len() == c.rulesets.len() && !dists.is_empty() {
+        section(&mut o, "Scores and game length");
+        note(&mut o, "Final scores of all seats over the finished games, then game length in rounds.");
+        ruleset_legend(&mut o);
+        let scores: Vec<Series> = dists
+            .iter()
+            .enumerate()
+            .map(|(i, d)| Series { label: names[i].clone(), counts: d.all_scores(), colour: colour(i) })
+            .collect();
+        figure(&mut o, &plot::distribution(&scores, "final score")?);
+        let rounds: Vec<Series> = dists
+            .iter()
+            .enumerate()
+            .map(|(i, d)| Series { label: names[i].clone(), counts: d.rounds.clone(), colour: colour(i) })
+            .collect();
+        figure(&mut o, &plot::distribution(&rounds, "rounds")?);
+        o.push_str("</section>");
+    }
+
+    let from = c.differences.from.clone().unwrap_or_else(|| names.first().cloned().unwrap_or_default());
+    for set in &c.differences.rulesets {
+        section(&mut o, &format!("{} − {}, paired by game", set.ruleset, from));
+        let _ = write!(
+            o,
+            "<p class=\"note\">Each figure's mean difference over the same seeds and bots. Interval: {}. Significance: {}; <span class=\"sig\">marked</span> figures are significant. pp: percentage points.</p>",
+            esc(&c.differences.interval),
+            esc(&c.differences.correction)
+        );
+        let wins: Vec<Bar> = set
+            .figures
+            .iter()
+            .filter(|d| d.figure.ends_with("win share"))
+            .map(|d| Bar {
+                label: d.figure.trim_end_matches(" win share").to_string(),
+                value: d.mean,
+                ci95: Some(d.ci95),
+                colour: if d.significant { colour(5) } else { colour(6) },
+            })
+            .collect();
+        if !wins.is_empty() {
+            figure(&mut o, &plot::bars(&wins, "win share difference", true)?);
+        }
+        if set.figures.len() <= LONG_TABLE {
+            differences_table(&mut o, &set.figures)?;
+        } else {
+            // Many figures (designer metrics): the significant ones first, all on demand.
+            let significant: Vec<DifferenceView> = set.figures.iter().filter(|d| d.significant).cloned().collect();
+            let _ = write!(o, "<h3>{} significant of {} figures</h3>", significant.len(), set.figures.len());
+            differences_table(&mut o, &significant)?;
+            let _ = write!(o, "<details><summary>table: all {} figures</summary>", set.figures.len());
+            differences_table(&mut o, &set.figures)?;
+            o.push_str("</details>");
+        }
+        o.push_str("</section>");
+    }
+
+    metrics_section(&mut o, &c.rulesets)?;
+    footer(&mut o, &c.rulesets.iter().collect::<Vec<_>>());
+    Ok(o)
+}
+
+/// Tables longer than this open on demand.
+const LONG_TABLE: usize = 40;
+
+fn seat_label(s: &SeatView) -> String {
+    if s.bot.is_empty() { format!("seat {}", s.seat) } else { format!("seat {} ({})", s.seat, s.bot) }
+}
+
+/// Shares (win shares, ends, built shares) read as percentages.
+fn is_share(figure: &str) -> bool {
+    figure.contains("share") || figure.starts_with("ended by") || figure == "unfinished"
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}%", 100.0 * v)
+}
+
+fn num(v: f64) -> String {
+    if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") }
+}
+
+/// Escapes text for HTML content and attribute values.
+fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+const CSS: &str = "\
+:root{--ink:#282c34;--muted:#5c6370;--line:#e1e4e8;--bg:#f6f7f9;--card:#fff;--accent:#0072b2;--sig:#d55e00}\
+*{box-sizing:border-box}\
+body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}\
+main{max-width:860px;margin:0 auto;padding:28px 20px 40px}\
+header{margin-bottom:18px}\
+.kicker{margin:0;color:var(--accent);font-weight:600;letter-spacing:.06em;text-transform:uppercase;font-size:12px}\
+h1{margin:2px 0 4px;font-size:28px}\
+.vs{color:var(--muted);font-weight:400;font-size:20px}\
+.sub{margin:0;color:var(--muted)}\
+h2{margin:0 0 8px;font-size:19px}\
+h3{margin:18px 0 6px;font-size:16px}\
+section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:18px 20px;margin:16px 0}\
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px}\
+.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 16px}\
+.card b{display:block;font-size:22px}\
+.card span{color:var(--muted);font-size:13px}\
+.note{color:var(--muted);font-size:13px;margin:0 0 10px}\
+figure{margin:8px 0}\
+figure svg{display:block;max-width:100%;height:auto}\
+.legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px;margin:4px 0}\
+.legend i{display:inline-block;width:12px;height:12px;border-radius:3px;margin-right:6px;vertical-align:-1px}\
+table{border-collapse:collapse;width:100%;font-size:14px;margin:8px 0}\
+th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:middle}\
+th{font-weight:600;color:var(--muted);font-size:13px}\
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
+td svg{display:block}\
+tr.sig td{background:#fff4ec}\
+.sig{color:var(--sig);font-weight:600}\
+details summary{cursor:pointer;color:var(--accent);margin:6px 0}\
+footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}";
+
+fn head(o: &mut String, title: &str) {
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><link rel=\"icon\" href=\"data:,\"><style>{CSS}</style></head><body><main>",
+        esc(title)
+    );
+}
+
+fn footer(o: &mut String, reports: &[&ReportView]) {
+    let speed: Vec<String> =
+        reports.iter().map(|r| format!("{}: {} games in {:.2} s", esc(&r.ruleset), r.games, r.seconds)).collect();
+    let _ = writeln!(o, "<footer>Generated by rulesmith · {}</footer></main></body></html>", speed.join(" · "));
+}
+
+fn section(o: &mut String, title: &str) {
+    let _ = write!(o, "<section><h2>{}</h2>", esc(title));
+}
+
+fn note(o: &mut String, text: &str) {
+    let _ = write!(o, "<p class=\"note\">{}</p>", esc(text));
+}
+
+fn figure(o: &mut String, svg: &str) {
+    let _ = write!(o, "<figure>{svg}</figure>");
+}
+
+fn legend<'a>(o: &mut String, items: impl Iterator<Item = (&'a str, plotters::style::RGBColor)>) {
+    o.push_str("<div class=\"legend\">");
+    for (label, c) in items {
+        let _ = write!(o, "<span><i style=\"background:{}\"></i>{}</span>", css(c), esc(label));
+    }
+    o.push_str("</div>");
+}
+
+fn cards(o: &mut String, r: &ReportView) {
+    let finished = r.games.saturating_sub(r.unfinished);
+    let best = r.seats.iter().max_by(|a, b| a.win_rate.total_cmp(&b.win_rate));
+    o.push_str("<div class=\"cards\">");
+    let _ = write!(o, "<div class=\"card\"><b>{}</b><span>games ({finished} finished)</span></div>", r.games);
+    if let Some(b) = best {
+        let _ = write!(
+            o,
+            "<div class=\"card\"><b>{}</b><span>best win share: {}</span></div>",
+            pct(b.win_rate),
+            esc(&seat_label(b))
+        );
+    }
+    let _ = write!(o, "<div class=\"card\"><b>{:.1}</b><span>rounds per game (mean)</span></div>", r.rounds_mean);
+    let _ = write!(o, "<div class=\"card\"><b>{}</b><span>games per second</span></div>", rate(r.games_per_second));
+    o.push_str("</div>");
+}
+
+fn rate(r: f64) -> String {
+    rulesmith_core::sim::rate_text(r)
+}
+
+fn seat_table(o: &mut String, r: &ReportView) {
+    o.push_str("<table><thead><tr><th>seat</th><th>bot</th><th class=\"n\">wins</th><th class=\"n\">win share</th><th class=\"n\">95% interval</th><th class=\"n\">score mean</th><th class=\"n\">score sd</th></tr></thead><tbody>");
+    for s in &r.seats {
+        let _ = write!(
+            o,
+            "<tr><td><i class=\"dot\" style=\"color:{}\">●</i> {}</td><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{}</td><td class=\"n\">[{}, {}]</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td></tr>",
+            css(colour(s.seat)),
+            s.seat,
+            esc(&s.bot),
+            s.wins,
+            pct(s.win_rate),
+            pct(s.win_rate_ci95[0]),
+            pct(s.win_rate_ci95[1]),
+            s.score_mean,
+            s.score_sd
+        );
+    }
+    o.push_str("</tbody></table>");
+    if r.unfinished > 0 {
+        let _ = write!(
+            o,
+            "<p class=\"note\">{} games ({}) were stopped by a safety cap: no winner, left out of win shares and score means.</p>",
+            r.unfinished,
+            pct(r.unfinished as f64 / r.games.max(1) as f64)
+        );
+    }
+}
+
+/// How games ended, one column per report.
+fn ends_table(o: &mut String, reports: &[ReportView]) {
+    let mut ends: Vec<&String> = reports.iter().flat_map(|r| r.ends.keys()).collect();
+    ends.sort();
+    ends.dedup();
+    o.push_str("<table><thead><tr><th>ended by</th>");
+    for r in reports {
+        let _ = write!(o, "<th class=\"n\">{}</th>", if reports.len() > 1 { esc(&r.ruleset) } else { "games".into() });
+    }
+    o.push_str("</tr></thead><tbody>");
+    for end in ends {
+        let _ = write!(o, "<tr><td>{}</td>", esc(&end.replace('_', " ")));
+        for r in reports {
+            let n = r.ends.get(end).copied().unwrap_or(0);
+            let _ = write!(o, "<td class=\"n\">{n} ({})</td>", pct(n as f64 / r.games.max(1) as f64));
+        }
+        o.push_str("</tr>");
+    }
+    o.push_str("</tbody></table>");
+}
+
+fn side_by_side(o: &mut String, reports: &[ReportView]) {
+    o.push_str("<table><thead><tr><th>figure</th>");
+    for (i, r) in reports.iter().enumerate() {
+        let _ = write!(o, "<th class=\"n\"><i style=\"color:{}\">●</i> {}</th>", css(colour(i)), esc(&r.ruleset));
+    }
+    o.push_str("</tr></thead><tbody>");
+    let row = |o: &mut String, label: &str, cell: &dyn Fn(&ReportView) -> String| {
+        let _ = write!(o, "<tr><td>{}</td>", esc(label));
+        for r in reports {
+            let _ = write!(o, "<td class=\"n\">{}</td>", esc(&cell(r)));
+        }
+        o.push_str("</tr>");
+    };
+    let players = reports.iter().map(|r| r.seats.len()).max().unwrap_or(0);
+    for s in 0..players {
+        let label = reports.first().and_then(|r| r.seats.get(s)).map_or(format!("seat {s}"), seat_label);
+        row(o, &format!("{label} win share"), &|r| {
+            r.seats.get(s).map_or(String::new(), |x| {
+                format!("{} [{}, {}]", pct(x.win_rate), pct(x.win_rate_ci95[0]), pct(x.win_rate_ci95[1]))
+            })
+        });
+        row(o, &format!("seat {s} score mean (sd)"), &|r| {
+            r.seats.get(s).map_or(String::new(), |x| format!("{:.2} ({:.2})", x.score_mean, x.score_sd))
+        });
+    }
+    if reports.iter().any(|r| r.unfinished > 0) {
+        row(o, "unfinished (safety cap)", &|r| {
+            format!("{} ({})", r.unfinished, pct(r.unfinished as f64 / r.games.max(1) as f64))
+        });
+    }
+    row(o, "rounds (mean)", &|r| format!("{:.1}", r.rounds_mean));
+    row(o, "decisions (mean)", &|r| format!("{:.1}", r.decisions_mean));
+    let mut ends: Vec<&String> = reports.iter().flat_map(|r| r.ends.keys()).collect();
+    ends.sort();
+    ends.dedup();
+    for end in ends {
+        row(o, &format!("ended by {}", end.replace('_', " ")), &|r| {
+            let n = r.ends.get(end).copied().unwrap_or(0);
+            format!("{n} ({})", pct(n as f64 / r.games.max(1) as f64))
+        });
+    }
+    row(o, "games per second", &|r| rate(r.games_per_second));
+    o.push_str("</tbody></table>");
+}
+
+fn differences_table(o: &mut String, diffs: &[DifferenceView]) -> Result<(), Error> {
+    o.push_str("<table><thead><tr><th>figure</th><th class=\"n\">difference</th><th class=\"n\">95% interval</th><th>interval around 0</th><th class=\"n\">p</th><th class=\"n\">pairs</th></tr></thead><tbody>");
+    for d in diffs {
+        let (k, unit) = if is_share(&d.figure) { (100.0, " pp") } else { (1.0, "") };
+        let glyph = plot::interval_glyph(d.mean, d.ci95, d.significant)?;
+        let _ = write!(
+            o,
+            "<tr{}><td>{}{}</td><td class=\"n\">{:+.2}{unit}</td><td class=\"n\">[{:+.2}, {:+.2}]</td><td>{glyph}</td><td class=\"n\">{:.4}</td><td class=\"n\">{}</td></tr>",
+            if d.significant { " class=\"sig\"" } else { "" },
+            esc(&d.figure),
+            if d.significant { " <span class=\"sig\">*</span>" } else { "" },
+            k * d.mean,
+            k * d.ci95[0],
+            k * d.ci95[1],
+            d.p_value,
+            d.pairs
+        );
+    }
+    o.push_str("</tbody></table>");
+    Ok(())
+}
+
+/// Whether a metric gets a bar plot: building popularity and owner win share, every
+/// role figure.
+fn plotted(group: &str, figure: &str) -> bool {
+    match group {
+        "building" => figure == "built share" || figure.contains("win share"),
+        "role" => true,
+        _ => false,
+    }
+}
+
+/// The designer metrics of one or more reports: per group a bar plot of the plotted
+/// figures and a table (rows: item and figure; a column per report).
+fn metrics_section(o: &mut String, reports: &[ReportView]) -> Result<(), Error> {
+    let Some(first) = reports.iter().find(|r| !r.metrics.is_empty()) else { return Ok(()) };
+    section(o, "Designer metrics");
+    note(o, "Per game figures over the finished games; intervals are 95% where the report gives them.");
+    if reports.len() > 1 {
+        legend(o, reports.iter().enumerate().map(|(i, r)| (r.ruleset.as_str(), colour(i))));
+    }
+    // Groups, figures and items in the order the (first) report lists them.
+    let mut groups: Vec<&str> = Vec::new();
+    for m in reports.iter().flat_map(|r| &r.metrics).chain(&first.metrics) {
+        if !groups.contains(&m.group.as_str()) {
+            groups.push(&m.group);
+        }
+    }
+    let find = |r: &ReportView, g: &str, name: &str, fig: &str| {
+        r.metrics.iter().find(|m| m.group == g && m.name == name && m.figure == fig).cloned()
+    };
+    for g in groups {
+        let _ = write!(o, "<h3>{}</h3>", esc(g));
+        let mut keys: Vec<(&str, &str)> = Vec::new();
+        let mut figures: Vec<&str> = Vec::new();
+        for m in reports.iter().flat_map(|r| &r.metrics).filter(|m| m.group == g) {
+            if !keys.contains(&(m.name.as_str(), m.figure.as_str())) {
+                keys.push((&m.name, &m.figure));
+            }
+            if !figures.contains(&m.figure.as_str()) {
+                figures.push(&m.figure);
+            }
+        }
+        for fig in figures.iter().filter(|f| plotted(g, f)) {
+            let mut names: Vec<&str> = keys.iter().filter(|k| k.1 == *fig).map(|k| k.0).collect();
+            // Most popular first, by the first report.
+            let lead = |n: &str| find(&reports[0], g, n, fig).map_or(f64::NEG_INFINITY, |m| m.value);
+            names.sort_by(|a, b| lead(b).total_cmp(&lead(a)));
+            let mut bars = Vec::new();
+            for n in names {
+                for (i, r) in reports.iter().enumerate() {
+                    if let Some(m) = find(r, g, n, fig) {
+                        bars.push(Bar {
+                            label: if i == 0 || bars.is_empty() { n.to_string() } else { String::new() },
+                            value: m.value,
+                            ci95: m.ci95,
+                            colour: colour(i),
+                        });
+                    }
+                }
+            }
+            let _ = write!(o, "<p class=\"note\">{} {}</p>", esc(g), esc(fig));
+            figure(o, &plot::bars(&bars, fig, is_share(fig))?);
+        }
+        let _ = write!(
+            o,
+            "<details{}><summary>table: {} figures</summary><table><thead><tr><th>{}</th><th>figure</th>",
+            if keys.len() <= LONG_TABLE / 3 { " open" } else { "" },
+            keys.len(),
+            esc(g)
+        );
+        for r in reports {
+            let _ = write!(o, "<th class=\"n\">{}</th>", esc(&r.ruleset));
+        }
+        o.push_str("<th class=\"n\">games</th></tr></thead><tbody>");
+        for (name, fig) in &keys {
+            let _ = write!(o, "<tr><td>{}</td><td>{}</td>", esc(name), esc(fig));
+            let mut n = None;
+            for r in reports {
+                let cell = find(r, g, name, fig).map_or(String::new(), |m| {
+                    n = n.or(m.n);
+                    let show = |v: f64| if is_share(fig) { pct(v) } else { num(v) };
+                    match m.ci95 {
+                        Some([lo, hi]) => format!("{} [{}, {}]", show(m.value), show(lo), show(hi)),
+                        None => show(m.value),
+                    }
+                });
+                let _ = write!(o, "<td class=\"n\">{}</td>", esc(&cell));
+            }
+            let _ = write!(o, "<td class=\"n\">{}</td></tr>", n.map_or(String::new(), |n| n.to_string()));
+        }
+        o.push_str("</tbody></table></details>");
+    }
+    o.push_str("</section>");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+    use serde_json::json;
+
+    fn seat(s: usize, rate: f64) -> serde_json::Value {
+        json!({"seat": s, "bot": "random", "wins": 10.0 * rate, "win_rate": rate,
+               "win_rate_ci95": [rate - 0.1, rate + 0.1], "score_mean": 30.0 + s as f64, "score_sd": 8.5})
+    }
+
+    /// A report as `simulate --format json` prints it, with a `metrics` list of the shape
+    /// the designer metrics use, and a field this page does not know.
+    fn report(name: &str, built: f64) -> serde_json::Value {
+        let metric = |group: &str, item: &str, figure: &str, value: f64, ci: Option<[f64; 2]>| json!({"group": group, "name": item, "figure": figure, "value": value, "ci95": ci, "n": 10});
+        json!({
+            "ruleset": name, "digest": "d", "game": "puerto-rico", "players": 2, "seed": 1,
+            "bots": ["random", "random"], "run_games": 10, "games": 10, "unfinished": 1,
+            "seats": [seat(0, 0.4), seat(1, 0.6)], "rounds_mean": 15.5, "decisions_mean": 321.0,
+            "ends": {"colonists": 9, "round_cap": 1}, "seconds": 0.5, "games_per_second": 20.0,
+            "tally": {}, "not_known_here": [1, 2],
+            "metrics": [
+                metric("building", "small-market", "built share", built, Some([built - 0.2, built + 0.1])),
+                metric("building", "small-market", "owner win share", 0.55, Some([0.3, 0.8])),
+                metric("building", "harbor", "built share", 0.25, Some([0.1, 0.5])),
+                metric("building", "harbor", "mean build round", 9.5, None),
+                metric("role", "captain", "pick share", 0.21, None),
+                metric("role", "mayor", "pick share", 0.17, None),
+                metric("vp", "shipping", "mean per game", 12.25, None),
+                json!({"group": "vp", "name": "nan", "figure": "mean per game", "value": null, "n": 10}),
+                json!({"group": "vp", "name": "partial"}),
+            ],
+        })
+    }
+
+    /// No script, no external resource: nothing a browser would fetch over a network.
+    fn self_contained(page: &str) {
+        assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
+        assert!(!page.contains("<script"), "no script");
+        for fetch in ["src=", "url(", "@import", "href=\"http", "href=\"//", "<link rel=\"stylesheet\""] {
+            assert!(!page.contains(fetch), "the page must not fetch anything: found `{fetch}`");
+        }
+        // Links: only the empty inline icon (so the browser does not ask for favicon.ico).
+        assert_eq!(page.matches("href=").count(), 1);
+        assert!(page.contains("<link rel=\"icon\" href=\"data:,\">"));
+    }
+
+    #[test]
+    fn simulate_page_shows_every_figure_and_the_metrics() {
+        let mut dist = Distributions::new(2);
+        for (i, scores) in [[30, 25], [20, 41], [33, 33]].iter().enumerate() {
+            let ranks = if scores[0] >= scores[1] { vec![0, 1] } else { vec![1, 0] };
+            dist.add(&rulesmith_core::sim::GameResult {
+                index: i as u64,
+                seed: 0,
+                outcome: rulesmith_core::game::Outcome {
+                    scores: scores.to_vec(),
+                    tiebreaks: vec![],
+                    ranks,
+                    end: "colonists".into(),
+                    unfinished: false,
+                },
+                decisions: 100,
+                rounds: 14 + i as u32,
+                actions: vec![],
+            });
+        }
+        assert_eq!(dist.margins, BTreeMap::from([(0, 1), (5, 1), (21, 1)]));
+        let page = simulate_page(&report("puerto-rico", 0.75), Some(&dist)).unwrap();
+        self_contained(&page);
+        for text in [
+            "<h1>puerto-rico</h1>",
+            "Win share per seat",
+            "seat 1 (random)",
+            "60.0%",
+            "[50.0%, 70.0%]",
+            "Scores",
+            "margin of victory",
+            "Game length",
+            "<b>15.5</b> rounds",
+            "round cap",
+            "1 games (10.0%) were stopped by a safety cap",
+            "Designer metrics",
+            "small-market",
+            "75.0% [55.0%, 85.0%]",
+            "owner win share",
+            "captain",
+            "12.25",
+        ] {
+            assert!(page.contains(text), "the page shows `{text}`");
+        }
+        // Plots: win shares, scores, margin, rounds, then built share, owner win share and
+        // the role figure; the vp group is a table only.
+        assert_eq!(page.matches("<svg").count(), 7);
+        // Most built first.
+        assert!(page.find(">small-market<").unwrap() < page.find(">harbor<").unwrap());
+        // Metrics of another shape are left out, not an error.
+        assert!(!page.contains(">nan<") && !page.contains(">partial<"));
+        let mut odd = report("puerto-rico", 0.75);
+        odd["metrics"] = json!({"not": "a list"});
+        assert!(!simulate_page(&odd, None).unwrap().contains("Designer metrics"));
+
+        // From the JSON alone (as after `merge`): scores as mean ± sd, no metrics section.
+        let mut plain = report("x<y", 0.5);
+        plain.as_object_mut().unwrap().remove("metrics");
+        let page = simulate_page(&plain, None).unwrap();
+        self_contained(&page);
+        assert!(page.contains("x&lt;y") && !page.contains("x<y"));
+        assert!(!page.contains("Designer metrics"));
+        assert_eq!(page.matches("<svg").count(), 2);
+    }
+
+    #[test]
+    fn compare_page_shows_both_rulesets_and_the_differences() {
+        let diff = |figure: &str, mean: f64, significant: bool| {
+            json!({"figure": figure, "pairs": 10, "mean": mean, "ci95": [mean - 0.05, mean + 0.05],
+                   "p_value": if significant { 0.001 } else { 0.4 }, "significant": significant,
+                   "sums": {"n": 10, "sum": 1, "sum_sq": 1}})
+        };
+        let compare = json!({
+            "players": 2, "games": 10, "seed": 1, "bots": ["random", "random"],
+            "rulesets": [report("puerto-rico", 0.75), report("no-hacienda", 0.5)],
+            "differences": {
+                "from": "puerto-rico", "interval": "95%", "correction": "Holm-Bonferroni",
+                "rulesets": [{"ruleset": "no-hacienda", "figures": [
+                    diff("seat 0 win share", 0.125, true), diff("seat 1 win share", -0.125, false),
+                    diff("rounds", 1.5, false), diff("building small-market built share", -0.25, true),
+                ]}],
+            },
+        });
+        let dists = vec![Distributions::new(2), Distributions::new(2)];
+        let page = compare_page(&compare, &dists).unwrap();
+        self_contained(&page);
+        for text in [
+            "puerto-rico <span class=\"vs\">vs</span> no-hacienda",
+            "Side by side",
+            "no-hacienda − puerto-rico, paired by game",
+            "+12.50 pp",
+            "[+7.50, +17.50]",
+            "<tr class=\"sig\"><td>seat 0 win share <span class=\"sig\">*</span>",
+            "<tr><td>rounds</td><td class=\"n\">+1.50</td>",
+            "-25.00 pp",
+            "Designer metrics",
+            "50.0% [30.0%, 60.0%]",
+        ] {
+            assert!(page.contains(text), "the page shows `{text}`");
+        }
+        // Win shares, scores, rounds, win share differences, a glyph per difference, and the
+        // three metric plots.
+        assert_eq!(page.matches("<svg").count(), 4 + 4 + 3);
+
+        // Many figures: the significant ones first, then all of them on demand.
+        let many: Vec<serde_json::Value> = (0..50).map(|i| diff(&format!("figure {i}"), 1.0, i % 10 == 0)).collect();
+        let mut long = compare.clone();
+        long["differences"]["rulesets"][0]["figures"] = json!(many);
+        let page = compare_page(&long, &dists).unwrap();
+        assert!(page.contains("<h3>5 significant of 50 figures</h3>"));
+        assert!(page.contains("<details><summary>table: all 50 figures</summary>"));
+    }
+
+    #[test]
+    fn a_report_of_another_shape_is_an_error() {
+        let e = simulate_page(&json!({"ruleset": "x"}), None).unwrap_err();
+        assert!(e.to_string().contains("missing field"), "{e}");
+        assert!(compare_page(&json!([]), &[]).is_err());
+    }
+}
