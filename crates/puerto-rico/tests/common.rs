@@ -2,10 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(dead_code)]
 
-use rulesmith_core::Rng;
-use rulesmith_core::game::{Game, ToMove};
+use rulesmith_core::game::Game;
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
-use rulesmith_puerto_rico::{Action, Rules, State};
+use rulesmith_puerto_rico::{Rules, State};
 
 pub const RULESET: &str = include_str!("../../../rulesets/puerto-rico.toml");
 
@@ -18,43 +17,16 @@ pub fn rules() -> Rules {
     rules.unwrap()
 }
 
-/// Plays a random game, checking every invariant after every action; returns the
-/// actions in notation and the final state.
+/// Plays a random game, checking every invariant, the notation and the JSON round trip
+/// after every action (the core's test kit); returns the actions in notation and the
+/// final state.
 pub fn random_game(rules: &Rules, players: usize, seed: u64) -> (Vec<String>, State) {
-    let mut s = rules.new_game(players, seed).unwrap();
-    let mut rng = Rng::from_seed(seed ^ 0xabc);
-    let mut buf = Vec::new();
-    let mut log = Vec::new();
-    rules.check_state(&s).unwrap();
-    while let ToMove::Seat(_) = rules.to_move(&s) {
-        rules.legal_actions(&s, &mut buf);
-        assert!(!buf.is_empty(), "no legal action in {s:?}");
-        let a = buf[rng.index(buf.len())];
-        let text = rules.format_action(&s, a);
-        assert_eq!(rules.parse_action(&s, &text).unwrap(), a, "notation round trip of {text}");
-        log.push(text);
-        rules.apply(&mut s, a).unwrap();
-        if let Err(e) = rules.check_state(&s) {
-            panic!("after {:?}: {e}", log.last());
-        }
-        assert!(log.len() < 20_000, "game too long");
-    }
-    (log, s)
+    rulesmith_core::testing::kit::random_game(rules, players, seed, Default::default(), |_, _| {})
 }
 
-pub fn play(rules: &Rules, s: &mut State, text: &str) {
-    let a: Action = rules.parse_action(s, text).unwrap_or_else(|e| panic!("{e}"));
-    let mut legal = Vec::new();
-    rules.legal_actions(s, &mut legal);
-    let names: Vec<String> = legal.iter().map(|&a| rules.format_action(s, a)).collect();
-    rules.apply(s, a).unwrap_or_else(|e| panic!("{text}: {e}; legal: {names:?}"));
-}
-
-pub fn legal(rules: &Rules, s: &State) -> Vec<String> {
-    let mut legal = Vec::new();
-    rules.legal_actions(s, &mut legal);
-    legal.iter().map(|&a| rules.format_action(s, a)).collect()
-}
+/// Plays one action by its notation (it must be legal; the invariants must hold after it).
+#[allow(unused_imports)]
+pub use rulesmith_core::testing::kit::{legal, play};
 
 use rulesmith_puerto_rico::{Good, phases, state::Phase};
 

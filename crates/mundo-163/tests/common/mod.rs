@@ -13,40 +13,9 @@ pub fn t(g: &Mundo163, name: &str) -> u8 {
     g.rules.tile_by_name(name).unwrap_or_else(|| panic!("no tile {name}"))
 }
 
-/// Every legal action, in notation.
-pub fn legal(g: &Mundo163, s: &State) -> Vec<String> {
-    let mut buf = Vec::new();
-    g.legal_actions(s, &mut buf);
-    buf.iter().map(|&a| g.format_action(s, a)).collect()
-}
-
-/// Plays one action by its notation; it must be legal.
-pub fn play(g: &Mundo163, s: &mut State, text: &str) {
-    let a = g.parse_action(s, text).unwrap_or_else(|e| panic!("{e}"));
-    let l = legal(g, s);
-    assert!(l.contains(&text.to_string()), "`{text}` is not legal; legal: {l:?}");
-    g.apply(s, a).unwrap();
-    g.check_state(s).unwrap_or_else(|e| panic!("after `{text}`: {e}"));
-}
-
-/// Plays several actions.
-pub fn play_all(g: &Mundo163, s: &mut State, texts: &[&str]) {
-    for t in texts {
-        play(g, s, t);
-    }
-}
-
-/// The action must be refused (unparsable or illegal), leaving the state unchanged.
-pub fn refused(g: &Mundo163, s: &State, text: &str) {
-    let mut c = s.clone();
-    let ok = match g.parse_action(&c, text) {
-        Ok(a) => g.apply(&mut c, a).is_ok(),
-        Err(_) => false,
-    };
-    assert!(!ok, "`{text}` was accepted");
-    assert_eq!(&c, s, "refusing `{text}` changed the state");
-    assert!(!legal(g, s).contains(&text.to_string()), "`{text}` is listed as legal");
-}
+// Playing by notation, legal lists and refusals: the core's test kit.
+#[allow(unused_imports)]
+pub use rulesmith_core::testing::kit::{legal, play, play_all, refused};
 
 /// A game right after setup with the given capitals (`capitals[seat]` is a city id),
 /// chosen in reverse seat order; the first player is in 3 C.

@@ -1,8 +1,7 @@
 //! Shared helpers for the expansion's tests.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use rulesmith_core::Rng;
-use rulesmith_core::game::{Game, ToMove};
+use rulesmith_core::game::Game;
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
 use rulesmith_puerto_rico::state::Phase;
 use rulesmith_puerto_rico::{Good, State as BaseState, phases};
@@ -46,33 +45,8 @@ pub fn random_game(rules: &Rules, players: usize, seed: u64) -> (Vec<String>, St
 }
 
 pub fn random_game_with(rules: &Rules, players: usize, seed: u64, json_each: bool) -> (Vec<String>, State) {
-    let mut s = rules.new_game(players, seed).unwrap();
-    let mut rng = Rng::from_seed(seed ^ 0xabc);
-    let mut buf = Vec::new();
-    let mut log = Vec::new();
-    rules.check_state(&s).unwrap();
-    while let ToMove::Seat(_) = rules.to_move(&s) {
-        rules.legal_actions(&s, &mut buf);
-        assert!(!buf.is_empty(), "no legal action after {:?}", log.last());
-        let a = buf[rng.index(buf.len())];
-        let text = rules.format_action(&s, a);
-        assert_eq!(rules.parse_action(&s, &text).unwrap(), a, "notation round trip of {text}");
-        log.push(text);
-        rules.apply(&mut s, a).unwrap();
-        if let Err(e) = rules.check_state(&s) {
-            panic!("{players} players, seed {seed}, after {:?}: {e}", log.last());
-        }
-        if json_each {
-            let back = rules
-                .state_from_json(rules.state_to_json(&s))
-                .unwrap_or_else(|e| panic!("after {:?}: {e}", log.last()));
-            assert_eq!(back, s, "JSON round trip after {:?}", log.last());
-        }
-        assert!(log.len() < 20_000, "game too long");
-    }
-    let back = rules.state_from_json(rules.state_to_json(&s)).unwrap();
-    assert_eq!(back, s, "JSON round trip of the final state");
-    (log, s)
+    let checks = rulesmith_core::testing::kit::Checks { json_each };
+    rulesmith_core::testing::kit::random_game(rules, players, seed, checks, |_, _| {})
 }
 
 // Rule tests play the game proper on the base engine with the expansion's rules: every
@@ -85,18 +59,14 @@ pub fn game(players: usize) -> (Rules, BaseState) {
     (rules, s)
 }
 
+/// Plays one action by its notation on the base engine (the core's test kit).
+#[track_caller]
 pub fn play(rules: &Rules, s: &mut BaseState, text: &str) {
-    let r = &rules.base;
-    let a = r.parse_action(s, text).unwrap_or_else(|e| panic!("{e}"));
-    let names = legal(rules, s);
-    r.apply(s, a).unwrap_or_else(|e| panic!("{text}: {e}; legal: {names:?}"));
-    check(rules, s);
+    rulesmith_core::testing::kit::play(&rules.base, s, text);
 }
 
 pub fn legal(rules: &Rules, s: &BaseState) -> Vec<String> {
-    let mut legal = Vec::new();
-    rules.base.legal_actions(s, &mut legal);
-    legal.iter().map(|&a| rules.base.format_action(s, a)).collect()
+    rulesmith_core::testing::kit::legal(&rules.base, s)
 }
 
 pub fn check(rules: &Rules, s: &BaseState) {

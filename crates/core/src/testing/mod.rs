@@ -5,9 +5,14 @@
 //! runner, records, replay and the binary can be tested without any real game. Its
 //! ruleset is [`TAKE_AWAY_TOML`]; [`decode`] reads it like a real game crate would.
 //!
+//! [`kit`] holds the helpers every game crate's tests use (play by notation, refused
+//! actions, checked random playouts, edited states).
+//!
 //! [`conformance_game`] plays one game through the object-safe [`AnyGame`] interface and
 //! checks the contract of [`Game`] at every decision; the workspace's conformance suite
 //! runs it for every bundled ruleset and player count.
+
+pub mod kit;
 
 use crate::bots::BotSpec;
 use crate::by_player::{ByPlayer, MAX_PLAYERS};
