@@ -149,14 +149,20 @@ fn hidden_twins<G: rulesmith::core::Game>(
                         if let Err(e) = must_hide(&view, seat) {
                             failures.push(format!("{name} {players}p seed {seed} #{n} seat {seat}: {e}"));
                         }
-                        // The learning observation reads only the view's parts too.
+                        // The learning observation reads only the view's parts too. Compared
+                        // with the state read back from its JSON, as the twin was (the base
+                        // game's JSON does not carry every field: `pending.craftsman_picks`).
                         let len = g.observation_names(players).len();
                         let (mut a, mut b) = (vec![0f32; len], vec![0f32; len]);
-                        g.observation(&s, seat, &mut a);
+                        g.observation(&g.state_from_json(g.state_to_json(&s)).unwrap(), seat, &mut a);
                         g.observation(&twin, seat, &mut b);
-                        if a != b {
+                        if let Some(i) = (0..len).find(|&i| a[i] != b[i]) {
                             failures.push(format!(
-                                "{name} {players}p seed {seed} #{n}: seat {seat}'s observation differs in hidden parts"
+                                "{name} {players}p seed {seed} #{n}: seat {seat}'s observation `{}` differs in \
+                                 hidden parts ({} and {})",
+                                g.observation_names(players)[i],
+                                a[i],
+                                b[i]
                             ));
                         }
                         if g.view_to_json(&twin, seat) != view {
