@@ -71,6 +71,8 @@ pub trait AnySession {
 
     /// Every action id of this table in notation, in id order ([`Game::action_space`]).
     fn action_names(&self) -> Result<Vec<String>, GameError>;
+    /// How many action ids this table has (the action space's size).
+    fn action_count(&self) -> Result<usize, GameError>;
     /// The observation's feature names ([`Game::observation_names`]).
     fn observation_names(&self) -> Vec<String>;
     /// The ids of the legal actions into `out` (cleared first), in the legal order.
@@ -253,6 +255,10 @@ impl<G: Game> AnySession for Session<'_, G> {
         // Named in the position after setup: the notation of an action does not change
         // during a game (a ship is named by its capacity, fixed at setup).
         Ok(self.space()?.actions().iter().map(|&a| self.game.format_action(&self.start, a)).collect())
+    }
+
+    fn action_count(&self) -> Result<usize, GameError> {
+        Ok(self.space()?.len())
     }
 
     fn observation_names(&self) -> Vec<String> {
