@@ -4,6 +4,8 @@
 
 use crate::bots::{self, BotSpec};
 use crate::encode::ActionSpace;
+use std::any::Any;
+use std::sync::Arc;
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove, play_text};
 use crate::rng::Rng;
 use crate::sim::{self, GameResult, SimError, SimOptions, Tally};
@@ -71,6 +73,14 @@ pub trait AnySession {
 
     /// Every action id of this table in notation, in id order ([`Game::action_space`]).
     fn action_names(&self) -> Result<Vec<String>, GameError>;
+    /// This table's action space, to hand to other games of the same ruleset and player
+    /// count ([`AnySession::adopt_action_space`]): building a large one (the expansion's
+    /// storage choices) costs milliseconds, and environments start a game per episode.
+    fn action_space_handle(&self) -> Result<Arc<dyn Any + Send + Sync>, GameError>;
+    /// Uses the action space of another game of the same ruleset and player count
+    /// (from [`AnySession::action_space_handle`]) instead of building one; `false` if the
+    /// handle is not this game's kind of space or this game already has its space.
+    fn adopt_action_space(&mut self, handle: Arc<dyn Any + Send + Sync>) -> bool;
     /// How many action ids this table has (the action space's size).
     fn action_count(&self) -> Result<usize, GameError>;
     /// The observation's feature names ([`Game::observation_names`]).
@@ -126,16 +136,17 @@ pub struct Session<'g, G: Game> {
     pub history: Vec<String>,
     /// The position after setup, where a rewind plays again from.
     pub start: G::State,
-    /// The table's action space, built on first use.
-    space: std::cell::OnceCell<Result<ActionSpace<G::Action>, String>>,
+    /// The table's action space, built on first use (or adopted from another game).
+    space: std::cell::OnceCell<Result<Arc<ActionSpace<G::Action>>, String>>,
 }
 
 impl<G: Game> Session<'_, G> {
     fn space(&self) -> Result<&ActionSpace<G::Action>, GameError> {
         let players = self.game.player_count(&self.state);
         self.space
-            .get_or_init(|| ActionSpace::new(self.game, players))
+            .get_or_init(|| ActionSpace::new(self.game, players).map(Arc::new))
             .as_ref()
+            .map(|a| &**a)
             .map_err(|e| GameError::InvalidState(e.clone()))
     }
 }
@@ -255,6 +266,21 @@ impl<G: Game> AnySession for Session<'_, G> {
         // Named in the position after setup: the notation of an action does not change
         // during a game (a ship is named by its capacity, fixed at setup).
         Ok(self.space()?.actions().iter().map(|&a| self.game.format_action(&self.start, a)).collect())
+    }
+
+    fn action_space_handle(&self) -> Result<Arc<dyn Any + Send + Sync>, GameError> {
+        self.space()?;
+        match self.space.get() {
+            Some(Ok(space)) => Ok(space.clone()),
+            _ => Err(GameError::InvalidState("no action space".into())),
+        }
+    }
+
+    fn adopt_action_space(&mut self, handle: Arc<dyn Any + Send + Sync>) -> bool {
+        match handle.downcast::<ActionSpace<G::Action>>() {
+            Ok(space) => self.space.set(Ok(space)).is_ok(),
+            Err(_) => false,
+        }
     }
 
     fn action_count(&self) -> Result<usize, GameError> {

@@ -15,8 +15,9 @@ use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::rng::{Rng, game_seed};
 use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, default_players};
 use rulesmith::core::{Seat, ToMove};
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 create_exception!(
@@ -104,9 +105,9 @@ impl Ruleset {
     #[pyo3(signature = (players=None, seed=DEFAULT_SEED))]
     fn new_game(&self, players: Option<usize>, seed: u64) -> PyResult<Game> {
         let players = players.unwrap_or_else(|| self.default_players());
-        let session = self.inner.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let sizes = sizes(self.inner, players, &*session)?;
-        Ok(Game { ruleset: self.inner, source: self.source.clone(), seed, session, ids: None, sizes })
+        let mut session = self.inner.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let sizes = share(self.inner, players, &mut *session)?;
+        Ok(Game { ruleset: self.inner, source: self.source.clone(), seed, session, ids: None, sizes, scratch: Vec::new() })
     }
     fn __repr__(&self) -> String {
         format!("Ruleset({:?})", self.source)
@@ -116,19 +117,30 @@ impl Ruleset {
 /// A table's encoding sizes: `(action ids, observation length)`.
 type Sizes = (usize, usize);
 
-/// The sizes of a ruleset's table of `players`, computed once per process (naming every
-/// action and feature is not free, and environments start a game per episode).
-fn sizes(r: &'static rulesmith::Ruleset, players: usize, session: &dyn AnySession) -> PyResult<Sizes> {
-    static CACHE: OnceLock<Mutex<HashMap<(usize, usize), Sizes>>> = OnceLock::new();
+/// What every game of a ruleset and player count shares: the sizes and the action space,
+/// computed once per process (naming every feature and building a large space is not
+/// free, and environments start a game per episode).
+#[derive(Clone)]
+struct Shared {
+    sizes: Sizes,
+    space: Arc<dyn Any + Send + Sync>,
+}
+
+/// Gives `session` its table's shared action space and returns the sizes.
+fn share(r: &'static rulesmith::Ruleset, players: usize, session: &mut dyn AnySession) -> PyResult<Sizes> {
+    static CACHE: OnceLock<Mutex<HashMap<(usize, usize), Shared>>> = OnceLock::new();
+    // Rulesets live as long as the process (see `load`): the address names one.
     let key = (std::ptr::from_ref(r) as usize, players);
     let mut cache = CACHE.get_or_init(Default::default).lock().map_err(|_| PyRuntimeError::new_err("poisoned"))?;
-    if let Some(&s) = cache.get(&key) {
-        return Ok(s);
+    if let Some(shared) = cache.get(&key) {
+        session.adopt_action_space(shared.space.clone());
+        return Ok(shared.sizes);
     }
-    let actions = session.action_count().map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    let s = (actions, session.observation_names().len());
-    cache.insert(key, s);
-    Ok(s)
+    let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
+    let space = session.action_space_handle().map_err(err)?;
+    let sizes = (session.action_count().map_err(err)?, session.observation_names().len());
+    cache.insert(key, Shared { sizes, space });
+    Ok(sizes)
 }
 
 /// A game in progress. Not shared between threads.
@@ -141,6 +153,8 @@ struct Game {
     /// The legal actions' ids, until the state changes.
     ids: Option<Vec<u32>>,
     sizes: Sizes,
+    /// The observation is written here, then copied into the `bytes` Python gets.
+    scratch: Vec<f32>,
 }
 
 impl Game {
@@ -263,16 +277,19 @@ impl Game {
     }
     /// `seat`'s observation: `float32` little-endian `bytes` of `observation_len` numbers
     /// (`numpy.frombuffer(..., numpy.float32)`), built from what the seat may see only.
-    fn observation<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
+    fn observation<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
         let seat = self.seat_arg(seat)?;
-        let mut v = vec![0f32; self.sizes.1];
+        let mut v = std::mem::take(&mut self.scratch);
+        v.resize(self.sizes.1, 0.0);
         self.session.observation(seat, &mut v);
-        PyBytes::new_with(py, v.len() * 4, |buf| {
+        let out = PyBytes::new_with(py, v.len() * 4, |buf| {
             for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
                 chunk.copy_from_slice(&x.to_le_bytes());
             }
             Ok(())
-        })
+        });
+        self.scratch = v;
+        out
     }
     /// `(observation(seat), legal_mask() or None)`: the mask only when `seat` is to act.
     /// One call per decision for the environments.
@@ -305,9 +322,10 @@ impl Game {
     fn clone(&self) -> PyResult<Game> {
         let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
         let mut session = self.ruleset.game.start(self.session.players(), self.seed).map_err(err)?;
+        share(self.ruleset, self.session.players(), &mut *session)?;
         session.set_state_json(self.session.state_json()).map_err(err)?;
         *session.history_mut() = self.session.history().to_vec();
-        Ok(Game { ruleset: self.ruleset, source: self.source.clone(), seed: self.seed, session, ids: None, sizes: self.sizes })
+        Ok(Game { ruleset: self.ruleset, source: self.source.clone(), seed: self.seed, session, ids: None, sizes: self.sizes, scratch: Vec::new() })
     }
     fn __copy__(&self) -> PyResult<Game> {
         self.clone()
