@@ -89,6 +89,11 @@ pub trait AnySession {
     fn legal_ids(&self, out: &mut Vec<u32>) -> Result<(), GameError>;
     /// Plays the legal action with this id.
     fn play_id(&mut self, id: u32) -> Result<(), GameError>;
+    /// Plays the action with this id without checking it is legal: only for an id the
+    /// caller took from [`AnySession::legal_ids`] of this very state (the environments'
+    /// hot path, like [`Game::apply_legal`]); anything else goes through
+    /// [`AnySession::play_id`].
+    fn play_legal_id(&mut self, id: u32) -> Result<(), GameError>;
     /// `seat`'s observation into `out` ([`Game::observation`]).
     fn observation(&self, seat: Seat, out: &mut [f32]);
 }
@@ -325,6 +330,15 @@ impl<G: Game> AnySession for Session<'_, G> {
                 reason: "not legal now".to_string(),
             });
         }
+        self.history.push(self.game.format_action(&self.state, action));
+        self.game.apply_legal(&mut self.state, action);
+        Ok(())
+    }
+
+    fn play_legal_id(&mut self, id: u32) -> Result<(), GameError> {
+        let Some(action) = self.space()?.action(id) else {
+            return Err(GameError::Illegal { action: format!("#{id}"), reason: "no action has this id".into() });
+        };
         self.history.push(self.game.format_action(&self.state, action));
         self.game.apply_legal(&mut self.state, action);
         Ok(())

@@ -265,7 +265,10 @@ impl Game {
     }
     /// Plays the legal action with this id; `ActionError` if it is not legal now.
     fn play_id(&mut self, id: u32) -> PyResult<()> {
-        self.session.play_id(id).map_err(|e| ActionError::new_err(e.to_string()))?;
+        // Legal ids already listed for this state need no second look at the rules.
+        let known = self.ids.as_ref().is_some_and(|ids| ids.contains(&id));
+        let played = if known { self.session.play_legal_id(id) } else { self.session.play_id(id) };
+        played.map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
