@@ -4,12 +4,12 @@
 
 use crate::bots::{self, BotSpec};
 use crate::encode::ActionSpace;
-use std::any::Any;
-use std::sync::Arc;
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove, play_text};
 use crate::rng::Rng;
 use crate::sim::{self, GameResult, SimError, SimOptions, Tally};
+use std::any::Any;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 /// Any game's validated rules.
 pub trait AnyGame: Send + Sync {

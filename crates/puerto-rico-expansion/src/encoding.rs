@@ -29,7 +29,9 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
 pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     let mut names = base::observation_names(&rules.base, players);
     names.push("draft.over".into());
-    names.extend(candidates(rules).filter_map(|b| rules.base.buildings.get(b)).map(|b| format!("draft.picked.{}", b.id)));
+    names.extend(
+        candidates(rules).filter_map(|b| rules.base.buildings.get(b)).map(|b| format!("draft.picked.{}", b.id)),
+    );
     names
 }
 

@@ -107,7 +107,15 @@ impl Ruleset {
         let players = players.unwrap_or_else(|| self.default_players());
         let mut session = self.inner.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let sizes = share(self.inner, players, &mut *session)?;
-        Ok(Game { ruleset: self.inner, source: self.source.clone(), seed, session, ids: None, sizes, scratch: Vec::new() })
+        Ok(Game {
+            ruleset: self.inner,
+            source: self.source.clone(),
+            seed,
+            session,
+            ids: None,
+            sizes,
+            scratch: Vec::new(),
+        })
     }
     fn __repr__(&self) -> String {
         format!("Ruleset({:?})", self.source)
@@ -328,7 +336,15 @@ impl Game {
         share(self.ruleset, self.session.players(), &mut *session)?;
         session.set_state_json(self.session.state_json()).map_err(err)?;
         *session.history_mut() = self.session.history().to_vec();
-        Ok(Game { ruleset: self.ruleset, source: self.source.clone(), seed: self.seed, session, ids: None, sizes: self.sizes, scratch: Vec::new() })
+        Ok(Game {
+            ruleset: self.ruleset,
+            source: self.source.clone(),
+            seed: self.seed,
+            session,
+            ids: None,
+            sizes: self.sizes,
+            scratch: Vec::new(),
+        })
     }
     fn __copy__(&self) -> PyResult<Game> {
         self.clone()
