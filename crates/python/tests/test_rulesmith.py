@@ -250,6 +250,21 @@ def test_seeded_reset_is_the_simulated_game(name):
         assert abs(sum(shares) - 1.0) < 1e-9
 
 
+def test_the_environments_name_their_ids_and_features():
+    from rulesmith.env import env as make_env
+    from rulesmith.gym import RulesmithGymEnv
+
+    env = make_env("santiago-de-cuba", players=3)
+    env.reset(seed=2)
+    obs = env.observe(env.agent_selection)
+    assert obs["observation"].shape == (len(env.observation_names),)
+    assert obs["action_mask"].shape == (len(env.action_names),) == (env.action_space(env.agent_selection).n,)
+    legal = [env.action_names[i] for i in np.flatnonzero(obs["action_mask"])]
+    assert sorted(legal) == sorted(env.game.legal())
+    gym_env = RulesmithGymEnv("santiago-de-cuba", players=3)
+    assert gym_env.action_names == env.action_names and gym_env.observation_names == env.observation_names
+
+
 def test_the_aec_loop_ends_every_agent():
     from rulesmith.env import env as make_env
 
