@@ -116,10 +116,6 @@ impl<'a> Features<'a> {
             self.flag(hot == Some(i));
         }
     }
-    /// How many features were written.
-    pub fn written(&self) -> usize {
-        self.at
-    }
 }
 
 /// Builds the list of feature names: `prefix.name`, with nested prefixes.
