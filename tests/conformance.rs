@@ -60,6 +60,26 @@ fn search_games_conform() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Fixed ids and observations for learning (issue 14): at every player count of every
+/// ruleset, the action space lists each action once, every legal action of random games
+/// has an id that maps back to it and is named in the space as it prints, and every seat's
+/// observation fills exactly its named features, the same for states that differ only in
+/// what the seat may not see (`rulesmith_core::testing::check_encoding`).
+#[test]
+fn action_ids_and_observations_conform() {
+    let mut failures = Vec::new();
+    for (name, r) in rulesets().unwrap() {
+        for players in r.game.players() {
+            for seed in 0..2 {
+                if let Err(e) = r.game.check_encoding(players, seed) {
+                    failures.push(format!("{name}: {e}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} games broke the encoding:\n{}", failures.len(), failures.join("\n"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3))]
 
@@ -128,6 +148,22 @@ fn hidden_twins<G: rulesmith::core::Game>(
                         }
                         if let Err(e) = must_hide(&view, seat) {
                             failures.push(format!("{name} {players}p seed {seed} #{n} seat {seat}: {e}"));
+                        }
+                        // The learning observation reads only the view's parts too. Compared
+                        // with the state read back from its JSON, as the twin was (the base
+                        // game's JSON does not carry every field: `pending.craftsman_picks`).
+                        let len = g.observation_names(players).len();
+                        let (mut a, mut b) = (vec![0f32; len], vec![0f32; len]);
+                        g.observation(&g.state_from_json(g.state_to_json(&s)).unwrap(), seat, &mut a);
+                        g.observation(&twin, seat, &mut b);
+                        if let Some(i) = (0..len).find(|&i| a[i] != b[i]) {
+                            failures.push(format!(
+                                "{name} {players}p seed {seed} #{n}: seat {seat}'s observation `{}` differs in \
+                                 hidden parts ({} and {})",
+                                g.observation_names(players)[i],
+                                a[i],
+                                b[i]
+                            ));
                         }
                         if g.view_to_json(&twin, seat) != view {
                             failures.push(format!(

@@ -3,10 +3,13 @@
 //! [`AnySession`] that speaks the game's notation and JSON.
 
 use crate::bots::{self, BotSpec};
+use crate::encode::ActionSpace;
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove, play_text};
 use crate::rng::Rng;
 use crate::sim::{self, GameResult, SimError, SimOptions, Tally};
+use std::any::Any;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 /// Any game's validated rules.
 pub trait AnyGame: Send + Sync {
@@ -20,6 +23,9 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<crate::tournament::TournamentTally, SimError>;
     /// A new game right after setup.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError>;
+    /// Checks the game's action space and observation on seeded random games
+    /// ([`crate::testing::check_encoding`]).
+    fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String>;
 }
 
 /// A game in progress.
@@ -62,8 +68,34 @@ pub trait AnySession {
     fn legal_into(&self, out: &mut Vec<String>);
     /// Plays the `index`-th legal action (in the order of [`AnySession::legal`]).
     fn play_index(&mut self, index: usize) -> Result<(), GameError>;
-    /// `seat`'s view as a fixed-length vector ([`crate::encode::encode_view`]).
-    fn encode_view(&self, seat: Seat, out: &mut [f32]);
+
+    // --- Fixed-size encodings for learning ([`crate::encode`]) ---
+
+    /// Every action id of this table in notation, in id order ([`Game::action_space`]).
+    fn action_names(&self) -> Result<Vec<String>, GameError>;
+    /// This table's action space, to hand to other games of the same ruleset and player
+    /// count ([`AnySession::adopt_action_space`]): building a large one (the expansion's
+    /// storage choices) costs milliseconds, and environments start a game per episode.
+    fn action_space_handle(&self) -> Result<Arc<dyn Any + Send + Sync>, GameError>;
+    /// Uses the action space of another game of the same ruleset and player count
+    /// (from [`AnySession::action_space_handle`]) instead of building one; `false` if the
+    /// handle is not this game's kind of space or this game already has its space.
+    fn adopt_action_space(&mut self, handle: Arc<dyn Any + Send + Sync>) -> bool;
+    /// How many action ids this table has (the action space's size).
+    fn action_count(&self) -> Result<usize, GameError>;
+    /// The observation's feature names ([`Game::observation_names`]).
+    fn observation_names(&self) -> Vec<String>;
+    /// The ids of the legal actions into `out` (cleared first), in the legal order.
+    fn legal_ids(&self, out: &mut Vec<u32>) -> Result<(), GameError>;
+    /// Plays the legal action with this id.
+    fn play_id(&mut self, id: u32) -> Result<(), GameError>;
+    /// Plays the action with this id without checking it is legal: only for an id the
+    /// caller took from [`AnySession::legal_ids`] of this very state (the environments'
+    /// hot path, like [`Game::apply_legal`]); anything else goes through
+    /// [`AnySession::play_id`].
+    fn play_legal_id(&mut self, id: u32) -> Result<(), GameError>;
+    /// `seat`'s observation into `out` ([`Game::observation`]).
+    fn observation(&self, seat: Seat, out: &mut [f32]);
 }
 
 impl<G: Game> AnyGame for G {
@@ -88,7 +120,17 @@ impl<G: Game> AnyGame for G {
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError> {
         let state = self.new_game(players, seed)?;
-        Ok(Box::new(Session { game: self, start: state.clone(), state, history: Vec::new() }))
+        Ok(Box::new(Session {
+            game: self,
+            start: state.clone(),
+            state,
+            history: Vec::new(),
+            space: std::cell::OnceCell::new(),
+        }))
+    }
+
+    fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String> {
+        crate::testing::check_encoding(self, players, seed)
     }
 }
 
@@ -99,6 +141,19 @@ pub struct Session<'g, G: Game> {
     pub history: Vec<String>,
     /// The position after setup, where a rewind plays again from.
     pub start: G::State,
+    /// The table's action space, built on first use (or adopted from another game).
+    space: std::cell::OnceCell<Result<Arc<ActionSpace<G::Action>>, String>>,
+}
+
+impl<G: Game> Session<'_, G> {
+    fn space(&self) -> Result<&ActionSpace<G::Action>, GameError> {
+        let players = self.game.player_count(&self.state);
+        self.space
+            .get_or_init(|| ActionSpace::new(self.game, players).map(Arc::new))
+            .as_ref()
+            .map(|a| &**a)
+            .map_err(|e| GameError::InvalidState(e.clone()))
+    }
 }
 
 impl<G: Game> AnySession for Session<'_, G> {
@@ -212,8 +267,84 @@ impl<G: Game> AnySession for Session<'_, G> {
         Ok(())
     }
 
-    fn encode_view(&self, seat: Seat, out: &mut [f32]) {
-        // The view JSON, not the observed state: hidden values are marked hidden there.
-        crate::encode::encode_view(&self.game.view_to_json(&self.state, seat), out);
+    fn action_names(&self) -> Result<Vec<String>, GameError> {
+        // Named in the position after setup: the notation of an action does not change
+        // during a game (a ship is named by its capacity, fixed at setup).
+        Ok(self.space()?.actions().iter().map(|&a| self.game.format_action(&self.start, a)).collect())
+    }
+
+    fn action_space_handle(&self) -> Result<Arc<dyn Any + Send + Sync>, GameError> {
+        self.space()?;
+        match self.space.get() {
+            Some(Ok(space)) => Ok(space.clone()),
+            _ => Err(GameError::InvalidState("no action space".into())),
+        }
+    }
+
+    fn adopt_action_space(&mut self, handle: Arc<dyn Any + Send + Sync>) -> bool {
+        match handle.downcast::<ActionSpace<G::Action>>() {
+            Ok(space) => self.space.set(Ok(space)).is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    fn action_count(&self) -> Result<usize, GameError> {
+        Ok(self.space()?.len())
+    }
+
+    fn observation_names(&self) -> Vec<String> {
+        self.game.observation_names(self.game.player_count(&self.state))
+    }
+
+    fn legal_ids(&self, out: &mut Vec<u32>) -> Result<(), GameError> {
+        let space = self.space()?;
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        out.clear();
+        for a in &buf {
+            let Some(id) = space.id(a) else {
+                return Err(GameError::InvalidState(format!(
+                    "the legal action `{}` has no id in the action space of {}",
+                    self.game.format_action(&self.state, *a),
+                    self.game.game_id()
+                )));
+            };
+            out.push(id);
+        }
+        Ok(())
+    }
+
+    fn play_id(&mut self, id: u32) -> Result<(), GameError> {
+        let space = self.space()?;
+        let Some(action) = space.action(id) else {
+            return Err(GameError::Unparsable {
+                text: format!("#{id}"),
+                reason: format!("action ids run from 0 to {}", space.len().saturating_sub(1)),
+            });
+        };
+        let mut buf = Vec::new();
+        self.game.legal_actions(&self.state, &mut buf);
+        if !buf.contains(&action) {
+            return Err(GameError::Illegal {
+                action: format!("#{id} ({})", self.game.format_action(&self.state, action)),
+                reason: "not legal now".to_string(),
+            });
+        }
+        self.history.push(self.game.format_action(&self.state, action));
+        self.game.apply_legal(&mut self.state, action);
+        Ok(())
+    }
+
+    fn play_legal_id(&mut self, id: u32) -> Result<(), GameError> {
+        let Some(action) = self.space()?.action(id) else {
+            return Err(GameError::Illegal { action: format!("#{id}"), reason: "no action has this id".into() });
+        };
+        self.history.push(self.game.format_action(&self.state, action));
+        self.game.apply_legal(&mut self.state, action);
+        Ok(())
+    }
+
+    fn observation(&self, seat: Seat, out: &mut [f32]) {
+        self.game.observation(&self.state, seat, out);
     }
 }

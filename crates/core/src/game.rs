@@ -200,6 +200,21 @@ pub trait Game: Send + Sync + Sized + 'static {
         v
     }
 
+    // --- Fixed-size encodings for learning (`crate::encode`) ---
+
+    /// Every action the rules of this ruleset can ever make legal at a table of
+    /// `players`, each once, in a stable order the game documents: an action's id is its
+    /// index here. Built from the ruleset (its roles, buildings, goods, tiles …), so a
+    /// house rule's new parts get ids without code.
+    fn action_space(&self, players: usize) -> Vec<Self::Action>;
+    /// The names of the observation's features at a table of `players`, in order: the
+    /// observation has exactly this many numbers.
+    fn observation_names(&self, players: usize) -> Vec<String>;
+    /// Writes what `seat` may see of `state` into `out` (as long as
+    /// [`Game::observation_names`] for the state's table; entries are overwritten), feature
+    /// by feature in that order. Reads nothing `seat` may not see.
+    fn observation(&self, state: &Self::State, seat: Seat, out: &mut [f32]);
+
     // --- Screens (`rulesmith play`, `rulesmith show-game`) ---
 
     /// The position as `seat` sees it, drawn for an 80×40 terminal in the game's own

@@ -17,6 +17,8 @@
 //! - [`testing`]: a toy game and the conformance checks every game must pass.
 //! - [`erased`]: an object-safe view of any game, used by the binary to drive the
 //!   ruleset it loaded without knowing its game at compile time.
+//! - [`encode`]: fixed-size numbers for learning: each game's enumerated action ids and
+//!   named observation features ([`Game::action_space`], [`Game::observation`]).
 //!
 //! # Example
 //!

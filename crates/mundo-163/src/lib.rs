@@ -112,6 +112,7 @@
 
 pub mod action;
 mod check;
+pub mod encoding;
 pub mod fixed;
 mod heuristic;
 mod hidden;
@@ -328,6 +329,18 @@ impl Game for Mundo163 {
 
     fn check_state(&self, state: &State) -> Result<(), GameError> {
         check::check(&self.rules, state)
+    }
+
+    fn action_space(&self, players: usize) -> Vec<Action> {
+        encoding::action_space(&self.rules, players)
+    }
+
+    fn observation_names(&self, players: usize) -> Vec<String> {
+        encoding::observation_names(&self.rules, players)
+    }
+
+    fn observation(&self, state: &State, seat: Seat, out: &mut [f32]) {
+        encoding::observe(&self.rules, state, seat, out);
     }
 
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {

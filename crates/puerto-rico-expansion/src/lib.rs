@@ -79,6 +79,7 @@
 
 pub mod action;
 pub mod draft;
+pub mod encoding;
 pub mod rules;
 pub mod screen;
 pub mod state;
@@ -196,6 +197,18 @@ impl Game for Rules {
     fn check_state(&self, s: &State) -> Result<(), GameError> {
         self.base.check_state(&s.base)?;
         draft::check(self, s).map_err(GameError::InvalidState)
+    }
+
+    fn action_space(&self, players: usize) -> Vec<Action> {
+        encoding::action_space(self, players)
+    }
+
+    fn observation_names(&self, players: usize) -> Vec<String> {
+        encoding::observation_names(self, players)
+    }
+
+    fn observation(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        encoding::observe(self, s, seat, out);
     }
 
     fn heuristic(&self, s: &State, seat: Seat) -> f64 {

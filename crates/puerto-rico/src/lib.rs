@@ -69,6 +69,7 @@
 pub mod action;
 pub mod board;
 pub mod check;
+pub mod encoding;
 pub mod goods;
 mod json;
 pub mod phases;
@@ -218,6 +219,18 @@ impl Game for Rules {
 
     fn check_state(&self, s: &State) -> Result<(), GameError> {
         check::check(self, s).map_err(GameError::InvalidState)
+    }
+
+    fn action_space(&self, players: usize) -> Vec<Action> {
+        encoding::action_space(self, players)
+    }
+
+    fn observation_names(&self, players: usize) -> Vec<String> {
+        encoding::observation_names(self, players)
+    }
+
+    fn observation(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        encoding::observe(self, s, seat, &mut rulesmith_core::encode::Features::new(out));
     }
 
     fn heuristic(&self, s: &State, seat: Seat) -> f64 {

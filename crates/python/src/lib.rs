@@ -10,14 +10,14 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use rulesmith::core::bots::{BotSpec, parse_bots};
-use rulesmith::core::encode::{DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, assign_ids};
 use rulesmith::core::erased::AnySession;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::rng::{Rng, game_seed};
 use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, default_players};
 use rulesmith::core::{Seat, ToMove};
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 create_exception!(
@@ -105,19 +105,50 @@ impl Ruleset {
     #[pyo3(signature = (players=None, seed=DEFAULT_SEED))]
     fn new_game(&self, players: Option<usize>, seed: u64) -> PyResult<Game> {
         let players = players.unwrap_or_else(|| self.default_players());
-        let session = self.inner.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Game { ruleset: self.inner, source: self.source.clone(), seed, session, cache: None })
+        let mut session = self.inner.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let sizes = share(self.inner, players, &mut *session)?;
+        Ok(Game {
+            ruleset: self.inner,
+            source: self.source.clone(),
+            seed,
+            session,
+            ids: None,
+            sizes,
+            scratch: Vec::new(),
+        })
     }
     fn __repr__(&self) -> String {
         format!("Ruleset({:?})", self.source)
     }
 }
 
-/// The legal actions of the current state with their ids in one id space.
-struct Legal {
-    size: u32,
-    notations: Vec<String>,
-    ids: Vec<u32>,
+/// A table's encoding sizes: `(action ids, observation length)`.
+type Sizes = (usize, usize);
+
+/// What every game of a ruleset and player count shares: the sizes and the action space,
+/// computed once per process (naming every feature and building a large space is not
+/// free, and environments start a game per episode).
+#[derive(Clone)]
+struct Shared {
+    sizes: Sizes,
+    space: Arc<dyn Any + Send + Sync>,
+}
+
+/// Gives `session` its table's shared action space and returns the sizes.
+fn share(r: &'static rulesmith::Ruleset, players: usize, session: &mut dyn AnySession) -> PyResult<Sizes> {
+    static CACHE: OnceLock<Mutex<HashMap<(usize, usize), Shared>>> = OnceLock::new();
+    // Rulesets live as long as the process (see `load`): the address names one.
+    let key = (std::ptr::from_ref(r) as usize, players);
+    let mut cache = CACHE.get_or_init(Default::default).lock().map_err(|_| PyRuntimeError::new_err("poisoned"))?;
+    if let Some(shared) = cache.get(&key) {
+        session.adopt_action_space(shared.space.clone());
+        return Ok(shared.sizes);
+    }
+    let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
+    let space = session.action_space_handle().map_err(err)?;
+    let sizes = (session.action_count().map_err(err)?, session.observation_names().len());
+    cache.insert(key, Shared { sizes, space });
+    Ok(sizes)
 }
 
 /// A game in progress. Not shared between threads.
@@ -127,30 +158,34 @@ struct Game {
     source: String,
     seed: u64,
     session: Box<dyn AnySession>,
-    /// The legal actions and ids, until the state changes.
-    cache: Option<Legal>,
+    /// The legal actions' ids, until the state changes.
+    ids: Option<Vec<u32>>,
+    sizes: Sizes,
+    /// The observation is written here, then copied into the `bytes` Python gets.
+    scratch: Vec<f32>,
 }
 
 impl Game {
-    fn cached_legal(&mut self, size: u32) -> PyResult<&Legal> {
-        if size == 0 {
-            return Err(PyValueError::new_err("the action id space needs at least one id"));
+    fn cached_ids(&mut self) -> PyResult<&[u32]> {
+        if self.ids.is_none() {
+            let mut ids = Vec::new();
+            self.session.legal_ids(&mut ids).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.ids = Some(ids);
         }
-        if self.cache.as_ref().is_none_or(|c| c.size != size) {
-            let mut notations = self.cache.take().map(|c| c.notations).unwrap_or_default();
-            self.session.legal_into(&mut notations);
-            let mut ids = Vec::with_capacity(notations.len());
-            assign_ids(&notations, size, &mut ids);
-            self.cache = Some(Legal { size, notations, ids });
-        }
-        let legal = self.cache.as_ref().ok_or_else(|| PyRuntimeError::new_err("no legal actions cached"))?;
-        if legal.notations.len() > size as usize {
-            return Err(PyValueError::new_err(format!(
-                "{} legal actions do not fit in an id space of {size}: use a bigger one",
-                legal.notations.len()
-            )));
-        }
-        Ok(legal)
+        Ok(self.ids.as_deref().unwrap_or_default())
+    }
+
+    fn mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let size = self.sizes.0;
+        let ids = self.cached_ids()?;
+        PyBytes::new_with(py, size, |buf| {
+            for &id in ids {
+                if let Some(b) = buf.get_mut(id as usize) {
+                    *b = 1;
+                }
+            }
+            Ok(())
+        })
     }
 
     fn seat_arg(&self, seat: usize) -> PyResult<Seat> {
@@ -202,80 +237,80 @@ impl Game {
     /// Plays an action in notation; `ActionError` names the legal actions.
     fn play(&mut self, action: &str) -> PyResult<()> {
         self.session.play(action).map_err(|e| ActionError::new_err(e.to_string()))?;
-        self.cache = None;
+        self.ids = None;
         Ok(())
     }
-    /// The ids of the legal actions (same order as `legal()`) in an id space of `size`.
-    #[pyo3(signature = (size=DEFAULT_ACTION_IDS))]
-    fn legal_ids(&mut self, size: u32) -> PyResult<Vec<u32>> {
-        Ok(self.cached_legal(size)?.ids.clone())
+    /// Every action id of this ruleset and player count in notation, in id order: the
+    /// action with id `i` is `action_space()[i]`.
+    fn action_space(&self) -> PyResult<Vec<String>> {
+        self.session.action_names().map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
-    /// The legal-action mask (one byte per id: 1 legal, 0 not) as `bytes` of length `size`.
-    #[pyo3(signature = (size=DEFAULT_ACTION_IDS))]
-    fn legal_mask<'py>(&mut self, py: Python<'py>, size: u32) -> PyResult<Bound<'py, PyBytes>> {
-        let legal = self.cached_legal(size)?;
-        PyBytes::new_with(py, size as usize, |buf| {
-            for &id in &legal.ids {
-                if let Some(b) = buf.get_mut(id as usize) {
-                    *b = 1;
-                }
-            }
-            Ok(())
-        })
+    /// How many action ids there are (`len(action_space())`).
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.sizes.0
     }
-    /// The notation of the legal action with this id, or `None` if none has it.
-    #[pyo3(signature = (id, size=DEFAULT_ACTION_IDS))]
-    fn action_of(&mut self, id: u32, size: u32) -> PyResult<Option<String>> {
-        let legal = self.cached_legal(size)?;
-        Ok(legal.ids.iter().position(|&i| i == id).and_then(|k| legal.notations.get(k).cloned()))
+    /// The names of the observation's features, in order.
+    fn observation_names(&self) -> Vec<String> {
+        self.session.observation_names()
     }
-    /// Plays the legal action with this id; `ActionError` if no legal action has it.
-    #[pyo3(signature = (id, size=DEFAULT_ACTION_IDS))]
-    fn play_id(&mut self, id: u32, size: u32) -> PyResult<()> {
-        let legal = self.cached_legal(size)?;
-        let Some(k) = legal.ids.iter().position(|&i| i == id) else {
-            return Err(ActionError::new_err(format!("no legal action has id {id} (legal ids: {:?})", legal.ids)));
-        };
-        self.session.play_index(k).map_err(|e| ActionError::new_err(e.to_string()))?;
-        self.cache = None;
+    /// How many numbers an observation has (`len(observation_names())`).
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.sizes.1
+    }
+    /// The ids of the legal actions, in the order of `legal()`.
+    fn legal_ids(&mut self) -> PyResult<Vec<u32>> {
+        Ok(self.cached_ids()?.to_vec())
+    }
+    /// The legal-action mask: `bytes`, one per action id (1 legal, 0 not).
+    fn legal_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        self.mask(py)
+    }
+    /// The notation of the action with this id (legal now or not), or `None` past the space.
+    fn action_of(&self, id: u32) -> PyResult<Option<String>> {
+        Ok(self.action_space()?.get(id as usize).cloned())
+    }
+    /// Plays the legal action with this id; `ActionError` if it is not legal now.
+    fn play_id(&mut self, id: u32) -> PyResult<()> {
+        // Legal ids already listed for this state need no second look at the rules.
+        let known = self.ids.as_ref().is_some_and(|ids| ids.contains(&id));
+        let played = if known { self.session.play_legal_id(id) } else { self.session.play_id(id) };
+        played.map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.ids = None;
         Ok(())
     }
     /// Plays the `index`-th legal action (of `legal()`).
     fn play_index(&mut self, index: usize) -> PyResult<()> {
         self.session.play_index(index).map_err(|e| ActionError::new_err(e.to_string()))?;
-        self.cache = None;
+        self.ids = None;
         Ok(())
     }
-    /// `seat`'s observation vector (`float32`, little-endian `bytes` of `size` floats):
-    /// built from the seat's view only.
-    #[pyo3(signature = (seat, size=DEFAULT_OBSERVATION_LEN))]
-    fn observation<'py>(&self, py: Python<'py>, seat: usize, size: usize) -> PyResult<Bound<'py, PyBytes>> {
+    /// `seat`'s observation: `float32` little-endian `bytes` of `observation_len` numbers
+    /// (`numpy.frombuffer(..., numpy.float32)`), built from what the seat may see only.
+    fn observation<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
         let seat = self.seat_arg(seat)?;
-        let mut v = vec![0f32; size];
-        self.session.encode_view(seat, &mut v);
-        PyBytes::new_with(py, size * 4, |buf| {
+        let mut v = std::mem::take(&mut self.scratch);
+        v.resize(self.sizes.1, 0.0);
+        self.session.observation(seat, &mut v);
+        let out = PyBytes::new_with(py, v.len() * 4, |buf| {
             for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
                 chunk.copy_from_slice(&x.to_le_bytes());
             }
             Ok(())
-        })
+        });
+        self.scratch = v;
+        out
     }
-    /// `(observation(seat, observation_len), legal_mask(action_ids) or None)`: the mask
-    /// only when `seat` is to act. One call per decision for the environments.
-    #[pyo3(signature = (seat, observation_len=DEFAULT_OBSERVATION_LEN, action_ids=DEFAULT_ACTION_IDS))]
+    /// `(observation(seat), legal_mask() or None)`: the mask only when `seat` is to act.
+    /// One call per decision for the environments.
     fn observe<'py>(
         &mut self,
         py: Python<'py>,
         seat: usize,
-        observation_len: usize,
-        action_ids: u32,
     ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
-        let obs = self.observation(py, seat, observation_len)?;
-        let mask = if self.session.to_move() == ToMove::Seat(seat as Seat) {
-            Some(self.legal_mask(py, action_ids)?)
-        } else {
-            None
-        };
+        let obs = self.observation(py, seat)?;
+        let mask = if self.session.to_move() == ToMove::Seat(seat as Seat) { Some(self.mask(py)?) } else { None };
         Ok((obs, mask))
     }
     /// What `seat` sees, as a dict (hidden parts hidden).
@@ -291,16 +326,25 @@ impl Game {
     fn set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = from_py(py, state)?;
         self.session.set_state_json(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        self.cache = None;
+        self.ids = None;
         Ok(())
     }
     /// An independent copy of this game.
     fn clone(&self) -> PyResult<Game> {
         let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
         let mut session = self.ruleset.game.start(self.session.players(), self.seed).map_err(err)?;
+        share(self.ruleset, self.session.players(), &mut *session)?;
         session.set_state_json(self.session.state_json()).map_err(err)?;
         *session.history_mut() = self.session.history().to_vec();
-        Ok(Game { ruleset: self.ruleset, source: self.source.clone(), seed: self.seed, session, cache: None })
+        Ok(Game {
+            ruleset: self.ruleset,
+            source: self.source.clone(),
+            seed: self.seed,
+            session,
+            ids: None,
+            sizes: self.sizes,
+            scratch: Vec::new(),
+        })
     }
     fn __copy__(&self) -> PyResult<Game> {
         self.clone()
@@ -514,8 +558,6 @@ fn _rulesmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RulesetError", m.py().get_type::<RulesetError>())?;
     m.add("ActionError", m.py().get_type::<ActionError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
-    m.add("DEFAULT_ACTION_IDS", DEFAULT_ACTION_IDS)?;
-    m.add("DEFAULT_OBSERVATION_LEN", DEFAULT_OBSERVATION_LEN)?;
     m.add("DEFAULT_SEED", DEFAULT_SEED)?;
     Ok(())
 }

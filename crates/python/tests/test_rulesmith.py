@@ -85,37 +85,70 @@ def test_a_game_plays_views_clones_and_ends():
 def test_ids_masks_and_observations_have_fixed_sizes(name):
     r = Ruleset(name)
     game = r.new_game(seed=3)
+    space = game.action_space()
+    names = game.observation_names()
+    # The space enumerates every action once: its size is its length, an id its index.
+    assert len(space) == len(set(space)) == game.action_count > 0
+    assert len(names) == len(set(names)) == game.observation_len > 0
+    assert all(re.fullmatch(r"[a-z0-9_.\-]+", n) for n in names), names[:5]
     rng = random.Random(3)
     steps = 0
     while game.to_move is not None and steps < 300:
         legal, ids = game.legal(), game.legal_ids()
         assert len(ids) == len(set(ids)) == len(legal)
+        assert [space[i] for i in ids] == legal
         mask = np.frombuffer(game.legal_mask(), np.int8)
-        assert mask.shape == (rulesmith.DEFAULT_ACTION_IDS,) and mask.sum() == len(legal)
+        assert mask.shape == (len(space),) and mask.sum() == len(legal)
         assert all(mask[i] == 1 for i in ids)
         k = rng.randrange(len(ids))
         assert game.action_of(ids[k]) == legal[k]
         for seat in range(game.players):
             obs = np.frombuffer(game.observation(seat), np.float32)
-            assert obs.shape == (rulesmith.DEFAULT_OBSERVATION_LEN,) and np.isfinite(obs).all()
+            assert obs.shape == (len(names),) and np.isfinite(obs).all()
         game.play_id(ids[k])
         assert game.history()[-1] == legal[k]
         steps += 1
     with pytest.raises(ActionError):
-        game.play_id(max(range(rulesmith.DEFAULT_ACTION_IDS), key=lambda i: i not in game.legal_ids()))
+        game.play_id(next(i for i in range(len(space)) if i not in game.legal_ids()))
+    with pytest.raises(ActionError, match="action ids run from 0"):
+        game.play_id(len(space))
+    assert game.action_of(len(space)) is None
 
 
-def test_an_action_keeps_its_id_across_states():
+def test_an_action_keeps_its_id_across_states_and_games():
     a = Ruleset("puerto-rico").new_game(seed=1)
     b = Ruleset("puerto-rico").new_game(seed=99)
     ids_a = dict(zip(a.legal(), a.legal_ids()))
     ids_b = dict(zip(b.legal(), b.legal_ids()))
     assert ids_a == ids_b
+    assert a.action_space() == b.action_space()
+    # Roles first, in ruleset order; the size depends on the player count (ships, roles).
+    assert a.action_space()[0] == "settler"
+    three = Ruleset("puerto-rico").new_game(players=3, seed=1)
+    assert three.action_count != a.action_count
+    # A house rule's buildings are in its space without code.
+    house = Ruleset(str(HOUSE)).new_game(players=4, seed=1)
+    assert "build hacienda" in a.action_space() and "build hacienda" not in house.action_space()
+
+
+def test_observation_names_describe_the_view():
+    game = Ruleset("puerto-rico").new_game(players=4, seed=2)
+    names = game.observation_names()
+    obs = np.frombuffer(game.observation(0), np.float32)
+    feature = dict(zip(names, obs))
+    view = game.view(0)
+    for seat in range(4):
+        assert feature[f"seat{seat}.doubloons"] == view["players"][seat]["doubloons"]
+    assert feature["to_move.seat0"] == 1.0 and feature["phase.role_selection"] == 1.0
+    assert "building.small-market.supply" in feature and "seat3.building.harbor.colonists" in feature
+    # Other seats' VP chips lie face down: never in seat 0's observation.
+    assert all(feature[f"seat{s}.vp"] == 0 for s in (1, 2, 3))
 
 
 def test_observations_leak_no_hidden_parts():
     # Two states that differ only in hidden parts (the plantation stack's order and the
     # generator) give the same observation to every seat; the full state differs.
+    # (tests/conformance.rs checks every game so, other seats' hidden values included.)
     game = Ruleset("puerto-rico").new_game(seed=5)
     play_out_steps = 12
     rng = random.Random(0)
@@ -215,6 +248,21 @@ def test_seeded_reset_is_the_simulated_game(name):
         assert all(env.terminations.values())
         shares = [env._cumulative_rewards[a] for a in env.possible_agents]
         assert abs(sum(shares) - 1.0) < 1e-9
+
+
+def test_the_environments_name_their_ids_and_features():
+    from rulesmith.env import env as make_env
+    from rulesmith.gym import RulesmithGymEnv
+
+    env = make_env("santiago-de-cuba", players=3)
+    env.reset(seed=2)
+    obs = env.observe(env.agent_selection)
+    assert obs["observation"].shape == (len(env.observation_names),)
+    assert obs["action_mask"].shape == (len(env.action_names),) == (env.action_space(env.agent_selection).n,)
+    legal = [env.action_names[i] for i in np.flatnonzero(obs["action_mask"])]
+    assert sorted(legal) == sorted(env.game.legal())
+    gym_env = RulesmithGymEnv("santiago-de-cuba", players=3)
+    assert gym_env.action_names == env.action_names and gym_env.observation_names == env.observation_names
 
 
 def test_the_aec_loop_ends_every_agent():

@@ -102,6 +102,7 @@
 //! ```
 
 pub mod action;
+pub mod encoding;
 pub mod engine;
 pub mod json;
 pub mod rules;
@@ -245,6 +246,18 @@ impl Game for SantiagoDeCuba {
 
     fn check_state(&self, state: &State) -> Result<(), GameError> {
         view::check_state(&self.rules, state)
+    }
+
+    fn action_space(&self, players: usize) -> Vec<Action> {
+        encoding::action_space(&self.rules, players)
+    }
+
+    fn observation_names(&self, players: usize) -> Vec<String> {
+        encoding::observation_names(&self.rules, players)
+    }
+
+    fn observation(&self, state: &State, seat: Seat, out: &mut [f32]) {
+        encoding::observe(&self.rules, state, seat, out);
     }
 
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {

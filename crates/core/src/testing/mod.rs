@@ -267,6 +267,38 @@ impl Game for TakeAway {
         v
     }
 
+    /// `take 1` … `take max_take`, then `pass`.
+    fn action_space(&self, _players: usize) -> Vec<Move> {
+        (1..=self.max_take).map(Move::Take).chain([Move::Pass]).collect()
+    }
+
+    /// `pile`, `discarded`, `to_move.seatN`, then per seat `seatN.taken`, `seatN.passed`
+    /// and `seatN.secret` (the observer's own only; 0 for the others, hidden).
+    fn observation_names(&self, players: usize) -> Vec<String> {
+        let mut n = crate::encode::Names::default();
+        n.push("pile");
+        n.push("discarded");
+        for s in 0..players {
+            n.push(format!("to_move.seat{s}"));
+        }
+        for s in 0..players {
+            n.each(&format!("seat{s}"), ["taken", "passed", "secret"]);
+        }
+        n.into_vec()
+    }
+
+    fn observation(&self, s: &TakeAwayState, seat: Seat, out: &mut [f32]) {
+        let mut f = crate::encode::Features::new(out);
+        f.push(s.pile);
+        f.push(s.discarded);
+        f.one_hot(s.players.len(), Some(usize::from(s.to_move)));
+        for (i, h) in s.players.iter().enumerate() {
+            f.push(h.taken);
+            f.flag(h.passed);
+            f.push(if i == usize::from(seat) { h.secret } else { 0 });
+        }
+    }
+
     fn check_state(&self, s: &TakeAwayState) -> Result<(), GameError> {
         let bad = |m: String| Err(GameError::InvalidState(m));
         if !self.players.contains(&s.players.len()) {
@@ -421,6 +453,77 @@ pub fn conformance_deterministic(
         ));
     }
     Ok(a)
+}
+
+/// Checks a game's encodings on one seeded random game: the action space lists each
+/// action once; every legal action of every position has an id that maps back to it,
+/// and its name in the space (notation after setup) is its notation now and parses back
+/// to it; every seat's observation writes exactly as many finite numbers as there are
+/// names; and it is the same for the state and for states that differ from it only in
+/// what the seat may not see ([`Game::determinize`] of the position, three draws).
+pub fn check_encoding<G: Game>(game: &G, players: usize, seed: u64) -> Result<(), String> {
+    let space = crate::encode::ActionSpace::new(game, players)?;
+    let names = game.observation_names(players);
+    let start = game.new_game(players, seed).map_err(|e| format!("setup failed: {e}"))?;
+    let mut s = start.clone();
+    let mut rng = bot_rng(seed);
+    let mut legal = Vec::new();
+    let (mut obs, mut other) = (vec![0f32; names.len() + 1], vec![0f32; names.len() + 1]);
+    for n in 0..game.decision_limit() {
+        let at = |msg: String| format!("{players} players, seed {seed}: decision {n}: {msg}");
+        for seat in 0..players as Seat {
+            obs.fill(f32::NAN);
+            game.observation(&s, seat, &mut obs[..names.len()]);
+            other.fill(f32::NAN);
+            game.observation(&s, seat, &mut other);
+            if other.last().is_some_and(|x| !x.is_nan()) {
+                return Err(at(format!("seat {seat}'s observation writes more than its {} names", names.len())));
+            }
+            if let Some(i) = obs[..names.len()].iter().position(|x| !x.is_finite()) {
+                return Err(at(format!("seat {seat}'s observation leaves `{}` unwritten or not finite", names[i])));
+            }
+            // Hidden stays hidden: what the seat cannot tell apart looks the same.
+            if n % 5 == 0 {
+                for _ in 0..3 {
+                    let twin = game.determinize(&s, seat, &mut rng);
+                    other.fill(f32::NAN);
+                    game.observation(&twin, seat, &mut other[..names.len()]);
+                    if let Some(i) = (0..names.len()).find(|&i| other[i] != obs[i]) {
+                        return Err(at(format!(
+                            "seat {seat}'s observation `{}` differs between states that differ only in what it \
+                             may not see ({} and {})",
+                            names[i], obs[i], other[i]
+                        )));
+                    }
+                }
+            }
+        }
+        if game.to_move(&s) == ToMove::Terminal {
+            return Ok(());
+        }
+        game.legal_actions(&s, &mut legal);
+        for &a in &legal {
+            let text = game.format_action(&s, a);
+            let Some(id) = space.id(&a) else {
+                return Err(at(format!("the legal action `{text}` is not in the action space")));
+            };
+            if space.action(id) != Some(a) {
+                return Err(at(format!("id {id} of `{text}` does not map back to it")));
+            }
+            let named = game.format_action(&start, a);
+            if named != text {
+                return Err(at(format!("`{text}` is named `{named}` in the action space")));
+            }
+            if game.parse_action(&s, &text).ok() != Some(a) {
+                return Err(at(format!("`{text}` does not parse back to the same action")));
+            }
+        }
+        let Some(&a) = legal.get(rng.index(legal.len())) else {
+            return Err(at("no legal action, yet the game is not over".into()));
+        };
+        game.apply_legal(&mut s, a);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

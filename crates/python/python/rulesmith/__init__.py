@@ -6,8 +6,9 @@ The core classes and functions come from the native module:
 - ``Ruleset(name_or_path)``: a bundled ruleset by name or a TOML file; a ruleset that does
   not load raises ``RulesetError`` whose message lists every diagnostic as file:line:col.
 - ``Ruleset.new_game(players, seed)`` -> ``Game``: ``legal()``, ``play(text)``,
-  ``legal_ids()``, ``legal_mask()``, ``play_id(id)``, ``observation(seat)``,
-  ``view(seat)``, ``clone()``, ``outcome()``, ``history()``, ``record()``, ``bot_action(bot)``.
+  ``action_space()`` (every action id's notation), ``legal_ids()``, ``legal_mask()``,
+  ``play_id(id)``, ``observation_names()``, ``observation(seat)``, ``view(seat)``,
+  ``clone()``, ``outcome()``, ``history()``, ``record()``, ``bot_action(bot)``.
 - ``simulate(...)``, ``compare(...)``, ``merge(reports)``: reports as dicts.
 - ``game_seed(run_seed, i)``: the seed of game ``i`` of a run.
 
@@ -16,8 +17,6 @@ one seat against rulesmith bots).
 """
 
 from rulesmith._rulesmith import (
-    DEFAULT_ACTION_IDS,
-    DEFAULT_OBSERVATION_LEN,
     DEFAULT_SEED,
     ActionError,
     Game,
@@ -34,8 +33,6 @@ from rulesmith._rulesmith import (
 GAMES = ("puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163")
 
 __all__ = [
-    "DEFAULT_ACTION_IDS",
-    "DEFAULT_OBSERVATION_LEN",
     "DEFAULT_SEED",
     "GAMES",
     "ActionError",

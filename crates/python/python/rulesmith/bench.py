@@ -5,7 +5,9 @@
 Each decision fetches the acting seat's observation and legal-action mask with
 ``env.last()`` and plays a uniformly random legal id (drawn from ``env.legal_ids()``, the
 ids the mask sets), as a learner's rollout would.
-Prints games per second (one core: the loop is single-threaded).
+Prints games per second of wall-clock time and of the process's CPU time (one core: the
+loop is single-threaded; on a machine busy with other work the CPU figure is what the loop
+gets from a core of its own). Pin it to one core with ``taskset -c 0``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed:
     env = RulesmithEnv(ruleset, players=players)
     rng = random.Random(seed)
     decisions = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     env.reset(seed=seed)
     for _ in range(games):
@@ -36,6 +39,7 @@ def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed:
             decisions += 1
         env.reset()
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu
     return {
         "ruleset": ruleset,
         "players": players,
@@ -44,6 +48,8 @@ def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed:
         "seconds": seconds,
         "games_per_second": games / seconds,
         "decisions_per_second": decisions / seconds,
+        "cpu_seconds": cpu_seconds,
+        "games_per_cpu_second": games / cpu_seconds,
     }
 
 
@@ -58,7 +64,8 @@ def main(argv=None):
     print(
         f"{r['ruleset']}, {r['players']} players: {r['games']} games, {r['decisions']} decisions "
         f"in {r['seconds']:.2f} s: {r['games_per_second']:.1f} games/s, "
-        f"{r['decisions_per_second']:.0f} decisions/s"
+        f"{r['decisions_per_second']:.0f} decisions/s; CPU time {r['cpu_seconds']:.2f} s: "
+        f"{r['games_per_cpu_second']:.1f} games per CPU second"
     )
 
 

@@ -2,8 +2,10 @@
 
 ``env(ruleset="puerto-rico", players=4)`` returns a :class:`RulesmithEnv`: agents
 ``player_0`` … ``player_{n-1}`` are the seats in turn order. Observations are dicts
-``{"observation": float32[obs_len], "action_mask": int8[action_ids]}``; actions are ids in
-``Discrete(action_ids)`` (see the package README for both layouts). The reward, given once
+``{"observation": float32[observation_len], "action_mask": int8[action_count]}``; actions
+are ids in ``Discrete(action_count)``. Both sizes come from the ruleset and the player
+count: ``env.action_names[i]`` is the notation of id ``i`` and ``env.observation_names[j]``
+the name of feature ``j`` (layouts in the package README). The reward, given once
 at the end, is each seat's share of the win (1 for a sole winner, 1/k for each of k tied
 winners, 0 otherwise, and 0 for all in a game stopped by a safety cap); ``infos[agent]``
 then holds the final ``outcome``.
@@ -22,7 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from rulesmith._episodes import next_game_seed, win_share
-from rulesmith._rulesmith import DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset
+from rulesmith._rulesmith import DEFAULT_SEED, Ruleset
 
 
 class RulesmithEnv(AECEnv):
@@ -34,8 +36,6 @@ class RulesmithEnv(AECEnv):
         self,
         ruleset: str = "puerto-rico",
         players: int | None = None,
-        action_ids: int = DEFAULT_ACTION_IDS,
-        observation_len: int = DEFAULT_OBSERVATION_LEN,
         render_mode: str | None = None,
     ):
         super().__init__()
@@ -48,19 +48,24 @@ class RulesmithEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.players = n
-        self.action_ids = int(action_ids)
-        self.observation_len = int(observation_len)
+        probe = self.ruleset.new_game(n, DEFAULT_SEED)
+        self.action_count = probe.action_count
+        self.observation_len = probe.observation_len
+        self.action_names = probe.action_space()
+        self.observation_names = probe.observation_names()
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(-np.inf, np.inf, (self.observation_len,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.action_ids,), np.int8),
+                "action_mask": spaces.Box(0, 1, (self.action_count,), np.int8),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.action_ids) for a in self.possible_agents}
-        self._no_mask = np.zeros(self.action_ids, np.int8)
+        self.action_spaces = {a: spaces.Discrete(self.action_count) for a in self.possible_agents}
+        # Read-only, like the arrays over the bytes Rust returns: shared, never copied.
+        self._no_mask = np.zeros(self.action_count, np.int8)
+        self._no_mask.flags.writeable = False
         self._run_seed = DEFAULT_SEED
         self._episode = 0
         self.game = None
@@ -88,23 +93,23 @@ class RulesmithEnv(AECEnv):
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent):
-        obs, mask = self.game.observe(self._seat[agent], self.observation_len, self.action_ids)
+        obs, mask = self.game.observe(self._seat[agent])
         return {
             "observation": np.frombuffer(obs, np.float32),
-            "action_mask": self._no_mask.copy() if mask is None else np.frombuffer(mask, np.int8),
+            "action_mask": self._no_mask if mask is None else np.frombuffer(mask, np.int8),
         }
 
     def legal_ids(self) -> list[int]:
         """The ids set in the acting agent's mask, as a list: cheaper for a policy than
         scanning the whole mask."""
-        return self.game.legal_ids(self.action_ids) if self.game.to_move is not None else []
+        return self.game.legal_ids() if self.game.to_move is not None else []
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.play_id(int(action), self.action_ids)
+        self.game.play_id(int(action))
         self._cumulative_rewards[agent] = 0.0
         seat = self.game.to_move
         if seat is not None:

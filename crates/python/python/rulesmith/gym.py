@@ -2,7 +2,7 @@
 
 ``RulesmithGymEnv("puerto-rico", players=4, seat=0, opponents="greedy")``: observations and
 actions are those of :mod:`rulesmith.env` (a dict with ``observation`` and
-``action_mask``; ``Discrete(action_ids)``). ``opponents`` is one bot for every other seat
+``action_mask``; ``Discrete(game.action_count)``: the ruleset's enumerated action ids). ``opponents`` is one bot for every other seat
 or a list, one per seat (``random``, ``greedy``, ``mcts:N``). The reward, at the end, is
 the seat's share of the win. ``action_masks()`` returns the current mask (for maskable
 learners). An id that is not legal raises ``ActionError``, or with
@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rulesmith._episodes import next_game_seed, win_share
-from rulesmith._rulesmith import ActionError, DEFAULT_ACTION_IDS, DEFAULT_OBSERVATION_LEN, DEFAULT_SEED, Ruleset, game_seed
+from rulesmith._rulesmith import ActionError, DEFAULT_SEED, Ruleset, game_seed
 
 
 class RulesmithGymEnv(gym.Env):
@@ -30,8 +30,6 @@ class RulesmithGymEnv(gym.Env):
         players: int | None = None,
         seat: int = 0,
         opponents: str | list[str] = "random",
-        action_ids: int = DEFAULT_ACTION_IDS,
-        observation_len: int = DEFAULT_OBSERVATION_LEN,
         render_mode: str | None = None,
         on_illegal: str = "raise",
     ):
@@ -57,29 +55,30 @@ class RulesmithGymEnv(gym.Env):
         for s, b in enumerate(bots):
             if s != seat:
                 probe.bot_action(b)
-        self.action_ids = int(action_ids)
-        self.observation_len = int(observation_len)
+        # The sizes come from the ruleset and the player count.
+        self.action_count = probe.action_count
+        self.observation_len = probe.observation_len
+        self.action_names = probe.action_space()
+        self.observation_names = probe.observation_names()
         self.render_mode = render_mode
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(-np.inf, np.inf, (self.observation_len,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.action_ids,), np.int8),
+                "action_mask": spaces.Box(0, 1, (self.action_count,), np.int8),
             }
         )
-        self.action_space = spaces.Discrete(self.action_ids)
+        self.action_space = spaces.Discrete(self.action_count)
         self._run_seed = DEFAULT_SEED
         self._episode = 0
         self.game = None
         self._decision = 0
 
     def _obs(self):
-        g = self.game
-        obs = np.frombuffer(g.observation(self.seat, self.observation_len), np.float32)
-        if g.to_move == self.seat:
-            mask = np.frombuffer(g.legal_mask(self.action_ids), np.int8)
-        else:
-            mask = np.zeros(self.action_ids, np.int8)
-        return {"observation": obs, "action_mask": mask}
+        obs, mask = self.game.observe(self.seat)
+        return {
+            "observation": np.frombuffer(obs, np.float32),
+            "action_mask": np.zeros(self.action_count, np.int8) if mask is None else np.frombuffer(mask, np.int8),
+        }
 
     def action_masks(self) -> np.ndarray:
         return self._obs()["action_mask"].astype(bool)
@@ -106,7 +105,7 @@ class RulesmithGymEnv(gym.Env):
 
     def step(self, action):
         try:
-            self.game.play_id(int(action), self.action_ids)
+            self.game.play_id(int(action))
         except ActionError:
             if self.on_illegal == "raise":
                 raise

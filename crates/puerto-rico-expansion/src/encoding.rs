@@ -1,0 +1,46 @@
+//! The action space and observation layout of the expansion
+//! ([`rulesmith_core::encode`]): the base game's
+//! ([`rulesmith_puerto_rico::encoding`]) with the draft added.
+//!
+//! **Actions**, in id order: `draft BUILDING` for each draft candidate (the violet
+//! buildings, in ruleset order), then every action of the base game's space, in its order.
+//!
+//! **Observation**: the base game's features, then `draft.over` and, per draft
+//! candidate, `draft.picked.BUILDING` (1 once drafted).
+
+use crate::action::Action;
+use crate::rules::Rules;
+use crate::state::State;
+use rulesmith_core::Seat;
+use rulesmith_core::encode::Features;
+use rulesmith_puerto_rico::encoding as base;
+
+fn candidates(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
+    (0..rules.base.buildings.len().min(64)).filter(|&b| rules.draft.candidates & (1 << b) != 0)
+}
+
+pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
+    candidates(rules)
+        .map(|b| Action::Draft(b as u8))
+        .chain(base::action_space(&rules.base, players).into_iter().map(Action::Play))
+        .collect()
+}
+
+pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
+    let mut names = base::observation_names(&rules.base, players);
+    names.push("draft.over".into());
+    names.extend(
+        candidates(rules).filter_map(|b| rules.base.buildings.get(b)).map(|b| format!("draft.picked.{}", b.id)),
+    );
+    names
+}
+
+pub fn observe(rules: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
+    let mut f = Features::new(out);
+    base::observe(&rules.base, &s.base, seat, &mut f);
+    f.flag(s.draft.over);
+    let picked = s.draft.picked();
+    for b in candidates(rules) {
+        f.flag(picked & (1 << b) != 0);
+    }
+}

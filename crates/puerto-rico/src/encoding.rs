@@ -1,0 +1,332 @@
+//! The action space and the observation layout of a ruleset at a player count
+//! ([`rulesmith_core::encode`]). Both are derived from the ruleset: its roles (those in
+//! play at the count), buildings (in ruleset order), goods, ships and setup numbers.
+//!
+//! **Actions**, in id order (blocks marked † only when a building of the ruleset has the
+//! effect that makes them legal):
+//! 1. each role in play, by ruleset order (`settler`, `prospector-2`, …);
+//! 2. `draw`, `take GOOD` (goods in order corn, indigo, sugar, tobacco, coffee),
+//!    `take quarry`, `take colonist`;
+//! 3. `place N on GROUP` for each group — the goods, `quarry`, then each building — and
+//!    N from 0 to the group's most circles (the island's spaces for plantations and
+//!    quarries, the building's circles);
+//! 4. `build BUILDING` for each building; `bonus GOOD`; `sell GOOD`;
+//! 5. `ship GOOD on CAPACITY` for each good and each ship of the count's setup;
+//!    `ship GOOD on wharf` for each good;
+//! 6. `keep KINDS [+ GOOD]`: each set of kinds (as a 5-bit number, 0 to 31) without, then
+//!    with a single barrel of each good not in the set;
+//! 7. `pass`;
+//! 8. † `forest`, `forest GOOD`, `plant GOOD` (forest tiles);
+//!    † `return colonist from GROUP` (goods, `quarry`, buildings, `san-juan`),
+//!    `return GOOD`, `return vp` (payment with components);
+//!    † `sell GOOD to BUILDING` for each trading-post building;
+//!    † `use BUILDING` for each mixed-ship building, `load N GOOD` for N from 0 to the
+//!    count's barrels of the good; † `guest to GROUP` (goods, `quarry`, buildings);
+//!    † `keep N GOOD …` for every count of each good from 0 to the count's barrels of it
+//!    (extra storage barrels).
+//!
+//! **Observation** (names in parentheses; `GOOD` in good order, `ROLE` the roles in play,
+//! `BUILDING` the ruleset's buildings, `N` each seat from 0):
+//! `round`; one-hots `governor.seatN`, `to_move.seatN`, `chooser.seatN`,
+//! `phase.PHASE`, `role.ROLE.in_progress`; per role `role.ROLE.taken`,
+//! `role.ROLE.doubloons`; `colonists.supply`, `colonists.ship`, `vp_chips`,
+//! `quarries.supply`, `goods.supply.GOOD`, `stack.tiles`, `stack.unseen.GOOD` (tiles
+//! nobody has seen: the stack's and, when forests are drawn face down, theirs),
+//! `face_up.GOOD`, `discards.GOOD`, `forest_tiles.GOOD` (0 while face down),
+//! `building.BUILDING.supply`, `building.BUILDING.in_game`; per ship `shipK.capacity`,
+//! `shipK.load`, `shipK.good.GOOD`; `trading_house.GOOD`; `end.colonists`, `end.city`,
+//! `end.vp_chips`; `pending.drawn.GOOD`, `pending.settler_extra`, `pending.craftsman_picks`,
+//! `pending.owed`, `pending.mixed_load.GOOD`, `craftsman_kinds.GOOD`; per seat
+//! `seatN.hacienda_used`, `seatN.wharf_used`, `seatN.captain_done`, `seatN.doubloons`,
+//! `seatN.vp` (the observer's own; 0 for the others: face-down chips, S000:L332),
+//! `seatN.goods.GOOD`, `seatN.plantations.GOOD`, `seatN.occupied.GOOD`,
+//! `seatN.quarries`, `seatN.quarries_occupied`, `seatN.forests`, `seatN.san_juan`,
+//! `seatN.building.BUILDING` (1 when built), `seatN.building.BUILDING.colonists`.
+
+use crate::action::{Action, Group};
+use crate::goods::{ByGood, Good};
+use crate::rules::{Effect, Rules, kind};
+use crate::state::{END_CITY, END_COLONISTS, END_VP, Phase, State};
+use rulesmith_core::Seat;
+use rulesmith_core::encode::{Features, Names};
+
+/// Every phase, in the order of the `phase.PHASE` one-hot.
+const PHASES: [(Phase, &str); 14] = [
+    (Phase::RoleSelection, "role_selection"),
+    (Phase::Settler, "settler"),
+    (Phase::MayorPrivilege, "mayor_privilege"),
+    (Phase::Mayor, "mayor"),
+    (Phase::Builder, "builder"),
+    (Phase::BuildPayment, "build_payment"),
+    (Phase::Craftsman, "craftsman"),
+    (Phase::Trader, "trader"),
+    (Phase::Captain, "captain"),
+    (Phase::MixedShip, "mixed_ship"),
+    (Phase::CaptainStorage, "captain_storage"),
+    (Phase::ColonistOffer, "colonist_offer"),
+    (Phase::GuestMoves, "guest_moves"),
+    (Phase::GameOver, "game_over"),
+];
+
+fn roles_in_play(rules: &Rules, players: usize) -> impl Iterator<Item = (usize, &crate::rules::Role)> {
+    rules.roles.iter().enumerate().filter(move |(_, r)| u32::from(r.players) & (1 << players) != 0)
+}
+
+fn ship_count(rules: &Rules, players: usize) -> usize {
+    rules.setup.get(players).map_or(0, |s| s.ships.len())
+}
+
+fn barrels(rules: &Rules, players: usize) -> ByGood<u8> {
+    rules.setup.get(players).map_or_else(ByGood::default, |s| s.barrels)
+}
+
+/// The groups colonists and guests go to: the goods, the quarries, each building.
+fn groups(rules: &Rules) -> impl Iterator<Item = Group> + '_ {
+    Good::ALL
+        .into_iter()
+        .map(Group::Plantation)
+        .chain([Group::Quarry])
+        .chain((0..rules.buildings.len()).map(|b| Group::Building(b as u8)))
+}
+
+fn buildings_with(rules: &Rules, f: fn(&Effect) -> bool) -> impl Iterator<Item = u8> + '_ {
+    rules.buildings.iter().enumerate().filter(move |(_, b)| f(&b.effect)).map(|(i, _)| i as u8)
+}
+
+/// The action space (see the module docs for the order).
+pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
+    let mut out = Vec::new();
+    out.extend(roles_in_play(rules, players).map(|(i, _)| Action::Role(i as u8)));
+    out.push(Action::Draw);
+    out.extend(Good::ALL.map(Action::Take));
+    out.extend([Action::TakeQuarry, Action::TakeColonist]);
+    for group in groups(rules) {
+        let most = match group {
+            Group::Building(b) => rules.buildings.get(usize::from(b)).map_or(0, |b| b.circles),
+            _ => rules.island_spaces,
+        };
+        out.extend((0..=most).map(|count| Action::Place { group, count }));
+    }
+    out.extend((0..rules.buildings.len()).map(|b| Action::Build(b as u8)));
+    out.extend(Good::ALL.map(Action::Bonus));
+    out.extend(Good::ALL.map(Action::Sell));
+    for good in Good::ALL {
+        out.extend((0..ship_count(rules, players)).map(|ship| Action::Ship { good, ship: ship as u8 }));
+    }
+    out.extend(Good::ALL.map(Action::Wharf));
+    for kinds in 0u8..32 {
+        out.push(Action::Keep { kinds, barrel: None });
+        for g in Good::ALL {
+            if kinds & (1 << g as u8) == 0 {
+                out.push(Action::Keep { kinds, barrel: Some(g) });
+            }
+        }
+    }
+    out.push(Action::Pass);
+    let barrels = barrels(rules, players);
+    if rules.has_effect(kind::FOREST_TILES) {
+        out.push(Action::Forest(None));
+        out.extend(Good::ALL.map(|g| Action::Forest(Some(g))));
+        out.extend(Good::ALL.map(Action::Plant));
+    }
+    if rules.has_effect(kind::PAY_WITH_COMPONENTS) {
+        out.extend(groups(rules).chain([Group::SanJuan]).map(Action::ReturnColonist));
+        out.extend(Good::ALL.map(Action::ReturnGood));
+        out.push(Action::ReturnVp);
+    }
+    for building in buildings_with(rules, |e| matches!(e, Effect::OwnTradingPost { .. })) {
+        out.extend(Good::ALL.map(|good| Action::SellPost { good, building }));
+    }
+    let mixed: Vec<u8> = buildings_with(rules, |e| matches!(e, Effect::MixedShip { .. })).collect();
+    if !mixed.is_empty() {
+        out.extend(mixed.iter().map(|&b| Action::Use(b)));
+        for good in Good::ALL {
+            out.extend((0..=barrels[good]).map(|count| Action::Load { good, count }));
+        }
+    }
+    if rules.has_effect(kind::GUESTS) {
+        out.extend(groups(rules).map(Action::Guest));
+    }
+    if rules.has_effect(kind::EXTRA_STORAGE_BARRELS) {
+        // Every holding: counts in good order, the last good changing fastest.
+        let mut kept = ByGood::<u8>::default();
+        loop {
+            out.push(Action::KeepExact(kept));
+            let mut i = Good::ALL.len();
+            loop {
+                if i == 0 {
+                    return out;
+                }
+                i -= 1;
+                let g = Good::ALL[i];
+                if kept[g] < barrels[g] {
+                    kept[g] += 1;
+                    break;
+                }
+                kept[g] = 0;
+            }
+        }
+    }
+    out
+}
+
+/// The observation's names (see the module docs).
+pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
+    let goods = Good::ALL.map(Good::name);
+    let mut n = Names::default();
+    n.push("round");
+    for what in ["governor", "to_move", "chooser"] {
+        for s in 0..players {
+            n.push(format!("{what}.seat{s}"));
+        }
+    }
+    n.each("phase", PHASES.map(|(_, name)| name));
+    for (_, r) in roles_in_play(rules, players) {
+        n.push(format!("role.{}.in_progress", r.id));
+    }
+    for (_, r) in roles_in_play(rules, players) {
+        n.push(format!("role.{}.taken", r.id));
+        n.push(format!("role.{}.doubloons", r.id));
+    }
+    for x in ["colonists.supply", "colonists.ship", "vp_chips", "quarries.supply"] {
+        n.push(x);
+    }
+    n.each("goods.supply", goods);
+    n.push("stack.tiles");
+    n.each("stack.unseen", goods);
+    n.each("face_up", goods);
+    n.each("discards", goods);
+    n.each("forest_tiles", goods);
+    for b in &rules.buildings {
+        n.push(format!("building.{}.supply", b.id));
+        n.push(format!("building.{}.in_game", b.id));
+    }
+    for k in 0..ship_count(rules, players) {
+        n.push(format!("ship{k}.capacity"));
+        n.push(format!("ship{k}.load"));
+        n.each(&format!("ship{k}.good"), goods);
+    }
+    n.each("trading_house", goods);
+    n.each("end", ["colonists", "city", "vp_chips"]);
+    n.each("pending.drawn", goods);
+    n.each("pending", ["settler_extra", "craftsman_picks", "owed"]);
+    n.each("pending.mixed_load", goods);
+    n.each("craftsman_kinds", goods);
+    for s in 0..players {
+        let p = format!("seat{s}");
+        n.each(&p, ["hacienda_used", "wharf_used", "captain_done", "doubloons", "vp"]);
+        n.each(&format!("{p}.goods"), goods);
+        n.each(&format!("{p}.plantations"), goods);
+        n.each(&format!("{p}.occupied"), goods);
+        n.each(&p, ["quarries", "quarries_occupied", "forests", "san_juan"]);
+        for b in &rules.buildings {
+            n.push(format!("{p}.building.{}", b.id));
+            n.push(format!("{p}.building.{}.colonists", b.id));
+        }
+    }
+    n.into_vec()
+}
+
+fn goods(f: &mut Features<'_>, v: ByGood<u8>) {
+    for g in Good::ALL {
+        f.push(v[g]);
+    }
+}
+
+fn good_mask(f: &mut Features<'_>, mask: u8) {
+    for g in Good::ALL {
+        f.flag(mask & (1 << g as u8) != 0);
+    }
+}
+
+/// Writes `seat`'s observation of `s` (see the module docs).
+pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
+    let players = s.player_count();
+    f.push(s.round);
+    let to_move = (s.phase != Phase::GameOver).then_some(usize::from(s.current));
+    f.one_hot(players, Some(usize::from(s.governor)));
+    f.one_hot(players, to_move);
+    f.one_hot(players, Some(usize::from(s.chooser)));
+    for (p, _) in PHASES {
+        f.flag(s.phase == p);
+    }
+    let selecting = matches!(s.phase, Phase::RoleSelection | Phase::GameOver);
+    for (i, _) in roles_in_play(rules, players) {
+        f.flag(!selecting && usize::from(s.role) == i);
+    }
+    for (i, _) in roles_in_play(rules, players) {
+        f.flag(s.roles.taken & (1 << i) != 0);
+        f.push(s.roles.coins.get(i).copied().unwrap_or(0));
+    }
+    f.push(s.colonist_supply);
+    f.push(s.colonist_ship);
+    f.push(s.vp_chips);
+    f.push(s.quarry_supply);
+    goods(f, s.goods_supply);
+    // The stack's order and, when forests lie face down, their goods are hidden: only
+    // how many tiles of each good nobody has seen (as the seat's view shows).
+    let hidden_forests = crate::hidden_forests(rules, s);
+    let mut unseen = s.stack.counts();
+    if hidden_forests {
+        for g in Good::ALL {
+            unseen[g] += s.forest_tiles[g];
+        }
+    }
+    f.push(s.stack.len);
+    goods(f, unseen);
+    goods(f, s.face_up);
+    goods(f, s.discards);
+    goods(f, if hidden_forests { ByGood::default() } else { s.forest_tiles });
+    for i in 0..rules.buildings.len() {
+        f.push(s.buildings.get(i).copied().unwrap_or(0));
+        f.flag(s.in_game(i));
+    }
+    for k in 0..ship_count(rules, players) {
+        let ship = s.ships().get(k).copied().unwrap_or_default();
+        f.push(ship.capacity);
+        f.push(ship.load);
+        f.one_hot(Good::ALL.len(), ship.good.map(Good::index));
+    }
+    let mut house = ByGood::<u8>::default();
+    for g in s.trading_house.iter().flatten() {
+        house[*g] += 1;
+    }
+    goods(f, house);
+    for bit in [END_COLONISTS, END_CITY, END_VP] {
+        f.flag(s.end_triggers & bit != 0);
+    }
+    f.one_hot(Good::ALL.len(), s.pending.drawn.map(Good::index));
+    f.push(s.pending.settler_extra);
+    f.push(s.pending.craftsman_picks);
+    f.push(s.pending.owed);
+    goods(f, s.pending.mixed_load);
+    good_mask(f, s.craftsman_kinds);
+    for (i, p) in s.players.iter().enumerate() {
+        let bit = 1 << i;
+        f.flag(s.hacienda_used & bit != 0);
+        f.flag(s.wharf_used & bit != 0);
+        f.flag(s.captain_done & bit != 0);
+        f.push(p.doubloons);
+        f.push(if i == usize::from(seat) { p.vp } else { 0 });
+        goods(f, p.goods);
+        goods(f, p.plantations);
+        goods(f, p.plantations_occupied);
+        f.push(p.quarries);
+        f.push(p.quarries_occupied);
+        f.push(p.forests);
+        f.push(p.san_juan);
+        let mut city = p.city.iter().peekable();
+        for b in 0..rules.buildings.len() {
+            match city.next_if(|c| usize::from(c.building) == b) {
+                Some(c) => {
+                    f.push(1u8);
+                    f.push(c.colonists);
+                }
+                None => {
+                    f.push(0u8);
+                    f.push(0u8);
+                }
+            }
+        }
+    }
+}
