@@ -191,7 +191,7 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     let to_move = match s.phase {
         Phase::Over => None,
         Phase::Pickpocket { victim } => Some(victim),
-        Phase::Loading { round } => Some(round.current),
+        Phase::Loading { round } => Some(round.current()),
         _ => Some(s.turn.player),
     };
     seat_hot(&mut f, players, to_move);
@@ -203,9 +203,9 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     f.one_hot(nc + 1, Some(usize::from(s.car)));
     f.flag(s.turn.visited);
     f.flag(s.turn.roll_pending);
-    let passed = if let Phase::Loading { round } = s.phase { round.passed } else { 0 };
+    let round = if let Phase::Loading { round } = s.phase { Some(round) } else { None };
     for o in 0..players {
-        f.flag(passed & (1 << o) != 0);
+        f.flag(round.is_some_and(|r| r.has_passed(o as u8)));
     }
     for k in 0..nc {
         f.one_hot(nc, s.street.get(k).map(|&c| usize::from(c)));
