@@ -2,9 +2,8 @@
 //! One test per rule of the rulebook, citing its source, and the rulebook's worked
 //! examples reproduced exactly. S000 = seeds/000_ff6c9d42b85a0436.txt (Devir rulebook),
 //! S003 = seeds/003_d1fba3d35b184125.txt; line numbers as in the data sheet.
-mod common;
 
-use common::*;
+use crate::common::*;
 use rulesmith_core::game::{Game, ToMove};
 use rulesmith_puerto_rico::board;
 use rulesmith_puerto_rico::state::{END_CITY, END_COLONISTS, END_VP, Phase};

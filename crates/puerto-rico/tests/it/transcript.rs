@@ -1,14 +1,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! A full seeded 4-player game between random bots, action by action, with the final
 //! scores: any change to the rules engine that changes play shows up here.
-mod common;
 
 use rulesmith_core::game::Game;
 
 #[test]
 fn seeded_four_player_game() {
-    let rules = common::rules();
-    let (log, s) = common::random_game(&rules, 4, 2026);
+    let rules = crate::common::rules();
+    let (log, s) = crate::common::random_game(&rules, 4, 2026);
     let o = rules.outcome(&s).unwrap();
     let mut text = String::new();
     for (i, a) in log.iter().enumerate() {

@@ -6,7 +6,7 @@ use rulesmith_core::game::Game;
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
 use rulesmith_puerto_rico::{Rules, State};
 
-pub const RULESET: &str = include_str!("../../../rulesets/puerto-rico.toml");
+pub const RULESET: &str = include_str!("../../../../rulesets/puerto-rico.toml");
 
 pub fn rules() -> Rules {
     let bundled = [Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text: RULESET }];

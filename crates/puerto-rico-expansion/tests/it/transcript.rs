@@ -5,7 +5,6 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
 use rulesmith_core::Rng;
 use rulesmith_core::game::{Game, ToMove};
@@ -13,7 +12,7 @@ use std::fmt::Write as _;
 
 #[test]
 fn seeded_four_player_game() {
-    let rules = common::rules();
+    let rules = crate::common::rules();
     let mut s = rules.new_game(4, 2026).unwrap();
     let mut rng = Rng::from_seed(7);
     let mut buf = Vec::new();

@@ -3,7 +3,6 @@
 //! (or `cargo run --release -p rulesmith-mundo-163 --example speed -- 4 2000`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::rng::game_seed;
@@ -13,7 +12,7 @@ use std::time::Instant;
 #[test]
 #[ignore = "a measurement: run in release mode with --ignored --nocapture"]
 fn four_player_random_games_per_second() {
-    let g = common::game();
+    let g = crate::common::game();
     let games = 2000u64;
     let bots = vec![BotSpec::Random; 4];
     let start = Instant::now();

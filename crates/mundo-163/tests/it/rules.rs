@@ -3,9 +3,8 @@
 //! `rules/mundo163-504-reference.md`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::scoring::{income, score};
 use rulesmith_mundo_163::{Action, Phase, purchase};

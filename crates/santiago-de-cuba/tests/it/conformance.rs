@@ -2,14 +2,13 @@
 //! actions change nothing, replays reproduce, same seed same game) with every bot.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-mod common;
 
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::testing::conformance_deterministic;
 
 #[test]
 fn conforms_with_random_and_greedy_bots() {
-    let g = common::game();
+    let g = crate::common::game();
     for players in 2..=4 {
         for seed in 0..10 {
             for bot in [BotSpec::Random, BotSpec::Greedy] {
@@ -21,6 +20,6 @@ fn conforms_with_random_and_greedy_bots() {
 
 #[test]
 fn conforms_with_mcts() {
-    let g = common::game();
+    let g = crate::common::game();
     conformance_deterministic(&g, 3, 1, BotSpec::Mcts(20)).unwrap();
 }

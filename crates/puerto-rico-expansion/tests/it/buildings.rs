@@ -6,9 +6,8 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use rulesmith_core::game::{Game, ToMove};
 use rulesmith_puerto_rico::board;
 use rulesmith_puerto_rico::state::{END_COLONISTS, Phase};

@@ -7,8 +7,8 @@ use rulesmith_puerto_rico::state::Phase;
 use rulesmith_puerto_rico::{Good, State as BaseState, phases};
 use rulesmith_puerto_rico_expansion::{Rules, State};
 
-pub const BASE: &str = include_str!("../../../../rulesets/puerto-rico.toml");
-pub const EXPANSION: &str = include_str!("../../../../rulesets/puerto-rico-expansion.toml");
+pub const BASE: &str = include_str!("../../../../../rulesets/puerto-rico.toml");
+pub const EXPANSION: &str = include_str!("../../../../../rulesets/puerto-rico-expansion.toml");
 
 pub fn bundled() -> [Bundled; 2] {
     [

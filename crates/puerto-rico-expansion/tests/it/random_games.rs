@@ -5,7 +5,6 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
 use rulesmith_core::game::Game;
 use std::collections::BTreeMap;
@@ -13,11 +12,11 @@ use std::collections::BTreeMap;
 /// Plays `games` random games; returns how often each kind of action (its first word)
 /// was played.
 fn run(players: usize, games: u64) -> BTreeMap<String, u32> {
-    let rules = common::rules();
+    let rules = crate::common::rules();
     let mut kinds = BTreeMap::new();
     for seed in 0..games {
         // The JSON round trip after every action for the first games, at the end for all.
-        let (log, s) = common::random_game_with(&rules, players, seed, seed < 100);
+        let (log, s) = crate::common::random_game_with(&rules, players, seed, seed < 100);
         let o = rules.outcome(&s).expect("over");
         assert_eq!(o.scores.len(), players);
         assert!(!o.end.is_empty(), "{log:?}");

@@ -3,9 +3,8 @@
 //! conformance checks of the `Game` contract hold with every bot.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
-use common::game;
+use crate::common::game;
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::sim::MAX_DECISIONS;
 use rulesmith_core::testing::conformance_deterministic;

@@ -3,14 +3,13 @@
 //! up as a diff of this transcript.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-mod common;
 
 use rulesmith_core::{Game, Rng, ToMove};
 use std::fmt::Write as _;
 
 #[test]
 fn three_player_random_game_transcript() {
-    let g = common::game();
+    let g = crate::common::game();
     let seed = 2011;
     let mut s = g.new_game(3, seed).unwrap();
     let mut rng = Rng::from_seed(seed);

@@ -3,9 +3,8 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::game::{Game, GameError, ToMove};
 use rulesmith_core::sim;

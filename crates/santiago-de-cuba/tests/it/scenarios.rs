@@ -2,7 +2,6 @@
 //! scenario runner (spec/product.md "Scenario files"); each file cites its source.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-mod common;
 
 use rulesmith_core::erased::AnyGame;
 use rulesmith_core::scenario;
@@ -12,7 +11,7 @@ use std::sync::Arc;
 #[test]
 fn every_scenario_passes() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/scenarios/santiago-de-cuba");
-    let game: Arc<dyn AnyGame> = Arc::new(common::game());
+    let game: Arc<dyn AnyGame> = Arc::new(crate::common::game());
     let (count, failed) = scenario::run_folder(&dir, "santiago-de-cuba", game, &["S002:L", "C.6"]);
     assert!(count >= 45, "expected the scenario files, found {count}");
     assert!(failed.is_empty(), "{} of {count} scenarios failed:\n{}", failed.len(), failed.join("\n"));

@@ -3,7 +3,6 @@
 //! up as a diff of this transcript.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::scoring::income;
@@ -11,7 +10,7 @@ use std::fmt::Write as _;
 
 #[test]
 fn three_player_random_game_transcript() {
-    let g = common::game();
+    let g = crate::common::game();
     let seed = 163;
     let mut s = g.new_game(3, seed).unwrap();
     let mut rng = Rng::from_seed(seed);

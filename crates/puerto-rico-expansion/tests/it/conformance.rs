@@ -6,14 +6,13 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
 
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::testing::conformance_deterministic;
 
 #[test]
 fn random_and_greedy_games_conform() {
-    let rules = common::rules();
+    let rules = crate::common::rules();
     for players in 2..=5 {
         for seed in 0..4 {
             conformance_deterministic(&rules, players, seed, BotSpec::Random).unwrap();
@@ -25,13 +24,13 @@ fn random_and_greedy_games_conform() {
 #[test]
 fn search_games_conform() {
     // Exercises `determinize` (forest tiles pooled with the stack) and `heuristic`.
-    let rules = common::rules();
+    let rules = crate::common::rules();
     conformance_deterministic(&rules, 2, 7, BotSpec::Mcts(4)).unwrap();
 }
 
 #[test]
 fn every_building_in_play_conforms() {
-    let rules = common::rules_with("[draft]\nselection = \"all\"\nexclusive = []\n");
+    let rules = crate::common::rules_with("[draft]\nselection = \"all\"\nexclusive = []\n");
     for players in 2..=5 {
         for seed in 0..3 {
             conformance_deterministic(&rules, players, seed, BotSpec::Random).unwrap();

@@ -1,16 +1,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Random games for every player count: they end, every invariant holds after every
 //! action, the notation round-trips, and the state survives JSON.
-mod common;
 
 use rulesmith_core::game::Game;
 
 #[test]
 fn random_games_end_and_keep_invariants() {
-    let rules = common::rules();
+    let rules = crate::common::rules();
     for players in 2..=5 {
         for seed in 0..150 {
-            let (log, s) = common::random_game(&rules, players, seed);
+            let (log, s) = crate::common::random_game(&rules, players, seed);
             let o = rules.outcome(&s).expect("over");
             assert_eq!(o.scores.len(), players);
             assert!(!o.end.is_empty(), "{log:?}");

@@ -4,7 +4,7 @@
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
 use rulesmith_santiago_de_cuba::{Action, SantiagoDeCuba, State};
 
-pub const TEXT: &str = include_str!("../../../../rulesets/santiago-de-cuba.toml");
+pub const TEXT: &str = include_str!("../../../../../rulesets/santiago-de-cuba.toml");
 
 pub fn bundled() -> Vec<Bundled> {
     vec![Bundled { name: "santiago-de-cuba", path: "rulesets/santiago-de-cuba.toml", text: TEXT }]

@@ -3,9 +3,8 @@
 //! (shared/rules/game-data-sheet.md) and the default chosen for it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use rulesmith_core::{Game, GameError, Rng, ToMove};
 use rulesmith_santiago_de_cuba::{Phase, SantiagoDeCuba, State};
 use serde_json::{Value, json};

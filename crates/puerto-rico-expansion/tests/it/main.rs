@@ -1,0 +1,9 @@
+//! All integration tests of this crate in one test binary (one link instead of one per
+//! file keeps a fresh `cargo test` fast); each file is a module.
+
+mod common;
+mod buildings;
+mod conformance;
+mod draft;
+mod random_games;
+mod transcript;
