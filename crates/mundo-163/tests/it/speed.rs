@@ -1,6 +1,6 @@
 //! Random games per second with 4 players. Run in release mode:
 //! `cargo test --release -p rulesmith-mundo-163 --test speed -- --ignored --nocapture`
-//! (or `cargo run --release -p rulesmith-mundo-163 --example speed -- 4 2000`).
+//! (or `cargo run --release -p rulesmith-mundo-163 --example mundo_speed -- 4 2000`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 

@@ -1,5 +1,5 @@
 //! Random games per second for 4 players, with the bundled ruleset:
-//! `cargo run --release -p rulesmith-santiago-de-cuba --example speed [GAMES]`.
+//! `cargo run --release -p rulesmith-santiago-de-cuba --example santiago_speed [GAMES]`.
 
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
 use rulesmith_core::{Game, Rng, ToMove};

@@ -1,4 +1,4 @@
-//! Games per second: `cargo run --release -p rulesmith-mundo-163 --example speed -- PLAYERS GAMES [BOT]`
+//! Games per second: `cargo run --release -p rulesmith-mundo-163 --example mundo_speed -- PLAYERS GAMES [BOT]`
 //! (e.g. `-- 4 2000` for random games; `RULESET=path.toml` plays a house-rule file).
 
 use rulesmith_core::bots::BotSpec;
