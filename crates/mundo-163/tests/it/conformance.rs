@@ -3,7 +3,6 @@
 //! conformance checks of the `Game` contract hold with every bot.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use crate::common::game;
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::sim::MAX_DECISIONS;

@@ -3,7 +3,6 @@
 //! `rules/mundo163-504-reference.md`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use crate::common::*;
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::scoring::{income, score};

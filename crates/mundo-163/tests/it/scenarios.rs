@@ -2,7 +2,6 @@
 //! runner (spec/product.md "Scenario files"); each description cites its source.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use rulesmith_core::erased::AnyGame;
 use rulesmith_core::scenario;
 use std::path::PathBuf;

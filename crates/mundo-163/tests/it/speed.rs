@@ -3,7 +3,6 @@
 //! (or `cargo run --release -p rulesmith-mundo-163 --example mundo_speed -- 4 2000`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::rng::game_seed;
 use rulesmith_core::sim::play_game;

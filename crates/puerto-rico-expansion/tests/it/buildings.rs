@@ -6,7 +6,6 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use crate::common::*;
 use rulesmith_core::game::{Game, ToMove};
 use rulesmith_puerto_rico::board;

@@ -6,7 +6,6 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::testing::conformance_deterministic;
 

@@ -3,7 +3,6 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use crate::common::*;
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::game::{Game, GameError, ToMove};

@@ -1,8 +1,8 @@
 //! All integration tests of this crate in one test binary (one link instead of one per
 //! file keeps a fresh `cargo test` fast); each file is a module.
 
-mod common;
 mod buildings;
+mod common;
 mod conformance;
 mod draft;
 mod random_games;

@@ -5,7 +5,6 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-
 use rulesmith_core::game::Game;
 use std::collections::BTreeMap;
 

@@ -2,7 +2,6 @@
 //! actions change nothing, replays reproduce, same seed same game) with every bot.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::testing::conformance_deterministic;
 

@@ -3,7 +3,6 @@
 //! round-trips.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-
 use crate::common::*;
 use rulesmith_core::{Game, Rng};
 use rulesmith_santiago_de_cuba::State;

@@ -3,7 +3,6 @@
 //! (shared/rules/game-data-sheet.md) and the default chosen for it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-
 use crate::common::*;
 use rulesmith_core::{Game, GameError, Rng, ToMove};
 use rulesmith_santiago_de_cuba::{Phase, SantiagoDeCuba, State};

@@ -2,7 +2,6 @@
 //! scenario runner (spec/product.md "Scenario files"); each file cites its source.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
-
 use rulesmith_core::erased::AnyGame;
 use rulesmith_core::scenario;
 use std::path::PathBuf;
