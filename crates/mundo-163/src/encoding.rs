@@ -71,19 +71,7 @@ pub fn action_space(r: &Rules, players: usize) -> Vec<Action> {
     let most = dearest.saturating_add(r.opposing_road_extra.saturating_mul(players.saturating_sub(1) as u8));
     for &(a, b) in &r.edges {
         for cost in 0..=most {
-            for from_a in 0..=cost {
-                let from_b = cost - from_a;
-                if r.residents_returned == 0 || cost == 0 {
-                    out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
-                    continue;
-                }
-                if from_a > 0 {
-                    out.push(Action::Road { a, b, from_a, from_b, lose_a: true });
-                }
-                if from_b > 0 {
-                    out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
-                }
-            }
+            crate::residents::road_payments(r, a, b, cost, 0..=cost, &mut out);
         }
     }
     out.extend(r.edges.iter().map(|&(a, b)| Action::FreeRoad { a, b }));

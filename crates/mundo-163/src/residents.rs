@@ -287,19 +287,7 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
         if u16::from(have_a) + u16::from(have_b) < u16::from(cost) {
             continue;
         }
-        for from_a in cost.saturating_sub(have_b)..=cost.min(have_a) {
-            let from_b = cost - from_a;
-            if rules.residents_returned == 0 || cost == 0 {
-                out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
-                continue;
-            }
-            if from_a > 0 {
-                out.push(Action::Road { a, b, from_a, from_b, lose_a: true });
-            }
-            if from_b > 0 {
-                out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
-            }
-        }
+        road_payments(rules, a, b, cost, cost.saturating_sub(have_b)..=cost.min(have_a), out);
     }
     if !s.turn.extra_action_used && effects(rules, p).any(|e| *e == Effect::ExtraResidentAction) {
         for t in 0..n {
@@ -309,4 +297,29 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
         }
     }
     out.push(Action::EndResidents);
+}
+
+/// The road actions that pay `cost` residents from the two ends, `from_a` in the range
+/// from `a`; with returned residents, one spelling for each end that loses one.
+pub(crate) fn road_payments(
+    rules: &Rules,
+    a: u8,
+    b: u8,
+    cost: u8,
+    from_a: std::ops::RangeInclusive<u8>,
+    out: &mut Vec<Action>,
+) {
+    for from_a in from_a {
+        let from_b = cost - from_a;
+        if rules.residents_returned == 0 || cost == 0 {
+            out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
+            continue;
+        }
+        if from_a > 0 {
+            out.push(Action::Road { a, b, from_a, from_b, lose_a: true });
+        }
+        if from_b > 0 {
+            out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
+        }
+    }
 }
