@@ -80,6 +80,24 @@ fn action_ids_and_observations_conform() {
     assert!(failures.is_empty(), "{} games broke the encoding:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// Each game's own `apply` (issue 10): it agrees with `apply_legal` on every legal action
+/// and refuses actions that are not legal without changing the state, at every player
+/// count of every ruleset (`rulesmith_core::testing::check_apply_paths`).
+#[test]
+fn apply_agrees_with_apply_legal_and_refuses_the_illegal() {
+    let mut failures = Vec::new();
+    for (name, r) in rulesets().unwrap() {
+        for players in r.game.players() {
+            for seed in 0..2 {
+                if let Err(e) = r.game.check_apply_paths(players, seed) {
+                    failures.push(format!("{name}: {e}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} games broke `apply`:\n{}", failures.len(), failures.join("\n"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3))]
 

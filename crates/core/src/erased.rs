@@ -26,6 +26,9 @@ pub trait AnyGame: Send + Sync {
     /// Checks the game's action space and observation on seeded random games
     /// ([`crate::testing::check_encoding`]).
     fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String>;
+    /// Checks the game's own `apply` against `apply_legal` and on actions that are not
+    /// legal ([`crate::testing::check_apply_paths`]).
+    fn check_apply_paths(&self, players: usize, seed: u64) -> Result<(), String>;
 }
 
 /// A game in progress.
@@ -131,6 +134,10 @@ impl<G: Game> AnyGame for G {
 
     fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String> {
         crate::testing::check_encoding(self, players, seed)
+    }
+
+    fn check_apply_paths(&self, players: usize, seed: u64) -> Result<(), String> {
+        crate::testing::check_apply_paths(self, players, seed)
     }
 }
 
