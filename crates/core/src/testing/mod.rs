@@ -526,6 +526,64 @@ pub fn check_encoding<G: Game>(game: &G, players: usize, seed: u64) -> Result<()
     Ok(())
 }
 
+/// Checks a game's own `apply` on a seeded random game: at each of the first 200
+/// decisions and every 7th after, every legal action gives the same state through
+/// [`Game::apply`] and [`Game::apply_legal`] (the fast path simulations and search use),
+/// and actions that were legal earlier but are not now are refused by `apply` without
+/// changing the state.
+pub fn check_apply_paths<G: Game>(game: &G, players: usize, seed: u64) -> Result<(), String> {
+    let mut s = game.new_game(players, seed).map_err(|e| format!("setup failed: {e}"))?;
+    let mut rng = bot_rng(seed);
+    let mut legal = Vec::new();
+    // Earlier legal actions, most recent last; bounded so long games stay cheap.
+    let mut seen: Vec<G::Action> = Vec::new();
+    for n in 0..game.decision_limit() {
+        let at = |msg: String| format!("{players} players, seed {seed}: decision {n}: {msg}");
+        if game.to_move(&s) == ToMove::Terminal {
+            return Ok(());
+        }
+        game.legal_actions(&s, &mut legal);
+        if legal.is_empty() {
+            return Err(at("no legal action".into()));
+        }
+        if n < 200 || n % 7 == 0 {
+            for &a in &legal {
+                let mut checked = s.clone();
+                game.apply(&mut checked, a)
+                    .map_err(|e| at(format!("`{}` is legal but apply refuses it: {e}", game.format_action(&s, a))))?;
+                let mut fast = s.clone();
+                game.apply_legal(&mut fast, a);
+                if checked != fast {
+                    return Err(at(format!(
+                        "`{}`: apply and apply_legal give different states",
+                        game.format_action(&s, a)
+                    )));
+                }
+            }
+            for &a in seen.iter().rev().filter(|a| !legal.contains(a)).take(24) {
+                let mut c = s.clone();
+                if game.apply(&mut c, a).is_ok() {
+                    return Err(at(format!("{a:?} is not legal but apply accepts it")));
+                }
+                if c != s {
+                    return Err(at(format!("refusing {a:?} changed the state")));
+                }
+            }
+            for &a in &legal {
+                if !seen.contains(&a) {
+                    seen.push(a);
+                }
+            }
+            if seen.len() > 512 {
+                seen.drain(..256);
+            }
+        }
+        let a = legal[rng.index(legal.len())];
+        game.apply_legal(&mut s, a);
+    }
+    Err(format!("{players} players, seed {seed}: no end after {} decisions", game.decision_limit()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -611,62 +669,4 @@ mod tests {
         assert_eq!(view.players[1].secret, 0);
         assert_eq!(view.players[0].secret, s.players[0].secret);
     }
-}
-
-/// Checks a game's own `apply` on a seeded random game: at each of the first 200
-/// decisions and every 7th after, every legal action gives the same state through
-/// [`Game::apply`] and [`Game::apply_legal`] (the fast path simulations and search use),
-/// and actions that were legal earlier but are not now are refused by `apply` without
-/// changing the state.
-pub fn check_apply_paths<G: Game>(game: &G, players: usize, seed: u64) -> Result<(), String> {
-    let mut s = game.new_game(players, seed).map_err(|e| format!("setup failed: {e}"))?;
-    let mut rng = bot_rng(seed);
-    let mut legal = Vec::new();
-    // Earlier legal actions, most recent last; bounded so long games stay cheap.
-    let mut seen: Vec<G::Action> = Vec::new();
-    for n in 0..game.decision_limit() {
-        let at = |msg: String| format!("{players} players, seed {seed}: decision {n}: {msg}");
-        if game.to_move(&s) == ToMove::Terminal {
-            return Ok(());
-        }
-        game.legal_actions(&s, &mut legal);
-        if legal.is_empty() {
-            return Err(at("no legal action".into()));
-        }
-        if n < 200 || n % 7 == 0 {
-            for &a in &legal {
-                let mut checked = s.clone();
-                game.apply(&mut checked, a)
-                    .map_err(|e| at(format!("`{}` is legal but apply refuses it: {e}", game.format_action(&s, a))))?;
-                let mut fast = s.clone();
-                game.apply_legal(&mut fast, a);
-                if checked != fast {
-                    return Err(at(format!(
-                        "`{}`: apply and apply_legal give different states",
-                        game.format_action(&s, a)
-                    )));
-                }
-            }
-            for &a in seen.iter().rev().filter(|a| !legal.contains(a)).take(24) {
-                let mut c = s.clone();
-                if game.apply(&mut c, a).is_ok() {
-                    return Err(at(format!("{a:?} is not legal but apply accepts it")));
-                }
-                if c != s {
-                    return Err(at(format!("refusing {a:?} changed the state")));
-                }
-            }
-            for &a in &legal {
-                if !seen.contains(&a) {
-                    seen.push(a);
-                }
-            }
-            if seen.len() > 512 {
-                seen.drain(..256);
-            }
-        }
-        let a = legal[rng.index(legal.len())];
-        game.apply_legal(&mut s, a);
-    }
-    Err(format!("{players} players, seed {seed}: no end after {} decisions", game.decision_limit()))
 }
