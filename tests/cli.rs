@@ -920,6 +920,10 @@ fn a_set_cannot_leave_a_broken_or_stuck_state() {
         ("captain", "\"/phase\" = \"captain\"", "seat 0 is to move but has no legal action, and the game is not over"),
         ("rotation", "\"/rotation/players\" = 9", "/rotation: the rotation counts 9 players, the game has 3"),
         ("rng", "\"/rng/state\" = 0\n\"/rng/increment\" = 0", "the generator's `increment` must be odd (PCG), not 0"),
+        // Ships are named by capacity: two of one size made a legal action unplayable.
+        ("ships", "\"/ships/1/capacity\" = 4", "/ships/1/capacity: 4, the setup's ship holds 5"),
+        // Role cards are the setup's: a card of no player count left the game stuck later.
+        ("roles", "\"/roles/in_play\" = 9", "/roles/in_play: 0b1001"),
     ] {
         let f = dir.join(format!("{name}.toml"));
         std::fs::write(&f, format!("ruleset = \"puerto-rico\"\nplayers = 3\n[set]\n{set}\n")).unwrap();
