@@ -51,6 +51,12 @@ pub struct GameResult {
     /// The actions in notation, when recording.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<String>,
+    /// The game's designer metrics, flat per seat ([`crate::metrics::MetricSheet`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<i64>,
+    /// Changes of the single leader ([`crate::metrics::Lead`]).
+    #[serde(default)]
+    pub lead_changes: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -133,6 +139,9 @@ fn run_game<G: Game>(
     let mut actions = Vec::new();
     let mut decisions = 0u64;
     let limit = game.decision_limit();
+    let mut sheet = crate::metrics::MetricSheet::new(players, game.metric_len());
+    let mut lead = crate::metrics::Lead::default();
+    let mut round = game.progress(&state).rounds;
     loop {
         let seat = match game.to_move(&state) {
             ToMove::Terminal => break,
@@ -146,21 +155,39 @@ fn run_game<G: Game>(
         if record {
             actions.push(game.format_action(&state, action));
         }
+        game.metric_before(&state, action, &mut sheet);
         game.apply_legal(&mut state, action);
+        game.metric_after(&state, &mut sheet);
+        let now = game.progress(&state).rounds;
+        if now != round {
+            round = now;
+            lead.note((0..players).map(|s| game.heuristic(&state, s as Seat)));
+        }
         decisions += 1;
         if decisions > limit {
             return Err(SimError::Endless { index, seed, limit });
         }
     }
     let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
-    let result = GameResult { index, seed, outcome, decisions, rounds: game.progress(&state).rounds, actions };
+    game.metric_final(&state, &mut sheet);
+    lead.finish(&outcome);
+    let result = GameResult {
+        index,
+        seed,
+        outcome,
+        decisions,
+        rounds: game.progress(&state).rounds,
+        actions,
+        metrics: sheet.into_values(),
+        lead_changes: lead.changes,
+    };
     Ok((result, state))
 }
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
 pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
     let play = |i: u64| play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record);
-    simulate_games(opts, &play, each)
+    simulate_games(opts, game.metric_defs(), &play, each)
 }
 
 /// Runs a simulation whose bots come from `make_bot` (called once per seat of each
@@ -176,16 +203,18 @@ pub fn simulate_with<G: Game>(
         let mut seats: Vec<Box<dyn Bot<G>>> = (0..opts.players).map(|s| make_bot(s as Seat)).collect();
         play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record)
     };
-    simulate_games(opts, &play, each)
+    simulate_games(opts, game.metric_defs(), &play, each)
 }
 
 /// The run's games in parallel chunks, folded in index order.
 fn simulate_games(
     opts: &SimOptions,
+    defs: Vec<crate::metrics::MetricDef>,
     play: &(dyn Fn(u64) -> Result<GameResult, SimError> + Sync),
     mut each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
+    tally.metrics = crate::metrics::MetricTally::new(defs);
     // The shard's games k, k+n, k+2n, … in chunks, never all indices at once.
     let (first, step) = match opts.shard {
         Some((k, n)) if n > 0 => (k, n),
@@ -239,6 +268,9 @@ pub struct Tally {
     pub decisions_sum: u64,
     /// How many games ended by each end condition (unfinished ones included).
     pub ends: BTreeMap<String, u64>,
+    /// The designer metrics' sums (finished games).
+    #[serde(default)]
+    pub metrics: crate::metrics::MetricTally,
 }
 
 impl Tally {
@@ -286,6 +318,7 @@ impl Tally {
         }
         self.rounds_sum += u64::from(r.rounds);
         self.decisions_sum += r.decisions;
+        self.metrics.add(&r.outcome, &r.metrics, r.lead_changes);
     }
 
     /// Checks that a tally read from a file is whole and self-consistent.
@@ -319,7 +352,7 @@ impl Tally {
         if won > self.finished() {
             return Err("its tally has more won games than finished games".into());
         }
-        Ok(())
+        self.metrics.check(self.finished(), players)
     }
 
     /// Adds another shard's tally (same player count); refuses on overflow.
@@ -346,7 +379,11 @@ impl Tally {
             let e = self.ends.entry(k.clone()).or_default();
             *e = add(*e, *v)?;
         }
-        Ok(())
+        if self.metrics.defs.is_empty() && self.metrics.games == 0 && self.metrics.scores.is_empty() {
+            self.metrics.defs = other.metrics.defs.clone();
+            self.metrics.sums = vec![Default::default(); other.metrics.defs.len()];
+        }
+        self.metrics.merge(&other.metrics)
     }
 }
 
@@ -385,6 +422,9 @@ pub struct Report {
     pub rounds_mean: f64,
     pub decisions_mean: f64,
     pub ends: BTreeMap<String, u64>,
+    /// Designer metrics ([`crate::metrics`]): game-independent figures, then the game's.
+    #[serde(default)]
+    pub metrics: Vec<crate::metrics::Figure>,
     pub seconds: f64,
     pub games_per_second: f64,
     /// The raw sums, so reports of shards can be merged.
@@ -428,6 +468,7 @@ impl Report {
             rounds_mean: tally.rounds_sum as f64 / n,
             decisions_mean: tally.decisions_sum as f64 / n,
             ends: tally.ends.clone(),
+            metrics: tally.metrics.figures(tally.players(), tally.win_share(0)),
             seconds,
             games_per_second: if seconds > 0.0 { tally.games as f64 / seconds } else { 0.0 },
             tally,
@@ -480,6 +521,11 @@ impl Report {
             .map(|(k, v)| format!("{k} {v} ({:.1}%)", 100.0 * *v as f64 / self.games.max(1) as f64))
             .collect();
         let _ = writeln!(o, "ended by: {}", ends.join(", "));
+        if !self.metrics.is_empty() {
+            let _ = writeln!(o);
+            o.push_str(&crate::metrics::text(&self.metrics));
+            let _ = writeln!(o);
+        }
         let _ = writeln!(o, "speed: {} games/s ({:.2} s)", rate_text(self.games_per_second), self.seconds);
         o
     }
@@ -628,6 +674,8 @@ mod tests {
             decisions: 1,
             rounds: 1,
             actions: vec![],
+            metrics: vec![],
+            lead_changes: 0,
         };
         let games = [game(0, vec![0, 0, 0]), game(1, vec![0, 0, 1]), game(2, vec![0, 1, 0])];
         let mut whole = Tally::new(3);
