@@ -88,6 +88,14 @@ impl MetricSheet {
         }
     }
 
+    /// A seat's count of a metric so far.
+    pub fn count(&self, seat: usize, metric: usize) -> i64 {
+        if metric >= self.len {
+            return 0;
+        }
+        self.values.get((seat * self.len + metric) * 2).copied().unwrap_or(0)
+    }
+
     /// The flat values: `[(seat * len + metric) * 2]` the count, `+ 1` the round sum.
     pub fn into_values(self) -> Vec<i64> {
         self.values
@@ -157,13 +165,8 @@ impl MetricTally {
             let _ = hist_add(&mut self.scores, i64::from(score), 1);
         }
         let best = outcome.scores.iter().copied().max().unwrap_or(0);
-        let second = outcome
-            .scores
-            .iter()
-            .enumerate()
-            .filter(|&(s, _)| outcome.ranks.get(s) != Some(&0))
-            .map(|(_, &v)| v)
-            .max();
+        let second =
+            outcome.scores.iter().enumerate().filter(|&(s, _)| outcome.ranks.get(s) != Some(&0)).map(|(_, &v)| v).max();
         // Tied winners (or a win on tie-breaks alone) have a margin of 0.
         let margin = if winners > 1 { 0 } else { second.map_or(0, |v| i64::from(best) - i64::from(v)) };
         let _ = hist_add(&mut self.margins, margin, 1);
@@ -273,7 +276,13 @@ impl MetricTally {
         if players > 0 {
             let fair = 1.0 / players as f64;
             let [lo, hi] = crate::sim::wilson(share, n);
-            out.push(fig("seat", "first player", "advantage over fair share", share - fair, Some([lo - fair, hi - fair])));
+            out.push(fig(
+                "seat",
+                "first player",
+                "advantage over fair share",
+                share - fair,
+                Some([lo - fair, hi - fair]),
+            ));
         }
         let (mean, ci) = mean_ci(self.lead_changes as f64, self.lead_changes_sq as f64, n);
         out.push(fig("lead", "lead changes", "per game", mean, Some(ci)));
@@ -370,29 +379,43 @@ pub fn text(figures: &[Figure]) -> String {
     }
     for g in groups {
         let items: Vec<&Figure> = figures.iter().filter(|f| f.group == g).collect();
-        // The first figure of each item ranks it: an event's share of games, a count per game.
+        // Items rank by an event's times per game, or a count's first figure per game.
+        let event = items.first().is_some_and(|f| f.figure.ends_with(" share"));
         let mut firsts: Vec<&Figure> = Vec::new();
         for f in &items {
-            if !firsts.iter().any(|x| x.name == f.name) {
+            let ranks = if event { f.figure.ends_with(" per game") } else { !firsts.iter().any(|x| x.name == f.name) };
+            if ranks {
                 firsts.push(f);
             }
         }
-        let event = firsts.first().is_some_and(|f| f.figure.ends_with(" share"));
         firsts.sort_by(|a, b| b.value.total_cmp(&a.value));
         let shown = 5.min(firsts.len());
         let mut parts = Vec::new();
         for f in &firsts[..shown] {
+            let mine = |pick: &dyn Fn(&str) -> bool| items.iter().find(|x| x.name == f.name && pick(&x.figure));
             if event {
-                let round = items.iter().find(|x| x.name == f.name && x.figure == "mean round").map_or(0.0, |x| x.value);
-                let who = items
-                    .iter()
-                    .find(|x| x.name == f.name && x.figure.ends_with(" win share") && !x.figure.starts_with("non-"));
-                let who = who.map_or(String::new(), |x| {
-                    format!(", {} {:.1}%", x.figure.trim_end_matches(" share"), 100.0 * x.value)
-                });
-                parts.push(format!("{} {:.0}% (round {round:.1}{who})", f.name, 100.0 * f.value));
+                let round = mine(&|x| x == "mean round").map_or(0.0, |x| x.value);
+                let who = mine(&|x| x.ends_with(" win share") && !x.starts_with("non-"));
+                let not = mine(&|x| x.ends_with(" win share") && x.starts_with("non-"));
+                let who = match (who, not) {
+                    (Some(w), Some(n)) => {
+                        format!(
+                            ", {} {:.1}% vs {:.1}%",
+                            w.figure.trim_end_matches(" share"),
+                            100.0 * w.value,
+                            100.0 * n.value
+                        )
+                    }
+                    _ => String::new(),
+                };
+                parts.push(format!("{} {:.2} (round {round:.1}{who})", f.name, f.value));
             } else {
-                parts.push(format!("{} {:.2}", f.name, f.value));
+                let all: Vec<String> = items
+                    .iter()
+                    .filter(|x| x.name == f.name)
+                    .map(|x| format!("{:.2} {}", x.value, x.figure.trim_end_matches(" per game")))
+                    .collect();
+                parts.push(format!("{} {}", f.name, all.join(" / ")));
             }
         }
         let what = firsts.first().map_or("", |f| f.figure.as_str());
@@ -485,7 +508,10 @@ mod tests {
         sheet.add(1, 1, 5);
         t.add(&outcome(vec![10, 7]), &sheet.into_values(), 2);
         t.add(&outcome(vec![4, 4]), &MetricSheet::new(2, 2).into_values(), 0);
-        assert_eq!(t.sums[0], MetricSums { sum: 1, sum_sq: 1, round_sum: 3, games_with: 1, seats_with: 1, win_with: 60 });
+        assert_eq!(
+            t.sums[0],
+            MetricSums { sum: 1, sum_sq: 1, round_sum: 3, games_with: 1, seats_with: 1, win_with: 60 }
+        );
         assert_eq!(t.margins, BTreeMap::from([(0, 1), (3, 1)]));
         let figs = t.figures(2, 1.5);
         let get = |name: &str, figure: &str| {

@@ -71,6 +71,7 @@ pub mod board;
 pub mod check;
 pub mod goods;
 mod json;
+pub mod metrics;
 pub mod phases;
 pub mod rules;
 pub mod screen;
@@ -148,6 +149,26 @@ impl Game for Rules {
 
     fn progress(&self, s: &State) -> Progress {
         Progress { rounds: s.round }
+    }
+
+    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+        self.metric_list()
+    }
+
+    fn metric_len(&self) -> usize {
+        self.metric_count()
+    }
+
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_decision(s, a, m);
+    }
+
+    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_applied(s, m);
+    }
+
+    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_end(s, m);
     }
 
     fn format_action(&self, s: &State, a: Action) -> String {
