@@ -467,6 +467,7 @@ mod tests {
             shard: None,
             record: true,
             progress: None,
+            rotate_seats: false,
         };
         let mut all = Vec::new();
         simulate(&g, &opts, |r| all.push(r.clone())).unwrap();
