@@ -167,6 +167,11 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Called right after each decision is applied (to see what it changed, with what
     /// [`Game::metric_before`] kept in the sheet's scratch). Must not allocate.
     fn metric_after(&self, _state: &Self::State, _sheet: &mut crate::metrics::MetricSheet) {}
+    /// A seat's standing at a round end, which the `lead changes` metric follows. Default:
+    /// the heuristic; a game that can count its score so far gives that instead.
+    fn standing(&self, state: &Self::State, seat: Seat) -> f64 {
+        self.heuristic(state, seat)
+    }
     /// Called once on the final state: records what it tells.
     fn metric_final(&self, _state: &Self::State, _sheet: &mut crate::metrics::MetricSheet) {}
 

@@ -9,8 +9,9 @@
 //! The run's [`MetricTally`] holds integer sums only, so merged shards equal the unsplit run.
 //!
 //! Game-independent figures come with every game: score distribution, margin of victory,
-//! first-player win share, and lead changes — changes of the single leader by the game's
-//! heuristic ([`crate::Game::heuristic`]) between round ends, and to the winner at the end.
+//! first-player win share, and lead changes — changes of the single leader by each seat's
+//! standing ([`crate::Game::standing`]: the score so far where the game counts it, as in
+//! Puerto Rico, else the game's heuristic) between round ends, and to the winner at the end.
 
 use crate::game::Outcome;
 use crate::paired::WIN_UNIT;
@@ -368,7 +369,7 @@ pub fn text(figures: &[Figure]) -> String {
     }
     let _ = writeln!(
         o,
-        "  lead changes: {:.2} per game (single leader by the game's heuristic at round ends, then the winner)",
+        "  lead changes: {:.2} per game (single leader at round ends by score so far or heuristic, then the winner)",
         v("lead", "lead changes", "per game")
     );
     let mut groups: Vec<&str> = Vec::new();
@@ -447,7 +448,7 @@ fn quantile(h: &BTreeMap<i64, u64>, total: u64, q: f64) -> f64 {
     0.0
 }
 
-/// Follows the single leader between round ends (by the game's heuristic) and counts
+/// Follows the single leader between round ends (by [`crate::Game::standing`]) and counts
 /// its changes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lead {

@@ -184,7 +184,7 @@ fn run_game<G: Game>(
         let now = game.progress(&state).rounds;
         if now != round {
             round = now;
-            lead.note((0..players).map(|s| game.heuristic(&state, s as Seat)));
+            lead.note((0..players).map(|s| game.standing(&state, s as Seat)));
         }
         decisions += 1;
         if decisions > limit {

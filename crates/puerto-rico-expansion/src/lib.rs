@@ -196,6 +196,10 @@ impl Game for Rules {
         self.base.metric_final(&s.base, m);
     }
 
+    fn standing(&self, s: &State, seat: Seat) -> f64 {
+        self.base.standing(&s.base, seat)
+    }
+
     fn format_action(&self, s: &State, a: Action) -> String {
         match a {
             Action::Draft(b) => action::format_draft(self, b),

@@ -171,6 +171,11 @@ impl Game for Rules {
         self.metric_end(s, m);
     }
 
+    /// Lead changes follow the score so far: VP chips, buildings and bonuses.
+    fn standing(&self, s: &State, seat: Seat) -> f64 {
+        f64::from(score(self, &s.players[seat]))
+    }
+
     fn format_action(&self, s: &State, a: Action) -> String {
         let caps = ship_capacities(s);
         action::format(self, &caps[..s.ship_count as usize], a)

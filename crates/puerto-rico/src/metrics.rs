@@ -13,6 +13,7 @@
 
 use crate::board;
 use crate::goods::Good;
+use crate::rules::RoleKind;
 use crate::state::{Phase, State};
 use crate::{Action, Rules};
 use rulesmith_core::metrics::{MetricDef, MetricSheet};
@@ -60,9 +61,14 @@ impl Rules {
             }
             _ => {}
         }
-        // Production happens when the craftsman's phase begins (after a role choice or a
-        // window of guest moves) and with the privilege good: keep the holdings then.
-        let producing = matches!(s.phase, Phase::RoleSelection | Phase::Craftsman | Phase::GuestMoves);
+        // Production happens when the craftsman's phase begins (after the craftsman's
+        // choice, or after a window of guest moves) and with the privilege good: keep the
+        // holdings then only, so other decisions cost nothing more.
+        let producing = match a {
+            Action::Role(r) => self.roles.get(usize::from(r)).is_some_and(|r| r.kind == RoleKind::Craftsman),
+            Action::Bonus(_) => true,
+            _ => s.phase == Phase::GuestMoves,
+        };
         m.scratch[SCRATCH_FLAG] = i64::from(producing);
         if producing {
             for (p, player) in s.players.iter().enumerate() {
