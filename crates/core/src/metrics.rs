@@ -39,10 +39,12 @@ pub struct MetricDef {
 }
 
 impl MetricDef {
+    #[inline]
     pub fn count(group: &str, name: &str, unit: &str) -> Self {
         MetricDef { group: group.into(), name: name.into(), kind: Kind::Count { unit: unit.into() } }
     }
 
+    #[inline]
     pub fn event(group: &str, name: &str, verb: &str, who: &str) -> Self {
         MetricDef { group: group.into(), name: name.into(), kind: Kind::Event { verb: verb.into(), who: who.into() } }
     }
@@ -66,6 +68,7 @@ impl MetricSheet {
         MetricSheet { len, values: vec![0; players * len * 2], scratch: [0; SCRATCH] }
     }
 
+    #[inline]
     fn cell(&mut self, seat: usize, metric: usize) -> Option<&mut [i64]> {
         if metric >= self.len {
             return None;
@@ -75,6 +78,7 @@ impl MetricSheet {
     }
 
     /// Adds `count` to a seat's metric.
+    #[inline]
     pub fn add(&mut self, seat: usize, metric: usize, count: i64) {
         if let Some(c) = self.cell(seat, metric) {
             c[0] = c[0].saturating_add(count);
@@ -82,6 +86,7 @@ impl MetricSheet {
     }
 
     /// Counts one event of a seat in `round`.
+    #[inline]
     pub fn event(&mut self, seat: usize, metric: usize, round: u32) {
         if let Some(c) = self.cell(seat, metric) {
             c[0] = c[0].saturating_add(1);
@@ -90,6 +95,7 @@ impl MetricSheet {
     }
 
     /// A seat's count of a metric so far.
+    #[inline]
     pub fn count(&self, seat: usize, metric: usize) -> i64 {
         if metric >= self.len {
             return 0;
@@ -154,6 +160,7 @@ impl MetricTally {
 
     /// Counts one game: its outcome, flat metric values and lead changes. Unfinished
     /// games (stopped by a safety cap) are left out, as from the win rates.
+    #[inline]
     pub fn add(&mut self, outcome: &Outcome, values: &[i64], lead_changes: u32) {
         if outcome.unfinished {
             return;

@@ -180,12 +180,14 @@ impl Game for Rules {
         self.base.metric_len()
     }
 
+    #[inline]
     fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
         if let Action::Play(a) = a {
             self.base.metric_before(&s.base, a, m);
         }
     }
 
+    #[inline]
     fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
         if s.draft.over {
             self.base.metric_after(&s.base, m);
@@ -196,6 +198,7 @@ impl Game for Rules {
         self.base.metric_final(&s.base, m);
     }
 
+    #[inline]
     fn standing(&self, s: &State, seat: Seat) -> f64 {
         self.base.standing(&s.base, seat)
     }

@@ -159,10 +159,12 @@ impl Game for Rules {
         self.metric_count()
     }
 
+    #[inline]
     fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
         self.metric_decision(s, a, m);
     }
 
+    #[inline]
     fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
         self.metric_applied(s, m);
     }
@@ -172,6 +174,7 @@ impl Game for Rules {
     }
 
     /// Lead changes follow the score so far: VP chips, buildings and bonuses.
+    #[inline]
     fn standing(&self, s: &State, seat: Seat) -> f64 {
         f64::from(score(self, &s.players[seat]))
     }

@@ -51,6 +51,7 @@ impl Rules {
         self.goods_base() + PER_GOOD * GOODS
     }
 
+    #[inline]
     pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) {
         let seat = usize::from(s.current);
         match a {
@@ -79,6 +80,7 @@ impl Rules {
         }
     }
 
+    #[inline]
     pub(crate) fn metric_applied(&self, s: &State, m: &mut MetricSheet) {
         if m.scratch[SCRATCH_FLAG] == 0 {
             return;
