@@ -389,13 +389,8 @@ pub fn text(figures: &[Figure]) -> String {
         let items: Vec<&Figure> = figures.iter().filter(|f| f.group == g).collect();
         // Items rank by an event's times per game, or a count's first figure per game.
         let event = items.first().is_some_and(|f| f.figure.ends_with(" share"));
-        let mut firsts: Vec<&Figure> = Vec::new();
-        for f in &items {
-            let ranks = if event { f.figure.ends_with(" per game") } else { !firsts.iter().any(|x| x.name == f.name) };
-            if ranks {
-                firsts.push(f);
-            }
-        }
+        let rank = items.iter().find(|f| !event || f.figure.ends_with(" per game")).map(|f| f.figure.clone());
+        let mut firsts: Vec<&Figure> = items.iter().copied().filter(|f| Some(&f.figure) == rank.as_ref()).collect();
         firsts.sort_by(|a, b| b.value.total_cmp(&a.value));
         let shown = 5.min(firsts.len());
         let mut parts = Vec::new();
@@ -420,7 +415,7 @@ pub fn text(figures: &[Figure]) -> String {
             } else {
                 let all: Vec<String> = items
                     .iter()
-                    .filter(|x| x.name == f.name)
+                    .filter(|x| x.name == f.name && x.figure.ends_with(" per game"))
                     .map(|x| format!("{:.2} {}", x.value, x.figure.trim_end_matches(" per game")))
                     .collect();
                 parts.push(format!("{} {}", f.name, all.join(" / ")));
