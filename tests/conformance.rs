@@ -219,3 +219,38 @@ fn hidden_parts_never_reach_a_view() {
     failures.extend(hidden_twins("mundo-163", &m, &|_, _| {}, &m_hide));
     assert!(failures.is_empty(), "{} leaks:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Issue 11: every ruleset at every player count names its metrics once each, fills one
+/// count per seat and metric in every game, and reports finite figures.
+#[test]
+fn metrics_are_whole_for_every_ruleset_and_player_count() {
+    use rulesmith::core::sim::{Report, SimOptions};
+    for (name, r) in rulesets().unwrap() {
+        let defs = r.game.metric_defs();
+        for (i, d) in defs.iter().enumerate() {
+            assert!(!defs[..i].contains(d), "{name}: metric {d:?} twice");
+        }
+        for players in r.game.players() {
+            let opts = SimOptions {
+                players,
+                games: 2,
+                seed: 5,
+                bots: vec![BotSpec::Greedy; players],
+                shard: None,
+                record: false,
+                progress: None,
+                rotate_seats: false,
+            };
+            let tally = r
+                .game
+                .simulate(&opts, &mut |g| {
+                    assert_eq!(g.metrics.len(), players * defs.len() * 2, "{name} at {players}");
+                })
+                .unwrap();
+            let report = Report::new(&name, "d", r.game.game_id(), &opts, tally, 0.0);
+            for f in &report.metrics {
+                assert!(f.value.is_finite(), "{name} at {players}: {f:?}");
+            }
+        }
+    }
+}
