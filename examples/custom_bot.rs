@@ -51,8 +51,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Seat 0 is the shipper; the others are built-in bots. `bots` names the seats in the report.
     let bots = vec![BotSpec::Random, BotSpec::Greedy, BotSpec::Random];
-    let opts =
-        SimOptions { players: 3, games, seed: 1, bots: bots.clone(), shard: None, record: false, progress: None };
+    let opts = SimOptions {
+        players: 3,
+        games,
+        seed: 1,
+        bots: bots.clone(),
+        shard: None,
+        record: false,
+        progress: None,
+        rotate_seats: false,
+    };
     let make = |seat: u8| -> Box<dyn Bot<Rules>> {
         if seat == 0 { Box::new(Shipper) } else { bots[seat as usize].instantiate::<Rules>(seat) }
     };

@@ -183,6 +183,18 @@ struct RunArgs {
     /// Also write the report as a self-contained HTML page with plots (no network needed).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Play each seed once per rotation of the bot list, so a bot's result does not depend
+    /// on its seat; the report adds results per bot. `compare` does this by default when
+    /// the bots differ by seat.
+    #[arg(long, overrides_with = "no_rotate_seats")]
+    rotate_seats: bool,
+    /// Do not rotate seats (turns off `compare`'s default).
+    #[arg(long)]
+    no_rotate_seats: bool,
+    /// Write one CSV row per game to this file (`compare`: per game per ruleset): seed,
+    /// seats, bots, scores, ranks, end, length and the game's per-seat metrics.
+    #[arg(long, value_name = "FILE")]
+    games_csv: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -310,6 +322,14 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             threads: a.threads,
             bot_time_limit: a.bot_time_limit,
             html: a.html,
+            rotate_seats: if a.rotate_seats {
+                Some(true)
+            } else if a.no_rotate_seats {
+                Some(false)
+            } else {
+                None
+            },
+            games_csv: a.games_csv,
         }
     }
 }

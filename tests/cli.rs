@@ -1048,3 +1048,63 @@ fn a_ruleset_whose_games_cannot_end_is_refused() {
     expect(&["validate", no_builder.to_str().unwrap()], 0);
     expect(&["simulate", no_builder.to_str().unwrap(), "--games", "3"], 0);
 }
+
+/// Issue 11: seat rotation (its shards merge to the unsplit run), the metrics in the JSON
+/// report and in compare's paired differences, and the per-game CSV.
+#[test]
+fn rotation_metrics_and_games_csv() {
+    let dir = scratch("metrics");
+    let run = ["simulate", "puerto-rico", "--games", "6", "--bots", "greedy,random,random", "--players", "3"];
+    let whole = report(&[&run[..], &["--rotate-seats", "--format", "json"]].concat());
+    assert_eq!(whole["games"], 18, "6 seeds × 3 rotations");
+    assert_eq!(whole["by_bot"][0]["bot"], "greedy");
+    let metrics = whole["metrics"].as_array().unwrap();
+    let harbor = metrics.iter().find(|m| m["name"] == "harbor" && m["figure"] == "owner win share").unwrap();
+    assert_eq!(harbor["group"], "building");
+    assert!(harbor["ci95"].is_array() && harbor["n"] == 18, "{harbor}");
+    assert!(metrics.iter().any(|m| m["group"] == "lead" && m["figure"] == "per game"));
+    let mut files = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let o = expect(&[&run[..], &["--rotate-seats", "--shard", &shard, "--format", "json"]].concat(), 0);
+        let path = dir.join(format!("rot-{k}.json"));
+        std::fs::write(&path, o.stdout).unwrap();
+        files.push(path.to_str().unwrap().to_string());
+    }
+    let merged = report(&["merge", &files[0], &files[1], "--format", "json"]);
+    assert_eq!(merged["tally"], whole["tally"]);
+    assert_eq!(merged["metrics"], whole["metrics"]);
+    assert_eq!(merged["by_bot"], whole["by_bot"]);
+    // A rotated shard does not merge with an unrotated one.
+    let plain = expect(&[&run[..], &["--shard", "2/2", "--format", "json"]].concat(), 0);
+    std::fs::write(dir.join("plain.json"), plain.stdout).unwrap();
+    let o = expect(&["merge", &files[0], dir.join("plain.json").to_str().unwrap()], 2);
+    assert!(o.stderr.contains("seat rotation must match"), "{}", o.stderr);
+
+    // One CSV row per game, rotations included; the header names the per-seat metrics.
+    let csv = dir.join("games.csv");
+    let text = expect(&[&run[..], &["--rotate-seats", "--games-csv", csv.to_str().unwrap()]].concat(), 0).stdout;
+    assert!(text.contains("seats rotated") && text.contains("metrics (18 finished games"), "{text}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let header = rows.lines().next().unwrap();
+    assert!(header.starts_with("ruleset,game,rotation,seed,seats,bots,score 0,"), "{header}");
+    assert!(header.contains("seat 2 building: harbor built"), "{header}");
+    assert_eq!(rows.lines().count(), 1 + 18);
+    assert!(rows.lines().nth(2).unwrap().starts_with("puerto-rico,0,1,"), "{rows}");
+
+    // compare rotates different bots by default, pairs the metrics, and writes both rulesets' rows.
+    let args = ["compare", "puerto-rico", "rulesets/house-rules/puerto-rico-no-hacienda.toml", "--games", "4"];
+    let csv = dir.join("compare.csv");
+    let v = report(&[&args[..], &["--bots", "greedy,random,random,random", "--format", "json"]].concat());
+    assert_eq!(v["rotate_seats"], true);
+    let figures = v["differences"]["rulesets"][0]["figures"].as_array().unwrap();
+    let hacienda = figures.iter().find(|f| f["figure"] == "building: hacienda built").unwrap();
+    assert!(hacienda["mean"].as_f64().unwrap() < 0.0, "{hacienda}");
+    let o = expect(&[&args[..], &["--no-rotate-seats", "--games-csv", csv.to_str().unwrap()]].concat(), 0);
+    assert!(!o.stdout.contains("seats rotated"), "{}", o.stdout);
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 1 + 2 * 4);
+    assert!(rows.lines().last().unwrap().starts_with("puerto-rico-no-hacienda,3,0,"), "{rows}");
+    let o = expect(&[&args[..], &["--games-csv", "rulesets/house-rules/puerto-rico-no-hacienda.toml"]].concat(), 2);
+    assert!(o.stderr.contains("refusing to write the games CSV over"), "{}", o.stderr);
+}

@@ -413,6 +413,7 @@ mod never_panics {
                 shard: None,
                 record: true,
                 progress: None,
+                rotate_seats: false,
             };
             let id = rulesmith::core::record::RulesetId {
                 name: ruleset.name().to_string(),
@@ -505,6 +506,41 @@ mod never_panics {
                         let _ = rulesmith::core::sim::merge_reports(&[("a".into(), report)]);
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Issue 11: every ruleset at every player count names its metrics once each, fills one
+/// count per seat and metric in every game, and reports finite figures.
+#[test]
+fn metrics_are_whole_for_every_ruleset_and_player_count() {
+    use rulesmith::core::sim::{Report, SimOptions};
+    for (name, r) in rulesets().unwrap() {
+        let defs = r.game.metric_defs();
+        for (i, d) in defs.iter().enumerate() {
+            assert!(!defs[..i].contains(d), "{name}: metric {d:?} twice");
+        }
+        for players in r.game.players() {
+            let opts = SimOptions {
+                players,
+                games: 2,
+                seed: 5,
+                bots: vec![BotSpec::Greedy; players],
+                shard: None,
+                record: false,
+                progress: None,
+                rotate_seats: false,
+            };
+            let tally = r
+                .game
+                .simulate(&opts, &mut |g| {
+                    assert_eq!(g.metrics.len(), players * defs.len() * 2, "{name} at {players}");
+                })
+                .unwrap();
+            let report = Report::new(&name, "d", r.game.game_id(), &opts, tally, 0.0);
+            for f in &report.metrics {
+                assert!(f.value.is_finite(), "{name} at {players}: {f:?}");
             }
         }
     }

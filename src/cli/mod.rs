@@ -1,6 +1,7 @@
 //! The commands of the `rulesmith` binary, one module per family.
 
 pub mod common;
+pub mod games_csv;
 pub mod html;
 pub mod play;
 pub mod replay;

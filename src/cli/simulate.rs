@@ -1,6 +1,7 @@
 //! `simulate`, `compare`, `merge`.
 
 use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load, players_for, stderr_is_terminal};
+use super::games_csv::GamesCsv;
 use super::html::HtmlOut;
 use rulesmith::Ruleset;
 use rulesmith::core::bots::BotSpec;
@@ -12,6 +13,11 @@ use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+/// Whether two paths name one file (the second may not exist yet).
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).is_ok_and(|x| std::fs::canonicalize(b).is_ok_and(|y| x == y))
+}
 use std::time::Instant;
 
 /// The options `simulate` and `compare` share.
@@ -25,6 +31,10 @@ pub struct RunSpec {
     pub bot_time_limit: f64,
     /// `--html FILE`: also write the report as a page.
     pub html: Option<PathBuf>,
+    /// `--rotate-seats` / `--no-rotate-seats`; `None`: the command's default.
+    pub rotate_seats: Option<bool>,
+    /// `--games-csv FILE`: one row per game.
+    pub games_csv: Option<PathBuf>,
 }
 
 /// `K/N` (1-based K) → `(K-1, N)`.
@@ -57,7 +67,8 @@ fn run_games(
     let total = match opts.shard {
         Some((k, n)) => sim::shard_games(opts.games, k, n),
         None => opts.games,
-    };
+    }
+    .saturating_mul(opts.rotations());
     let bar = stderr_is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total);
         let template = "{prefix} [{bar:40}] {pos}/{len} games, {rate} games/s, {elapsed} elapsed, about {eta} left";
@@ -118,17 +129,26 @@ fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
             other => other,
         })
         .collect();
-    Ok(SimOptions { players, games: spec.games, seed: spec.seed, bots, shard: None, record: false, progress: None })
+    Ok(SimOptions {
+        players,
+        games: spec.games,
+        seed: spec.seed,
+        bots,
+        shard: None,
+        record: false,
+        progress: None,
+        rotate_seats: false,
+    })
 }
 
 /// Refuses an output path that is one of the files read (compared as canonical paths, so
 /// `./r.toml` and a symlink to it are the same file).
-fn refuse_overwriting_inputs<'a>(out: &Path, inputs: impl Iterator<Item = &'a str>) -> Result<(), Failure> {
+fn refuse_overwriting_inputs<'a>(what: &str, out: &Path, inputs: impl Iterator<Item = &'a str>) -> Result<(), Failure> {
     let Ok(out_c) = std::fs::canonicalize(out) else { return Ok(()) };
     for input in inputs {
         if std::fs::canonicalize(input).is_ok_and(|c| c == out_c) {
             return Err(bad(format!(
-                "refusing to write the record over `{}`: it is an input of this run (`{input}`)",
+                "refusing to write {what} over `{}`: it is an input of this run (`{input}`)",
                 out.display()
             )));
         }
@@ -151,8 +171,20 @@ pub fn simulate(
     opts.shard = shard.map(parse_shard).transpose()?;
     opts.record = record.is_some();
     if let Some(path) = record {
-        refuse_overwriting_inputs(path, r.loaded.sources.names())?;
+        refuse_overwriting_inputs("the record", path, r.loaded.sources.names())?;
     }
+    opts.rotate_seats = spec.rotate_seats.unwrap_or(false);
+    let defs = r.game.metric_defs();
+    let mut csv = match &spec.games_csv {
+        Some(path) => {
+            refuse_overwriting_inputs("the games CSV", path, r.loaded.sources.names())?;
+            if record.is_some_and(|rec| same_file(rec, path)) {
+                return Err(bad(format!("--games-csv and --record name the same file `{}`", path.display())));
+            }
+            Some(GamesCsv::create(path, players, defs.clone())?)
+        }
+        None => None,
+    };
     let mut writer = match record {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| bad(format!("cannot create `{}`: {e}", path.display())))?,
@@ -172,8 +204,12 @@ pub fn simulate(
         if let Some(d) = dist.as_mut() {
             d.add(g);
         }
+        if let Some(c) = csv.as_mut() {
+            c.row(r.name(), &opts.bots, g, &defs);
+        }
         if let (Some(w), None) = (writer.as_mut(), &write_error) {
-            let line = Record::of_sim(&id, players, opts.seed, &opts.bots, g).to_line();
+            let bots = sim::rotated_bots(&opts.bots, players, g.rotation);
+            let line = Record::of_sim(&id, players, opts.seed, &bots, g).to_line();
             if let Err(e) = writeln!(w, "{line}") {
                 write_error = Some(e);
             }
@@ -186,6 +222,9 @@ pub fn simulate(
     }
     if let (Some(e), Some(path)) = (write_error, record) {
         return Err(bad(format!("cannot write the record `{}`: {e}", path.display())));
+    }
+    if let Some(c) = csv {
+        c.finish()?;
     }
     let report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
     match f {
@@ -210,13 +249,30 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         return Err(bad("these rulesets have no player count in common"));
     }
     let players = players_for(spec.players, &(lo..=hi), "(all compared)")?;
-    let opts = options(spec, players)?;
+    let mut opts = options(spec, players)?;
+    // Bots that differ by seat are rotated unless asked not to: a ruleset's effect on a
+    // bot should not depend on where it sits.
+    let names: Vec<String> = opts.bots.iter().map(ToString::to_string).collect();
+    opts.rotate_seats = spec.rotate_seats.unwrap_or(names.windows(2).any(|w| w[0] != w[1]));
     configure_threads(spec.threads)?;
     let html = match spec.html.as_deref() {
         Some(p) => Some(HtmlOut::create(p, rulesets.iter().flat_map(|r| r.loaded.sources.names()))?),
         None => None,
     };
     let mut dists = Vec::new();
+    let mut csv = match &spec.games_csv {
+        Some(path) => {
+            refuse_overwriting_inputs("the games CSV", path, rulesets.iter().flat_map(|r| r.loaded.sources.names()))?;
+            let mut all = Vec::new();
+            for d in rulesets.iter().flat_map(|r| r.game.metric_defs()) {
+                if !all.contains(&d) {
+                    all.push(d);
+                }
+            }
+            Some(GamesCsv::create(path, players, all)?)
+        }
+        None => None,
+    };
     let mut reports = Vec::new();
     // Per-game figures of the first ruleset; the others are paired with it game by game.
     let mut first: Vec<std::collections::BTreeMap<String, i64>> = Vec::new();
@@ -224,10 +280,14 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     for (i, r) in rulesets.iter().enumerate() {
         let mut mine = Vec::new();
         let mut dist = Distributions::new(players);
+        let defs = r.game.metric_defs();
         let (tally, seconds) = run_games(r, &opts, |g| {
-            mine.push(paired::game_figures(g, players));
+            mine.push(paired::game_figures(g, players, &defs));
             if html.is_some() {
                 dist.add(g);
+            }
+            if let Some(c) = csv.as_mut() {
+                c.row(r.name(), &opts.bots, g, &defs);
             }
         })?;
         dists.push(dist);
@@ -243,8 +303,11 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
             diffs.push(paired::differences(&sums));
         }
     }
+    if let Some(c) = csv {
+        c.finish()?;
+    }
     let json = serde_json::json!({
-        "players": players, "games": spec.games, "seed": spec.seed,
+        "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
         "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "rulesets": reports,
         "differences": {
@@ -279,15 +342,30 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
 fn differences_text(from: &str, to: &str, diffs: &[paired::Difference]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{to} − {from}, paired by game (same seeds and bots):");
-    let width = diffs.iter().map(|d| d.figure.chars().count()).max().unwrap_or(0).max(6);
+    // Designer metrics: only those that differ significantly, the clearest first (the
+    // JSON lists every figure).
+    let (metrics, figures): (Vec<&paired::Difference>, Vec<&paired::Difference>) =
+        diffs.iter().partition(|d| paired::is_metric(&d.figure));
+    let mut shown: Vec<&paired::Difference> = metrics.iter().copied().filter(|d| d.significant).collect();
+    shown.sort_by(|a, b| a.p_value.total_cmp(&b.p_value));
+    let hidden = metrics.len() - shown.len().min(10);
+    shown.truncate(10);
+    let width = figures.iter().chain(&shown).map(|d| d.figure.chars().count()).max().unwrap_or(0).max(6);
     let _ = writeln!(o, "{:<width$}  {:>10}  {:<24}  {:>7}", "figure", "difference", "95% interval", "p");
-    for d in diffs {
+    for d in figures.into_iter().chain(shown) {
         let pct = d.figure.ends_with("win share") || d.figure.starts_with("ended by") || d.figure == "unfinished";
         let k = if pct { 100.0 } else { 1.0 };
         let unit = if pct { " pp" } else { "" };
         let interval = format!("[{:+.2}, {:+.2}]{unit}", k * d.ci95[0], k * d.ci95[1]);
         let mark = if d.significant { " *" } else { "" };
         let _ = writeln!(o, "{:<width$}  {:>+10.2}  {interval:<24}  {:>7.4}{mark}", d.figure, k * d.mean, d.p_value);
+    }
+    if !metrics.is_empty() {
+        let _ = writeln!(
+            o,
+            "metrics (`<group>: …`, per game): {hidden} of {} not shown (only significant ones are; --format json lists all).",
+            metrics.len()
+        );
     }
     let _ = writeln!(
         o,
@@ -365,11 +443,19 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{} players, {} games each, seed {}, bots {}\n",
+        "{} players, {} games each, seed {}, bots {}{}\n",
         opts.players,
         opts.games,
         opts.seed,
-        bots.join(",")
+        bots.join(","),
+        if opts.rotate_seats {
+            format!(
+                " (seats rotated: each seed once per rotation of the bots, {} games per ruleset)",
+                opts.games.saturating_mul(opts.rotations())
+            )
+        } else {
+            String::new()
+        }
     );
     for (l, cells) in &rows {
         let _ = write!(o, "{l:label$}");

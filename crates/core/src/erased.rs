@@ -21,6 +21,8 @@ pub trait AnyGame: Send + Sync {
         &self,
         opts: &crate::tournament::TournamentOptions,
     ) -> Result<crate::tournament::TournamentTally, SimError>;
+    /// The game's designer metrics for this ruleset ([`Game::metric_defs`]).
+    fn metric_defs(&self) -> Vec<crate::metrics::MetricDef>;
     /// A new game right after setup.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError>;
     /// Checks the game's action space and observation on seeded random games
@@ -119,6 +121,10 @@ impl<G: Game> AnyGame for G {
         opts: &crate::tournament::TournamentOptions,
     ) -> Result<crate::tournament::TournamentTally, SimError> {
         crate::tournament::run(self, opts)
+    }
+
+    fn metric_defs(&self) -> Vec<crate::metrics::MetricDef> {
+        Game::metric_defs(self)
     }
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError> {

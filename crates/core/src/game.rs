@@ -150,6 +150,31 @@ pub trait Game: Send + Sync + Sized + 'static {
         crate::sim::MAX_DECISIONS
     }
 
+    // --- Designer metrics ([`crate::metrics`]) ---
+
+    /// The game's metrics for this ruleset, in a stable order (names in the game's own
+    /// words). Default: none (the game-independent figures still come with every report).
+    fn metric_defs(&self) -> Vec<crate::metrics::MetricDef> {
+        Vec::new()
+    }
+    /// How many metrics [`Game::metric_defs`] lists, without building the list.
+    fn metric_len(&self) -> usize {
+        0
+    }
+    /// Called on the playout path before each decision is applied: records into `sheet`
+    /// what no final-state read can give (when something happened). Must not allocate.
+    fn metric_before(&self, _state: &Self::State, _action: Self::Action, _sheet: &mut crate::metrics::MetricSheet) {}
+    /// Called right after each decision is applied (to see what it changed, with what
+    /// [`Game::metric_before`] kept in the sheet's scratch). Must not allocate.
+    fn metric_after(&self, _state: &Self::State, _sheet: &mut crate::metrics::MetricSheet) {}
+    /// A seat's standing at a round end, which the `lead changes` metric follows. Default:
+    /// the heuristic; a game that can count its score so far gives that instead.
+    fn standing(&self, state: &Self::State, seat: Seat) -> f64 {
+        self.heuristic(state, seat)
+    }
+    /// Called once on the final state: records what it tells.
+    fn metric_final(&self, _state: &Self::State, _sheet: &mut crate::metrics::MetricSheet) {}
+
     /// The action in the game's notation: lowercase words, stable.
     fn format_action(&self, state: &Self::State, action: Self::Action) -> String;
     /// Reads the game's notation. The state gives context (e.g. who is to move).

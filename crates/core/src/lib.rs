@@ -90,6 +90,7 @@ pub mod encode;
 pub mod erased;
 pub mod game;
 pub mod input;
+pub mod metrics;
 pub mod paired;
 pub mod record;
 pub mod rng;

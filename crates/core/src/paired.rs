@@ -5,6 +5,7 @@
 //! win shared by k ≤ 5 players is a whole number of 60ths), so the sums of the paired
 //! differences and of their squares are exact and merge across shards.
 
+use crate::metrics::{self, Kind, MetricDef};
 use crate::sim::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -12,8 +13,11 @@ use std::collections::BTreeMap;
 /// 60 = lcm(1..=5): a k-way shared win is a whole number of 60ths.
 pub const WIN_UNIT: i64 = 60;
 
-/// A game's figures, as integers in their units (see [`figure_scale`]).
-pub fn game_figures(r: &GameResult, players: usize) -> BTreeMap<String, i64> {
+/// A game's figures, as integers in their units (see [`figure_scale`]), with its designer
+/// metrics (`defs`: the game's [`crate::Game::metric_defs`]) summed over the seats, each
+/// named `"<group>: <item> <verb or unit>"` (e.g. `building: harbor built`), and the
+/// game-independent `score: margin of victory` and `lead: lead changes`.
+pub fn game_figures(r: &GameResult, players: usize, defs: &[MetricDef]) -> BTreeMap<String, i64> {
     let mut f = BTreeMap::new();
     if r.outcome.unfinished {
         f.insert("unfinished".to_string(), 1);
@@ -28,7 +32,26 @@ pub fn game_figures(r: &GameResult, players: usize) -> BTreeMap<String, i64> {
     }
     f.insert("rounds".to_string(), i64::from(r.rounds));
     f.insert(format!("ended by {}", r.outcome.end), 1);
+    let best = r.outcome.scores.iter().copied().max().unwrap_or(0);
+    let second =
+        (0..players).filter(|&s| r.outcome.ranks.get(s) != Some(&0)).filter_map(|s| r.outcome.scores.get(s)).max();
+    let margin = if winners > 1 { 0 } else { second.map_or(0, |&v| i64::from(best) - i64::from(v)) };
+    f.insert("score: margin of victory".to_string(), margin);
+    f.insert("lead: lead changes".to_string(), i64::from(r.lead_changes));
+    for (m, d) in defs.iter().enumerate() {
+        let what = match &d.kind {
+            Kind::Count { unit } => unit,
+            Kind::Event { verb, .. } => verb,
+        };
+        let total = (0..players).map(|s| metrics::seat_count(&r.metrics, defs.len(), s, m)).sum();
+        f.insert(format!("{}: {} {what}", d.group, d.name), total);
+    }
     f
+}
+
+/// Whether a paired figure is a designer metric (named `"<group>: …"`).
+pub fn is_metric(figure: &str) -> bool {
+    figure.contains(": ")
 }
 
 /// The unit of a figure's integer values.

@@ -344,6 +344,7 @@ mod tests {
             shard: None,
             record: true,
             progress: None,
+            rotate_seats: false,
         };
         let mut out = String::new();
         simulate(&g, &opts, |r| {

@@ -38,6 +38,22 @@ pub struct SimOptions {
     pub record: bool,
     /// Counts games as each one finishes, on any thread (a progress bar reads it).
     pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// Play each seed once per rotation of the bot list ([`rotated_bots`]), so a bot's
+    /// result does not depend on where it sits: `games` seeds give `games × players` games.
+    pub rotate_seats: bool,
+}
+
+impl SimOptions {
+    /// Rotations played per seed: 1, or one per seat when rotating.
+    pub fn rotations(&self) -> u64 {
+        if self.rotate_seats { self.players.max(1) as u64 } else { 1 }
+    }
+}
+
+/// The bots of rotation `r`: seat `s` is played by the bot at position `(s + r) mod players`
+/// of the list (rotation 0 is the list as given).
+pub fn rotated_bots(bots: &[BotSpec], players: usize, r: u32) -> Vec<BotSpec> {
+    (0..players).map(|s| bots.get((s + r as usize) % players.max(1)).cloned().unwrap_or(BotSpec::Random)).collect()
 }
 
 /// One finished game.
@@ -51,6 +67,19 @@ pub struct GameResult {
     /// The actions in notation, when recording.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<String>,
+    /// The game's designer metrics, flat per seat ([`crate::metrics::MetricSheet`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<i64>,
+    /// Changes of the single leader ([`crate::metrics::Lead`]).
+    #[serde(default)]
+    pub lead_changes: u32,
+    /// The seat rotation this game was played in (0 unless rotating, see [`rotated_bots`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -133,6 +162,9 @@ fn run_game<G: Game>(
     let mut actions = Vec::new();
     let mut decisions = 0u64;
     let limit = game.decision_limit();
+    let mut sheet = crate::metrics::MetricSheet::new(players, game.metric_len());
+    let mut lead = crate::metrics::Lead::default();
+    let mut round = game.progress(&state).rounds;
     loop {
         let seat = match game.to_move(&state) {
             ToMove::Terminal => break,
@@ -146,21 +178,49 @@ fn run_game<G: Game>(
         if record {
             actions.push(game.format_action(&state, action));
         }
+        game.metric_before(&state, action, &mut sheet);
         game.apply_legal(&mut state, action);
+        game.metric_after(&state, &mut sheet);
+        let now = game.progress(&state).rounds;
+        if now != round {
+            round = now;
+            lead.note((0..players).map(|s| game.standing(&state, s as Seat)));
+        }
         decisions += 1;
         if decisions > limit {
             return Err(SimError::Endless { index, seed, limit });
         }
     }
     let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
-    let result = GameResult { index, seed, outcome, decisions, rounds: game.progress(&state).rounds, actions };
+    game.metric_final(&state, &mut sheet);
+    lead.finish(&outcome);
+    let result = GameResult {
+        index,
+        seed,
+        outcome,
+        decisions,
+        rounds: game.progress(&state).rounds,
+        actions,
+        metrics: sheet.into_values(),
+        lead_changes: lead.changes,
+        rotation: 0,
+    };
     Ok((result, state))
 }
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
 pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
-    let play = |i: u64| play_game(game, opts.players, i, game_seed(opts.seed, i), &opts.bots, opts.record);
-    simulate_games(opts, &play, each)
+    let play = |i: u64, r: u32| {
+        let seed = game_seed(opts.seed, i);
+        if r == 0 {
+            return play_game(game, opts.players, i, seed, &opts.bots, opts.record);
+        }
+        let bots = rotated_bots(&opts.bots, opts.players, r);
+        let mut result = play_game(game, opts.players, i, seed, &bots, opts.record)?;
+        result.rotation = r;
+        Ok(result)
+    };
+    simulate_games(opts, game.metric_defs(), &play, each)
 }
 
 /// Runs a simulation whose bots come from `make_bot` (called once per seat of each
@@ -172,20 +232,31 @@ pub fn simulate_with<G: Game>(
     make_bot: &(dyn Fn(Seat) -> Box<dyn Bot<G>> + Sync),
     each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
-    let play = |i: u64| {
-        let mut seats: Vec<Box<dyn Bot<G>>> = (0..opts.players).map(|s| make_bot(s as Seat)).collect();
-        play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record)
+    // When rotating, `make_bot` is asked for the bot of list position `(seat + r) mod players`.
+    let play = |i: u64, r: u32| {
+        let n = opts.players.max(1);
+        let mut seats: Vec<Box<dyn Bot<G>>> =
+            (0..opts.players).map(|s| make_bot(((s + r as usize) % n) as Seat)).collect();
+        let mut result = play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record)?;
+        result.rotation = r;
+        Ok(result)
     };
-    simulate_games(opts, &play, each)
+    simulate_games(opts, game.metric_defs(), &play, each)
 }
 
 /// The run's games in parallel chunks, folded in index order.
 fn simulate_games(
     opts: &SimOptions,
-    play: &(dyn Fn(u64) -> Result<GameResult, SimError> + Sync),
+    defs: Vec<crate::metrics::MetricDef>,
+    play: &(dyn Fn(u64, u32) -> Result<GameResult, SimError> + Sync),
     mut each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
+    tally.metrics = crate::metrics::MetricTally::new(defs);
+    if opts.rotate_seats {
+        tally.bots = vec![BotSums::default(); opts.players];
+    }
+    let rotations = opts.rotations() as u32;
     // The shard's games k, k+n, k+2n, … in chunks, never all indices at once.
     let (first, step) = match opts.shard {
         Some((k, n)) if n > 0 => (k, n),
@@ -195,14 +266,15 @@ fn simulate_games(
     let mut chunk = Vec::with_capacity(512);
     while next < opts.games {
         chunk.clear();
+        // Shards split by seed: a seed's rotations stay together.
         while chunk.len() < 512 && next < opts.games {
-            chunk.push(next);
+            chunk.extend((0..rotations).map(|r| (next, r)));
             next = next.saturating_add(step);
         }
         let results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
-            .map(|&i| {
-                let r = play(i);
+            .map(|&(i, rot)| {
+                let r = play(i, rot);
                 if let Some(p) = &opts.progress {
                     p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
@@ -239,6 +311,22 @@ pub struct Tally {
     pub decisions_sum: u64,
     /// How many games ended by each end condition (unfinished ones included).
     pub ends: BTreeMap<String, u64>,
+    /// The designer metrics' sums (finished games).
+    #[serde(default)]
+    pub metrics: crate::metrics::MetricTally,
+    /// With rotated seats: sums per bot of the list, by its position (finished games).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<BotSums>,
+}
+
+/// One bot's exact sums over the seat-games it played (finished games).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotSums {
+    pub games: u64,
+    /// Win share in 60ths ([`crate::paired::WIN_UNIT`]).
+    pub wins: u64,
+    pub score_sum: i64,
+    pub score_sum_sq: u64,
 }
 
 impl Tally {
@@ -283,9 +371,19 @@ impl Tally {
             self.score_sum[s] = self.score_sum[s].saturating_add(i64::from(score));
             let sq = u64::from(score.unsigned_abs()).pow(2);
             self.score_sum_sq[s] = self.score_sum_sq[s].saturating_add(sq);
+            let position = (s + r.rotation as usize) % players.max(1);
+            if let Some(b) = self.bots.get_mut(position) {
+                b.games += 1;
+                if r.outcome.ranks.get(s) == Some(&0) && winners > 0 {
+                    b.wins += crate::paired::WIN_UNIT as u64 / winners as u64;
+                }
+                b.score_sum = b.score_sum.saturating_add(i64::from(score));
+                b.score_sum_sq = b.score_sum_sq.saturating_add(sq);
+            }
         }
         self.rounds_sum += u64::from(r.rounds);
         self.decisions_sum += r.decisions;
+        self.metrics.add(&r.outcome, &r.metrics, r.lead_changes);
     }
 
     /// Checks that a tally read from a file is whole and self-consistent.
@@ -319,7 +417,10 @@ impl Tally {
         if won > self.finished() {
             return Err("its tally has more won games than finished games".into());
         }
-        Ok(())
+        if !self.bots.is_empty() && self.bots.len() != players {
+            return Err(format!("its tally does not hold {players} bots"));
+        }
+        self.metrics.check(self.finished(), players)
     }
 
     /// Adds another shard's tally (same player count); refuses on overflow.
@@ -346,7 +447,16 @@ impl Tally {
             let e = self.ends.entry(k.clone()).or_default();
             *e = add(*e, *v)?;
         }
-        Ok(())
+        if self.bots.len() != other.bots.len() {
+            return Err("cannot merge a tally with rotated seats and one without".into());
+        }
+        for (a, b) in self.bots.iter_mut().zip(&other.bots) {
+            a.games = add(a.games, b.games)?;
+            a.wins = add(a.wins, b.wins)?;
+            a.score_sum = a.score_sum.checked_add(b.score_sum).ok_or_else(over)?;
+            a.score_sum_sq = add(a.score_sum_sq, b.score_sum_sq)?;
+        }
+        self.metrics.merge(&other.metrics)
     }
 }
 
@@ -377,14 +487,23 @@ pub struct Report {
     pub run_games: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
-    /// Games this report covers (unfinished included).
+    /// Each seed played once per rotation of the bots ([`rotated_bots`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rotate_seats: bool,
+    /// Games this report covers (unfinished included; with rotated seats, seeds × players).
     pub games: u64,
     /// Games stopped by a safety cap: no winner, out of win rates and score means.
     pub unfinished: u64,
     pub seats: Vec<SeatReport>,
+    /// With rotated seats: each bot of the list (by position) over every seat it played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_bot: Vec<SeatReport>,
     pub rounds_mean: f64,
     pub decisions_mean: f64,
     pub ends: BTreeMap<String, u64>,
+    /// Designer metrics ([`crate::metrics`]): game-independent figures, then the game's.
+    #[serde(default)]
+    pub metrics: Vec<crate::metrics::Figure>,
     pub seconds: f64,
     pub games_per_second: f64,
     /// The raw sums, so reports of shards can be merged.
@@ -413,6 +532,27 @@ impl Report {
                 }
             })
             .collect();
+        // A bot's seat-games: `seat` is its position in the bot list.
+        let by_bot = tally
+            .bots
+            .iter()
+            .enumerate()
+            .map(|(p, b)| {
+                let k = b.games.max(1) as f64;
+                let mean = b.score_sum as f64 / k;
+                let var = (b.score_sum_sq as f64 / k - mean * mean).max(0.0);
+                let wins = b.wins as f64 / crate::paired::WIN_UNIT as f64;
+                SeatReport {
+                    seat: p,
+                    bot: opts.bots.get(p).map_or_else(|| "random".into(), ToString::to_string),
+                    wins,
+                    win_rate: wins / k,
+                    win_rate_ci95: wilson(wins / k, b.games),
+                    score_mean: mean,
+                    score_sd: var.sqrt(),
+                }
+            })
+            .collect();
         Report {
             ruleset: ruleset.to_string(),
             digest: digest.to_string(),
@@ -422,12 +562,15 @@ impl Report {
             bots: opts.bots.iter().map(ToString::to_string).collect(),
             run_games: opts.games,
             shard: opts.shard.map(|(k, n)| format!("{}/{n}", k + 1)),
+            rotate_seats: opts.rotate_seats,
             games: tally.games,
             unfinished: tally.unfinished,
             seats,
+            by_bot,
             rounds_mean: tally.rounds_sum as f64 / n,
             decisions_mean: tally.decisions_sum as f64 / n,
             ends: tally.ends.clone(),
+            metrics: tally.metrics.figures(tally.players(), tally.win_share(0)),
             seconds,
             games_per_second: if seconds > 0.0 { tally.games as f64 / seconds } else { 0.0 },
             tally,
@@ -464,6 +607,29 @@ impl Report {
                 s.score_sd
             );
         }
+        if self.rotate_seats {
+            let _ = writeln!(o);
+            let _ = writeln!(
+                o,
+                "seats rotated: each of {} seeds played once per rotation of the bots; by bot (over every seat):",
+                self.games / self.players.max(1) as u64
+            );
+            let _ = writeln!(o, "bot# bot          wins     win rate  95% interval     score mean  sd");
+            for s in &self.by_bot {
+                let _ = writeln!(
+                    o,
+                    "{:<4} {:<12} {:>8.1}  {:>7.1}%  [{:>5.1}%, {:>5.1}%]  {:>10.2}  {:.2}",
+                    s.seat,
+                    s.bot,
+                    s.wins,
+                    100.0 * s.win_rate,
+                    100.0 * s.win_rate_ci95[0],
+                    100.0 * s.win_rate_ci95[1],
+                    s.score_mean,
+                    s.score_sd
+                );
+            }
+        }
         let _ = writeln!(o);
         if self.unfinished > 0 {
             let _ = writeln!(
@@ -480,6 +646,11 @@ impl Report {
             .map(|(k, v)| format!("{k} {v} ({:.1}%)", 100.0 * *v as f64 / self.games.max(1) as f64))
             .collect();
         let _ = writeln!(o, "ended by: {}", ends.join(", "));
+        if !self.metrics.is_empty() {
+            let _ = writeln!(o);
+            o.push_str(&crate::metrics::text(&self.metrics));
+            let _ = writeln!(o);
+        }
         let _ = writeln!(o, "speed: {} games/s ({:.2} s)", rate_text(self.games_per_second), self.seconds);
         o
     }
@@ -511,11 +682,20 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
     let mut of = None;
     let mut seconds = 0.0_f64;
     for (name, r) in reports {
-        if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games)
-            != (&first.ruleset, &first.digest, &first.game, first.players, first.seed, &first.bots, first.run_games)
+        if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games, r.rotate_seats)
+            != (
+                &first.ruleset,
+                &first.digest,
+                &first.game,
+                first.players,
+                first.seed,
+                &first.bots,
+                first.run_games,
+                first.rotate_seats,
+            )
         {
             return Err(format!(
-                "`{name}` is not a shard of the same run as `{first_name}` (ruleset, digest, game, players, seed, bots and --games must match)"
+                "`{name}` is not a shard of the same run as `{first_name}` (ruleset, digest, game, players, seed, bots, --games and seat rotation must match)"
             ));
         }
         r.tally.check(r.players).map_err(|e| format!("`{name}`: {e}"))?;
@@ -536,7 +716,8 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
         if let Some(other) = seen.insert(k, name) {
             return Err(format!("shard {}/{n} is given twice (`{other}` and `{name}`)", k + 1));
         }
-        let expected = shard_games(r.run_games, k, n);
+        let rotations = if r.rotate_seats { r.players as u64 } else { 1 };
+        let expected = shard_games(r.run_games, k, n).saturating_mul(rotations);
         if r.tally.games != expected || r.games != r.tally.games || r.unfinished != r.tally.unfinished {
             return Err(format!(
                 "`{name}`: shard {}/{n} of a {}-game run has {expected} games, but the report says {}",
@@ -547,6 +728,8 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
         }
         if tally.players() == 0 {
             tally = Tally::new(r.players);
+            tally.bots = vec![BotSums::default(); r.tally.bots.len()];
+            tally.metrics = crate::metrics::MetricTally::new(r.tally.metrics.defs.clone());
         }
         tally.merge(&r.tally).map_err(|e| format!("`{name}`: {e}"))?;
         if r.seconds.is_finite() && r.seconds >= 0.0 {
@@ -574,6 +757,7 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
         shard: None,
         record: false,
         progress: None,
+        rotate_seats: first.rotate_seats,
     };
     Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
 }
@@ -614,7 +798,16 @@ mod tests {
     }
 
     fn report(games: u64, shard: Option<(u64, u64)>, tally: Tally) -> Report {
-        let opts = SimOptions { players: 2, games, seed: 1, bots: vec![], shard, record: false, progress: None };
+        let opts = SimOptions {
+            players: 2,
+            games,
+            seed: 1,
+            bots: vec![],
+            shard,
+            record: false,
+            progress: None,
+            rotate_seats: false,
+        };
         Report::new("r", "d", "g", &opts, tally, 0.0)
     }
 
@@ -628,6 +821,9 @@ mod tests {
             decisions: 1,
             rounds: 1,
             actions: vec![],
+            metrics: vec![],
+            lead_changes: 0,
+            rotation: 0,
         };
         let games = [game(0, vec![0, 0, 0]), game(1, vec![0, 0, 1]), game(2, vec![0, 1, 0])];
         let mut whole = Tally::new(3);
@@ -636,8 +832,16 @@ mod tests {
             whole.add(g);
             parts[(g.index % 2) as usize].add(g);
         }
-        let opts =
-            |shard| SimOptions { players: 3, games: 3, seed: 1, bots: vec![], shard, record: false, progress: None };
+        let opts = |shard| SimOptions {
+            players: 3,
+            games: 3,
+            seed: 1,
+            bots: vec![],
+            shard,
+            record: false,
+            progress: None,
+            rotate_seats: false,
+        };
         let named: Vec<(String, Report)> = parts
             .iter()
             .enumerate()

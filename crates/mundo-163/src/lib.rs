@@ -116,6 +116,7 @@ pub mod encoding;
 pub mod fixed;
 mod heuristic;
 mod hidden;
+pub mod metrics;
 pub mod purchase;
 pub mod residents;
 pub mod rules;
@@ -309,6 +310,28 @@ impl Game for Mundo163 {
 
     fn progress(&self, state: &State) -> Progress {
         Progress { rounds: state.round }
+    }
+
+    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+        self.metric_list()
+    }
+
+    fn metric_len(&self) -> usize {
+        self.metric_count()
+    }
+
+    #[inline]
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_decision(s, a, m);
+    }
+
+    #[inline]
+    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_applied(s, m);
+    }
+
+    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_end(s, m);
     }
 
     fn format_action(&self, _state: &State, action: Action) -> String {

@@ -172,6 +172,38 @@ impl Game for Rules {
         self.base.progress(&s.base)
     }
 
+    // The metrics are the base game's (the draft is setup, not play).
+    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+        self.base.metric_defs()
+    }
+
+    fn metric_len(&self) -> usize {
+        self.base.metric_len()
+    }
+
+    #[inline]
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+        if let Action::Play(a) = a {
+            self.base.metric_before(&s.base, a, m);
+        }
+    }
+
+    #[inline]
+    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        if s.draft.over {
+            self.base.metric_after(&s.base, m);
+        }
+    }
+
+    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.base.metric_final(&s.base, m);
+    }
+
+    #[inline]
+    fn standing(&self, s: &State, seat: Seat) -> f64 {
+        self.base.standing(&s.base, seat)
+    }
+
     fn format_action(&self, s: &State, a: Action) -> String {
         match a {
             Action::Draft(b) => action::format_draft(self, b),

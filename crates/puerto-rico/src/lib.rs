@@ -72,6 +72,7 @@ pub mod check;
 pub mod encoding;
 pub mod goods;
 mod json;
+pub mod metrics;
 pub mod phases;
 pub mod rules;
 pub mod screen;
@@ -149,6 +150,34 @@ impl Game for Rules {
 
     fn progress(&self, s: &State) -> Progress {
         Progress { rounds: s.round }
+    }
+
+    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+        self.metric_list()
+    }
+
+    fn metric_len(&self) -> usize {
+        self.metric_count()
+    }
+
+    #[inline]
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_decision(s, a, m);
+    }
+
+    #[inline]
+    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_applied(s, m);
+    }
+
+    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_end(s, m);
+    }
+
+    /// Lead changes follow the score so far: VP chips, buildings and bonuses.
+    #[inline]
+    fn standing(&self, s: &State, seat: Seat) -> f64 {
+        f64::from(score(self, &s.players[seat]))
     }
 
     fn format_action(&self, s: &State, a: Action) -> String {

@@ -105,6 +105,7 @@ pub mod action;
 pub mod encoding;
 pub mod engine;
 pub mod json;
+pub mod metrics;
 pub mod rules;
 pub mod screen;
 pub mod state;
@@ -226,6 +227,28 @@ impl Game for SantiagoDeCuba {
 
     fn progress(&self, state: &State) -> Progress {
         Progress { rounds: state.turn.round }
+    }
+
+    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+        self.metric_list()
+    }
+
+    fn metric_len(&self) -> usize {
+        self.metric_count()
+    }
+
+    #[inline]
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_decision(s, a, m);
+    }
+
+    #[inline]
+    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_applied(s, m);
+    }
+
+    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_end(s, m);
     }
 
     fn format_action(&self, _state: &State, action: Action) -> String {

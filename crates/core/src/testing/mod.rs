@@ -638,6 +638,7 @@ mod tests {
             shard: None,
             record: true,
             progress: None,
+            rotate_seats: false,
         };
         let mut all = Vec::new();
         simulate(&g, &opts, |r| all.push(r.clone())).unwrap();
@@ -668,5 +669,51 @@ mod tests {
         let view = g.observe(&s, 0);
         assert_eq!(view.players[1].secret, 0);
         assert_eq!(view.players[0].secret, s.players[0].secret);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Shards of a run, written as JSON and merged, give exactly the unsplit run's
+        /// tally and report (metrics and per-bot results included), rotated or not.
+        #[test]
+        fn merged_shards_equal_the_unsplit_run_with_metrics_and_rotation(
+            games in 1u64..30,
+            n in 1u64..5,
+            seed in proptest::prelude::any::<u64>(),
+            rotate_seats in proptest::prelude::any::<bool>(),
+        ) {
+            use crate::sim::{Report, SimOptions, merge_reports, simulate};
+            let g = TakeAway::default();
+            let opts = SimOptions {
+                players: 3,
+                games,
+                seed,
+                bots: crate::bots::parse_bots("greedy,random,random", 3).unwrap(),
+                shard: None,
+                record: false,
+                progress: None,
+                rotate_seats,
+            };
+            let report = |opts: &SimOptions| {
+                let tally = simulate(&g, opts, |_| {}).unwrap();
+                Report::new("take-away", "d", "take-away", opts, tally, 0.0)
+            };
+            let whole = report(&opts);
+            let rotations = if rotate_seats { 3 } else { 1 };
+            proptest::prop_assert_eq!(whole.games, games * rotations);
+            proptest::prop_assert_eq!(whole.by_bot.len(), if rotate_seats { 3 } else { 0 });
+            let shards: Vec<(String, Report)> = (0..n)
+                .map(|k| {
+                    let r = report(&SimOptions { shard: Some((k, n)), ..opts.clone() });
+                    let json = serde_json::to_string(&r).unwrap();
+                    (format!("s{k}"), serde_json::from_str(&json).unwrap())
+                })
+                .collect();
+            let merged = merge_reports(&shards).unwrap();
+            proptest::prop_assert_eq!(&merged.tally, &whole.tally);
+            proptest::prop_assert_eq!(&merged.metrics, &whole.metrics);
+            proptest::prop_assert_eq!(&merged.by_bot, &whole.by_bot);
+            proptest::prop_assert!(!whole.metrics.is_empty());
+        }
     }
 }

@@ -173,3 +173,54 @@ fn greedy_games_end_by_deliveries() {
     println!("{by_rule} of {games} greedy games ended by deliveries");
     assert!(by_rule >= 7, "only {by_rule} of {games} greedy games ended by deliveries");
 }
+
+/// Issue 11: the money metrics account for every coin (their sum per seat is the money at
+/// the end less the starting money), and the deliveries are those of the final state.
+#[test]
+fn metrics_account_for_money_and_deliveries() {
+    use rulesmith_core::bots::{self, Bot, BotError, BotSpec};
+    use rulesmith_core::metrics::seat_count;
+    use rulesmith_core::{Game, Rng};
+    use rulesmith_mundo_163::{Mundo163, state::State};
+
+    /// The greedy bot, keeping the final state.
+    struct Keep(std::rc::Rc<std::cell::RefCell<Option<State>>>);
+    impl Bot<Mundo163> for Keep {
+        fn name(&self) -> String {
+            "greedy".into()
+        }
+        fn choose(
+            &mut self,
+            g: &Mundo163,
+            s: &State,
+            legal: &[rulesmith_mundo_163::action::Action],
+            rng: &mut Rng,
+        ) -> Result<rulesmith_mundo_163::action::Action, BotError> {
+            Ok(bots::choose(g, &BotSpec::Greedy, s, legal, rng))
+        }
+        fn game_over(&mut self, _g: &Mundo163, s: &State) {
+            *self.0.borrow_mut() = Some(s.clone());
+        }
+    }
+    let g = common::game();
+    let defs = g.metric_defs();
+    let at = |group: &str, name: &str| defs.iter().position(|d| d.group == group && d.name == name).unwrap();
+    for seed in 0..2 {
+        let end = std::rc::Rc::new(std::cell::RefCell::new(None));
+        let mut seats: Vec<Box<dyn Bot<Mundo163>>> = (0..2).map(|_| Box::new(Keep(end.clone())) as _).collect();
+        let r = rulesmith_core::sim::play_game_with(&g, 2, seed, seed, &mut seats, false).unwrap();
+        let s = end.borrow().clone().unwrap();
+        assert!(r.decisions > 50 && s.p.iter().any(|p| p.money != g.rules.starting_money), "seed {seed}");
+        for (p, player) in s.p.iter().enumerate() {
+            let money: i64 = ["income", "privileges", "residents", "upgrades", "other"]
+                .iter()
+                .map(|m| seat_count(&r.metrics, defs.len(), p, at("money", m)))
+                .sum();
+            assert_eq!(money, i64::from(player.money - g.rules.starting_money), "seed {seed} seat {p}");
+            for (k, good) in g.rules.goods.iter().enumerate() {
+                let n = seat_count(&r.metrics, defs.len(), p, at("delivery", good));
+                assert_eq!(n, i64::from(player.delivered[k]), "seed {seed} seat {p} {good}");
+            }
+        }
+    }
+}

@@ -19,3 +19,58 @@ fn random_games_end_and_keep_invariants() {
         }
     }
 }
+
+/// The designer metrics add up: every seat's final score is its VP sources' sum; every
+/// barrel produced is traded, shipped or spoiled, or kept; the text section is stable.
+#[test]
+fn metrics_account_for_scores_and_goods() {
+    use rulesmith_core::metrics::{self, Kind};
+    use rulesmith_core::sim::{self, Report, SimOptions};
+    let rules = crate::common::rules();
+    let defs = rules.metric_defs();
+    assert_eq!(defs.len(), rules.metric_len());
+    let at = |group: &str, name: &str, kind: &str| {
+        defs.iter()
+            .position(|d| {
+                d.group == group
+                    && d.name == name
+                    && match &d.kind {
+                        Kind::Count { unit } => unit == kind,
+                        Kind::Event { verb, .. } => verb == kind,
+                    }
+            })
+            .unwrap()
+    };
+    let bots = rulesmith_core::bots::parse_bots("random", 4).unwrap();
+    for seed in 0..20 {
+        let g = sim::play_game(&rules, 4, seed, seed, &bots, false).unwrap();
+        let len = defs.len();
+        let count = |s, m| metrics::seat_count(&g.metrics, len, s, m);
+        for s in 0..4 {
+            let vp: i64 =
+                ["shipping", "buildings", "large-building bonuses"].iter().map(|n| count(s, at("vp", n, "VP"))).sum();
+            assert_eq!(vp, i64::from(g.outcome.scores[s]), "seed {seed} seat {s}");
+            for good in ["corn", "indigo", "sugar", "tobacco", "coffee"] {
+                let left = count(s, at("goods", good, "shipped or spoiled"));
+                assert!(left >= 0, "seed {seed} seat {s} {good}: {left}");
+            }
+        }
+        // Each role is picked as often as the game had role choices.
+        let picks: i64 =
+            rules.roles.iter().map(|r| (0..4).map(|s| count(s, at("role", &r.id, "picked"))).sum::<i64>()).sum();
+        assert!(picks >= i64::from(g.rounds) * 4 - 4 && picks <= i64::from(g.rounds) * 4, "{picks} {}", g.rounds);
+    }
+    let opts = SimOptions {
+        players: 4,
+        games: 12,
+        seed: 3,
+        bots,
+        shard: None,
+        record: false,
+        progress: None,
+        rotate_seats: true,
+    };
+    let tally = sim::simulate(&rules, &opts, |_| {}).unwrap();
+    let report = Report::new("puerto-rico", "d", "puerto-rico", &opts, tally, 0.0);
+    insta::assert_snapshot!("metrics_text", metrics::text(&report.metrics));
+}

@@ -69,3 +69,31 @@ fn three_player_random_games() {
 fn four_player_random_games() {
     check_many(4, 2000);
 }
+
+/// The designer metrics add up: each seat's VP sources sum to its score less the VP it
+/// started with; a game has as many citizen visits as `drive` decisions that stopped at one.
+#[test]
+fn metrics_account_for_the_score() {
+    use rulesmith_core::metrics::seat_count;
+    let g = game();
+    let defs = g.metric_defs();
+    assert_eq!(defs.len(), g.metric_len());
+    let vp = |name: &str| defs.iter().position(|d| d.group == "vp" && d.name == name).unwrap();
+    let bots = rulesmith_core::bots::parse_bots("random", 3).unwrap();
+    for seed in 0..30 {
+        let r = rulesmith_core::sim::play_game(&g, 3, seed, seed, &bots, false).unwrap();
+        for s in 0..3 {
+            let sources: i64 = ["deliveries", "citizens and buildings", "end of game"]
+                .iter()
+                .map(|n| seat_count(&r.metrics, defs.len(), s, vp(n)))
+                .sum();
+            let score = i64::from(r.outcome.scores[s]) - i64::from(g.rules.start_vp);
+            assert_eq!(sources, score, "seed {seed} seat {s}");
+        }
+        let visits: i64 = (0..3)
+            .flat_map(|s| (0..g.rules.citizens.len()).map(move |c| (s, c)))
+            .map(|(s, c)| seat_count(&r.metrics, defs.len(), s, c))
+            .sum();
+        assert!(visits > 0 && visits <= r.decisions as i64, "seed {seed}: {visits} visits");
+    }
+}

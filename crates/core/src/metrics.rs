@@ -1,0 +1,545 @@
+//! Designer metrics: what happened in the games (buildings built, roles picked, where the
+//! points came from), collected per game and summed exactly across games, threads and
+//! shards.
+//!
+//! A game names its metrics once per ruleset ([`crate::Game::metric_defs`]) and fills a
+//! [`MetricSheet`] per game: from a per-decision hook only where the final state cannot
+//! tell (when a building was built), else from the final state. The sheet is a flat array
+//! indexed by seat and metric, allocated once per game; nothing is allocated per decision.
+//! The run's [`MetricTally`] holds integer sums only, so merged shards equal the unsplit run.
+//!
+//! Game-independent figures come with every game: score distribution, margin of victory,
+//! first-player win share, and lead changes — changes of the single leader by each seat's
+//! standing ([`crate::Game::standing`]: the score so far where the game counts it, as in
+//! Puerto Rico, else the game's heuristic) between round ends, and to the winner at the end.
+
+use crate::game::Outcome;
+use crate::paired::WIN_UNIT;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What a metric counts, which decides its figures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A quantity per seat (barrels produced, VP from buildings); figure `"<unit> per game"`.
+    Count { unit: String },
+    /// Something a seat does in a round (builds a building, picks a role). Figures:
+    /// `"<verb> share"` (games in which some seat did it), `"<verb> per game"`,
+    /// `"mean round"`, `"<who> win share"` (seats that did it) and `"non-<who> win share"`.
+    Event { verb: String, who: String },
+}
+
+/// One metric: its group (`building`, `role`, `vp`, `goods` …), item and kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetricDef {
+    pub group: String,
+    pub name: String,
+    pub kind: Kind,
+}
+
+impl MetricDef {
+    #[inline]
+    pub fn count(group: &str, name: &str, unit: &str) -> Self {
+        MetricDef { group: group.into(), name: name.into(), kind: Kind::Count { unit: unit.into() } }
+    }
+
+    #[inline]
+    pub fn event(group: &str, name: &str, verb: &str, who: &str) -> Self {
+        MetricDef { group: group.into(), name: name.into(), kind: Kind::Event { verb: verb.into(), who: who.into() } }
+    }
+}
+
+/// Scratch cells a game may use between its hooks within one decision.
+pub const SCRATCH: usize = 32;
+
+/// One game's metrics: per seat and metric, a count and the sum of the rounds it
+/// happened in.
+#[derive(Clone, Debug, Default)]
+pub struct MetricSheet {
+    len: usize,
+    values: Vec<i64>,
+    /// For the game's own hooks: e.g. holdings before a decision, to see what it changed.
+    pub scratch: [i64; SCRATCH],
+}
+
+impl MetricSheet {
+    pub fn new(players: usize, len: usize) -> Self {
+        MetricSheet { len, values: vec![0; players * len * 2], scratch: [0; SCRATCH] }
+    }
+
+    #[inline]
+    fn cell(&mut self, seat: usize, metric: usize) -> Option<&mut [i64]> {
+        if metric >= self.len {
+            return None;
+        }
+        let i = (seat * self.len + metric) * 2;
+        self.values.get_mut(i..i + 2)
+    }
+
+    /// Adds `count` to a seat's metric.
+    #[inline]
+    pub fn add(&mut self, seat: usize, metric: usize, count: i64) {
+        if let Some(c) = self.cell(seat, metric) {
+            c[0] = c[0].saturating_add(count);
+        }
+    }
+
+    /// Counts one event of a seat in `round`.
+    #[inline]
+    pub fn event(&mut self, seat: usize, metric: usize, round: u32) {
+        if let Some(c) = self.cell(seat, metric) {
+            c[0] = c[0].saturating_add(1);
+            c[1] = c[1].saturating_add(i64::from(round));
+        }
+    }
+
+    /// A seat's count of a metric so far.
+    #[inline]
+    pub fn count(&self, seat: usize, metric: usize) -> i64 {
+        if metric >= self.len {
+            return 0;
+        }
+        self.values.get((seat * self.len + metric) * 2).copied().unwrap_or(0)
+    }
+
+    /// The flat values: `[(seat * len + metric) * 2]` the count, `+ 1` the round sum.
+    pub fn into_values(self) -> Vec<i64> {
+        self.values
+    }
+}
+
+/// A seat's count of metric `m` in a game's flat values.
+pub fn seat_count(values: &[i64], len: usize, seat: usize, m: usize) -> i64 {
+    values.get((seat * len + m) * 2).copied().unwrap_or(0)
+}
+
+/// Exact sums of one metric over finished games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetricSums {
+    /// Σ per game of the count over all seats, and Σ of its squares.
+    pub sum: i64,
+    pub sum_sq: u64,
+    /// Σ of the rounds of the events.
+    pub round_sum: i64,
+    /// Games in which some seat has a count.
+    pub games_with: u64,
+    /// Seat-games with a count, and their win share in 60ths.
+    pub seats_with: u64,
+    pub win_with: u64,
+}
+
+/// The metrics of a run, as exact integer sums (inside [`crate::sim::Tally`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetricTally {
+    pub defs: Vec<MetricDef>,
+    /// One per def, in order.
+    pub sums: Vec<MetricSums>,
+    /// Finished games counted.
+    pub games: u64,
+    /// Every seat's final score: how many times each score occurred.
+    pub scores: BTreeMap<i64, u64>,
+    /// Winning score minus the best other score, per finished game (0: tie-breaks decided).
+    pub margins: BTreeMap<i64, u64>,
+    /// Σ and Σ² of lead changes per game.
+    pub lead_changes: u64,
+    pub lead_changes_sq: u64,
+}
+
+fn hist_add(h: &mut BTreeMap<i64, u64>, k: i64, n: u64) -> Result<(), String> {
+    let e = h.entry(k).or_default();
+    *e = e.checked_add(n).ok_or("the merged sums overflow")?;
+    Ok(())
+}
+
+impl MetricTally {
+    pub fn new(defs: Vec<MetricDef>) -> Self {
+        let sums = vec![MetricSums::default(); defs.len()];
+        MetricTally { defs, sums, ..Default::default() }
+    }
+
+    /// Counts one game: its outcome, flat metric values and lead changes. Unfinished
+    /// games (stopped by a safety cap) are left out, as from the win rates.
+    #[inline]
+    pub fn add(&mut self, outcome: &Outcome, values: &[i64], lead_changes: u32) {
+        if outcome.unfinished {
+            return;
+        }
+        self.games += 1;
+        let players = outcome.scores.len();
+        let winners = outcome.winners().len().max(1) as u64;
+        let won = |s: usize| if outcome.ranks.get(s) == Some(&0) { WIN_UNIT as u64 / winners } else { 0 };
+        for &score in &outcome.scores {
+            let _ = hist_add(&mut self.scores, i64::from(score), 1);
+        }
+        let best = outcome.scores.iter().copied().max().unwrap_or(0);
+        let second =
+            outcome.scores.iter().enumerate().filter(|&(s, _)| outcome.ranks.get(s) != Some(&0)).map(|(_, &v)| v).max();
+        // Tied winners (or a win on tie-breaks alone) have a margin of 0.
+        let margin = if winners > 1 { 0 } else { second.map_or(0, |v| i64::from(best) - i64::from(v)) };
+        let _ = hist_add(&mut self.margins, margin, 1);
+        let lc = u64::from(lead_changes);
+        self.lead_changes = self.lead_changes.saturating_add(lc);
+        self.lead_changes_sq = self.lead_changes_sq.saturating_add(lc * lc);
+        let len = self.defs.len();
+        for (m, sums) in self.sums.iter_mut().enumerate() {
+            let mut total = 0i64;
+            for s in 0..players {
+                let i = (s * len + m) * 2;
+                let (count, rounds) = (values.get(i).copied().unwrap_or(0), values.get(i + 1).copied().unwrap_or(0));
+                total = total.saturating_add(count);
+                sums.round_sum = sums.round_sum.saturating_add(rounds);
+                if count != 0 {
+                    sums.seats_with += 1;
+                    sums.win_with += won(s);
+                }
+            }
+            sums.sum = sums.sum.saturating_add(total);
+            sums.sum_sq = sums.sum_sq.saturating_add(total.unsigned_abs().saturating_mul(total.unsigned_abs()));
+            if total != 0 {
+                sums.games_with += 1;
+            }
+        }
+    }
+
+    /// Adds another shard's metrics (same metric list); refuses on overflow.
+    pub fn merge(&mut self, other: &MetricTally) -> Result<(), String> {
+        if self.defs != other.defs || self.sums.len() != other.sums.len() {
+            return Err("its metrics are not the same list (another game or ruleset?)".into());
+        }
+        let over = || "the merged sums overflow".to_string();
+        let add = |a: u64, b: u64| a.checked_add(b).ok_or_else(over);
+        let addi = |a: i64, b: i64| a.checked_add(b).ok_or_else(over);
+        self.games = add(self.games, other.games)?;
+        self.lead_changes = add(self.lead_changes, other.lead_changes)?;
+        self.lead_changes_sq = add(self.lead_changes_sq, other.lead_changes_sq)?;
+        for (k, &n) in &other.scores {
+            hist_add(&mut self.scores, *k, n)?;
+        }
+        for (k, &n) in &other.margins {
+            hist_add(&mut self.margins, *k, n)?;
+        }
+        for (a, b) in self.sums.iter_mut().zip(&other.sums) {
+            a.sum = addi(a.sum, b.sum)?;
+            a.sum_sq = add(a.sum_sq, b.sum_sq)?;
+            a.round_sum = addi(a.round_sum, b.round_sum)?;
+            a.games_with = add(a.games_with, b.games_with)?;
+            a.seats_with = add(a.seats_with, b.seats_with)?;
+            a.win_with = add(a.win_with, b.win_with)?;
+        }
+        Ok(())
+    }
+
+    /// Checks a tally read from a file: one sum per metric, counts within the games.
+    pub fn check(&self, finished: u64, players: usize) -> Result<(), String> {
+        if self.sums.len() != self.defs.len() {
+            return Err("its metrics tally does not hold one sum per metric".into());
+        }
+        if self.games != finished && !(self.games == 0 && self.defs.is_empty() && self.scores.is_empty()) {
+            return Err("its metrics tally does not count the finished games".into());
+        }
+        let seat_games = finished.saturating_mul(players as u64);
+        if self.sums.iter().any(|s| s.games_with > finished || s.seats_with > seat_games) {
+            return Err("its metrics tally counts more games than it has".into());
+        }
+        Ok(())
+    }
+
+    /// The named figures, in a stable order: game-independent first, then the game's in
+    /// the order of its metric list. `first_win_share` is seat 0's exact win share.
+    pub fn figures(&self, players: usize, first_win_share: f64) -> Vec<Figure> {
+        let n = self.games;
+        let mut out = Vec::new();
+        let fig = |group: &str, name: &str, figure: &str, value: f64, ci95: Option<[f64; 2]>| Figure {
+            group: group.into(),
+            name: name.into(),
+            figure: figure.into(),
+            value,
+            ci95,
+            n,
+        };
+        if n == 0 {
+            return out;
+        }
+        let scores: u64 = self.scores.values().sum();
+        for (q, label) in [(0.1, "p10"), (0.5, "median"), (0.9, "p90")] {
+            out.push(fig("score", "score", label, quantile(&self.scores, scores, q), None));
+        }
+        let (msum, msq) = self.margins.iter().fold((0i128, 0i128), |(a, b), (&k, &c)| {
+            (a + i128::from(k) * i128::from(c), b + i128::from(k) * i128::from(k) * i128::from(c))
+        });
+        let (mean, ci) = mean_ci(msum as f64, msq as f64, n);
+        out.push(fig("score", "margin of victory", "mean", mean, Some(ci)));
+        out.push(fig("score", "margin of victory", "median", quantile(&self.margins, n, 0.5), None));
+        let ties = self.margins.get(&0).copied().unwrap_or(0);
+        out.push(fig(
+            "score",
+            "margin of victory",
+            "decided by tie-break share",
+            ties as f64 / n as f64,
+            Some(crate::sim::wilson(ties as f64 / n as f64, n)),
+        ));
+        let share = first_win_share / n as f64;
+        out.push(fig("seat", "first player", "win share", share, Some(crate::sim::wilson(share, n))));
+        if players > 0 {
+            let fair = 1.0 / players as f64;
+            let [lo, hi] = crate::sim::wilson(share, n);
+            out.push(fig(
+                "seat",
+                "first player",
+                "advantage over fair share",
+                share - fair,
+                Some([lo - fair, hi - fair]),
+            ));
+        }
+        let (mean, ci) = mean_ci(self.lead_changes as f64, self.lead_changes_sq as f64, n);
+        out.push(fig("lead", "lead changes", "per game", mean, Some(ci)));
+        let seat_games = n.saturating_mul(players as u64);
+        for (d, s) in self.defs.iter().zip(&self.sums) {
+            let f = |figure: &str, value, ci95| Figure {
+                group: d.group.clone(),
+                name: d.name.clone(),
+                figure: figure.into(),
+                value,
+                ci95,
+                n,
+            };
+            let (mean, ci) = mean_ci(s.sum as f64, s.sum_sq as f64, n);
+            match &d.kind {
+                Kind::Count { unit } => out.push(f(&format!("{unit} per game"), mean, Some(ci))),
+                Kind::Event { verb, who } => {
+                    let share = s.games_with as f64 / n as f64;
+                    out.push(f(&format!("{verb} share"), share, Some(crate::sim::wilson(share, n))));
+                    out.push(f(&format!("{verb} per game"), mean, Some(ci)));
+                    let round = if s.sum > 0 { s.round_sum as f64 / s.sum as f64 } else { 0.0 };
+                    out.push(f("mean round", round, None));
+                    let unit = WIN_UNIT as f64;
+                    let with = if s.seats_with > 0 { s.win_with as f64 / unit / s.seats_with as f64 } else { 0.0 };
+                    out.push(f(&format!("{who} win share"), with, Some(crate::sim::wilson(with, s.seats_with))));
+                    let others = seat_games.saturating_sub(s.seats_with);
+                    let won_others = (n as f64 * unit - s.win_with as f64).max(0.0) / unit;
+                    let without = if others > 0 { won_others / others as f64 } else { 0.0 };
+                    out.push(f(&format!("non-{who} win share"), without, Some(crate::sim::wilson(without, others))));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One figure of the report's `metrics` list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    pub group: String,
+    pub name: String,
+    pub figure: String,
+    pub value: f64,
+    /// 95% interval: Wilson for shares, normal approximation for means; `null` for
+    /// quantiles and mean rounds.
+    pub ci95: Option<[f64; 2]>,
+    /// Games counted (finished games).
+    pub n: u64,
+}
+
+/// The compact text section of a report: the game-independent figures, then the top
+/// items of each of the game's groups (the JSON has every figure).
+pub fn text(figures: &[Figure]) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let Some(n) = figures.first().map(|f| f.n) else { return o };
+    let get = |group: &str, name: &str, figure: &str| {
+        figures.iter().find(|f| f.group == group && f.name == name && f.figure == figure)
+    };
+    let v = |group: &str, name: &str, figure: &str| get(group, name, figure).map_or(0.0, |f| f.value);
+    let _ = writeln!(o, "metrics ({n} finished games; --format json lists every figure):");
+    let _ = writeln!(
+        o,
+        "  score: median {}, p10–p90 {}–{}; margin of victory {:.2} (median {}), {:.1}% decided by tie-break",
+        v("score", "score", "median"),
+        v("score", "score", "p10"),
+        v("score", "score", "p90"),
+        v("score", "margin of victory", "mean"),
+        v("score", "margin of victory", "median"),
+        100.0 * v("score", "margin of victory", "decided by tie-break share")
+    );
+    if let Some(f) = get("seat", "first player", "win share") {
+        let [lo, hi] = f.ci95.unwrap_or([0.0, 1.0]);
+        let fair = f.value - v("seat", "first player", "advantage over fair share");
+        let _ = writeln!(
+            o,
+            "  first player: win share {:.1}% [{:.1}, {:.1}] (fair share {:.1}%)",
+            100.0 * f.value,
+            100.0 * lo,
+            100.0 * hi,
+            100.0 * fair
+        );
+    }
+    let _ = writeln!(
+        o,
+        "  lead changes: {:.2} per game (single leader at round ends by score so far or heuristic, then the winner)",
+        v("lead", "lead changes", "per game")
+    );
+    let mut groups: Vec<&str> = Vec::new();
+    for f in figures {
+        if !["score", "seat", "lead"].contains(&f.group.as_str()) && !groups.contains(&f.group.as_str()) {
+            groups.push(&f.group);
+        }
+    }
+    for g in groups {
+        let items: Vec<&Figure> = figures.iter().filter(|f| f.group == g).collect();
+        // Items rank by an event's times per game, or a count's first figure per game.
+        let event = items.first().is_some_and(|f| f.figure.ends_with(" share"));
+        let rank = items.iter().find(|f| !event || f.figure.ends_with(" per game")).map(|f| f.figure.clone());
+        let mut firsts: Vec<&Figure> = items.iter().copied().filter(|f| Some(&f.figure) == rank.as_ref()).collect();
+        firsts.sort_by(|a, b| b.value.total_cmp(&a.value));
+        let shown = 5.min(firsts.len());
+        let mut parts = Vec::new();
+        for f in &firsts[..shown] {
+            let mine = |pick: &dyn Fn(&str) -> bool| items.iter().find(|x| x.name == f.name && pick(&x.figure));
+            if event {
+                let round = mine(&|x| x == "mean round").map_or(0.0, |x| x.value);
+                let who = mine(&|x| x.ends_with(" win share") && !x.starts_with("non-"));
+                let not = mine(&|x| x.ends_with(" win share") && x.starts_with("non-"));
+                let who = match (who, not) {
+                    (Some(w), Some(n)) => {
+                        format!(
+                            ", {} {:.1}% vs {:.1}%",
+                            w.figure.trim_end_matches(" share"),
+                            100.0 * w.value,
+                            100.0 * n.value
+                        )
+                    }
+                    _ => String::new(),
+                };
+                parts.push(format!("{} {:.2} (round {round:.1}{who})", f.name, f.value));
+            } else {
+                let all: Vec<String> = items
+                    .iter()
+                    .filter(|x| x.name == f.name && x.figure.ends_with(" per game"))
+                    .map(|x| format!("{:.2} {}", x.value, x.figure.trim_end_matches(" per game")))
+                    .collect();
+                parts.push(format!("{} {}", f.name, all.join(" / ")));
+            }
+        }
+        let what = firsts.first().map_or("", |f| f.figure.as_str());
+        let more = if firsts.len() > shown { format!(", … {} more", firsts.len() - shown) } else { String::new() };
+        let _ = writeln!(o, "  {g} (by {what}): {}{more}", parts.join(", "));
+    }
+    o
+}
+
+/// Mean of a per-game value from its sums, with a normal-approximation 95% interval.
+fn mean_ci(sum: f64, sum_sq: f64, n: u64) -> (f64, [f64; 2]) {
+    let k = n.max(1) as f64;
+    let mean = sum / k;
+    let var = if n > 1 { ((sum_sq - sum * mean) / (k - 1.0)).max(0.0) } else { 0.0 };
+    let half = 1.959_963_984_540_054 * (var / k).sqrt();
+    (mean, [mean - half, mean + half])
+}
+
+/// The `q` quantile (lower) of a histogram holding `total` values.
+fn quantile(h: &BTreeMap<i64, u64>, total: u64, q: f64) -> f64 {
+    let target = ((total as f64 - 1.0).max(0.0) * q).floor() as u64;
+    let mut seen = 0u64;
+    for (&k, &c) in h {
+        seen = seen.saturating_add(c);
+        if seen > target {
+            return k as f64;
+        }
+    }
+    0.0
+}
+
+/// Follows the single leader between round ends (by [`crate::Game::standing`]) and counts
+/// its changes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lead {
+    leader: Option<usize>,
+    pub changes: u32,
+}
+
+impl Lead {
+    /// Notes the leader now: the seat with the highest value, if only one has it.
+    pub fn note(&mut self, values: impl Iterator<Item = f64>) {
+        let mut best: Option<(usize, f64)> = None;
+        let mut unique = false;
+        for (s, v) in values.enumerate() {
+            match best {
+                Some((_, b)) if v < b => {}
+                Some((_, b)) if v == b => unique = false,
+                _ => {
+                    best = Some((s, v));
+                    unique = true;
+                }
+            }
+        }
+        if let (Some((s, _)), true) = (best, unique) {
+            if self.leader.is_some_and(|l| l != s) {
+                self.changes += 1;
+            }
+            self.leader = Some(s);
+        }
+    }
+
+    /// Notes the final standing: the single winner, if any.
+    pub fn finish(&mut self, outcome: &Outcome) {
+        if let [w] = outcome.winners()[..] {
+            let w = usize::from(w);
+            if self.leader.is_some_and(|l| l != w) {
+                self.changes += 1;
+            }
+            self.leader = Some(w);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(scores: Vec<i32>) -> Outcome {
+        Outcome::ranked(scores, vec![], "e")
+    }
+
+    #[test]
+    fn events_and_margins_sum_exactly() {
+        let defs = vec![MetricDef::event("building", "harbor", "built", "owner"), MetricDef::count("vp", "x", "VP")];
+        let mut t = MetricTally::new(defs.clone());
+        // 2 players; seat 0 builds the harbor in round 3 and wins 10–7.
+        let mut sheet = MetricSheet::new(2, 2);
+        sheet.event(0, 0, 3);
+        sheet.add(1, 1, 5);
+        t.add(&outcome(vec![10, 7]), &sheet.into_values(), 2);
+        t.add(&outcome(vec![4, 4]), &MetricSheet::new(2, 2).into_values(), 0);
+        assert_eq!(
+            t.sums[0],
+            MetricSums { sum: 1, sum_sq: 1, round_sum: 3, games_with: 1, seats_with: 1, win_with: 60 }
+        );
+        assert_eq!(t.margins, BTreeMap::from([(0, 1), (3, 1)]));
+        let figs = t.figures(2, 1.5);
+        let get = |name: &str, figure: &str| {
+            figs.iter().find(|f| f.name == name && f.figure == figure).map(|f| f.value).unwrap_or(f64::NAN)
+        };
+        assert_eq!(get("harbor", "built share"), 0.5);
+        assert_eq!(get("harbor", "mean round"), 3.0);
+        assert_eq!(get("harbor", "owner win share"), 1.0);
+        // Non-owners: 3 seat-games, half a win in the tie.
+        assert!((get("harbor", "non-owner win share") - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(get("x", "VP per game"), 2.5);
+        assert_eq!(get("lead changes", "per game"), 1.0);
+        assert_eq!(get("first player", "win share"), 0.75);
+        let mut a = MetricTally::new(defs);
+        a.merge(&t).unwrap();
+        assert_eq!(a, t);
+    }
+
+    #[test]
+    fn lead_counts_changes_of_a_single_leader() {
+        let mut l = Lead::default();
+        l.note([1.0, 0.0].into_iter());
+        l.note([1.0, 1.0].into_iter()); // tie: no single leader, no change
+        l.note([0.0, 2.0].into_iter());
+        l.finish(&outcome(vec![5, 3]));
+        assert_eq!(l.changes, 2);
+    }
+}

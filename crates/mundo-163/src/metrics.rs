@@ -1,0 +1,98 @@
+//! Designer metrics of Mundo 163.
+//!
+//! | group | name | figures | how |
+//! |---|---|---|---|
+//! | `privilege` | each privilege type's id | bought share, bought per game, mean round, owner / non-owner win share | `buy …` decisions (at a price or free) |
+//! | `roads` | `roads` | built per game | the roads on the board at the end |
+//! | `roads` | `free roads` | built per game | `free road …` decisions (privilege) |
+//! | `delivery` | each good | delivered per game | the goods delivered, from the final state |
+//! | `money` | `income` | money per game | money gained in every decision that gains money (deliveries' income) |
+//! | `money` | `privileges`, `residents`, `upgrades` | money per game | money spent on each (negative) |
+//! | `money` | `other` | money per game | money lost in every other decision |
+
+use crate::Mundo163;
+use crate::action::Action;
+use crate::state::State;
+use rulesmith_core::metrics::{MetricDef, MetricSheet, SCRATCH};
+
+/// Scratch cells: which money source the decision is, then each seat's money before it.
+const SOURCE: usize = 0;
+const MONEY_BEFORE: usize = 1;
+const MONEY: [&str; 5] = ["income", "privileges", "residents", "upgrades", "other"];
+
+impl Mundo163 {
+    fn roads_base(&self) -> usize {
+        self.rules.privileges.len()
+    }
+
+    fn delivery_base(&self) -> usize {
+        self.roads_base() + 2
+    }
+
+    fn money_base(&self) -> usize {
+        self.delivery_base() + self.rules.goods.len()
+    }
+
+    pub(crate) fn metric_list(&self) -> Vec<MetricDef> {
+        let r = &self.rules;
+        let mut d: Vec<MetricDef> =
+            r.privileges.iter().map(|p| MetricDef::event("privilege", &p.id, "bought", "owner")).collect();
+        d.push(MetricDef::count("roads", "roads", "built"));
+        d.push(MetricDef::count("roads", "free roads", "built"));
+        d.extend(r.goods.iter().map(|g| MetricDef::count("delivery", g, "delivered")));
+        d.extend(MONEY.iter().map(|m| MetricDef::count("money", m, "money")));
+        d
+    }
+
+    pub(crate) fn metric_count(&self) -> usize {
+        self.money_base() + MONEY.len()
+    }
+
+    #[inline]
+    pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) {
+        let seat = usize::from(s.current);
+        m.scratch[SOURCE] = match a {
+            Action::BuyPrivilege { kind, .. } => {
+                m.event(seat, usize::from(kind), s.round);
+                1
+            }
+            Action::BuyResident(_) => 2,
+            Action::Upgrade(_) => 3,
+            Action::FreeRoad { .. } => {
+                m.add(seat, self.roads_base() + 1, 1);
+                0
+            }
+            _ => 0,
+        };
+        for (p, player) in s.p.iter().enumerate().take(SCRATCH - MONEY_BEFORE) {
+            m.scratch[MONEY_BEFORE + p] = i64::from(player.money);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn metric_applied(&self, s: &State, m: &mut MetricSheet) {
+        let base = self.money_base();
+        for (p, player) in s.p.iter().enumerate().take(SCRATCH - MONEY_BEFORE) {
+            let change = i64::from(player.money) - m.scratch[MONEY_BEFORE + p];
+            // A purchase costs its buyer; anything else gained is income, lost is other.
+            let source = match m.scratch[SOURCE] {
+                _ if change > 0 => 0,
+                k @ 1..=3 => k as usize,
+                _ => 4,
+            };
+            if change != 0 {
+                m.add(p, base + source, change);
+            }
+        }
+    }
+
+    pub(crate) fn metric_end(&self, s: &State, m: &mut MetricSheet) {
+        for (p, player) in s.p.iter().enumerate() {
+            let roads: u32 = player.roads.iter().map(|w| w.count_ones()).sum();
+            m.add(p, self.roads_base(), i64::from(roads));
+            for (g, &n) in player.delivered.iter().enumerate().take(self.rules.goods.len()) {
+                m.add(p, self.delivery_base() + g, i64::from(n));
+            }
+        }
+    }
+}

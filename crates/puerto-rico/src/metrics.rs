@@ -1,0 +1,124 @@
+//! Designer metrics of Puerto Rico (and of its expansion, which plays through these).
+//!
+//! | group | name | figures | how |
+//! |---|---|---|---|
+//! | `building` | each building's id | built share, built per game, mean round, owner / non-owner win share | the `build` decision, in its round |
+//! | `role` | each role's id | picked share, picked per game, mean round, picker / non-picker win share | the role choice, in its round |
+//! | `vp` | `shipping` | VP per game | VP chips earned in play (shipping, the captain's privilege, harbor, wharf …), from the final state |
+//! | `vp` | `buildings` | VP per game | the buildings' printed VP, from the final state |
+//! | `vp` | `large-building bonuses` | VP per game | bonuses of occupied large buildings, from the final state |
+//! | `goods` | each good | produced per game | barrels a player's holdings gained (only production adds barrels) |
+//! | `goods` | each good | traded per game | `sell` decisions (trading house and trading post) |
+//! | `goods` | each good | shipped or spoiled per game | produced − traded − kept at the end: barrels shipped, lost at storage or returned to pay |
+
+use crate::board;
+use crate::goods::Good;
+use crate::rules::RoleKind;
+use crate::state::{Phase, State};
+use crate::{Action, Rules};
+use rulesmith_core::metrics::{MetricDef, MetricSheet};
+
+/// Metrics after the buildings and roles: the VP sources, then three per good.
+const VP: usize = 3;
+const PER_GOOD: usize = 3;
+const GOODS: usize = Good::ALL.len();
+
+impl Rules {
+    fn vp_base(&self) -> usize {
+        self.buildings.len() + self.roles.len()
+    }
+
+    fn goods_base(&self) -> usize {
+        self.vp_base() + VP
+    }
+
+    pub(crate) fn metric_list(&self) -> Vec<MetricDef> {
+        let mut d: Vec<MetricDef> =
+            self.buildings.iter().map(|b| MetricDef::event("building", &b.id, "built", "owner")).collect();
+        d.extend(self.roles.iter().map(|r| MetricDef::event("role", &r.id, "picked", "picker")));
+        for name in ["shipping", "buildings", "large-building bonuses"] {
+            d.push(MetricDef::count("vp", name, "VP"));
+        }
+        for g in Good::ALL {
+            for unit in ["produced", "traded", "shipped or spoiled"] {
+                d.push(MetricDef::count("goods", g.name(), unit));
+            }
+        }
+        d
+    }
+
+    pub(crate) fn metric_count(&self) -> usize {
+        self.goods_base() + PER_GOOD * GOODS
+    }
+
+    #[inline]
+    pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) {
+        let seat = usize::from(s.current);
+        match a {
+            Action::Build(b) => m.event(seat, usize::from(b), s.round),
+            Action::Role(r) => m.event(seat, self.buildings.len() + usize::from(r), s.round),
+            Action::Sell(g) | Action::SellPost { good: g, .. } => {
+                m.add(seat, self.goods_base() + PER_GOOD * g.index() + 1, 1)
+            }
+            _ => {}
+        }
+        // Production happens when the craftsman's phase begins (after the craftsman's
+        // choice, or after a window of guest moves) and with the privilege good: keep the
+        // holdings then only, so other decisions cost nothing more.
+        let producing = match a {
+            Action::Role(r) => self.roles.get(usize::from(r)).is_some_and(|r| r.kind == RoleKind::Craftsman),
+            Action::Bonus(_) => true,
+            _ => s.phase == Phase::GuestMoves,
+        };
+        m.scratch[SCRATCH_FLAG] = i64::from(producing);
+        if producing {
+            for (p, player) in s.players.iter().enumerate() {
+                for g in Good::ALL {
+                    m.scratch[p * GOODS + g.index()] = i64::from(player.goods[g]);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn metric_applied(&self, s: &State, m: &mut MetricSheet) {
+        if m.scratch[SCRATCH_FLAG] == 0 {
+            return;
+        }
+        for (p, player) in s.players.iter().enumerate() {
+            for g in Good::ALL {
+                let gained = i64::from(player.goods[g]) - m.scratch[p * GOODS + g.index()];
+                if gained > 0 {
+                    m.add(p, self.goods_base() + PER_GOOD * g.index(), gained);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn metric_end(&self, s: &State, m: &mut MetricSheet) {
+        let vp = self.vp_base();
+        for (p, player) in s.players.iter().enumerate() {
+            let printed: i64 = player
+                .city
+                .iter()
+                .filter_map(|b| self.buildings.get(usize::from(b.building)))
+                .map(|b| i64::from(b.vp))
+                .sum();
+            m.add(p, vp, i64::from(player.vp));
+            m.add(p, vp + 1, printed);
+            m.add(p, vp + 2, i64::from(board::building_points(self, player)) - printed);
+        }
+        let goods = self.goods_base();
+        for (p, player) in s.players.iter().enumerate() {
+            for g in Good::ALL {
+                let i = goods + PER_GOOD * g.index();
+                let values = (m.count(p, i), m.count(p, i + 1));
+                m.add(p, i + 2, values.0 - values.1 - i64::from(player.goods[g]));
+            }
+        }
+    }
+}
+
+/// The scratch cell that says whether holdings were kept before this decision (the cells
+/// before it hold them: 5 seats × 5 goods).
+const SCRATCH_FLAG: usize = rulesmith_core::metrics::SCRATCH - 1;
