@@ -710,6 +710,9 @@ mod tests {
                 decisions: 100,
                 rounds: 14 + i as u32,
                 actions: vec![],
+                metrics: vec![],
+                lead_changes: 0,
+                rotation: 0,
             });
         }
         assert_eq!(dist.margins, BTreeMap::from([(0, 1), (5, 1), (21, 1)]));

@@ -202,7 +202,7 @@ fn metrics_account_for_money_and_deliveries() {
             *self.0.borrow_mut() = Some(s.clone());
         }
     }
-    let g = common::game();
+    let g = crate::common::game();
     let defs = g.metric_defs();
     let at = |group: &str, name: &str| defs.iter().position(|d| d.group == group && d.name == name).unwrap();
     for seed in 0..2 {
