@@ -60,6 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         record: false,
         progress: None,
         rotate_seats: false,
+        metrics: true,
     };
     let make = |seat: u8| -> Box<dyn Bot<Rules>> {
         if seat == 0 { Box::new(Shipper) } else { bots[seat as usize].instantiate::<Rules>(seat) }

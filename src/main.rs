@@ -195,6 +195,10 @@ struct RunArgs {
     /// seats, bots, scores, ranks, end, length and the game's per-seat metrics.
     #[arg(long, value_name = "FILE")]
     games_csv: Option<PathBuf>,
+    /// Skip the designer metrics: the fastest runs (about 11% fewer instructions for
+    /// random Puerto Rico games); the report then has no metrics section.
+    #[arg(long)]
+    no_metrics: bool,
 }
 
 #[derive(Args)]
@@ -330,6 +334,7 @@ impl From<RunArgs> for cli::simulate::RunSpec {
                 None
             },
             games_csv: a.games_csv,
+            no_metrics: a.no_metrics,
         }
     }
 }

@@ -1108,3 +1108,35 @@ fn rotation_metrics_and_games_csv() {
     let o = expect(&[&args[..], &["--games-csv", "rulesets/house-rules/puerto-rico-no-hacienda.toml"]].concat(), 2);
     assert!(o.stderr.contains("refusing to write the games CSV over"), "{}", o.stderr);
 }
+
+/// `--no-metrics` skips the designer metrics (the fastest runs): the report has none, the
+/// other figures are the same, its shards merge, and it does not merge with a run that has
+/// metrics.
+#[test]
+fn no_metrics_runs_are_plain_reports() {
+    let dir = scratch("nometrics");
+    let base = ["simulate", "puerto-rico", "--games", "12", "--format", "json"];
+    let with = report(&base);
+    let without = report(&[&base[..], &["--no-metrics"]].concat());
+    assert_eq!(without["metrics"], serde_json::json!([]));
+    assert!(with["metrics"].as_array().is_some_and(|m| !m.is_empty()));
+    for key in ["seats", "ends", "rounds_mean", "decisions_mean"] {
+        assert_eq!(with[key], without[key], "{key}");
+    }
+    let mut files = Vec::new();
+    for (k, extra) in [(1, "--no-metrics"), (2, "--no-metrics"), (2, "")] {
+        let f = dir.join(format!("s{k}{extra}.json"));
+        let shard = format!("{k}/2");
+        let mut args = vec![&base[..], &["--shard", shard.as_str()]].concat();
+        if !extra.is_empty() {
+            args.push(extra);
+        }
+        std::fs::write(&f, run(&args).stdout).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let o = expect(&["merge", &files[0], &files[1], "--format", "json"], 0);
+    let merged: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(merged["seats"], without["seats"]);
+    let o = expect(&["merge", &files[0], &files[2]], 2);
+    assert!(o.stderr.contains("--no-metrics"), "{}", o.stderr);
+}

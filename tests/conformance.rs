@@ -414,6 +414,7 @@ mod never_panics {
                 record: true,
                 progress: None,
                 rotate_seats: false,
+                metrics: true,
             };
             let id = rulesmith::core::record::RulesetId {
                 name: ruleset.name().to_string(),
@@ -531,6 +532,7 @@ fn metrics_are_whole_for_every_ruleset_and_player_count() {
                 record: false,
                 progress: None,
                 rotate_seats: false,
+                metrics: true,
             };
             let tally = r
                 .game

@@ -35,6 +35,8 @@ pub struct RunSpec {
     pub rotate_seats: Option<bool>,
     /// `--games-csv FILE`: one row per game.
     pub games_csv: Option<PathBuf>,
+    /// `--no-metrics`: skip the designer metrics (the fastest runs).
+    pub no_metrics: bool,
 }
 
 /// `K/N` (1-based K) → `(K-1, N)`.
@@ -138,6 +140,7 @@ fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
         record: false,
         progress: None,
         rotate_seats: false,
+        metrics: !spec.no_metrics,
     })
 }
 
@@ -174,7 +177,7 @@ pub fn simulate(
         refuse_overwriting_inputs("the record", path, r.loaded.sources.names())?;
     }
     opts.rotate_seats = spec.rotate_seats.unwrap_or(false);
-    let defs = r.game.metric_defs();
+    let defs = if opts.metrics { r.game.metric_defs() } else { Vec::new() };
     let mut csv = match &spec.games_csv {
         Some(path) => {
             refuse_overwriting_inputs("the games CSV", path, r.loaded.sources.names())?;
@@ -264,7 +267,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         Some(path) => {
             refuse_overwriting_inputs("the games CSV", path, rulesets.iter().flat_map(|r| r.loaded.sources.names()))?;
             let mut all = Vec::new();
-            for d in rulesets.iter().flat_map(|r| r.game.metric_defs()) {
+            for d in rulesets.iter().filter(|_| opts.metrics).flat_map(|r| r.game.metric_defs()) {
                 if !all.contains(&d) {
                     all.push(d);
                 }
@@ -280,7 +283,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     for (i, r) in rulesets.iter().enumerate() {
         let mut mine = Vec::new();
         let mut dist = Distributions::new(players);
-        let defs = r.game.metric_defs();
+        let defs = if opts.metrics { r.game.metric_defs() } else { Vec::new() };
         let (tally, seconds) = run_games(r, &opts, |g| {
             mine.push(paired::game_figures(g, players, &defs));
             if html.is_some() {

@@ -144,6 +144,9 @@ pub struct MetricTally {
     /// Σ and Σ² of lead changes per game.
     pub lead_changes: u64,
     pub lead_changes_sq: u64,
+    /// The run did not collect metrics (`--no-metrics`): nothing is counted or reported.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub off: bool,
 }
 
 fn hist_add(h: &mut BTreeMap<i64, u64>, k: i64, n: u64) -> Result<(), String> {
@@ -158,11 +161,16 @@ impl MetricTally {
         MetricTally { defs, sums, ..Default::default() }
     }
 
+    /// The tally of a run that collects no metrics (`--no-metrics`).
+    pub fn off() -> Self {
+        MetricTally { off: true, ..Default::default() }
+    }
+
     /// Counts one game: its outcome, flat metric values and lead changes. Unfinished
     /// games (stopped by a safety cap) are left out, as from the win rates.
     #[inline]
     pub fn add(&mut self, outcome: &Outcome, values: &[i64], lead_changes: u32) {
-        if outcome.unfinished {
+        if outcome.unfinished || self.off {
             return;
         }
         self.games += 1;
@@ -204,6 +212,9 @@ impl MetricTally {
 
     /// Adds another shard's metrics (same metric list); refuses on overflow.
     pub fn merge(&mut self, other: &MetricTally) -> Result<(), String> {
+        if self.off != other.off {
+            return Err("one of them was run with --no-metrics and the other with metrics".into());
+        }
         if self.defs != other.defs || self.sums.len() != other.sums.len() {
             return Err("its metrics are not the same list (another game or ruleset?)".into());
         }
@@ -235,6 +246,9 @@ impl MetricTally {
         if self.sums.len() != self.defs.len() {
             return Err("its metrics tally does not hold one sum per metric".into());
         }
+        if self.off && (self.games != 0 || !self.defs.is_empty()) {
+            return Err("its metrics tally says --no-metrics but counts metrics".into());
+        }
         if self.games != finished && !(self.games == 0 && self.defs.is_empty() && self.scores.is_empty()) {
             return Err("its metrics tally does not count the finished games".into());
         }
@@ -248,6 +262,9 @@ impl MetricTally {
     /// The named figures, in a stable order: game-independent first, then the game's in
     /// the order of its metric list. `first_win_share` is seat 0's exact win share.
     pub fn figures(&self, players: usize, first_win_share: f64) -> Vec<Figure> {
+        if self.off {
+            return Vec::new();
+        }
         let n = self.games;
         let mut out = Vec::new();
         let fig = |group: &str, name: &str, figure: &str, value: f64, ci95: Option<[f64; 2]>| Figure {

@@ -345,6 +345,7 @@ mod tests {
             record: true,
             progress: None,
             rotate_seats: false,
+            metrics: true,
         };
         let mut out = String::new();
         simulate(&g, &opts, |r| {

@@ -41,6 +41,9 @@ pub struct SimOptions {
     /// Play each seed once per rotation of the bot list ([`rotated_bots`]), so a bot's
     /// result does not depend on where it sits: `games` seeds give `games × players` games.
     pub rotate_seats: bool,
+    /// Collect the designer metrics ([`crate::metrics`]): on for reports; off
+    /// (`--no-metrics`) for the fastest runs, whose reports then have none.
+    pub metrics: bool,
 }
 
 impl SimOptions {
@@ -111,17 +114,30 @@ pub fn play_game<G: Game>(
     bots: &[BotSpec],
     record: bool,
 ) -> Result<GameResult, SimError> {
+    play_game_collecting(game, players, index, seed, bots, record, true)
+}
+
+/// [`play_game`], collecting the designer metrics only when `metrics`.
+pub fn play_game_collecting<G: Game>(
+    game: &G,
+    players: usize,
+    index: u64,
+    seed: u64,
+    bots: &[BotSpec],
+    record: bool,
+    metrics: bool,
+) -> Result<GameResult, SimError> {
     if bots.iter().any(BotSpec::is_external) {
         let mut seats: Vec<Box<dyn Bot<G>>> =
             (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat)).collect();
-        return play_game_with(game, players, index, seed, &mut seats, record);
+        return play_game_with_collecting(game, players, index, seed, &mut seats, record, metrics);
     }
     // Built-in bots are chosen without a `Bot` object: the playout hot path stays free of
     // a virtual call and a fallible result per decision.
     let choose = |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| {
         Ok(bots::choose(game, bots.get(usize::from(seat)).unwrap_or(&BotSpec::Random), state, legal, rng))
     };
-    run_game(game, players, index, seed, record, choose).map(|(result, _)| result)
+    run_game(game, players, index, seed, record, metrics, choose).map(|(result, _)| result)
 }
 
 /// Plays one game from setup to the end with the given bots, one per seat (a Rust
@@ -134,12 +150,25 @@ pub fn play_game_with<G: Game>(
     seats: &mut [Box<dyn Bot<G>>],
     record: bool,
 ) -> Result<GameResult, SimError> {
+    play_game_with_collecting(game, players, index, seed, seats, record, true)
+}
+
+/// [`play_game_with`], collecting the designer metrics only when `metrics`.
+pub fn play_game_with_collecting<G: Game>(
+    game: &G,
+    players: usize,
+    index: u64,
+    seed: u64,
+    seats: &mut [Box<dyn Bot<G>>],
+    record: bool,
+    metrics: bool,
+) -> Result<GameResult, SimError> {
     let choose =
         |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| match seats.get_mut(usize::from(seat)) {
             Some(bot) => bot.choose(game, state, legal, rng),
             None => Err(BotError { bot: "none".into(), seat, reason: "no bot sits at this seat".into() }),
         };
-    let (result, state) = run_game(game, players, index, seed, record, choose)?;
+    let (result, state) = run_game(game, players, index, seed, record, metrics, choose)?;
     for bot in seats.iter_mut() {
         bot.game_over(game, &state);
     }
@@ -153,6 +182,7 @@ fn run_game<G: Game>(
     index: u64,
     seed: u64,
     record: bool,
+    metrics: bool,
     mut choose: impl FnMut(Seat, &G::State, &[G::Action], &mut Rng) -> Result<G::Action, BotError>,
 ) -> Result<(GameResult, G::State), SimError> {
     let err = |source| SimError::Game { index, seed, source };
@@ -162,7 +192,7 @@ fn run_game<G: Game>(
     let mut actions = Vec::new();
     let mut decisions = 0u64;
     let limit = game.decision_limit();
-    let mut sheet = crate::metrics::MetricSheet::new(players, game.metric_len());
+    let mut sheet = crate::metrics::MetricSheet::new(players, if metrics { game.metric_len() } else { 0 });
     let mut lead = crate::metrics::Lead::default();
     let mut round = game.progress(&state).rounds;
     loop {
@@ -178,13 +208,17 @@ fn run_game<G: Game>(
         if record {
             actions.push(game.format_action(&state, action));
         }
-        game.metric_before(&state, action, &mut sheet);
-        game.apply_legal(&mut state, action);
-        game.metric_after(&state, &mut sheet);
-        let now = game.progress(&state).rounds;
-        if now != round {
-            round = now;
-            lead.note((0..players).map(|s| game.standing(&state, s as Seat)));
+        if metrics {
+            game.metric_before(&state, action, &mut sheet);
+            game.apply_legal(&mut state, action);
+            game.metric_after(&state, &mut sheet);
+            let now = game.progress(&state).rounds;
+            if now != round {
+                round = now;
+                lead.note((0..players).map(|s| game.standing(&state, s as Seat)));
+            }
+        } else {
+            game.apply_legal(&mut state, action);
         }
         decisions += 1;
         if decisions > limit {
@@ -192,8 +226,10 @@ fn run_game<G: Game>(
         }
     }
     let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
-    game.metric_final(&state, &mut sheet);
-    lead.finish(&outcome);
+    if metrics {
+        game.metric_final(&state, &mut sheet);
+        lead.finish(&outcome);
+    }
     let result = GameResult {
         index,
         seed,
@@ -213,10 +249,10 @@ pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResu
     let play = |i: u64, r: u32| {
         let seed = game_seed(opts.seed, i);
         if r == 0 {
-            return play_game(game, opts.players, i, seed, &opts.bots, opts.record);
+            return play_game_collecting(game, opts.players, i, seed, &opts.bots, opts.record, opts.metrics);
         }
         let bots = rotated_bots(&opts.bots, opts.players, r);
-        let mut result = play_game(game, opts.players, i, seed, &bots, opts.record)?;
+        let mut result = play_game_collecting(game, opts.players, i, seed, &bots, opts.record, opts.metrics)?;
         result.rotation = r;
         Ok(result)
     };
@@ -237,7 +273,8 @@ pub fn simulate_with<G: Game>(
         let n = opts.players.max(1);
         let mut seats: Vec<Box<dyn Bot<G>>> =
             (0..opts.players).map(|s| make_bot(((s + r as usize) % n) as Seat)).collect();
-        let mut result = play_game_with(game, opts.players, i, game_seed(opts.seed, i), &mut seats, opts.record)?;
+        let seed = game_seed(opts.seed, i);
+        let mut result = play_game_with_collecting(game, opts.players, i, seed, &mut seats, opts.record, opts.metrics)?;
         result.rotation = r;
         Ok(result)
     };
@@ -252,7 +289,8 @@ fn simulate_games(
     mut each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
-    tally.metrics = crate::metrics::MetricTally::new(defs);
+    tally.metrics =
+        if opts.metrics { crate::metrics::MetricTally::new(defs) } else { crate::metrics::MetricTally::off() };
     if opts.rotate_seats {
         tally.bots = vec![BotSums::default(); opts.players];
     }
@@ -729,7 +767,11 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
         if tally.players() == 0 {
             tally = Tally::new(r.players);
             tally.bots = vec![BotSums::default(); r.tally.bots.len()];
-            tally.metrics = crate::metrics::MetricTally::new(r.tally.metrics.defs.clone());
+            tally.metrics = if r.tally.metrics.off {
+                crate::metrics::MetricTally::off()
+            } else {
+                crate::metrics::MetricTally::new(r.tally.metrics.defs.clone())
+            };
         }
         tally.merge(&r.tally).map_err(|e| format!("`{name}`: {e}"))?;
         if r.seconds.is_finite() && r.seconds >= 0.0 {
@@ -758,6 +800,7 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
         record: false,
         progress: None,
         rotate_seats: first.rotate_seats,
+        metrics: true,
     };
     Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
 }
@@ -807,6 +850,7 @@ mod tests {
             record: false,
             progress: None,
             rotate_seats: false,
+            metrics: true,
         };
         Report::new("r", "d", "g", &opts, tally, 0.0)
     }
@@ -841,6 +885,7 @@ mod tests {
             record: false,
             progress: None,
             rotate_seats: false,
+            metrics: true,
         };
         let named: Vec<(String, Report)> = parts
             .iter()

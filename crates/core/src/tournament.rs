@@ -16,7 +16,7 @@
 use crate::bots::BotSpec;
 use crate::game::Game;
 use crate::rng::game_seed;
-use crate::sim::{SimError, play_game, wilson};
+use crate::sim::{SimError, play_game_collecting, wilson};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -175,7 +175,8 @@ pub fn run<G: Game>(game: &G, opts: &TournamentOptions) -> Result<TournamentTall
             .par_iter()
             .map(|&(i, s)| {
                 let specs: Vec<BotSpec> = seatings[s].iter().map(|&b| opts.bots[b].clone()).collect();
-                play_game(game, opts.players, i, game_seed(opts.seed, i), &specs, false).map(|r| (s, r.outcome))
+                play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false)
+                    .map(|r| (s, r.outcome))
             })
             .collect();
         for r in results {

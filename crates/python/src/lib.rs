@@ -408,7 +408,17 @@ fn sim_options(
         )));
     }
     let bots = parse_bots(bots, players).map_err(PyValueError::new_err)?;
-    Ok(SimOptions { players, games, seed, bots, shard: None, record: false, progress: None, rotate_seats: false })
+    Ok(SimOptions {
+        players,
+        games,
+        seed,
+        bots,
+        shard: None,
+        record: false,
+        progress: None,
+        rotate_seats: false,
+        metrics: true,
+    })
 }
 
 /// Plays the games of one ruleset (without the GIL) and returns its report.

@@ -639,6 +639,7 @@ mod tests {
             record: true,
             progress: None,
             rotate_seats: false,
+            metrics: true,
         };
         let mut all = Vec::new();
         simulate(&g, &opts, |r| all.push(r.clone())).unwrap();

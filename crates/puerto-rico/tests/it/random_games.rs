@@ -69,6 +69,7 @@ fn metrics_account_for_scores_and_goods() {
         record: false,
         progress: None,
         rotate_seats: true,
+        metrics: true,
     };
     let tally = sim::simulate(&rules, &opts, |_| {}).unwrap();
     let report = Report::new("puerto-rico", "d", "puerto-rico", &opts, tally, 0.0);
