@@ -1127,7 +1127,7 @@ fn no_metrics_runs_are_plain_reports() {
     for (k, extra) in [(1, "--no-metrics"), (2, "--no-metrics"), (2, "")] {
         let f = dir.join(format!("s{k}{extra}.json"));
         let shard = format!("{k}/2");
-        let mut args = vec![&base[..], &["--shard", shard.as_str()]].concat();
+        let mut args = [&base[..], &["--shard", shard.as_str()]].concat();
         if !extra.is_empty() {
             args.push(extra);
         }

@@ -694,6 +694,7 @@ mod tests {
                 record: false,
                 progress: None,
                 rotate_seats,
+                metrics: true,
             };
             let report = |opts: &SimOptions| {
                 let tally = simulate(&g, opts, |_| {}).unwrap();
