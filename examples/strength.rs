@@ -78,7 +78,7 @@ impl Cell {
         let ms = if spent.decisions > 0 { spent.total.as_secs_f64() * 1e3 / spent.decisions as f64 } else { 0.0 };
         let unfinished = if self.unfinished > 0 { format!(" ({} unfinished)", self.unfinished) } else { String::new() };
         format!(
-            "| `{ruleset}` | {players} | {matchup} | {:.1}% [{:.1}, {:.1}] | {}{unfinished} | {ms:.2} | {:.1} |",
+            "| `{ruleset}` | {players} | {matchup} | {:.1}% [{:.1}, {:.1}] | {}{unfinished} | {ms:.3} | {:.1} |",
             share * 100.0,
             lo * 100.0,
             hi * 100.0,
@@ -174,7 +174,9 @@ fn rows<G: Game>(game: &G, name: &str, a: &Args, budgets: &[BotSpec]) {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = args()?;
     let budgets: Vec<BotSpec> = a.budgets.iter().map(|b| b.parse::<BotSpec>()).collect::<Result<_, _>>()?;
-    println!("| ruleset | players | bots (one against the rest) | win share [95%] | games | ms/decision | slowest ms |");
+    println!(
+        "| ruleset | players | bots (one against the rest) | win share [95%] | games | ms/decision | slowest ms |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for name in &a.rulesets {
         let loaded = ruleset::load(name, rulesmith::BUNDLED).map_err(|e| e.render())?;

@@ -182,6 +182,8 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
     let ToMove::Seat(me) = game.to_move(state) else {
         return legal[0];
     };
+    let depth = game.greedy_turn_depth();
+    let mut buf = Vec::new();
     let mut best = legal[0];
     let mut best_value = f64::NEG_INFINITY;
     let mut ties = 0u32;
@@ -190,7 +192,7 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
         if game.apply(&mut next, a).is_err() {
             continue;
         }
-        let v = value_for(game, &next, me);
+        let v = turn_value(game, &next, me, depth, &mut buf);
         if v > best_value + 1e-9 {
             best_value = v;
             best = a;
@@ -204,6 +206,24 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
         }
     }
     best
+}
+
+/// The value of `state` for `me`, through up to `depth` more of `me`'s own decisions in a
+/// row (the best of each), as [`Game::greedy_turn_depth`] asks.
+fn turn_value<G: Game>(game: &G, state: &G::State, me: Seat, depth: usize, buf: &mut Vec<G::Action>) -> f64 {
+    if depth == 0 || game.to_move(state) != ToMove::Seat(me) {
+        return value_for(game, state, me);
+    }
+    game.legal_actions(state, buf);
+    let legal = std::mem::take(buf);
+    let mut best = f64::NEG_INFINITY;
+    for &a in &legal {
+        let mut next = state.clone();
+        game.apply_legal(&mut next, a);
+        best = best.max(turn_value(game, &next, me, depth - 1, buf));
+    }
+    *buf = legal;
+    if best == f64::NEG_INFINITY { value_for(game, state, me) } else { best }
 }
 
 /// The heuristic, or the final result when the game is over.
