@@ -132,7 +132,7 @@ fn args() -> Result<Args, String> {
         seed: 1,
         rulesets: rulesmith::GAMES.iter().map(|s| s.to_string()).collect(),
         players: vec![2, 3, 4],
-        budgets: vec!["mcts:100".into(), "mcts".into(), "mcts:1000".into()],
+        budgets: vec!["mcts:200".into(), "mcts".into(), "mcts:5000".into()],
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
