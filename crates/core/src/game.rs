@@ -202,6 +202,15 @@ pub trait Game: Send + Sync + Sized + 'static {
         8
     }
 
+    /// How many more of its own decisions in a row the `greedy` bot looks through after
+    /// each candidate (taking the best), before scoring with [`Game::heuristic`]: a setting
+    /// of the bot, not a rule. 0 is plain one-ply greedy. A game whose turn is a short
+    /// chain of choices (move, then place, then use) whose worth shows only at its end
+    /// sets the chain's length; it stops where another player or chance is to move.
+    fn greedy_turn_depth(&self) -> usize {
+        0
+    }
+
     /// The state as JSON with stable snake_case keys (what `rulesmith state` prints
     /// and scenario pointers address).
     fn state_to_json(&self, state: &Self::State) -> serde_json::Value {
