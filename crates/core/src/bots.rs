@@ -189,12 +189,16 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
         return legal[0];
     };
     let depth = game.greedy_turn_depth();
+    // Candidates are tried on a position drawn from what the seat knows, not on the true
+    // state: dice an action rolls and face-down tiles it draws come from a redrawn
+    // generator, so the bot cannot see them before choosing (hidden stays hidden).
+    let known = game.determinize(state, me, rng);
     let mut buf = Vec::new();
     let mut best = legal[0];
     let mut best_value = f64::NEG_INFINITY;
     let mut ties = 0u32;
     for &a in legal {
-        let mut next = state.clone();
+        let mut next = known.clone();
         if game.apply(&mut next, a).is_err() {
             continue;
         }
