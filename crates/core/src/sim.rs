@@ -630,11 +630,11 @@ impl Report {
             self.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
         );
         let _ = writeln!(o);
-        let _ = writeln!(o, "seat  bot          wins     win rate  95% interval     score mean  sd");
-        for s in &self.seats {
+        // One line per seat (or per bot when rotating): the first column `width` wide.
+        let row = |o: &mut String, width: usize, s: &SeatReport| {
             let _ = writeln!(
                 o,
-                "{:<5} {:<12} {:>8.1}  {:>7.1}%  [{:>5.1}%, {:>5.1}%]  {:>10.2}  {:.2}",
+                "{:<width$} {:<12} {:>8.1}  {:>7.1}%  [{:>5.1}%, {:>5.1}%]  {:>10.2}  {:.2}",
                 s.seat,
                 s.bot,
                 s.wins,
@@ -644,6 +644,10 @@ impl Report {
                 s.score_mean,
                 s.score_sd
             );
+        };
+        let _ = writeln!(o, "seat  bot          wins     win rate  95% interval     score mean  sd");
+        for s in &self.seats {
+            row(&mut o, 5, s);
         }
         if self.rotate_seats {
             let _ = writeln!(o);
@@ -654,18 +658,7 @@ impl Report {
             );
             let _ = writeln!(o, "bot# bot          wins     win rate  95% interval     score mean  sd");
             for s in &self.by_bot {
-                let _ = writeln!(
-                    o,
-                    "{:<4} {:<12} {:>8.1}  {:>7.1}%  [{:>5.1}%, {:>5.1}%]  {:>10.2}  {:.2}",
-                    s.seat,
-                    s.bot,
-                    s.wins,
-                    100.0 * s.win_rate,
-                    100.0 * s.win_rate_ci95[0],
-                    100.0 * s.win_rate_ci95[1],
-                    s.score_mean,
-                    s.score_sd
-                );
+                row(&mut o, 4, s);
             }
         }
         let _ = writeln!(o);
