@@ -116,7 +116,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     let stack = s.stack.counts();
     for g in Good::ALL {
         let owned: u32 = s.players.iter().map(|p| u32::from(p.plantations[g])).sum();
-        let drawn = u32::from(s.pending.drawn == Some(g));
+        let drawn = u32::from(s.pending.settler.drawn == Some(g));
         let total = u32::from(stack[g])
             + u32::from(s.face_up[g])
             + u32::from(s.discards[g])
@@ -134,7 +134,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             s.forest_tiles.total()
         ));
     }
-    if s.pending.drawn.is_some() && s.phase != Phase::Settler {
+    if s.pending.settler.drawn.is_some() && s.phase != Phase::Settler {
         return Err("/pending/drawn: a drawn tile outside the settler phase".into());
     }
     let quarries: u32 = s.players.iter().map(|p| u32::from(p.quarries)).sum::<u32>() + u32::from(s.quarry_supply);
@@ -158,10 +158,12 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         return Err("/out_of_game: buildings the ruleset does not have".into());
     }
     match s.phase {
-        Phase::BuildPayment if s.pending.build as usize >= rules.buildings.len() => {
+        Phase::BuildPayment if s.pending.payment.build as usize >= rules.buildings.len() => {
             return Err("/pending/build: no such building".into());
         }
-        Phase::MixedShip if s.pending.mixed_good > 5 => return Err("/pending/mixed_good: past the last good".into()),
+        Phase::MixedShip if s.pending.mixed.mixed_good > 5 => {
+            return Err("/pending/mixed_good: past the last good".into());
+        }
         _ => {}
     }
     if s.buildings.iter().skip(rules.buildings.len()).any(|&c| c != 0) {
@@ -188,6 +190,12 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             return Err("/colonist_offer/building: not in the current player's city".into());
         }
         _ => {}
+    }
+    // An offer resumes the phase it interrupted: the settler's or the builder's.
+    match (s.phase == Phase::ColonistOffer, s.pending.resume) {
+        (true, Some(Phase::Settler | Phase::Builder)) | (false, None) => {}
+        (true, _) => return Err("/pending/resume: an offer resumes the `settler` or `builder` phase".into()),
+        (false, Some(_)) => return Err("/pending/resume: a phase to resume outside the colonist_offer phase".into()),
     }
     Ok(())
 }

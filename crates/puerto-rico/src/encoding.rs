@@ -295,11 +295,11 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     for bit in [END_COLONISTS, END_CITY, END_VP] {
         f.flag(s.end_triggers & bit != 0);
     }
-    f.one_hot(Good::ALL.len(), s.pending.drawn.map(Good::index));
-    f.push(s.pending.settler_extra);
-    f.push(s.pending.craftsman_picks);
-    f.push(s.pending.owed);
-    goods(f, s.pending.mixed_load);
+    f.one_hot(Good::ALL.len(), s.pending.settler.drawn.map(Good::index));
+    f.push(s.pending.settler.settler_extra);
+    f.push(s.pending.craftsman.craftsman_picks);
+    f.push(s.pending.payment.owed);
+    goods(f, s.pending.mixed.mixed_load);
     good_mask(f, s.craftsman_kinds);
     for (i, p) in s.players.iter().enumerate() {
         let bit = 1 << i;

@@ -73,6 +73,7 @@ pub mod encoding;
 pub mod goods;
 mod json;
 pub mod metrics;
+pub mod phase;
 pub mod phases;
 pub mod rules;
 pub mod screen;

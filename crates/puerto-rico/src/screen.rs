@@ -6,7 +6,7 @@
 use crate::action::Action;
 use crate::board;
 use crate::goods::Good;
-use crate::phases::{round, trader};
+use crate::phases::{privilege, trader};
 use crate::rules::{BuildingKind, Rules};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
@@ -204,7 +204,7 @@ pub fn annotate(rules: &Rules, s: &State, a: Action) -> Option<String> {
             (coins > 0).then(|| format!("+{coins} doubloon{}", if coins == 1 { "" } else { "s" }))
         }
         Action::Build(b) => {
-            let off = if seat == s.chooser { round::privilege(rules, s) } else { 0 };
+            let off = if seat == s.chooser { privilege::privilege(rules, s) } else { 0 };
             let x = rules.buildings.get(b as usize)?;
             let cost = board::build_cost(rules, p, b as usize, off);
             Some(format!("costs {cost}, {} VP", x.vp))

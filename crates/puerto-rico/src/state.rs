@@ -1,43 +1,11 @@
 //! The game state: flat, fixed-size data (no heap), so that a clone is a memcpy.
 
 use crate::goods::{ByGood, Good};
+pub use crate::phase::{AfterGuests, Offer, Pending, Phase, SeatSet};
 use crate::rules::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 use rulesmith_core::steps::{RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, Rng, Seat};
 use serde::{Deserialize, Serialize};
-
-/// Where the game is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// The player to move chooses a role.
-    RoleSelection,
-    Settler,
-    /// The mayor decides whether to take the privilege colonist.
-    MayorPrivilege,
-    /// Players place their colonists, one group (plantation kind, quarries, building) at a time.
-    Mayor,
-    Builder,
-    /// The builder, short of doubloons, chooses what to return to pay the rest
-    /// ([`crate::rules::Effect::PayWithComponents`]).
-    BuildPayment,
-    /// The craftsman chooses the privilege good.
-    Craftsman,
-    Trader,
-    Captain,
-    /// The loader chooses, good by good, what goes on their mixed ship
-    /// ([`crate::rules::Effect::MixedShip`]).
-    MixedShip,
-    /// End of the captain phase: players choose which goods to keep.
-    CaptainStorage,
-    /// The owner of an occupied hospice or university decides whether to take the
-    /// colonist it offers ([`State::colonist_offer`]).
-    ColonistOffer,
-    /// Owners of guests may move them ([`crate::rules::Effect::Guests`]), one seat after
-    /// the other from the chooser, before the phase goes on.
-    GuestMoves,
-    GameOver,
-}
 
 /// A building in a player's city.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -170,9 +138,6 @@ impl Ship {
     }
 }
 
-/// Bits per seat (bit `s` for seat `s`).
-pub type SeatSet = u8;
-
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
@@ -235,68 +200,6 @@ pub struct State {
     #[serde(default)]
     pub colonist_offer: Option<Offer>,
     pub rng: Rng,
-}
-
-/// What happens when a window of guest moves closes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AfterGuests {
-    /// The chosen role's phase begins.
-    #[default]
-    PhaseStart,
-    /// The captain phase's storage begins.
-    Storage,
-}
-
-/// Where an offered colonist goes: the new tile (hospice), San Juan (hospice with a
-/// forest, university with a building without circles), or the new building (university).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Offer {
-    Plantation(Good),
-    Quarry,
-    SanJuan,
-    /// A building of the player's city, by building index.
-    Building(u8),
-}
-
-/// Decisions in progress that take several actions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Pending {
-    /// Settler: the tile drawn with the hacienda, seen and not yet placed (when it may
-    /// become a forest instead).
-    pub drawn: Option<Good>,
-    /// Settler: extra tiles the chooser takes after everyone else (doubled privilege).
-    pub settler_extra: u8,
-    /// Settler: the chooser is taking such an extra tile now.
-    pub extra_turn: bool,
-    /// Craftsman: privilege goods the craftsman may still choose.
-    pub craftsman_picks: u8,
-    /// Craftsman: barrels the craftsman received this phase, by good.
-    pub craftsman_produced: ByGood<u8>,
-    /// Builder: the building being paid for with returned components.
-    pub build: u8,
-    /// Builder: doubloons still owed for it.
-    pub owed: u8,
-    /// Builder: what is being returned now (0 colonists, 1 goods, 2 VP), how many of it
-    /// so far, and the last source (returns go in source order: one outcome, one path).
-    pub pay_stage: u8,
-    pub pay_count: u8,
-    pub pay_last: u8,
-    /// Captain: seats that used their mixed ship this phase.
-    pub mixed_used: SeatSet,
-    /// Captain: the mixed ship being loaded (building index), the next good to decide,
-    /// and the barrels chosen so far.
-    pub mixed_building: u8,
-    pub mixed_good: u8,
-    pub mixed_load: ByGood<u8>,
-    /// Guest moves: seats done in this window, and what comes after it.
-    pub guests_done: u8,
-    pub after_guests: AfterGuests,
-    /// Guest moves: the rank of the last target in this window or turn; the next guest
-    /// goes to a target of this rank or later (one spelling per outcome).
-    #[serde(default)]
-    pub guest_floor: u8,
 }
 
 pub const END_COLONISTS: u8 = 1;

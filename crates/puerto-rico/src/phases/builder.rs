@@ -3,15 +3,22 @@
 //! components ([`Effect::PayWithComponents`], S001:L537-545), VP by the new building's
 //! column ([`Effect::BuildVpByColumn`], S001:L577).
 
+use super::flow::{Flow, Interrupt};
 use crate::action::{Action, Group};
 use crate::board;
 use crate::goods::Good;
+use crate::phase::Payment;
 use crate::rules::{Effect, Rules};
 use crate::state::{END_CITY, Offer, Phase, State};
 use rulesmith_core::Seat;
 
+pub fn begin(s: &mut State) {
+    s.phase = Phase::Builder;
+    s.current = s.chooser;
+}
+
 fn privilege(rules: &Rules, s: &State, seat: Seat) -> u8 {
-    if seat == s.chooser { super::round::privilege(rules, s) } else { 0 }
+    if seat == s.chooser { super::privilege::privilege(rules, s) } else { 0 }
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -41,7 +48,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let seat = s.current;
     if let Action::Build(b) = a {
         let cost = board::build_cost(rules, &s.players[seat], b as usize, privilege(rules, s, seat));
@@ -50,24 +57,19 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
             // Every doubloon goes, and exactly the shortfall is returned: no money may be
             // kept after building (S001:L541-543).
             s.players[seat].doubloons = 0;
-            s.pending.build = b;
-            s.pending.owed = (cost - have).min(u16::from(u8::MAX)) as u8;
-            s.pending.pay_stage = 0;
-            s.pending.pay_count = 0;
-            s.pending.pay_last = 0;
+            let owed = (cost - have).min(u16::from(u8::MAX)) as u8;
+            s.pending.payment = Payment { build: b, owed, ..Payment::default() };
             s.phase = Phase::BuildPayment;
-            return;
+            return Flow::Continue;
         }
         s.players[seat].doubloons -= cost;
-        complete(rules, s, seat, b);
+        return complete(rules, s, seat, b);
     }
-    if s.phase == Phase::Builder {
-        next(rules, s);
-    }
+    next(rules, s)
 }
 
-/// The building joins the player's city.
-fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) {
+/// The building joins the player's city; the turn ends (after a university's offer).
+fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) -> Flow {
     let column = rules.buildings.get(b as usize).map_or(0, |x| x.column);
     // VP by the new building's column, from a building occupied before this one was
     // built: never for building it itself, even with a university (S001:L577).
@@ -80,28 +82,31 @@ fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) {
         })
         .sum();
     if vp > 0 {
-        super::round::award_vp(s, seat, vp);
+        super::supply::award_vp(s, seat, vp);
     }
     s.buildings[b as usize] -= 1;
     let university = board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewBuilding));
     s.players[seat].city.insert(b, 0);
     // University: the owner *may* take one colonist from the supply, else the ship
     // (L598-600); a building with no circle sends it to San Juan (statue, S001:L630).
-    if university {
-        let circles = rules.buildings.get(b as usize).map_or(0, |x| x.circles);
-        let to = if circles > 0 { Offer::Building(b) } else { Offer::SanJuan };
-        super::offer::offer(s, to);
-    }
     if board::city_spaces_used(rules, &s.players[seat]) >= rules.city_spaces {
         s.end_triggers |= END_CITY;
     }
+    if university {
+        let circles = rules.buildings.get(b as usize).map_or(0, |x| x.circles);
+        let to = if circles > 0 { Offer::Building(b) } else { Offer::SanJuan };
+        return Flow::Interrupt(Interrupt::ColonistOffer(to));
+    }
+    next(rules, s)
 }
 
-pub(super) fn next(rules: &Rules, s: &mut State) {
+/// The turn is over: the next player, or the end of the phase.
+pub fn next(_rules: &Rules, s: &mut State) -> Flow {
     if s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
+        Flow::Continue
     } else {
-        super::round::end_phase(rules, s);
+        Flow::Done
     }
 }
 
@@ -147,12 +152,12 @@ pub fn legal_payment(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let p = &s.players[s.current];
     let limits = board::payment_limits(rules, p);
     let pending = &s.pending;
-    if pending.owed == 0 {
+    if pending.payment.owed == 0 {
         return;
     }
-    let owed = u32::from(pending.owed);
-    let stage = pending.pay_stage.min(2);
-    let left = u32::from(limits[usize::from(stage)].saturating_sub(pending.pay_count));
+    let owed = u32::from(pending.payment.owed);
+    let stage = pending.payment.pay_stage.min(2);
+    let left = u32::from(limits[usize::from(stage)].saturating_sub(pending.payment.pay_count));
     let later = raise_after(rules, s, stage);
     // A return is offered only if the rest can still be paid after it (returns go in
     // source order, so a source passed over is not available again).
@@ -160,7 +165,7 @@ pub fn legal_payment(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     match stage {
         0 => {
             let end = 7 + p.city.len;
-            for i in pending.pay_last..end {
+            for i in pending.payment.pay_last..end {
                 let Some((g, n)) = colonist_source(rules, p, i) else { continue };
                 let from_here: u32 =
                     (i..end).filter_map(|j| colonist_source(rules, p, j)).map(|(_, n)| u32::from(n)).sum();
@@ -170,7 +175,7 @@ pub fn legal_payment(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             }
         }
         1 => {
-            for (i, g) in Good::ALL.into_iter().enumerate().skip(usize::from(pending.pay_last)) {
+            for (i, g) in Good::ALL.into_iter().enumerate().skip(usize::from(pending.payment.pay_last)) {
                 let from_here: u32 = Good::ALL[i..].iter().map(|&x| u32::from(p.goods[x])).sum();
                 if p.goods[g] > 0 && feasible(from_here) {
                     f(Action::ReturnGood(g));
@@ -188,7 +193,7 @@ pub fn legal_payment(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play_payment(rules: &Rules, s: &mut State, a: Action) {
+pub fn play_payment(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let seat = s.current;
     let source = |s: &State, g: Group| -> u8 {
         let p = &s.players[seat];
@@ -217,39 +222,36 @@ pub fn play_payment(rules: &Rules, s: &mut State, a: Action) {
             paid(s, g as u8);
         }
         Action::ReturnVp => {
-            super::round::return_vp(rules, s, seat);
+            super::supply::return_vp(rules, s, seat);
             paid(s, 0);
         }
-        _ => {
-            s.pending.pay_stage += 1;
-            s.pending.pay_count = 0;
-            s.pending.pay_last = 0;
-        }
+        _ => next_stage(s),
     }
+    Flow::Continue
+}
+
+/// On to the next kind of component (colonists, goods, VP).
+fn next_stage(s: &mut State) {
+    let p = &mut s.pending.payment;
+    p.pay_stage += 1;
+    p.pay_count = 0;
+    p.pay_last = 0;
 }
 
 fn paid(s: &mut State, source: u8) {
-    s.pending.owed -= 1;
-    s.pending.pay_count += 1;
-    s.pending.pay_last = source;
+    s.pending.payment.owed -= 1;
+    s.pending.payment.pay_count += 1;
+    s.pending.payment.pay_last = source;
 }
 
 /// Completes the building once paid; forced choices are made for the player.
-pub fn step_payment(rules: &Rules, s: &mut State) -> bool {
+pub fn step_payment(rules: &Rules, s: &mut State) -> Flow {
     loop {
-        if s.pending.owed == 0 || s.pending.pay_stage > 2 {
-            let (seat, b) = (s.current, s.pending.build);
+        if s.pending.payment.owed == 0 || s.pending.payment.pay_stage > 2 {
+            let (seat, b) = (s.current, s.pending.payment.build);
             s.phase = Phase::Builder;
-            s.pending.build = 0;
-            s.pending.owed = 0;
-            s.pending.pay_stage = 0;
-            s.pending.pay_count = 0;
-            s.pending.pay_last = 0;
-            complete(rules, s, seat, b);
-            if s.phase == Phase::Builder {
-                next(rules, s);
-            }
-            return false;
+            s.pending.payment = Payment::default();
+            return complete(rules, s, seat, b);
         }
         let mut count = 0;
         let mut only = Action::Pass;
@@ -258,13 +260,11 @@ pub fn step_payment(rules: &Rules, s: &mut State) -> bool {
             only = a;
         });
         match count {
-            0 => {
-                s.pending.pay_stage += 1;
-                s.pending.pay_count = 0;
-                s.pending.pay_last = 0;
+            0 => next_stage(s),
+            1 => {
+                play_payment(rules, s, only);
             }
-            1 => play_payment(rules, s, only),
-            _ => return true,
+            _ => return Flow::Decide,
         }
     }
 }

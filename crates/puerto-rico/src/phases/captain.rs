@@ -4,11 +4,12 @@
 //! mixed ship ([`Effect::MixedShip`], S001:L583-587) and extra storage
 //! ([`Effect::ExtraStorageBarrels`], S001:L549-553).
 
+use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
 use crate::goods::{ByGood, Good};
 use crate::rules::{Effect, Rules, kind};
-use crate::state::{AfterGuests, Phase, State};
+use crate::state::{Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::steps::{Rotation, clockwise, next_seat};
 
@@ -18,7 +19,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
     s.wharf_used = 0;
     s.captain_done = 0;
     s.captain_bonus_given = false;
-    s.pending.mixed_used = 0;
+    s.pending.mixed.mixed_used = 0;
     if rules.has_effect(kind::VP_PER_PAIR_ON_HOLD) {
         // Union hall: before anyone loads, VP per pair of barrels of one good (S001:L620).
         for seat in clockwise(s.chooser, s.player_count()) {
@@ -32,7 +33,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
                 })
                 .sum();
             if vp > 0 {
-                super::round::award_vp(s, seat, vp);
+                super::supply::award_vp(s, seat, vp);
             }
         }
     }
@@ -88,7 +89,7 @@ fn wharf_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action))
 
 /// The mixed ships open to `seat`: once per phase, with enough barrels (S001:L585).
 fn mixed_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
-    if !rules.has_effect(kind::MIXED_SHIP) || s.pending.mixed_used & (1 << seat) != 0 {
+    if !rules.has_effect(kind::MIXED_SHIP) || s.pending.mixed.mixed_used & (1 << seat) != 0 {
         return;
     }
     let p = &s.players[seat];
@@ -163,16 +164,16 @@ fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) {
     }
     if seat == s.chooser && !s.captain_bonus_given {
         s.captain_bonus_given = true;
-        vp += u16::from(super::round::privilege(rules, s));
+        vp += u16::from(super::privilege::privilege(rules, s));
     }
-    super::round::award_vp(s, seat, vp);
+    super::supply::award_vp(s, seat, vp);
     if rules.has_effect(kind::DOUBLOON_PER_LOAD) {
         let doubloons = board::doubloons_per_load(rules, &s.players[seat]);
         s.players[seat].doubloons += doubloons;
     }
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let seat = s.current;
     match a {
         Action::Ship { good, ship } => {
@@ -193,24 +194,24 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
             score_load(rules, s, seat, n);
         }
         Action::Use(b) => {
-            s.pending.mixed_used |= 1 << seat;
-            s.pending.mixed_building = b;
-            s.pending.mixed_good = 0;
-            s.pending.mixed_load = ByGood::default();
+            s.pending.mixed.mixed_used |= 1 << seat;
+            s.pending.mixed.mixed_building = b;
+            s.pending.mixed.mixed_good = 0;
+            s.pending.mixed.mixed_load = ByGood::default();
             s.phase = Phase::MixedShip;
-            return;
+            return Flow::Continue;
         }
         Action::Pass => s.captain_done |= 1 << seat,
         _ => {}
     }
-    next(rules, s);
+    next(rules, s)
 }
 
 // The mixed ship: the loader decides good by good how many barrels go on it (any mix,
 // as many or as few as they like, at least `min_barrels`, S001:L585).
 
 fn mixed_rules(rules: &Rules, s: &State) -> (u8, u8, bool) {
-    match rules.buildings.get(s.pending.mixed_building as usize).map(|x| x.effect) {
+    match rules.buildings.get(s.pending.mixed.mixed_building as usize).map(|x| x.effect) {
         Some(Effect::MixedShip { barrels_per_vp, min_barrels, harbor_bonus }) => {
             (barrels_per_vp.max(1), min_barrels, harbor_bonus)
         }
@@ -220,20 +221,20 @@ fn mixed_rules(rules: &Rules, s: &State) -> (u8, u8, bool) {
 
 /// The counts the current good may take: (lowest, highest).
 fn mixed_range(rules: &Rules, s: &State) -> Option<(u8, u8)> {
-    let i = usize::from(s.pending.mixed_good);
+    let i = usize::from(s.pending.mixed.mixed_good);
     let g = *Good::ALL.get(i)?;
     let p = &s.players[s.current];
     let have = p.goods[g];
     let later: u32 = Good::ALL[i + 1..].iter().map(|&x| u32::from(p.goods[x])).sum();
     let (_, min, _) = mixed_rules(rules, s);
-    let lo = u32::from(min).saturating_sub(s.pending.mixed_load.total() + later).min(u32::from(have)) as u8;
+    let lo = u32::from(min).saturating_sub(s.pending.mixed.mixed_load.total() + later).min(u32::from(have)) as u8;
     Some((lo, have))
 }
 
 pub fn legal_mixed(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     if let Some((lo, hi)) = mixed_range(rules, s) {
         if lo < hi {
-            let good = Good::ALL[usize::from(s.pending.mixed_good)];
+            let good = Good::ALL[usize::from(s.pending.mixed.mixed_good)];
             for count in lo..=hi {
                 f(Action::Load { good, count });
             }
@@ -241,61 +242,58 @@ pub fn legal_mixed(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play_mixed(_rules: &Rules, s: &mut State, a: Action) {
+pub fn play_mixed(_rules: &Rules, s: &mut State, a: Action) -> Flow {
     if let Action::Load { good, count } = a {
-        s.pending.mixed_load[good] = count;
-        s.pending.mixed_good += 1;
+        s.pending.mixed.mixed_load[good] = count;
+        s.pending.mixed.mixed_good += 1;
     }
+    Flow::Continue
 }
 
 /// Fills forced counts; once every good is decided the barrels go to the supply and
 /// score 1 VP per `barrels_per_vp` (S001:L585, L595).
-pub fn step_mixed(rules: &Rules, s: &mut State) -> bool {
+pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
     while let Some((lo, hi)) = mixed_range(rules, s) {
         if lo < hi {
-            return true;
+            return Flow::Decide;
         }
-        let good = Good::ALL[usize::from(s.pending.mixed_good)];
-        s.pending.mixed_load[good] = lo;
-        s.pending.mixed_good += 1;
+        let good = Good::ALL[usize::from(s.pending.mixed.mixed_good)];
+        s.pending.mixed.mixed_load[good] = lo;
+        s.pending.mixed.mixed_good += 1;
     }
     let seat = s.current;
-    let load = s.pending.mixed_load;
+    let load = s.pending.mixed.mixed_load;
     for g in Good::ALL {
         s.players[seat].goods[g] -= load[g];
         s.goods_supply[g] += load[g];
     }
     let (per, _, harbor) = mixed_rules(rules, s);
     let vp = (load.total() / u32::from(per)) as u16;
-    s.pending.mixed_load = ByGood::default();
-    s.pending.mixed_good = 0;
-    s.pending.mixed_building = 0;
+    s.pending.mixed.mixed_load = ByGood::default();
+    s.pending.mixed.mixed_good = 0;
+    s.pending.mixed.mixed_building = 0;
     s.phase = Phase::Captain;
     score(rules, s, seat, vp, harbor);
-    next(rules, s);
-    false
+    next(rules, s)
 }
 
-/// The next seat clockwise that can still load; when nobody can, storage begins (L311).
-fn next(rules: &Rules, s: &mut State) {
+/// The next seat clockwise that can still load; when nobody can, storage begins (L311),
+/// after a last chance to move guests, e.g. to a storehouse (S001:L559).
+fn next(rules: &Rules, s: &mut State) -> Flow {
     let n = s.player_count();
     for seat in clockwise(next_seat(s.current, n), n) {
         if can_act(rules, s, seat) {
             s.current = seat;
-            return;
+            return Flow::Continue;
         }
     }
-    // Guests may still move, e.g. to a storehouse (S001:L559).
-    if super::guests::open(rules, s, AfterGuests::Storage) {
-        return;
-    }
-    begin_storage(s);
+    Flow::Interrupt(Interrupt::BeforeStorage)
 }
 
 /// A decision when the player to move has a choice; a single load and nothing else
 /// (no pass, no guest to move first) is made for the player (forced choices are never
 /// asked); a player with nothing to do is skipped.
-pub fn step(rules: &Rules, s: &mut State) -> bool {
+pub fn step(rules: &Rules, s: &mut State) -> Flow {
     let (mut only, mut count) = (None, 0u32);
     if s.captain_done & (1 << s.current) == 0 {
         legal(rules, s, &mut |a| {
@@ -305,15 +303,9 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
         super::guests::own_turn(rules, s, s.current, &mut |_| count += 1);
     }
     match (count, only) {
-        (0, _) => {
-            next(rules, s);
-            false
-        }
-        (1, Some(a)) => {
-            play(rules, s, a);
-            false
-        }
-        _ => true,
+        (0, _) => next(rules, s),
+        (1, Some(a)) => play(rules, s, a),
+        _ => Flow::Decide,
     }
 }
 
@@ -509,9 +501,9 @@ pub fn legal_storage(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play_storage(rules: &Rules, s: &mut State, a: Action) {
+pub fn play_storage(rules: &Rules, s: &mut State, a: Action) -> Flow {
     keep(rules, s, s.current, a);
-    next_storage(rules, s);
+    next_storage(s)
 }
 
 fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
@@ -540,24 +532,23 @@ fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
 }
 
 /// Players with nothing to decide keep their goods without being asked.
-pub fn step_storage(rules: &Rules, s: &mut State) -> bool {
+pub fn step_storage(rules: &Rules, s: &mut State) -> Flow {
     let seat = s.current;
     let held = s.players[seat].goods.total() > 0;
     match forced_storage(rules, s, seat) {
         Some(a) => keep(rules, s, seat, a),
-        None if held => return true,
+        None if held => return Flow::Decide,
         None => {}
     }
-    next_storage(rules, s);
-    false
+    next_storage(s)
 }
 
 /// After storage the captain empties the full ships; partly loaded ones keep their cargo
 /// (L338).
-fn next_storage(rules: &Rules, s: &mut State) {
+fn next_storage(s: &mut State) -> Flow {
     if s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
-        return;
+        return Flow::Continue;
     }
     for i in 0..s.ship_count as usize {
         let x = s.ships[i];
@@ -569,5 +560,5 @@ fn next_storage(rules: &Rules, s: &mut State) {
             s.ships[i].load = 0;
         }
     }
-    super::round::end_phase(rules, s);
+    Flow::Done
 }

@@ -4,6 +4,7 @@
 //! ([`Effect::DoubloonsByTopProduction`], S001:L600-604), and a doubled privilege taken
 //! as separate picks (library, S001:L614).
 
+use super::flow::Flow;
 use crate::action::Action;
 use crate::board;
 use crate::goods::{ByGood, Good};
@@ -54,7 +55,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
         s.players[seat].doubloons += bonus;
         if seat == s.chooser {
             produced_by_chooser = mask;
-            s.pending.craftsman_produced = received;
+            s.pending.craftsman.craftsman_produced = received;
         } else {
             s.players[seat].doubloons += top_production_bonus(rules, &s.players[seat], received);
         }
@@ -64,8 +65,8 @@ pub fn begin(rules: &Rules, s: &mut State) {
     s.craftsman_kinds = produced_by_chooser;
     // A doubled privilege is that many separate picks, of one kind or of different kinds
     // (S001:L614).
-    s.pending.craftsman_picks =
-        if super::round::card_privilege(rules, s) > 0 { super::round::privilege_factor(rules, s) } else { 0 };
+    s.pending.craftsman.craftsman_picks =
+        if super::privilege::card_privilege(rules, s) > 0 { super::privilege::privilege_factor(rules, s) } else { 0 };
 }
 
 /// Whether the player has an occupied normal (not small) production building of `g`.
@@ -94,7 +95,7 @@ fn top_production_bonus(rules: &Rules, p: &Player, received: ByGood<u8>) -> u16 
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
-    if s.pending.craftsman_picks == 0 || super::round::card_privilege(rules, s) == 0 {
+    if s.pending.craftsman.craftsman_picks == 0 || super::privilege::card_privilege(rules, s) == 0 {
         return;
     }
     let mut any = false;
@@ -109,30 +110,37 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     if let Action::Bonus(g) = a {
-        let n = super::round::card_privilege(rules, s).min(s.goods_supply[g]);
+        let n = super::privilege::card_privilege(rules, s).min(s.goods_supply[g]);
         s.goods_supply[g] -= n;
         s.players[s.chooser].goods[g] += n;
-        s.pending.craftsman_produced[g] += n;
-        s.pending.craftsman_picks -= 1;
+        s.pending.craftsman.craftsman_produced[g] += n;
+        s.pending.craftsman.craftsman_picks -= 1;
         // Further picks in good order: each set of picks is one sequence of decisions.
         s.craftsman_kinds &= !((1u8 << g as u8) - 1);
-        if s.pending.craftsman_picks > 0 {
-            return;
+        if s.pending.craftsman.craftsman_picks > 0 {
+            return Flow::Continue;
         }
     }
-    finish(rules, s);
+    finish(rules, s)
+}
+
+/// The privilege is a decision while a pick is open; the phase ends after it.
+pub fn step(rules: &Rules, s: &mut State) -> Flow {
+    let mut any = false;
+    legal(rules, s, &mut |_| any = true);
+    if any { Flow::Decide } else { finish(rules, s) }
 }
 
 /// The craftsman's specialty factory counts the privilege goods too (S001:L604: 1 + 3 +
 /// 1 + 2 = 7 barrels).
-pub(super) fn finish(rules: &Rules, s: &mut State) {
+fn finish(rules: &Rules, s: &mut State) -> Flow {
     let chooser = s.chooser;
-    let bonus = top_production_bonus(rules, &s.players[chooser], s.pending.craftsman_produced);
+    let bonus = top_production_bonus(rules, &s.players[chooser], s.pending.craftsman.craftsman_produced);
     s.players[chooser].doubloons += bonus;
-    s.pending.craftsman_produced = ByGood::default();
-    s.pending.craftsman_picks = 0;
+    s.pending.craftsman.craftsman_produced = ByGood::default();
+    s.pending.craftsman.craftsman_picks = 0;
     s.craftsman_kinds = 0;
-    super::round::end_phase(rules, s);
+    Flow::Done
 }

@@ -12,11 +12,13 @@
 //! guests of one window or turn go to targets in listing order (`guest_floor`), so each
 //! outcome has one spelling.
 
+use super::flow::Flow;
 use crate::action::{Action, Group};
 use crate::goods::Good;
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{AfterGuests, Phase, Player, State};
 use rulesmith_core::Seat;
+use rulesmith_core::steps::seat_after;
 
 /// Opens a window of guest moves if anybody can move a guest now; returns whether it did.
 pub fn open(rules: &Rules, s: &mut State, after: AfterGuests) -> bool {
@@ -26,9 +28,9 @@ pub fn open(rules: &Rules, s: &mut State, after: AfterGuests) -> bool {
     if !s.players.seats().any(|seat| can_move(rules, &s.players[seat], after, 0)) {
         return false;
     }
-    s.pending.guest_floor = 0;
-    s.pending.after_guests = after;
-    s.pending.guests_done = 0;
+    s.pending.guests.guest_floor = 0;
+    s.pending.guests.after_guests = after;
+    s.pending.guests.guests_done = 0;
     s.phase = Phase::GuestMoves;
     s.current = s.chooser;
     true
@@ -103,12 +105,12 @@ fn can_move(rules: &Rules, p: &Player, after: AfterGuests, floor: u8) -> bool {
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let p = &s.players[s.current];
-    if guest_slot(rules, p, When::Window(s.pending.after_guests)).is_none() {
+    if guest_slot(rules, p, When::Window(s.pending.guests.after_guests)).is_none() {
         return;
     }
     let mut any = false;
     targets(rules, p, &mut |g| {
-        if rank(g) >= s.pending.guest_floor {
+        if rank(g) >= s.pending.guests.guest_floor {
             f(Action::Guest(g));
             any = true;
         }
@@ -134,7 +136,7 @@ pub fn own_turn(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)
         return;
     }
     targets(rules, p, &mut |g| {
-        if rank(g) >= s.pending.guest_floor {
+        if rank(g) >= s.pending.guests.guest_floor {
             f(Action::Guest(g));
         }
     });
@@ -156,7 +158,7 @@ fn move_guest(rules: &Rules, s: &mut State, when: When, target: Group) {
         }
         Group::SanJuan => p.san_juan += 1,
     }
-    s.pending.guest_floor = rank(target);
+    s.pending.guests.guest_floor = rank(target);
 }
 
 /// A guest move on the player's own turn; the turn goes on.
@@ -164,33 +166,30 @@ pub fn play_own_turn(rules: &Rules, s: &mut State, target: Group) {
     move_guest(rules, s, When::OwnTurn, target);
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     match a {
-        Action::Guest(target) => move_guest(rules, s, When::Window(s.pending.after_guests), target),
+        Action::Guest(target) => move_guest(rules, s, When::Window(s.pending.guests.after_guests), target),
         _ => next_seat(s),
     }
+    Flow::Continue
 }
 
 fn next_seat(s: &mut State) {
-    s.pending.guest_floor = 0;
-    s.pending.guests_done += 1;
-    let n = s.player_count() as u8;
-    s.current = ((u32::from(s.chooser) + u32::from(s.pending.guests_done)) % u32::from(n)) as Seat;
+    s.pending.guests.guest_floor = 0;
+    s.pending.guests.guests_done += 1;
+    s.current = seat_after(s.chooser, usize::from(s.pending.guests.guests_done), s.player_count());
 }
 
-/// Skips seats with nothing to move; when every seat is done, the game goes on.
-pub fn step(rules: &Rules, s: &mut State) -> bool {
+/// Skips seats with nothing to move; when every seat is done, the interrupted phase
+/// goes on (the sequencer reads `after_guests`).
+pub fn step(rules: &Rules, s: &mut State) -> Flow {
     let n = s.player_count() as u8;
-    while s.pending.guests_done < n {
-        if can_move(rules, &s.players[s.current], s.pending.after_guests, s.pending.guest_floor) {
-            return true;
+    while s.pending.guests.guests_done < n {
+        if can_move(rules, &s.players[s.current], s.pending.guests.after_guests, s.pending.guests.guest_floor) {
+            return Flow::Decide;
         }
         next_seat(s);
     }
     s.current = s.chooser;
-    match s.pending.after_guests {
-        AfterGuests::PhaseStart => super::round::begin_phase(rules, s),
-        AfterGuests::Storage => super::captain::begin_storage(s),
-    }
-    false
+    Flow::Resume
 }

@@ -8,6 +8,7 @@
 //! whose count is forced is filled without asking. So every placement is reached by
 //! exactly one sequence of decisions.
 
+use super::flow::Flow;
 use crate::action::{Action, Group};
 use crate::board;
 use crate::goods::Good;
@@ -18,7 +19,7 @@ use rulesmith_core::steps::seat_after;
 
 pub fn begin(rules: &Rules, s: &mut State) {
     s.current = s.chooser;
-    if s.colonist_supply > 0 && super::round::privilege(rules, s) > 0 {
+    if s.colonist_supply > 0 && super::privilege::privilege(rules, s) > 0 {
         s.phase = Phase::MayorPrivilege;
     } else {
         deal(rules, s);
@@ -30,13 +31,14 @@ pub fn legal_privilege(_rules: &Rules, _s: &State, f: &mut impl FnMut(Action)) {
     f(Action::Pass);
 }
 
-pub fn play_privilege(rules: &Rules, s: &mut State, a: Action) {
+pub fn play_privilege(rules: &Rules, s: &mut State, a: Action) -> Flow {
     if a == Action::TakeColonist {
-        let n = super::round::privilege(rules, s).min(s.colonist_supply);
+        let n = super::privilege::privilege(rules, s).min(s.colonist_supply);
         s.colonist_supply -= n;
         s.players[s.chooser].san_juan += n;
     }
     deal(rules, s);
+    Flow::Continue
 }
 
 /// The ship's colonists, one at a time from the mayor clockwise (S000:L180), then the
@@ -120,12 +122,12 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+pub fn play(_rules: &Rules, s: &mut State, a: Action) -> Flow {
     if let Action::Place { group, count } = a {
         place(s, group, count);
         s.mayor_group += 1;
     }
-    let _ = rules;
+    Flow::Continue
 }
 
 fn place(s: &mut State, g: Group, count: u8) {
@@ -143,8 +145,8 @@ fn place(s: &mut State, g: Group, count: u8) {
     }
 }
 
-/// Fills forced groups; returns true at a real choice.
-pub fn step(rules: &Rules, s: &mut State) -> bool {
+/// Fills forced groups up to a real choice; after the last player the ship is refilled.
+pub fn step(rules: &Rules, s: &mut State) -> Flow {
     let mut later = capacity_from(rules, &s.players[s.current], s.mayor_group);
     loop {
         let p = &s.players[s.current];
@@ -153,7 +155,7 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
         later -= u32::from(cap).min(later);
         let (lo, hi) = bounds(cap, p.san_juan, later);
         if lo < hi {
-            return true;
+            return Flow::Decide;
         }
         place(s, g, lo);
         s.mayor_group += 1;
@@ -162,11 +164,10 @@ pub fn step(rules: &Rules, s: &mut State) -> bool {
     if s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
         pick_up(s, s.current);
-        return false;
+        return Flow::Continue;
     }
     refill_ship(rules, s);
-    super::round::end_phase(rules, s);
-    false
+    Flow::Done
 }
 
 /// One colonist per empty building circle of all players, at least the minimum; when

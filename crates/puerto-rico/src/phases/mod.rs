@@ -1,19 +1,36 @@
-//! The phases: legal actions, effects of actions, and the automatic steps between
-//! decisions. Each role's phase lives in its own module.
+//! The sequencer: the order of a round, and the one place that moves the game from
+//! phase to phase (S000:L116-122, L128-135, L386-402).
+//!
+//! A round: the players, from the governor, each choose a role (`round`); the chosen
+//! role's phase runs (after a window of guest moves, expansion); when it is done the next
+//! player chooses; after the last role the round ends (`round::end_phase`). Each phase
+//! module knows only its own phase: it answers every step with a [`Flow`] ("a decision
+//! is due", "step again", "my phase is done", "interrupt, then resume me") and never
+//! calls another phase. Interrupts (a colonist offered by a hospice or university, guest
+//! moves before the captain's storage) remember where they came from in the state
+//! (`/pending/resume`, `/pending/after_guests`), so resuming never guesses.
+//!
+//! Module graph (no cycles): this sequencer → every phase module; phase modules →
+//! `flow` (their answers), `privilege` and `supply` (what several phases share) and, for
+//! the captain's turns, `guests::own_turn`.
 
 pub mod builder;
 pub mod captain;
 pub mod craftsman;
+pub mod flow;
 pub mod guests;
 pub mod mayor;
 pub mod offer;
+pub mod privilege;
 pub mod round;
 pub mod settler;
+pub mod supply;
 pub mod trader;
 
 use crate::action::Action;
-use crate::rules::Rules;
-use crate::state::{Phase, State};
+use crate::rules::{RoleKind, Rules};
+use crate::state::{AfterGuests, Phase, State};
+pub use flow::{Flow, Interrupt};
 
 /// Calls `f` with every legal action, in a stable order.
 pub fn for_each_legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -48,8 +65,7 @@ fn with_own_turn_guests(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
     // Only before the turn's first action: after a hacienda draw the settler's turn goes
     // on, and a guest moved then would be a second spelling of moving it before.
-    let first = s.phase != Phase::Settler || (s.hacienda_used & (1 << s.current) == 0 && s.pending.drawn.is_none());
-    if !first {
+    if s.phase == Phase::Settler && !settler::turn_unstarted(s) {
         return;
     }
     // A player with nothing to do but guests to move may move them (perhaps to a
@@ -74,10 +90,16 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
     }
     if own_turn {
         // The turn's action: the next guest moves start a new listing.
-        s.pending.guest_floor = 0;
+        s.pending.guests.guest_floor = 0;
     }
-    match s.phase {
-        Phase::RoleSelection => round::choose_role(rules, s, a),
+    let flow = match s.phase {
+        Phase::RoleSelection => {
+            if round::choose_role(rules, s, a) {
+                start_role(rules, s)
+            } else {
+                Flow::Continue
+            }
+        }
         Phase::Settler => settler::play(rules, s, a),
         Phase::MayorPrivilege => mayor::play_privilege(rules, s, a),
         Phase::Mayor => mayor::play(rules, s, a),
@@ -88,52 +110,132 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         Phase::Captain => captain::play(rules, s, a),
         Phase::MixedShip => captain::play_mixed(rules, s, a),
         Phase::CaptainStorage => captain::play_storage(rules, s, a),
-        Phase::ColonistOffer => offer::play(rules, s, a),
+        Phase::ColonistOffer => offer::play(s, a),
         Phase::GuestMoves => guests::play(rules, s, a),
-        Phase::GameOver => {}
-    }
-    advance(rules, s);
+        Phase::GameOver => Flow::Decide,
+    };
+    run(rules, s, flow);
 }
 
 /// Runs automatic steps until someone has a decision (or the game is over): players
 /// with nothing to choose are skipped, forced choices are made for them.
 pub fn advance(rules: &Rules, s: &mut State) {
-    // Each iteration either returns at a decision or moves the game strictly forward.
+    run(rules, s, Flow::Continue);
+}
+
+/// Follows the phases' answers until a decision is due.
+fn run(rules: &Rules, s: &mut State, mut flow: Flow) {
+    // Each answer but `Decide` moves the game strictly forward; the bound only guards
+    // against an edited state that would not.
     for _ in 0..10_000 {
-        let decided = match s.phase {
-            Phase::RoleSelection => round::has_decision(rules, s),
-            Phase::Settler => decide_or(rules, s, |r, s, mut f| with_own_turn_guests(r, s, &mut f), settler::next),
-            Phase::MayorPrivilege => true,
-            Phase::Mayor => mayor::step(rules, s),
-            Phase::Builder => decide_or(rules, s, |r, s, mut f| with_own_turn_guests(r, s, &mut f), builder::next),
-            Phase::BuildPayment => builder::step_payment(rules, s),
-            Phase::Craftsman => decide_or(rules, s, |r, s, mut f| craftsman::legal(r, s, &mut f), craftsman::finish),
-            Phase::Trader => decide_or(rules, s, |r, s, mut f| with_own_turn_guests(r, s, &mut f), trader::next),
-            Phase::Captain => captain::step(rules, s),
-            Phase::MixedShip => captain::step_mixed(rules, s),
-            Phase::CaptainStorage => captain::step_storage(rules, s),
-            Phase::ColonistOffer => true,
-            Phase::GuestMoves => guests::step(rules, s),
-            Phase::GameOver => true,
+        flow = match flow {
+            Flow::Decide => return,
+            Flow::Continue => step(rules, s),
+            Flow::Done => {
+                round::end_phase(rules, s);
+                Flow::Continue
+            }
+            Flow::Interrupt(i) => interrupt(rules, s, i),
+            Flow::Resume => resume(rules, s),
         };
-        if decided {
-            return;
-        }
+    }
+}
+
+/// One automatic step of the phase in play.
+#[inline]
+fn step(rules: &Rules, s: &mut State) -> Flow {
+    match s.phase {
+        Phase::RoleSelection | Phase::MayorPrivilege | Phase::ColonistOffer | Phase::GameOver => Flow::Decide,
+        Phase::Settler => decide_or(rules, s, settler::next),
+        Phase::Mayor => mayor::step(rules, s),
+        Phase::Builder => decide_or(rules, s, builder::next),
+        Phase::BuildPayment => builder::step_payment(rules, s),
+        Phase::Craftsman => craftsman::step(rules, s),
+        Phase::Trader => decide_or(rules, s, trader::next),
+        Phase::Captain => captain::step(rules, s),
+        Phase::MixedShip => captain::step_mixed(rules, s),
+        Phase::CaptainStorage => captain::step_storage(rules, s),
+        Phase::GuestMoves => guests::step(rules, s),
     }
 }
 
 /// The step of a phase where players act in turn: a decision when the player to move
-/// has a legal action; otherwise the phase moves on without asking.
-fn decide_or(
-    rules: &Rules,
-    s: &mut State,
-    legal: impl Fn(&Rules, &State, &mut dyn FnMut(Action)),
-    next: impl FnOnce(&Rules, &mut State),
-) -> bool {
+/// has a legal action (guest moves included); otherwise the turn passes without asking.
+fn decide_or(rules: &Rules, s: &mut State, next: impl FnOnce(&Rules, &mut State) -> Flow) -> Flow {
     let mut any = false;
-    legal(rules, s, &mut |_| any = true);
-    if !any {
-        next(rules, s);
+    with_own_turn_guests(rules, s, &mut |_| any = true);
+    if any { Flow::Decide } else { next(rules, s) }
+}
+
+/// A role was chosen: its phase begins, after the owners of guests had their chance to
+/// move them (outside the mayor phase; not where guests move on their owners' turns: a
+/// move there and on the owner's turn would be one outcome twice).
+fn start_role(rules: &Rules, s: &mut State) -> Flow {
+    let Some(kind) = rules.roles.get(s.role as usize).map(|r| r.kind) else { return Flow::Continue };
+    let turns = matches!(kind, RoleKind::Settler | RoleKind::Builder | RoleKind::Trader | RoleKind::Captain);
+    let window = kind != RoleKind::Mayor && !(turns && guests::on_own_turn(rules));
+    if window && guests::open(rules, s, AfterGuests::PhaseStart) {
+        return Flow::Continue;
     }
-    any
+    begin_phase(rules, s)
+}
+
+/// The chosen role's phase begins.
+fn begin_phase(rules: &Rules, s: &mut State) -> Flow {
+    let Some(kind) = rules.roles.get(s.role as usize).map(|r| r.kind) else { return Flow::Done };
+    match kind {
+        RoleKind::Settler => settler::begin(rules, s),
+        RoleKind::Mayor => mayor::begin(rules, s),
+        RoleKind::Builder => builder::begin(s),
+        RoleKind::Craftsman => craftsman::begin(rules, s),
+        RoleKind::Trader => trader::begin(s),
+        RoleKind::Captain => captain::begin(rules, s),
+        RoleKind::Prospector => {
+            // No action for anyone; the privilege only (S000:L382-384).
+            let chooser = s.chooser;
+            s.players[chooser].doubloons += u16::from(privilege::privilege(rules, s));
+            return Flow::Done;
+        }
+    }
+    Flow::Continue
+}
+
+/// Starts an interrupt, or goes straight on when there is nothing to interrupt for.
+fn interrupt(rules: &Rules, s: &mut State, i: Interrupt) -> Flow {
+    match i {
+        Interrupt::ColonistOffer(to) if offer::open(s, to) => Flow::Continue,
+        Interrupt::ColonistOffer(_) => after_turn(rules, s),
+        Interrupt::BeforeStorage if guests::open(rules, s, AfterGuests::Storage) => Flow::Continue,
+        Interrupt::BeforeStorage => {
+            captain::begin_storage(s);
+            Flow::Continue
+        }
+    }
+}
+
+/// An interrupt is over: the interrupted phase goes on where it stopped.
+fn resume(rules: &Rules, s: &mut State) -> Flow {
+    match s.phase {
+        Phase::ColonistOffer => {
+            s.phase = s.pending.resume.take().unwrap_or(Phase::Settler);
+            after_turn(rules, s)
+        }
+        Phase::GuestMoves => match s.pending.guests.after_guests {
+            AfterGuests::PhaseStart => begin_phase(rules, s),
+            AfterGuests::Storage => {
+                captain::begin_storage(s);
+                Flow::Continue
+            }
+        },
+        _ => Flow::Continue,
+    }
+}
+
+/// The phase whose turn was interrupted by a colonist offer goes on with the next player.
+fn after_turn(rules: &Rules, s: &mut State) -> Flow {
+    match s.phase {
+        Phase::Builder => builder::next(rules, s),
+        Phase::Settler => settler::next(rules, s),
+        _ => Flow::Continue,
+    }
 }

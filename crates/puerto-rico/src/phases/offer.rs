@@ -1,17 +1,23 @@
 //! The colonist a hospice (S000:L556-560) or university (S000:L596-600) offers: the
 //! owner *may* take it, from the supply, else from the colonist ship. It is a decision,
 //! since one colonist fewer in the supply can end the game a round earlier (S000:L412).
+//! The offer interrupts the settler or builder phase, which resumes afterwards.
 
+use super::flow::Flow;
 use crate::action::Action;
-use crate::rules::{RoleKind, Rules};
+use crate::rules::Rules;
 use crate::state::{Offer, Phase, State};
 
-/// Offers the current player a colonist for `to`, if there is one to take.
-pub fn offer(s: &mut State, to: Offer) {
-    if s.colonist_supply > 0 || s.colonist_ship > 0 {
-        s.colonist_offer = Some(to);
-        s.phase = Phase::ColonistOffer;
+/// Offers the current player a colonist for `to`, if there is one to take; remembers the
+/// phase to resume. Returns whether the offer was made.
+pub fn open(s: &mut State, to: Offer) -> bool {
+    if s.colonist_supply == 0 && s.colonist_ship == 0 {
+        return false;
     }
+    s.colonist_offer = Some(to);
+    s.pending.resume = Some(s.phase);
+    s.phase = Phase::ColonistOffer;
+    true
 }
 
 pub fn legal(_rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -21,10 +27,10 @@ pub fn legal(_rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+pub fn play(s: &mut State, a: Action) -> Flow {
     let seat = s.current;
     if let (Action::TakeColonist, Some(to)) = (a, s.colonist_offer) {
-        if super::settler::take_colonist(s) {
+        if super::supply::take_colonist(s) {
             let p = &mut s.players[seat];
             match to {
                 Offer::Plantation(g) => p.plantations_occupied[g] += 1,
@@ -38,15 +44,5 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         }
     }
     s.colonist_offer = None;
-    // Back to the phase that made the offer: the role being played tells which.
-    match rules.roles.get(s.role as usize).map(|r| r.kind) {
-        Some(RoleKind::Builder) => {
-            s.phase = Phase::Builder;
-            super::builder::next(rules, s);
-        }
-        _ => {
-            s.phase = Phase::Settler;
-            super::settler::next(rules, s);
-        }
-    }
+    Flow::Resume
 }

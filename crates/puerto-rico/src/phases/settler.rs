@@ -2,6 +2,7 @@
 //! L556-560). Expansion effects: forests ([`Effect::ForestTiles`], S001:L517-533) and the
 //! chooser's extra tile when the privilege is doubled (library, S001:L610-612).
 
+use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
 use crate::goods::Good;
@@ -15,17 +16,17 @@ pub fn begin(rules: &Rules, s: &mut State) {
     s.hacienda_used = 0;
     // A doubled privilege: after everyone, the chooser takes one more tile per extra
     // privilege (S001:L612).
-    let card = super::round::card_privilege(rules, s);
-    s.pending.settler_extra = super::round::privilege(rules, s).saturating_sub(card);
-    s.pending.extra_turn = false;
-    s.pending.drawn = None;
+    let card = super::privilege::card_privilege(rules, s);
+    s.pending.settler.settler_extra = super::privilege::privilege(rules, s).saturating_sub(card);
+    s.pending.settler.extra_turn = false;
+    s.pending.settler.drawn = None;
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
     let p = &s.players[seat];
     // The hacienda's tile, seen: planted, or a forest instead (S001:L527).
-    if let Some(g) = s.pending.drawn {
+    if let Some(g) = s.pending.settler.drawn {
         f(Action::Plant(g));
         f(Action::Forest(None));
         return;
@@ -71,7 +72,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 /// Hacienda: before taking a face-up tile, once (S000:L532); not on an extra turn.
 fn can_draw(rules: &Rules, s: &State, seat: Seat) -> bool {
     s.hacienda_used & (1 << seat) == 0
-        && !s.pending.extra_turn
+        && !s.pending.settler.extra_turn
         && s.stack.len > 0
         && board::has(rules, &s.players[seat], |e| matches!(e, Effect::ExtraPlantation))
 }
@@ -80,38 +81,45 @@ fn can_draw(rules: &Rules, s: &State, seat: Seat) -> bool {
 /// chooser's extra tile is a plantation unless they have a construction hut (S001:L612).
 fn can_take_quarry(rules: &Rules, s: &State, seat: Seat) -> bool {
     s.quarry_supply > 0
-        && ((seat == s.chooser && !s.pending.extra_turn && super::round::card_privilege(rules, s) > 0)
+        && ((seat == s.chooser && !s.pending.settler.extra_turn && super::privilege::card_privilege(rules, s) > 0)
             || board::has(rules, &s.players[seat], |e| matches!(e, Effect::QuarryInstead)))
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+/// Whether the player to move has not acted yet this turn (no hacienda draw, no drawn
+/// tile waiting): guests move only then.
+pub fn turn_unstarted(s: &State) -> bool {
+    s.hacienda_used & (1 << s.current) == 0 && s.pending.settler.drawn.is_none()
+}
+
+pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let seat = s.current;
-    match a {
+    let offer = match a {
         Action::Draw => {
             // The drawn tile must be placed at once, and gets no hospice colonist (L534,
             // L560). With a forest house the owner looks at it first: it may become a
             // forest instead (S001:L527).
             if let Some(g) = s.stack.pop() {
                 if board::forest_from_face_up(rules, &s.players[seat]).is_some() {
-                    s.pending.drawn = Some(g);
+                    s.pending.settler.drawn = Some(g);
                 } else {
                     s.players[seat].plantations[g] += 1;
                 }
             }
             s.hacienda_used |= 1 << seat;
-            return;
+            // The turn goes on: the drawn tile is placed, or another tile taken.
+            return Flow::Continue;
         }
         Action::Plant(g) => {
-            s.pending.drawn = None;
+            s.pending.settler.drawn = None;
             s.players[seat].plantations[g] += 1;
-            return;
+            return Flow::Continue;
         }
-        Action::Forest(None) if s.pending.drawn.is_some() => {
-            if let Some(g) = s.pending.drawn.take() {
+        Action::Forest(None) if s.pending.settler.drawn.is_some() => {
+            if let Some(g) = s.pending.settler.drawn.take() {
                 s.forest_tiles[g] += 1;
                 s.players[seat].forests += 1;
             }
-            return;
+            return Flow::Continue;
         }
         Action::Forest(from) => {
             let tile = match from {
@@ -121,27 +129,28 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
                 }
                 None => draw_face_down(s),
             };
-            if let Some(g) = tile {
+            // Hospice: its colonist goes to San Juan, as a forest has no circle (S001:L531).
+            tile.and_then(|g| {
                 s.forest_tiles[g] += 1;
                 s.players[seat].forests += 1;
-                // Hospice: its colonist goes to San Juan, as a forest has no circle (S001:L531).
-                offer_hospice(rules, s, seat, Offer::SanJuan);
-            }
+                hospice(rules, s, seat, Offer::SanJuan)
+            })
         }
         Action::Take(g) => {
             s.face_up[g] -= 1;
             s.players[seat].plantations[g] += 1;
-            offer_hospice(rules, s, seat, Offer::Plantation(g));
+            hospice(rules, s, seat, Offer::Plantation(g))
         }
         Action::TakeQuarry => {
             s.quarry_supply -= 1;
             s.players[seat].quarries += 1;
-            offer_hospice(rules, s, seat, Offer::Quarry);
+            hospice(rules, s, seat, Offer::Quarry)
         }
-        _ => {}
-    }
-    if s.phase == Phase::Settler {
-        next(rules, s);
+        _ => None,
+    };
+    match offer {
+        Some(to) => Flow::Interrupt(Interrupt::ColonistOffer(to)),
+        None => next(rules, s),
     }
 }
 
@@ -164,44 +173,31 @@ fn draw_face_down(s: &mut State) -> Option<Good> {
 /// the new tile (S000:L558-560; no violet building is ever compulsory, L513): offered as
 /// a decision when a colonist is there to take. Only with the chooser's first tile when
 /// the privilege is doubled (S001:L612).
-fn offer_hospice(rules: &Rules, s: &mut State, seat: Seat, to: Offer) {
-    if s.pending.extra_turn || !board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewTile)) {
-        return;
-    }
-    super::offer::offer(s, to);
+fn hospice(rules: &Rules, s: &State, seat: Seat, to: Offer) -> Option<Offer> {
+    let occupied = board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewTile));
+    (occupied && !s.pending.settler.extra_turn).then_some(to)
 }
 
-/// One colonist from the supply, else the colonist ship (hospice, university).
-pub fn take_colonist(s: &mut State) -> bool {
-    if s.colonist_supply > 0 {
-        s.colonist_supply -= 1;
-        true
-    } else if s.colonist_ship > 0 {
-        s.colonist_ship -= 1;
-        true
-    } else {
-        false
-    }
-}
-
-pub(super) fn next(rules: &Rules, s: &mut State) {
-    if !s.pending.extra_turn && s.rotation.advance() {
+/// The turn is over: the next player, the chooser's extra tiles, or the end of the phase.
+pub fn next(rules: &Rules, s: &mut State) -> Flow {
+    if !s.pending.settler.extra_turn && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
-    } else if s.pending.settler_extra > 0 {
+    } else if s.pending.settler.settler_extra > 0 {
         // After everyone, the chooser's extra tile from those left (S001:L612).
-        s.pending.settler_extra -= 1;
-        s.pending.extra_turn = true;
+        s.pending.settler.settler_extra -= 1;
+        s.pending.settler.extra_turn = true;
         s.current = s.chooser;
     } else {
-        s.pending.extra_turn = false;
+        s.pending.settler.extra_turn = false;
         // Untaken tiles go to the discards and players + 1 new ones are revealed (S000:L141).
         for g in Good::ALL {
             s.discards[g] += s.face_up[g];
             s.face_up[g] = 0;
         }
         reveal_plantations(rules, s);
-        super::round::end_phase(rules, s);
+        return Flow::Done;
     }
+    Flow::Continue
 }
 
 /// Reveals players + `face_up_extra` plantations; when the stacks run out, the discards

@@ -1,11 +1,17 @@
 //! Trader phase (S000:L267-304; markets L522-526, L572-576; office L564-568). Expansion
 //! effect: a player's own one-good house ([`Effect::OwnTradingPost`], S001:L565-573).
 
+use super::flow::Flow;
 use crate::action::Action;
 use crate::board;
 use crate::goods::Good;
 use crate::rules::{Effect, Rules, kind};
-use crate::state::State;
+use crate::state::{Phase, State};
+
+pub fn begin(s: &mut State) {
+    s.phase = Phase::Trader;
+    s.current = s.chooser;
+}
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
@@ -51,10 +57,10 @@ pub fn sale_price(rules: &Rules, s: &State, seat: u8, g: Good) -> u16 {
 }
 
 fn trader_privilege(rules: &Rules, s: &State, seat: u8) -> u16 {
-    if seat == s.chooser { u16::from(super::round::privilege(rules, s)) } else { 0 }
+    if seat == s.chooser { u16::from(super::privilege::privilege(rules, s)) } else { 0 }
 }
 
-pub fn play(rules: &Rules, s: &mut State, a: Action) {
+pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let seat = s.current;
     match a {
         Action::Sell(g) => {
@@ -79,17 +85,17 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         }
         _ => {}
     }
-    next(rules, s);
+    next(rules, s)
 }
 
 /// The phase ends when everyone had a turn or the house is full (then only trading
 /// posts still take goods); a full house is emptied into the supply, a partly filled one
 /// keeps its goods (L276).
-pub(super) fn next(rules: &Rules, s: &mut State) {
+pub fn next(rules: &Rules, s: &mut State) -> Flow {
     let full = s.trading_house_len() >= rules.trading_house_spaces as usize;
     if (!full || rules.has_effect(kind::OWN_TRADING_POST)) && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
-        return;
+        return Flow::Continue;
     }
     if full {
         for slot in s.trading_house.iter_mut() {
@@ -98,5 +104,5 @@ pub(super) fn next(rules: &Rules, s: &mut State) {
             }
         }
     }
-    super::round::end_phase(rules, s);
+    Flow::Done
 }

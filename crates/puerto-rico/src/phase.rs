@@ -1,0 +1,143 @@
+//! Where the game is: the phase, and what each phase's decisions in progress remember
+//! between actions. Each phase's part is its own struct, read and written only by that
+//! phase's module (`crate::phases::*`); the state's JSON keeps them together under
+//! `/pending`, with the keys they always had.
+
+use crate::goods::{ByGood, Good};
+use serde::{Deserialize, Serialize};
+
+/// Bits per seat (bit `s` for seat `s`).
+pub type SeatSet = u8;
+
+/// Where the game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The player to move chooses a role.
+    RoleSelection,
+    Settler,
+    /// The mayor decides whether to take the privilege colonist.
+    MayorPrivilege,
+    /// Players place their colonists, one group (plantation kind, quarries, building) at a time.
+    Mayor,
+    Builder,
+    /// The builder, short of doubloons, chooses what to return to pay the rest
+    /// ([`crate::rules::Effect::PayWithComponents`]).
+    BuildPayment,
+    /// The craftsman chooses the privilege good.
+    Craftsman,
+    Trader,
+    Captain,
+    /// The loader chooses, good by good, what goes on their mixed ship
+    /// ([`crate::rules::Effect::MixedShip`]).
+    MixedShip,
+    /// End of the captain phase: players choose which goods to keep.
+    CaptainStorage,
+    /// The owner of an occupied hospice or university decides whether to take the
+    /// colonist it offers ([`State::colonist_offer`]).
+    ColonistOffer,
+    /// Owners of guests may move them ([`crate::rules::Effect::Guests`]), one seat after
+    /// the other from the chooser, before the phase goes on.
+    GuestMoves,
+    GameOver,
+}
+
+/// Where an offered colonist goes: the new tile (hospice), San Juan (hospice with a
+/// forest, university with a building without circles), or the new building (university).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offer {
+    Plantation(Good),
+    Quarry,
+    SanJuan,
+    /// A building of the player's city, by building index.
+    Building(u8),
+}
+
+/// Decisions in progress that take several actions, one part per phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pending {
+    #[serde(flatten)]
+    pub settler: Settling,
+    #[serde(flatten)]
+    pub craftsman: Privilege,
+    #[serde(flatten)]
+    pub payment: Payment,
+    #[serde(flatten)]
+    pub mixed: MixedLoad,
+    #[serde(flatten)]
+    pub guests: GuestWindow,
+    /// The phase a colonist offer interrupted, resumed once the owner has decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Phase>,
+}
+
+/// Settler phase (`phases::settler`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Settling {
+    /// The tile drawn with the hacienda, seen and not yet placed (when it may become a
+    /// forest instead).
+    pub drawn: Option<Good>,
+    /// Extra tiles the chooser takes after everyone else (doubled privilege).
+    pub settler_extra: u8,
+    /// The chooser is taking such an extra tile now.
+    pub extra_turn: bool,
+}
+
+/// Craftsman phase (`phases::craftsman`): the privilege still to take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Privilege {
+    /// Privilege goods the craftsman may still choose.
+    pub craftsman_picks: u8,
+    /// Barrels the craftsman received this phase, by good.
+    pub craftsman_produced: ByGood<u8>,
+}
+
+/// Builder phase (`phases::builder`): a building being paid for with returned components.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Payment {
+    /// The building (index).
+    pub build: u8,
+    /// Doubloons still owed for it.
+    pub owed: u8,
+    /// What is being returned now (0 colonists, 1 goods, 2 VP), how many of it so far,
+    /// and the last source (returns go in source order: one outcome, one path).
+    pub pay_stage: u8,
+    pub pay_count: u8,
+    pub pay_last: u8,
+}
+
+/// Captain phase (`phases::captain`): mixed ships.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MixedLoad {
+    /// Seats that used their mixed ship this phase.
+    pub mixed_used: SeatSet,
+    /// The mixed ship being loaded (building index), the next good to decide, and the
+    /// barrels chosen so far.
+    pub mixed_building: u8,
+    pub mixed_good: u8,
+    pub mixed_load: ByGood<u8>,
+}
+
+/// A window of guest moves (`phases::guests`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GuestWindow {
+    /// Seats done in this window, and what comes after it.
+    pub guests_done: u8,
+    pub after_guests: AfterGuests,
+    /// The rank of the last target in this window or turn; the next guest goes to a
+    /// target of this rank or later (one spelling per outcome).
+    #[serde(default)]
+    pub guest_floor: u8,
+}
+
+/// What happens when a window of guest moves closes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterGuests {
+    /// The chosen role's phase begins.
+    #[default]
+    PhaseStart,
+    /// The captain phase's storage begins.
+    Storage,
+}
