@@ -9,6 +9,11 @@
 //!   skipped while they cannot act (Puerto Rico's captain phase).
 //! - [`RoleBoard`]: a row of role cards with coins on them: a chooser takes the coins,
 //!   unchosen roles gain coins at the end of the round.
+//! - [`reverse_setup_first`], [`reverse_setup_next`]: setup choices in reverse seat
+//!   order, the last seat first (Mundo 163's capitals).
+//!
+//! Their fields are private: a state edited by a scenario (`[set]`) or read from JSON is
+//! validated with their `check`, so an edit cannot make them point past the table.
 
 use crate::game::Seat;
 use serde::{Deserialize, Serialize};
@@ -27,6 +32,17 @@ pub fn seat_after(seat: Seat, k: usize, players: usize) -> Seat {
 /// The next seat clockwise.
 pub fn next_seat(seat: Seat, players: usize) -> Seat {
     seat_after(seat, 1, players)
+}
+
+/// The seat that makes the first setup choice in reverse seat order: the last one.
+pub fn reverse_setup_first(players: usize) -> Seat {
+    players.saturating_sub(1) as Seat
+}
+
+/// The seat choosing after `seat` in reverse seat order, or `None` after the first seat
+/// (seat 0, the starting player, chooses last).
+pub fn reverse_setup_next(seat: Seat) -> Option<Seat> {
+    seat.checked_sub(1)
 }
 
 /// Each of `players` seats acts once, starting at `start`.
@@ -166,11 +182,11 @@ impl PassRound {
 pub struct RoleBoard<const N: usize> {
     /// Coins lying on each role card.
     #[serde(with = "serde_arrays")]
-    pub coins: [u8; N],
+    coins: [u8; N],
     /// Bit `r` set while role `r` is taken this round.
-    pub taken: u16,
+    taken: u16,
     /// Bit `r` set when role `r` is in play at all (player-count dependent).
-    pub in_play: u16,
+    in_play: u16,
 }
 
 mod serde_arrays {
@@ -190,14 +206,53 @@ impl<const N: usize> RoleBoard<N> {
         RoleBoard { coins: [0; N], taken: 0, in_play }
     }
 
+    /// Coins lying on each role card (0 on cards not in play).
+    pub fn coins(&self) -> &[u8; N] {
+        &self.coins
+    }
+
+    /// Bit `r` set while role `r` is taken this round.
+    pub fn taken(&self) -> u16 {
+        self.taken
+    }
+
+    /// Bit `r` set when role `r` is in play in this game.
+    pub fn in_play(&self) -> u16 {
+        self.in_play
+    }
+
+    /// Roles in play and not yet taken, one bit each.
+    pub fn available_mask(&self) -> u16 {
+        self.in_play & !self.taken
+    }
+
+    /// Whether an (edited) board fits a game whose cards in play are `in_play`: the same
+    /// cards, taken and coins only on those.
+    pub fn check(&self, in_play: u16) -> Result<(), String> {
+        if self.in_play != in_play {
+            return Err(format!(
+                "/roles/in_play: {:#b}, the role cards used in this game are {in_play:#b}",
+                self.in_play
+            ));
+        }
+        if self.taken & !in_play != 0 {
+            return Err("/roles/taken: a role card not used in this game".into());
+        }
+        if let Some(r) = (0..N).find(|&r| self.coins[r] > 0 && (r >= 16 || in_play & (1 << r) == 0)) {
+            return Err(format!("/roles/coins/{r}: coins on a role card not used in this game"));
+        }
+        Ok(())
+    }
+
     pub fn is_available(&self, role: usize) -> bool {
         role < N && self.in_play & (1 << role) != 0 && self.taken & (1 << role) == 0
     }
 
-    /// Takes a role; returns the coins that lay on it.
+    /// Takes a role; returns the coins that lay on it (none for a role past the board).
     pub fn take(&mut self, role: usize) -> u8 {
-        self.taken |= 1 << role;
-        std::mem::take(&mut self.coins[role])
+        let Some(coins) = self.coins.get_mut(role) else { return 0 };
+        self.taken |= 1u16.checked_shl(role as u32).unwrap_or(0);
+        std::mem::take(coins)
     }
 
     /// End of round: each role still available gains `coins`; all return to the board.
@@ -241,6 +296,28 @@ mod tests {
         p.pass(2);
         assert_eq!(p.next(|_| true), None);
         assert!(p.all_passed());
+    }
+
+    #[test]
+    fn reverse_setup_goes_from_the_last_seat_to_the_first() {
+        let mut order = vec![reverse_setup_first(4)];
+        while let Some(s) = reverse_setup_next(*order.last().unwrap()) {
+            order.push(s);
+        }
+        assert_eq!(order, [3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn an_edited_role_board_is_checked() {
+        let mut b: RoleBoard<8> = RoleBoard::new(0b0011_1111);
+        assert!(b.check(0b0011_1111).is_ok());
+        assert!(b.check(0b0111_1111).unwrap_err().contains("/roles/in_play"));
+        b.coins[7] = 2;
+        assert!(b.check(0b0011_1111).unwrap_err().contains("/roles/coins/7"));
+        b.coins[7] = 0;
+        b.taken = 0b1000_0000;
+        assert!(b.check(0b0011_1111).unwrap_err().contains("/roles/taken"));
+        assert_eq!(b.take(99), 0, "a role past the board takes nothing");
     }
 
     #[test]

@@ -39,11 +39,13 @@ pub fn choose_capital(rules: &Rules, s: &mut State, city: u8) {
     p.capital = tile;
     p.trolley.tile = tile;
     p.trolley.goods[usize::from(goods)] += load;
-    if s.current == 0 {
-        s.round = 1;
-        start_turn(rules, s);
-    } else {
-        s.current -= 1;
+    // Capitals are chosen from the last seat to the first; then seat 0 starts round 1.
+    match rulesmith_core::steps::reverse_setup_next(s.current) {
+        Some(seat) => s.current = seat,
+        None => {
+            s.round = 1;
+            start_turn(rules, s);
+        }
     }
 }
 

@@ -17,7 +17,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         phase: Phase::Capital,
         end: Default::default(),
         // Capitals are chosen from the last player to the first (REF §2.2 step 7).
-        current: (players - 1) as u8,
+        current: rulesmith_core::steps::reverse_setup_first(players),
         round: 0,
         terrain: Default::default(),
         city_stock: [0; crate::rules::MAX_CITIES],

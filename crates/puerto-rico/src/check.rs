@@ -18,6 +18,16 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         }
     }
     s.rotation.check(n).map_err(|e| format!("/rotation: {e}"))?;
+    if matches!(s.phase, Phase::Captain | Phase::MixedShip) {
+        s.captain_round.check(n).map_err(|e| format!("/captain_round: {e}"))?;
+        if s.captain_round.current() != s.current {
+            return Err(format!(
+                "/captain_round/current: seat {} loads, but seat {} is to move",
+                s.captain_round.current(),
+                s.current
+            ));
+        }
+    }
     if s.role as usize >= rules.roles.len().max(1) {
         return Err(format!("/role: no role {}", s.role));
     }
@@ -33,15 +43,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     // The role cards used with this player count are fixed for the game (S000:L96-98).
     let in_play =
         rules.roles.iter().enumerate().filter(|(_, r)| r.players & (1 << n) != 0).fold(0u16, |m, (i, _)| m | (1 << i));
-    if s.roles.in_play != in_play {
-        return Err(format!(
-            "/roles/in_play: {:#b}, the role cards used with {n} players are {in_play:#b}",
-            s.roles.in_play
-        ));
-    }
-    if s.roles.taken & !in_play != 0 {
-        return Err("/roles/taken: a role card not used in this game".into());
-    }
+    s.roles.check(in_play)?;
 
     // Colonists.
     let on_boards: u32 = s.players.iter().map(board::colonists).sum();

@@ -255,8 +255,8 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         f.flag(!selecting && usize::from(s.role) == i);
     }
     for (i, _) in roles_in_play(rules, players) {
-        f.flag(s.roles.taken & (1 << i) != 0);
-        f.push(s.roles.coins.get(i).copied().unwrap_or(0));
+        f.flag(s.roles.taken() & (1 << i) != 0);
+        f.push(s.roles.coins().get(i).copied().unwrap_or(0));
     }
     f.push(s.colonist_supply);
     f.push(s.colonist_ship);
@@ -305,7 +305,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         let bit = 1 << i;
         f.flag(s.hacienda_used & bit != 0);
         f.flag(s.wharf_used & bit != 0);
-        f.flag(s.captain_done & bit != 0);
+        f.flag(s.phase == Phase::Captain && s.captain_round.has_passed(seat));
         f.push(p.doubloons);
         f.push(if i == usize::from(seat) { p.vp } else { 0 });
         goods(f, p.goods);

@@ -192,11 +192,11 @@ impl Game for Rules {
         // Twin role cards with the same coins are one choice, listed under the first
         // card's name: naming the other one means the same choice.
         if let Action::Role(r) = a {
-            let available = s.roles.in_play & !s.roles.taken;
+            let available = s.roles.available_mask();
             let mine = available & (1 << r) != 0;
             let twins = if mine { self.roles.get(r as usize).map_or(0, |x| x.twins_before) & available } else { 0 };
             if let Some(o) =
-                (0..r).find(|&o| twins & (1 << o) != 0 && s.roles.coins[o as usize] == s.roles.coins[r as usize])
+                (0..r).find(|&o| twins & (1 << o) != 0 && s.roles.coins()[o as usize] == s.roles.coins()[r as usize])
             {
                 return Ok(Action::Role(o));
             }

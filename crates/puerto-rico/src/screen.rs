@@ -73,13 +73,13 @@ pub fn draw_titled(
     wrap("", &title, " · ", &mut out);
     // Roles with the doubloons lying on them.
     let roles: Vec<String> = (0..rules.roles.len())
-        .filter(|&r| s.roles.in_play & (1 << r) != 0)
+        .filter(|&r| s.roles.in_play() & (1 << r) != 0)
         .map(|r| {
             let id = &rules.roles[r].id;
-            if s.roles.taken & (1 << r) != 0 {
+            if s.roles.taken() & (1 << r) != 0 {
                 style.dim(&format!("{id} (taken)"))
-            } else if s.roles.coins[r] > 0 {
-                format!("{id} +{}", s.roles.coins[r])
+            } else if s.roles.coins()[r] > 0 {
+                format!("{id} +{}", s.roles.coins()[r])
             } else {
                 id.clone()
             }
@@ -200,7 +200,7 @@ pub fn annotate(rules: &Rules, s: &State, a: Action) -> Option<String> {
     let p = s.players.as_slice().get(seat as usize)?;
     match a {
         Action::Role(r) => {
-            let coins = *s.roles.coins.get(r as usize)?;
+            let coins = *s.roles.coins().get(r as usize)?;
             (coins > 0).then(|| format!("+{coins} doubloon{}", if coins == 1 { "" } else { "s" }))
         }
         Action::Build(b) => {

@@ -3,7 +3,7 @@
 use crate::goods::{ByGood, Good};
 use crate::rules::{MAX_BUILDINGS, MAX_TRADING_HOUSE, Rules};
 use crate::state::{Phase, Player, Ship, Stack, State};
-use rulesmith_core::steps::{RoleBoard, Rotation};
+use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, GameError, Rng};
 
 pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameError> {
@@ -73,7 +73,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         trading_house: [None; MAX_TRADING_HOUSE],
         hacienda_used: 0,
         wharf_used: 0,
-        captain_done: 0,
+        captain_round: PassRound::new(0, players),
         captain_bonus_given: false,
         mayor_group: 0,
         craftsman_kinds: 0,

@@ -3,7 +3,7 @@
 use crate::goods::{ByGood, Good};
 pub use crate::phase::{AfterGuests, Offer, Pending, Phase, SeatSet};
 use crate::rules::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
-use rulesmith_core::steps::{RoleBoard, Rotation};
+use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, Rng, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -177,8 +177,9 @@ pub struct State {
     /// Settler: whether the quarry privilege/hut was used by the current player (unused).
     /// Captain: players who used their wharf this phase.
     pub wharf_used: SeatSet,
-    /// Captain: players who declined (only the wharf was left to them).
-    pub captain_done: SeatSet,
+    /// Captain: players load in turn until none can (`has_passed`: declined, when only
+    /// the wharf was left to them, or with nothing left to load).
+    pub captain_round: PassRound,
     /// Captain: whether the captain's privilege VP has been given.
     pub captain_bonus_given: bool,
     /// Mayor placement: the next group to fill for the current player.

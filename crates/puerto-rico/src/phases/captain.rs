@@ -11,13 +11,13 @@ use crate::goods::{ByGood, Good};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
-use rulesmith_core::steps::{Rotation, clockwise, next_seat};
+use rulesmith_core::steps::{PassRound, Rotation, clockwise};
 
 pub fn begin(rules: &Rules, s: &mut State) {
     s.phase = Phase::Captain;
     s.current = s.chooser;
     s.wharf_used = 0;
-    s.captain_done = 0;
+    s.captain_round = PassRound::new(s.chooser, s.player_count());
     s.captain_bonus_given = false;
     s.pending.mixed.mixed_used = 0;
     if rules.has_effect(kind::VP_PER_PAIR_ON_HOLD) {
@@ -109,7 +109,7 @@ fn mixed_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action))
 /// opens later).
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
-    if s.captain_done & (1 << seat) != 0 {
+    if s.captain_round.has_passed(seat) {
         return;
     }
     let mut must = false;
@@ -132,9 +132,6 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 }
 
 fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
-    if s.captain_done & (1 << seat) != 0 {
-        return false;
-    }
     let mut any = false;
     ship_loads(s, seat, &mut |_| any = true);
     if !any {
@@ -201,7 +198,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
             s.phase = Phase::MixedShip;
             return Flow::Continue;
         }
-        Action::Pass => s.captain_done |= 1 << seat,
+        Action::Pass => s.captain_round.pass(seat),
         _ => {}
     }
     next(rules, s)
@@ -280,14 +277,18 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
 /// The next seat clockwise that can still load; when nobody can, storage begins (L311),
 /// after a last chance to move guests, e.g. to a storehouse (S001:L559).
 fn next(rules: &Rules, s: &mut State) -> Flow {
-    let n = s.player_count();
-    for seat in clockwise(next_seat(s.current, n), n) {
-        if can_act(rules, s, seat) {
+    // A player who cannot load now never can later in this phase (ships only fill,
+    // goods only leave): the round counts them as passed.
+    let mut round = s.captain_round;
+    let seat = round.next(|seat| can_act(rules, s, seat));
+    s.captain_round = round;
+    match seat {
+        Some(seat) => {
             s.current = seat;
-            return Flow::Continue;
+            Flow::Continue
         }
+        None => Flow::Interrupt(Interrupt::BeforeStorage),
     }
-    Flow::Interrupt(Interrupt::BeforeStorage)
 }
 
 /// A decision when the player to move has a choice; a single load and nothing else
@@ -295,7 +296,7 @@ fn next(rules: &Rules, s: &mut State) -> Flow {
 /// asked); a player with nothing to do is skipped.
 pub fn step(rules: &Rules, s: &mut State) -> Flow {
     let (mut only, mut count) = (None, 0u32);
-    if s.captain_done & (1 << s.current) == 0 {
+    if !s.captain_round.has_passed(s.current) {
         legal(rules, s, &mut |a| {
             count += 1;
             only.get_or_insert(a);

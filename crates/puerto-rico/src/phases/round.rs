@@ -9,13 +9,13 @@ use rulesmith_core::steps::{Rotation, next_seat, seat_after};
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     // Two cards of the same kind and privilege holding the same coins are the same
     // choice: list the first only (no duplicate outcomes for bots).
-    let available = s.roles.in_play & !s.roles.taken;
+    let available = s.roles.available_mask();
     for r in 0..rules.roles.len().min(16) {
         if available & (1 << r) == 0 {
             continue;
         }
         let twins = rules.roles[r].twins_before & available;
-        let duplicate = (0..r).any(|o| twins & (1 << o) != 0 && s.roles.coins[o] == s.roles.coins[r]);
+        let duplicate = (0..r).any(|o| twins & (1 << o) != 0 && s.roles.coins()[o] == s.roles.coins()[r]);
         if !duplicate {
             f(Action::Role(r as u8));
         }

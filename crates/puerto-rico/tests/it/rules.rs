@@ -529,7 +529,7 @@ fn two_player_round() {
     assert_eq!(s.round, 2);
     assert_eq!(s.governor, 1);
     let captain = rules.role_index("captain").unwrap();
-    assert_eq!(s.roles.coins[captain], 1, "the 7th role gets a doubloon");
+    assert_eq!(s.roles.coins()[captain], 1, "the 7th role gets a doubloon");
 }
 
 /// End of round (S000:L386-390): a doubloon on each unchosen role, whatever it holds; the
@@ -545,11 +545,11 @@ fn coins_on_unchosen_roles() {
     }
     let idx = |r: &str| rules.role_index(r).unwrap();
     // 3 players: no prospector card (S000:L96).
-    assert!(s.roles.in_play & (1 << idx("prospector")) == 0);
-    assert_eq!(s.roles.coins[idx("mayor")], 1);
-    assert_eq!(s.roles.coins[idx("captain")], 1);
-    assert_eq!(s.roles.coins[idx("craftsman")], 1);
-    assert_eq!(s.roles.coins[idx("trader")], 0);
+    assert!(s.roles.in_play() & (1 << idx("prospector")) == 0);
+    assert_eq!(s.roles.coins()[idx("mayor")], 1);
+    assert_eq!(s.roles.coins()[idx("captain")], 1);
+    assert_eq!(s.roles.coins()[idx("craftsman")], 1);
+    assert_eq!(s.roles.coins()[idx("trader")], 0);
     let d = s.players[1].doubloons;
     play(&rules, &mut s, "mayor");
     assert_eq!(s.players[1].doubloons, d + 1);
