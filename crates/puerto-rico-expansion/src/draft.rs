@@ -4,29 +4,8 @@
 //! leave the game. Buildings of an exclusive group exclude each other.
 
 use crate::rules::{MAX_SLOTS, Rules, Selection};
-use crate::state::State;
+use crate::state::{Draft, State};
 use rulesmith_core::Seat;
-use serde::{Deserialize, Serialize};
-
-/// The draft's progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Draft {
-    /// The building in each slot (building index), `None` while empty.
-    pub slots: [Option<u8>; MAX_SLOTS],
-    /// Whether the draft is over and the game proper has begun.
-    pub over: bool,
-}
-
-impl Draft {
-    pub fn picks(&self) -> usize {
-        self.slots.iter().filter(|x| x.is_some()).count()
-    }
-
-    /// Buildings picked so far (bit per building).
-    pub fn picked(&self) -> u64 {
-        self.slots.iter().flatten().fold(0u64, |m, &b| m | (1 << b))
-    }
-}
 
 /// Sets up the draft on a fresh base game: every violet building leaves the board until
 /// picked. With `random` the slots are filled at once; with `all` there is no draft.

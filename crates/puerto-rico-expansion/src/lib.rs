@@ -106,7 +106,7 @@ impl Game for Rules {
 
     fn new_game(&self, players: usize, seed: u64) -> Result<State, GameError> {
         let base = self.base.new_game(players, seed)?;
-        let mut s = State { base, draft: draft::Draft { slots: [None; rules::MAX_SLOTS], over: false } };
+        let mut s = State { base, draft: state::Draft { slots: [None; rules::MAX_SLOTS], over: false } };
         draft::setup(self, &mut s);
         Ok(s)
     }
@@ -308,7 +308,7 @@ impl Game for Rules {
             }
         }
         let base = self.base.state_from_json(value)?;
-        let s = State { base, draft: draft::Draft { slots, over } };
+        let s = State { base, draft: state::Draft { slots, over } };
         self.check_state(&s)?;
         Ok(s)
     }
