@@ -5,12 +5,13 @@ use crate::rules::{BuildingKind, Effect, Rules};
 use crate::state::Player;
 
 /// The effects of a player's occupied buildings.
-pub fn effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = &'r Effect> + 'r {
-    let city = p.city;
-    (0..city.len as usize).filter_map(move |i| {
-        let b = city.slots[i];
-        (b.colonists > 0).then(|| rules.buildings.get(b.building as usize).map(|x| &x.effect)).flatten()
-    })
+pub fn effects<'r>(rules: &'r Rules, p: &'r Player) -> impl Iterator<Item = &'r Effect> + 'r {
+    p.city
+        .as_slice()
+        .iter()
+        .filter(|b| b.colonists > 0)
+        .filter_map(|b| rules.buildings.get(b.building as usize))
+        .map(|x| &x.effect)
 }
 
 pub fn has(rules: &Rules, p: &Player, pred: impl Fn(&Effect) -> bool) -> bool {
@@ -29,12 +30,11 @@ pub fn island_used(p: &Player) -> u8 {
 }
 
 /// The effects of every building a player owns, occupied or not.
-pub fn owned_effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = (&'r Effect, bool)> + 'r {
-    let city = p.city;
-    (0..city.len as usize).filter_map(move |i| {
-        let b = city.slots[i];
-        rules.buildings.get(b.building as usize).map(|x| (&x.effect, b.colonists > 0))
-    })
+pub fn owned_effects<'r>(rules: &'r Rules, p: &'r Player) -> impl Iterator<Item = (&'r Effect, bool)> + 'r {
+    p.city
+        .as_slice()
+        .iter()
+        .filter_map(|b| rules.buildings.get(b.building as usize).map(|x| (&x.effect, b.colonists > 0)))
 }
 
 /// The first occupied effect for which `pick` gives a value.

@@ -33,10 +33,11 @@ pub fn begin(rules: &Rules, s: &mut State) {
         }
         // Aqueduct: one more of a good produced, if a normal production building of it is
         // occupied; the produced barrel is counted as that building's (chosen default).
-        for e in board::effects(rules, &s.players[seat]) {
+        let before = s.players[seat];
+        for e in board::effects(rules, &before) {
             if let Effect::ProductionPerNormalPlant { goods, extra } = *e {
                 for g in Good::ALL {
-                    if goods & (1 << g as u8) != 0 && received[g] > 0 && normal_plant(rules, &s.players[seat], g) {
+                    if goods & (1 << g as u8) != 0 && received[g] > 0 && normal_plant(rules, &before, g) {
                         let more = extra.min(s.goods_supply[g]);
                         s.goods_supply[g] -= more;
                         s.players[seat].goods[g] += more;
