@@ -4,9 +4,12 @@
 //!
 //! The new buildings are data: each picks a kind of effect of the base crate's closed
 //! vocabulary ([`rulesmith_puerto_rico::rules::Effect`]), whose rules the base crate's
-//! phases implement. This crate adds the draft: [`Rules`] wraps the base rules and the
-//! draft settings, [`State`] the base state and the draft; until the draft is over its
-//! actions are draft picks, afterwards every action goes to the base game.
+//! phases implement, except the guests: their moves (windows at phase starts and before
+//! storage, moves on the owner's own turn) are this crate's [`guests`], behind the base
+//! game's extension points ([`rulesmith_puerto_rico::extension`]). This crate adds the
+//! draft too: [`Rules`] wraps the base rules and the draft settings, [`State`] the base
+//! state and the draft; until the draft is over its actions are draft picks, afterwards
+//! every action goes to the base game.
 //!
 //! # Notation
 //! `draft library` during the draft; then the base game's notation (see
@@ -80,6 +83,7 @@
 pub mod action;
 pub mod draft;
 pub mod encoding;
+pub mod guests;
 pub mod rules;
 pub mod screen;
 pub mod state;

@@ -53,7 +53,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
             draft_node = Some(entries.remove(i).value);
         }
     }
-    let base = rulesmith_puerto_rico::decode(&base_tree, d);
+    let base = rulesmith_puerto_rico::rules::decode(&base_tree, d);
     let Some(draft_node) = draft_node else {
         d.error(
             tree.origin,
@@ -63,7 +63,11 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     };
     let draft = base.as_ref().and_then(|b| decode_draft(&draft_node, b, d));
     match (base, draft) {
-        (Some(base), Some(draft)) if d.len() == before => Some(Rules { base, draft }),
+        (Some(mut base), Some(draft)) if d.len() == before => {
+            // The expansion's guests play behind the base game's extension points.
+            base.extension = rulesmith_puerto_rico::extension::Hook::new(&crate::guests::GUESTS);
+            Some(Rules { base, draft })
+        }
         _ => None,
     }
 }

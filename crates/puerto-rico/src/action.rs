@@ -94,8 +94,9 @@ pub enum Action {
         good: Good,
         count: u8,
     },
-    /// Move a guest to a plantation, the quarries or a building.
-    Guest(Group),
+    /// A move of the ruleset's extension ([`crate::extension`]; the expansion's guests), by
+    /// the extension's code.
+    Extension(u16),
     /// Keep exactly these barrels at the end of the captain phase.
     KeepExact(ByGood<u8>),
 }
@@ -137,7 +138,10 @@ pub fn format(rules: &Rules, ship_capacities: &[u8], a: Action) -> String {
         Action::SellPost { good, building } => format!("sell {} to {}", good.name(), building_name(rules, building)),
         Action::Use(b) => format!("use {}", building_name(rules, b)),
         Action::Load { good, count } => format!("load {count} {}", good.name()),
-        Action::Guest(g) => format!("guest to {}", group_name(rules, g)),
+        Action::Extension(code) => match rules.extension.get() {
+            Some(ext) => ext.format(rules, code),
+            None => format!("extension-{code}"),
+        },
         Action::KeepExact(kept) => {
             let mut s = String::from("keep");
             for g in Good::ALL {
@@ -157,12 +161,28 @@ fn building_name(rules: &Rules, b: u8) -> String {
     rules.buildings.get(b as usize).map_or_else(|| format!("building-{b}"), |b| b.id.clone())
 }
 
-fn group_name(rules: &Rules, g: Group) -> String {
+/// The notation of a group (a plantation kind, `quarry`, a building id, `san-juan`).
+pub fn group_name(rules: &Rules, g: Group) -> String {
     match g {
         Group::Plantation(g) => g.name().into(),
         Group::Quarry => "quarry".into(),
         Group::Building(b) => building_name(rules, b),
         Group::SanJuan => "san-juan".into(),
+    }
+}
+
+/// Reads a group's notation (see [`group_name`]).
+pub fn parse_group(rules: &Rules, w: &str) -> Result<Group, String> {
+    match w {
+        "quarry" => Ok(Group::Quarry),
+        "san-juan" => Ok(Group::SanJuan),
+        w => match Good::from_name(w) {
+            Some(g) => Ok(Group::Plantation(g)),
+            None => rules
+                .building_index(w)
+                .map(|i| Group::Building(i as u8))
+                .ok_or_else(|| format!("`{w}` is not a building of this ruleset")),
+        },
     }
 }
 
@@ -175,14 +195,10 @@ pub fn parse(rules: &Rules, ship_capacities: &[u8], text: &str) -> Result<Action
     let building = |w: &str| {
         rules.building_index(w).map(|i| i as u8).ok_or_else(|| bad(&format!("`{w}` is not a building of this ruleset")))
     };
-    let group = |w: &str| match w {
-        "quarry" => Ok(Group::Quarry),
-        "san-juan" => Ok(Group::SanJuan),
-        w => match Good::from_name(w) {
-            Some(g) => Ok(Group::Plantation(g)),
-            None => building(w).map(Group::Building),
-        },
-    };
+    let group = |w: &str| parse_group(rules, w).map_err(|reason| bad(&reason));
+    if let Some(read) = rules.extension.get().and_then(|ext| ext.parse(rules, &words)) {
+        return read.map(Action::Extension).map_err(|reason| bad(&reason));
+    }
     match words.as_slice() {
         [] => Err(bad("empty action")),
         ["pass"] => Ok(Action::Pass),
@@ -219,7 +235,6 @@ pub fn parse(rules: &Rules, ship_capacities: &[u8], text: &str) -> Result<Action
             let count: u8 = n.parse().map_err(|_| bad("expected a number of barrels after `load`"))?;
             Ok(Action::Load { good: good(g)?, count })
         }
-        ["guest", "to", what] => Ok(Action::Guest(group(what)?)),
         ["keep", "nothing"] => Ok(Action::KeepExact(ByGood::default())),
         ["keep", first, rest @ ..] if first.parse::<u8>().is_ok() => {
             let mut kept = ByGood::<u8>::default();

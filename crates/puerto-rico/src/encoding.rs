@@ -64,7 +64,7 @@ const PHASES: [(Phase, &str); 14] = [
     (Phase::MixedShip, "mixed_ship"),
     (Phase::CaptainStorage, "captain_storage"),
     (Phase::ColonistOffer, "colonist_offer"),
-    (Phase::GuestMoves, "guest_moves"),
+    (Phase::Window, "guest_moves"),
     (Phase::GameOver, "game_over"),
 ];
 
@@ -144,8 +144,8 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
             out.extend((0..=barrels[good]).map(|count| Action::Load { good, count }));
         }
     }
-    if rules.has_effect(kind::GUESTS) {
-        out.extend(groups(rules).map(Action::Guest));
+    if let Some(ext) = rules.extension.get() {
+        out.extend(ext.codes(rules).into_iter().map(Action::Extension));
     }
     if rules.has_effect(kind::EXTRA_STORAGE_BARRELS) {
         // Every holding: counts in good order, the last good changing fastest.

@@ -70,6 +70,7 @@ pub mod action;
 pub mod board;
 pub mod check;
 pub mod encoding;
+pub mod extension;
 pub mod goods;
 mod json;
 pub mod metrics;
@@ -82,11 +83,41 @@ pub mod state;
 
 pub use action::Action;
 pub use goods::{ByGood, Good};
-pub use rules::{Rules, decode};
+pub use rules::Rules;
 pub use state::State;
 
 use rulesmith_core::Rng;
 use rulesmith_core::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
+use rulesmith_core::ruleset::{Diagnostics, Kind, Node};
+
+/// Decodes a ruleset of the base game: [`rules::decode`], refusing buildings whose effect
+/// needs an extension the base game does not bring (the guests of the expansion: use a
+/// ruleset that extends `puerto-rico-expansion`).
+pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
+    let rules = rules::decode(tree, d)?;
+    let mut ok = true;
+    for (i, b) in rules.buildings.iter().enumerate() {
+        let kind = b.effect.kind_index();
+        if rules::EXTENSION_KINDS & (1 << kind) != 0 {
+            let building = match tree.get("buildings").map(|n| &n.kind) {
+                Some(Kind::Array(list)) => list.get(i),
+                _ => None,
+            };
+            let at = building.and_then(|n| n.get("effect")).unwrap_or(tree);
+            d.error(
+                at.origin,
+                format!(
+                    "building `{}`: effect `{}` belongs to the expansion's rules; a ruleset with it must \
+                     extend `puerto-rico-expansion`",
+                    b.id,
+                    rules::EFFECT_KINDS[kind]
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok.then_some(rules)
+}
 
 impl Game for Rules {
     type State = State;

@@ -68,7 +68,7 @@ impl Rules {
         let producing = match a {
             Action::Role(r) => self.roles.get(usize::from(r)).is_some_and(|r| r.kind == RoleKind::Craftsman),
             Action::Bonus(_) => true,
-            _ => s.phase == Phase::GuestMoves,
+            _ => s.phase == Phase::Window,
         };
         m.scratch[SCRATCH_FLAG] = i64::from(producing);
         if producing {

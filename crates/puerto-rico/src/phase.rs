@@ -34,11 +34,13 @@ pub enum Phase {
     /// End of the captain phase: players choose which goods to keep.
     CaptainStorage,
     /// The owner of an occupied hospice or university decides whether to take the
-    /// colonist it offers ([`State::colonist_offer`]).
+    /// colonist it offers ([`crate::state::State::colonist_offer`]).
     ColonistOffer,
-    /// Owners of guests may move them ([`crate::rules::Effect::Guests`]), one seat after
-    /// the other from the chooser, before the phase goes on.
-    GuestMoves,
+    /// A window of an extension's moves ([`crate::extension`]; the expansion's guests),
+    /// one seat after the other from the chooser, before the phase goes on. Named in the
+    /// JSON for the one extension there is.
+    #[serde(rename = "guest_moves")]
+    Window,
     GameOver,
 }
 
@@ -66,7 +68,7 @@ pub struct Pending {
     #[serde(flatten)]
     pub mixed: MixedLoad,
     #[serde(flatten)]
-    pub guests: GuestWindow,
+    pub window: Window,
     /// The phase a colonist offer interrupted, resumed once the owner has decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume: Option<Phase>,
@@ -119,25 +121,29 @@ pub struct MixedLoad {
     pub mixed_load: ByGood<u8>,
 }
 
-/// A window of guest moves (`phases::guests`).
+/// A window of extension moves (`phases::window`), and the extension's place in its own
+/// listing on a turn or in a window (JSON keys named for the expansion's guests).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct GuestWindow {
-    /// Seats done in this window, and what comes after it.
-    pub guests_done: u8,
-    pub after_guests: AfterGuests,
-    /// The rank of the last target in this window or turn; the next guest goes to a
-    /// target of this rank or later (one spelling per outcome).
-    #[serde(default)]
-    pub guest_floor: u8,
+pub struct Window {
+    /// Seats done in this window.
+    #[serde(rename = "guests_done")]
+    pub done: u8,
+    /// Where the window was opened: what comes after it.
+    #[serde(rename = "after_guests")]
+    pub at: Checkpoint,
+    /// The extension's mark in this window or turn (the guests: the rank of the last
+    /// target; later moves go to targets of this rank or later, one spelling per outcome).
+    #[serde(rename = "guest_floor", default)]
+    pub mark: u8,
 }
 
-/// What happens when a window of guest moves closes.
+/// Where the sequencer may open a window of extension moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum AfterGuests {
-    /// The chosen role's phase begins.
+pub enum Checkpoint {
+    /// Before the chosen role's phase begins (not the mayor's).
     #[default]
     PhaseStart,
-    /// The captain phase's storage begins.
+    /// After the captain phase's loading, before storage.
     Storage,
 }

@@ -272,6 +272,10 @@ pub mod kind {
     pub const VP_PER_PAIR_ON_HOLD: usize = 27;
 }
 
+/// Effect kinds whose rules the base game leaves to an extension ([`crate::extension`]):
+/// a ruleset with them plays only in the game that brings the extension.
+pub const EXTENSION_KINDS: u32 = 1 << kind::GUESTS;
+
 /// Index of the first effect kind that needs state beyond the base game's (forests,
 /// guests, multi-step payments …): rulesets without any keep the base state JSON.
 pub const FIRST_EXTENDED_KIND: usize = 16;
@@ -357,6 +361,9 @@ pub struct Rules {
     /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
     /// so phases skip what no building of the ruleset can do.
     pub effects_present: u32,
+    /// The extension whose rules the game plays with (the expansion's guests); none for
+    /// the base game. Not from the TOML: the game that wraps the base game sets it.
+    pub extension: crate::extension::Hook,
 }
 
 impl Rules {
@@ -639,6 +646,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         roles,
         buildings,
         effects_present,
+        extension: crate::extension::Hook::default(),
     })
 }
 

@@ -29,7 +29,7 @@ fn phase_name(rules: &Rules, s: &State) -> String {
         Phase::MixedShip => format!("{role}: loading the mixed ship"),
         Phase::CaptainStorage => format!("{role}: storing goods"),
         Phase::ColonistOffer => format!("{role}: a colonist offered"),
-        Phase::GuestMoves => format!("{role}: moving guests"),
+        Phase::Window => format!("{role}: {}", rules.extension.get().map_or("moving", |e| e.window_label())),
         Phase::GameOver => "the game is over".into(),
         _ => role.to_string(),
     }

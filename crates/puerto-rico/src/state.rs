@@ -1,7 +1,7 @@
 //! The game state: flat, fixed-size data (no heap), so that a clone is a memcpy.
 
 use crate::goods::{ByGood, Good};
-pub use crate::phase::{AfterGuests, Offer, Pending, Phase, SeatSet};
+pub use crate::phase::{Checkpoint, Offer, Pending, Phase, SeatSet};
 use crate::rules::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, Rng, Seat};

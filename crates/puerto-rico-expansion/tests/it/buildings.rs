@@ -441,7 +441,7 @@ fn guest_house_example() {
     assert_eq!(legal(&rules, &s), ["guest to indigo", "guest to storehouse", "guest to library", "pass"]);
     play(&rules, &mut s, "pass");
     // Nobody can load; before the storage, guests may move again.
-    assert_eq!(s.phase, Phase::GuestMoves);
+    assert_eq!(s.phase, Phase::Window);
     play(&rules, &mut s, "guest to storehouse");
     play(&rules, &mut s, "pass");
     // The storehouse keeps the 4 barrels (1 + 3): nothing to decide.
@@ -469,16 +469,16 @@ fn guest_windows() {
     let (rules, mut s) = game(3);
     build(&rules, &mut s, 0, "guest-house", 2);
     start_role(&rules, &mut s, 1, "mayor");
-    assert_ne!(s.phase, Phase::GuestMoves);
+    assert_ne!(s.phase, Phase::Window);
     let (rules, mut s) = game(3);
     build(&rules, &mut s, 0, "guest-house", 2);
     start_role(&rules, &mut s, 1, "craftsman");
-    assert_eq!(s.phase, Phase::GuestMoves);
+    assert_eq!(s.phase, Phase::Window);
     assert_eq!(legal(&rules, &s), ["guest to indigo", "pass"]);
     play(&rules, &mut s, "guest to indigo");
     assert_eq!(s.players[0].plantations_occupied[Good::Indigo], 1);
     // One guest left, but no empty place: the phase goes on.
-    assert_ne!(s.phase, Phase::GuestMoves);
+    assert_ne!(s.phase, Phase::Window);
     // The builder: no window; the owner moves guests on his own turn, before building.
     let (rules, mut s) = game(3);
     build(&rules, &mut s, 0, "guest-house", 2);
@@ -939,4 +939,28 @@ fn state_json_keys() {
         assert!(v.get(k).is_some(), "{k}");
     }
     assert_eq!(v.pointer("/players/0/forests"), Some(&serde_json::json!(0)));
+}
+
+/// The guests play behind the base game's extension points: the base game alone refuses a
+/// ruleset with a guests building, naming the building and where its effect is written;
+/// the expansion plays it, and its notation reads and prints the moves.
+#[test]
+fn guests_need_the_expansion() {
+    let b = bundled();
+    let loaded = rulesmith_core::ruleset::load("puerto-rico-expansion", &b).unwrap();
+    let mut d = rulesmith_core::ruleset::Diagnostics::default();
+    // The draft table is the expansion's own: the base game sees everything else.
+    let mut tree = loaded.tree.clone();
+    if let rulesmith_core::ruleset::Kind::Table(entries) = &mut tree.kind {
+        entries.retain(|e| e.key != "draft");
+    }
+    assert!(rulesmith_puerto_rico::decode(&tree, &mut d).is_none());
+    let text = d.render(&loaded.sources);
+    assert!(text.contains("building `guest-house`: effect `guests` belongs to the expansion's rules"), "{text}");
+    assert!(text.contains("rulesets/puerto-rico-expansion.toml:105:"), "{text}");
+    let rules = rules();
+    assert_eq!(rules.base.extension.get().map(|e| e.name()), Some("guests"));
+    let s = rules.new_game(3, 1).unwrap();
+    let a = rules.parse_action(&s, "guest to library").unwrap();
+    assert_eq!(rules.format_action(&s, a), "guest to library");
 }

@@ -141,8 +141,8 @@ fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
         mixed_loads(rules, s, seat, &mut |_| any = true);
     }
     if !any {
-        // Guests to move (e.g. to the wharf) give the player a turn too.
-        super::guests::own_turn(rules, s, seat, &mut |_| any = true);
+        // Extension moves (a guest to move to the wharf) give the player a turn too.
+        any = super::has_own_turn_moves(rules, s, seat);
     }
     any
 }
@@ -301,7 +301,9 @@ pub fn step(rules: &Rules, s: &mut State) -> Flow {
             count += 1;
             only.get_or_insert(a);
         });
-        super::guests::own_turn(rules, s, s.current, &mut |_| count += 1);
+        if let Some(ext) = rules.extension.get() {
+            ext.own_turn_actions(rules, s, s.current, &mut |_| count += 1);
+        }
     }
     match (count, only) {
         (0, _) => next(rules, s),

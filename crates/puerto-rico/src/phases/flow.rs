@@ -23,6 +23,7 @@ pub enum Interrupt {
     /// A hospice or university offers the player who just acted a colonist; their phase
     /// goes on with the next player afterwards.
     ColonistOffer(Offer),
-    /// The captain phase's loading is over: owners of guests may move them before storage.
+    /// The captain phase's loading is over: a window of extension moves may open before
+    /// storage (the expansion's guests).
     BeforeStorage,
 }

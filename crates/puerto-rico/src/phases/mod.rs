@@ -2,23 +2,23 @@
 //! phase to phase (S000:L116-122, L128-135, L386-402).
 //!
 //! A round: the players, from the governor, each choose a role (`round`); the chosen
-//! role's phase runs (after a window of guest moves, expansion); when it is done the next
+//! role's phase runs (after a window of an extension's moves, [`crate::extension`]);
+//! when it is done the next
 //! player chooses; after the last role the round ends (`round::end_phase`). Each phase
 //! module knows only its own phase: it answers every step with a [`Flow`] ("a decision
 //! is due", "step again", "my phase is done", "interrupt, then resume me") and never
-//! calls another phase. Interrupts (a colonist offered by a hospice or university, guest
-//! moves before the captain's storage) remember where they came from in the state
+//! calls another phase. Interrupts (a colonist offered by a hospice or university, a
+//! window of extension moves before the captain's storage) remember where they came from
+//! in the state
 //! (`/pending/resume`, `/pending/after_guests`), so resuming never guesses.
 //!
 //! Module graph (no cycles): this sequencer → every phase module; phase modules →
-//! `flow` (their answers), `privilege` and `supply` (what several phases share) and, for
-//! the captain's turns, `guests::own_turn`.
+//! `flow` (their answers), `privilege` and `supply` (what several phases share).
 
 pub mod builder;
 pub mod captain;
 pub mod craftsman;
 pub mod flow;
-pub mod guests;
 pub mod mayor;
 pub mod offer;
 pub mod privilege;
@@ -26,10 +26,11 @@ pub mod round;
 pub mod settler;
 pub mod supply;
 pub mod trader;
+pub mod window;
 
 use crate::action::Action;
 use crate::rules::{RoleKind, Rules};
-use crate::state::{AfterGuests, Phase, State};
+use crate::state::{Checkpoint, Phase, State};
 pub use flow::{Flow, Interrupt};
 
 /// Calls `f` with every legal action, in a stable order.
@@ -44,13 +45,14 @@ pub fn for_each_legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::MixedShip => captain::legal_mixed(rules, s, f),
         Phase::CaptainStorage => captain::legal_storage(rules, s, f),
         Phase::ColonistOffer => offer::legal(rules, s, f),
-        Phase::GuestMoves => guests::legal(rules, s, f),
+        Phase::Window => window::legal(rules, s, f),
         Phase::GameOver => {}
     }
 }
 
-/// The actions of a phase where players act in turn, then, when the player has a turn
-/// there, the guest moves they may make before acting (S001:L557 "durante").
+/// The actions of a phase where players act in turn, then the extension's moves the
+/// player may make on their turn before acting (the expansion's guests, S001:L557
+/// "durante").
 fn with_own_turn_guests(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let mut any = false;
     let mut each = |a: Action| {
@@ -63,34 +65,46 @@ fn with_own_turn_guests(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::Trader => trader::legal(rules, s, &mut each),
         _ => captain::legal(rules, s, &mut each),
     }
+    let Some(ext) = rules.extension.get() else { return };
     // Only before the turn's first action: after a hacienda draw the settler's turn goes
-    // on, and a guest moved then would be a second spelling of moving it before.
+    // on, and a move made then would be a second spelling of making it before.
     if s.phase == Phase::Settler && !settler::turn_unstarted(s) {
         return;
     }
-    // A player with nothing to do but guests to move may move them (perhaps to a
-    // building that lets them act) or pass.
-    let mut guests = false;
-    guests::own_turn(rules, s, s.current, &mut |a| {
-        guests = true;
+    // A player with nothing to do but the extension's moves may make them (perhaps
+    // moving a guest to a building that lets them act) or pass.
+    let mut moves = false;
+    ext.own_turn_actions(rules, s, s.current, &mut |a| {
+        moves = true;
         f(a)
     });
-    if guests && !any {
+    if moves && !any {
         f(Action::Pass);
     }
+}
+
+/// Whether `seat` has extension moves on its own turn (a turn to take even with nothing
+/// else to do).
+pub fn has_own_turn_moves(rules: &Rules, s: &State, seat: rulesmith_core::Seat) -> bool {
+    let mut any = false;
+    if let Some(ext) = rules.extension.get() {
+        ext.own_turn_actions(rules, s, seat, &mut |_| any = true);
+    }
+    any
 }
 
 /// Plays a legal action, then runs the automatic steps up to the next decision.
 pub fn play(rules: &Rules, s: &mut State, a: Action) {
     let own_turn = matches!(s.phase, Phase::Settler | Phase::Builder | Phase::Trader | Phase::Captain);
-    if let (true, Action::Guest(target)) = (own_turn, a) {
-        guests::play_own_turn(rules, s, target);
+    if let (true, Action::Extension(code), Some(ext)) = (own_turn, a, rules.extension.get()) {
+        // A move before the turn's action; the turn goes on.
+        ext.play(rules, s, code);
         advance(rules, s);
         return;
     }
     if own_turn {
-        // The turn's action: the next guest moves start a new listing.
-        s.pending.guests.guest_floor = 0;
+        // The turn's action: the extension's next moves start a new listing.
+        s.pending.window.mark = 0;
     }
     let flow = match s.phase {
         Phase::RoleSelection => {
@@ -111,7 +125,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         Phase::MixedShip => captain::play_mixed(rules, s, a),
         Phase::CaptainStorage => captain::play_storage(rules, s, a),
         Phase::ColonistOffer => offer::play(s, a),
-        Phase::GuestMoves => guests::play(rules, s, a),
+        Phase::Window => window::play(rules, s, a),
         Phase::GameOver => Flow::Decide,
     };
     run(rules, s, flow);
@@ -155,7 +169,7 @@ fn step(rules: &Rules, s: &mut State) -> Flow {
         Phase::Captain => captain::step(rules, s),
         Phase::MixedShip => captain::step_mixed(rules, s),
         Phase::CaptainStorage => captain::step_storage(rules, s),
-        Phase::GuestMoves => guests::step(rules, s),
+        Phase::Window => window::step(rules, s),
     }
 }
 
@@ -167,14 +181,15 @@ fn decide_or(rules: &Rules, s: &mut State, next: impl FnOnce(&Rules, &mut State)
     if any { Flow::Decide } else { next(rules, s) }
 }
 
-/// A role was chosen: its phase begins, after the owners of guests had their chance to
-/// move them (outside the mayor phase; not where guests move on their owners' turns: a
-/// move there and on the owner's turn would be one outcome twice).
+/// A role was chosen: its phase begins, after a window of the extension's moves
+/// (outside the mayor phase; not in phases where players act in turn when the moves are
+/// made on own turns: a move there and on the player's turn would be one outcome twice).
 fn start_role(rules: &Rules, s: &mut State) -> Flow {
     let Some(kind) = rules.roles.get(s.role as usize).map(|r| r.kind) else { return Flow::Continue };
     let turns = matches!(kind, RoleKind::Settler | RoleKind::Builder | RoleKind::Trader | RoleKind::Captain);
-    let window = kind != RoleKind::Mayor && !(turns && guests::on_own_turn(rules));
-    if window && guests::open(rules, s, AfterGuests::PhaseStart) {
+    let skips = rules.extension.get().is_some_and(|ext| ext.skips_turn_phase_windows(rules));
+    let window = kind != RoleKind::Mayor && !(turns && skips);
+    if window && window::open(rules, s, Checkpoint::PhaseStart) {
         return Flow::Continue;
     }
     begin_phase(rules, s)
@@ -205,7 +220,7 @@ fn interrupt(rules: &Rules, s: &mut State, i: Interrupt) -> Flow {
     match i {
         Interrupt::ColonistOffer(to) if offer::open(s, to) => Flow::Continue,
         Interrupt::ColonistOffer(_) => after_turn(rules, s),
-        Interrupt::BeforeStorage if guests::open(rules, s, AfterGuests::Storage) => Flow::Continue,
+        Interrupt::BeforeStorage if window::open(rules, s, Checkpoint::Storage) => Flow::Continue,
         Interrupt::BeforeStorage => {
             captain::begin_storage(s);
             Flow::Continue
@@ -220,9 +235,9 @@ fn resume(rules: &Rules, s: &mut State) -> Flow {
             s.phase = s.pending.resume.take().unwrap_or(Phase::Settler);
             after_turn(rules, s)
         }
-        Phase::GuestMoves => match s.pending.guests.after_guests {
-            AfterGuests::PhaseStart => begin_phase(rules, s),
-            AfterGuests::Storage => {
+        Phase::Window => match s.pending.window.at {
+            Checkpoint::PhaseStart => begin_phase(rules, s),
+            Checkpoint::Storage => {
                 captain::begin_storage(s);
                 Flow::Continue
             }

@@ -1,0 +1,92 @@
+//! Extension points: where a game built on Puerto Rico (the expansion's guests) adds rules
+//! of its own that the base game does not know.
+//!
+//! The base game keeps the sequence of a round and the state; an [`Extension`] supplies
+//! the rules behind three points:
+//! - **windows** ([`Checkpoint`]): at the start of a role's phase and before the captain's
+//!   storage the sequencer asks whether a window opens; if so each seat, from the chooser
+//!   clockwise, may make the extension's moves or pass (`Phase::Window`);
+//! - **own turns**: in the phases where players act in turn (settler, builder, trader,
+//!   captain) a player may make the extension's moves before the turn's action;
+//! - **actions**: [`Action::Extension`] carries a code the extension lists, plays, prints
+//!   and parses; the base game stores nothing about it but the window's progress
+//!   ([`crate::phase::Window`]).
+//!
+//! A ruleset whose buildings use an effect kind an extension implements
+//! ([`Extension::effect_kinds`]) needs that extension: the base game's `decode` refuses it.
+
+use crate::action::Action;
+pub use crate::phase::Checkpoint;
+use crate::rules::Rules;
+use crate::state::State;
+use rulesmith_core::Seat;
+
+/// The rules an extension adds (see the module docs).
+pub trait Extension: Send + Sync + 'static {
+    /// Its name, for messages.
+    fn name(&self) -> &'static str;
+
+    /// Bit `k` for each effect kind (index into [`crate::rules::EFFECT_KINDS`]) whose rules
+    /// this extension implements.
+    fn effect_kinds(&self) -> u64;
+
+    /// Whether a window opens at `at`: somebody has a move to make.
+    fn window_opens(&self, rules: &Rules, s: &State, at: Checkpoint) -> bool;
+
+    /// Whether the windows at the start of the phases where players act in turn are
+    /// skipped (the moves are made on the players' own turns instead).
+    fn skips_turn_phase_windows(&self, rules: &Rules) -> bool;
+
+    /// Whether the player to move in a window (`s.current`) has a move to make.
+    fn can_act_in_window(&self, rules: &Rules, s: &State) -> bool;
+
+    /// The moves of the player to move in a window, `pass` included, in a stable order.
+    fn window_actions(&self, rules: &Rules, s: &State, f: &mut dyn FnMut(Action));
+
+    /// The moves `seat` may make on its own turn before the turn's action.
+    fn own_turn_actions(&self, rules: &Rules, s: &State, seat: Seat, f: &mut dyn FnMut(Action));
+
+    /// Plays an [`Action::Extension`] move of the player to move.
+    fn play(&self, rules: &Rules, s: &mut State, code: u16);
+
+    /// Every move code the extension may list with these rules, in a fixed order (the
+    /// action space).
+    fn codes(&self, rules: &Rules) -> Vec<u16>;
+
+    /// The notation of a move.
+    fn format(&self, rules: &Rules, code: u16) -> String;
+
+    /// Reads a move: `None` if the words are not one of the extension's, else the code or
+    /// why it cannot be read.
+    fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>>;
+
+    /// What the players are doing in a window, for the play screen ("moving guests").
+    fn window_label(&self) -> &'static str;
+}
+
+/// The extension a ruleset plays with, if any: set by the game that wraps the base game.
+#[derive(Clone, Copy, Default)]
+pub struct Hook(Option<&'static dyn Extension>);
+
+impl Hook {
+    pub fn new(extension: &'static dyn Extension) -> Self {
+        Hook(Some(extension))
+    }
+
+    pub fn get(&self) -> Option<&'static dyn Extension> {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for Hook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.map_or("none", |e| e.name()))
+    }
+}
+
+/// Two rulesets are equal with the same extension (by name: each is a unit value).
+impl PartialEq for Hook {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.map(|e| e.name()) == other.0.map(|e| e.name())
+    }
+}
