@@ -924,6 +924,18 @@ fn a_set_cannot_leave_a_broken_or_stuck_state() {
         ("ships", "\"/ships/1/capacity\" = 4", "/ships/1/capacity: 4, the setup's ship holds 5"),
         // Role cards are the setup's: a card of no player count left the game stuck later.
         ("roles", "\"/roles/in_play\" = 9", "/roles/in_play: 0b1001"),
+        ("coins", "\"/roles/coins/11\" = 3", "/roles/coins/11: coins on a role card not used in this game"),
+        // Issue 10: an offer resumes the phase it interrupted; a captain's round is checked.
+        (
+            "offer",
+            "\"/phase\" = \"colonist_offer\"\n\"/colonist_offer\" = \"quarry\"",
+            "/pending/resume: an offer resumes the `settler` or `builder` phase",
+        ),
+        (
+            "captain-round",
+            "\"/phase\" = \"captain\"\n\"/captain_round/players\" = 9",
+            "/captain_round: the round counts 9 players with seat 0 to act, the game has 3",
+        ),
     ] {
         let f = dir.join(format!("{name}.toml"));
         std::fs::write(&f, format!("ruleset = \"puerto-rico\"\nplayers = 3\n[set]\n{set}\n")).unwrap();
