@@ -86,6 +86,7 @@
 
 pub mod bots;
 pub mod by_player;
+pub mod cargo;
 pub mod encode;
 pub mod erased;
 pub mod game;

@@ -5,6 +5,7 @@ use crate::board;
 use crate::goods::Good;
 use crate::rules::{MAX_BUILDINGS, Rules};
 use crate::state::{Phase, State};
+use rulesmith_core::cargo;
 
 pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     let n = s.player_count();
@@ -36,9 +37,10 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     }
     // Ships are named by their capacity in the notation: each keeps the setup's.
     for (i, (x, &cap)) in s.ships().iter().zip(&setup.ships).enumerate() {
-        if x.capacity != cap {
-            return Err(format!("/ships/{i}/capacity: {}, the setup's ship holds {cap}", x.capacity));
+        if x.capacity() != cap {
+            return Err(format!("/ships/{i}/capacity: {}, the setup's ship holds {cap}", x.capacity()));
         }
+        x.check(cap).map_err(|e| format!("/ships/{i}: {e}"))?;
     }
     // The role cards used with this player count are fixed for the game (S000:L96-98).
     let in_play =
@@ -89,23 +91,26 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         }
     }
 
-    // Goods: supply + players + ships + trading house.
+    // Goods: supply + players + ships + trading house (the core's conservation check).
     let ships = s.ships();
-    for g in Good::ALL {
-        let held: u32 = s.players.iter().map(|p| u32::from(p.goods[g])).sum();
-        let shipped: u32 = ships.iter().filter(|x| x.good == Some(g)).map(|x| u32::from(x.load)).sum();
-        let traded = s.trading_house.iter().filter(|x| **x == Some(g)).count() as u32;
-        let total = u32::from(s.goods_supply[g]) + held + shipped + traded;
-        if total != u32::from(setup.barrels[g]) {
-            return Err(format!("goods: {total} barrels of {} in play, expected {}", g.name(), setup.barrels[g]));
+    let places = [Place::Supply, Place::Players, Place::Ships, Place::TradingHouse];
+    let count = |place: &Place, k: usize| -> u32 {
+        let g = Good::ALL[k];
+        match place {
+            Place::Supply => u32::from(s.goods_supply[g]),
+            Place::Players => s.players.iter().map(|p| u32::from(p.goods[g])).sum(),
+            Place::Ships => ships.iter().filter(|x| x.good() == Some(g)).map(|x| u32::from(x.load())).sum(),
+            Place::TradingHouse => s.trading_house.iter().filter(|x| **x == Some(g)).count() as u32,
         }
-    }
-    for (i, x) in ships.iter().enumerate() {
-        if x.load > x.capacity || (x.load > 0) != x.good.is_some() {
-            return Err(format!("/ships/{i}: load {} of capacity {} with good {:?}", x.load, x.capacity, x.good));
-        }
-        if let Some(g) = x.good {
-            if ships.iter().filter(|y| y.good == Some(g)).count() > 1 {
+    };
+    cargo::conserved(Good::ALL.len(), |k| u32::from(setup.barrels.0[k]), &places, count).map_err(
+        |(k, total, expected)| {
+            format!("goods: {total} barrels of {} in play, expected {expected}", Good::ALL[k].name())
+        },
+    )?;
+    for x in ships {
+        if let Some(g) = x.good() {
+            if ships.iter().filter(|y| y.good() == Some(g)).count() > 1 {
                 return Err(format!("/ships: {} on two ships", g.name()));
             }
         }
@@ -200,4 +205,12 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         (false, Some(_)) => return Err("/pending/resume: a phase to resume outside the colonist_offer phase".into()),
     }
     Ok(())
+}
+
+/// Where barrels lie, for the conservation check.
+enum Place {
+    Supply,
+    Players,
+    Ships,
+    TradingHouse,
 }

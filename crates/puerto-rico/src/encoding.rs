@@ -283,9 +283,9 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     }
     for k in 0..ship_count(rules, players) {
         let ship = s.ships().get(k).copied().unwrap_or_default();
-        f.push(ship.capacity);
-        f.push(ship.load);
-        f.one_hot(Good::ALL.len(), ship.good.map(Good::index));
+        f.push(ship.capacity());
+        f.push(ship.load());
+        f.one_hot(Good::ALL.len(), ship.good().map(Good::index));
     }
     let mut house = ByGood::<u8>::default();
     for g in s.trading_house.iter().flatten() {

@@ -59,6 +59,22 @@ impl ByGood<u8> {
     }
 }
 
+/// Barrels by good are the core's tallies (kind = [`Good::index`]): they move with
+/// [`rulesmith_core::cargo::transfer`].
+impl rulesmith_core::cargo::Tally for ByGood<u8> {
+    fn count(&self, kind: usize) -> u32 {
+        self.0.count(kind)
+    }
+
+    fn put(&mut self, kind: usize, n: u32) -> bool {
+        self.0.put(kind, n)
+    }
+
+    fn take(&mut self, kind: usize, n: u32) -> bool {
+        self.0.take(kind, n)
+    }
+}
+
 impl<T: Serialize> Serialize for ByGood<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;

@@ -379,7 +379,7 @@ fn deal_forests(v: &mut State) {
 fn ship_capacities(s: &State) -> [u8; rules::MAX_SHIPS] {
     let mut caps = [0u8; rules::MAX_SHIPS];
     for (i, x) in s.ships().iter().enumerate() {
-        caps[i] = x.capacity;
+        caps[i] = x.capacity();
     }
     caps
 }

@@ -111,9 +111,9 @@ pub fn draw_titled(
     let ships: Vec<String> = s
         .ships()
         .iter()
-        .map(|sh| match sh.good {
-            Some(g) => format!("{}/{} {}", sh.load, sh.capacity, good(style, g)),
-            None => format!("0/{} empty", sh.capacity),
+        .map(|sh| match sh.good() {
+            Some(g) => format!("{}/{} {}", sh.load(), sh.capacity(), good(style, g)),
+            None => format!("0/{} empty", sh.capacity()),
         })
         .collect();
     let mut items = vec![format!("{}[{}]", style.dim("Trading house "), house.join(" "))];

@@ -35,7 +35,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
 
     let mut ships = [Ship::default(); crate::rules::MAX_SHIPS];
     for (i, &c) in setup.ships.iter().enumerate() {
-        ships[i] = Ship { capacity: c, good: None, load: 0 };
+        ships[i] = Ship::new(c);
     }
     let mut buildings = [0u8; MAX_BUILDINGS];
     for (i, b) in rules.buildings.iter().enumerate() {

@@ -125,18 +125,8 @@ mod city_serde {
 }
 
 /// A cargo ship.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Ship {
-    pub capacity: u8,
-    pub good: Option<Good>,
-    pub load: u8,
-}
-
-impl Ship {
-    pub fn is_full(&self) -> bool {
-        self.load >= self.capacity
-    }
-}
+/// A cargo ship: the core's hold, one good at a time (S000:L319-326).
+pub type Ship = rulesmith_core::cargo::Hold<Good>;
 
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -368,11 +368,7 @@ fn storehouse_keeps_three_more_barrels() {
 /// Ships 5 and 6 full of indigo and tobacco, ship 7 full of coffee: nothing else loads.
 fn fill_ships_rest(s: &mut BaseState) {
     for x in s.ships.iter_mut() {
-        if let Some(g) = x.good {
-            s.goods_supply[g] += x.load;
-        }
-        x.good = None;
-        x.load = 0;
+        x.unload_into(&mut s.goods_supply, Good::index);
     }
     fill_ships(s, &[Good::Indigo, Good::Tobacco, Good::Coffee]);
 }
@@ -584,8 +580,7 @@ fn church_gives_nothing_for_itself() {
 fn small_wharf_example() {
     let (rules, mut s) = game(4);
     for x in s.ships.iter_mut() {
-        x.good = None;
-        x.load = 0;
+        *x = rulesmith_core::cargo::Hold::new(x.capacity());
     }
     build(&rules, &mut s, 0, "small-wharf", 1);
     give(&mut s, 0, Good::Corn, 3);
@@ -660,8 +655,7 @@ fn small_wharf_and_harbor_option() {
 fn lighthouse_example() {
     let (rules, mut s) = game(4);
     for x in s.ships.iter_mut() {
-        x.good = None;
-        x.load = 0;
+        *x = rulesmith_core::cargo::Hold::new(x.capacity());
     }
     set_ship(&mut s, 5, Good::Corn, 1);
     set_ship(&mut s, 6, Good::Tobacco, 6);

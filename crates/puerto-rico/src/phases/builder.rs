@@ -11,6 +11,7 @@ use crate::phase::Payment;
 use crate::rules::{Effect, Rules};
 use crate::state::{END_CITY, Offer, Phase, State};
 use rulesmith_core::Seat;
+use rulesmith_core::cargo::transfer;
 
 pub fn begin(s: &mut State) {
     s.phase = Phase::Builder;
@@ -217,8 +218,7 @@ pub fn play_payment(rules: &Rules, s: &mut State, a: Action) -> Flow {
             paid(s, at);
         }
         Action::ReturnGood(g) => {
-            s.players[seat].goods[g] -= 1;
-            s.goods_supply[g] += 1;
+            transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), 1);
             paid(s, g as u8);
         }
         Action::ReturnVp => {

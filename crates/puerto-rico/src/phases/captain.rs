@@ -11,6 +11,7 @@ use crate::goods::{ByGood, Good};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
+use rulesmith_core::cargo::transfer;
 use rulesmith_core::steps::{PassRound, Rotation, clockwise};
 
 pub fn begin(rules: &Rules, s: &mut State) {
@@ -58,16 +59,16 @@ fn ship_loads(s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
         if have == 0 {
             continue;
         }
-        if let Some(i) = ships.iter().position(|x| x.good == Some(g)) {
+        if let Some(i) = ships.iter().position(|x| x.good() == Some(g)) {
             if !ships[i].is_full() {
                 f(Action::Ship { good: g, ship: i as u8 });
             }
             continue;
         }
-        let best = ships.iter().filter(|x| x.good.is_none()).map(|x| x.capacity.min(have)).max();
+        let best = ships.iter().filter(|x| x.good().is_none()).map(|x| x.capacity().min(have)).max();
         if let Some(best) = best {
             for (i, x) in ships.iter().enumerate() {
-                if x.good.is_none() && x.capacity.min(have) == best {
+                if x.good().is_none() && x.capacity().min(have) == best {
                     f(Action::Ship { good: g, ship: i as u8 });
                 }
             }
@@ -174,19 +175,16 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let seat = s.current;
     match a {
         Action::Ship { good, ship } => {
-            let have = s.players[seat].goods[good];
-            let x = &mut s.ships[ship as usize];
-            let n = have.min(x.capacity - x.load);
-            x.good = Some(good);
-            x.load += n;
-            s.players[seat].goods[good] -= n;
+            // As many barrels as fit (L319): the player's barrels go on board.
+            let n = match s.ships.get_mut(usize::from(ship)) {
+                Some(x) => x.load_from(&mut s.players[seat].goods, good, good.index(), u32::MAX),
+                None => 0,
+            };
             score_load(rules, s, seat, n);
         }
         Action::Wharf(good) => {
             // All barrels of the kind go to the supply (L614, L618).
-            let n = s.players[seat].goods[good];
-            s.players[seat].goods[good] = 0;
-            s.goods_supply[good] += n;
+            let n = transfer(&mut s.players[seat].goods, &mut s.goods_supply, good.index(), u32::MAX) as u8;
             s.wharf_used |= 1 << seat;
             score_load(rules, s, seat, n);
         }
@@ -261,8 +259,7 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
     let seat = s.current;
     let load = s.pending.mixed.mixed_load;
     for g in Good::ALL {
-        s.players[seat].goods[g] -= load[g];
-        s.goods_supply[g] += load[g];
+        transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), u32::from(load[g]));
     }
     let (per, _, harbor) = mixed_rules(rules, s);
     let vp = (load.total() / u32::from(per)) as u16;
@@ -512,10 +509,8 @@ pub fn play_storage(rules: &Rules, s: &mut State, a: Action) -> Flow {
 fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
     if let Action::KeepExact(kept) = a {
         for g in Good::ALL {
-            let have = s.players[seat].goods[g];
-            let kept = kept[g].min(have);
-            s.players[seat].goods[g] = kept;
-            s.goods_supply[g] += have - kept;
+            let spoiled = s.players[seat].goods[g].saturating_sub(kept[g]);
+            transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), u32::from(spoiled));
         }
         return;
     }
@@ -529,8 +524,7 @@ fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
         } else {
             0
         };
-        s.players[seat].goods[g] = kept;
-        s.goods_supply[g] += have - kept;
+        transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), u32::from(have - kept));
     }
 }
 
@@ -553,15 +547,9 @@ fn next_storage(s: &mut State) -> Flow {
         s.current = s.rotation.current().unwrap_or(s.chooser);
         return Flow::Continue;
     }
-    for i in 0..s.ship_count as usize {
-        let x = s.ships[i];
-        if x.is_full() {
-            if let Some(g) = x.good {
-                s.goods_supply[g] += x.load;
-            }
-            s.ships[i].good = None;
-            s.ships[i].load = 0;
-        }
+    let count = usize::from(s.ship_count).min(s.ships.len());
+    for ship in s.ships[..count].iter_mut().filter(|x| x.is_full()) {
+        ship.unload_into(&mut s.goods_supply, Good::index);
     }
     Flow::Done
 }

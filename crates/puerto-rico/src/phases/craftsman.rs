@@ -10,6 +10,7 @@ use crate::board;
 use crate::goods::{ByGood, Good};
 use crate::rules::{BuildingKind, Effect, Rules};
 use crate::state::{Phase, Player, State};
+use rulesmith_core::cargo::transfer;
 use rulesmith_core::steps::clockwise;
 
 /// Everyone produces, from the craftsman clockwise, as far as the supply lasts (L261);
@@ -22,10 +23,8 @@ pub fn begin(rules: &Rules, s: &mut State) {
         let mut mask = 0u8;
         let mut received = ByGood::<u8>::default();
         for g in Good::ALL {
-            let got = want[g].min(s.goods_supply[g]);
+            let got = transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(want[g])) as u8;
             if got > 0 {
-                s.goods_supply[g] -= got;
-                s.players[seat].goods[g] += got;
                 received[g] = got;
                 kinds += 1;
                 mask |= 1 << g as u8;
@@ -38,10 +37,9 @@ pub fn begin(rules: &Rules, s: &mut State) {
             if let Effect::ProductionPerNormalPlant { goods, extra } = *e {
                 for g in Good::ALL {
                     if goods & (1 << g as u8) != 0 && received[g] > 0 && normal_plant(rules, &before, g) {
-                        let more = extra.min(s.goods_supply[g]);
-                        s.goods_supply[g] -= more;
-                        s.players[seat].goods[g] += more;
-                        received[g] += more;
+                        let more =
+                            transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(extra));
+                        received[g] += more as u8;
                     }
                 }
             }
@@ -113,9 +111,9 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 
 pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     if let Action::Bonus(g) = a {
-        let n = super::privilege::card_privilege(rules, s).min(s.goods_supply[g]);
-        s.goods_supply[g] -= n;
-        s.players[s.chooser].goods[g] += n;
+        let privilege = u32::from(super::privilege::card_privilege(rules, s));
+        let chooser = s.chooser;
+        let n = transfer(&mut s.goods_supply, &mut s.players[chooser].goods, g.index(), privilege) as u8;
         s.pending.craftsman.craftsman_produced[g] += n;
         s.pending.craftsman.craftsman_picks -= 1;
         // Further picks in good order: each set of picks is one sequence of decisions.

@@ -7,6 +7,7 @@ use crate::board;
 use crate::goods::Good;
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
+use rulesmith_core::cargo::transfer;
 
 pub fn begin(s: &mut State) {
     s.phase = Phase::Trader;
@@ -79,9 +80,8 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
                 _ => 0,
             };
             let price = u16::from(rules.price[good]) + trader_privilege(rules, s, seat) + markets;
-            s.players[seat].goods[good] -= 1;
+            transfer(&mut s.players[seat].goods, &mut s.goods_supply, good.index(), 1);
             s.players[seat].doubloons += price;
-            s.goods_supply[good] += 1;
         }
         _ => {}
     }

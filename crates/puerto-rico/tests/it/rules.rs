@@ -16,10 +16,9 @@ fn game(players: usize) -> (Rules, State) {
 }
 
 fn set_ship(s: &mut State, cap: u8, g: Good, load: u8) {
-    let i = s.ships().iter().position(|x| x.capacity == cap).unwrap();
+    let i = s.ships().iter().position(|x| x.capacity() == cap).unwrap();
     s.goods_supply[g] -= load;
-    s.ships[i].good = Some(g);
-    s.ships[i].load = load;
+    s.ships[i] = rulesmith_core::cargo::Hold::loaded(cap, g, load).unwrap();
 }
 
 /// S000:L360-378, "Ejemplo de fase del capitán (con 4 jugadores)".
@@ -59,7 +58,7 @@ fn captain_phase_example() {
     assert_eq!(s.phase, Phase::RoleSelection);
     assert_eq!(s.players[cristina].goods.total(), 1);
     assert_eq!(s.players[david].goods.total(), 1);
-    let ships: Vec<(u8, Option<Good>, u8)> = s.ships().iter().map(|x| (x.capacity, x.good, x.load)).collect();
+    let ships: Vec<(u8, Option<Good>, u8)> = s.ships().iter().map(|x| (x.capacity(), x.good(), x.load())).collect();
     assert_eq!(ships, [(5, Some(Good::Tobacco), 4), (6, None, 0), (7, None, 0)]);
     check(&rules, &s);
 }
@@ -469,7 +468,7 @@ fn storage_choices() {
     assert_eq!(s.players[1].goods[Good::Coffee], 2);
     assert_eq!(s.players[1].goods[Good::Tobacco], 1);
     // Full ships were emptied.
-    assert!(s.ships().iter().all(|x| x.load == 0));
+    assert!(s.ships().iter().all(|x| x.load() == 0));
     check(&rules, &s);
 }
 
@@ -510,7 +509,7 @@ fn two_player_round() {
     let (rules, mut s) = game(2);
     assert_eq!(s.players.iter().map(|p| p.doubloons).collect::<Vec<_>>(), [3, 3]);
     assert_eq!((s.vp_chips, s.colonist_supply, s.colonist_ship), (65, 40, 2));
-    assert_eq!(s.ships().iter().map(|x| x.capacity).collect::<Vec<_>>(), [4, 6]);
+    assert_eq!(s.ships().iter().map(|x| x.capacity()).collect::<Vec<_>>(), [4, 6]);
     assert_eq!(legal(&rules, &s).len(), 7);
     let order = ["prospector", "settler", "builder", "mayor", "trader", "craftsman"];
     let mut choosers = vec![];

@@ -145,15 +145,14 @@ pub fn colonists_on(rules: &Rules, s: &BaseState, seat: u8, id: &str) -> u8 {
 
 /// Loads a cargo ship (by capacity) with barrels from the supply.
 pub fn set_ship(s: &mut BaseState, cap: u8, g: Good, load: u8) {
-    let i = s.ships().iter().position(|x| x.capacity == cap).unwrap();
+    let i = s.ships().iter().position(|x| x.capacity() == cap).unwrap();
     s.goods_supply[g] -= load;
-    s.ships[i].good = Some(g);
-    s.ships[i].load = load;
+    s.ships[i] = rulesmith_core::cargo::Hold::loaded(cap, g, load).unwrap();
 }
 
 /// Fills every cargo ship with goods nobody holds, so nothing can be loaded on them.
 pub fn fill_ships(s: &mut BaseState, goods: &[Good]) {
-    let caps: Vec<u8> = s.ships().iter().map(|x| x.capacity).collect();
+    let caps: Vec<u8> = s.ships().iter().map(|x| x.capacity()).collect();
     for (cap, &g) in caps.into_iter().zip(goods) {
         set_ship(s, cap, g, cap);
     }
