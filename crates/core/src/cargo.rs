@@ -237,6 +237,15 @@ impl<const N: usize> Demand<N> {
     }
 }
 
+/// `demand[kind]` reads what is still wanted (0 for a kind past the end).
+impl<const N: usize> std::ops::Index<usize> for Demand<N> {
+    type Output = u8;
+
+    fn index(&self, kind: usize) -> &u8 {
+        self.open.get(kind).unwrap_or(&0)
+    }
+}
+
 /// Demand spaces, each wanting one kind (the ruleset lists them), covered one at a time
 /// in list order. Bit `i` set when space `i` is covered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

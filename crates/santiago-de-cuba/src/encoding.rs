@@ -223,7 +223,7 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     f.flag(s.ship.awaiting_demand);
     f.one_hot(r.value_track.len(), Some(usize::from(s.ship.marker)));
     for d in 0..r.dice.len() {
-        f.push(s.ship.dice.get(d).copied().unwrap_or(0));
+        f.push(s.ship.dice.open(d));
         f.flag(s.ship.aside & (1 << d) != 0);
     }
     for g in 0..ng {

@@ -8,6 +8,7 @@
 use crate::action::{Action, Gift, Use};
 use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
 use crate::state::{Phase, State};
+use rulesmith_core::cargo::transfer;
 use rulesmith_core::steps::PassRound;
 use rulesmith_core::{GameError, Seat};
 
@@ -24,7 +25,8 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             // With `reroll`, the last die set aside may not empty a demand that another
             // choice keeps (else the roller could force a new roll at will).
             let guard = still == 1 && r.empty_demand == EmptyDemand::Reroll;
-            let keeps = |d: usize| s.ship.dice.iter().take(r.dice.len()).enumerate().any(|(i, &v)| i != d && v > 0);
+            let keeps =
+                |d: usize| s.ship.dice.as_array().iter().take(r.dice.len()).enumerate().any(|(i, &v)| i != d && v > 0);
             let some_keeps = guard && (from..r.dice.len()).any(keeps);
             for d in from..(r.dice.len() + 1).saturating_sub(still) {
                 if some_keeps && !keeps(d) {
@@ -156,7 +158,7 @@ fn each_destination(r: &Rules, s: &State, f: &mut impl FnMut(u8)) {
 }
 
 fn all_demand_met(r: &Rules, s: &State) -> bool {
-    !s.ship.awaiting_demand && (0..r.dice.len() as u8).all(|d| !s.on_ship(d) || s.ship.dice[d as usize] == 0)
+    !s.ship.awaiting_demand && (0..r.dice.len() as u8).all(|d| !s.on_ship(d) || s.ship.dice.open(usize::from(d)) == 0)
 }
 
 /// Every way `seat` may use building `b` now (none: nothing would happen).
@@ -207,7 +209,7 @@ pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)
         BuildingEffect::ClearDie => {
             if !s.ship.awaiting_demand {
                 for d in 0..r.dice.len() as u8 {
-                    if s.on_ship(d) && s.ship.dice[d as usize] > 0 {
+                    if s.on_ship(d) && s.ship.dice.open(usize::from(d)) > 0 {
                         f(Use::Die(d));
                     }
                 }
@@ -233,7 +235,11 @@ pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)
             if !s.ship.awaiting_demand {
                 for (d, die) in r.dice.iter().enumerate() {
                     let g = die.good;
-                    if s.on_ship(d as u8) && s.ship.dice[d] > 0 && except & (1 << g) == 0 && held(g) > 0 {
+                    if s.on_ship(d as u8)
+                        && s.ship.dice.open(d) > 0
+                        && except & (1 << g) == 0
+                        && held(g) > 0
+                    {
                         f(Use::Ship(g));
                     }
                 }
@@ -266,7 +272,7 @@ fn each_delivery(r: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     }
     let p = &s.players[seat];
     for (d, die) in r.dice.iter().enumerate() {
-        let want = s.ship.dice[d];
+        let want = s.ship.dice.open(d);
         if !s.on_ship(d as u8) || want == 0 {
             continue;
         }
@@ -279,7 +285,7 @@ fn each_delivery(r: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
             continue;
         }
         for (d, die) in r.dice.iter().enumerate() {
-            let want = s.ship.dice[d];
+            let want = s.ship.dice.open(d);
             if !s.on_ship(d as u8) || want == 0 {
                 continue;
             }
@@ -315,7 +321,7 @@ pub fn apply(r: &Rules, s: &mut State, a: Action) -> Result<(), GameError> {
     match (s.phase, a) {
         (Phase::Demand, Action::KeepAside(d)) => {
             s.ship.aside |= 1 << d;
-            s.ship.dice[d as usize] = 0;
+            s.ship.dice.set(usize::from(d), 0);
             if s.ship.aside.count_ones() as usize >= r.dice.len() - usize::from(r.ship_dice) {
                 finish_demand(r, s);
             }
@@ -395,7 +401,7 @@ pub fn start_demand(r: &Rules, s: &mut State) {
         s.ship.awaiting_demand = true;
         for (d, die) in r.dice.iter().enumerate() {
             let i = s.rng.index(die.faces.len());
-            s.ship.dice[d] = die.faces.get(i).copied().unwrap_or(0);
+            s.ship.dice.set(d, die.faces.get(i).copied().unwrap_or(0));
         }
         if r.dice.len() > usize::from(r.ship_dice) {
             s.phase = Phase::Demand;
@@ -553,8 +559,9 @@ fn give(r: &Rules, s: &mut State, victim: Seat, g: Gift) {
             s.players[me].vp += u16::from(vp);
         }
         Gift::Good(x) => {
-            s.players[victim].goods[x as usize] -= goods;
-            s.players[me].goods[x as usize] += goods;
+            let mut from = s.players[victim].goods;
+            transfer(&mut from, &mut s.players[me].goods, usize::from(x), u32::from(goods));
+            s.players[victim].goods = from;
         }
     }
 }
@@ -565,9 +572,7 @@ fn gain(s: &mut State, seat: Seat, b: &Bundle) {
     p.pesos = p.pesos.saturating_add(u16::from(b.pesos));
     p.vp = p.vp.saturating_add(u16::from(b.vp));
     for (g, &n) in b.goods.iter().enumerate() {
-        let take = n.min(s.supply[g]);
-        s.supply[g] -= take;
-        p.goods[g] += take;
+        transfer(&mut s.supply, &mut p.goods, g, u32::from(n));
     }
 }
 
@@ -638,7 +643,7 @@ fn use_building(r: &Rules, s: &mut State, b: u8, u: Use) {
             }
         }
         (BuildingEffect::ClearDie, Use::Die(d)) => {
-            s.ship.dice[d as usize] = 0;
+            s.ship.dice.set(usize::from(d), 0);
             if all_demand_met(r, s) {
                 depart(r, s);
             }
@@ -656,7 +661,7 @@ fn use_building(r: &Rules, s: &mut State, b: u8, u: Use) {
         (BuildingEffect::DeliverFixed { vp, .. }, Use::Ship(g)) => {
             move_goods(s, me, g, 1, true);
             if let Some(d) = r.die_of_good(g) {
-                s.ship.dice[d as usize] -= 1;
+                s.ship.dice.cover(usize::from(d), 1);
             }
             s.players[me].vp += u16::from(vp);
             if all_demand_met(r, s) {
@@ -677,11 +682,9 @@ fn use_building(r: &Rules, s: &mut State, b: u8, u: Use) {
 fn move_goods(s: &mut State, seat: Seat, g: u8, n: u8, to_supply: bool) {
     let (g, p) = (g as usize, &mut s.players[seat]);
     if to_supply {
-        p.goods[g] -= n;
-        s.supply[g] += n;
+        transfer(&mut p.goods, &mut s.supply, g, u32::from(n));
     } else {
-        s.supply[g] -= n;
-        p.goods[g] += n;
+        transfer(&mut s.supply, &mut p.goods, g, u32::from(n));
     }
 }
 
@@ -699,7 +702,7 @@ fn marker_right(r: &Rules, s: &mut State) {
 fn depart(r: &Rules, s: &mut State) {
     s.ship.departed += 1;
     s.ship.marker = 0;
-    s.ship.dice = [0; crate::rules::MAX_DICE];
+    s.ship.dice = Default::default();
     s.ship.aside = 0;
     s.ship.awaiting_demand = true;
     if s.ship.departed >= r.ships {
@@ -722,7 +725,7 @@ fn start_loading(r: &Rules, s: &mut State) {
 fn deliver(r: &Rules, s: &mut State, seat: Seat, with: u8, good: u8, count: u8, vp_each: u8) {
     move_goods(s, seat, with, count, true);
     if let Some(d) = r.die_of_good(good) {
-        s.ship.dice[d as usize] -= count;
+        s.ship.dice.cover(usize::from(d), count);
     }
     s.players[seat].vp += u16::from(count) * u16::from(vp_each);
 }

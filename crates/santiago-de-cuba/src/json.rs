@@ -54,7 +54,7 @@ pub fn to_json(r: &Rules, s: &State) -> Value {
         })
         .collect();
     let dice: Map<String, Value> =
-        r.dice.iter().enumerate().map(|(d, x)| (x.id.clone(), json!(s.ship.dice[d]))).collect();
+        r.dice.iter().enumerate().map(|(d, x)| (x.id.clone(), json!(s.ship.dice.open(d)))).collect();
     let aside: Vec<&str> = (0..r.dice.len() as u8).filter(|&d| !s.on_ship(d)).map(|d| r.die_name(d)).collect();
     let value = r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0);
     let citizen = if s.turn.citizen == NONE { Value::Null } else { json!(r.citizen_name(s.turn.citizen)) };
@@ -262,7 +262,7 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     let ship = Ship {
         departed: o.int("departed", 255)? as u8,
         marker: marker as u8,
-        dice,
+        dice: rulesmith_core::cargo::Demand::new(dice),
         aside,
         awaiting_demand: o.bool("awaiting_demand")?,
     };

@@ -115,7 +115,7 @@ pub use action::{Action, Gift, Use};
 pub use rules::Rules;
 pub use state::{Phase, Player, Ship, State, Turn};
 
-use rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE};
+use rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_GOODS, NONE};
 use rulesmith_core::game::Progress;
 use rulesmith_core::ruleset::{Diagnostics, Node};
 use rulesmith_core::{ByPlayer, Game, GameError, Outcome, Rng, Seat, ToMove};
@@ -197,7 +197,7 @@ impl Game for SantiagoDeCuba {
             inactive: 0,
             flower,
             owner: [NONE; MAX_BUILDINGS],
-            ship: Ship { departed: 0, marker: 0, dice: [0; MAX_DICE], aside: 0, awaiting_demand: true },
+            ship: Ship { departed: 0, marker: 0, dice: Default::default(), aside: 0, awaiting_demand: true },
             supply,
             turn: Turn { player: (players - 1) as Seat, round: 0, citizen: NONE, visited: false, roll_pending: false },
             phase: Phase::Demand,

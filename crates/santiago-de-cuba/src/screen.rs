@@ -66,7 +66,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
         .map(|(d, die)| {
             let good = r.goods.get(usize::from(die.good)).map_or("?", |g| g.id.as_str());
             if s.on_ship(d as u8) {
-                format!("{} {good}", s.ship.dice[d])
+                format!("{} {good}", s.ship.dice.open(d))
             } else {
                 style.dim(&format!("({good} aside)"))
             }

@@ -4,6 +4,7 @@
 //! [`crate::json`] turns the state into the named JSON that `rulesmith state` prints.
 
 use crate::rules::{Goods, MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE};
+use rulesmith_core::cargo::Demand;
 use rulesmith_core::steps::PassRound;
 use rulesmith_core::{ByPlayer, Rng, Seat};
 use serde::{Deserialize, Serialize};
@@ -37,8 +38,9 @@ pub struct Ship {
     pub departed: u8,
     /// Index of the value marker's flag in the value track.
     pub marker: u8,
-    /// The demand shown by each die (0 for dice set aside).
-    pub dice: [u8; MAX_DICE],
+    /// The demand shown by each die (0 for dice set aside): the core's demand, which
+    /// deliveries cover.
+    pub dice: Demand<MAX_DICE>,
     /// Bit `d` set when die `d` is set aside (not on the ship).
     pub aside: u8,
     /// The ship has arrived but its demand is not rolled and placed yet.

@@ -2,6 +2,7 @@
 
 use crate::rules::{BuildingEffect, MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules, TieBreak};
 use crate::state::{Phase, State};
+use rulesmith_core::cargo::{self, Tally};
 use rulesmith_core::{GameError, Outcome, Rng, Seat};
 
 /// Pesos and VP above this are surely an editing mistake (and could overflow).
@@ -38,15 +39,18 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
     }
 
     // Goods are conserved: supply plus holdings is the ruleset's count (S002:L194).
-    for (g, good) in r.goods.iter().enumerate() {
+    let places = [None].into_iter().chain(s.players.seats().map(Some)).collect::<Vec<Option<Seat>>>();
+    let count = |place: &Option<Seat>, g: usize| match place {
+        None => s.supply.count(g),
+        Some(seat) => s.players[*seat].goods.count(g),
+    };
+    if let Err((g, total, expected)) = cargo::conserved(r.goods.len(), |g| u32::from(r.goods[g].supply), &places, count)
+    {
         let held: u32 = s.players.iter().map(|p| u32::from(p.goods[g])).sum();
-        let total = held + u32::from(s.supply[g]);
-        if total != u32::from(good.supply) {
-            return invalid(format!(
-                "{}: the supply ({}) and the players ({held}) hold {total}, but the game has {}",
-                good.id, s.supply[g], good.supply
-            ));
-        }
+        return invalid(format!(
+            "{}: the supply ({}) and the players ({held}) hold {total}, but the game has {expected}",
+            r.goods[g].id, s.supply[g]
+        ));
     }
     if s.supply[ng..MAX_GOODS].iter().any(|&g| g != 0) {
         return invalid("the supply holds goods the ruleset does not have");
@@ -104,11 +108,11 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
     if usize::from(ship.marker) >= r.value_track.len() {
         return invalid("the value marker is past the last flag");
     }
-    if u32::from(ship.aside) >> nd != 0 || ship.dice[nd..MAX_DICE].iter().any(|&d| d != 0) {
+    if u32::from(ship.aside) >> nd != 0 || ship.dice.as_array()[nd..MAX_DICE].iter().any(|&d| d != 0) {
         return invalid("the ship shows dice the ruleset does not have");
     }
     for d in 0..nd as u8 {
-        let v = ship.dice[usize::from(d)];
+        let v = ship.dice.open(usize::from(d));
         if v > r.die_max(d) {
             return invalid(format!("the {} die shows {v}, more than its highest face", r.die_name(d)));
         }
@@ -126,7 +130,7 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
         if aside != wanted {
             return invalid(format!("{aside} dice are set aside; the ship takes {}", r.ship_dice));
         }
-        if (0..nd as u8).all(|d| !s.on_ship(d) || ship.dice[usize::from(d)] == 0) && !over {
+        if (0..nd as u8).all(|d| !s.on_ship(d) || ship.dice.open(usize::from(d)) == 0) && !over {
             return invalid("the ship's demand is met, so it should have left");
         }
     }
@@ -309,7 +313,7 @@ pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
         value += match (good.substitute_vp, r.die_of_good(g as u8)) {
             (Some(vp), _) => held * f64::from(vp) * 0.9,
             (None, Some(d)) if s.on_ship(d) && !s.ship.awaiting_demand => {
-                let now = held.min(f64::from(s.ship.dice[usize::from(d)]));
+                let now = held.min(f64::from(s.ship.dice.open(usize::from(d))));
                 now * marker * 0.8 + (held - now) * 1.2
             }
             _ => held * 1.2,
