@@ -280,6 +280,13 @@ impl DemandSpaces {
         Some(i)
     }
 
+    /// Marks space `space` covered (a position set up by a scenario).
+    pub fn set_covered(&mut self, space: usize) {
+        if space < Self::MAX {
+            self.0 |= 1 << space;
+        }
+    }
+
     /// Whether an (edited) set covers only spaces that exist.
     pub fn check(&self, spaces: usize) -> Result<(), String> {
         if spaces < Self::MAX && u32::from(self.0) >> spaces != 0 {

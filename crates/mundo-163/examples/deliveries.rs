@@ -122,7 +122,7 @@ fn main() {
             let mut carried = vec![0; n];
             for (ci, c) in r.cities.iter().enumerate() {
                 for (i, &d) in c.demands.iter().enumerate() {
-                    if s.covered[ci] & (1 << i) == 0 {
+                    if !s.covered[ci].is_covered(i) {
                         open[usize::from(d)] += 1;
                     }
                 }

@@ -7,6 +7,7 @@ use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_ROW, MAX_TILES, NONE, Rules
 use crate::state::{End, Phase, RESIDENT_BIT, State};
 use crate::trolley::{capacity, holds_needed};
 use rulesmith_core::GameError;
+use rulesmith_core::cargo;
 
 fn fail(msg: String) -> Result<(), GameError> {
     Err(GameError::InvalidState(msg))
@@ -73,36 +74,45 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
                     rules.goods_per_city
                 );
                 ensure!(
-                    u32::from(s.covered[c]) >> city.demands.len() == 0,
+                    s.covered[c].check(city.demands.len()).is_ok(),
                     "city {} has covered spaces it does not have",
                     city.id
                 );
             }
-            None => ensure!(s.city_stock[c] == 0 && s.covered[c] == 0, "city slot {c} is not in the ruleset"),
+            None => ensure!(s.city_stock[c] == 0 && s.covered[c].bits() == 0, "city slot {c} is not in the ruleset"),
         }
     }
 
     // Goods: every good is on a city, lying on a tile, on a trolley or delivered; every
     // delivered good covers one demand space of its type.
+    let total = |g: usize| {
+        rules.cities.iter().filter(|c| usize::from(c.goods) == g).count() as u32 * u32::from(rules.goods_per_city)
+    };
+    let count = |place: &GoodsPlace, g: usize| -> u32 {
+        match place {
+            GoodsPlace::Cities => rules
+                .cities
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| usize::from(c.goods) == g)
+                .map(|(i, _)| u32::from(s.city_stock[i]))
+                .sum(),
+            GoodsPlace::Lying => (0..tiles).map(|t| u32::from(s.loose[t][g])).sum(),
+            GoodsPlace::Trolleys => s.p.iter().map(|p| u32::from(p.trolley.goods[g])).sum(),
+            GoodsPlace::Delivered => s.p.iter().map(|p| u32::from(p.delivered[g])).sum(),
+        }
+    };
+    let places = [GoodsPlace::Cities, GoodsPlace::Lying, GoodsPlace::Trolleys, GoodsPlace::Delivered];
+    if let Err((g, found, expected)) = cargo::conserved(rules.goods.len(), total, &places, count) {
+        let [stock, lying, carried, delivered] = places.map(|p| count(&p, g));
+        return fail(format!(
+            "goods {}: {expected} in the game but {stock} on cities + {lying} lying + {carried} on trolleys + {delivered} delivered = {found}",
+            rules.goods[g].as_str()
+        ));
+    }
     for g in 0..rules.goods.len() {
         let name = rules.goods[g].as_str();
-        let total: u32 =
-            rules.cities.iter().filter(|c| usize::from(c.goods) == g).count() as u32 * u32::from(rules.goods_per_city);
-        let stock: u32 = rules
-            .cities
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| usize::from(c.goods) == g)
-            .map(|(i, _)| u32::from(s.city_stock[i]))
-            .sum();
-        let lying: u32 = (0..tiles).map(|t| u32::from(s.loose[t][g])).sum();
-        let carried: u32 = s.p.iter().map(|p| u32::from(p.trolley.goods[g])).sum();
-        let delivered: u32 = s.p.iter().map(|p| u32::from(p.delivered[g])).sum();
-        ensure!(
-            stock + lying + carried + delivered == total,
-            "goods {name}: {total} in the game but {stock} on cities + {lying} lying + {carried} on trolleys + {delivered} delivered = {}",
-            stock + lying + carried + delivered
-        );
+        let delivered = count(&GoodsPlace::Delivered, g);
         let covered: u32 = rules
             .cities
             .iter()
@@ -111,7 +121,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
                 c.demands
                     .iter()
                     .enumerate()
-                    .filter(|&(k, &d)| usize::from(d) == g && s.covered[i] & (1 << k) != 0)
+                    .filter(|&(k, &d)| usize::from(d) == g && s.covered[i].is_covered(k))
                     .count() as u32
             })
             .sum();
@@ -301,4 +311,13 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         );
     }
     Ok(())
+}
+
+/// Where goods lie, for the conservation check.
+#[derive(Clone, Copy)]
+enum GoodsPlace {
+    Cities,
+    Lying,
+    Trolleys,
+    Delivered,
 }

@@ -167,9 +167,9 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
     }
     for (c, city) in r.cities.iter().enumerate() {
         f.push(s.city_stock.get(c).copied().unwrap_or(0));
-        let covered = s.covered.get(c).copied().unwrap_or(0);
+        let covered = s.covered.get(c).copied().unwrap_or_default();
         for i in 0..city.demands.len() {
-            f.flag(covered & (1 << i) != 0);
+            f.flag(covered.is_covered(i));
         }
     }
     // The deck: its size and its cards' backs (public); not which cards.

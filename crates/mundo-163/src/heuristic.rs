@@ -105,7 +105,7 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
             continue;
         }
         // A city still wanting goods is worth more to reach than one fully supplied.
-        let open = (0..c.demands.len()).filter(|&i| s.covered[ci] & (1 << i) == 0).count();
+        let open = (0..c.demands.len()).filter(|&i| !s.covered[ci].is_covered(i)).count();
         h += (0.3 + 0.3 * open as f64) / f64::from(1 + frontier_distance(rules, own, c.tile));
     }
     let mp = 2.0 * f64::from(rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);

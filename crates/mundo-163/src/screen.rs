@@ -84,7 +84,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
                 .enumerate()
                 .map(|(i, &d)| {
                     let g = r.goods.get(usize::from(d)).map_or("?", |g| g.as_str());
-                    if s.covered[c] & (1 << i) != 0 { style.dim(&format!("{g}✓")) } else { g.to_string() }
+                    if s.covered[c].is_covered(i) { style.dim(&format!("{g}✓")) } else { g.to_string() }
                 })
                 .collect();
             format!(

@@ -21,7 +21,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         round: 0,
         terrain: Default::default(),
         city_stock: [0; crate::rules::MAX_CITIES],
-        covered: [0; crate::rules::MAX_CITIES],
+        covered: [Default::default(); crate::rules::MAX_CITIES],
         loose: Default::default(),
         deck: Default::default(),
         deck_len: 0,

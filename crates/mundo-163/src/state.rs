@@ -2,6 +2,7 @@
 
 use crate::fixed::Arr;
 use crate::rules::{MAX_CITIES, MAX_DECK, MAX_EDGES, MAX_GOODS, MAX_ROW, MAX_TILES, NONE};
+use rulesmith_core::cargo::DemandSpaces;
 use rulesmith_core::{ByPlayer, Rng, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -205,8 +206,8 @@ pub struct State {
     pub terrain: Arr<u8, MAX_TILES>,
     /// Goods left on each city (of the city's own type).
     pub city_stock: [u8; MAX_CITIES],
-    /// Bit `i` set when demand space `i` of the city is covered.
-    pub covered: [u8; MAX_CITIES],
+    /// Each city's demand spaces that deliveries covered (the core's demand spaces).
+    pub covered: [DemandSpaces; MAX_CITIES],
     /// Goods lying on each tile (unloaded where nobody demanded them).
     pub loose: Arr<[u8; MAX_GOODS], MAX_TILES>,
     /// Privilege deck, bottom first (the top card is the last).

@@ -7,19 +7,12 @@ use crate::residents::settle;
 use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules, TerrainKind};
 use crate::scoring::income;
 use crate::state::{End, Phase, Player, RESIDENT_BIT, State};
+use rulesmith_core::cargo;
 
-/// Holds needed for a cargo: goods and residents never share a hold.
+/// Holds needed for a cargo: goods and residents never share a hold (the core's
+/// [`cargo::holds_needed`]).
 pub fn holds_needed(rules: &Rules, goods: u32, residents: u32) -> u32 {
-    let per = |n: u32, cap: u8| -> u32 {
-        if n == 0 {
-            0
-        } else if cap == 0 {
-            u32::MAX / 4
-        } else {
-            n.div_ceil(u32::from(cap))
-        }
-    };
-    per(goods, rules.goods_per_hold) + per(residents, rules.residents_per_hold)
+    cargo::holds_needed(&[(goods, rules.goods_per_hold), (residents, rules.residents_per_hold)])
 }
 
 pub fn capacity(rules: &Rules, p: &Player) -> u32 {
@@ -198,8 +191,7 @@ pub fn load(rules: &Rules, s: &mut State, g: u8) {
 pub fn open_demand(rules: &Rules, s: &State, tile: u8, g: u8) -> Option<(usize, usize)> {
     let city = rules.city_at(tile);
     let c = rules.cities.get(usize::from(city))?;
-    let covered = s.covered[usize::from(city)];
-    c.demands.iter().enumerate().find(|&(i, &d)| d == g && covered & (1 << i) == 0).map(|(i, _)| (usize::from(city), i))
+    s.covered[usize::from(city)].open_space(&c.demands, g).map(|i| (usize::from(city), i))
 }
 
 pub fn can_unload(s: &State, g: u8) -> bool {
@@ -217,7 +209,7 @@ pub fn unload(rules: &Rules, s: &mut State, g: u8) {
     s.cur_mut().trolley.goods[gi] -= 1;
     match open_demand(rules, s, tile, g) {
         Some((city, slot)) => {
-            s.covered[city] |= 1 << slot;
+            s.covered[city].set_covered(slot);
             s.cur_mut().delivered[gi] += 1;
         }
         None => {

@@ -180,7 +180,7 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
                 .demands
                 .iter()
                 .enumerate()
-                .map(|(k, &g)| Demand { goods: rules.good_name(g).to_string(), covered: s.covered[i] & (1 << k) != 0 })
+                .map(|(k, &g)| Demand { goods: rules.good_name(g).to_string(), covered: s.covered[i].is_covered(k) })
                 .collect();
             let view = CityView {
                 tile: tname(usize::from(c.tile)),
@@ -447,7 +447,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         s.city_stock[i] = cv.stock;
         for (k, d) in cv.demands.iter().enumerate() {
             if d.covered {
-                s.covered[i] |= 1 << k;
+                s.covered[i].set_covered(k);
             }
         }
     }

@@ -235,11 +235,7 @@ pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)
             if !s.ship.awaiting_demand {
                 for (d, die) in r.dice.iter().enumerate() {
                     let g = die.good;
-                    if s.on_ship(d as u8)
-                        && s.ship.dice.open(d) > 0
-                        && except & (1 << g) == 0
-                        && held(g) > 0
-                    {
+                    if s.on_ship(d as u8) && s.ship.dice.open(d) > 0 && except & (1 << g) == 0 && held(g) > 0 {
                         f(Use::Ship(g));
                     }
                 }

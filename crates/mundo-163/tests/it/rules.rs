@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common::*;
+use rulesmith_core::cargo::DemandSpaces;
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::scoring::{income, score};
 use rulesmith_mundo_163::{Action, Phase, purchase};
@@ -687,7 +688,7 @@ fn deliveries_cover_demand_and_are_kept() {
     play(&g, &mut s, "go e4");
     play(&g, &mut s, "unload fish");
     assert_eq!(s.p[0].delivered[2], 1);
-    assert_eq!(s.covered[0], 0b010, "the fish space of city 1 is covered");
+    assert_eq!(s.covered[0].bits(), 0b010, "the fish space of city 1 is covered");
 }
 
 /// REF §2.6: each city takes only one good per listed type.
@@ -699,7 +700,7 @@ fn a_city_takes_one_good_per_listed_type() {
     s.p[0].holds_level = 1;
     s.city_stock[2] -= 1; // a fish from city 3 aboard
     s.p[0].trolley.goods[2] += 1;
-    s.covered[0] = 0b010; // someone delivered fish to city 1 already
+    s.covered[0] = DemandSpaces::from_bits(0b010); // someone delivered fish to city 1 already
     s.p[1].delivered[2] = 1;
     s.city_stock[7] -= 1;
     g.check_state(&s).unwrap();
@@ -830,7 +831,7 @@ fn deliver(g: &rulesmith_mundo_163::Mundo163, s: &mut rulesmith_mundo_163::State
     let mut left = n;
     for (ci, c) in g.rules.cities.iter().enumerate() {
         for (k, &goods) in c.demands.iter().enumerate() {
-            if left == 0 || s.covered[ci] & (1 << k) != 0 {
+            if left == 0 || s.covered[ci].is_covered(k) {
                 continue;
             }
             // Take the good from a city producing it.
@@ -840,7 +841,7 @@ fn deliver(g: &rulesmith_mundo_163::Mundo163, s: &mut rulesmith_mundo_163::State
                 continue;
             };
             s.city_stock[src] -= 1;
-            s.covered[ci] |= 1 << k;
+            s.covered[ci].set_covered(k);
             s.p[seat].delivered[usize::from(goods)] += 1;
             left -= 1;
         }
