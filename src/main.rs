@@ -110,6 +110,10 @@ enum Command {
         /// Show the full view as JSON instead of the concise summary.
         #[arg(long)]
         json_view: bool,
+        /// Seconds an `exec:` bot may take for one decision before the session stops with
+        /// an error (the game so far is kept).
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        bot_time_limit: f64,
     },
     /// Step through a recorded game on the play screens (`--step N` or `--round R`:
     /// print the screen there).
@@ -290,7 +294,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard },
             f,
         ),
-        Command::Play { ruleset, players, seed, human, bots, record, resume, json_view } => {
+        Command::Play { ruleset, players, seed, human, bots, record, resume, json_view, bot_time_limit } => {
             cli::play::play(cli::play::PlayArgs {
                 ruleset,
                 players,
@@ -300,6 +304,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
                 record,
                 resume,
                 json_view,
+                bot_time_limit,
             })
         }
         Command::ShowGame { record, game, step, round, seat } => {

@@ -794,9 +794,6 @@ fn a_broken_bot_is_named_with_exit_2() {
     let o = run(&["simulate", "puerto-rico", "--bot-time-limit", "0", "--bots", "random"]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("--bot-time-limit"), "{}", o.stderr);
-    let o = run(&["play", "puerto-rico", "--bots", "exec:python3 examples/python_bot.py"]);
-    assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("does not host exec: bots yet"), "{}", o.stderr);
 }
 
 // --- tournament ---

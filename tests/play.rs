@@ -188,6 +188,68 @@ fn a_whole_game_of_each_game_from_the_menu() {
     }
 }
 
+/// Issue 12: `play` hosts a bot program (`exec:`) at any seat: it plays its moves, an undo
+/// past them and a resume keep the record's moves (the program is not asked again for
+/// them), a whole game ends; a program that crashes, answers nonsense or falls silent
+/// ends the session with exit 2 naming it and its seat, the game so far kept.
+#[test]
+fn play_hosts_a_bot_program() {
+    const BOT: &str = "exec:python3 examples/python_bot.py";
+    for game in GAMES {
+        let rec = temp(&format!("{game}-exec.jsonl"));
+        let rec_s = rec.to_str().unwrap();
+        let args = ["play", game, "--players", "2", "--seed", "3", "--bots", BOT, "--record", rec_s];
+        let o = run(&args, "1\n1\nundo\n1\nquit\n");
+        assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+        assert!(o.stdout.contains(&format!("seat 1 ({BOT}): ")), "{game}: {}", o.stdout);
+        assert!(o.stdout.contains("Back to your decision"), "{game}: {}", o.stdout);
+        let saved = record_of(&rec);
+        assert_eq!(saved["bots"][1], BOT, "{game}: {saved}");
+        let actions = saved["actions"].as_array().unwrap().clone();
+        let o = run(&["play", "--resume", rec_s], "1\nquit\n");
+        assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+        let resumed = record_of(&rec);
+        assert_eq!(resumed["actions"].as_array().unwrap()[..actions.len()], actions[..], "{game}: history kept");
+    }
+    // A whole game against the program.
+    let rec = temp("exec-whole.jsonl");
+    let args = ["play", "puerto-rico", "--players", "2", "--bots", BOT, "--record", rec.to_str().unwrap()];
+    let o = run(&args, &"1\n".repeat(5_000));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("The game is over"), "{}", o.stdout);
+    // Broken programs.
+    for (file, expected) in [
+        ("crash.py", "exited (exit status: 3) without answering"),
+        ("illegal.py", "answered `fly to the moon`, which is not a legal action now"),
+        ("silent.py", "gave no answer within"),
+    ] {
+        let rec = temp(&format!("broken-{file}.jsonl"));
+        let bot = format!("exec:python3 tests/fixtures/bots/{file}");
+        let args = [
+            "play",
+            "puerto-rico",
+            "--players",
+            "2",
+            "--human",
+            "1",
+            "--bots",
+            &bot,
+            "--bot-time-limit",
+            "0.5",
+            "--record",
+            rec.to_str().unwrap(),
+        ];
+        let o = run(&args, "");
+        assert_eq!(o.code, 2, "{file}: {}", o.stderr);
+        assert!(o.stderr.contains(&format!("bot `{bot}` at seat 0: {expected}")), "{file}: {}", o.stderr);
+        assert!(o.stderr.contains("the game so far is saved in"), "{file}: {}", o.stderr);
+        assert_eq!(record_of(&rec)["result"], serde_json::Value::Null, "{file}: the record is kept");
+    }
+    let o = run(&["play", "puerto-rico", "--bot-time-limit", "0"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("--bot-time-limit 0: give seconds"), "{}", o.stderr);
+}
+
 #[test]
 fn prefixes_numbers_and_commands() {
     let o = run(&["play", "puerto-rico", "--seed", "3"], "help\n?\nsett\n99\nb\nscreen\njson\nq\n");

@@ -26,6 +26,8 @@ pub struct PlayArgs {
     pub record: Option<PathBuf>,
     pub resume: Option<PathBuf>,
     pub json_view: bool,
+    /// Seconds an `exec:` bot may take for one decision.
+    pub bot_time_limit: f64,
 }
 
 const HELP: &str = "Type the number of an action, or the action in the game's notation (any case;
@@ -196,12 +198,19 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
             (r, source, players, a.seed, seats)
         }
     };
-    if let Some(spec) = seats.iter().flatten().find(|b| b.is_external()) {
-        return Err(bad(format!(
-            "`{spec}`: `play` does not host exec: bots yet (its undo and resume re-ask the bots); use them with \
-             `simulate` or `compare`"
-        )));
+    let limit = a.bot_time_limit;
+    if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
+        return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
     }
+    let seats: Vec<Option<BotSpec>> = seats
+        .into_iter()
+        .map(|s| match s {
+            Some(BotSpec::Exec(e)) => Some(BotSpec::Exec(std::sync::Arc::new(
+                (*e).clone().with_time_limit(std::time::Duration::from_secs_f64(limit)),
+            ))),
+            other => other,
+        })
+        .collect();
     let names: Vec<String> = seats.iter().map(|s| s.as_ref().map_or(HUMAN.to_string(), ToString::to_string)).collect();
     let table = Table {
         ruleset: &r,
@@ -222,13 +231,15 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
         table.names.iter().enumerate().map(|(i, n)| format!("seat {i} {n}")).collect::<Vec<_>>().join(", ")
     ));
     if let (Some(rec), Some(path)) = (&resumed, &a.resume) {
-        // Play the record again; the bots choose again so that their generator is where
-        // it was (their choices are not checked: the record decides).
+        // Play the record again: the record decides every move. Built-in bots choose
+        // again, unchecked, so that their generator is where it was; a bot program
+        // (`exec:`) is not asked: it is started when it next has a move.
         for (i, action) in rec.actions.iter().enumerate() {
             let ToMove::Seat(seat) = session.to_move() else {
                 return Err(bad(format!("{}: action {} `{action}`: the game is already over", path.display(), i + 1)));
             };
             match table.seats.get(seat as usize).cloned().flatten() {
+                Some(bot) if bot.is_external() => {}
                 Some(bot) => {
                     let _ = session.bot_choice(bot, &mut rng);
                 }
@@ -249,8 +260,16 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
         }
         match table.seats.get(seat as usize).cloned().flatten() {
             Some(bot) => {
-                let Some(choice) = session.bot_choice(bot.clone(), &mut rng) else {
-                    return Err(failed(format!("seat {seat} is to move but has no legal action (a bug of the game)")));
+                // Every bot keeps its instance for the session (a bot program runs once
+                // per seat). One that crashes, falls silent or answers nonsense ends the
+                // session with exit 2, the game so far saved.
+                let choice = match session.bot_move(seat, &bot, &mut rng) {
+                    Ok(choice) => choice,
+                    Err(e) => {
+                        table.autosave(session.as_ref())?;
+                        session.end_bots();
+                        return Err(bad(format!("{e}; the game so far is {}", kept(&table))));
+                    }
                 };
                 session.play(&choice).map_err(|e| bad(format!("seat {seat} ({bot}) chose `{choice}`: {e}")))?;
                 say(format!("seat {seat} ({bot}): {choice}"));
@@ -374,6 +393,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
         }
     }
     table.autosave(session.as_ref())?;
+    session.end_bots();
     match session.outcome() {
         Some(o) => {
             let seat = table.seats.iter().position(Option::is_none).unwrap_or(0) as Seat;

@@ -52,6 +52,13 @@ pub trait AnySession {
     fn progress(&self) -> Progress;
     /// The action a bot would choose now (not played), in notation.
     fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String>;
+    /// Asks the bot playing `seat` for its move, in notation. The bot is made from `spec`
+    /// on first use and kept for the session (a subprocess runs once per seat and keeps
+    /// its state); a bot that crashes, falls silent past its time limit or answers
+    /// nonsense is an error naming it and the seat.
+    fn bot_move(&mut self, seat: Seat, spec: &BotSpec, rng: &mut Rng) -> Result<String, bots::BotError>;
+    /// Tells the session's bots the game is over (subprocesses hear the result and end).
+    fn end_bots(&mut self);
     /// Checks every invariant of the current state.
     fn check(&self) -> Result<(), GameError>;
 
@@ -135,6 +142,7 @@ impl<G: Game> AnyGame for G {
             state,
             history: Vec::new(),
             space: std::cell::OnceCell::new(),
+            bots: Vec::new(),
         }))
     }
 
@@ -156,6 +164,8 @@ pub struct Session<'g, G: Game> {
     pub start: G::State,
     /// The table's action space, built on first use (or adopted from another game).
     space: std::cell::OnceCell<Result<Arc<ActionSpace<G::Action>>, String>>,
+    /// The bots asked through [`AnySession::bot_move`], by seat.
+    bots: Vec<Option<Box<dyn bots::Bot<G>>>>,
 }
 
 impl<G: Game> Session<'_, G> {
@@ -229,6 +239,25 @@ impl<G: Game> AnySession for Session<'_, G> {
         }
         let a = bots::choose(self.game, &spec, &self.state, &buf, rng);
         Some(self.game.format_action(&self.state, a))
+    }
+
+    fn bot_move(&mut self, seat: Seat, spec: &BotSpec, rng: &mut Rng) -> Result<String, bots::BotError> {
+        let i = usize::from(seat);
+        if self.bots.len() <= i {
+            self.bots.resize_with(i + 1, || None);
+        }
+        let bot = self.bots[i].get_or_insert_with(|| spec.instantiate::<G>(seat));
+        let mut legal = Vec::new();
+        self.game.legal_actions(&self.state, &mut legal);
+        let a = bot.choose(self.game, &self.state, &legal, rng)?;
+        Ok(self.game.format_action(&self.state, a))
+    }
+
+    fn end_bots(&mut self) {
+        for bot in self.bots.iter_mut().flatten() {
+            bot.game_over(self.game, &self.state);
+        }
+        self.bots.clear();
     }
 
     fn check(&self) -> Result<(), GameError> {
