@@ -6,6 +6,7 @@
 //! returns the effective tree with every value's origin. The game crate then decodes the
 //! tree into its validated rules with the helpers of [`decode`].
 
+pub mod de;
 pub mod decode;
 pub mod diag;
 pub mod merge;

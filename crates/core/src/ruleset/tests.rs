@@ -184,3 +184,96 @@ fn line_index_locates_every_offset() {
     assert_eq!(s.line_text(f, 9), "");
     assert_eq!(s.line_col(7, 3), (1, 1), "an unknown file");
 }
+
+mod derived {
+    use super::*;
+    use crate::ruleset::de::{self, Located};
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Limits {
+        players: u8,
+        vp: Located<i64>,
+        label: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    enum Kind {
+        Small,
+        Large,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Building {
+        id: String,
+        cost: u8,
+        kind: Option<Kind>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Raw {
+        ruleset: std::collections::BTreeMap<String, String>,
+        limits: Limits,
+        buildings: Vec<Building>,
+    }
+
+    fn read(text: &'static str) -> (Option<Raw>, String) {
+        let b = vec![Bundled { name: "t", path: "rulesets/t.toml", text }];
+        let loaded = load("t", &b).unwrap();
+        let mut d = Diagnostics::default();
+        let raw = de::from_tree::<Raw>(&loaded.tree, &mut d);
+        (raw, d.render(&loaded.sources))
+    }
+
+    #[test]
+    fn a_good_ruleset_reads_with_origins() {
+        let (raw, errors) = read(BASE);
+        let raw = raw.unwrap_or_else(|| panic!("{errors}"));
+        assert_eq!(raw.limits.players, 4);
+        assert_eq!(raw.limits.vp.value, 75);
+        assert_eq!(raw.limits.label, None, "an absent optional key");
+        assert_eq!(raw.buildings.len(), 2);
+        let mut d = Diagnostics::default();
+        assert_eq!(de::int_in(&raw.limits.vp, 0..=50, &mut d), None);
+        assert!(d.render(&Default::default()).contains("75 is out of range: expected an integer from 0 to 50"));
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_its_place() {
+        let (raw, errors) = read(
+            r#"
+[ruleset]
+name = "t"
+game = "demo"
+
+[limits]
+players = 400
+vp = "many"
+lable = "x"
+
+[[buildings]]
+id = "hut"
+kind = "huge"
+
+[[buildings]]
+id = 3
+cost = 1
+"#,
+        );
+        assert!(raw.is_none());
+        for expected in [
+            "rulesets/t.toml:7:11: 400 is out of range: expected an integer from 0 to 255",
+            "rulesets/t.toml:8:6: expected an integer, found a string",
+            "rulesets/t.toml:9:1: unknown key `lable`: expected one of `label`, `players`, `vp`",
+            "rulesets/t.toml:11:1: missing key `cost`: expected an integer",
+            "rulesets/t.toml:13:8: unknown value `huge`: expected one of `small`, `large`",
+            "rulesets/t.toml:16:6: expected a string, found an integer",
+        ] {
+            assert!(errors.contains(expected), "{expected}\n{errors}");
+        }
+    }
+}

@@ -1,0 +1,562 @@
+//! Derived decoding: a `serde` deserializer over the located tree, so a game declares its
+//! ruleset as plain `#[derive(Deserialize)]` structs (strict: every key they do not name
+//! is an error) and validates them in one step into its typed rules.
+//!
+//! Every problem is collected, each at its file:line:col (across `extends`), not only the
+//! first: a value of the wrong type is reported and read as a neutral value (0, `false`,
+//! `""`, empty) so reading goes on; a key the struct does not have is reported (naming the
+//! keys it has) and skipped; a key it needs and the file lacks is reported at its table
+//! (an `Option` field is the one way to make a key optional, and says so in the type).
+//! A value that cannot be read at all (a field type's own check failed) is reported where
+//! it is; an array stops there, and the table around it is still read.
+//!
+//! [`Located`] keeps a value's origin for the validation step's own messages.
+//!
+//! ```ignore
+//! #[derive(Deserialize)]
+//! struct Raw { max_rounds: Located<i64>, label: Option<String> }
+//! let raw: Raw = de::from_tree(tree, d)?;          // None if anything was wrong
+//! let max_rounds = de::int_in(&raw.max_rounds, 1..=10_000, d);
+//! ```
+
+use super::diag::{Diagnostics, Origin};
+use super::node::{Entry, Kind, Node};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
+use std::cell::RefCell;
+use std::fmt;
+use std::ops::RangeInclusive;
+
+/// Reads `node` into `T`; every problem goes into `d`. `None` if there was any.
+pub fn from_tree<T: DeserializeOwned>(node: &Node, d: &mut Diagnostics) -> Option<T> {
+    let sink = Sink::default();
+    let read = T::deserialize(De { node: Some(node), at: node.origin, key: None, sink: &sink, quiet: false });
+    let mut problems = sink.0.into_inner();
+    if let Err(e) = &read {
+        if !e.reported {
+            problems.push((e.origin.unwrap_or(node.origin), e.message.clone()));
+        }
+    }
+    let ok = problems.is_empty();
+    for (origin, message) in problems {
+        d.error(origin, message);
+    }
+    match read {
+        Ok(v) if ok => Some(v),
+        _ => None,
+    }
+}
+
+/// A value with where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+const LOCATED: &str = "$rulesmith::Located";
+const LOCATED_ORIGIN: &str = "$origin";
+const LOCATED_VALUE: &str = "$value";
+
+impl<'de, T: de::Deserialize<'de>> de::Deserialize<'de> for Located<T> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: de::Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Located<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a value of a ruleset")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Located<T>, A::Error> {
+                let mut origin = None;
+                let mut value = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == LOCATED_ORIGIN {
+                        origin = Some(unpack(map.next_value::<u128>()?));
+                    } else {
+                        value = Some(map.next_value::<T>()?);
+                    }
+                }
+                match (value, origin) {
+                    (Some(value), Some(origin)) => Ok(Located { value, origin }),
+                    _ => Err(de::Error::custom("a located value is read from a ruleset only")),
+                }
+            }
+        }
+        d.deserialize_struct(LOCATED, &[LOCATED_ORIGIN, LOCATED_VALUE], V(std::marker::PhantomData))
+    }
+}
+
+fn pack(o: Origin) -> u128 {
+    (u128::from(o.file) << 64) | (u128::from(o.start) << 32) | u128::from(o.end)
+}
+
+fn unpack(v: u128) -> Origin {
+    Origin { file: (v >> 64) as u16, start: (v >> 32) as u32, end: v as u32 }
+}
+
+/// An integer in `range`, or the problem at its origin.
+pub fn int_in(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics) -> Option<i64> {
+    if range.contains(&v.value) {
+        Some(v.value)
+    } else {
+        d.error(
+            v.origin,
+            format!("{} is out of range: expected an integer from {} to {}", v.value, range.start(), range.end()),
+        );
+        None
+    }
+}
+
+/// The problems found so far, in reading order.
+#[derive(Default)]
+struct Sink(RefCell<Vec<(Origin, String)>>);
+
+impl Sink {
+    fn report(&self, origin: Origin, message: String) {
+        self.0.borrow_mut().push((origin, message));
+    }
+}
+
+/// A problem; `reported` once it is in the sink (so it is not reported twice on its way up).
+#[derive(Debug)]
+pub struct Error {
+    message: String,
+    origin: Option<Origin>,
+    reported: bool,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error { message: msg.to_string(), origin: None, reported: false }
+    }
+}
+
+/// Reads one value: `node` is `None` for a key its table lacks (`at` is then the table's
+/// origin, `key` its name); `quiet` while standing in for a value already reported.
+#[derive(Clone, Copy)]
+struct De<'a> {
+    node: Option<&'a Node>,
+    at: Origin,
+    key: Option<&'a str>,
+    sink: &'a Sink,
+    quiet: bool,
+}
+
+impl<'a> De<'a> {
+    fn origin(&self) -> Origin {
+        self.node.map_or(self.at, |n| n.origin)
+    }
+
+    /// Reports that the value is not `expected`; the caller goes on with a neutral value.
+    fn wrong(&self, expected: &str) {
+        if self.quiet {
+            return;
+        }
+        match (self.node, self.key) {
+            (None, Some(key)) => self.sink.report(self.at, format!("missing key `{key}`: expected {expected}")),
+            (None, None) => self.sink.report(self.at, format!("missing value: expected {expected}")),
+            (Some(n), _) => self.sink.report(n.origin, format!("expected {expected}, found {}", n.type_name())),
+        }
+    }
+
+    /// The same reader standing in silently (its problem is reported).
+    fn silent(self) -> Self {
+        De { node: None, quiet: true, ..self }
+    }
+
+    fn int(&self, range: RangeInclusive<i128>) -> Option<i128> {
+        match self.node.map(|n| &n.kind) {
+            Some(Kind::Int(i)) if range.contains(&i128::from(*i)) => Some(i128::from(*i)),
+            Some(Kind::Int(i)) => {
+                if !self.quiet {
+                    self.sink.report(
+                        self.origin(),
+                        format!("{i} is out of range: expected an integer from {} to {}", range.start(), range.end()),
+                    );
+                }
+                None
+            }
+            _ => {
+                self.wrong("an integer");
+                None
+            }
+        }
+    }
+}
+
+macro_rules! ints {
+    ($($method:ident $visit:ident $t:ty),*) => {$(
+        fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+            let n = self.int(i128::from(<$t>::MIN)..=i128::from(<$t>::MAX)).unwrap_or(0);
+            v.$visit(<$t>::try_from(n).unwrap_or_default())
+        }
+    )*};
+}
+
+impl<'de, 'a> de::Deserializer<'de> for De<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.node.map(|n| &n.kind) {
+            None => {
+                self.wrong("a value");
+                v.visit_unit()
+            }
+            Some(Kind::Table(_)) => self.deserialize_map(v),
+            Some(Kind::Array(_)) => self.deserialize_seq(v),
+            Some(Kind::Str(s)) => v.visit_str(s),
+            Some(Kind::Int(i)) => v.visit_i64(*i),
+            Some(Kind::Float(f)) => v.visit_f64(*f),
+            Some(Kind::Bool(b)) => v.visit_bool(*b),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.node.map(|n| &n.kind) {
+            Some(Kind::Bool(b)) => v.visit_bool(*b),
+            _ => {
+                self.wrong("true or false");
+                v.visit_bool(false)
+            }
+        }
+    }
+
+    ints!(deserialize_i8 visit_i8 i8, deserialize_i16 visit_i16 i16, deserialize_i32 visit_i32 i32,
+          deserialize_i64 visit_i64 i64, deserialize_u8 visit_u8 u8, deserialize_u16 visit_u16 u16,
+          deserialize_u32 visit_u32 u32, deserialize_u64 visit_u64 u64);
+
+    fn deserialize_u128<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        let n = self.int(0..=i128::from(u64::MAX)).unwrap_or(0);
+        v.visit_u128(n as u128)
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.deserialize_f64(v)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.node.map(|n| &n.kind) {
+            Some(Kind::Float(f)) => v.visit_f64(*f),
+            Some(Kind::Int(i)) => v.visit_f64(*i as f64),
+            _ => {
+                self.wrong("a number");
+                v.visit_f64(0.0)
+            }
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.node.map(|n| &n.kind) {
+            Some(Kind::Str(s)) => v.visit_str(s),
+            _ => {
+                self.wrong("a string");
+                v.visit_str("")
+            }
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.deserialize_str(v)
+    }
+
+    /// A key the table lacks is `None` (the one way a key is optional); a present key is
+    /// read as the value inside.
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.node {
+            None => v.visit_none(),
+            Some(_) => v.visit_some(self),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        v.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value, Error> {
+        v.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value, Error> {
+        v.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.node.map(|n| &n.kind) {
+            Some(Kind::Array(items)) => v.visit_seq(Seq { items: items.iter(), de: self }),
+            _ => {
+                self.wrong("an array");
+                v.visit_seq(Seq { items: [].iter(), de: self })
+            }
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value, Error> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, _len: usize, v: V) -> Result<V::Value, Error> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.node.map(|n| &n.kind) {
+            Some(Kind::Table(entries)) => v.visit_map(Map::new(self, entries, None)),
+            _ => {
+                self.wrong("a table");
+                v.visit_map(Map::new(self, &[], None))
+            }
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Error> {
+        if name == LOCATED {
+            return v.visit_map(LocatedAccess { de: self, step: 0 });
+        }
+        match self.node.map(|n| &n.kind) {
+            Some(Kind::Table(entries)) => {
+                let origin = self.origin();
+                for e in entries.iter().filter(|e| !fields.contains(&e.key.as_str())) {
+                    let mut known: Vec<&str> = fields.to_vec();
+                    known.sort_unstable();
+                    let msg = if known.is_empty() {
+                        format!("unknown key `{}`: this table takes no keys", e.key)
+                    } else {
+                        format!(
+                            "unknown key `{}`: expected one of {}",
+                            e.key,
+                            known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                        )
+                    };
+                    self.sink.report(e.key_origin, msg);
+                }
+                v.visit_map(Map::new(De { at: origin, ..self }, entries, Some(fields)))
+            }
+            _ => {
+                self.wrong("a table");
+                v.visit_map(Map::new(self.silent(), &[], Some(fields)))
+            }
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Error> {
+        // Unit variants written as strings (`kind = "city"`).
+        let quoted = || variants.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ");
+        let name = match self.node.map(|n| &n.kind) {
+            Some(Kind::Str(s)) if variants.contains(&s.as_str()) => s.as_str(),
+            Some(Kind::Str(s)) => {
+                if !self.quiet {
+                    self.sink.report(self.origin(), format!("unknown value `{s}`: expected one of {}", quoted()));
+                }
+                variants.first().copied().unwrap_or("")
+            }
+            _ => {
+                self.wrong(&format!("one of {}", quoted()));
+                variants.first().copied().unwrap_or("")
+            }
+        };
+        v.visit_enum(name.into_deserializer())
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        v.visit_unit()
+    }
+}
+
+/// Array elements. One that cannot be read at all is reported and ends the array (a seed
+/// cannot be asked twice), so the table around it is still read.
+struct Seq<'a, I: Iterator<Item = &'a Node>> {
+    items: I,
+    de: De<'a>,
+}
+
+impl<'de, 'a, I: Iterator<Item = &'a Node>> de::SeqAccess<'de> for Seq<'a, I> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+        let Some(node) = self.items.next() else { return Ok(None) };
+        let de = De { node: Some(node), at: node.origin, key: None, ..self.de };
+        match seed.deserialize(de) {
+            Ok(v) => Ok(Some(v)),
+            // The element cannot stand in for itself: the array ends here, its problem
+            // reported (the whole read fails; the table around it goes on).
+            Err(e) => {
+                report(self.de.sink, e, node.origin);
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Reports an error that came up from a value (once) and marks it reported.
+fn report(sink: &Sink, mut e: Error, origin: Origin) -> Error {
+    if !e.reported {
+        sink.report(e.origin.unwrap_or(origin), e.message.clone());
+        e.reported = true;
+    }
+    e
+}
+
+/// A table's entries; for a struct, then its fields the table lacks (as missing keys).
+struct Map<'a> {
+    de: De<'a>,
+    entries: &'a [Entry],
+    fields: Option<&'static [&'static str]>,
+    next: usize,
+    missing: usize,
+    value: Option<De<'a>>,
+}
+
+impl<'a> Map<'a> {
+    fn new(de: De<'a>, entries: &'a [Entry], fields: Option<&'static [&'static str]>) -> Self {
+        Map { de, entries, fields, next: 0, missing: 0, value: None }
+    }
+}
+
+impl<'de, 'a> de::MapAccess<'de> for Map<'a> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        while let Some(e) = self.entries.get(self.next) {
+            self.next += 1;
+            if self.fields.is_some_and(|f| !f.contains(&e.key.as_str())) {
+                continue; // reported as unknown
+            }
+            self.value = Some(De { node: Some(&e.value), at: e.value.origin, key: Some(&e.key), ..self.de });
+            let key = KeyDe { key: &e.key, origin: e.key_origin };
+            return seed.deserialize(key).map(Some);
+        }
+        let Some(fields) = self.fields else { return Ok(None) };
+        while let Some(&field) = fields.get(self.missing) {
+            self.missing += 1;
+            if self.entries.iter().any(|e| e.key == field) {
+                continue;
+            }
+            self.value = Some(De { node: None, at: self.de.at, key: Some(field), ..self.de });
+            return seed.deserialize(KeyDe { key: field, origin: self.de.at }).map(Some);
+        }
+        Ok(None)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        let de = self.value.take().unwrap_or(self.de.silent());
+        let origin = de.origin();
+        seed.deserialize(de).map_err(|e| report(self.de.sink, e, origin))
+    }
+}
+
+/// The two entries of a [`Located`] value: its origin, then the value.
+struct LocatedAccess<'a> {
+    de: De<'a>,
+    step: u8,
+}
+
+impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        let key = match self.step {
+            0 => LOCATED_ORIGIN,
+            1 => LOCATED_VALUE,
+            _ => return Ok(None),
+        };
+        self.step += 1;
+        seed.deserialize(KeyDe { key, origin: self.de.origin() }).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        match self.step {
+            1 => seed.deserialize(pack(self.de.origin()).into_deserializer()),
+            _ => seed.deserialize(self.de),
+        }
+    }
+}
+
+/// A table key: a string, or a [`Located`] string at the key's own origin.
+struct KeyDe<'a> {
+    key: &'a str,
+    origin: Origin,
+}
+
+impl<'de, 'a> de::Deserializer<'de> for KeyDe<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        v.visit_str(self.key)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Error> {
+        if name == LOCATED {
+            return v.visit_map(KeyLocated { key: self, step: 0 });
+        }
+        v.visit_str(self.key)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+struct KeyLocated<'a> {
+    key: KeyDe<'a>,
+    step: u8,
+}
+
+impl<'de, 'a> de::MapAccess<'de> for KeyLocated<'a> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        let key = match self.step {
+            0 => LOCATED_ORIGIN,
+            1 => LOCATED_VALUE,
+            _ => return Ok(None),
+        };
+        self.step += 1;
+        seed.deserialize(key.into_deserializer()).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        match self.step {
+            1 => seed.deserialize(pack(self.key.origin).into_deserializer()),
+            _ => seed.deserialize(self.key.key.into_deserializer()),
+        }
+    }
+}
