@@ -118,6 +118,7 @@ mod heuristic;
 mod hidden;
 pub mod metrics;
 pub mod purchase;
+pub mod raw;
 pub mod residents;
 pub mod rules;
 pub mod scoring;

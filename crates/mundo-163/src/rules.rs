@@ -1,8 +1,10 @@
-//! The validated ruleset: every number, table and the map, decoded from the merged TOML
-//! tree with every problem reported (file:line:col), never stopping at the first.
+//! The validated ruleset: every number, table and the map. The merged TOML tree is read
+//! into the raw structs of [`crate::raw`] by the core's deserializer, then validated here
+//! in one step, every problem reported (file:line:col), never stopping at the first.
 
+use crate::raw::{self, Raw};
 use rulesmith_core::MAX_PLAYERS;
-use rulesmith_core::ruleset::decode::{self, Table};
+use rulesmith_core::ruleset::de::{self, Located};
 use rulesmith_core::ruleset::{Diagnostics, Node, Origin};
 
 /// Most map tiles (one bit each in a `u64`).
@@ -213,350 +215,240 @@ impl Rules {
 /// Decodes the whole merged ruleset tree. `None` if anything was wrong (all reported).
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
-    let mut root = Table::new(tree, d)?;
-    // The loader checks `[ruleset]`'s keys; we only read the name.
-    let name =
-        root.get("ruleset").and_then(|r| r.get("name")).and_then(Node::as_str).unwrap_or("mundo-163").to_string();
+    let raw: Raw = de::from_tree(tree, d)?;
+    validate(raw, before, d)
+}
+
+/// The validation step: ranges, names, references and the checks that need everything.
+/// `None` if `d` grew since `before` (reading problems included).
+fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
+    let name = raw.ruleset.name.clone().unwrap_or_else(|| "mundo-163".to_string());
 
     // [players]
-    let (min_players, max_players) = match root.table(d, "players") {
-        Some(mut t) => {
-            let min = t.int(d, "min", 2..=MAX_PLAYERS as i64);
-            let max = t.int(d, "max", 2..=MAX_PLAYERS as i64);
-            t.finish(d);
-            match (min, max) {
-                (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
-                (Some(a), Some(b)) => {
-                    d.error(t_origin(tree, "players"), format!("players: min {a} is more than max {b}"));
-                    (2, 4)
-                }
-                _ => (2, 4),
-            }
+    let p = &raw.players.value;
+    let (min, max) = (int(&p.min, 2..=MAX_PLAYERS as i64, d), int(&p.max, 2..=MAX_PLAYERS as i64, d));
+    let (min_players, max_players) = match (min, max) {
+        (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
+        (Some(a), Some(b)) => {
+            d.error(raw.players.origin, format!("players: min {a} is more than max {b}"));
+            (2, 2)
         }
-        None => (2, 4),
+        _ => (2, 2),
     };
     let players = min_players..=max_players;
 
     // goods
-    let mut goods: Vec<String> = Vec::new();
-    if let Some(mut t) = root.table(d, "goods") {
-        if let Some(n) = t.req(d, "types", "a list of goods names") {
-            let names = decode::strs_of(n, d).unwrap_or_default();
-            check_names(n, d, &names, "goods", MAX_GOODS);
-            goods = names.iter().map(|s| s.to_string()).collect();
-        }
-        t.finish(d);
-    }
+    let types = &raw.goods.types;
+    let names: Vec<&str> = types.value.iter().map(String::as_str).collect();
+    check_names(types.origin, d, &names, "goods", MAX_GOODS);
+    let goods: Vec<String> = types.value.clone();
 
-    // terrains
+    // terrains (in file order: their indices are the map's)
+    let entries = &raw.terrains.value.0;
+    if entries.is_empty() || entries.len() > MAX_TERRAINS {
+        d.error(raw.terrains.origin, format!("expected 1 to {MAX_TERRAINS} terrains, found {}", entries.len()));
+    }
     let mut terrains = Vec::new();
-    if let Some(mut t) = root.table(d, "terrains") {
-        let entries = t.entries_as_map();
-        if entries.is_empty() || entries.len() > MAX_TERRAINS {
-            d.error(t.origin(), format!("expected 1 to {MAX_TERRAINS} terrains, found {}", entries.len()));
+    for (key, t) in entries {
+        if !is_word(&key.value) {
+            d.error(key.origin, format!("terrain name `{}` must be a lowercase word", key.value));
         }
-        for e in entries {
-            if !is_word(&e.key) {
-                d.error(e.key_origin, format!("terrain name `{}` must be a lowercase word", e.key));
+        let t = &t.value;
+        let kind = match t.kind {
+            raw::TerrainKind::City => TerrainKind::City,
+            raw::TerrainKind::Land => TerrainKind::Land,
+            raw::TerrainKind::Water => TerrainKind::Water,
+        };
+        let road = int(&t.road_residents, 0..=20, d);
+        let enter = half_points(&t.enter_mp, d);
+        let income = match (kind, &t.income) {
+            (TerrainKind::Land, Some(n)) => int(n, 0..=1000, d),
+            (TerrainKind::Land, None) => {
+                d.error(key.origin, format!("missing key `income` for land terrain `{}`", key.value));
+                None
             }
-            let Some(mut tt) = Table::new(&e.value, d) else { continue };
-            let kind = tt.choice(d, "kind", &["city", "land", "water"]);
-            let road = tt.int(d, "road_residents", 0..=20);
-            let enter = half_points(&mut tt, d, "enter_mp", None);
-            let income = match (kind, tt.get("income")) {
-                (Some(1), Some(n)) => decode::int_in(n, d, 0..=1000),
-                (Some(1), None) => {
-                    d.error(tt.origin(), format!("missing key `income` for land terrain `{}`", e.key));
-                    None
-                }
-                (_, Some(n)) => {
-                    d.error(n.origin, "only land terrains take `income` (cities pay per connected city)");
-                    None
-                }
-                (_, None) => Some(0),
-            };
-            let counted = tt.bool(d, "counted");
-            tt.finish(d);
-            if let (Some(kind), Some(road), Some(enter), Some(income), Some(counted)) =
-                (kind, road, enter, income, counted)
-            {
-                let kind = [TerrainKind::City, TerrainKind::Land, TerrainKind::Water][kind];
-                if kind == TerrainKind::Water && counted {
-                    d.error(e.key_origin, "water cannot be counted on the majority board");
-                }
-                terrains.push(Terrain {
-                    name: e.key.clone(),
-                    kind,
-                    road_residents: road as u8,
-                    enter_half: enter,
-                    income: income as i32,
-                    counted,
-                });
+            (_, Some(n)) => {
+                d.error(n.origin, "only land terrains take `income` (cities pay per connected city)");
+                None
             }
+            (_, None) => Some(0),
+        };
+        if kind == TerrainKind::Water && t.counted {
+            d.error(key.origin, "water cannot be counted on the majority board");
         }
-        let origin = t.origin();
-        t.finish(d);
-        let cities = terrains.iter().filter(|t| t.kind == TerrainKind::City).count();
-        if cities != 1 && d.len() == before {
-            d.error(origin, format!("expected exactly one terrain of kind \"city\", found {cities}"));
+        if let (Some(road), Some(enter), Some(income)) = (road, enter, income) {
+            terrains.push(Terrain {
+                name: key.value.clone(),
+                kind,
+                road_residents: road as u8,
+                enter_half: enter,
+                income: income as i32,
+                counted: t.counted,
+            });
         }
+    }
+    let city_terrains = terrains.iter().filter(|t| t.kind == TerrainKind::City).count();
+    if city_terrains != 1 && d.len() == before {
+        d.error(raw.terrains.origin, format!("expected exactly one terrain of kind \"city\", found {city_terrains}"));
     }
     let terrain_idx = |name: &str| terrains.iter().position(|t| t.name == name).map(|i| i as u8);
 
-    // [[cities]] (read before the map so the hexes can refer to them)
+    // [[cities]] (before the map, so that the hexes can refer to them)
+    let items = &raw.cities.value;
+    if items.is_empty() || items.len() > MAX_CITIES {
+        d.error(raw.cities.origin, format!("expected 1 to {MAX_CITIES} cities, found {}", items.len()));
+    }
     let mut cities: Vec<City> = Vec::new();
     let mut city_origins: Vec<Origin> = Vec::new();
-    if let Some(items) = root.array(d, "cities") {
-        if items.is_empty() || items.len() > MAX_CITIES {
-            d.error(t_origin(tree, "cities"), format!("expected 1 to {MAX_CITIES} cities, found {}", items.len()));
+    for item in items {
+        let c = &item.value;
+        let good = good_ref(&c.goods, d, &goods);
+        if c.demands.value.len() > MAX_DEMANDS {
+            d.error(
+                c.demands.origin,
+                format!("a city demands at most {MAX_DEMANDS} goods, found {}", c.demands.value.len()),
+            );
         }
-        for item in items {
-            let Some(mut t) = Table::new(item, d) else { continue };
-            let id = t.str(d, "id");
-            let g = t.get("goods");
-            let good = g.and_then(|n| good_ref(n, d, &goods));
-            if g.is_none() {
-                d.error(t.origin(), "missing key `goods`: expected a goods name");
-            }
-            let demands: Option<Vec<u8>> = t.req(d, "demands", "a list of goods names").and_then(|n| {
-                let items = decode::array_of(n, d)?;
-                if items.len() > MAX_DEMANDS {
-                    d.error(n.origin, format!("a city demands at most {MAX_DEMANDS} goods, found {}", items.len()));
-                }
-                let v: Vec<Option<u8>> = items.iter().map(|i| good_ref(i, d, &goods)).collect();
-                v.into_iter().collect()
-            });
-            t.finish(d);
-            if let Some(id) = id {
-                if !is_word(id) {
-                    d.error(item.origin, format!("city id `{id}` must be a lowercase word or number"));
-                }
-                if cities.iter().any(|c| c.id == id) {
-                    d.error(item.origin, format!("city `{id}` is listed twice"));
-                }
-                // Kept even when its goods are wrong (already reported), so that the map
-                // does not report the city as unknown too.
-                cities.push(City {
-                    id: id.to_string(),
-                    tile: NONE,
-                    goods: good.unwrap_or(0),
-                    demands: demands.unwrap_or_default(),
-                });
-                city_origins.push(item.origin);
-            }
+        let demands: Option<Vec<u8>> = c.demands.value.iter().map(|g| good_ref(g, d, &goods)).collect();
+        let Some(id) = de::id(&c.id, d) else { continue };
+        if !is_word(id) {
+            d.error(item.origin, format!("city id `{id}` must be a lowercase word or number"));
         }
+        if cities.iter().any(|x| x.id == id) {
+            d.error(item.origin, format!("city `{id}` is listed twice"));
+        }
+        // Kept even when its goods are wrong (already reported), so that the map does not
+        // report the city as unknown too.
+        cities.push(City {
+            id: id.to_string(),
+            tile: NONE,
+            goods: good.unwrap_or(0),
+            demands: demands.unwrap_or_default(),
+        });
+        city_origins.push(item.origin);
     }
 
     // [map]
+    let map = &raw.map.value;
+    let deal_shuffled = map.deal_land == raw::DealLand::Shuffled;
+    let goods_per_city = int(&map.goods_per_city, 0..=20, d).unwrap_or(0) as u8;
     let mut hexes: Vec<Hex> = Vec::new();
-    let mut deal_shuffled = false;
-    let mut goods_per_city = 4u8;
-    if let Some(mut t) = root.table(d, "map") {
-        deal_shuffled = t.choice(d, "deal_land", &["fixed", "shuffled"]) == Some(1);
-        goods_per_city = t.int(d, "goods_per_city", 0..=20).unwrap_or(4) as u8;
-        if let Some(items) = t.array(d, "hexes") {
-            if items.is_empty() || items.len() > MAX_TILES {
-                d.error(t.origin(), format!("expected 1 to {MAX_TILES} hexes, found {}", items.len()));
-            }
-            for item in items.iter().take(MAX_TILES) {
-                let Some(mut h) = Table::new(item, d) else { continue };
-                let name = h.str(d, "name");
-                let q = h.int(d, "q", -20..=20);
-                let r = h.int(d, "r", -20..=20);
-                let terrain = h.str(d, "terrain");
-                let city = h.get("city");
-                h.finish(d);
-                let (Some(name), Some(q), Some(r), Some(terrain)) = (name, q, r, terrain) else { continue };
-                if !is_word(name) || name.contains('-') {
-                    d.error(item.origin, format!("tile name `{name}` must be lowercase letters and digits"));
-                }
-                if hexes.iter().any(|x| x.name == name) {
-                    d.error(item.origin, format!("tile `{name}` is listed twice"));
-                }
-                if hexes.iter().any(|x| x.q == q as i32 && x.r == r as i32) {
-                    d.error(item.origin, format!("two tiles at q = {q}, r = {r}"));
-                }
-                let Some(ti) = terrain_idx(terrain) else {
-                    let known: Vec<&str> = terrains.iter().map(|t| t.name.as_str()).collect();
-                    d.error(item.origin, format!("unknown terrain `{terrain}`: expected one of {}", known.join(", ")));
-                    continue;
-                };
-                let is_city = terrains[ti as usize].kind == TerrainKind::City;
-                let mut city_idx = NONE;
-                match (is_city, city) {
-                    (true, Some(c)) => {
-                        if let Some(cid) = decode::str_of(c, d) {
-                            match cities.iter().position(|x| x.id == cid) {
-                                Some(ci) if cities[ci].tile == NONE => {
-                                    cities[ci].tile = hexes.len() as u8;
-                                    city_idx = ci as u8;
-                                }
-                                Some(_) => d.error(c.origin, format!("city `{cid}` stands on two tiles")),
-                                None => d.error(c.origin, format!("unknown city `{cid}`: not in [[cities]]")),
-                            }
-                        }
-                    }
-                    (true, None) => d.error(item.origin, format!("city tile `{name}` needs `city = \"<id>\"`")),
-                    (false, Some(c)) => d.error(c.origin, format!("tile `{name}` is not a city but names one")),
-                    (false, None) => {}
-                }
-                hexes.push(Hex { name: name.to_string(), q: q as i32, r: r as i32, terrain: ti, city: city_idx });
-            }
+    if map.hexes.value.is_empty() || map.hexes.value.len() > MAX_TILES {
+        d.error(raw.map.origin, format!("expected 1 to {MAX_TILES} hexes, found {}", map.hexes.value.len()));
+    }
+    for item in map.hexes.value.iter().take(MAX_TILES) {
+        let h = &item.value;
+        let (q, r) = (int(&h.q, -20..=20, d), int(&h.r, -20..=20, d));
+        let (Some(q), Some(r)) = (q, r) else { continue };
+        let name = h.name.as_str();
+        if !is_word(name) || name.contains('-') {
+            d.error(item.origin, format!("tile name `{name}` must be lowercase letters and digits"));
         }
-        t.finish(d);
+        if hexes.iter().any(|x| x.name == name) {
+            d.error(item.origin, format!("tile `{name}` is listed twice"));
+        }
+        if hexes.iter().any(|x| x.q == q as i32 && x.r == r as i32) {
+            d.error(item.origin, format!("two tiles at q = {q}, r = {r}"));
+        }
+        let Some(ti) = terrain_idx(&h.terrain) else {
+            let known: Vec<&str> = terrains.iter().map(|t| t.name.as_str()).collect();
+            d.error(item.origin, format!("unknown terrain `{}`: expected one of {}", h.terrain, known.join(", ")));
+            continue;
+        };
+        let is_city = terrains[ti as usize].kind == TerrainKind::City;
+        let mut city_idx = NONE;
+        match (is_city, &h.city) {
+            (true, Some(c)) => match cities.iter().position(|x| x.id == c.value) {
+                Some(ci) if cities[ci].tile == NONE => {
+                    cities[ci].tile = hexes.len() as u8;
+                    city_idx = ci as u8;
+                }
+                Some(_) => d.error(c.origin, format!("city `{}` stands on two tiles", c.value)),
+                None => d.error(c.origin, format!("unknown city `{}`: not in [[cities]]", c.value)),
+            },
+            (true, None) => d.error(item.origin, format!("city tile `{name}` needs `city = \"<id>\"`")),
+            (false, Some(c)) => d.error(c.origin, format!("tile `{name}` is not a city but names one")),
+            (false, None) => {}
+        }
+        hexes.push(Hex { name: name.to_string(), q: q as i32, r: r as i32, terrain: ti, city: city_idx });
     }
     for (c, origin) in cities.iter().zip(&city_origins) {
         if c.tile == NONE && !hexes.is_empty() {
             d.error(*origin, format!("city `{}` stands on no tile of the map", c.id));
         }
     }
-    let distinct_goods = {
-        let mut seen = 0u32;
-        for c in &cities {
-            seen |= 1 << c.goods;
-        }
-        seen.count_ones() as usize
-    };
+    let distinct_goods = cities.iter().fold(0u32, |seen, c| seen | (1 << c.goods)).count_ones() as usize;
     if !cities.is_empty() && distinct_goods < max_players {
         d.error(
-            t_origin(tree, "cities"),
+            raw.cities.origin,
             format!(
                 "capitals need distinct goods: the cities offer {distinct_goods} goods types but up to {max_players} players play"
             ),
         );
     }
-
     for (g, name) in goods.iter().enumerate() {
         let n = cities.iter().filter(|c| usize::from(c.goods) == g).count() * usize::from(goods_per_city);
         if n > 200 {
-            d.error(t_origin(tree, "cities"), format!("{n} goods of type `{name}` on the map; at most 200"));
+            d.error(raw.cities.origin, format!("{n} goods of type `{name}` on the map; at most 200"));
         }
     }
+    let (adjacency, edges) = adjacency_of(&hexes);
 
-    // adjacency
-    let mut adjacency: Vec<Vec<(u8, u8)>> = vec![Vec::new(); hexes.len()];
-    let mut edges: Vec<(u8, u8)> = Vec::new();
-    for (a, h) in hexes.iter().enumerate() {
-        for (dq, dr) in DIRECTIONS {
-            if let Some(b) = hexes.iter().position(|x| x.q == h.q + dq && x.r == h.r + dr) {
-                if a < b {
-                    edges.push((a as u8, b as u8));
-                }
-            }
-        }
-    }
-    edges.sort_unstable();
-    for (a, h) in hexes.iter().enumerate() {
-        for (dq, dr) in DIRECTIONS {
-            if let Some(b) = hexes.iter().position(|x| x.q == h.q + dq && x.r == h.r + dr) {
-                let key = (a.min(b) as u8, a.max(b) as u8);
-                if let Ok(e) = edges.binary_search(&key) {
-                    adjacency[a].push((b as u8, e as u8));
-                }
-            }
-        }
-    }
-
-    // [setup]
-    let mut starting_money = 80;
-    let mut residents = [0u8; MAX_PLAYERS + 1];
-    let mut settlements = [0u8; MAX_PLAYERS + 1];
-    let mut trolley_start_goods = 1;
-    if let Some(mut t) = root.table(d, "setup") {
-        starting_money = t.int(d, "starting_money", 0..=100_000).unwrap_or(80) as i32;
-        residents = per_players_u8(&mut t, d, "residents", players.clone(), 1..=200);
-        settlements = per_players_u8(&mut t, d, "settlements", players.clone(), 1..=200);
-        trolley_start_goods = t.int(d, "trolley_start_goods", 0..=8).unwrap_or(1) as u8;
-        t.finish(d);
-    }
-
-    // [purchase]
-    let (mut resident_price, mut capital_limit, mut settlement_limit, mut limits_always) = (10, 9, 7, true);
-    if let Some(mut t) = root.table(d, "purchase") {
-        resident_price = t.int(d, "resident_price", 0..=10_000).unwrap_or(10) as i32;
-        capital_limit = t.int(d, "capital_limit", 1..=200).unwrap_or(9) as u8;
-        settlement_limit = t.int(d, "settlement_limit", 1..=200).unwrap_or(7) as u8;
-        limits_always = t.bool(d, "limits_always").unwrap_or(true);
-        t.finish(d);
-    }
-
-    // [roads]
-    let (mut opposing_road_extra, mut residents_returned) = (1, 1);
-    if let Some(mut t) = root.table(d, "roads") {
-        opposing_road_extra = t.int(d, "opposing_road_extra", 0..=10).unwrap_or(1) as u8;
-        residents_returned = t.int(d, "residents_returned", 0..=1).unwrap_or(1) as u8;
-        t.finish(d);
-    }
+    // [setup], [purchase], [roads]
+    let s = &raw.setup;
+    let starting_money = int(&s.starting_money, 0..=100_000, d).unwrap_or(0) as i32;
+    let residents = per_players_u8(&s.residents, players.clone(), 1..=200, d);
+    let settlements = per_players_u8(&s.settlements, players.clone(), 1..=200, d);
+    let trolley_start_goods = int(&s.trolley_start_goods, 0..=8, d).unwrap_or(0) as u8;
+    let pu = &raw.purchase;
+    let resident_price = int(&pu.resident_price, 0..=10_000, d).unwrap_or(0) as i32;
+    let capital_limit = int(&pu.capital_limit, 1..=200, d).unwrap_or(0) as u8;
+    let settlement_limit = int(&pu.settlement_limit, 1..=200, d).unwrap_or(0) as u8;
+    let opposing_road_extra = int(&raw.roads.opposing_road_extra, 0..=10, d).unwrap_or(0) as u8;
+    let residents_returned = int(&raw.roads.residents_returned, 0..=1, d).unwrap_or(0) as u8;
 
     // [trolley]
-    let mut movement = vec![3, 4, 5, 7];
-    let mut holds = vec![1, 2];
-    let (mut movement_upgrade_cost, mut holds_upgrade_cost) = (50, 80);
-    let (mut goods_per_hold, mut residents_per_hold) = (1, 2);
-    let (mut own_road_half, mut needs_own_tile, mut max_moves) = (1, true, 40);
-    let mut unload_at_end = true;
-    if let Some(mut t) = root.table(d, "trolley") {
-        movement = levels(&mut t, d, "movement", 0..=20).unwrap_or(movement);
-        movement_upgrade_cost = t.int(d, "movement_upgrade_cost", 0..=10_000).unwrap_or(50) as i32;
-        holds = levels(&mut t, d, "holds", 1..=4).unwrap_or(holds);
-        holds_upgrade_cost = t.int(d, "holds_upgrade_cost", 0..=10_000).unwrap_or(80) as i32;
-        goods_per_hold = t.int(d, "goods_per_hold", 0..=4).unwrap_or(1) as u8;
-        residents_per_hold = t.int(d, "residents_per_hold", 0..=8).unwrap_or(2) as u8;
-        own_road_half = half_points(&mut t, d, "own_road_mp", Some(1)).unwrap_or(1);
-        needs_own_tile = t.bool(d, "needs_own_tile_without_residents").unwrap_or(true);
-        unload_at_end = t.choice_or(d, "residents_aboard_at_end", 0, &["unload", "stay"]) != Some(1);
-        max_moves = t.int(d, "max_moves_per_turn", 1..=200).unwrap_or(40) as u8;
-        t.finish(d);
-    }
+    let t = &raw.trolley;
+    let movement = levels(&t.movement, 0..=20, d).unwrap_or_default();
+    let movement_upgrade_cost = int(&t.movement_upgrade_cost, 0..=10_000, d).unwrap_or(0) as i32;
+    let holds = levels(&t.holds, 1..=4, d).unwrap_or_default();
+    let holds_upgrade_cost = int(&t.holds_upgrade_cost, 0..=10_000, d).unwrap_or(0) as i32;
+    let goods_per_hold = int(&t.goods_per_hold, 0..=4, d).unwrap_or(0) as u8;
+    let residents_per_hold = int(&t.residents_per_hold, 0..=8, d).unwrap_or(0) as u8;
+    let own_road_half = half_points(&t.own_road_mp, d).unwrap_or(0);
+    let max_moves = int(&t.max_moves_per_turn, 1..=200, d).unwrap_or(0) as u8;
 
     // [privileges] and [[privilege_types]]
-    let mut privilege_price = 20;
-    let mut initial_row = [0u8; MAX_PLAYERS + 1];
-    let mut refill_below = [0u8; MAX_PLAYERS + 1];
-    let mut full_sets = [0u8; MAX_PLAYERS + 1];
-    let mut random_extra = [0u8; MAX_PLAYERS + 1];
-    let privileges_origin = t_origin(tree, "privileges");
-    if let Some(mut t) = root.table(d, "privileges") {
-        // A price of 0 would make "for 0" ambiguous in the notation.
-        privilege_price = t.int(d, "price", 1..=10_000).unwrap_or(20) as i32;
-        initial_row = per_players_u8(&mut t, d, "initial_row", players.clone(), 0..=MAX_ROW as i64);
-        refill_below = per_players_u8(&mut t, d, "refill_below", players.clone(), 0..=MAX_ROW as i64);
-        full_sets = per_players_u8(&mut t, d, "full_sets", players.clone(), 0..=4);
-        random_extra = per_players_u8(&mut t, d, "random_extra", players.clone(), 0..=MAX_PRIVILEGE_TYPES as i64);
-        t.finish(d);
+    let pr = &raw.privileges.value;
+    // A price of 0 would make "for 0" ambiguous in the notation.
+    let privilege_price = int(&pr.price, 1..=10_000, d).unwrap_or(0) as i32;
+    let initial_row = per_players_u8(&pr.initial_row, players.clone(), 0..=MAX_ROW as i64, d);
+    let refill_below = per_players_u8(&pr.refill_below, players.clone(), 0..=MAX_ROW as i64, d);
+    let full_sets = per_players_u8(&pr.full_sets, players.clone(), 0..=4, d);
+    let random_extra = per_players_u8(&pr.random_extra, players.clone(), 0..=MAX_PRIVILEGE_TYPES as i64, d);
+    let types = &raw.privilege_types;
+    if types.value.len() > MAX_PRIVILEGE_TYPES {
+        d.error(types.origin, format!("at most {MAX_PRIVILEGE_TYPES} privilege types, found {}", types.value.len()));
     }
     let mut privileges: Vec<PrivilegeType> = Vec::new();
-    if let Some(items) = root.array(d, "privilege_types") {
-        if items.len() > MAX_PRIVILEGE_TYPES {
-            d.error(
-                t_origin(tree, "privilege_types"),
-                format!("at most {MAX_PRIVILEGE_TYPES} privilege types, found {}", items.len()),
-            );
+    for item in types.value.iter().take(MAX_PRIVILEGE_TYPES) {
+        let pt = &item.value;
+        let back = int(&pt.back, 1..=9, d);
+        let effects: Vec<Effect> = pt.effects.iter().filter_map(|e| effect(e, &terrains, d)).collect();
+        let (Some(id), Some(back)) = (de::id(&pt.id, d), back) else { continue };
+        if !is_word(id) || id == "resident" {
+            d.error(item.origin, format!("privilege id `{id}` must be a lowercase word other than `resident`"));
         }
-        for item in items.iter().take(MAX_PRIVILEGE_TYPES) {
-            let Some(mut t) = Table::new(item, d) else { continue };
-            let id = t.str(d, "id");
-            let label = t.str_or(d, "label", "");
-            let back = t.int(d, "back", 1..=9);
-            let effects = t
-                .array(d, "effects")
-                .map(|list| list.iter().filter_map(|e| decode_effect(e, d, &terrains)).collect::<Vec<_>>());
-            t.finish(d);
-            let (Some(id), Some(back), Some(effects)) = (id, back, effects) else { continue };
-            if !is_word(id) || id == "resident" {
-                d.error(item.origin, format!("privilege id `{id}` must be a lowercase word other than `resident`"));
-            }
-            if privileges.iter().any(|p| p.id == id) {
-                d.error(item.origin, format!("privilege `{id}` is listed twice"));
-            }
-            let label = label.filter(|l| !l.is_empty()).unwrap_or(id).to_string();
-            privileges.push(PrivilegeType { id: id.to_string(), label, back: back as u8, effects });
+        if privileges.iter().any(|p| p.id == id) {
+            d.error(item.origin, format!("privilege `{id}` is listed twice"));
         }
+        let label = pt.label.clone().filter(|l| !l.is_empty()).unwrap_or_else(|| id.to_string());
+        privileges.push(PrivilegeType { id: id.to_string(), label, back: back as u8, effects });
     }
     for p in players.clone() {
         if usize::from(random_extra[p]) > privileges.len() {
             d.error(
-                privileges_origin,
+                raw.privileges.origin,
                 format!(
                     "random_extra for {p} players is {} but there are only {} privilege types",
                     random_extra[p],
@@ -567,56 +459,30 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         let size = privileges.len() * usize::from(full_sets[p]) + usize::from(random_extra[p]);
         if size > MAX_DECK {
             d.error(
-                privileges_origin,
+                raw.privileges.origin,
                 format!("the privilege deck for {p} players has {size} cards; at most {MAX_DECK}"),
             );
         }
     }
 
-    // [income]
-    let (mut income_capital, mut income_per_city, mut income_complete_set, mut cap_by_cities) = (20, 10, 10, true);
-    if let Some(mut t) = root.table(d, "income") {
-        income_capital = t.int(d, "capital", 0..=10_000).unwrap_or(20) as i32;
-        income_per_city = t.int(d, "per_additional_city", 0..=10_000).unwrap_or(10) as i32;
-        income_complete_set = t.int(d, "complete_set", 0..=10_000).unwrap_or(10) as i32;
-        cap_by_cities = t.bool(d, "cap_by_connected_cities").unwrap_or(true);
-        t.finish(d);
+    // [income], [end], [scoring]
+    let i = &raw.income;
+    let income_capital = int(&i.capital, 0..=10_000, d).unwrap_or(0) as i32;
+    let income_per_city = int(&i.per_additional_city, 0..=10_000, d).unwrap_or(0) as i32;
+    let income_complete_set = int(&i.complete_set, 0..=10_000, d).unwrap_or(0) as i32;
+    let delivered = per_players_u8(&raw.end.delivered_goods, players.clone(), 1..=255, d);
+    let end_delivered = delivered.map(u16::from);
+    let max_rounds = int(&raw.end.max_rounds, 1..=10_000, d).unwrap_or(0) as u32;
+    let kinds = &raw.scoring.goods_of_a_kind;
+    let goods_of_a_kind: Vec<i32> = kinds.value.iter().filter_map(|v| int(v, 0..=1000, d)).map(|v| v as i32).collect();
+    if kinds.value.is_empty() {
+        d.error(kinds.origin, "expected at least one value (VP for 1 good of a type)");
     }
-
-    // [end]
-    let mut end_delivered = [0u16; MAX_PLAYERS + 1];
-    let mut max_rounds = 150;
-    if let Some(mut t) = root.table(d, "end") {
-        let v = per_players_u8(&mut t, d, "delivered_goods", players.clone(), 1..=255);
-        for p in 0..=MAX_PLAYERS {
-            end_delivered[p] = u16::from(v[p]);
-        }
-        max_rounds = t.int(d, "max_rounds", 1..=10_000).unwrap_or(150) as u32;
-        t.finish(d);
-    }
-
-    // [scoring]
-    let mut goods_of_a_kind = vec![5, 9, 12, 14, 15];
-    let mut complete_set_vp = 2;
-    if let Some(mut t) = root.table(d, "scoring") {
-        if let Some(n) = t.req(d, "goods_of_a_kind", "a list of VP for 1, 2, 3 … goods of one type") {
-            if let Some(v) = decode::ints_of(n, d, 0..=1000) {
-                if v.is_empty() {
-                    d.error(n.origin, "expected at least one value (VP for 1 good of a type)");
-                } else {
-                    goods_of_a_kind = v.into_iter().map(|x| x as i32).collect();
-                }
-            }
-        }
-        complete_set_vp = t.int(d, "complete_set", 0..=1000).unwrap_or(2) as i32;
-        t.finish(d);
-    }
-
-    root.finish(d);
+    let complete_set_vp = int(&raw.scoring.complete_set, 0..=1000, d).unwrap_or(0) as i32;
 
     // Semantic cross-checks that need everything.
     if !goods.is_empty() && goods.len() < 2 && d.len() == before {
-        d.error(t_origin(tree, "goods"), "expected at least 2 goods types");
+        d.error(types_origin(&raw), "expected at least 2 goods types");
     }
     if d.len() != before {
         return None;
@@ -640,7 +506,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         resident_price,
         capital_limit,
         settlement_limit,
-        limits_always,
+        limits_always: pu.limits_always,
         opposing_road_extra,
         residents_returned,
         movement,
@@ -650,8 +516,8 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         goods_per_hold,
         residents_per_hold,
         own_road_half,
-        needs_own_tile,
-        unload_at_end,
+        needs_own_tile: t.needs_own_tile_without_residents,
+        unload_at_end: t.residents_aboard_at_end == raw::AboardAtEnd::Unload,
         max_moves,
         privilege_price,
         initial_row,
@@ -662,7 +528,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         income_capital,
         income_per_city,
         income_complete_set,
-        cap_by_cities,
+        cap_by_cities: i.cap_by_connected_cities,
         end_delivered,
         max_rounds,
         goods_of_a_kind,
@@ -670,8 +536,43 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     })
 }
 
-fn t_origin(tree: &Node, key: &str) -> Origin {
-    tree.get(key).map_or(tree.origin, |n| n.origin)
+fn types_origin(raw: &Raw) -> Origin {
+    raw.goods.types.origin
+}
+
+fn int(v: &Located<i64>, range: std::ops::RangeInclusive<i64>, d: &mut Diagnostics) -> Option<i64> {
+    de::int_in(v, range, d)
+}
+
+/// Per tile: (neighbour tile, edge index), in direction order.
+type Adjacency = Vec<Vec<(u8, u8)>>;
+
+/// Tiles' neighbours in direction order, and the edges between them (sorted pairs).
+fn adjacency_of(hexes: &[Hex]) -> (Adjacency, Vec<(u8, u8)>) {
+    let mut adjacency: Vec<Vec<(u8, u8)>> = vec![Vec::new(); hexes.len()];
+    let mut edges: Vec<(u8, u8)> = Vec::new();
+    let at = |q: i32, r: i32| hexes.iter().position(|x| x.q == q && x.r == r);
+    for (a, h) in hexes.iter().enumerate() {
+        for (dq, dr) in DIRECTIONS {
+            if let Some(b) = at(h.q + dq, h.r + dr) {
+                if a < b {
+                    edges.push((a as u8, b as u8));
+                }
+            }
+        }
+    }
+    edges.sort_unstable();
+    for (a, h) in hexes.iter().enumerate() {
+        for (dq, dr) in DIRECTIONS {
+            if let Some(b) = at(h.q + dq, h.r + dr) {
+                let key = (a.min(b) as u8, a.max(b) as u8);
+                if let Ok(e) = edges.binary_search(&key) {
+                    adjacency[a].push((b as u8, e as u8));
+                }
+            }
+        }
+    }
+    (adjacency, edges)
 }
 
 /// Lowercase letters, digits, `-` and `_`, starting with a letter or digit.
@@ -681,42 +582,33 @@ pub fn is_word(s: &str) -> bool {
         && s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
 }
 
-fn check_names(n: &Node, d: &mut Diagnostics, names: &[&str], what: &str, max: usize) {
+fn check_names(origin: Origin, d: &mut Diagnostics, names: &[&str], what: &str, max: usize) {
     if names.is_empty() || names.len() > max {
-        d.error(n.origin, format!("expected 1 to {max} {what} names, found {}", names.len()));
+        d.error(origin, format!("expected 1 to {max} {what} names, found {}", names.len()));
     }
     for (i, name) in names.iter().enumerate() {
         if !is_word(name) || *name == "resident" {
-            d.error(n.origin, format!("{what} name `{name}` must be a lowercase word other than `resident`"));
+            d.error(origin, format!("{what} name `{name}` must be a lowercase word other than `resident`"));
         }
         if names[..i].contains(name) {
-            d.error(n.origin, format!("{what} `{name}` is listed twice"));
+            d.error(origin, format!("{what} `{name}` is listed twice"));
         }
     }
 }
 
-fn good_ref(n: &Node, d: &mut Diagnostics, goods: &[String]) -> Option<u8> {
-    let s = decode::str_of(n, d)?;
-    match goods.iter().position(|g| g == s) {
+fn good_ref(n: &Located<String>, d: &mut Diagnostics, goods: &[String]) -> Option<u8> {
+    match goods.iter().position(|g| *g == n.value) {
         Some(i) => Some(i as u8),
         None => {
-            d.error(n.origin, format!("unknown goods `{s}`: expected one of {}", goods.join(", ")));
+            d.error(n.origin, format!("unknown goods `{}`: expected one of {}", n.value, goods.join(", ")));
             None
         }
     }
 }
 
 /// A movement cost in MP, a multiple of 0.5, as half points.
-fn half_points(t: &mut Table, d: &mut Diagnostics, key: &'static str, default: Option<u8>) -> Option<u8> {
-    let n = match (t.get(key), default) {
-        (Some(n), _) => n,
-        (None, Some(v)) => return Some(v),
-        (None, None) => {
-            d.error(t.origin(), format!("missing key `{key}`: expected a number of movement points"));
-            return None;
-        }
-    };
-    let v = decode::float_of(n, d)?;
+fn half_points(n: &Located<f64>, d: &mut Diagnostics) -> Option<u8> {
+    let v = n.value;
     let half = v * 2.0;
     if !(0.0..=40.0).contains(&half) || half.fract() != 0.0 {
         d.error(n.origin, format!("{v} is not a movement cost: expected a multiple of 0.5 from 0 to 20"));
@@ -726,13 +618,12 @@ fn half_points(t: &mut Table, d: &mut Diagnostics, key: &'static str, default: O
 }
 
 fn levels(
-    t: &mut Table,
-    d: &mut Diagnostics,
-    key: &'static str,
+    n: &Located<Vec<Located<i64>>>,
     range: std::ops::RangeInclusive<i64>,
+    d: &mut Diagnostics,
 ) -> Option<Vec<u8>> {
-    let n = t.req(d, key, "a list of levels")?;
-    let v = decode::ints_of(n, d, range)?;
+    let v: Vec<Option<i64>> = n.value.iter().map(|x| int(x, range.clone(), d)).collect();
+    let v: Vec<i64> = v.into_iter().collect::<Option<_>>()?;
     if v.is_empty() || v.len() > 8 {
         d.error(n.origin, format!("expected 1 to 8 levels, found {}", v.len()));
         return None;
@@ -745,17 +636,13 @@ fn levels(
 }
 
 fn per_players_u8(
-    t: &mut Table,
-    d: &mut Diagnostics,
-    key: &'static str,
+    table: &raw::PerPlayers,
     players: std::ops::RangeInclusive<usize>,
     range: std::ops::RangeInclusive<i64>,
+    d: &mut Diagnostics,
 ) -> [u8; MAX_PLAYERS + 1] {
     let mut out = [0u8; MAX_PLAYERS + 1];
-    let Some(n) = t.req(d, key, "a table by player count, e.g. { 2 = 1, 3 = 2 }") else {
-        return out;
-    };
-    if let Some(v) = decode::per_players(n, d, players, |n, d| decode::int_in(n, d, range.clone())) {
+    if let Some(v) = de::per_players(table, players, range, d) {
         for (p, x) in v.into_iter().enumerate() {
             if let (Some(x), Some(slot)) = (x, out.get_mut(p)) {
                 *slot = x as u8;
@@ -765,46 +652,78 @@ fn per_players_u8(
     out
 }
 
-fn decode_effect(n: &Node, d: &mut Diagnostics, terrains: &[Terrain]) -> Option<Effect> {
-    let mut t = Table::new(n, d)?;
-    let kind = t.choice(d, "kind", EFFECT_KINDS);
-    let terrain = |t: &mut Table, d: &mut Diagnostics| -> Option<u8> {
-        let n = t.req(d, "terrain", "a terrain name")?;
-        let s = decode::str_of(n, d)?;
-        match terrains.iter().position(|x| x.name == s) {
-            Some(i) => Some(i as u8),
-            None => {
-                let known: Vec<&str> = terrains.iter().map(|x| x.name.as_str()).collect();
-                d.error(n.origin, format!("unknown terrain `{s}`: expected one of {}", known.join(", ")));
-                None
-            }
-        }
+/// An effect: its kind and exactly the parameters that kind takes.
+fn effect(e: &Located<raw::Effect>, terrains: &[Terrain], d: &mut Diagnostics) -> Option<Effect> {
+    use raw::EffectKind as K;
+    let (origin, r) = (e.origin, &e.value);
+    let wanted: &[&str] = match r.kind {
+        K::CitySettlementIncome | K::UpgradeDiscount | K::ResidentPrice => &["money"],
+        K::RoadCost => &["terrain", "residents"],
+        K::VictoryPoints => &["vp"],
+        K::ExtraMovement => &["mp"],
+        K::TrolleyEnterCost => &["terrain", "mp"],
+        K::ExtraResidentAction | K::FreeRoad => &[],
     };
-    let effect = match kind? {
-        0 => t.int(d, "money", 0..=10_000).map(|m| Effect::CitySettlementIncome { money: m as i32 }),
-        1 => t.int(d, "money", 0..=10_000).map(|m| Effect::UpgradeDiscount { money: m as i32 }),
-        2 => {
-            let ter = terrain(&mut t, d);
-            let r = t.int(d, "residents", 0..=20);
-            match (ter, r) {
-                (Some(terrain), Some(r)) => Some(Effect::RoadCost { terrain, residents: r as u8 }),
-                _ => None,
+    let given = [
+        ("money", r.money.as_ref().map(|x| x.origin)),
+        ("terrain", r.terrain.as_ref().map(|x| x.origin)),
+        ("residents", r.residents.as_ref().map(|x| x.origin)),
+        ("vp", r.vp.as_ref().map(|x| x.origin)),
+        ("mp", r.mp.as_ref().map(|x| x.origin)),
+    ];
+    let mut expected: Vec<&str> = std::iter::once("kind").chain(wanted.iter().copied()).collect();
+    expected.sort_unstable();
+    let expected = expected.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+    let mut ok = true;
+    for (key, at) in given {
+        match (wanted.contains(&key), at) {
+            (false, Some(at)) => {
+                d.error(at, format!("unknown key `{key}`: expected one of {expected}"));
+                ok = false;
             }
-        }
-        3 => t.int(d, "vp", 0..=1000).map(|v| Effect::VictoryPoints { vp: v as i32 }),
-        4 => t.int(d, "money", 0..=10_000).map(|m| Effect::ResidentPrice { money: m as i32 }),
-        5 => half_points(&mut t, d, "mp", None).map(|half| Effect::ExtraMovement { half }),
-        6 => {
-            let ter = terrain(&mut t, d);
-            let h = half_points(&mut t, d, "mp", None);
-            match (ter, h) {
-                (Some(terrain), Some(half)) => Some(Effect::TrolleyEnterCost { terrain, half }),
-                _ => None,
+            (true, None) => {
+                d.error(origin, format!("missing key `{key}` for effect kind `{}`", effect_name(r.kind)));
+                ok = false;
             }
+            _ => {}
         }
-        7 => Some(Effect::ExtraResidentAction),
-        _ => Some(Effect::FreeRoad),
+    }
+    if !ok {
+        return None;
+    }
+    let money = |d: &mut Diagnostics| r.money.as_ref().and_then(|m| int(m, 0..=10_000, d)).map(|m| m as i32);
+    let terrain = |d: &mut Diagnostics| {
+        let t = r.terrain.as_ref()?;
+        let found = terrains.iter().position(|x| x.name == t.value).map(|i| i as u8);
+        if found.is_none() {
+            let known: Vec<&str> = terrains.iter().map(|x| x.name.as_str()).collect();
+            d.error(t.origin, format!("unknown terrain `{}`: expected one of {}", t.value, known.join(", ")));
+        }
+        found
     };
-    t.finish(d);
-    effect
+    match r.kind {
+        K::CitySettlementIncome => money(d).map(|money| Effect::CitySettlementIncome { money }),
+        K::UpgradeDiscount => money(d).map(|money| Effect::UpgradeDiscount { money }),
+        K::ResidentPrice => money(d).map(|money| Effect::ResidentPrice { money }),
+        K::RoadCost => {
+            let terrain = terrain(d);
+            let residents = r.residents.as_ref().and_then(|x| int(x, 0..=20, d));
+            Some(Effect::RoadCost { terrain: terrain?, residents: residents? as u8 })
+        }
+        K::VictoryPoints => {
+            r.vp.as_ref().and_then(|x| int(x, 0..=1000, d)).map(|vp| Effect::VictoryPoints { vp: vp as i32 })
+        }
+        K::ExtraMovement => r.mp.as_ref().and_then(|x| half_points(x, d)).map(|half| Effect::ExtraMovement { half }),
+        K::TrolleyEnterCost => {
+            let terrain = terrain(d);
+            let half = r.mp.as_ref().and_then(|x| half_points(x, d));
+            Some(Effect::TrolleyEnterCost { terrain: terrain?, half: half? })
+        }
+        K::ExtraResidentAction => Some(Effect::ExtraResidentAction),
+        K::FreeRoad => Some(Effect::FreeRoad),
+    }
+}
+
+fn effect_name(kind: raw::EffectKind) -> &'static str {
+    EFFECT_KINDS.get(kind as usize).copied().unwrap_or("?")
 }

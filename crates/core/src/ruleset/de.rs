@@ -15,8 +15,10 @@
 //! ```ignore
 //! #[derive(Deserialize)]
 //! struct Raw { max_rounds: Located<i64>, label: Option<String> }
-//! let raw: Raw = de::from_tree(tree, d)?;          // None if anything was wrong
+//! let before = d.len();
+//! let raw: Raw = de::from_tree(tree, d)?;          // with stand-ins for what was wrong
 //! let max_rounds = de::int_in(&raw.max_rounds, 1..=10_000, d);
+//! (d.len() == before).then_some(rules)
 //! ```
 
 use super::diag::{Diagnostics, Origin};
@@ -26,7 +28,11 @@ use std::cell::RefCell;
 use std::fmt;
 use std::ops::RangeInclusive;
 
-/// Reads `node` into `T`; every problem goes into `d`. `None` if there was any.
+/// Reads `node` into `T`; every problem goes into `d`. The value comes back whenever the
+/// reading got through, problems or not (neutral values stand in for what was wrong), so
+/// the validation step finds its own problems too; a [`Located`] stand-in has the origin
+/// [`Origin::REPORTED`], and checks of it stay silent. The caller refuses the ruleset if
+/// `d` grew.
 pub fn from_tree<T: DeserializeOwned>(node: &Node, d: &mut Diagnostics) -> Option<T> {
     let sink = Sink::default();
     let read = T::deserialize(De { node: Some(node), at: node.origin, key: None, sink: &sink, quiet: false });
@@ -36,14 +42,10 @@ pub fn from_tree<T: DeserializeOwned>(node: &Node, d: &mut Diagnostics) -> Optio
             problems.push((e.origin.unwrap_or(node.origin), e.message.clone()));
         }
     }
-    let ok = problems.is_empty();
     for (origin, message) in problems {
         d.error(origin, message);
     }
-    match read {
-        Ok(v) if ok => Some(v),
-        _ => None,
-    }
+    read.ok()
 }
 
 /// A value with where it was written.
@@ -93,9 +95,105 @@ fn unpack(v: u128) -> Origin {
     Origin { file: (v >> 64) as u16, start: (v >> 32) as u32, end: v as u32 }
 }
 
-/// An integer in `range`, or the problem at its origin.
+/// A table read in file order: each key (with its origin) and its value. For tables whose
+/// keys are names the ruleset chooses (terrains, player counts); the order is kept because
+/// names become indices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entries<T>(pub Vec<(Located<String>, T)>);
+
+impl<'de, T: de::Deserialize<'de>> de::Deserialize<'de> for Entries<T> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: de::Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Entries<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a table")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Entries<T>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<Located<String>>()? {
+                    out.push((k, map.next_value::<T>()?));
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// The `[ruleset]` table: the loader has checked it; games read the name.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct RulesetMeta {
+    pub name: Option<String>,
+    pub game: Option<String>,
+    pub description: Option<String>,
+    pub extends: Option<de::IgnoredAny>,
+}
+
+/// A per-player-count table such as `{ 2 = 3, 3 = 2, 4 = 3 }` (see
+/// [`super::decode::per_players`], whose rules and messages it keeps): every count in
+/// `players` present, no other (counts a derived ruleset dropped, inherited from its base,
+/// are moot); each value in `range`. Values indexed by player count.
+pub fn per_players(
+    table: &Located<Entries<Located<i64>>>,
+    players: RangeInclusive<usize>,
+    range: RangeInclusive<i64>,
+    d: &mut Diagnostics,
+) -> Option<Vec<Option<i64>>> {
+    let mut out: Vec<Option<i64>> = vec![None; players.end() + 1];
+    let mut ok = true;
+    for (key, value) in &table.value.0 {
+        match key.value.parse::<usize>() {
+            Ok(p) if players.contains(&p) => match int_in(value, range.clone(), d) {
+                Some(v) => out[p] = Some(v),
+                None => ok = false,
+            },
+            Ok(p) if super::decode::inherited(key.origin) && p <= crate::MAX_PLAYERS => {}
+            _ => {
+                d.error(
+                    key.origin,
+                    format!("unknown player count `{}`: expected {} to {}", key.value, players.start(), players.end()),
+                );
+                ok = false;
+            }
+        }
+    }
+    for p in players.clone() {
+        if out[p].is_none() && !table.value.0.iter().any(|(k, _)| k.value.parse::<usize>() == Ok(p)) {
+            d.error(
+                table.origin,
+                format!(
+                    "missing the value for {p} players: a per-player-count table must cover {} to {}",
+                    players.start(),
+                    players.end()
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok.then_some(out)
+}
+
+/// An id: it appears in actions, so the notation must be able to type it back (see
+/// [`super::decode::id_of`], whose message it keeps).
+pub fn id<'v>(v: &'v Located<String>, d: &mut Diagnostics) -> Option<&'v str> {
+    let s = v.value.as_str();
+    let safe = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
+    if s.is_empty() || !s.chars().all(safe) {
+        d.error(
+            v.origin,
+            format!("id {s:?}: expected lowercase letters, digits, `-` or `_` (it is typed back in actions)"),
+        );
+        return None;
+    }
+    Some(s)
+}
+
+/// An integer in `range`, or the problem at its origin (`None` and silent for a stand-in).
 pub fn int_in(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics) -> Option<i64> {
-    if range.contains(&v.value) {
+    if v.origin == Origin::REPORTED {
+        None
+    } else if range.contains(&v.value) {
         Some(v.value)
     } else {
         d.error(
@@ -313,7 +411,12 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
         self.deserialize_seq(v)
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, _len: usize, v: V) -> Result<V::Value, Error> {
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        v: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_seq(v)
     }
 
@@ -334,7 +437,8 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
         v: V,
     ) -> Result<V::Value, Error> {
         if name == LOCATED {
-            return v.visit_map(LocatedAccess { de: self, step: 0 });
+            let problems_before = self.sink.0.borrow().len();
+            return v.visit_map(LocatedAccess { de: self, step: 0, problems_before });
         }
         match self.node.map(|n| &n.kind) {
             Some(Kind::Table(entries)) => {
@@ -477,10 +581,12 @@ impl<'de, 'a> de::MapAccess<'de> for Map<'a> {
     }
 }
 
-/// The two entries of a [`Located`] value: its origin, then the value.
+/// The two entries of a [`Located`] value: the value, then its origin
+/// ([`Origin::REPORTED`] if reading the value reported a problem).
 struct LocatedAccess<'a> {
     de: De<'a>,
     step: u8,
+    problems_before: usize,
 }
 
 impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
@@ -488,8 +594,8 @@ impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
         let key = match self.step {
-            0 => LOCATED_ORIGIN,
-            1 => LOCATED_VALUE,
+            0 => LOCATED_VALUE,
+            1 => LOCATED_ORIGIN,
             _ => return Ok(None),
         };
         self.step += 1;
@@ -498,8 +604,12 @@ impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self.step {
-            1 => seed.deserialize(pack(self.de.origin()).into_deserializer()),
-            _ => seed.deserialize(self.de),
+            1 => seed.deserialize(self.de),
+            _ => {
+                let reported = self.de.quiet || self.de.sink.0.borrow().len() > self.problems_before;
+                let origin = if reported { Origin::REPORTED } else { self.de.origin() };
+                seed.deserialize(pack(origin).into_deserializer())
+            }
         }
     }
 }

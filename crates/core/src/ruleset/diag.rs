@@ -11,6 +11,10 @@ pub struct Origin {
 }
 
 impl Origin {
+    /// The origin given to a value that could not be read (a neutral value stands in for
+    /// it): its problem is reported already, so checks of the stand-in stay silent.
+    pub const REPORTED: Origin = Origin { file: u16::MAX, start: u32::MAX, end: u32::MAX };
+
     pub fn new(file: usize, span: std::ops::Range<usize>) -> Self {
         Origin { file: file as u16, start: span.start as u32, end: span.end.max(span.start) as u32 }
     }
@@ -106,7 +110,12 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// A problem at `origin`. A value already reported as unreadable (its origin is
+    /// [`Origin::REPORTED`], see `de`) is not reported again by later checks.
     pub fn error(&mut self, origin: Origin, message: impl Into<String>) {
+        if origin == Origin::REPORTED {
+            return;
+        }
         self.items.push(Diagnostic { origin: Some(origin), message: message.into() });
     }
 
