@@ -487,7 +487,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
                 Some(caps.into_iter().map(|c| c as u8).collect::<Vec<u8>>())
             })
         });
-        face_up_extra = t.int_or(d, "face_up_extra", 1, 0..=10).unwrap_or(1) as u8;
+        face_up_extra = t.int(d, "face_up_extra", 0..=10).unwrap_or(0) as u8;
         t.finish(d);
         for p in counts.clone() {
             let s = &mut setup[p];

@@ -307,7 +307,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
             }
         }
         ships = t.int(d, "ships", 1..=50).unwrap_or(0) as u8;
-        empty_demand = match t.choice_or(d, "empty_demand", 0, &["reroll", "departs"]) {
+        empty_demand = match t.choice(d, "empty_demand", &["reroll", "departs"]) {
             Some(1) => EmptyDemand::Departs,
             _ => EmptyDemand::Reroll,
         };
@@ -340,7 +340,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let (mut owner_vp, mut owner_vp_when) = (0, OwnerVpWhen::Visit);
     if let Some(mut t) = root.table(d, "visits") {
         owner_vp = t.int(d, "owner_vp", 0..=20).unwrap_or(0) as u8;
-        owner_vp_when = match t.choice_or(d, "owner_vp_when", 0, &["visit", "every_turn"]) {
+        owner_vp_when = match t.choice(d, "owner_vp_when", &["visit", "every_turn"]) {
             Some(1) => OwnerVpWhen::EveryTurn,
             _ => OwnerVpWhen::Visit,
         };
@@ -586,9 +586,9 @@ fn citizen_effect(n: &Node, d: &mut Diagnostics, names: &Names) -> Option<Citize
     let e = match CITIZEN_KINDS[kind] {
         "gain" => CitizenEffect::Gain(bundle(&mut t, d, names)?),
         "pickpocket" => {
-            let pesos = t.int_or(d, "pesos", 1, 0..=20)? as u8;
-            let vp = t.int_or(d, "vp", 1, 0..=20)? as u8;
-            let goods = t.int_or(d, "goods", 1, 0..=20)? as u8;
+            let pesos = t.int(d, "pesos", 0..=20)? as u8;
+            let vp = t.int(d, "vp", 0..=20)? as u8;
+            let goods = t.int(d, "goods", 0..=20)? as u8;
             let except = match t.get("except") {
                 Some(n) => names.mask(n, d)?,
                 None => 0,
@@ -596,14 +596,14 @@ fn citizen_effect(n: &Node, d: &mut Diagnostics, names: &Names) -> Option<Citize
             CitizenEffect::Pickpocket { pesos, vp, goods, except }
         }
         "choose_good" => {
-            let count = t.int_or(d, "count", 1, 1..=20)? as u8;
+            let count = t.int(d, "count", 1..=20)? as u8;
             let except = match t.get("except") {
                 Some(n) => names.mask(n, d)?,
                 None => 0,
             };
             CitizenEffect::ChooseGood { count, except }
         }
-        _ => CitizenEffect::Lawyer { claim_occupied: t.bool_or(d, "claim_occupied", true)? },
+        _ => CitizenEffect::Lawyer { claim_occupied: t.bool(d, "claim_occupied")? },
     };
     t.finish(d);
     Some(e)
@@ -683,8 +683,8 @@ fn building_effect(n: &Node, d: &mut Diagnostics, names: &Names) -> Option<Build
             BuildingEffect::DeliverFixed { vp, except: except(&mut t, d)? }
         }
         _ => {
-            let pesos = t.int_or(d, "pesos", 0, 0..=20)? as u8;
-            let flip_car_citizen = t.bool_or(d, "flip_car_citizen", false)?;
+            let pesos = t.int(d, "pesos", 0..=20)? as u8;
+            let flip_car_citizen = t.bool(d, "flip_car_citizen")?;
             BuildingEffect::Newspaper { pesos, flip_car_citizen }
         }
     };
