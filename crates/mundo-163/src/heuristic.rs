@@ -76,6 +76,8 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     if p.capital == NONE {
         return h;
     }
+    // Income is paid every turn (3 H): about a sixth of it stands for the VP it buys later
+    // (upgrades, residents for roads towards deliveries).
     h += 0.15 * f64::from(income(rules, s, seat, false));
     // This turn's income is paid at `end trolley`: count it as money already, or ending
     // the turn would always look better than moving the trolley to a delivery.
@@ -87,6 +89,7 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     {
         h += money_value(p.money + income(rules, s, seat, true)) - money_value(p.money);
     }
+    // A settlement on the map: income, majority, and a foothold the trolley may stop on.
     h += 0.4 * f64::from(p.settlements.count_ones());
     // Keep the last few settlements for cities: without any, no new city can be reached.
     h += 0.6 * f64::from(p.settlements_in_storage.min(4));
@@ -95,7 +98,10 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     let residents: u32 =
         (0..rules.tiles()).map(|t| u32::from(p.residents_on(t as u8))).sum::<u32>() + u32::from(p.trolley.residents);
     h += 0.4 * f64::from(residents.min(6)) + 0.1 * f64::from(residents.saturating_sub(6));
+    // Trolley upgrades (REF §2.5): more movement reaches more cities each turn; a second
+    // hold doubles what one trip delivers, the game's end condition (REF §2.9).
     h += 2.0 * f64::from(p.movement_level) + 5.0 * f64::from(p.holds_level);
+    // A privilege's effect lasts the game; its VP (if any) are in `score` already.
     h += 0.8 * f64::from(p.privileges.count_ones());
     // Cities are where goods come from and go to: own them, or get close to them.
     let own = own_tiles(p);

@@ -294,13 +294,23 @@ impl Game for Rules {
         encoding::observe(self, s, seat, &mut rulesmith_core::encode::Features::new(out));
     }
 
+    /// VP as they would be scored now, plus what the rest will likely turn into VP. The
+    /// weights are VP per unit (their effect on strength: `examples/strength.rs`):
     fn heuristic(&self, s: &State, seat: Seat) -> f64 {
         let p = &s.players[seat];
         let production: u32 = board::production(self, p).0.iter().map(|&x| u32::from(x)).sum();
         f64::from(score(self, p))
+            // A doubloon buys about a third of a VP: buildings cost 1–10 doubloons for
+            // 1–4 VP (S000 building table), and they also work for the rest of the game.
             + 0.35 * f64::from(p.doubloons)
+            // A barrel in store ships for about 1 VP, or sells for 1–4 doubloons; some
+            // spoil at storage (S000:L336), so less than a VP.
             + 0.3 * f64::from(p.goods.total())
+            // A barrel produced per craftsman phase: it repeats every round a craftsman
+            // is chosen, so it is worth more than a barrel held.
             + 0.6 * f64::from(production)
+            // Colonists on the board: each runs a plantation or building; the next mayor
+            // phase places them where they produce.
             + 0.15 * f64::from(board::colonists(p))
     }
 
