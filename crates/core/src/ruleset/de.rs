@@ -140,35 +140,15 @@ pub fn per_players(
     range: RangeInclusive<i64>,
     d: &mut Diagnostics,
 ) -> Option<Vec<Option<i64>>> {
+    let keys: Vec<(&str, Origin)> = table.value.0.iter().map(|(k, _)| (k.value.as_str(), k.origin)).collect();
+    let (counts, mut ok) = super::decode::player_count_keys(&keys, table.origin, players.clone(), d);
     let mut out: Vec<Option<i64>> = vec![None; players.end() + 1];
-    let mut ok = true;
-    for (key, value) in &table.value.0 {
-        match key.value.parse::<usize>() {
-            Ok(p) if players.contains(&p) => match int_in(value, range.clone(), d) {
+    for ((_, value), count) in table.value.0.iter().zip(counts) {
+        if let Some(p) = count {
+            match int_in(value, range.clone(), d) {
                 Some(v) => out[p] = Some(v),
                 None => ok = false,
-            },
-            Ok(p) if super::decode::inherited(key.origin) && p <= crate::MAX_PLAYERS => {}
-            _ => {
-                d.error(
-                    key.origin,
-                    format!("unknown player count `{}`: expected {} to {}", key.value, players.start(), players.end()),
-                );
-                ok = false;
             }
-        }
-    }
-    for p in players.clone() {
-        if out[p].is_none() && !table.value.0.iter().any(|(k, _)| k.value.parse::<usize>() == Ok(p)) {
-            d.error(
-                table.origin,
-                format!(
-                    "missing the value for {p} players: a per-player-count table must cover {} to {}",
-                    players.start(),
-                    players.end()
-                ),
-            );
-            ok = false;
         }
     }
     ok.then_some(out)
@@ -177,16 +157,7 @@ pub fn per_players(
 /// An id: it appears in actions, so the notation must be able to type it back (see
 /// [`super::decode::id_of`], whose message it keeps).
 pub fn id<'v>(v: &'v Located<String>, d: &mut Diagnostics) -> Option<&'v str> {
-    let s = v.value.as_str();
-    let safe = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
-    if s.is_empty() || !s.chars().all(safe) {
-        d.error(
-            v.origin,
-            format!("id {s:?}: expected lowercase letters, digits, `-` or `_` (it is typed back in actions)"),
-        );
-        return None;
-    }
-    Some(s)
+    super::decode::checked_id(&v.value, v.origin, d)
 }
 
 /// An integer in `range`, or the problem at its origin (`None` and silent for a stand-in).

@@ -215,11 +215,15 @@ pub fn str_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n str> {
 /// An id: it appears in actions, so it must be something the notation can type back —
 /// non-empty, lowercase letters, digits, `-` and `_`, no spaces.
 pub fn id_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n str> {
-    let s = str_of(n, d)?;
+    checked_id(str_of(n, d)?, n.origin, d)
+}
+
+/// `s` if it is a notation-safe id, else the problem at `origin`.
+pub fn checked_id<'s>(s: &'s str, origin: Origin, d: &mut Diagnostics) -> Option<&'s str> {
     let safe = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
     if s.is_empty() || !s.chars().all(safe) {
         d.error(
-            n.origin,
+            origin,
             format!("id {s:?}: expected lowercase letters, digits, `-` or `_` (it is typed back in actions)"),
         );
         return None;
@@ -334,34 +338,54 @@ pub fn per_players<T>(
     mut value: impl FnMut(&Node, &mut Diagnostics) -> Option<T>,
 ) -> Option<Vec<Option<T>>> {
     let t = Table::new(n, d)?;
+    let keys: Vec<(&str, Origin)> = t.entries.iter().map(|e| (e.key.as_str(), e.key_origin)).collect();
+    let (counts, mut ok) = player_count_keys(&keys, n.origin, players.clone(), d);
     let mut out: Vec<Option<T>> = (0..=*players.end()).map(|_| None).collect();
-    let mut present = vec![false; players.end() + 1];
-    let mut ok = true;
-    for e in t.entries {
-        match e.key.parse::<usize>() {
-            Ok(p) if players.contains(&p) => {
-                present[p] = true;
-                match value(&e.value, d) {
-                    Some(v) => out[p] = Some(v),
-                    None => ok = false,
-                }
-            }
-            // A derived ruleset that seats fewer players inherits its base's entries for the
-            // counts it dropped: they are moot, not errors located in the base's file.
-            Ok(p) if inherited(e.key_origin) && p <= crate::MAX_PLAYERS => {}
-            _ => {
-                d.error(
-                    e.key_origin,
-                    format!("unknown player count `{}`: expected {} to {}", e.key, players.start(), players.end()),
-                );
-                ok = false;
+    for (e, count) in t.entries.iter().zip(counts) {
+        if let Some(p) = count {
+            match value(&e.value, d) {
+                Some(v) => out[p] = Some(v),
+                None => ok = false,
             }
         }
     }
+    ok.then_some(out)
+}
+
+/// The keys of a per-player-count table (with their origins): each key's count when it is
+/// one of `players`; unknown counts and missing ones reported (counts a derived ruleset
+/// dropped, inherited from its base, are moot, not errors located in the base's file).
+/// Returns the counts by key and whether all was well.
+pub fn player_count_keys(
+    keys: &[(&str, Origin)],
+    table: Origin,
+    players: RangeInclusive<usize>,
+    d: &mut Diagnostics,
+) -> (Vec<Option<usize>>, bool) {
+    let mut ok = true;
+    let mut present = vec![false; players.end() + 1];
+    let counts = keys
+        .iter()
+        .map(|&(key, origin)| match key.parse::<usize>() {
+            Ok(p) if players.contains(&p) => {
+                present[p] = true;
+                Some(p)
+            }
+            Ok(p) if inherited(origin) && p <= crate::MAX_PLAYERS => None,
+            _ => {
+                d.error(
+                    origin,
+                    format!("unknown player count `{key}`: expected {} to {}", players.start(), players.end()),
+                );
+                ok = false;
+                None
+            }
+        })
+        .collect();
     for p in players.clone() {
         if !present[p] {
             d.error(
-                n.origin,
+                table,
                 format!(
                     "missing the value for {p} players: a per-player-count table must cover {} to {}",
                     players.start(),
@@ -371,5 +395,5 @@ pub fn per_players<T>(
             ok = false;
         }
     }
-    ok.then_some(out)
+    (counts, ok)
 }
