@@ -12,7 +12,7 @@ use rulesmith_mundo_163::Mundo163;
 use std::collections::BTreeSet;
 
 /// Games per player count: 200 by default so `cargo test` stays quick on 2 cores;
-/// `RULESMITH_GAMES=2000 cargo test --release -p rulesmith-mundo-163 --test conformance`
+/// `RULESMITH_GAMES=2000 cargo test --release -p rulesmith-mundo-163 --test it conformance::`
 /// runs the long check.
 fn games() -> u64 {
     std::env::var("RULESMITH_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(200)

@@ -1,5 +1,5 @@
 //! Random games per second with 4 players. Run in release mode:
-//! `cargo test --release -p rulesmith-mundo-163 --test speed -- --ignored --nocapture`
+//! `cargo test --release -p rulesmith-mundo-163 --test it speed:: -- --ignored --nocapture`
 //! (or `cargo run --release -p rulesmith-mundo-163 --example mundo_speed -- 4 2000`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

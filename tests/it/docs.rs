@@ -5,7 +5,7 @@
 //! - the minimum Rust version stated in `Cargo.toml` and the README is the one the whole
 //!   workspace, tests included, needs.
 //!
-//! After changing a command's output: `TRYCMD=overwrite cargo test --test docs` rewrites the
+//! After changing a command's output: `TRYCMD=overwrite cargo test --test it docs::` rewrites the
 //! examples and fixtures; review the diff.
 
 // Tests may unwrap and panic, helpers included.

@@ -1,0 +1,14 @@
+//! The workspace's cross-game tests, in one binary so that a fresh `cargo test` links
+//! the whole program once, not once per file:
+//! - `cli`: the command line (exit codes, messages, every bad input refused);
+//! - `conformance`: every bundled ruleset and player count against the `Game` contract,
+//!   and the no-panic property tests over every reader (`never_panics`);
+//! - `docs`: the `console` examples of `docs/cli.md` are run (trycmd);
+//! - `play`: the play screens, the menu, undo, save and resume, bot programs;
+//! - `scenarios`: the scenario library of `tests/scenarios/`.
+
+mod cli;
+mod conformance;
+mod docs;
+mod play;
+mod scenarios;
