@@ -7,18 +7,9 @@
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::{Out, root};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn run_with(args: &[&str], stdin: &str) -> Out {
     use std::io::Write;

@@ -16,9 +16,7 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_rulesmith");
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::root;
 
 #[test]
 fn cli_md_examples() {

@@ -12,3 +12,17 @@ mod conformance;
 mod docs;
 mod play;
 mod scenarios;
+
+use std::path::Path;
+
+/// What a run of the binary printed, and its exit code.
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// The repository's root, where commands run.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}

@@ -63,18 +63,9 @@ fn screen_mundo_163() {
 
 // ---------------------------------------------------------------- the binary
 
+use crate::{Out, root};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn run_bytes(args: &[&str], stdin: &[u8]) -> Out {
     use std::io::Write;
