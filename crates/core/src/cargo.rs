@@ -208,17 +208,6 @@ impl<const N: usize> Demand<N> {
         }
     }
 
-    /// Delivers up to `n` of `kind` from `from`: what is still wanted and held moves out
-    /// of `from` (to the ship, i.e. out of play until the tally puts it back) and covers
-    /// the demand. Returns how many were delivered.
-    pub fn deliver(&mut self, from: &mut impl Tally, kind: usize, n: u32) -> u8 {
-        let n = n.min(u32::from(self.open(kind))).min(from.count(kind));
-        if n == 0 || !from.take(kind, n) {
-            return 0;
-        }
-        self.cover(kind, n as u8)
-    }
-
     /// Covers up to `n` of `kind` (goods delivered elsewhere); returns how many counted.
     pub fn cover(&mut self, kind: usize, n: u8) -> u8 {
         match self.open.get_mut(kind) {
@@ -271,13 +260,6 @@ impl DemandSpaces {
     /// The first uncovered space of `spaces` wanting `kind`.
     pub fn open_space<K: PartialEq + Copy>(&self, spaces: &[K], kind: K) -> Option<usize> {
         spaces.iter().take(Self::MAX).enumerate().find(|&(i, &k)| k == kind && !self.is_covered(i)).map(|(i, _)| i)
-    }
-
-    /// Covers the first open space wanting `kind`; returns it.
-    pub fn cover<K: PartialEq + Copy>(&mut self, spaces: &[K], kind: K) -> Option<usize> {
-        let i = self.open_space(spaces, kind)?;
-        self.0 |= 1 << i;
-        Some(i)
     }
 
     /// Marks space `space` covered (a position set up by a scenario).
@@ -366,17 +348,19 @@ mod tests {
     #[test]
     fn demands_are_covered_by_deliveries() {
         let mut d: Demand<3> = Demand::new([2, 0, 1]);
-        let mut held = [5u8, 5, 0];
-        assert_eq!(d.deliver(&mut held, 0, 5), 2);
-        assert_eq!(d.deliver(&mut held, 2, 1), 0, "nothing held");
-        assert_eq!((held, d.as_array()), ([3, 5, 0], &[0, 0, 1]));
+        assert_eq!(d.cover(0, 5), 2, "no more than is wanted");
+        assert_eq!(d.cover(1, 1), 0);
+        assert_eq!(d.as_array(), &[0, 0, 1]);
         assert!(!d.is_met());
         assert_eq!(d.cover(2, 3), 1);
         assert!(d.is_met());
         let mut spaces = DemandSpaces::default();
-        assert_eq!(spaces.cover(&[1, 2, 1], 1), Some(0));
-        assert_eq!(spaces.cover(&[1, 2, 1], 1), Some(2));
-        assert_eq!(spaces.cover(&[1, 2, 1], 1), None);
+        let wants = [1, 2, 1];
+        assert_eq!(spaces.open_space(&wants, 1), Some(0));
+        spaces.set_covered(0);
+        assert_eq!(spaces.open_space(&wants, 1), Some(2));
+        spaces.set_covered(2);
+        assert_eq!(spaces.open_space(&wants, 1), None);
         assert!(DemandSpaces::from_bits(0b1000).check(3).is_err());
     }
 

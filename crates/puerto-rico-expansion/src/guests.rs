@@ -31,10 +31,6 @@ impl Extension for Guests {
         "guests"
     }
 
-    fn effect_kinds(&self) -> u64 {
-        1 << kind::GUESTS
-    }
-
     /// A window opens if anybody can move a guest now.
     fn window_opens(&self, rules: &Rules, s: &State, at: Checkpoint) -> bool {
         rules.has_effect(kind::GUESTS) && s.players.seats().any(|seat| can_move(rules, &s.players[seat], at, 0))

@@ -13,7 +13,7 @@
 //!   ([`crate::phase::Window`]).
 //!
 //! A ruleset whose buildings use an effect kind an extension implements
-//! ([`Extension::effect_kinds`]) needs that extension: the base game's `decode` refuses it.
+//! ([`crate::rules::EXTENSION_KINDS`]) needs that extension: the base game's `decode` refuses it.
 
 use crate::action::Action;
 pub use crate::phase::Checkpoint;
@@ -25,10 +25,6 @@ use rulesmith_core::Seat;
 pub trait Extension: Send + Sync + 'static {
     /// Its name, for messages.
     fn name(&self) -> &'static str;
-
-    /// Bit `k` for each effect kind (index into [`crate::rules::EFFECT_KINDS`]) whose rules
-    /// this extension implements.
-    fn effect_kinds(&self) -> u64;
 
     /// Whether a window opens at `at`: somebody has a move to make.
     fn window_opens(&self, rules: &Rules, s: &State, at: Checkpoint) -> bool;
