@@ -905,7 +905,13 @@ fn bad_input_files_are_refused_with_exit_2() {
 fn a_set_cannot_leave_a_broken_or_stuck_state() {
     let dir = scratch("stuck");
     for (name, set, why) in [
-        ("captain", "\"/phase\" = \"captain\"", "seat 0 is to move but has no legal action, and the game is not over"),
+        (
+            "captain",
+            "\"/phase\" = \"captain\"\n\"/role\" = 5\n\"/roles/taken\" = 32",
+            "seat 0 is to move but has no legal action, and the game is not over",
+        ),
+        // A role card taken without a choice left the last chooser of the round none.
+        ("taken", "\"/roles/taken\" = 1", "/roles/taken: 1 role cards taken, but 0 were chosen this round"),
         ("rotation", "\"/rotation/players\" = 9", "/rotation: the rotation counts 9 players, the game has 3"),
         ("rng", "\"/rng/state\" = 0\n\"/rng/increment\" = 0", "the generator's `increment` must be odd (PCG), not 0"),
         // Ships are named by capacity: two of one size made a legal action unplayable.
@@ -916,7 +922,7 @@ fn a_set_cannot_leave_a_broken_or_stuck_state() {
         // Issue 10: an offer resumes the phase it interrupted; a captain's round is checked.
         (
             "offer",
-            "\"/phase\" = \"colonist_offer\"\n\"/colonist_offer\" = \"quarry\"",
+            "\"/phase\" = \"colonist_offer\"\n\"/colonist_offer\" = \"quarry\"\n\"/roles/taken\" = 1",
             "/pending/resume: an offer resumes the `settler` or `builder` phase",
         ),
         (

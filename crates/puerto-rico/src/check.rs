@@ -46,6 +46,26 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     let in_play =
         rules.roles.iter().enumerate().filter(|(_, r)| r.players & (1 << n) != 0).fold(0u16, |m, (i, _)| m | (1 << i));
     s.roles.check(in_play)?;
+    // Each choice this round took one card; the chosen role's card is among them. A board
+    // with more cards taken than choices made would leave a chooser with none.
+    if s.phase != Phase::GameOver {
+        let per_round = setup.roles_per_round;
+        if s.roles_chosen >= per_round {
+            return Err(format!("/roles_chosen: {}, a round has {per_round} choices", s.roles_chosen));
+        }
+        let choosing = s.phase == Phase::RoleSelection;
+        let taken = s.roles.taken().count_ones();
+        let expected = u32::from(s.roles_chosen) + u32::from(!choosing);
+        if taken != expected {
+            return Err(format!(
+                "/roles/taken: {taken} role cards taken, but {expected} were chosen this round (/roles_chosen: {})",
+                s.roles_chosen
+            ));
+        }
+        if !choosing && s.roles.taken() & 1u16.checked_shl(u32::from(s.role)).unwrap_or(0) == 0 {
+            return Err(format!("/role: role {} is in play, but its card is not taken (/roles/taken)", s.role));
+        }
+    }
 
     // Colonists.
     let on_boards: u32 = s.players.iter().map(board::colonists).sum();

@@ -71,6 +71,12 @@ pub fn start_role(rules: &Rules, s: &mut State, seat: u8, id: &str) {
     s.chooser = seat;
     let n = s.player_count() as u8;
     s.roles_chosen = (seat + n - s.governor) % n;
+    // The earlier choosers of the round took other cards (the last ones first).
+    s.roles.end_round(0);
+    let others: Vec<usize> = s.roles.available().filter(|&r| rules.roles[r].id != id).collect();
+    for &r in others.iter().rev().take(usize::from(s.roles_chosen)) {
+        s.roles.take(r);
+    }
     play(rules, s, id);
 }
 
