@@ -118,9 +118,15 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     let free_pass = !rules.needs_own_tile || p.trolley.residents > 0;
     let dist_now = distances(rules, s, seat, !free_pass);
     let dist_any = if free_pass { dist_now } else { distances(rules, s, seat, false) };
+    // Residents aboard open the way beyond the player's settlements, but only if a hold is
+    // left for them: a trolley full of goods it cannot bring anywhere is stuck until it
+    // drops one.
+    let goods_aboard = u32::from(p.trolley.goods_count());
+    let room = free_pass || holds_needed(rules, goods_aboard, 1) <= capacity(rules, p);
     let near = |d: u16| if d == u16::MAX { 0.0 } else { 1.0 / (1.0 + f64::from(d) / mp) };
     // Goods aboard: worth part of their delivery, more the closer a city wants them
-    // (half as much where the trolley would first need residents aboard to get there).
+    // (a quarter as much where the trolley would first need residents aboard to get there,
+    // none when no hold is left for them).
     for g in 0..rules.goods.len() {
         let carried = p.trolley.goods[g];
         if carried == 0 {
@@ -133,9 +139,12 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
         for t in 0..rules.tiles() {
             if n < prospects.len() && open_demand(rules, s, t as u8, g as u8).is_some() {
                 // A city not yet settled: residents must first walk there, so credit
-                // each step that brings the frontier closer.
-                let walk = 0.6 / f64::from(1 + frontier_distance(rules, own, t as u8));
-                prospects[n] = near(dist_now[t]).max(0.5 * near(dist_any[t])).max(walk);
+                // each step that brings the frontier closer. Kept small (it was 0.6): a
+                // large credit held goods aboard for far cities instead of delivering near
+                // ones (measured: greedy-vs-greedy games 19 → 17 rounds, fewer stalls).
+                let walk = 0.2 / f64::from(1 + frontier_distance(rules, own, t as u8));
+                prospects[n] =
+                    if room { near(dist_now[t]).max(0.25 * near(dist_any[t])).max(walk) } else { near(dist_now[t]) };
                 n += 1;
             }
         }
