@@ -6,6 +6,8 @@
 //!   is conserved by construction (Puerto Rico's production, sales, returns and spoilage;
 //!   Santiago de Cuba's goods).
 //! - [`Hold`]: a capacity and one kind at a time (Puerto Rico's cargo ships).
+//! - [`Row`]: spaces filled one good at a time and emptied together (Puerto Rico's
+//!   trading house); which goods may join is the game's rule.
 //! - [`Demand`]: how much of each kind is still wanted; deliveries cover it (Santiago de
 //!   Cuba's ship).
 //! - [`DemandSpaces`]: demand spaces, each wanting one kind, covered one at a time
@@ -171,6 +173,84 @@ impl<G: Copy + Eq> Hold<G> {
     }
 }
 
+/// A row of up to `N` spaces that take one good each, filled from the left and emptied
+/// together into the supply: Puerto Rico's trading house. Which goods may join (distinct
+/// kinds, an owner's exception) is the game's rule; the row keeps its spaces, and an
+/// edited copy is validated with [`Row::check`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Row<G, const N: usize> {
+    #[serde(with = "option_arrays")]
+    #[serde(bound(serialize = "G: Serialize", deserialize = "G: Deserialize<'de>"))]
+    spaces: [Option<G>; N],
+}
+
+impl<G: Copy, const N: usize> Default for Row<G, N> {
+    fn default() -> Self {
+        Row { spaces: [None; N] }
+    }
+}
+
+impl<G: Copy + Eq, const N: usize> Row<G, N> {
+    /// How many goods lie in the row.
+    pub fn len(&self) -> usize {
+        self.spaces.iter().filter(|g| g.is_some()).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the first `spaces` spaces (the game's row) are all taken.
+    pub fn is_full(&self, spaces: usize) -> bool {
+        self.len() >= spaces
+    }
+
+    pub fn contains(&self, good: G) -> bool {
+        self.spaces.contains(&Some(good))
+    }
+
+    /// How many of `good` lie in the row.
+    pub fn count(&self, good: G) -> u32 {
+        self.spaces.iter().filter(|g| **g == Some(good)).count() as u32
+    }
+
+    /// The spaces in order (`None`: empty).
+    pub fn spaces(&self) -> &[Option<G>; N] {
+        &self.spaces
+    }
+
+    /// Lays `good` on the first empty space; `false` if none is left.
+    pub fn put(&mut self, good: G) -> bool {
+        match self.spaces.iter_mut().find(|x| x.is_none()) {
+            Some(slot) => {
+                *slot = Some(good);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Empties the row into `to` (`kind` of each good).
+    pub fn empty_into(&mut self, to: &mut impl Tally, kind: impl Fn(G) -> usize) {
+        for slot in self.spaces.iter_mut() {
+            if let Some(g) = *slot {
+                if to.put(kind(g), 1) {
+                    *slot = None;
+                }
+            }
+        }
+    }
+
+    /// Whether an (edited) row keeps to the game's `spaces`.
+    pub fn check(&self, spaces: usize) -> Result<(), String> {
+        if self.spaces.iter().skip(spaces).any(Option::is_some) {
+            return Err(format!("more than {spaces} goods"));
+        }
+        Ok(())
+    }
+}
+
 /// How much of each of `N` kinds is still wanted; deliveries cover it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -325,10 +405,43 @@ mod arrays {
     }
 }
 
+mod option_arrays {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer, G: Serialize, const N: usize>(v: &[Option<G>; N], s: S) -> Result<S::Ok, S::Error> {
+        v.as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, G: Deserialize<'de>, const N: usize>(
+        d: D,
+    ) -> Result<[Option<G>; N], D::Error> {
+        let v: Vec<Option<G>> = Vec::deserialize(d)?;
+        let len = v.len();
+        v.try_into().map_err(|_| serde::de::Error::custom(format!("expected {N} spaces, found {len}")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_row_fills_from_the_left_and_empties_into_the_supply() {
+        let mut supply = [0u8, 0, 0];
+        let mut row: Row<u8, 5> = Row::default();
+        assert!(row.put(2) && row.put(0) && row.put(2));
+        assert_eq!((row.len(), row.count(2), row.contains(1)), (3, 2, false));
+        assert!(row.is_full(3) && !row.is_full(4));
+        assert_eq!(row.check(2), Err("more than 2 goods".to_string()));
+        let json = serde_json::to_string(&row).unwrap();
+        assert_eq!(json, "[2,0,2,null,null]");
+        assert_eq!(serde_json::from_str::<Row<u8, 5>>(&json).unwrap(), row);
+        assert!(serde_json::from_str::<Row<u8, 5>>("[1]").is_err(), "a row keeps its length");
+        row.empty_into(&mut supply, usize::from);
+        assert_eq!((row.is_empty(), supply), (true, [1, 0, 2]));
+        assert!((0..5).all(|_| row.put(1)) && !row.put(1), "no sixth space");
+    }
 
     #[test]
     fn a_hold_carries_one_kind_within_its_capacity() {

@@ -120,7 +120,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             Place::Supply => u32::from(s.goods_supply[g]),
             Place::Players => s.players.iter().map(|p| u32::from(p.goods[g])).sum(),
             Place::Ships => ships.iter().filter(|x| x.good() == Some(g)).map(|x| u32::from(x.load())).sum(),
-            Place::TradingHouse => s.trading_house.iter().filter(|x| **x == Some(g)).count() as u32,
+            Place::TradingHouse => s.trading_house.count(g),
         }
     };
     cargo::conserved(Good::ALL.len(), |k| u32::from(setup.barrels.0[k]), &places, count).map_err(
@@ -135,9 +135,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             }
         }
     }
-    if s.trading_house.iter().skip(rules.trading_house_spaces as usize).any(Option::is_some) {
-        return Err(format!("/trading_house: more than {} goods", rules.trading_house_spaces));
-    }
+    s.trading_house.check(usize::from(rules.trading_house_spaces)).map_err(|e| format!("/trading_house: {e}"))?;
 
     // Plantations (face down as forests too) and quarries.
     let stack = s.stack.counts();

@@ -288,7 +288,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         f.one_hot(Good::ALL.len(), ship.good().map(Good::index));
     }
     let mut house = ByGood::<u8>::default();
-    for g in s.trading_house.iter().flatten() {
+    for g in s.trading_house.spaces().iter().flatten() {
         house[*g] += 1;
     }
     goods(f, house);

@@ -106,7 +106,7 @@ pub fn draw_titled(
         .collect();
     wrap(&style.dim("Goods  "), &goods, " · ", &mut out);
     let house: Vec<String> = (0..rules.trading_house_spaces as usize)
-        .map(|i| s.trading_house.get(i).copied().flatten().map_or_else(|| style.dim("-"), |g| good(style, g)))
+        .map(|i| s.trading_house.spaces().get(i).copied().flatten().map_or_else(|| style.dim("-"), |g| good(style, g)))
         .collect();
     let ships: Vec<String> = s
         .ships()

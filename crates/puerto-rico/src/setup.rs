@@ -1,8 +1,8 @@
 //! Setup (S000:L49-110; 2 players S000:L679-695).
 
 use crate::goods::{ByGood, Good};
-use crate::rules::{MAX_BUILDINGS, MAX_TRADING_HOUSE, Rules};
-use crate::state::{Phase, Player, Ship, Stack, State};
+use crate::rules::{MAX_BUILDINGS, Rules};
+use crate::state::{Phase, Player, Ship, Stack, State, TradingHouse};
 use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, GameError, Rng};
 
@@ -70,7 +70,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         buildings,
         ships,
         ship_count: setup.ships.len() as u8,
-        trading_house: [None; MAX_TRADING_HOUSE],
+        trading_house: TradingHouse::default(),
         hacienda_used: 0,
         wharf_used: 0,
         captain_round: PassRound::new(0, players),

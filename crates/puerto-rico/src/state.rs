@@ -128,6 +128,9 @@ mod city_serde {
 /// A cargo ship: the core's hold, one good at a time (S000:L319-326).
 pub type Ship = rulesmith_core::cargo::Hold<Good>;
 
+/// The trading house: goods sold in the trader phase, one per space (S000:L267-276).
+pub type TradingHouse = rulesmith_core::cargo::Row<Good, MAX_TRADING_HOUSE>;
+
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
@@ -161,7 +164,7 @@ pub struct State {
     pub buildings: [u8; MAX_BUILDINGS],
     pub ships: [Ship; MAX_SHIPS],
     pub ship_count: u8,
-    pub trading_house: [Option<Good>; MAX_TRADING_HOUSE],
+    pub trading_house: TradingHouse,
     /// Settler: players who drew with the hacienda this phase.
     pub hacienda_used: SeatSet,
     /// Settler: whether the quarry privilege/hut was used by the current player (unused).
@@ -293,10 +296,6 @@ impl State {
 
     pub fn ships(&self) -> &[Ship] {
         &self.ships[..self.ship_count as usize]
-    }
-
-    pub fn trading_house_len(&self) -> usize {
-        self.trading_house.iter().filter(|g| g.is_some()).count()
     }
 
     pub fn in_game(&self, building: usize) -> bool {

@@ -505,9 +505,9 @@ fn trading_post() {
     build(&rules, &mut s, 0, "small-market", 1);
     build(&rules, &mut s, 0, "large-market", 1);
     give(&mut s, 0, Good::Coffee, 2);
-    for (i, g) in [Good::Corn, Good::Indigo, Good::Sugar, Good::Tobacco].into_iter().enumerate() {
+    for g in [Good::Corn, Good::Indigo, Good::Sugar, Good::Tobacco] {
         s.goods_supply[g] -= 1;
-        s.trading_house[i] = Some(g);
+        s.trading_house.put(g);
     }
     check(&rules, &s);
     start_role(&rules, &mut s, 0, "trader");
@@ -518,7 +518,7 @@ fn trading_post() {
     assert_eq!(s.goods_supply[Good::Coffee], 8);
     // The full trading house is emptied at the end of the phase as usual.
     assert_eq!(s.phase, Phase::RoleSelection);
-    assert_eq!(s.trading_house_len(), 0);
+    assert_eq!(s.trading_house.len(), 0);
 
     // A kind already in the (not full) trading house; another player sells there after.
     let (rules, mut s) = game(4);
@@ -531,7 +531,7 @@ fn trading_post() {
     let d = s.players[1].doubloons;
     play(&rules, &mut s, "sell sugar to trading-post");
     assert_eq!(s.players[1].doubloons - d, 2);
-    assert_eq!(s.trading_house_len(), 1);
+    assert_eq!(s.trading_house.len(), 1);
 }
 
 // ---------------------------------------------------------------- church

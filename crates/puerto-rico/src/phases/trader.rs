@@ -18,12 +18,12 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
     let p = &s.players[seat];
     let spaces = rules.trading_house_spaces as usize;
-    let full = s.trading_house_len() >= spaces;
+    let full = s.trading_house.is_full(spaces);
     let office = board::has(rules, p, |e| matches!(e, Effect::SellDuplicates));
     let mut any = false;
     if !full {
         for g in Good::ALL {
-            if p.goods[g] > 0 && (office || !s.trading_house.contains(&Some(g))) {
+            if p.goods[g] > 0 && (office || !s.trading_house.contains(g)) {
                 f(Action::Sell(g));
                 any = true;
             }
@@ -68,9 +68,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
             let price = sale_price(rules, s, seat, g);
             s.players[seat].goods[g] -= 1;
             s.players[seat].doubloons += price;
-            if let Some(slot) = s.trading_house.iter_mut().find(|x| x.is_none()) {
-                *slot = Some(g);
-            }
+            s.trading_house.put(g);
         }
         Action::SellPost { good, building } => {
             // The normal price and the trader's privilege; markets only if the ruleset says
@@ -92,17 +90,13 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
 /// posts still take goods); a full house is emptied into the supply, a partly filled one
 /// keeps its goods (L276).
 pub fn next(rules: &Rules, s: &mut State) -> Flow {
-    let full = s.trading_house_len() >= rules.trading_house_spaces as usize;
+    let full = s.trading_house.is_full(usize::from(rules.trading_house_spaces));
     if (!full || rules.has_effect(kind::OWN_TRADING_POST)) && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
         return Flow::Continue;
     }
     if full {
-        for slot in s.trading_house.iter_mut() {
-            if let Some(g) = slot.take() {
-                s.goods_supply[g] += 1;
-            }
-        }
+        s.trading_house.empty_into(&mut s.goods_supply, Good::index);
     }
     Flow::Done
 }

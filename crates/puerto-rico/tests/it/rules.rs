@@ -402,7 +402,7 @@ fn trader_rules() {
     let d2 = s.players[2].doubloons;
     play(&rules, &mut s, "sell corn");
     assert_eq!(s.players[2].doubloons - d2, 3, "office allows the duplicate; markets +1 +2");
-    assert_eq!(s.trading_house_len(), 2, "a partly filled house keeps its goods");
+    assert_eq!(s.trading_house.len(), 2, "a partly filled house keeps its goods");
     check(&rules, &s);
 }
 
@@ -419,7 +419,7 @@ fn full_trading_house() {
         play(&rules, &mut s, a);
     }
     assert_eq!(s.phase, Phase::RoleSelection);
-    assert_eq!(s.trading_house_len(), 0, "emptied when full");
+    assert_eq!(s.trading_house.len(), 0, "emptied when full");
     check(&rules, &s);
 }
 
