@@ -80,6 +80,7 @@ pub mod rules;
 pub mod screen;
 pub mod setup;
 pub mod state;
+pub mod testing;
 
 pub use action::Action;
 pub use goods::{ByGood, Good};

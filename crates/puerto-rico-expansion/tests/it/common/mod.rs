@@ -4,7 +4,7 @@
 use rulesmith_core::game::Game;
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
 use rulesmith_puerto_rico::state::Phase;
-use rulesmith_puerto_rico::{Good, State as BaseState, phases};
+use rulesmith_puerto_rico::{State as BaseState, testing};
 use rulesmith_puerto_rico_expansion::{Rules, State};
 
 pub const BASE: &str = include_str!("../../../../../rulesets/puerto-rico.toml");
@@ -70,108 +70,34 @@ pub fn legal(rules: &Rules, s: &BaseState) -> Vec<String> {
 }
 
 pub fn check(rules: &Rules, s: &BaseState) {
-    if let Err(e) = rules.base.check_state(s) {
-        panic!("{e}");
-    }
+    testing::check(&rules.base, s);
 }
 
-/// Moves barrels from the supply to a player.
-pub fn give(s: &mut BaseState, seat: u8, g: Good, n: u8) {
-    s.goods_supply[g] -= n;
-    s.players[seat].goods[g] += n;
-}
+// Position set-up: the base game's test kit.
+pub use rulesmith_puerto_rico::testing::{fill_ships, forests, give, plant, quarries, set_ship, vp};
 
 /// Builds a building for a player from the board, with colonists from the supply.
+#[track_caller]
 pub fn build(rules: &Rules, s: &mut BaseState, seat: u8, id: &str, colonists: u8) {
-    let i = rules.base.building_index(id).unwrap_or_else(|| panic!("no building {id}"));
-    s.buildings[i] -= 1;
-    s.colonist_supply -= colonists;
-    assert!(s.players[seat].city.insert(i as u8, colonists));
-}
-
-/// Gives a player plantations from the stack (occupied ones with colonists from the supply).
-pub fn plant(s: &mut BaseState, seat: u8, g: Good, n: u8, occupied: u8) {
-    for _ in 0..n {
-        let pos = s.stack.as_slice().iter().rposition(|&x| x == g).expect("tile in stack");
-        let len = s.stack.len as usize;
-        s.stack.tiles.copy_within(pos + 1..len, pos);
-        s.stack.len -= 1;
-    }
-    s.players[seat].plantations[g] += n;
-    s.players[seat].plantations_occupied[g] += occupied;
-    s.colonist_supply -= occupied;
-}
-
-/// Gives a player forests (tiles from the stack, face down).
-pub fn forests(s: &mut BaseState, seat: u8, n: u8) {
-    for _ in 0..n {
-        let g = s.stack.pop().expect("tile in stack");
-        s.forest_tiles[g] += 1;
-    }
-    s.players[seat].forests += n;
-}
-
-pub fn quarries(s: &mut BaseState, seat: u8, n: u8, occupied: u8) {
-    s.quarry_supply -= n;
-    s.players[seat].quarries += n;
-    s.players[seat].quarries_occupied += occupied;
-    s.colonist_supply -= occupied;
-}
-
-/// VP chips to a player.
-pub fn vp(s: &mut BaseState, seat: u8, n: u16) {
-    s.vp_chips -= n;
-    s.players[seat].vp += n;
+    testing::build(&rules.base, s, seat, id, colonists);
 }
 
 /// Starts the phase of role `id` chosen by `seat`, as if it were their turn to choose.
+#[track_caller]
 pub fn start_role(rules: &Rules, s: &mut BaseState, seat: u8, id: &str) {
-    s.phase = Phase::RoleSelection;
-    s.current = seat;
-    s.chooser = seat;
-    let n = s.player_count() as u8;
-    s.roles_chosen = (seat + n - s.governor) % n;
-    // The earlier choosers of the round took other cards (the last ones first).
-    s.roles.end_round(0);
-    let others: Vec<usize> = s.roles.available().filter(|&r| rules.base.roles[r].id != id).collect();
-    for &r in others.iter().rev().take(usize::from(s.roles_chosen)) {
-        s.roles.take(r);
-    }
-    play(rules, s, id);
+    testing::start_role(&rules.base, s, seat, id);
 }
 
 pub fn advance(rules: &Rules, s: &mut BaseState) {
-    phases::advance(&rules.base, s);
+    testing::advance(&rules.base, s);
 }
 
 pub fn colonists_on(rules: &Rules, s: &BaseState, seat: u8, id: &str) -> u8 {
-    let i = rules.base.building_index(id).unwrap() as u8;
-    s.players[seat].city.iter().find(|b| b.building == i).map_or(0, |b| b.colonists)
-}
-
-/// Loads a cargo ship (by capacity) with barrels from the supply.
-pub fn set_ship(s: &mut BaseState, cap: u8, g: Good, load: u8) {
-    let i = s.ships().iter().position(|x| x.capacity() == cap).unwrap();
-    s.goods_supply[g] -= load;
-    s.ships[i] = rulesmith_core::cargo::Hold::loaded(cap, g, load).unwrap();
-}
-
-/// Fills every cargo ship with goods nobody holds, so nothing can be loaded on them.
-pub fn fill_ships(s: &mut BaseState, goods: &[Good]) {
-    let caps: Vec<u8> = s.ships().iter().map(|x| x.capacity()).collect();
-    for (cap, &g) in caps.into_iter().zip(goods) {
-        set_ship(s, cap, g, cap);
-    }
+    testing::colonists_on(&rules.base, s, seat, id)
 }
 
 /// Plays `pass` (or the only action) until the phase is `phase` or the game is over.
+#[track_caller]
 pub fn pass_until(rules: &Rules, s: &mut BaseState, phase: Phase) {
-    let mut guard = 0;
-    while s.phase != phase && s.phase != Phase::GameOver {
-        let l = legal(rules, s);
-        let a = l.iter().find(|a| *a == "pass").cloned().unwrap_or_else(|| l[0].clone());
-        play(rules, s, &a);
-        guard += 1;
-        assert!(guard < 1000);
-    }
+    testing::pass_until(&rules.base, s, phase);
 }
