@@ -29,6 +29,13 @@ pub fn seat_after(seat: Seat, k: usize, players: usize) -> Seat {
     ((usize::from(seat) + k) % players.max(1)) as Seat
 }
 
+/// How many places clockwise `seat` sits after `from` (0 for `from` itself): the inverse
+/// of [`seat_after`].
+pub fn places_after(from: Seat, seat: Seat, players: usize) -> usize {
+    let n = players.max(1);
+    (usize::from(seat) % n + n - usize::from(from) % n) % n
+}
+
 /// The next seat clockwise.
 pub fn next_seat(seat: Seat, players: usize) -> Seat {
     seat_after(seat, 1, players)
@@ -273,6 +280,17 @@ impl<const N: usize> RoleBoard<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_after_inverts_seat_after() {
+        for n in 1..=5 {
+            for from in 0..n as Seat {
+                for k in 0..n {
+                    assert_eq!(places_after(from, seat_after(from, k, n), n), k);
+                }
+            }
+        }
+    }
 
     #[test]
     fn rotation_visits_each_seat_once_from_the_starter() {

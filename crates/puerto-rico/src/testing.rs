@@ -12,6 +12,7 @@ use crate::rules::Rules;
 use crate::state::{Phase, State};
 use rulesmith_core::cargo::Hold;
 use rulesmith_core::game::Game;
+use rulesmith_core::steps::places_after;
 use rulesmith_core::testing::kit;
 
 /// Moves barrels from the supply to a player.
@@ -100,8 +101,7 @@ pub fn start_role(rules: &Rules, s: &mut State, seat: u8, id: &str) {
     s.phase = Phase::RoleSelection;
     s.current = seat;
     s.chooser = seat;
-    let n = s.player_count() as u8;
-    s.roles_chosen = (seat + n - s.governor) % n;
+    s.roles_chosen = places_after(s.governor, seat, s.player_count()) as u8;
     s.roles.end_round(0);
     let others: Vec<usize> = s.roles.available().filter(|&r| rules.roles[r].id != id).collect();
     for &r in others.iter().rev().take(usize::from(s.roles_chosen)) {
