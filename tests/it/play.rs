@@ -445,7 +445,16 @@ fn ctrl_c_keeps_the_record() {
     }
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
-    let _ = child.wait().unwrap();
+    // Never a hang: a shell that starts jobs in the background without job control runs
+    // them with SIGINT ignored, and the child inherits that.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("play did not stop on SIGINT within 30 s (is SIGINT ignored where the tests run?)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     drop(stdin);
     let saved = record_of(&rec);
     assert_eq!(saved["actions"][0], "settler", "{saved}");
