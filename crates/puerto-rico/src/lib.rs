@@ -315,6 +315,13 @@ impl Game for Rules {
             // Colonists on the board: each runs a plantation or building; the next mayor
             // phase places them where they produce.
             + 0.15 * f64::from(board::colonists(p))
+            // An island space filled (plantation, quarry or forest): it produces or lowers
+            // building costs once manned, and the island has only so many spaces. Without
+            // this weight a tile not yet manned was worth nothing, so greedy took tiles
+            // carelessly or passed; with it, 5-player expansion games against random
+            // players went 94.0% → 98.4% and every Puerto Rico cell rose or held (any
+            // weight from 0.05 to 0.2 gave the same games, see README).
+            + 0.1 * f64::from(board::island_used(p))
     }
 
     fn state_to_json(&self, s: &State) -> serde_json::Value {
