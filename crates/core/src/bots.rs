@@ -9,7 +9,7 @@
 
 pub mod exec;
 
-use crate::game::{Game, Seat, ToMove};
+use crate::game::{Game, RolloutPolicy, Seat, ToMove};
 use crate::rng::Rng;
 use std::fmt;
 use std::sync::Arc;
@@ -296,6 +296,7 @@ pub mod mcts {
         // random play rarely ends it) carry no signal: rollouts stop after the game's
         // depth and the heuristic scores where they stand.
         let rollout_depth = game.search_rollout_depth();
+        let policy = game.search_rollout_policy();
         let iterations = match budget {
             Budget::Iterations(n) => n,
             Budget::Time(_) => MAX_TIMED_ITERATIONS,
@@ -374,7 +375,12 @@ pub mod mcts {
                 if buf.is_empty() || steps >= rollout_depth {
                     break;
                 }
-                let a = buf[rng.index(buf.len())];
+                let a = match policy {
+                    RolloutPolicy::Greedy { explore_percent } if rng.index(100) >= usize::from(explore_percent) => {
+                        best_for_mover(game, &state, &buf)
+                    }
+                    _ => buf[rng.index(buf.len())],
+                };
                 game.apply_legal(&mut state, a);
                 steps += 1;
             }
@@ -393,6 +399,24 @@ pub mod mcts {
             .filter_map(|&c| nodes[c].action.filter(|a| legal.contains(a)).map(|a| (nodes[c].visits, a)))
             .max_by_key(|&(v, _)| v)
             .map_or(legal[0], |(_, a)| a)
+    }
+
+    /// The legal move (of `legal`, not empty) after which the game's heuristic rates the
+    /// position best for the player to move; the first of equals.
+    fn best_for_mover<G: Game>(game: &G, state: &G::State, legal: &[G::Action]) -> G::Action {
+        let ToMove::Seat(mover) = game.to_move(state) else { return legal[0] };
+        let mut best = legal[0];
+        let mut best_value = f64::NEG_INFINITY;
+        for &a in legal {
+            let mut next = state.clone();
+            game.apply_legal(&mut next, a);
+            let v = value_for(game, &next, mover);
+            if v > best_value {
+                best_value = v;
+                best = a;
+            }
+        }
+        best
     }
 
     /// Win shares at the end, or heuristic shares when a rollout was cut off.

@@ -22,6 +22,17 @@ use std::hash::Hash;
 /// A seat at the table, 0-based, in turn order from the first player.
 pub type Seat = u8;
 
+/// How the `mcts` bot picks a rollout's moves ([`Game::search_rollout_policy`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RolloutPolicy {
+    /// A uniformly random legal move.
+    Random,
+    /// The legal move whose result [`Game::heuristic`] rates best for the player to move
+    /// (one ply, on the rollout's already determinised state), or a random one
+    /// `explore_percent` times in a hundred so rollouts do not all follow one line.
+    Greedy { explore_percent: u8 },
+}
+
 /// Who must act next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -200,6 +211,14 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// signal in some games and only noise in others; each game sets what measured best.
     fn search_rollout_depth(&self) -> usize {
         8
+    }
+
+    /// How the `mcts` bot picks the moves of a rollout: a setting of the bot, not a rule.
+    /// Uniformly random moves are cheapest; where they are mostly noise (a dice game whose
+    /// turn is a chain of choices), the game's own one-ply choice carries more signal per
+    /// iteration than the extra iterations random moves would buy.
+    fn search_rollout_policy(&self) -> RolloutPolicy {
+        RolloutPolicy::Random
     }
 
     /// How many more of its own decisions in a row the `greedy` bot looks through after

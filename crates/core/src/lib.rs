@@ -104,5 +104,5 @@ pub mod testing;
 pub mod tournament;
 
 pub use by_player::{ByPlayer, MAX_PLAYERS};
-pub use game::{Game, GameError, Outcome, Seat, ToMove};
+pub use game::{Game, GameError, Outcome, RolloutPolicy, Seat, ToMove};
 pub use rng::Rng;
