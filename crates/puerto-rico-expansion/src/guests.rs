@@ -15,18 +15,19 @@
 //! outcome has one spelling.
 
 use rulesmith_core::Seat;
-use rulesmith_puerto_rico::action::{Action, Group, group_name};
+use rulesmith_puerto_rico::Good;
+use rulesmith_puerto_rico::action::{Action, Group};
 use rulesmith_puerto_rico::extension::{Checkpoint, Extension};
+use rulesmith_puerto_rico::notation::{self, group_name};
 use rulesmith_puerto_rico::rules::{Effect, Rules, kind};
 use rulesmith_puerto_rico::state::{Player, State};
-use rulesmith_puerto_rico::{Good, action};
 
 /// The guests, the base game's one extension: set on the base rules by [`crate::decode`].
 pub struct Guests;
 
 pub static GUESTS: Guests = Guests;
 
-impl Extension for Guests {
+impl Extension<Rules, State, Action> for Guests {
     fn name(&self) -> &'static str {
         "guests"
     }
@@ -104,7 +105,7 @@ impl Extension for Guests {
 
     fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>> {
         let ["guest", "to", what] = words else { return None };
-        Some(action::parse_group(rules, what).map(|g| u16::from(rank(g))))
+        Some(notation::parse_group(rules, what).map(|g| u16::from(rank(g))))
     }
 
     fn window_label(&self) -> &'static str {

@@ -15,14 +15,13 @@
 //! A ruleset whose buildings use an effect kind an extension implements
 //! ([`crate::rules::EXTENSION_KINDS`]) needs that extension: the base game's `decode` refuses it.
 
-use crate::action::Action;
 pub use crate::phase::Checkpoint;
-use crate::rules::Rules;
-use crate::state::State;
 use rulesmith_core::Seat;
 
-/// The rules an extension adds (see the module docs).
-pub trait Extension: Send + Sync + 'static {
+/// The rules an extension adds (see the module docs). Generic over the base game's rules,
+/// state and action types (`Extension<Rules, State, Action>`) so that this module, which
+/// the rules refer to, does not refer back to them: no module cycle.
+pub trait Extension<Rules, State, Action>: Send + Sync + 'static {
     /// Its name, for messages.
     fn name(&self) -> &'static str;
 
@@ -61,27 +60,39 @@ pub trait Extension: Send + Sync + 'static {
 }
 
 /// The extension a ruleset plays with, if any: set by the game that wraps the base game.
-#[derive(Clone, Copy, Default)]
-pub struct Hook(Option<&'static dyn Extension>);
+pub struct Hook<R: 'static, S: 'static, A: 'static>(Option<&'static dyn Extension<R, S, A>>);
 
-impl Hook {
-    pub fn new(extension: &'static dyn Extension) -> Self {
+impl<R, S, A> Hook<R, S, A> {
+    pub fn new(extension: &'static dyn Extension<R, S, A>) -> Self {
         Hook(Some(extension))
     }
 
-    pub fn get(&self) -> Option<&'static dyn Extension> {
+    /// No extension: the base game.
+    pub fn none() -> Self {
+        Hook(None)
+    }
+
+    pub fn get(&self) -> Option<&'static dyn Extension<R, S, A>> {
         self.0
     }
 }
 
-impl std::fmt::Debug for Hook {
+impl<R, S, A> Clone for Hook<R, S, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R, S, A> Copy for Hook<R, S, A> {}
+
+impl<R, S, A> std::fmt::Debug for Hook<R, S, A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.0.map_or("none", |e| e.name()))
     }
 }
 
 /// Two rulesets are equal with the same extension (by name: each is a unit value).
-impl PartialEq for Hook {
+impl<R, S, A> PartialEq for Hook<R, S, A> {
     fn eq(&self, other: &Self) -> bool {
         self.0.map(|e| e.name()) == other.0.map(|e| e.name())
     }

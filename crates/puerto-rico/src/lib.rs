@@ -73,7 +73,9 @@ pub mod encoding;
 pub mod extension;
 pub mod goods;
 mod json;
+pub mod limits;
 pub mod metrics;
+pub mod notation;
 pub mod phase;
 pub mod phases;
 pub mod rules;
@@ -215,12 +217,12 @@ impl Game for Rules {
 
     fn format_action(&self, s: &State, a: Action) -> String {
         let caps = ship_capacities(s);
-        action::format(self, &caps[..s.ship_count as usize], a)
+        notation::format(self, &caps[..s.ship_count as usize], a)
     }
 
     fn parse_action(&self, s: &State, text: &str) -> Result<Action, GameError> {
         let caps = ship_capacities(s);
-        let a = action::parse(self, &caps[..s.ship_count as usize], text.trim())?;
+        let a = notation::parse(self, &caps[..s.ship_count as usize], text.trim())?;
         // Twin role cards with the same coins are one choice, listed under the first
         // card's name: naming the other one means the same choice.
         if let Action::Role(r) = a {

@@ -5,20 +5,9 @@ use crate::goods::{ByGood, Good};
 use rulesmith_core::ruleset::decode::{self, Table};
 use rulesmith_core::ruleset::{Diagnostics, Node};
 
-/// The most building kinds a ruleset may define (kept small so states stay flat arrays).
-pub const MAX_BUILDINGS: usize = 64;
-/// The most role cards a ruleset may define.
-pub const MAX_ROLES: usize = 12;
-/// The most cargo ships in play.
-pub const MAX_SHIPS: usize = 5;
-/// The most island or city spaces of a player board.
-pub const MAX_SPACES: usize = 16;
-/// The most trading-house spaces.
-pub const MAX_TRADING_HOUSE: usize = 8;
-/// The most plantation tiles in the game.
-pub const MAX_PLANTATIONS: usize = 96;
-/// Largest player count any Puerto Rico ruleset may allow.
-pub const MAX_PLAYERS: usize = 5;
+pub use crate::limits::{
+    MAX_BUILDINGS, MAX_PLANTATIONS, MAX_PLAYERS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE,
+};
 
 /// A value per player count, indexed by the count (entries below the minimum unused).
 pub type PerPlayers<T> = [T; MAX_PLAYERS + 1];
@@ -363,7 +352,7 @@ pub struct Rules {
     pub effects_present: u32,
     /// The extension whose rules the game plays with (the expansion's guests); none for
     /// the base game. Not from the TOML: the game that wraps the base game sets it.
-    pub extension: crate::extension::Hook,
+    pub extension: crate::extension::Hook<Rules, crate::state::State, crate::action::Action>,
 }
 
 impl Rules {
@@ -646,7 +635,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
         roles,
         buildings,
         effects_present,
-        extension: crate::extension::Hook::default(),
+        extension: crate::extension::Hook::none(),
     })
 }
 

@@ -1,8 +1,8 @@
 //! The game state: flat, fixed-size data (no heap), so that a clone is a memcpy.
 
 use crate::goods::{ByGood, Good};
+use crate::limits::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 pub use crate::phase::{Checkpoint, Offer, Pending, Phase, SeatSet};
-use crate::rules::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, Rng, Seat};
 use serde::{Deserialize, Serialize};
@@ -102,7 +102,7 @@ slice_value!(Stack);
 
 mod city_serde {
     use super::{City, CityBuilding};
-    use crate::rules::MAX_SPACES;
+    use crate::limits::MAX_SPACES;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer>(c: &City, s: S) -> Result<S::Ok, S::Error> {
@@ -250,7 +250,7 @@ impl Stack {
 mod stack_serde {
     use super::Stack;
     use crate::goods::Good;
-    use crate::rules::MAX_PLANTATIONS;
+    use crate::limits::MAX_PLANTATIONS;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer>(st: &Stack, s: S) -> Result<S::Ok, S::Error> {
@@ -271,7 +271,7 @@ mod stack_serde {
 }
 
 mod buildings_serde {
-    use crate::rules::MAX_BUILDINGS;
+    use crate::limits::MAX_BUILDINGS;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[u8; MAX_BUILDINGS], s: S) -> Result<S::Ok, S::Error> {
