@@ -39,11 +39,13 @@ pub struct BotError {
     pub reason: String,
 }
 
-/// Iterations of a plain `mcts`: reproducible (a count, not a time), and measured at
-/// 3.7 ms a decision in 4-player Santiago de Cuba on one core of a shared 2-core machine
-/// (`cargo run --release --example strength`), far inside the 100 ms a decision may take;
-/// 200 iterations lost to the turn-looking greedy there (25% of 12 games), 2000 won 91.7%.
-pub const DEFAULT_MCTS_ITERATIONS: u32 = 2000;
+/// Iterations of a plain `mcts`: reproducible (a count, not a time). Measured against greedy
+/// players in 4-player Santiago de Cuba, the hardest case, on one core (`cargo run
+/// --release --example strength -- --games 50 --budgets 2000,4000 --rulesets
+/// santiago-de-cuba --players 4`, seeds 1, 777 and 4242): 2000 iterations won 74.2 / 74.8 /
+/// 74.5%, 4000 won 76.5 / 81.8 / 78.5% at 14–17 ms a decision (slowest 60–76 ms), inside
+/// the 100 ms a decision may take.
+pub const DEFAULT_MCTS_ITERATIONS: u32 = 4000;
 
 /// A bot as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
