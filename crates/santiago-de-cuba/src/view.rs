@@ -310,6 +310,8 @@ pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
             BuildingEffect::Casino { pesos_per_vp } => Some(f64::from(pesos_per_vp)),
             _ => None,
         })
+        // A ruleset without a casino: pesos still buy goods and buildings' uses; value them
+        // as at the bundled casino's 3 pesos a VP (an evaluation weight, not a rule).
         .unwrap_or(3.0);
     let mut value = f64::from(p.vp) + 0.5 * f64::from(p.pesos) / pesos_per_vp;
     for (g, good) in r.goods.iter().enumerate() {
