@@ -314,25 +314,25 @@ impl Game for Mundo163 {
     }
 
     fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
-        self.metric_list()
+        metrics::list(&self.rules)
     }
 
     fn metric_len(&self) -> usize {
-        self.metric_count()
+        metrics::count(&self.rules)
     }
 
     #[inline]
     fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_decision(s, a, m);
+        metrics::decision(&self.rules, s, a, m);
     }
 
     #[inline]
     fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_applied(s, m);
+        metrics::applied(&self.rules, s, m);
     }
 
     fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_end(s, m);
+        metrics::end(&self.rules, s, m);
     }
 
     fn format_action(&self, _state: &State, action: Action) -> String {

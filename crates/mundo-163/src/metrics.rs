@@ -10,8 +10,8 @@
 //! | `money` | `privileges`, `residents`, `upgrades` | money per game | money spent on each (negative) |
 //! | `money` | `other` | money per game | money lost in every other decision |
 
-use crate::Mundo163;
 use crate::action::Action;
+use crate::rules::Rules;
 use crate::state::State;
 use rulesmith_core::metrics::{MetricDef, MetricSheet, SCRATCH};
 
@@ -20,79 +20,76 @@ const SOURCE: usize = 0;
 const MONEY_BEFORE: usize = 1;
 const MONEY: [&str; 5] = ["income", "privileges", "residents", "upgrades", "other"];
 
-impl Mundo163 {
-    fn roads_base(&self) -> usize {
-        self.rules.privileges.len()
-    }
+fn roads_base(r: &Rules) -> usize {
+    r.privileges.len()
+}
 
-    fn delivery_base(&self) -> usize {
-        self.roads_base() + 2
-    }
+fn delivery_base(r: &Rules) -> usize {
+    roads_base(r) + 2
+}
 
-    fn money_base(&self) -> usize {
-        self.delivery_base() + self.rules.goods.len()
-    }
+fn money_base(r: &Rules) -> usize {
+    delivery_base(r) + r.goods.len()
+}
 
-    pub(crate) fn metric_list(&self) -> Vec<MetricDef> {
-        let r = &self.rules;
-        let mut d: Vec<MetricDef> =
-            r.privileges.iter().map(|p| MetricDef::event("privilege", &p.id, "bought", "owner")).collect();
-        d.push(MetricDef::count("roads", "roads", "built"));
-        d.push(MetricDef::count("roads", "free roads", "built"));
-        d.extend(r.goods.iter().map(|g| MetricDef::count("delivery", g, "delivered")));
-        d.extend(MONEY.iter().map(|m| MetricDef::count("money", m, "money")));
-        d
-    }
+pub(crate) fn list(r: &Rules) -> Vec<MetricDef> {
+    let mut d: Vec<MetricDef> =
+        r.privileges.iter().map(|p| MetricDef::event("privilege", &p.id, "bought", "owner")).collect();
+    d.push(MetricDef::count("roads", "roads", "built"));
+    d.push(MetricDef::count("roads", "free roads", "built"));
+    d.extend(r.goods.iter().map(|g| MetricDef::count("delivery", g, "delivered")));
+    d.extend(MONEY.iter().map(|m| MetricDef::count("money", m, "money")));
+    d
+}
 
-    pub(crate) fn metric_count(&self) -> usize {
-        self.money_base() + MONEY.len()
-    }
+pub(crate) fn count(r: &Rules) -> usize {
+    money_base(r) + MONEY.len()
+}
 
-    #[inline]
-    pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) {
-        let seat = usize::from(s.current);
-        m.scratch[SOURCE] = match a {
-            Action::BuyPrivilege { kind, .. } => {
-                m.event(seat, usize::from(kind), s.round);
-                1
-            }
-            Action::BuyResident(_) => 2,
-            Action::Upgrade(_) => 3,
-            Action::FreeRoad { .. } => {
-                m.add(seat, self.roads_base() + 1, 1);
-                0
-            }
-            _ => 0,
+#[inline]
+pub(crate) fn decision(r: &Rules, s: &State, a: Action, m: &mut MetricSheet) {
+    let seat = usize::from(s.current);
+    m.scratch[SOURCE] = match a {
+        Action::BuyPrivilege { kind, .. } => {
+            m.event(seat, usize::from(kind), s.round);
+            1
+        }
+        Action::BuyResident(_) => 2,
+        Action::Upgrade(_) => 3,
+        Action::FreeRoad { .. } => {
+            m.add(seat, roads_base(r) + 1, 1);
+            0
+        }
+        _ => 0,
+    };
+    for (p, player) in s.p.iter().enumerate().take(SCRATCH - MONEY_BEFORE) {
+        m.scratch[MONEY_BEFORE + p] = i64::from(player.money);
+    }
+}
+
+#[inline]
+pub(crate) fn applied(r: &Rules, s: &State, m: &mut MetricSheet) {
+    let base = money_base(r);
+    for (p, player) in s.p.iter().enumerate().take(SCRATCH - MONEY_BEFORE) {
+        let change = i64::from(player.money) - m.scratch[MONEY_BEFORE + p];
+        // A purchase costs its buyer; anything else gained is income, lost is other.
+        let source = match m.scratch[SOURCE] {
+            _ if change > 0 => 0,
+            k @ 1..=3 => k as usize,
+            _ => 4,
         };
-        for (p, player) in s.p.iter().enumerate().take(SCRATCH - MONEY_BEFORE) {
-            m.scratch[MONEY_BEFORE + p] = i64::from(player.money);
+        if change != 0 {
+            m.add(p, base + source, change);
         }
     }
+}
 
-    #[inline]
-    pub(crate) fn metric_applied(&self, s: &State, m: &mut MetricSheet) {
-        let base = self.money_base();
-        for (p, player) in s.p.iter().enumerate().take(SCRATCH - MONEY_BEFORE) {
-            let change = i64::from(player.money) - m.scratch[MONEY_BEFORE + p];
-            // A purchase costs its buyer; anything else gained is income, lost is other.
-            let source = match m.scratch[SOURCE] {
-                _ if change > 0 => 0,
-                k @ 1..=3 => k as usize,
-                _ => 4,
-            };
-            if change != 0 {
-                m.add(p, base + source, change);
-            }
-        }
-    }
-
-    pub(crate) fn metric_end(&self, s: &State, m: &mut MetricSheet) {
-        for (p, player) in s.p.iter().enumerate() {
-            let roads: u32 = player.roads.iter().map(|w| w.count_ones()).sum();
-            m.add(p, self.roads_base(), i64::from(roads));
-            for (g, &n) in player.delivered.iter().enumerate().take(self.rules.goods.len()) {
-                m.add(p, self.delivery_base() + g, i64::from(n));
-            }
+pub(crate) fn end(r: &Rules, s: &State, m: &mut MetricSheet) {
+    for (p, player) in s.p.iter().enumerate() {
+        let roads: u32 = player.roads.iter().map(|w| w.count_ones()).sum();
+        m.add(p, roads_base(r), i64::from(roads));
+        for (g, &n) in player.delivered.iter().enumerate().take(r.goods.len()) {
+            m.add(p, delivery_base(r) + g, i64::from(n));
         }
     }
 }

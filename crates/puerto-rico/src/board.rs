@@ -2,7 +2,7 @@
 
 use crate::goods::{ByGood, Good};
 use crate::rules::{BuildingKind, Effect, Rules};
-use crate::state::Player;
+use crate::state::{Player, State};
 
 /// The effects of a player's occupied buildings.
 pub fn effects<'r>(rules: &'r Rules, p: &'r Player) -> impl Iterator<Item = &'r Effect> + 'r {
@@ -233,4 +233,10 @@ pub fn building_points(rules: &Rules, p: &Player) -> i32 {
         };
     }
     vp
+}
+
+/// Whether some forests lie face down with goods nobody saw (what views hide).
+pub fn hidden_forests(rules: &Rules, s: &State) -> bool {
+    s.forest_tiles.total() > 0
+        && rules.buildings.iter().any(|b| matches!(b.effect, Effect::ForestTiles { from_face_up: false, .. }))
 }

@@ -265,7 +265,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     goods(f, s.goods_supply);
     // The stack's order and, when forests lie face down, their goods are hidden: only
     // how many tiles of each good nobody has seen (as the seat's view shows).
-    let hidden_forests = crate::hidden_forests(rules, s);
+    let hidden_forests = crate::board::hidden_forests(rules, s);
     let mut unseen = s.stack.counts();
     if hidden_forests {
         for g in Good::ALL {

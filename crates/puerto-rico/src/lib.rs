@@ -245,7 +245,7 @@ impl Game for Rules {
     fn observe(&self, s: &State, _seat: Seat) -> State {
         let mut v = s.clone();
         let mut counts = v.stack.counts();
-        let hidden_forests = hidden_forests(self, s);
+        let hidden_forests = board::hidden_forests(self, s);
         if hidden_forests {
             for g in Good::ALL {
                 counts[g] += v.forest_tiles[g];
@@ -266,7 +266,7 @@ impl Game for Rules {
 
     fn determinize(&self, s: &State, _seat: Seat, rng: &mut Rng) -> State {
         let mut v = s.clone();
-        if hidden_forests(self, s) {
+        if board::hidden_forests(self, s) {
             for g in Good::ALL {
                 for _ in 0..v.forest_tiles[g] {
                     v.stack.push(g);
@@ -359,7 +359,7 @@ impl Rules {
     pub fn hide_in_view(&self, v: &mut serde_json::Value, s: &State, seat: Seat) {
         let Some(m) = v.as_object_mut() else { return };
         m.remove("rng");
-        let forests = hidden_forests(self, s);
+        let forests = board::hidden_forests(self, s);
         let mut unseen = s.stack.counts();
         if forests {
             for g in Good::ALL {
@@ -379,12 +379,6 @@ impl Rules {
             }
         }
     }
-}
-
-/// Whether some forests lie face down with goods nobody saw.
-fn hidden_forests(rules: &Rules, s: &State) -> bool {
-    s.forest_tiles.total() > 0
-        && rules.buildings.iter().any(|b| matches!(b.effect, rules::Effect::ForestTiles { from_face_up: false, .. }))
 }
 
 /// Moves as many tiles from the top of the stack to the forests as there are forests.

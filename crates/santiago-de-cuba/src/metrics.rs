@@ -10,9 +10,9 @@
 //! | `vp` | `end of game` | VP per game | the final score minus the VP held at the end (goods, pesos and property converted) |
 
 use crate::action::Action;
+use crate::rules::{NONE, Rules};
 use crate::state::State;
-use crate::{SantiagoDeCuba, rules::NONE};
-use rulesmith_core::game::{Game, ToMove};
+use rulesmith_core::game::ToMove;
 use rulesmith_core::metrics::{MetricDef, MetricSheet, SCRATCH};
 
 /// Scratch cells: what the decision was, who made it, then each seat's VP before it.
@@ -22,77 +22,75 @@ const VP_BEFORE: usize = 2;
 const DRIVE: i64 = 1;
 const DELIVER: i64 = 2;
 
-impl SantiagoDeCuba {
-    fn claims(&self) -> usize {
-        self.rules.citizens.len()
-    }
+fn claims(r: &Rules) -> usize {
+    r.citizens.len()
+}
 
-    fn uses(&self) -> usize {
-        self.claims() + self.rules.buildings.len()
-    }
+fn uses(r: &Rules) -> usize {
+    claims(r) + r.buildings.len()
+}
 
-    fn vp_base(&self) -> usize {
-        self.uses() + self.rules.buildings.len()
-    }
+fn vp_base(r: &Rules) -> usize {
+    uses(r) + r.buildings.len()
+}
 
-    pub(crate) fn metric_list(&self) -> Vec<MetricDef> {
-        let r = &self.rules;
-        let mut d: Vec<MetricDef> =
-            r.citizens.iter().map(|c| MetricDef::event("citizen", &c.id, "visited", "visitor")).collect();
-        d.extend(r.buildings.iter().map(|b| MetricDef::event("building", &b.id, "claimed", "claimer")));
-        d.extend(r.buildings.iter().map(|b| MetricDef::count("building", &b.id, "used")));
-        for name in ["deliveries", "citizens and buildings", "end of game"] {
-            d.push(MetricDef::count("vp", name, "VP"));
-        }
-        d
+pub(crate) fn list(r: &Rules) -> Vec<MetricDef> {
+    let mut d: Vec<MetricDef> =
+        r.citizens.iter().map(|c| MetricDef::event("citizen", &c.id, "visited", "visitor")).collect();
+    d.extend(r.buildings.iter().map(|b| MetricDef::event("building", &b.id, "claimed", "claimer")));
+    d.extend(r.buildings.iter().map(|b| MetricDef::count("building", &b.id, "used")));
+    for name in ["deliveries", "citizens and buildings", "end of game"] {
+        d.push(MetricDef::count("vp", name, "VP"));
     }
+    d
+}
 
-    pub(crate) fn metric_count(&self) -> usize {
-        self.vp_base() + 3
+pub(crate) fn count(r: &Rules) -> usize {
+    vp_base(r) + 3
+}
+
+#[inline]
+/// `mover`: who makes decision `a` (the game's `to_move`).
+pub(crate) fn decision(r: &Rules, mover: ToMove, s: &State, a: Action, m: &mut MetricSheet) {
+    let ToMove::Seat(seat) = mover else { return };
+    let seat = usize::from(seat);
+    let round = s.turn.round;
+    m.scratch[KIND] = match a {
+        Action::Drive(_) => DRIVE,
+        Action::Deliver { .. } | Action::DeliverFor { .. } => DELIVER,
+        _ => 0,
+    };
+    m.scratch[WHO] = seat as i64;
+    match a {
+        Action::Claim(b) => m.event(seat, claims(r) + usize::from(b), round),
+        Action::Use(b, _) => m.add(seat, uses(r) + usize::from(b), 1),
+        _ => {}
     }
-
-    #[inline]
-    pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) {
-        let ToMove::Seat(seat) = self.to_move(s) else { return };
-        let seat = usize::from(seat);
-        let round = s.turn.round;
-        m.scratch[KIND] = match a {
-            Action::Drive(_) => DRIVE,
-            Action::Deliver { .. } | Action::DeliverFor { .. } => DELIVER,
-            _ => 0,
-        };
-        m.scratch[WHO] = seat as i64;
-        match a {
-            Action::Claim(b) => m.event(seat, self.claims() + usize::from(b), round),
-            Action::Use(b, _) => m.add(seat, self.uses() + usize::from(b), 1),
-            _ => {}
-        }
-        for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
-            m.scratch[VP_BEFORE + p] = i64::from(player.vp);
-        }
+    for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
+        m.scratch[VP_BEFORE + p] = i64::from(player.vp);
     }
+}
 
-    #[inline]
-    pub(crate) fn metric_applied(&self, s: &State, m: &mut MetricSheet) {
-        if m.scratch[KIND] == DRIVE {
-            if let Some(c) = s.car_citizen().filter(|&c| c != NONE) {
-                m.event(m.scratch[WHO] as usize, usize::from(c), s.turn.round);
-            }
-        }
-        let source = if m.scratch[KIND] == DELIVER { self.vp_base() } else { self.vp_base() + 1 };
-        for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
-            let gained = i64::from(player.vp) - m.scratch[VP_BEFORE + p];
-            if gained != 0 {
-                m.add(p, source, gained);
-            }
+#[inline]
+pub(crate) fn applied(r: &Rules, s: &State, m: &mut MetricSheet) {
+    if m.scratch[KIND] == DRIVE {
+        if let Some(c) = s.car_citizen().filter(|&c| c != NONE) {
+            m.event(m.scratch[WHO] as usize, usize::from(c), s.turn.round);
         }
     }
-
-    pub(crate) fn metric_end(&self, s: &State, m: &mut MetricSheet) {
-        let Some(outcome) = self.outcome(s) else { return };
-        for (p, player) in s.players.iter().enumerate() {
-            let score = i64::from(outcome.scores.get(p).copied().unwrap_or(0));
-            m.add(p, self.vp_base() + 2, score - i64::from(player.vp));
+    let source = if m.scratch[KIND] == DELIVER { vp_base(r) } else { vp_base(r) + 1 };
+    for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
+        let gained = i64::from(player.vp) - m.scratch[VP_BEFORE + p];
+        if gained != 0 {
+            m.add(p, source, gained);
         }
+    }
+}
+
+pub(crate) fn end(r: &Rules, s: &State, m: &mut MetricSheet) {
+    let Some(outcome) = crate::view::outcome(r, s) else { return };
+    for (p, player) in s.players.iter().enumerate() {
+        let score = i64::from(outcome.scores.get(p).copied().unwrap_or(0));
+        m.add(p, vp_base(r) + 2, score - i64::from(player.vp));
     }
 }

@@ -143,7 +143,7 @@ fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
     }
     if !any {
         // Extension moves (a guest to move to the wharf) give the player a turn too.
-        any = super::has_own_turn_moves(rules, s, seat);
+        any = super::own_turn::has_moves(rules, s, seat);
     }
     any
 }

@@ -12,8 +12,9 @@
 //! in the state
 //! (`/pending/resume`, `/pending/after_guests`), so resuming never guesses.
 //!
-//! Module graph (no cycles): this sequencer → every phase module; phase modules →
-//! `flow` (their answers), `privilege` and `supply` (what several phases share).
+//! Module graph (no cycles, `tests/it/modules.rs`): this sequencer → every phase module;
+//! phase modules → `flow` (their answers), `privilege`, `supply` and `own_turn` (what
+//! several phases share).
 
 pub mod builder;
 pub mod captain;
@@ -21,6 +22,7 @@ pub mod craftsman;
 pub mod flow;
 pub mod mayor;
 pub mod offer;
+pub mod own_turn;
 pub mod privilege;
 pub mod round;
 pub mod settler;
@@ -81,16 +83,6 @@ fn with_own_turn_guests(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     if moves && !any {
         f(Action::Pass);
     }
-}
-
-/// Whether `seat` has extension moves on its own turn (a turn to take even with nothing
-/// else to do).
-pub fn has_own_turn_moves(rules: &Rules, s: &State, seat: rulesmith_core::Seat) -> bool {
-    let mut any = false;
-    if let Some(ext) = rules.extension.get() {
-        ext.own_turn_actions(rules, s, seat, &mut |_| any = true);
-    }
-    any
 }
 
 /// Plays a legal action, then runs the automatic steps up to the next decision.
