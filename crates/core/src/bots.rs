@@ -249,7 +249,10 @@ fn value_for<G: Game>(game: &G, state: &G::State, seat: Seat) -> f64 {
 pub mod mcts {
     //! Determinised UCT: each iteration samples a full state consistent with what the
     //! searching player sees, then walks one shared tree keyed by actions, using only
-    //! the children legal in that sample. Rewards are win shares per seat.
+    //! the children legal in that sample. Rewards are win shares per seat. Past each new
+    //! leaf a rollout plays [`Game::search_rollout_depth`] moves, random or the game's
+    //! one-ply choice ([`Game::search_rollout_policy`]), and the game's heuristic scores
+    //! where it stops.
 
     use super::*;
     use crate::by_player::MAX_PLAYERS;
@@ -264,7 +267,8 @@ pub mod mcts {
     }
 
     const EXPLORATION: f64 = 0.7;
-    /// Random moves a rollout plays before the game's evaluation scores where it stands.
+    /// Moves a rollout plays before the game's evaluation scores where it stands (the
+    /// default of [`Game::search_rollout_depth`]).
     /// Full random rollouts of a long game (Mundo 163 runs to ~700 decisions and random
     /// play rarely ends it) carry no signal; a short one scored by the heuristic does.
     pub const ROLLOUT_DEPTH: usize = 8;

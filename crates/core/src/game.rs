@@ -206,11 +206,12 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// `greedy` bot and to cut off search. Game-specific knowledge lives here.
     fn heuristic(&self, state: &Self::State, seat: Seat) -> f64;
 
-    /// How many uniformly random moves the `mcts` bot plays from a new leaf before
-    /// [`Game::heuristic`] scores it: a setting of the bot, not a rule. Random moves carry
-    /// signal in some games and only noise in others; each game sets what measured best.
+    /// How many moves the `mcts` bot plays from a new leaf (as
+    /// [`Game::search_rollout_policy`] picks them) before [`Game::heuristic`] scores it: a
+    /// setting of the bot, not a rule. Random moves carry signal in some games and only
+    /// noise in others; each game sets what measured best.
     fn search_rollout_depth(&self) -> usize {
-        8
+        crate::bots::mcts::ROLLOUT_DEPTH
     }
 
     /// How the `mcts` bot picks the moves of a rollout: a setting of the bot, not a rule.
