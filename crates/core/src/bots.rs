@@ -409,7 +409,7 @@ pub mod mcts {
 
     /// The legal move (of `legal`, not empty) after which the game's heuristic rates the
     /// position best for the player to move; the first of equals.
-    fn best_for_mover<G: Game>(game: &G, state: &G::State, legal: &[G::Action]) -> G::Action {
+    pub(super) fn best_for_mover<G: Game>(game: &G, state: &G::State, legal: &[G::Action]) -> G::Action {
         let ToMove::Seat(mover) = game.to_move(state) else { return legal[0] };
         let mut best = legal[0];
         let mut best_value = f64::NEG_INFINITY;
@@ -471,5 +471,25 @@ mod tests {
         for s in ["random", "greedy", "mcts:17", "mcts:250ms"] {
             assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
         }
+    }
+
+    #[test]
+    fn a_greedy_rollout_move_is_the_heuristic_best_for_the_mover() {
+        use crate::testing::{Move, TakeAway};
+        let game = TakeAway::default();
+        let mut s = game.new_game(3, 7).unwrap();
+        let mut legal = Vec::new();
+        game.legal_actions(&s, &mut legal);
+        // The toy game's heuristic is stones taken (plus the secret): taking the most is best.
+        assert_eq!(mcts::best_for_mover(&game, &s, &legal), Move::Take(3));
+        // For the player to move, not seat 0: seat 1 also takes the most.
+        game.apply(&mut s, Move::Pass).unwrap();
+        game.legal_actions(&s, &mut legal);
+        assert_eq!(mcts::best_for_mover(&game, &s, &legal), Move::Take(3));
+        // One stone left: taking it (and ending the game) beats passing.
+        s.pile = 1;
+        game.legal_actions(&s, &mut legal);
+        assert_eq!(legal, vec![Move::Take(1), Move::Pass]);
+        assert_eq!(mcts::best_for_mover(&game, &s, &legal), Move::Take(1));
     }
 }
