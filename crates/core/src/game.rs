@@ -238,7 +238,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
     /// The inverse of [`Game::state_to_json`], followed by [`Game::check_state`].
     fn state_from_json(&self, value: serde_json::Value) -> Result<Self::State, GameError> {
-        let state: Self::State = serde_json::from_value(value).map_err(|e| GameError::InvalidState(e.to_string()))?;
+        let state: Self::State = from_json(&value).map_err(GameError::InvalidState)?;
         self.check_state(&state)?;
         Ok(state)
     }
@@ -322,4 +322,23 @@ pub fn play_text<G: Game>(game: &G, state: &mut G::State, text: &str) -> Result<
     }
     game.apply(state, action)?;
     Ok(action)
+}
+
+/// Reads a JSON value into `T`; a problem is named at its JSON Pointer, as scenario edits
+/// address it (`/players/0/goods/sugar: invalid type: string "a", expected u8`).
+pub fn from_json<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> Result<T, String> {
+    use serde_path_to_error::Segment;
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let at: String = e
+            .path()
+            .iter()
+            .map(|seg| match seg {
+                Segment::Seq { index } => format!("/{index}"),
+                Segment::Map { key } => format!("/{key}"),
+                Segment::Enum { variant } => format!("/{variant}"),
+                Segment::Unknown => "/?".to_string(),
+            })
+            .collect();
+        if at.is_empty() { e.inner().to_string() } else { format!("{at}: {}", e.inner()) }
+    })
 }

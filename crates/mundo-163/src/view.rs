@@ -343,7 +343,7 @@ fn marks_from(rules: &Rules, names: &[String]) -> Result<u16, GameError> {
 }
 
 pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameError> {
-    let v: StateView = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
+    let v: StateView = rulesmith_core::game::from_json(&value).map_err(bad)?;
     let players = v.players.len();
     if !(rules.min_players..=rules.max_players).contains(&players) {
         return Err(bad(format!(

@@ -132,5 +132,5 @@ pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
             }
         }
     }
-    serde_json::from_value(v).map_err(|e| e.to_string())
+    rulesmith_core::game::from_json(&v)
 }

@@ -20,314 +20,350 @@
 //! `phase.step` is one of `demand`, `drive`, `pickpocket` (with `victim`), `choose_good`,
 //! `lawyer`, `pawn`, `use` (with `building`), `loading` (with `current` and `passed`, a
 //! list of seats), `over`.
+//!
+//! Both ways go through one serde-derived shape ([`StateJson`]); what is left by hand is
+//! turning the ruleset's names into indices and back.
 
-use crate::rules::{Goods, MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
+use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
 use crate::state::{Phase, Player, Ship, State, Turn};
 use rulesmith_core::steps::PassRound;
-use rulesmith_core::{ByPlayer, GameError, Rng};
-use serde_json::{Map, Value, json};
+use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The state as JSON (keys sorted, as `serde_json` writes maps).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateJson {
+    players: Vec<PlayerJson>,
+    street: Vec<String>,
+    car: String,
+    inactive: BTreeMap<String, bool>,
+    buildings: BTreeMap<String, BuildingJson>,
+    ship: ShipJson,
+    supply: BTreeMap<String, u8>,
+    turn: TurnJson,
+    phase: PhaseJson,
+    rng: Rng,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerJson {
+    pesos: u16,
+    vp: u16,
+    goods: BTreeMap<String, u8>,
+    // Required although it may be null (a bare `Option` field may be left out).
+    #[serde(deserialize_with = "Option::deserialize")]
+    pawn: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BuildingJson {
+    flower: String,
+    // Required although it may be null (a bare `Option` field may be left out).
+    #[serde(deserialize_with = "Option::deserialize")]
+    owner: Option<Seat>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShipJson {
+    departed: u8,
+    value: u8,
+    dice: BTreeMap<String, u8>,
+    aside: Vec<String>,
+    awaiting_demand: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnJson {
+    player: Seat,
+    round: u32,
+    // Required although it may be null (a bare `Option` field may be left out).
+    #[serde(deserialize_with = "Option::deserialize")]
+    citizen: Option<String>,
+    visited: bool,
+    roll_pending: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "step", deny_unknown_fields)]
+// Steps without data are `{}` variants: a unit variant would let unknown keys through.
+enum PhaseJson {
+    Demand {},
+    Drive {},
+    Pickpocket { victim: Seat },
+    ChooseGood {},
+    Lawyer {},
+    Pawn {},
+    Use { building: String },
+    Loading { current: Seat, passed: Vec<Seat> },
+    Over {},
+}
+
+/// `{ name: value }` over a ruleset list, in its order.
+fn named<T: Copy>(names: impl Iterator<Item = impl Into<String>>, values: &[T]) -> BTreeMap<String, T> {
+    names.zip(values).map(|(n, &v)| (n.into(), v)).collect()
+}
 
 pub fn to_json(r: &Rules, s: &State) -> Value {
-    let goods = |g: &Goods| -> Value {
-        Value::Object(r.goods.iter().enumerate().map(|(i, x)| (x.id.clone(), json!(g[i]))).collect())
-    };
-    let building = |b: u8| if b == NONE { Value::Null } else { json!(r.building_name(b)) };
-    let players: Vec<Value> = s
-        .players
-        .iter()
-        .map(|p| json!({ "pesos": p.pesos, "vp": p.vp, "goods": goods(&p.goods), "pawn": building(p.pawn) }))
-        .collect();
-    let street: Vec<Value> = s.street[..r.citizens.len()].iter().map(|&c| json!(r.citizen_name(c))).collect();
-    let car = match s.car_citizen() {
-        Some(c) => json!(r.citizen_name(c)),
-        None => json!("port"),
-    };
-    let inactive: Map<String, Value> =
-        r.citizens.iter().enumerate().map(|(c, x)| (x.id.clone(), json!(s.is_inactive(c as u8)))).collect();
-    let buildings: Map<String, Value> = r
-        .buildings
-        .iter()
-        .enumerate()
-        .map(|(b, x)| {
-            let owner = if s.owner[b] == NONE { Value::Null } else { json!(s.owner[b]) };
-            (x.id.clone(), json!({ "flower": r.flower_name(s.flower[b]), "owner": owner }))
-        })
-        .collect();
-    let dice: Map<String, Value> =
-        r.dice.iter().enumerate().map(|(d, x)| (x.id.clone(), json!(s.ship.dice.open(d)))).collect();
-    let aside: Vec<&str> = (0..r.dice.len() as u8).filter(|&d| !s.on_ship(d)).map(|d| r.die_name(d)).collect();
-    let value = r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0);
-    let citizen = if s.turn.citizen == NONE { Value::Null } else { json!(r.citizen_name(s.turn.citizen)) };
+    let goods = |g: &[u8; MAX_GOODS]| named(r.goods.iter().map(|x| x.id.as_str()), g);
+    let building = |b: u8| (b != NONE).then(|| r.building_name(b).to_string());
+    let citizen = |c: u8| (c != NONE).then(|| r.citizen_name(c).to_string());
+    let inactive: Vec<bool> = (0..r.citizens.len() as u8).map(|c| s.is_inactive(c)).collect();
+    let buildings = r.buildings.iter().enumerate().map(|(b, x)| {
+        let owner = (s.owner[b] != NONE).then_some(s.owner[b]);
+        (x.id.clone(), BuildingJson { flower: r.flower_name(s.flower[b]).to_string(), owner })
+    });
+    let dice: Vec<u8> = (0..r.dice.len()).map(|d| s.ship.dice.open(d)).collect();
     let phase = match s.phase {
-        Phase::Demand => json!({ "step": "demand" }),
-        Phase::Drive => json!({ "step": "drive" }),
-        Phase::Pickpocket { victim } => json!({ "step": "pickpocket", "victim": victim }),
-        Phase::ChooseGood => json!({ "step": "choose_good" }),
-        Phase::Lawyer => json!({ "step": "lawyer" }),
-        Phase::Pawn => json!({ "step": "pawn" }),
-        Phase::Use { building: b } => json!({ "step": "use", "building": r.building_name(b) }),
-        Phase::Loading { round } => {
-            let passed: Vec<u8> = (0..round.players() as u8).filter(|&p| round.has_passed(p)).collect();
-            json!({ "step": "loading", "current": round.current(), "passed": passed })
-        }
-        Phase::Over => json!({ "step": "over" }),
+        Phase::Demand => PhaseJson::Demand {},
+        Phase::Drive => PhaseJson::Drive {},
+        Phase::Pickpocket { victim } => PhaseJson::Pickpocket { victim },
+        Phase::ChooseGood => PhaseJson::ChooseGood {},
+        Phase::Lawyer => PhaseJson::Lawyer {},
+        Phase::Pawn => PhaseJson::Pawn {},
+        Phase::Use { building } => PhaseJson::Use { building: r.building_name(building).to_string() },
+        Phase::Loading { round } => PhaseJson::Loading {
+            current: round.current(),
+            passed: (0..round.players() as Seat).filter(|&p| round.has_passed(p)).collect(),
+        },
+        Phase::Over => PhaseJson::Over {},
     };
-    json!({
-        "players": players,
-        "street": street,
-        "car": car,
-        "inactive": inactive,
-        "buildings": buildings,
-        "ship": {
-            "departed": s.ship.departed,
-            "value": value,
-            "dice": dice,
-            "aside": aside,
-            "awaiting_demand": s.ship.awaiting_demand,
+    let json = StateJson {
+        players: s
+            .players
+            .iter()
+            .map(|p| PlayerJson { pesos: p.pesos, vp: p.vp, goods: goods(&p.goods), pawn: building(p.pawn) })
+            .collect(),
+        street: s.street[..r.citizens.len()].iter().map(|&c| r.citizen_name(c).to_string()).collect(),
+        car: s.car_citizen().map_or("port", |c| r.citizen_name(c)).to_string(),
+        inactive: named(r.citizens.iter().map(|c| c.id.as_str()), &inactive),
+        buildings: buildings.collect(),
+        ship: ShipJson {
+            departed: s.ship.departed,
+            value: r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0),
+            dice: named(r.dice.iter().map(|d| d.id.as_str()), &dice),
+            aside: (0..r.dice.len() as u8).filter(|&d| !s.on_ship(d)).map(|d| r.die_name(d).to_string()).collect(),
+            awaiting_demand: s.ship.awaiting_demand,
         },
-        "supply": goods(&s.supply),
-        "turn": {
-            "player": s.turn.player,
-            "round": s.turn.round,
-            "citizen": citizen,
-            "visited": s.turn.visited,
-            "roll_pending": s.turn.roll_pending,
+        supply: goods(&s.supply),
+        turn: TurnJson {
+            player: s.turn.player,
+            round: s.turn.round,
+            citizen: citizen(s.turn.citizen),
+            visited: s.turn.visited,
+            roll_pending: s.turn.roll_pending,
         },
-        "phase": phase,
-        "rng": serde_json::to_value(&s.rng).unwrap_or(Value::Null),
-    })
+        phase,
+        rng: s.rng.clone(),
+    };
+    serde_json::to_value(json).unwrap_or(Value::Null)
 }
 
 fn bad(msg: impl Into<String>) -> GameError {
     GameError::InvalidState(msg.into())
 }
 
-/// Reads a JSON object, refusing keys it does not know.
-struct Obj<'a> {
-    path: String,
-    map: &'a Map<String, Value>,
-}
-
-impl<'a> Obj<'a> {
-    fn new(v: &'a Value, path: &str, keys: &[&str]) -> Result<Self, GameError> {
-        let map = v.as_object().ok_or_else(|| bad(format!("{path}: expected an object")))?;
-        if let Some(k) = map.keys().find(|k| !keys.contains(&k.as_str())) {
-            return Err(bad(format!("{path}/{k}: unknown key (expected one of {})", keys.join(", "))));
-        }
-        Ok(Obj { path: path.to_string(), map })
-    }
-    fn get(&self, key: &str) -> Result<&'a Value, GameError> {
-        self.map.get(key).ok_or_else(|| bad(format!("{}/{key}: missing", self.path)))
-    }
-    fn int(&self, key: &str, max: u64) -> Result<u64, GameError> {
-        match self.get(key)?.as_u64() {
-            Some(v) if v <= max => Ok(v),
-            _ => Err(bad(format!("{}/{key}: expected an integer from 0 to {max}", self.path))),
-        }
-    }
-    fn bool(&self, key: &str) -> Result<bool, GameError> {
-        self.get(key)?.as_bool().ok_or_else(|| bad(format!("{}/{key}: expected true or false", self.path)))
-    }
-    fn name(&self, key: &str) -> Result<Option<&'a str>, GameError> {
-        match self.get(key)? {
-            Value::Null => Ok(None),
-            Value::String(s) => Ok(Some(s)),
-            _ => Err(bad(format!("{}/{key}: expected a name or null", self.path))),
+/// The index of `name` in a ruleset list, or an error at `path` naming the known ones.
+fn index_of<'a>(
+    kind: &str,
+    path: &str,
+    name: &str,
+    mut known: impl Iterator<Item = &'a str> + Clone,
+) -> Result<u8, GameError> {
+    match known.clone().position(|k| k == name) {
+        Some(i) => Ok(i as u8),
+        None => {
+            let all: Vec<&str> = known.by_ref().collect();
+            Err(bad(format!("{path}: unknown {kind} `{name}` (expected one of {})", all.join(", "))))
         }
     }
 }
 
-fn lookup(kind: &str, path: &str, name: &str, found: Option<u8>, known: Vec<&str>) -> Result<u8, GameError> {
-    found.ok_or_else(|| bad(format!("{path}: unknown {kind} `{name}` (expected one of {})", known.join(", "))))
-}
-
-fn goods_from(r: &Rules, v: &Value, path: &str) -> Result<Goods, GameError> {
-    let ids: Vec<&str> = r.goods.iter().map(|g| g.id.as_str()).collect();
-    let o = Obj::new(v, path, &ids)?;
-    let mut out = [0; MAX_GOODS];
-    for (i, id) in ids.iter().enumerate() {
-        out[i] = o.int(id, 255)? as u8;
+/// A `{ name: value }` object over a ruleset list: every name once, no other key.
+fn by_name<'a, T: Copy + Default, const N: usize>(
+    path: &str,
+    map: &BTreeMap<String, T>,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Result<[T; N], GameError> {
+    let mut out = [T::default(); N];
+    for (i, name) in names.clone().enumerate().take(N) {
+        out[i] = *map.get(name).ok_or_else(|| bad(format!("{path}/{name}: missing")))?;
+    }
+    if let Some(k) = map.keys().find(|k| !names.clone().any(|n| n == k.as_str())) {
+        let all: Vec<&str> = names.collect();
+        return Err(bad(format!("{path}/{k}: unknown key (expected one of {})", all.join(", "))));
     }
     Ok(out)
 }
 
-fn building_from(r: &Rules, path: &str, name: Option<&str>) -> Result<u8, GameError> {
-    match name {
-        None => Ok(NONE),
-        Some(n) => {
-            lookup("building", path, n, r.building_index(n), r.buildings.iter().map(|b| b.id.as_str()).collect())
-        }
-    }
-}
-
-fn citizen_from(r: &Rules, path: &str, name: &str) -> Result<u8, GameError> {
-    lookup("citizen", path, name, r.citizen_index(name), r.citizens.iter().map(|b| b.id.as_str()).collect())
-}
-
 pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
-    let root = Obj::new(
-        v,
-        "",
-        &["players", "street", "car", "inactive", "buildings", "ship", "supply", "turn", "phase", "rng"],
-    )?;
-
-    let list = root.get("players")?.as_array().ok_or_else(|| bad("/players: expected a list"))?;
-    if list.is_empty() || list.len() > rulesmith_core::MAX_PLAYERS {
-        return Err(bad(format!("/players: expected 1 to {} players", rulesmith_core::MAX_PLAYERS)));
-    }
-    let mut players: ByPlayer<Player> = ByPlayer::new(list.len());
-    for (i, p) in list.iter().enumerate() {
-        let path = format!("/players/{i}");
-        let o = Obj::new(p, &path, &["pesos", "vp", "goods", "pawn"])?;
-        players[i as u8] = Player {
-            pesos: o.int("pesos", u64::from(u16::MAX))? as u16,
-            vp: o.int("vp", u64::from(u16::MAX))? as u16,
-            goods: goods_from(r, o.get("goods")?, &format!("{path}/goods"))?,
-            pawn: building_from(r, &format!("{path}/pawn"), o.name("pawn")?)?,
-        };
-    }
-
-    let names = root.get("street")?.as_array().ok_or_else(|| bad("/street: expected a list of citizens"))?;
-    if names.len() != r.citizens.len() {
-        return Err(bad(format!("/street: expected {} citizens, found {}", r.citizens.len(), names.len())));
-    }
-    let mut street = [0u8; MAX_CITIZENS];
-    for (i, n) in names.iter().enumerate() {
-        let path = format!("/street/{i}");
-        let name = n.as_str().ok_or_else(|| bad(format!("{path}: expected a citizen")))?;
-        street[i] = citizen_from(r, &path, name)?;
-    }
-    let car = match root.get("car")?.as_str() {
-        Some("port") => 0,
-        Some(name) => {
-            let c = citizen_from(r, "/car", name)?;
-            street[..r.citizens.len()].iter().position(|&x| x == c).map_or(0, |i| i as u8 + 1)
-        }
-        None => return Err(bad("/car: expected `port` or a citizen")),
+    let j: StateJson = rulesmith_core::game::from_json(v).map_err(bad)?;
+    let goods = || r.goods.iter().map(|g| g.id.as_str());
+    let citizens = || r.citizens.iter().map(|c| c.id.as_str());
+    let buildings = || r.buildings.iter().map(|b| b.id.as_str());
+    let dice_ids = || r.dice.iter().map(|d| d.id.as_str());
+    let building = |path: &str, name: &Option<String>| match name {
+        None => Ok(NONE),
+        Some(n) => index_of("building", path, n, buildings()),
     };
 
-    let ids: Vec<&str> = r.citizens.iter().map(|c| c.id.as_str()).collect();
-    let o = Obj::new(root.get("inactive")?, "/inactive", &ids)?;
-    let mut inactive = 0u16;
-    for (c, id) in ids.iter().enumerate() {
-        if o.bool(id)? {
-            inactive |= 1 << c;
-        }
+    if j.players.is_empty() || j.players.len() > rulesmith_core::MAX_PLAYERS {
+        return Err(bad(format!("/players: expected 1 to {} players", rulesmith_core::MAX_PLAYERS)));
     }
-
-    let ids: Vec<&str> = r.buildings.iter().map(|c| c.id.as_str()).collect();
-    let o = Obj::new(root.get("buildings")?, "/buildings", &ids)?;
-    let mut flower = [0u8; MAX_BUILDINGS];
-    let mut owner = [NONE; MAX_BUILDINGS];
-    for (b, id) in ids.iter().enumerate() {
-        let path = format!("/buildings/{id}");
-        let x = Obj::new(o.get(id)?, &path, &["flower", "owner"])?;
-        let f = x.name("flower")?.unwrap_or("");
-        flower[b] = lookup(
-            "flower",
-            &format!("{path}/flower"),
-            f,
-            r.flower_index(f),
-            r.flowers.iter().map(|f| f.id.as_str()).collect(),
-        )?;
-        owner[b] = match x.get("owner")? {
-            Value::Null => NONE,
-            _ => x.int("owner", u64::from(NONE) - 1)? as u8,
+    let seats = j.players.len();
+    let mut players: ByPlayer<Player> = ByPlayer::new(seats);
+    for (i, p) in j.players.iter().enumerate() {
+        let path = format!("/players/{i}");
+        players[i as Seat] = Player {
+            pesos: p.pesos,
+            vp: p.vp,
+            goods: by_name(&format!("{path}/goods"), &p.goods, goods())?,
+            pawn: building(&format!("{path}/pawn"), &p.pawn)?,
         };
     }
 
-    let o = Obj::new(root.get("ship")?, "/ship", &["departed", "value", "dice", "aside", "awaiting_demand"])?;
-    let value = o.int("value", 255)? as u8;
+    if j.street.len() != r.citizens.len() {
+        return Err(bad(format!("/street: expected {} citizens, found {}", r.citizens.len(), j.street.len())));
+    }
+    let mut street = [0u8; MAX_CITIZENS];
+    for (i, name) in j.street.iter().enumerate() {
+        street[i] = index_of("citizen", &format!("/street/{i}"), name, citizens())?;
+    }
+    let car = match j.car.as_str() {
+        "port" => 0,
+        name => {
+            let c = index_of("citizen", "/car", name, citizens())?;
+            street[..r.citizens.len()].iter().position(|&x| x == c).map_or(0, |i| i as u8 + 1)
+        }
+    };
+    let inactive: [bool; MAX_CITIZENS] = by_name("/inactive", &j.inactive, citizens())?;
+    let inactive = inactive.iter().enumerate().filter(|&(_, &x)| x).fold(0u16, |m, (c, _)| m | 1 << c);
+
+    let mut flower = [0u8; MAX_BUILDINGS];
+    let mut owner = [NONE; MAX_BUILDINGS];
+    let flowers = || r.flowers.iter().map(|f| f.id.as_str());
+    for (k, b) in &j.buildings {
+        let i = usize::from(index_of("building", &format!("/buildings/{k}"), k, buildings())?);
+        flower[i] = index_of("flower", &format!("/buildings/{k}/flower"), &b.flower, flowers())?;
+        owner[i] = match b.owner {
+            Some(NONE) => return Err(bad(format!("/buildings/{k}/owner: expected a seat or null"))),
+            Some(o) => o,
+            None => NONE,
+        };
+    }
+    if let Some(missing) = buildings().find(|b| !j.buildings.contains_key(*b)) {
+        return Err(bad(format!("/buildings/{missing}: missing")));
+    }
+
+    let value = j.ship.value;
     let marker = r
         .value_track
         .iter()
         .position(|&v| v == value)
         .ok_or_else(|| bad(format!("/ship/value: {value} is not on the value track {:?}", r.value_track)))?;
-    let ids: Vec<&str> = r.dice.iter().map(|c| c.id.as_str()).collect();
-    let dv = Obj::new(o.get("dice")?, "/ship/dice", &ids)?;
-    let mut dice = [0u8; MAX_DICE];
-    for (d, id) in ids.iter().enumerate() {
-        dice[d] = dv.int(id, 255)? as u8;
-    }
+    let mut dice: [u8; MAX_DICE] = by_name("/ship/dice", &j.ship.dice, dice_ids())?;
     let mut aside = 0u8;
-    let set_aside = o.get("aside")?.as_array().ok_or_else(|| bad("/ship/aside: expected a list of dice"))?;
-    for (i, n) in set_aside.iter().enumerate() {
-        let path = format!("/ship/aside/{i}");
-        let name = n.as_str().ok_or_else(|| bad(format!("{path}: expected a die")))?;
-        let d = lookup("die", &path, name, r.die_index(name), ids.clone())?;
+    for (i, name) in j.ship.aside.iter().enumerate() {
+        let d = index_of("die", &format!("/ship/aside/{i}"), name, dice_ids())?;
         aside |= 1 << d;
         // A die set aside demands nothing, whatever it showed (S002:L110).
         dice[usize::from(d)] = 0;
     }
     let ship = Ship {
-        departed: o.int("departed", 255)? as u8,
+        departed: j.ship.departed,
         marker: marker as u8,
         dice: rulesmith_core::cargo::Demand::new(dice),
         aside,
-        awaiting_demand: o.bool("awaiting_demand")?,
+        awaiting_demand: j.ship.awaiting_demand,
     };
+    let supply = by_name("/supply", &j.supply, goods())?;
 
-    let supply = goods_from(r, root.get("supply")?, "/supply")?;
-
-    let o = Obj::new(root.get("turn")?, "/turn", &["player", "round", "citizen", "visited", "roll_pending"])?;
+    let seat = |path: &str, s: Seat| if s == NONE { Err(bad(format!("{path}: expected a seat"))) } else { Ok(s) };
     let turn = Turn {
-        player: o.int("player", 254)? as u8,
-        round: o.int("round", u64::from(u32::MAX))? as u32,
-        citizen: match o.name("citizen")? {
+        player: seat("/turn/player", j.turn.player)?,
+        round: j.turn.round,
+        citizen: match &j.turn.citizen {
             None => NONE,
-            Some(n) => citizen_from(r, "/turn/citizen", n)?,
+            Some(n) => index_of("citizen", "/turn/citizen", n, citizens())?,
         },
-        visited: o.bool("visited")?,
-        roll_pending: o.bool("roll_pending")?,
+        visited: j.turn.visited,
+        roll_pending: j.turn.roll_pending,
     };
 
-    let pv = root.get("phase")?;
-    let step = pv.get("step").and_then(Value::as_str).ok_or_else(|| bad("/phase/step: expected a step name"))?;
-    let phase = match step {
-        "demand" | "drive" | "choose_good" | "lawyer" | "pawn" | "over" => {
-            Obj::new(pv, "/phase", &["step"])?;
-            match step {
-                "demand" => Phase::Demand,
-                "drive" => Phase::Drive,
-                "choose_good" => Phase::ChooseGood,
-                "lawyer" => Phase::Lawyer,
-                "pawn" => Phase::Pawn,
-                _ => Phase::Over,
-            }
+    let phase = match j.phase {
+        PhaseJson::Demand {} => Phase::Demand,
+        PhaseJson::Drive {} => Phase::Drive,
+        PhaseJson::Pickpocket { victim } => Phase::Pickpocket { victim: seat("/phase/victim", victim)? },
+        PhaseJson::ChooseGood {} => Phase::ChooseGood,
+        PhaseJson::Lawyer {} => Phase::Lawyer,
+        PhaseJson::Pawn {} => Phase::Pawn,
+        PhaseJson::Use { building: name } => {
+            Phase::Use { building: index_of("building", "/phase/building", &name, buildings())? }
         }
-        "pickpocket" => {
-            let o = Obj::new(pv, "/phase", &["step", "victim"])?;
-            Phase::Pickpocket { victim: o.int("victim", 254)? as u8 }
-        }
-        "use" => {
-            let o = Obj::new(pv, "/phase", &["step", "building"])?;
-            let b = building_from(r, "/phase/building", o.name("building")?)?;
-            if b == NONE {
-                return Err(bad("/phase/building: expected a building"));
-            }
-            Phase::Use { building: b }
-        }
-        "loading" => {
-            let o = Obj::new(pv, "/phase", &["step", "current", "passed"])?;
-            let mut round = PassRound::new(o.int("current", 254)? as u8, list.len());
-            let passed = o.get("passed")?.as_array().ok_or_else(|| bad("/phase/passed: expected a list of seats"))?;
+        PhaseJson::Loading { current, passed } => {
+            let mut round = PassRound::new(seat("/phase/current", current)?, seats);
             for p in passed {
-                match p.as_u64() {
-                    Some(s) if (s as usize) < list.len() => round.pass(s as u8),
-                    _ => return Err(bad("/phase/passed: expected seats")),
+                if usize::from(p) >= seats {
+                    return Err(bad("/phase/passed: expected seats"));
                 }
+                round.pass(p);
             }
             Phase::Loading { round }
         }
-        other => {
-            return Err(bad(format!(
-                "/phase/step: unknown step `{other}` (expected demand, drive, pickpocket, choose_good, lawyer, pawn, use, loading, over)"
-            )));
-        }
+        PhaseJson::Over {} => Phase::Over,
     };
 
-    let rng: Rng = serde_json::from_value(root.get("rng")?.clone())
-        .map_err(|e| bad(format!("/rng: not a generator state: {e}")))?;
+    Ok(State { players, street, car, inactive, flower, owner, ship, supply, turn, phase, rng: j.rng })
+}
 
-    Ok(State { players, street, car, inactive, flower, owner, ship, supply, turn, phase, rng })
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rulesmith_core::Game;
+    use serde_json::json;
+
+    fn game() -> crate::SantiagoDeCuba {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets/santiago-de-cuba.toml");
+        let loaded = rulesmith_core::ruleset::load(path.to_str().unwrap(), &[]).unwrap();
+        crate::decode(&loaded.tree, &mut rulesmith_core::ruleset::Diagnostics::default()).unwrap()
+    }
+
+    #[test]
+    fn a_bad_state_is_refused_naming_where() {
+        let g = game();
+        let good = to_json(&g.rules, &g.new_game(3, 9).unwrap());
+        assert_eq!(to_json(&g.rules, &from_json(&g.rules, &good).unwrap()), good);
+        let cases: [(&str, serde_json::Value, &str); 9] = [
+            ("/players/0/pesos", json!(70000), "/players/0/pesos: invalid value: integer `70000`"),
+            ("/players/1/goods/zzz", json!(1), "/players/1/goods/zzz: unknown key (expected one of"),
+            ("/phase", json!({ "step": "fly" }), "/phase/step: unknown variant `fly`"),
+            ("/phase", json!({ "step": "drive", "x": 1 }), "/phase: unknown field `x`"),
+            ("/ship/dice/red", json!("a"), "/ship/dice/red: invalid type: string \"a\", expected u8"),
+            ("/street/0", json!("nobody"), "/street/0: unknown citizen `nobody` (expected one of"),
+            ("/buildings/bank/owner", json!(255), "/buildings/bank/owner: expected a seat or null"),
+            ("/ship/value", json!(9), "/ship/value: 9 is not on the value track"),
+            ("/car", json!("zorro"), "/car: unknown citizen `zorro`"),
+        ];
+        for (at, value, message) in cases {
+            let mut v = good.clone();
+            let (parent, key) = at.rsplit_once('/').unwrap();
+            match v.pointer_mut(parent).unwrap() {
+                serde_json::Value::Object(m) => drop(m.insert(key.to_string(), value)),
+                serde_json::Value::Array(a) => a[key.parse::<usize>().unwrap()] = value,
+                _ => panic!("{at}"),
+            }
+            let err = from_json(&g.rules, &v).unwrap_err().to_string();
+            assert!(err.contains(message), "{at}: {err}");
+        }
+        let mut v = good.clone();
+        v["turn"].as_object_mut().unwrap().remove("citizen");
+        let err = from_json(&g.rules, &v).unwrap_err().to_string();
+        assert!(err.contains("/turn: missing field `citizen`"), "{err}");
+    }
 }
