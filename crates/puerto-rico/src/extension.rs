@@ -8,7 +8,7 @@
 //!   clockwise, may make the extension's moves or pass (`Phase::Window`);
 //! - **own turns**: in the phases where players act in turn (settler, builder, trader,
 //!   captain) a player may make the extension's moves before the turn's action;
-//! - **actions**: [`Action::Extension`] carries a code the extension lists, plays, prints
+//! - **actions**: [`Action::Extension`](crate::action::Action::Extension) carries a code the extension lists, plays, prints
 //!   and parses; the base game stores nothing about it but the window's progress
 //!   ([`crate::phase::Window`]).
 //!
@@ -41,7 +41,7 @@ pub trait Extension<Rules, State, Action>: Send + Sync + 'static {
     /// The moves `seat` may make on its own turn before the turn's action.
     fn own_turn_actions(&self, rules: &Rules, s: &State, seat: Seat, f: &mut dyn FnMut(Action));
 
-    /// Plays an [`Action::Extension`] move of the player to move.
+    /// Plays an [`Action::Extension`](crate::action::Action::Extension) move of the player to move.
     fn play(&self, rules: &Rules, s: &mut State, code: u16);
 
     /// Every move code the extension may list with these rules, in a fixed order (the

@@ -21,7 +21,7 @@
 //! `lawyer`, `pawn`, `use` (with `building`), `loading` (with `current` and `passed`, a
 //! list of seats), `over`.
 //!
-//! Both ways go through one serde-derived shape ([`StateJson`]); what is left by hand is
+//! Both ways go through one serde-derived shape (`StateJson`); what is left by hand is
 //! turning the ruleset's names into indices and back.
 
 use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
