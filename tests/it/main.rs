@@ -4,7 +4,7 @@
 //! - `conformance`: every bundled ruleset and player count against the `Game` contract,
 //!   and the no-panic property tests over every reader (`never_panics`);
 //! - `docs`: the `console` examples of `docs/cli.md` are run (trycmd);
-//! - `modules`: no module cycle inside a game crate;
+//! - `modules`: no module cycle inside the core or a game crate;
 //! - `play`: the play screens, the menu, undo, save and resume, bot programs;
 //! - `scenarios`: the scenario library of `tests/scenarios/`.
 

@@ -1,7 +1,9 @@
 //! A fixed-capacity map keyed by seat: no heap, `Copy` when `T` is.
 
-use crate::game::Seat;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A seat at the table, 0-based, in turn order from the first player.
+pub type Seat = u8;
 
 /// The most seats any bundled game seats.
 pub const MAX_PLAYERS: usize = 5;

@@ -26,10 +26,10 @@ pub trait AnyGame: Send + Sync {
     /// A new game right after setup.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError>;
     /// Checks the game's action space and observation on seeded random games
-    /// ([`crate::testing::check_encoding`]).
+    /// ([`crate::testing::checks::check_encoding`]).
     fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String>;
     /// Checks the game's own `apply` against `apply_legal` and on actions that are not
-    /// legal ([`crate::testing::check_apply_paths`]).
+    /// legal ([`crate::testing::checks::check_apply_paths`]).
     fn check_apply_paths(&self, players: usize, seed: u64) -> Result<(), String>;
 }
 
@@ -147,11 +147,11 @@ impl<G: Game> AnyGame for G {
     }
 
     fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String> {
-        crate::testing::check_encoding(self, players, seed)
+        crate::testing::checks::check_encoding(self, players, seed)
     }
 
     fn check_apply_paths(&self, players: usize, seed: u64) -> Result<(), String> {
-        crate::testing::check_apply_paths(self, players, seed)
+        crate::testing::checks::check_apply_paths(self, players, seed)
     }
 }
 

@@ -19,8 +19,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 use std::hash::Hash;
 
-/// A seat at the table, 0-based, in turn order from the first player.
-pub type Seat = u8;
+pub use crate::by_player::Seat;
 
 /// How the `mcts` bot picks a rollout's moves ([`Game::search_rollout_policy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,62 +60,17 @@ pub enum GameError {
     InvalidState(String),
 }
 
-/// The result of a finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Outcome {
-    /// Final score per seat.
-    pub scores: Vec<i32>,
-    /// Tie-break keys per seat, compared left to right after the score (higher wins).
-    pub tiebreaks: Vec<Vec<i32>>,
-    /// Rank per seat: 0 is first; seats equal on score and every tie-break share a rank.
-    pub ranks: Vec<u8>,
-    /// Which end condition ended the game, in the game's own words (snake_case).
-    pub end: String,
-    /// The game was stopped by a safety cap of the ruleset (e.g. Mundo 163's
-    /// `max_rounds`), not ended by its rules: `ranks` give the standing when it stopped,
-    /// but nobody won, and reports keep such games apart.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub unfinished: bool,
-}
+pub use crate::outcome::Outcome;
 
-impl Outcome {
-    /// Builds an outcome and ranks the seats by score, then tie-break keys.
-    pub fn ranked(scores: Vec<i32>, tiebreaks: Vec<Vec<i32>>, end: impl Into<String>) -> Self {
-        let n = scores.len();
-        let key = |s: usize| (scores[s], tiebreaks.get(s).cloned().unwrap_or_default());
-        let ranks = (0..n)
-            .map(|s| {
-                let mine = key(s);
-                (0..n).filter(|&o| key(o) > mine).count() as u8
-            })
-            .collect();
-        Outcome { scores, tiebreaks, ranks, end: end.into(), unfinished: false }
-    }
+/// A game that has not ended after this many decisions is reported as endless, unless its
+/// ruleset allows more ([`crate::Game::decision_limit`]).
+pub const MAX_DECISIONS: u64 = 200_000;
 
-    /// The same standing, for a game stopped by a safety cap: nobody won.
-    pub fn stopped(mut self) -> Self {
-        self.unfinished = true;
-        self
-    }
-
-    /// The seats ranked first (more than one on a shared win); none in an unfinished game.
-    pub fn winners(&self) -> Vec<Seat> {
-        if self.unfinished {
-            return Vec::new();
-        }
-        (0..self.ranks.len()).filter(|&s| self.ranks[s] == 0).map(|s| s as Seat).collect()
-    }
-
-    /// Each seat's share of the win: 1/k for each of k tied winners, else 0 (all 0 in an
-    /// unfinished game).
-    pub fn win_shares(&self) -> Vec<f64> {
-        if self.unfinished {
-            return vec![0.0; self.ranks.len()];
-        }
-        let w = self.winners().len().max(1) as f64;
-        self.ranks.iter().map(|&r| if r == 0 && !self.unfinished { 1.0 / w } else { 0.0 }).collect()
-    }
-}
+/// Moves a rollout plays before the game's evaluation scores where it stands (the
+/// default of [`Game::search_rollout_depth`]).
+/// Full random rollouts of a long game (Mundo 163 runs to ~700 decisions and random
+/// play rarely ends it) carry no signal; a short one scored by the heuristic does.
+pub const ROLLOUT_DEPTH: usize = 8;
 
 /// Game-independent measures of how far a game has gone, for reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,7 +112,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// house rule can make a game that never ends). A ruleset with a round limit derives
     /// it from that limit, so a legal long game is never cut short by a lower hidden cap.
     fn decision_limit(&self) -> u64 {
-        crate::sim::MAX_DECISIONS
+        MAX_DECISIONS
     }
 
     // --- Designer metrics ([`crate::metrics`]) ---
@@ -211,7 +165,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// setting of the bot, not a rule. Random moves carry signal in some games and only
     /// noise in others; each game sets what measured best.
     fn search_rollout_depth(&self) -> usize {
-        crate::bots::mcts::ROLLOUT_DEPTH
+        ROLLOUT_DEPTH
     }
 
     /// How the `mcts` bot picks the moves of a rollout: a setting of the bot, not a rule.

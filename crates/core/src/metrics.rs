@@ -13,8 +13,7 @@
 //! standing ([`crate::Game::standing`]: the score so far where the game counts it, as in
 //! Puerto Rico, else the game's heuristic) between round ends, and to the winner at the end.
 
-use crate::game::Outcome;
-use crate::paired::WIN_UNIT;
+use crate::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -294,13 +293,13 @@ impl MetricTally {
             "margin of victory",
             "decided by tie-break share",
             ties as f64 / n as f64,
-            Some(crate::sim::wilson(ties as f64 / n as f64, n)),
+            Some(wilson(ties as f64 / n as f64, n)),
         ));
         let share = first_win_share / n as f64;
-        out.push(fig("seat", "first player", "win share", share, Some(crate::sim::wilson(share, n))));
+        out.push(fig("seat", "first player", "win share", share, Some(wilson(share, n))));
         if players > 0 {
             let fair = 1.0 / players as f64;
-            let [lo, hi] = crate::sim::wilson(share, n);
+            let [lo, hi] = wilson(share, n);
             out.push(fig(
                 "seat",
                 "first player",
@@ -326,17 +325,17 @@ impl MetricTally {
                 Kind::Count { unit } => out.push(f(&format!("{unit} per game"), mean, Some(ci))),
                 Kind::Event { verb, who } => {
                     let share = s.games_with as f64 / n as f64;
-                    out.push(f(&format!("{verb} share"), share, Some(crate::sim::wilson(share, n))));
+                    out.push(f(&format!("{verb} share"), share, Some(wilson(share, n))));
                     out.push(f(&format!("{verb} per game"), mean, Some(ci)));
                     let round = if s.sum > 0 { s.round_sum as f64 / s.sum as f64 } else { 0.0 };
                     out.push(f("mean round", round, None));
                     let unit = WIN_UNIT as f64;
                     let with = if s.seats_with > 0 { s.win_with as f64 / unit / s.seats_with as f64 } else { 0.0 };
-                    out.push(f(&format!("{who} win share"), with, Some(crate::sim::wilson(with, s.seats_with))));
+                    out.push(f(&format!("{who} win share"), with, Some(wilson(with, s.seats_with))));
                     let others = seat_games.saturating_sub(s.seats_with);
                     let won_others = (n as f64 * unit - s.win_with as f64).max(0.0) / unit;
                     let without = if others > 0 { won_others / others as f64 } else { 0.0 };
-                    out.push(f(&format!("non-{who} win share"), without, Some(crate::sim::wilson(without, others))));
+                    out.push(f(&format!("non-{who} win share"), without, Some(wilson(without, others))));
                 }
             }
         }
@@ -508,6 +507,22 @@ impl Lead {
             self.leader = Some(w);
         }
     }
+}
+
+/// 60 = lcm(1..=5): a k-way shared win is a whole number of 60ths.
+pub const WIN_UNIT: i64 = 60;
+
+/// Wilson score interval at 95% for a proportion over `n` trials.
+pub fn wilson(p: f64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let n = n as f64;
+    let z = 1.959_963_984_540_054_f64;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).max(0.0)).sqrt() / denom;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 #[cfg(test)]

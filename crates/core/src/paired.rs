@@ -10,8 +10,7 @@ use crate::sim::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// 60 = lcm(1..=5): a k-way shared win is a whole number of 60ths.
-pub const WIN_UNIT: i64 = 60;
+pub use crate::metrics::WIN_UNIT;
 
 /// A game's figures, as integers in their units (see [`figure_scale`]), with its designer
 /// metrics (`defs`: the game's [`crate::Game::metric_defs`]) summed over the seats, each

@@ -2,7 +2,7 @@
 //! a terminal and leaves text plain otherwise (pipes, `NO_COLOR`, snapshots), and small
 //! layout helpers the games' screens share.
 
-use crate::game::Seat;
+use crate::by_player::Seat;
 use anstyle::{AnsiColor, Effects, Style as Paint};
 
 /// Screens are drawn for a terminal this wide.

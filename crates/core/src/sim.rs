@@ -12,9 +12,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A game that has not ended after this many decisions is reported as endless, unless its
-/// ruleset allows more ([`crate::Game::decision_limit`]).
-pub const MAX_DECISIONS: u64 = 200_000;
+pub use crate::game::MAX_DECISIONS;
+pub use crate::metrics::wilson;
 
 /// The seed of every command that does not give one, so that two runs of the same
 /// command print the same report.
@@ -361,7 +360,7 @@ pub struct Tally {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotSums {
     pub games: u64,
-    /// Win share in 60ths ([`crate::paired::WIN_UNIT`]).
+    /// Win share in 60ths ([`crate::metrics::WIN_UNIT`]).
     pub wins: u64,
     pub score_sum: i64,
     pub score_sum_sq: u64,
@@ -413,7 +412,7 @@ impl Tally {
             if let Some(b) = self.bots.get_mut(position) {
                 b.games += 1;
                 if r.outcome.ranks.get(s) == Some(&0) && winners > 0 {
-                    b.wins += crate::paired::WIN_UNIT as u64 / winners as u64;
+                    b.wins += crate::metrics::WIN_UNIT as u64 / winners as u64;
                 }
                 b.score_sum = b.score_sum.saturating_add(i64::from(score));
                 b.score_sum_sq = b.score_sum_sq.saturating_add(sq);
@@ -579,7 +578,7 @@ impl Report {
                 let k = b.games.max(1) as f64;
                 let mean = b.score_sum as f64 / k;
                 let var = (b.score_sum_sq as f64 / k - mean * mean).max(0.0);
-                let wins = b.wins as f64 / crate::paired::WIN_UNIT as f64;
+                let wins = b.wins as f64 / crate::metrics::WIN_UNIT as f64;
                 SeatReport {
                     seat: p,
                     bot: opts.bots.get(p).map_or_else(|| "random".into(), ToString::to_string),
@@ -807,19 +806,6 @@ pub fn rate_text(r: f64) -> String {
     } else {
         format!("{r:.2}")
     }
-}
-
-/// Wilson score interval at 95% for a proportion over `n` trials.
-pub fn wilson(p: f64, n: u64) -> [f64; 2] {
-    if n == 0 {
-        return [0.0, 1.0];
-    }
-    let n = n as f64;
-    let z = 1.959_963_984_540_054_f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).max(0.0)).sqrt() / denom;
-    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 #[cfg(test)]

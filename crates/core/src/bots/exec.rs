@@ -21,7 +21,7 @@
 //! set) and fit in [`MAX_REPLY`] bytes; a bot that crashes, falls silent, or answers
 //! with anything but a legal action stops the run with an error naming it.
 
-use super::{Bot, BotError};
+use super::bot::{Bot, BotError};
 use crate::game::{Game, Seat, ToMove};
 use crate::rng::Rng;
 use std::io::{BufRead, BufReader, Read, Write};
