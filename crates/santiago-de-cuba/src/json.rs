@@ -174,30 +174,40 @@ fn index_of<'a>(
     kind: &str,
     path: &str,
     name: &str,
-    mut known: impl Iterator<Item = &'a str> + Clone,
+    known: impl Iterator<Item = &'a str> + Clone,
 ) -> Result<u8, GameError> {
     match known.clone().position(|k| k == name) {
         Some(i) => Ok(i as u8),
         None => {
-            let all: Vec<&str> = known.by_ref().collect();
+            let all: Vec<&str> = known.collect();
             Err(bad(format!("{path}: unknown {kind} `{name}` (expected one of {})", all.join(", "))))
         }
     }
 }
 
-/// A `{ name: value }` object over a ruleset list: every name once, no other key.
+/// A `{ name: value }` object over a ruleset list (every name once, no other key), its
+/// values in the list's order.
+fn in_order<'m, 'a, T>(
+    path: &str,
+    map: &'m BTreeMap<String, T>,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Result<Vec<&'m T>, GameError> {
+    if let Some(k) = map.keys().find(|k| !names.clone().any(|n| n == k.as_str())) {
+        let all: Vec<&str> = names.collect();
+        return Err(bad(format!("{path}/{k}: unknown key (expected one of {})", all.join(", "))));
+    }
+    names.map(|name| map.get(name).ok_or_else(|| bad(format!("{path}/{name}: missing")))).collect()
+}
+
+/// [`in_order`] into a fixed-size array (the rest left at the default).
 fn by_name<'a, T: Copy + Default, const N: usize>(
     path: &str,
     map: &BTreeMap<String, T>,
     names: impl Iterator<Item = &'a str> + Clone,
 ) -> Result<[T; N], GameError> {
     let mut out = [T::default(); N];
-    for (i, name) in names.clone().enumerate().take(N) {
-        out[i] = *map.get(name).ok_or_else(|| bad(format!("{path}/{name}: missing")))?;
-    }
-    if let Some(k) = map.keys().find(|k| !names.clone().any(|n| n == k.as_str())) {
-        let all: Vec<&str> = names.collect();
-        return Err(bad(format!("{path}/{k}: unknown key (expected one of {})", all.join(", "))));
+    for (o, &v) in out.iter_mut().zip(in_order(path, map, names)?) {
+        *o = v;
     }
     Ok(out)
 }
@@ -248,17 +258,13 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     let mut flower = [0u8; MAX_BUILDINGS];
     let mut owner = [NONE; MAX_BUILDINGS];
     let flowers = || r.flowers.iter().map(|f| f.id.as_str());
-    for (k, b) in &j.buildings {
-        let i = usize::from(index_of("building", &format!("/buildings/{k}"), k, buildings())?);
+    for (i, (k, b)) in buildings().zip(in_order("/buildings", &j.buildings, buildings())?).enumerate() {
         flower[i] = index_of("flower", &format!("/buildings/{k}/flower"), &b.flower, flowers())?;
         owner[i] = match b.owner {
             Some(NONE) => return Err(bad(format!("/buildings/{k}/owner: expected a seat or null"))),
             Some(o) => o,
             None => NONE,
         };
-    }
-    if let Some(missing) = buildings().find(|b| !j.buildings.contains_key(*b)) {
-        return Err(bad(format!("/buildings/{missing}: missing")));
     }
 
     let value = j.ship.value;
