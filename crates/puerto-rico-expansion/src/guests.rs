@@ -17,37 +17,31 @@
 use rulesmith_core::Seat;
 use rulesmith_puerto_rico::Good;
 use rulesmith_puerto_rico::action::{Action, Group};
-use rulesmith_puerto_rico::extension::{Checkpoint, Extension};
+use rulesmith_puerto_rico::extension::Checkpoint;
 use rulesmith_puerto_rico::notation::{self, group_name};
 use rulesmith_puerto_rico::rules::{Effect, Rules, kind};
 use rulesmith_puerto_rico::state::{Player, State};
 
-/// The guests, the base game's one extension: set on the base rules by [`crate::decode`].
+/// The guests' side of the expansion's extension ([`crate::extension::Expansion`]).
 pub struct Guests;
 
-pub static GUESTS: Guests = Guests;
-
-impl Extension<Rules, State, Action> for Guests {
-    fn name(&self) -> &'static str {
-        "guests"
-    }
-
+impl Guests {
     /// A window opens if anybody can move a guest now.
-    fn window_opens(&self, rules: &Rules, s: &State, at: Checkpoint) -> bool {
+    pub fn window_opens(&self, rules: &Rules, s: &State, at: Checkpoint) -> bool {
         rules.has_effect(kind::GUESTS) && s.players.seats().any(|seat| can_move(rules, &s.players[seat], at, 0))
     }
 
     /// With guests moving on their owners' turns, the phases where players act in turn
     /// open no window (a move there and on the owner's turn would be one outcome twice).
-    fn skips_turn_phase_windows(&self, rules: &Rules) -> bool {
+    pub fn skips_turn_phase_windows(&self, rules: &Rules) -> bool {
         rules.buildings.iter().any(|b| matches!(b.effect, Effect::Guests { on_own_turn: true, .. }))
     }
 
-    fn can_act_in_window(&self, rules: &Rules, s: &State) -> bool {
+    pub fn can_act_in_window(&self, rules: &Rules, s: &State) -> bool {
         can_move(rules, &s.players[s.current], s.pending.window.at, s.pending.window.mark)
     }
 
-    fn window_actions(&self, rules: &Rules, s: &State, f: &mut dyn FnMut(Action)) {
+    pub fn window_actions(&self, rules: &Rules, s: &State, f: &mut dyn FnMut(Action)) {
         let p = &s.players[s.current];
         if guest_slot(rules, p, When::Window(s.pending.window.at)).is_none() {
             return;
@@ -64,7 +58,7 @@ impl Extension<Rules, State, Action> for Guests {
         }
     }
 
-    fn own_turn_actions(&self, rules: &Rules, s: &State, seat: Seat, f: &mut dyn FnMut(Action)) {
+    pub fn own_turn_actions(&self, rules: &Rules, s: &State, seat: Seat, f: &mut dyn FnMut(Action)) {
         if !rules.has_effect(kind::GUESTS) {
             return;
         }
@@ -80,7 +74,7 @@ impl Extension<Rules, State, Action> for Guests {
     }
 
     /// Moves a guest of the player to move (in a window, or on their own turn).
-    fn play(&self, rules: &Rules, s: &mut State, code: u16) {
+    pub fn play(&self, rules: &Rules, s: &mut State, code: u16) {
         let when = if s.phase == rulesmith_puerto_rico::state::Phase::Window {
             When::Window(s.pending.window.at)
         } else {
@@ -92,23 +86,23 @@ impl Extension<Rules, State, Action> for Guests {
     }
 
     /// One code per target: its rank (plantations by kind, the quarries, buildings by index).
-    fn codes(&self, rules: &Rules) -> Vec<u16> {
+    pub fn codes(&self, rules: &Rules) -> Vec<u16> {
         (0..6 + rules.buildings.len() as u16).collect()
     }
 
-    fn format(&self, rules: &Rules, code: u16) -> String {
+    pub fn format(&self, rules: &Rules, code: u16) -> String {
         match group_of(rules, code) {
             Some(g) => format!("guest to {}", group_name(rules, g)),
             None => format!("guest to target-{code}"),
         }
     }
 
-    fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>> {
+    pub fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>> {
         let ["guest", "to", what] = words else { return None };
         Some(notation::parse_group(rules, what).map(|g| u16::from(rank(g))))
     }
 
-    fn window_label(&self) -> &'static str {
+    pub fn window_label(&self) -> &'static str {
         "moving guests"
     }
 }

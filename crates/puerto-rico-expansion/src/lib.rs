@@ -4,9 +4,11 @@
 //!
 //! The new buildings are data: each picks a kind of effect of the base crate's closed
 //! vocabulary ([`rulesmith_puerto_rico::rules::Effect`]), whose rules the base crate's
-//! phases implement, except the guests: their moves (windows at phase starts and before
-//! storage, moves on the owner's own turn) are this crate's [`guests`], behind the base
-//! game's extension points ([`rulesmith_puerto_rico::extension`]). This crate adds the
+//! phases implement, except the guests and the forests: their moves (guests: windows at
+//! phase starts and before storage, moves on the owner's own turn; forests: island tiles
+//! laid face down, a discount on buildings) are this crate's [`guests`] and [`forests`],
+//! behind the base game's extension points ([`rulesmith_puerto_rico::extension`], joined in
+//! [`extension`]). This crate adds the
 //! draft too: [`Rules`] wraps the base rules and the draft settings, [`State`] the base
 //! state and the draft; until the draft is over its actions are draft picks, afterwards
 //! every action goes to the base game.
@@ -83,7 +85,10 @@
 pub mod action;
 pub mod draft;
 pub mod encoding;
+pub mod extension;
+pub mod forests;
 pub mod guests;
+mod json;
 pub mod rules;
 pub mod screen;
 pub mod state;
@@ -231,7 +236,8 @@ impl Game for Rules {
     }
 
     fn check_state(&self, s: &State) -> Result<(), GameError> {
-        self.base.check_state(&s.base)?;
+        self.base.check_state(&s.base).map_err(json::rename_error)?;
+        forests::Forests.check(&s.base).map_err(GameError::InvalidState)?;
         draft::check(self, s).map_err(GameError::InvalidState)
     }
 
@@ -253,6 +259,7 @@ impl Game for Rules {
 
     fn state_to_json(&self, s: &State) -> Value {
         let mut v = self.base.state_to_json(&s.base);
+        json::rename_out(&mut v);
         let slots: Vec<Value> = self
             .draft
             .slots
@@ -274,6 +281,7 @@ impl Game for Rules {
     fn view_to_json(&self, s: &State, seat: Seat) -> Value {
         let mut v = self.state_to_json(&self.observe(s, seat));
         self.base.hide_in_view(&mut v, &s.base, seat);
+        json::rename_out(&mut v);
         v
     }
 
@@ -311,7 +319,8 @@ impl Game for Rules {
                 return Err(bad(format!("/draft/slots/{i}/cost: the slot costs {}", self.draft.slots[i])));
             }
         }
-        let base = self.base.state_from_json(value)?;
+        json::rename_in(&mut value);
+        let base = self.base.state_from_json(value).map_err(json::rename_error)?;
         let s = State { base, draft: state::Draft { slots, over } };
         self.check_state(&s)?;
         Ok(s)

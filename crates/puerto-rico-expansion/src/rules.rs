@@ -64,8 +64,9 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let draft = base.as_ref().and_then(|b| decode_draft(&draft_node, b, d));
     match (base, draft) {
         (Some(mut base), Some(draft)) if d.len() == before => {
-            // The expansion's guests play behind the base game's extension points.
-            base.extension = rulesmith_puerto_rico::extension::Hook::new(&crate::guests::GUESTS);
+            // The expansion's guests and forests play behind the base game's extension
+            // points.
+            base.extension = rulesmith_puerto_rico::extension::Hook::new(&crate::extension::EXPANSION);
             Some(Rules { base, draft })
         }
         _ => None,

@@ -20,13 +20,13 @@
 //!
 //! | action | notation | when |
 //! |---|---|---|
-//! | place a forest (tile from the stack / the face-up row) | `forest`, `forest corn` | settler (forest house) |
-//! | place the hacienda's drawn tile as a plantation | `plant sugar` | settler, after `draw`, when a forest could take its place |
+//! | place the hacienda's drawn tile as a plantation | `plant sugar` | settler, after `draw`, when the extension's tile could take its place (a forest) |
 //! | return a component to pay the rest of a building | `return colonist from sugar`, `return colonist from san-juan`, `return indigo`, `return vp` | builder, after `build …` short of doubloons (black market) |
 //! | sell in one's own trading post | `sell coffee to trading-post` (the building's id) | trader |
 //! | start loading one's mixed ship | `use small-wharf` (the building's id) | captain |
 //! | barrels of one good on the mixed ship | `load 3 corn` | captain, after `use …` |
-//! | move a guest | `guest to library`, `guest to corn`, `guest to quarry` | start of a phase, before storage (guest house) |
+//! | the expansion's moves ([`Action::Extension`]): place a forest (tile from the stack / the face-up row / the drawn tile) | `forest`, `forest corn` | settler (forest house) |
+//! | … move a guest | `guest to library`, `guest to corn`, `guest to quarry` | start of a phase, before storage (guest house) |
 //! | keep exactly these barrels | `keep 3 corn 1 sugar`, `keep nothing` | storage, with extra barrels (storehouse) |
 
 use crate::goods::{ByGood, Good};
@@ -68,10 +68,8 @@ pub enum Action {
         barrel: Option<Good>,
     },
     Pass,
-    /// Place a forest: a plantation tile face down, from the stack (`None`, or the tile
-    /// drawn with the hacienda) or from the face-up row.
-    Forest(Option<Good>),
-    /// Place the tile drawn with the hacienda as a plantation.
+    /// Place the tile drawn with the hacienda as a plantation (when the extension let its
+    /// owner look at it first: it may become a forest instead).
     Plant(Good),
     /// Return a colonist (from this group) to pay for a building.
     ReturnColonist(Group),

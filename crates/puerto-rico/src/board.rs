@@ -23,10 +23,10 @@ pub fn city_spaces_used(rules: &Rules, p: &Player) -> u8 {
     p.city.iter().map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces)).sum()
 }
 
-/// Filled island spaces: plantations, quarries and forests (of a checked state: the check
-/// counts an edited one without overflow).
+/// Filled island spaces: plantations, quarries and the extension's tiles (forests) (of a
+/// checked state: the check counts an edited one without overflow).
 pub fn island_used(p: &Player) -> u8 {
-    p.plantations.0.iter().sum::<u8>() + p.quarries + p.forests
+    p.plantations.0.iter().sum::<u8>() + p.quarries + p.extension_tiles
 }
 
 /// The effects of every building a player owns, occupied or not.
@@ -42,31 +42,9 @@ pub fn find<T>(rules: &Rules, p: &Player, pick: impl Fn(&Effect) -> Option<T>) -
     effects(rules, p).find_map(pick)
 }
 
-/// Doubloons off a building for the player's forests (no column limit).
-pub fn forest_discount(rules: &Rules, p: &Player) -> u8 {
-    if p.forests == 0 {
-        return 0;
-    }
-    owned_effects(rules, p)
-        .filter_map(|(e, occupied)| match *e {
-            Effect::ForestTiles { forests_per_doubloon, discount_when_unoccupied, .. }
-                if occupied || discount_when_unoccupied =>
-            {
-                Some(p.forests / forests_per_doubloon.max(1))
-            }
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// The forest effect the player can place forests with (occupied), if any: whether its
-/// tiles come from the face-up row.
-pub fn forest_from_face_up(rules: &Rules, p: &Player) -> Option<bool> {
-    find(rules, p, |e| match *e {
-        Effect::ForestTiles { from_face_up, .. } => Some(from_face_up),
-        _ => None,
-    })
+/// Doubloons off any building from the ruleset's extension (the expansion's forests).
+pub fn extension_discount(rules: &Rules, p: &Player) -> u8 {
+    rules.extension.get().map_or(0, |ext| ext.build_discount(rules, p))
 }
 
 /// Colonists the player could return to pay for a building: all but those on the
@@ -148,7 +126,7 @@ pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
 /// never below 0).
 pub fn build_cost(rules: &Rules, p: &Player, b: usize, privilege: u8) -> u16 {
     let Some(x) = rules.buildings.get(b) else { return u16::MAX };
-    cost_after(x, p.quarries_occupied, privilege.saturating_add(forest_discount(rules, p)))
+    cost_after(x, p.quarries_occupied, privilege.saturating_add(extension_discount(rules, p)))
 }
 
 /// A building's cost after occupied quarries (capped by its column) and `off` doubloons of
@@ -177,7 +155,7 @@ pub fn doubloons_per_load(rules: &Rules, p: &Player) -> u16 {
 /// Island tiles of one kind: 5 plantation kinds, quarries, forests.
 pub fn tile_counts(p: &Player) -> [u8; 7] {
     let pl = p.plantations.0;
-    [pl[0], pl[1], pl[2], pl[3], pl[4], p.quarries, p.forests]
+    [pl[0], pl[1], pl[2], pl[3], pl[4], p.quarries, p.extension_tiles]
 }
 
 /// Extra doubloons the player's markets add to a sale.
@@ -235,8 +213,8 @@ pub fn building_points(rules: &Rules, p: &Player) -> i32 {
     vp
 }
 
-/// Whether some forests lie face down with goods nobody saw (what views hide).
-pub fn hidden_forests(rules: &Rules, s: &State) -> bool {
-    s.forest_tiles.total() > 0
-        && rules.buildings.iter().any(|b| matches!(b.effect, Effect::ForestTiles { from_face_up: false, .. }))
+/// Whether the tiles the extension holds lie face down with goods nobody saw (what views
+/// hide: the expansion's forests drawn from the stack).
+pub fn hidden_held_tiles(rules: &Rules, s: &State) -> bool {
+    s.held_tiles.total() > 0 && rules.extension.get().is_some_and(|ext| ext.held_tiles_hidden(rules, s))
 }

@@ -84,8 +84,9 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             return Err(format!("/players/{i}/quarries_occupied: more than the quarries"));
         }
         // Counted wide: an edited state may hold any count (board::island_used is u8).
-        let island =
-            p.plantations.0.iter().map(|&c| u32::from(c)).sum::<u32>() + u32::from(p.quarries) + u32::from(p.forests);
+        let island = p.plantations.0.iter().map(|&c| u32::from(c)).sum::<u32>()
+            + u32::from(p.quarries)
+            + u32::from(p.extension_tiles);
         if island > u32::from(rules.island_spaces) {
             return Err(format!("/players/{i}: {island} island tiles, the island has {} spaces", rules.island_spaces));
         }
@@ -137,7 +138,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     }
     s.trading_house.check(usize::from(rules.trading_house_spaces)).map_err(|e| format!("/trading_house: {e}"))?;
 
-    // Plantations (face down as forests too) and quarries.
+    // Plantations (held by the extension too: forests) and quarries.
     let stack = s.stack.counts();
     for g in Good::ALL {
         let owned: u32 = s.players.iter().map(|p| u32::from(p.plantations[g])).sum();
@@ -146,18 +147,23 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             + u32::from(s.face_up[g])
             + u32::from(s.discards[g])
             + owned
-            + u32::from(s.forest_tiles[g])
+            + u32::from(s.held_tiles[g])
             + drawn;
         if total != u32::from(setup.plantations[g]) {
             return Err(format!("plantations: {total} {} tiles in play, expected {}", g.name(), setup.plantations[g]));
         }
     }
-    let forests: u32 = s.players.iter().map(|p| u32::from(p.forests)).sum();
-    if forests != s.forest_tiles.total() {
-        return Err(format!(
-            "forests: {forests} on the islands, but {} tiles lie face down as forests (/forest_tiles)",
-            s.forest_tiles.total()
-        ));
+    // Tiles only an extension places and holds (the expansion checks its own; see
+    // `crate::extension`).
+    if rules.extension.get().is_none() {
+        if let Some(i) = s.players.iter().position(|p| p.extension_tiles > 0) {
+            return Err(format!(
+                "/players/{i}/extension_tiles: island tiles of an extension, but the ruleset has none"
+            ));
+        }
+        if s.held_tiles.total() > 0 {
+            return Err("/held_tiles: tiles held by an extension, but the ruleset has none".into());
+        }
     }
     if s.pending.settler.drawn.is_some() && s.phase != Phase::Settler {
         return Err("/pending/drawn: a drawn tile outside the settler phase".into());

@@ -16,12 +16,13 @@
 //! 6. `keep KINDS [+ GOOD]`: each set of kinds (as a 5-bit number, 0 to 31) without, then
 //!    with a single barrel of each good not in the set;
 //! 7. `pass`;
-//! 8. † `forest`, `forest GOOD`, `plant GOOD` (forest tiles);
+//! 8. † `plant GOOD` (a drawn tile the extension lets its owner look at);
 //!    † `return colonist from GROUP` (goods, `quarry`, buildings, `san-juan`),
 //!    `return GOOD`, `return vp` (payment with components);
 //!    † `sell GOOD to BUILDING` for each trading-post building;
 //!    † `use BUILDING` for each mixed-ship building, `load N GOOD` for N from 0 to the
-//!    count's barrels of the good; † `guest to GROUP` (goods, `quarry`, buildings);
+//!    count's barrels of the good; † the extension's moves, in its order (the
+//!    expansion's: `forest`, `forest GOOD`, `guest to GROUP`);
 //!    † `keep N GOOD …` for every count of each good from 0 to the count's barrels of it
 //!    (extra storage barrels).
 //!
@@ -31,8 +32,9 @@
 //! `phase.PHASE`, `role.ROLE.in_progress`; per role `role.ROLE.taken`,
 //! `role.ROLE.doubloons`; `colonists.supply`, `colonists.ship`, `vp_chips`,
 //! `quarries.supply`, `goods.supply.GOOD`, `stack.tiles`, `stack.unseen.GOOD` (tiles
-//! nobody has seen: the stack's and, when forests are drawn face down, theirs),
-//! `face_up.GOOD`, `discards.GOOD`, `forest_tiles.GOOD` (0 while face down),
+//! nobody has seen: the stack's and, when the extension holds tiles face down, theirs),
+//! `face_up.GOOD`, `discards.GOOD`, `held_tiles.GOOD` (tiles the extension holds: 0 while
+//! face down; the expansion calls them `forest_tiles`),
 //! `building.BUILDING.supply`, `building.BUILDING.in_game`; per ship `shipK.capacity`,
 //! `shipK.load`, `shipK.good.GOOD`; `trading_house.GOOD`; `end.colonists`, `end.city`,
 //! `end.vp_chips`; `pending.drawn.GOOD`, `pending.settler_extra`, `pending.craftsman_picks`,
@@ -40,7 +42,8 @@
 //! `seatN.hacienda_used`, `seatN.wharf_used`, `seatN.captain_done`, `seatN.doubloons`,
 //! `seatN.vp` (the observer's own; 0 for the others: face-down chips, S000:L332),
 //! `seatN.goods.GOOD`, `seatN.plantations.GOOD`, `seatN.occupied.GOOD`,
-//! `seatN.quarries`, `seatN.quarries_occupied`, `seatN.forests`, `seatN.san_juan`,
+//! `seatN.quarries`, `seatN.quarries_occupied`, `seatN.extension_tiles` (the expansion:
+//! `seatN.forests`), `seatN.san_juan`,
 //! `seatN.building.BUILDING` (1 when built), `seatN.building.BUILDING.colonists`.
 
 use crate::action::{Action, Group};
@@ -124,9 +127,7 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
     }
     out.push(Action::Pass);
     let barrels = barrels(rules, players);
-    if rules.has_effect(kind::FOREST_TILES) {
-        out.push(Action::Forest(None));
-        out.extend(Good::ALL.map(|g| Action::Forest(Some(g))));
+    if rules.extension.get().is_some_and(|ext| ext.drawn_tiles_looked_at(rules)) {
         out.extend(Good::ALL.map(Action::Plant));
     }
     if rules.has_effect(kind::PAY_WITH_COMPONENTS) {
@@ -196,7 +197,7 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     n.each("stack.unseen", goods);
     n.each("face_up", goods);
     n.each("discards", goods);
-    n.each("forest_tiles", goods);
+    n.each("held_tiles", goods);
     for b in &rules.buildings {
         n.push(format!("building.{}.supply", b.id));
         n.push(format!("building.{}.in_game", b.id));
@@ -218,7 +219,7 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
         n.each(&format!("{p}.goods"), goods);
         n.each(&format!("{p}.plantations"), goods);
         n.each(&format!("{p}.occupied"), goods);
-        n.each(&p, ["quarries", "quarries_occupied", "forests", "san_juan"]);
+        n.each(&p, ["quarries", "quarries_occupied", "extension_tiles", "san_juan"]);
         for b in &rules.buildings {
             n.push(format!("{p}.building.{}", b.id));
             n.push(format!("{p}.building.{}.colonists", b.id));
@@ -263,20 +264,21 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     f.push(s.vp_chips);
     f.push(s.quarry_supply);
     goods(f, s.goods_supply);
-    // The stack's order and, when forests lie face down, their goods are hidden: only
-    // how many tiles of each good nobody has seen (as the seat's view shows).
-    let hidden_forests = crate::board::hidden_forests(rules, s);
+    // The stack's order and, when the extension's tiles lie face down (forests), their
+    // goods are hidden: only how many tiles of each good nobody has seen (as the seat's
+    // view shows).
+    let hidden = crate::board::hidden_held_tiles(rules, s);
     let mut unseen = s.stack.counts();
-    if hidden_forests {
+    if hidden {
         for g in Good::ALL {
-            unseen[g] += s.forest_tiles[g];
+            unseen[g] += s.held_tiles[g];
         }
     }
     f.push(s.stack.len);
     goods(f, unseen);
     goods(f, s.face_up);
     goods(f, s.discards);
-    goods(f, if hidden_forests { ByGood::default() } else { s.forest_tiles });
+    goods(f, if hidden { ByGood::default() } else { s.held_tiles });
     for i in 0..rules.buildings.len() {
         f.push(s.buildings.get(i).copied().unwrap_or(0));
         f.flag(s.in_game(i));
@@ -313,7 +315,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         goods(f, p.plantations_occupied);
         f.push(p.quarries);
         f.push(p.quarries_occupied);
-        f.push(p.forests);
+        f.push(p.extension_tiles);
         f.push(p.san_juan);
         let mut city = p.city.iter().peekable();
         for b in 0..rules.buildings.len() {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 /// Keys of the state that only expansion effects use: left out of the JSON of rulesets
 /// without such effects, so that the base game's JSON stays as it was (`pending` only
 /// while no decision is under way: the base game's craftsman privilege uses it too).
-const EXTENDED_KEYS: [&str; 3] = ["forest_tiles", "out_of_game", "pending"];
+const EXTENDED_KEYS: [&str; 3] = ["held_tiles", "out_of_game", "pending"];
 
 pub fn to_json(rules: &Rules, s: &State) -> Value {
     let mut v = serde_json::to_value(s).unwrap_or(Value::Null);
@@ -48,7 +48,7 @@ pub fn to_json(rules: &Rules, s: &State) -> Value {
         }
         if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
             for p in players.iter_mut().filter_map(Value::as_object_mut) {
-                p.remove("forests");
+                p.remove("extension_tiles");
             }
         }
     }

@@ -94,8 +94,8 @@ use rulesmith_core::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
 use rulesmith_core::ruleset::{Diagnostics, Kind, Node};
 
 /// Decodes a ruleset of the base game: [`rules::decode`], refusing buildings whose effect
-/// needs an extension the base game does not bring (the guests of the expansion: use a
-/// ruleset that extends `puerto-rico-expansion`).
+/// needs an extension the base game does not bring (the guests and forests of the
+/// expansion: use a ruleset that extends `puerto-rico-expansion`).
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let rules = rules::decode(tree, d)?;
     let mut ok = true;
@@ -240,15 +240,15 @@ impl Game for Rules {
 
     /// VP chips lie face down (S000:L333), but every VP comes from public loading, so a
     /// player who remembers knows them: only the order of the plantation stack is hidden.
-    /// Forests drawn from the stack were never seen: which goods they are is hidden too
-    /// (their tiles are pooled with the stack's).
+    /// Tiles the extension holds face down unseen (forests drawn from the stack): which
+    /// goods they are is hidden too (their tiles are pooled with the stack's).
     fn observe(&self, s: &State, _seat: Seat) -> State {
         let mut v = s.clone();
         let mut counts = v.stack.counts();
-        let hidden_forests = board::hidden_forests(self, s);
-        if hidden_forests {
+        let hidden_held = board::hidden_held_tiles(self, s);
+        if hidden_held {
             for g in Good::ALL {
-                counts[g] += v.forest_tiles[g];
+                counts[g] += v.held_tiles[g];
             }
         }
         v.stack = state::Stack::default();
@@ -257,8 +257,8 @@ impl Game for Rules {
                 v.stack.push(g);
             }
         }
-        if hidden_forests {
-            deal_forests(&mut v);
+        if hidden_held {
+            deal_held_tiles(&mut v);
         }
         v.rng = Rng::from_seed(0);
         v
@@ -266,14 +266,14 @@ impl Game for Rules {
 
     fn determinize(&self, s: &State, _seat: Seat, rng: &mut Rng) -> State {
         let mut v = s.clone();
-        if board::hidden_forests(self, s) {
+        if board::hidden_held_tiles(self, s) {
             for g in Good::ALL {
-                for _ in 0..v.forest_tiles[g] {
+                for _ in 0..v.held_tiles[g] {
                     v.stack.push(g);
                 }
             }
             v.stack.shuffle(rng);
-            deal_forests(&mut v);
+            deal_held_tiles(&mut v);
         } else {
             v.stack.shuffle(rng);
         }
@@ -354,18 +354,18 @@ impl Game for Rules {
 impl Rules {
     /// Marks in a view's JSON what `seat` may not see of `s` (the true state): no
     /// generator; the plantation stack as its size and the goods of the tiles nobody has
-    /// seen (the stack's and, when drawn face down, the forests' together), not their
+    /// seen (the stack's and, while hidden, the extension's held tiles together), not their
     /// order; other players' VP chips (face down, S000:L332) as `"hidden"`.
     pub fn hide_in_view(&self, v: &mut serde_json::Value, s: &State, seat: Seat) {
         let Some(m) = v.as_object_mut() else { return };
         m.remove("rng");
-        let forests = board::hidden_forests(self, s);
+        let hidden_held = board::hidden_held_tiles(self, s);
         let mut unseen = s.stack.counts();
-        if forests {
+        if hidden_held {
             for g in Good::ALL {
-                unseen[g] += s.forest_tiles[g];
+                unseen[g] += s.held_tiles[g];
             }
-            m.insert("forest_tiles".into(), serde_json::json!("hidden"));
+            m.insert("held_tiles".into(), serde_json::json!("hidden"));
         }
         let unseen = serde_json::to_value(unseen).unwrap_or(serde_json::Value::Null);
         m.insert("stack".into(), serde_json::json!({ "tiles": s.stack.len, "unseen": unseen }));
@@ -381,13 +381,14 @@ impl Rules {
     }
 }
 
-/// Moves as many tiles from the top of the stack to the forests as there are forests.
-fn deal_forests(v: &mut State) {
-    let forests = v.forest_tiles.total();
-    v.forest_tiles = ByGood::default();
-    for _ in 0..forests {
+/// Moves as many tiles from the top of the stack to the tiles the extension holds as it
+/// holds (face-down forests, once pooled with the stack).
+fn deal_held_tiles(v: &mut State) {
+    let held = v.held_tiles.total();
+    v.held_tiles = ByGood::default();
+    for _ in 0..held {
         if let Some(g) = v.stack.pop() {
-            v.forest_tiles[g] += 1;
+            v.held_tiles[g] += 1;
         }
     }
 }

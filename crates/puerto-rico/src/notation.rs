@@ -35,8 +35,6 @@ pub fn format(rules: &Rules, ship_capacities: &[u8], a: Action) -> String {
             s
         }
         Action::Pass => "pass".into(),
-        Action::Forest(None) => "forest".into(),
-        Action::Forest(Some(g)) => format!("forest {}", g.name()),
         Action::Plant(g) => format!("plant {}", g.name()),
         Action::ReturnColonist(g) => format!("return colonist from {}", group_name(rules, g)),
         Action::ReturnGood(g) => format!("return {}", g.name()),
@@ -129,8 +127,6 @@ pub fn parse(rules: &Rules, ship_capacities: &[u8], text: &str) -> Result<Action
             let count: u8 = n.parse().map_err(|_| bad("expected a number of colonists after `place`"))?;
             Ok(Action::Place { group: group(what)?, count })
         }
-        ["forest"] => Ok(Action::Forest(None)),
-        ["forest", g] => Ok(Action::Forest(Some(good(g)?))),
         ["plant", g] => Ok(Action::Plant(good(g)?)),
         ["return", "colonist", "from", what] => Ok(Action::ReturnColonist(group(what)?)),
         ["return", "vp"] => Ok(Action::ReturnVp),

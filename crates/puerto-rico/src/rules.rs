@@ -263,7 +263,7 @@ pub mod kind {
 
 /// Effect kinds whose rules the base game leaves to an extension ([`crate::extension`]):
 /// a ruleset with them plays only in the game that brings the extension.
-pub const EXTENSION_KINDS: u32 = 1 << kind::GUESTS;
+pub const EXTENSION_KINDS: u32 = (1 << kind::GUESTS) | (1 << kind::FOREST_TILES);
 
 /// Index of the first effect kind that needs state beyond the base game's (forests,
 /// guests, multi-step payments …): rulesets without any keep the base state JSON.
@@ -352,7 +352,7 @@ pub struct Rules {
     pub effects_present: u32,
     /// The extension whose rules the game plays with (the expansion's guests); none for
     /// the base game. Not from the TOML: the game that wraps the base game sets it.
-    pub extension: crate::extension::Hook<Rules, crate::state::State, crate::action::Action>,
+    pub extension: crate::extension::Hook<Rules, crate::state::State, crate::action::Action, crate::state::Player>,
 }
 
 impl Rules {

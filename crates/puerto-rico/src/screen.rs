@@ -162,7 +162,7 @@ fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, current: Seat, style: &
         pl.san_juan
     );
     rulesmith_core::screen::head_tail(&head, &goods, out);
-    let used: u32 = pl.plantations.total() + u32::from(pl.quarries) + u32::from(pl.forests);
+    let used: u32 = pl.plantations.total() + u32::from(pl.quarries) + u32::from(pl.extension_tiles);
     let mut island: Vec<String> = Good::ALL
         .iter()
         .filter(|&&g| pl.plantations[g] > 0)
@@ -173,8 +173,8 @@ fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, current: Seat, style: &
     if pl.quarries > 0 {
         island.push(format!("quarry {}", marks(pl.quarries_occupied as usize, pl.quarries as usize)));
     }
-    if pl.forests > 0 {
-        island.push(style.colour("green", &format!("forest ×{}", pl.forests)));
+    if let (n @ 1.., Some(ext)) = (pl.extension_tiles, rules.extension.get()) {
+        island.push(style.colour("green", &format!("{} ×{n}", ext.island_tile_name())));
     }
     if island.is_empty() {
         island.push(style.dim("empty"));

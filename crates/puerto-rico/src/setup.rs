@@ -78,7 +78,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         mayor_group: 0,
         craftsman_kinds: 0,
         end_triggers: 0,
-        forest_tiles: ByGood::default(),
+        held_tiles: ByGood::default(),
         out_of_game: 0,
         pending: Default::default(),
         colonist_offer: None,

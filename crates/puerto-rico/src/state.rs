@@ -28,9 +28,10 @@ pub struct Player {
     pub plantations_occupied: ByGood<u8>,
     pub quarries: u8,
     pub quarries_occupied: u8,
-    /// Forests on the island: plantation tiles face down, with no circle.
+    /// Island spaces filled by tiles of the ruleset's extension (the expansion's forests,
+    /// [`crate::extension`]): no circle, no production.
     #[serde(default)]
-    pub forests: u8,
+    pub extension_tiles: u8,
     /// Colonists waiting in San Juan (during the mayor phase: colonists not yet placed).
     pub san_juan: u8,
     #[serde(with = "city_serde")]
@@ -181,9 +182,10 @@ pub struct State {
     pub craftsman_kinds: u8,
     /// End conditions met (bits: 1 colonists, 2 city full, 4 VP chips).
     pub end_triggers: u8,
-    /// Plantation tiles lying face down as forests, by the good on their face.
+    /// Plantation tiles the ruleset's extension holds out of play, by the good on their
+    /// face (the expansion's forests lie face down, [`crate::extension`]).
     #[serde(default)]
-    pub forest_tiles: ByGood<u8>,
+    pub held_tiles: ByGood<u8>,
     /// Buildings that are not in this game (bit per building index), e.g. not drafted.
     #[serde(default)]
     pub out_of_game: u64,
@@ -296,6 +298,21 @@ impl State {
 
     pub fn ships(&self) -> &[Ship] {
         &self.ships[..self.ship_count as usize]
+    }
+
+    /// The top face-down plantation tile; an empty stack is first refilled from the
+    /// discards (as when revealing, S000:L146).
+    pub fn draw_face_down(&mut self) -> Option<Good> {
+        if self.stack.len == 0 {
+            for g in Good::ALL {
+                for _ in 0..self.discards[g] {
+                    self.stack.push(g);
+                }
+                self.discards[g] = 0;
+            }
+            self.stack.shuffle(&mut self.rng);
+        }
+        self.stack.pop()
     }
 
     pub fn in_game(&self, building: usize) -> bool {

@@ -46,14 +46,15 @@ pub fn plant(s: &mut State, seat: u8, g: Good, n: u8, occupied: u8) {
     s.colonist_supply -= occupied;
 }
 
-/// Gives a player forests (tiles from the stack, face down; the expansion's forest house).
+/// Gives a player island tiles of the extension held from the stack (the expansion's
+/// forests, face down).
 #[track_caller]
-pub fn forests(s: &mut State, seat: u8, n: u8) {
+pub fn extension_tiles(s: &mut State, seat: u8, n: u8) {
     for _ in 0..n {
         let Some(g) = s.stack.pop() else { panic!("no tile left in the stack") };
-        s.forest_tiles[g] += 1;
+        s.held_tiles[g] += 1;
     }
-    s.players[seat].forests += n;
+    s.players[seat].extension_tiles += n;
 }
 
 /// Gives a player quarries (occupied ones with colonists from the supply).

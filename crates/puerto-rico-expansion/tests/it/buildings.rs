@@ -80,9 +80,9 @@ fn forest_house_places_a_forest() {
     assert_eq!(l[l.len() - 2..], ["forest".to_string(), "pass".to_string()]);
     let stack = s.stack.len;
     play(&rules, &mut s, "forest");
-    assert_eq!(s.players[1].forests, 1);
+    assert_eq!(s.players[1].extension_tiles, 1);
     assert_eq!(s.stack.len, stack - 1, "the tile comes from the face-down stack");
-    assert_eq!(s.forest_tiles.total(), 1);
+    assert_eq!(s.held_tiles.total(), 1);
     assert_eq!(board::island_used(&s.players[1]), 2, "a forest fills an island space");
     // A forest has no circle: mayor placement never offers it, the refill ignores it.
     assert_eq!(board::colonists(&s.players[1]), 1);
@@ -124,7 +124,7 @@ fn forest_house_cost_example() {
     // 6 forests: 3 − 1 − 3 → 0; with 2 forests: 3 − 1 − 1 = 1.
     assert_eq!(board::build_cost(&rules.base, p, idx(&rules, "small-warehouse"), 0), 0);
     let mut two = *p;
-    two.forests = 2;
+    two.extension_tiles = 2;
     assert_eq!(board::build_cost(&rules.base, &two, idx(&rules, "small-warehouse"), 0), 1);
     // Harbor (8, column 3): 8 − 1 − 2 − 3 = 2.
     assert_eq!(board::build_cost(&rules.base, p, idx(&rules, "harbor"), 1), 2);
@@ -149,9 +149,9 @@ fn forest_house_with_hacienda() {
     assert_eq!(legal(&rules, &s), [format!("plant {}", top.name()), "forest".to_string()]);
     let plantations = s.players[0].plantations.total();
     play(&rules, &mut s, "forest");
-    assert_eq!(s.players[0].forests, 1);
+    assert_eq!(s.players[0].extension_tiles, 1);
     assert_eq!(s.players[0].plantations.total(), plantations);
-    assert_eq!(s.forest_tiles[top], 1, "the drawn tile");
+    assert_eq!(s.held_tiles[top], 1, "the drawn tile");
     // The turn goes on: the face-up tile (or another forest), no second draw.
     let l = legal(&rules, &s);
     assert!(!l.contains(&"draw".to_string()) && l.contains(&"forest".to_string()), "{l:?}");
@@ -166,7 +166,7 @@ fn forest_house_with_hacienda() {
     play(&rules, &mut s, "draw");
     play(&rules, &mut s, &format!("plant {}", top.name()));
     assert_eq!(s.players[0].plantations[top], 1 + u8::from(top == Good::Indigo));
-    assert_eq!(s.players[0].forests, 0);
+    assert_eq!(s.players[0].extension_tiles, 0);
 }
 
 /// S001:L529: with an occupied library the settler may place 0, 1 or 2 forests instead of
@@ -183,7 +183,7 @@ fn forest_house_with_library() {
     assert_eq!(s.current, 0, "the chooser's extra tile");
     assert!(legal(&rules, &s).contains(&"forest".to_string()));
     play(&rules, &mut s, "forest");
-    assert_eq!(s.players[0].forests, 2);
+    assert_eq!(s.players[0].extension_tiles, 2);
     assert_eq!(s.phase, Phase::RoleSelection);
 }
 
@@ -213,7 +213,7 @@ fn forest_from_the_face_up_row_option() {
     let g = Good::ALL.into_iter().find(|&g| s.face_up[g] > 0).unwrap();
     let stack = s.stack.len;
     play(&rules, &mut s, &format!("forest {}", g.name()));
-    assert_eq!((s.players[0].forests, s.stack.len, s.forest_tiles[g]), (1, stack, 1));
+    assert_eq!((s.players[0].extension_tiles, s.stack.len, s.held_tiles[g]), (1, stack, 1));
 }
 
 /// Forests count as filled island spaces for the residence (D B.4 [I]: "llenas").
@@ -935,11 +935,12 @@ fn state_json_keys() {
     assert_eq!(v.pointer("/players/0/forests"), Some(&serde_json::json!(0)));
 }
 
-/// The guests play behind the base game's extension points: the base game alone refuses a
-/// ruleset with a guests building, naming the building and where its effect is written;
-/// the expansion plays it, and its notation reads and prints the moves.
+/// The guests and the forests play behind the base game's extension points: the base game
+/// alone refuses a ruleset with a guests or forest building, naming the building and where
+/// its effect is written; the expansion plays it, and its notation reads and prints the
+/// moves.
 #[test]
-fn guests_need_the_expansion() {
+fn guests_and_forests_need_the_expansion() {
     let b = bundled();
     let loaded = rulesmith_core::ruleset::load("puerto-rico-expansion", &b).unwrap();
     let mut d = rulesmith_core::ruleset::Diagnostics::default();
@@ -952,9 +953,14 @@ fn guests_need_the_expansion() {
     let text = d.render(&loaded.sources);
     assert!(text.contains("building `guest-house`: effect `guests` belongs to the expansion's rules"), "{text}");
     assert!(text.contains("rulesets/puerto-rico-expansion.toml:105:"), "{text}");
+    assert!(text.contains("building `forest-house`: effect `forest_tiles` belongs to the expansion's rules"), "{text}");
     let rules = rules();
-    assert_eq!(rules.base.extension.get().map(|e| e.name()), Some("guests"));
+    assert_eq!(rules.base.extension.get().map(|e| e.name()), Some("puerto-rico-expansion"));
     let s = rules.new_game(3, 1).unwrap();
-    let a = rules.parse_action(&s, "guest to library").unwrap();
-    assert_eq!(rules.format_action(&s, a), "guest to library");
+    for text in ["guest to library", "forest", "forest coffee"] {
+        let a = rules.parse_action(&s, text).unwrap();
+        assert_eq!(rules.format_action(&s, a), text);
+    }
+    let e = rules.parse_action(&s, "forest rum").unwrap_err().to_string();
+    assert!(e.contains("`rum` is not a good"), "{e}");
 }

@@ -39,7 +39,7 @@ fn seeded_four_player_game() {
     )
     .unwrap();
     for (i, c) in cities.iter().enumerate() {
-        writeln!(text, "city {i}: {} (forests {})", c.join(", "), s.base.players[i as u8].forests).unwrap();
+        writeln!(text, "city {i}: {} (forests {})", c.join(", "), s.base.players[i as u8].extension_tiles).unwrap();
     }
     insta::assert_snapshot!(text);
 }

@@ -1,5 +1,5 @@
 //! Builder phase (S000:L200-244, L451-457; university L596-600). Expansion effects:
-//! forests lower costs (in [`board::build_cost`]), paying a shortfall with returned
+//! the extension's tiles (forests) lower costs (in [`board::build_cost`]), paying a shortfall with returned
 //! components ([`Effect::PayWithComponents`], S001:L537-545), VP by the new building's
 //! column ([`Effect::BuildVpByColumn`], S001:L577).
 
@@ -31,7 +31,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let raise = board::payment_capacity(rules, p);
     let budget = p.doubloons + raise;
     // Discounts that do not depend on the building, worked out once.
-    let off = discount.saturating_add(board::forest_discount(rules, p));
+    let off = discount.saturating_add(board::extension_discount(rules, p));
     let owned = p.city.iter().fold(0u64, |m, b| m | (1u64 << (b.building & 63)));
     let mut any = false;
     for (i, b) in rules.buildings.iter().enumerate() {

@@ -31,6 +31,7 @@ pub mod trader;
 pub mod window;
 
 use crate::action::Action;
+use crate::extension::Played;
 use crate::rules::{RoleKind, Rules};
 use crate::state::{Checkpoint, Phase, State};
 pub use flow::{Flow, Interrupt};
@@ -89,9 +90,17 @@ fn with_own_turn_guests(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 pub fn play(rules: &Rules, s: &mut State, a: Action) {
     let own_turn = matches!(s.phase, Phase::Settler | Phase::Builder | Phase::Trader | Phase::Captain);
     if let (true, Action::Extension(code), Some(ext)) = (own_turn, a, rules.extension.get()) {
-        // A move before the turn's action; the turn goes on.
-        ext.play(rules, s, code);
-        advance(rules, s);
+        let flow = match ext.play(rules, s, code) {
+            // A move before the turn's action (a guest), or the drawn tile placed: the
+            // turn goes on.
+            Played::TurnGoesOn => Flow::Continue,
+            // The settler's tile was the extension's (a forest): the turn's action.
+            Played::TileWithoutCircle => {
+                s.pending.window.mark = 0;
+                settler::placed_without_circle(rules, s)
+            }
+        };
+        run(rules, s, flow);
         return;
     }
     if own_turn {

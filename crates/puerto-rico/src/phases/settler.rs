@@ -1,6 +1,7 @@
 //! Settler phase (S000:L137-149; hacienda L530-534, construction hut L538-542, hospice
-//! L556-560). Expansion effects: forests ([`Effect::ForestTiles`], S001:L517-533) and the
-//! chooser's extra tile when the privilege is doubled (library, S001:L610-612).
+//! L556-560). Expansion effects: the chooser's extra tile when the privilege is doubled
+//! (library, S001:L610-612); an extension's island tiles instead of a plantation or
+//! quarry (the expansion's forests, [`crate::extension`]).
 
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
@@ -25,10 +26,13 @@ pub fn begin(rules: &Rules, s: &mut State) {
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
     let p = &s.players[seat];
-    // The hacienda's tile, seen: planted, or a forest instead (S001:L527).
+    // The hacienda's tile, seen: planted, or the extension's tile instead (a forest,
+    // S001:L527).
     if let Some(g) = s.pending.settler.drawn {
         f(Action::Plant(g));
-        f(Action::Forest(None));
+        if let Some(ext) = rules.extension.get() {
+            ext.settler_actions(rules, s, seat, &mut |a| f(a));
+        }
         return;
     }
     if board::island_used(p) >= rules.island_spaces {
@@ -49,20 +53,11 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         f(Action::TakeQuarry);
         any = true;
     }
-    match board::forest_from_face_up(rules, p) {
-        Some(false) if s.stack.len > 0 || s.discards.total() > 0 => {
-            f(Action::Forest(None));
+    if let Some(ext) = rules.extension.get() {
+        ext.settler_actions(rules, s, seat, &mut |a| {
+            f(a);
             any = true;
-        }
-        Some(true) => {
-            for g in Good::ALL {
-                if s.face_up[g] > 0 {
-                    f(Action::Forest(Some(g)));
-                    any = true;
-                }
-            }
-        }
-        _ => {}
+        });
     }
     if any {
         f(Action::Pass);
@@ -96,10 +91,10 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let offer = match a {
         Action::Draw => {
             // The drawn tile must be placed at once, and gets no hospice colonist (L534,
-            // L560). With a forest house the owner looks at it first: it may become a
-            // forest instead (S001:L527).
+            // L560). With the extension's leave (a forest house) the owner looks at it
+            // first: it may become a forest instead (S001:L527).
             if let Some(g) = s.stack.pop() {
-                if board::forest_from_face_up(rules, &s.players[seat]).is_some() {
+                if rules.extension.get().is_some_and(|ext| ext.looks_at_drawn_tile(rules, s, seat)) {
                     s.pending.settler.drawn = Some(g);
                 } else {
                     s.players[seat].plantations[g] += 1;
@@ -113,28 +108,6 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
             s.pending.settler.drawn = None;
             s.players[seat].plantations[g] += 1;
             return Flow::Continue;
-        }
-        Action::Forest(None) if s.pending.settler.drawn.is_some() => {
-            if let Some(g) = s.pending.settler.drawn.take() {
-                s.forest_tiles[g] += 1;
-                s.players[seat].forests += 1;
-            }
-            return Flow::Continue;
-        }
-        Action::Forest(from) => {
-            let tile = match from {
-                Some(g) => {
-                    s.face_up[g] -= 1;
-                    Some(g)
-                }
-                None => draw_face_down(s),
-            };
-            // Hospice: its colonist goes to San Juan, as a forest has no circle (S001:L531).
-            tile.and_then(|g| {
-                s.forest_tiles[g] += 1;
-                s.players[seat].forests += 1;
-                hospice(rules, s, seat, Offer::SanJuan)
-            })
         }
         Action::Take(g) => {
             s.face_up[g] -= 1;
@@ -154,19 +127,13 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     }
 }
 
-/// The top face-down tile; an empty stack is first refilled from the discards (as when
-/// revealing, S000:L146).
-fn draw_face_down(s: &mut State) -> Option<Good> {
-    if s.stack.len == 0 {
-        for g in Good::ALL {
-            for _ in 0..s.discards[g] {
-                s.stack.push(g);
-            }
-            s.discards[g] = 0;
-        }
-        s.stack.shuffle(&mut s.rng);
+/// The extension placed the turn's tile, one without a circle (a forest): the turn ends as
+/// after taking a tile; a hospice's colonist goes to San Juan (S001:L531).
+pub fn placed_without_circle(rules: &Rules, s: &mut State) -> Flow {
+    match hospice(rules, s, s.current, Offer::SanJuan) {
+        Some(to) => Flow::Interrupt(Interrupt::ColonistOffer(to)),
+        None => next(rules, s),
     }
-    s.stack.pop()
 }
 
 /// Hospice: the owner *may* take a colonist from the supply, else from the ship, onto

@@ -31,7 +31,10 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 
 pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
     match (a, rules.extension.get()) {
-        (Action::Extension(code), Some(ext)) => ext.play(rules, s, code),
+        (Action::Extension(code), Some(ext)) => {
+            // A window's moves never end a turn (the extension lists no tiles there).
+            ext.play(rules, s, code);
+        }
         _ => next_seat(s),
     }
     Flow::Continue

@@ -553,3 +553,22 @@ fn coins_on_unchosen_roles() {
     play(&rules, &mut s, "mayor");
     assert_eq!(s.players[1].doubloons, d + 1);
 }
+
+/// Island tiles and held tiles belong to an extension (the expansion's forests): the base
+/// game has none, so a state that gives a player such tiles is refused, naming the key.
+#[test]
+fn extension_tiles_need_an_extension() {
+    let (rules, s) = game(3);
+    let mut tiles = s.clone();
+    tiles.players[1].extension_tiles = 1;
+    let e = rules.check_state(&tiles).unwrap_err().to_string();
+    assert!(e.contains("/players/1/extension_tiles"), "{e}");
+    let mut held = s.clone();
+    let g = held.stack.pop().unwrap();
+    held.held_tiles[g] = 1;
+    let e = rules.check_state(&held).unwrap_err().to_string();
+    assert!(e.contains("/held_tiles"), "{e}");
+    // The base game's JSON has neither key.
+    let v = rules.state_to_json(&s);
+    assert!(v.get("held_tiles").is_none() && v.pointer("/players/0/extension_tiles").is_none(), "{v}");
+}

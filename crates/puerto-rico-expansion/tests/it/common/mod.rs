@@ -74,7 +74,7 @@ pub fn check(rules: &Rules, s: &BaseState) {
 }
 
 // Position set-up: the base game's test kit.
-pub use rulesmith_puerto_rico::testing::{fill_ships, forests, give, plant, quarries, set_ship, vp};
+pub use rulesmith_puerto_rico::testing::{extension_tiles as forests, fill_ships, give, plant, quarries, set_ship, vp};
 
 /// Builds a building for a player from the board, with colonists from the supply.
 #[track_caller]
