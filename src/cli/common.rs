@@ -132,3 +132,27 @@ pub fn range_text(r: &RangeInclusive<usize>) -> String {
 pub fn bots_error(e: String) -> Failure {
     if e.starts_with("--bots") { bad(e) } else { bad(format!("--bots: {e}")) }
 }
+
+// The run options `simulate`, `compare` and `tournament` share.
+
+/// `K/N` (1-based K) → `(K-1, N)`.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
+    rulesmith::core::sim::parse_shard(s)
+        .ok_or_else(|| bad(format!("--shard `{s}`: expected K/N with 1 ≤ K ≤ N, e.g. 2/4")))
+}
+
+/// Most worker threads `--threads` may ask for: refused at once rather than spawned.
+pub const MAX_THREADS: usize = 1024;
+
+/// Sizes rayon's pool once per process (the callbacks stay on this thread).
+pub fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
+    match threads {
+        None => Ok(()),
+        Some(0) => Err(bad("--threads 0: expected at least 1")),
+        Some(t) if t > MAX_THREADS => Err(bad(format!("--threads {t}: expected at most {MAX_THREADS}"))),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| bad(format!("cannot start {t} threads: {e}"))),
+    }
+}

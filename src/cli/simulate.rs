@@ -1,6 +1,9 @@
 //! `simulate`, `compare`, `merge`.
 
-use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load, players_for, stderr_is_terminal};
+use super::common::{
+    Failure, Format, bad, bots_error, configure_threads, emit, emit_json, failed, load, parse_shard, players_for,
+    stderr_is_terminal,
+};
 use super::games_csv::GamesCsv;
 use super::html::HtmlOut;
 use rulesmith::Ruleset;
@@ -37,27 +40,6 @@ pub struct RunSpec {
     pub games_csv: Option<PathBuf>,
     /// `--no-metrics`: skip the designer metrics (the fastest runs).
     pub no_metrics: bool,
-}
-
-/// `K/N` (1-based K) → `(K-1, N)`.
-pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
-    sim::parse_shard(s).ok_or_else(|| bad(format!("--shard `{s}`: expected K/N with 1 ≤ K ≤ N, e.g. 2/4")))
-}
-
-/// Most worker threads `--threads` may ask for: refused at once rather than spawned.
-pub const MAX_THREADS: usize = 1024;
-
-/// Sizes rayon's pool once per process (the callbacks stay on this thread).
-pub(super) fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
-    match threads {
-        None => Ok(()),
-        Some(0) => Err(bad("--threads 0: expected at least 1")),
-        Some(t) if t > MAX_THREADS => Err(bad(format!("--threads {t}: expected at most {MAX_THREADS}"))),
-        Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .map_err(|e| bad(format!("cannot start {t} threads: {e}"))),
-    }
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.

@@ -1,7 +1,7 @@
 //! `rulesmith tournament`: bots round robin over rotated seatings, rated.
 
 use super::common::{Failure, Format, bad, bots_error, emit, emit_json, failed, load};
-use super::simulate::{configure_threads, parse_shard};
+use super::common::{configure_threads, parse_shard};
 use rulesmith::core::bots::parse_bots;
 use rulesmith::core::sim::{SimError, default_players};
 use rulesmith::core::tournament::{TournamentOptions, TournamentReport, TournamentTally, seatings};

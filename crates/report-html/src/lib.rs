@@ -10,22 +10,16 @@
 //! margin and length plots that a report's sums cannot give.
 
 mod dist;
+mod error;
 mod plot;
 
 pub use dist::Distributions;
+pub use error::Error;
 
 use plot::{Bar, Series, colour, css};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("the report does not have the shape of a rulesmith report: {0}")]
-    Shape(String),
-    #[error("drawing a plot failed: {0}")]
-    Plot(String),
-}
 
 /// One designer metric of a report.
 #[derive(Clone, Debug, Deserialize)]
