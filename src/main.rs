@@ -122,6 +122,10 @@ enum Command {
         /// The game of the record file: its index in a simulation, else its line (1-based).
         #[arg(long, value_name = "K")]
         game: Option<u64>,
+        /// With `--rotate-seats` records: which rotation of the game's seed (0: the bots as
+        /// listed, the default; 1, 2, …: each further rotation).
+        #[arg(long, value_name = "R")]
+        rotation: Option<u32>,
         /// Print the screen after this many decisions (0: after setup).
         #[arg(long, value_name = "N", conflicts_with = "round")]
         step: Option<usize>,
@@ -307,8 +311,8 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
                 bot_time_limit,
             })
         }
-        Command::ShowGame { record, game, step, round, seat } => {
-            cli::show_game::show_game(&record, cli::show_game::At { game, step, round, seat })
+        Command::ShowGame { record, game, rotation, step, round, seat } => {
+            cli::show_game::show_game(&record, cli::show_game::At { game, rotation, step, round, seat })
         }
         Command::Run { scenarios } => cli::scenarios::run(&scenarios, f),
         Command::Legal { target, position } => cli::scenarios::legal(&target, position.players, position.seed, f),

@@ -71,6 +71,7 @@ impl Table<'_> {
             seed: self.seed,
             index: None,
             run_seed: None,
+            rotation: None,
             bots: self.names.clone(),
             actions: s.history().to_vec(),
             rounds: s.progress().rounds,

@@ -9,6 +9,8 @@ use std::path::Path;
 /// Which game of the file, and where in it.
 pub struct At {
     pub game: Option<u64>,
+    /// The rotation of the game's seed (`--rotate-seats` records share an index).
+    pub rotation: Option<u32>,
     pub step: Option<usize>,
     pub round: Option<u32>,
     pub seat: Option<u8>,
@@ -18,7 +20,7 @@ const HELP: &str = "Enter or n: next decision · p: previous · N: after N decis
                     end: the last position · q: quit";
 
 /// Reads the chosen game of a record file line by line (record files may be large).
-fn find(path: &Path, game: Option<u64>) -> Result<Record, Failure> {
+fn find(path: &Path, game: Option<u64>, rotation: Option<u32>) -> Result<Record, Failure> {
     let what = path.display();
     // Bounded line by line: a regular file only, lines of at most the core's limit, a BOM
     // skipped, non-UTF-8 named with its byte offset.
@@ -37,13 +39,15 @@ fn find(path: &Path, game: Option<u64>) -> Result<Record, Failure> {
             None => true,
             Some(k) => rec.index.map_or(ordinal == k, |x| x == k),
         };
-        if wanted {
+        if wanted && rec.rotation.unwrap_or(0) == rotation.unwrap_or(0) {
             return Ok(rec);
         }
     }
-    Err(match game {
-        Some(k) => bad(format!("`{what}` holds no game {k}")),
-        None => bad(format!("`{what}` holds no game record")),
+    Err(match (game, rotation) {
+        (Some(k), Some(r @ 1..)) => bad(format!("`{what}` holds no game {k} in rotation {r}")),
+        (Some(k), _) => bad(format!("`{what}` holds no game {k}")),
+        (None, Some(r @ 1..)) => bad(format!("`{what}` holds no game of rotation {r}")),
+        (None, _) => bad(format!("`{what}` holds no game record")),
     })
 }
 
@@ -53,7 +57,7 @@ pub fn show_game(path: &Path, at: At) -> Result<u8, Failure> {
 }
 
 pub fn show_game_with(path: &Path, at: At, lines: &mut dyn Lines, colour: bool) -> Result<u8, Failure> {
-    let rec = find(path, at.game)?;
+    let rec = find(path, at.game, at.rotation)?;
     let r = ruleset_of(&rec, path)?;
     if !r.game.players().contains(&rec.players) {
         return Err(bad(format!("{}: {} players is outside the ruleset", path.display(), rec.players)));

@@ -327,6 +327,33 @@ fn show_game_prints_and_steps() {
     assert!(o.stdout.contains("No such position"), "{}", o.stdout);
 }
 
+/// `simulate --rotate-seats` plays each seed once per rotation of the bots: the records of
+/// one seed share its index and name their rotation, and `show-game --rotation R` picks one.
+#[test]
+fn show_game_picks_a_rotation() {
+    let f = temp("rotations.jsonl");
+    let path = f.to_str().unwrap();
+    let args = ["simulate", "puerto-rico", "--players", "3", "--games", "2", "--bots", "greedy,random,random"];
+    let o = run(&[&args[..], &["--rotate-seats", "--record", path]].concat(), "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let records: Vec<serde_json::Value> =
+        std::fs::read_to_string(&f).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let keys: Vec<(u64, Option<u64>)> =
+        records.iter().map(|r| (r["index"].as_u64().unwrap(), r.get("rotation").and_then(|x| x.as_u64()))).collect();
+    assert_eq!(keys, [(0, None), (0, Some(1)), (0, Some(2)), (1, None), (1, Some(1)), (1, Some(2))]);
+    // Each rotation's own game: its last position, and which seat the greedy bot had.
+    for (k, r) in records.iter().enumerate().filter(|(_, r)| r["index"] == 1) {
+        let rotation = r.get("rotation").and_then(|x| x.as_u64()).unwrap_or(0).to_string();
+        let steps = r["actions"].as_array().unwrap().len().to_string();
+        let o = run(&["show-game", path, "--game", "1", "--rotation", &rotation, "--step", &steps], "");
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(o.stdout.starts_with(&format!("step {steps} of {steps}")), "record {k}: {}", o.stdout);
+    }
+    let o = run(&["show-game", path, "--game", "1", "--rotation", "3"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("holds no game 1 in rotation 3"), "{}", o.stderr);
+}
+
 mod no_panic {
     use super::*;
     use proptest::prelude::*;

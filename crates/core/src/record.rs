@@ -35,6 +35,11 @@ pub struct Record {
     pub index: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_seed: Option<u64>,
+    /// For a simulation that plays each seed once per rotation of the bots
+    /// (`--rotate-seats`): which rotation, from 1 (absent for the bots as listed). The
+    /// rotations of one seed share its index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<u32>,
     /// Per seat: a bot (`random`, `greedy`, `mcts:N`) or `human`.
     pub bots: Vec<String>,
     /// Every decision, in the game's notation.
@@ -69,6 +74,7 @@ impl Record {
             seed: r.seed,
             index: Some(r.index),
             run_seed: Some(run_seed),
+            rotation: Some(r.rotation).filter(|&k| k > 0),
             bots: (0..players)
                 .map(|s| bots.get(s).map_or_else(|| BotSpec::Random.to_string(), ToString::to_string))
                 .collect(),
@@ -83,11 +89,13 @@ impl Record {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// A name for messages: `game 12` for a simulated game, else `the game`.
+    /// A name for messages: `game 12` (`game 12, rotation 2`) for a simulated game, else
+    /// `the game`.
     fn label(&self) -> String {
-        match self.index {
-            Some(i) => format!("game {i}"),
-            None => "the game".to_string(),
+        match (self.index, self.rotation) {
+            (Some(i), Some(k)) => format!("game {i}, rotation {k}"),
+            (Some(i), None) => format!("game {i}"),
+            _ => "the game".to_string(),
         }
     }
 }

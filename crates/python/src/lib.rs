@@ -381,6 +381,7 @@ impl Game {
             seed: self.seed,
             index: None,
             run_seed: None,
+            rotation: None,
             bots,
             actions: self.session.history().to_vec(),
             rounds: self.session.progress().rounds,
