@@ -4,7 +4,7 @@
 //! - [`Tally`]: counts by kind; every game's own count arrays are tallies.
 //! - [`transfer`]: moves components of one kind from one tally to another, so the total
 //!   is conserved by construction (Puerto Rico's production, sales, returns and spoilage;
-//!   Santiago de Cuba's goods).
+//!   Santiago de Cuba's goods; Mundo 163's goods loaded onto and unloaded from trolleys).
 //! - [`Hold`]: a capacity and one kind at a time (Puerto Rico's cargo ships).
 //! - [`Row`]: spaces filled one good at a time and emptied together (Puerto Rico's
 //!   trading house); which goods may join is the game's rule.

@@ -235,6 +235,14 @@ impl State {
         &mut self.p.as_mut_slice()[i]
     }
 
+    /// The goods lying loose on `tile` and the trolley goods of the player to move, to move
+    /// goods between them ([`rulesmith_core::cargo::transfer`]).
+    pub fn loose_and_trolley(&mut self, tile: usize) -> (&mut [u8; MAX_GOODS], &mut [u8; MAX_GOODS]) {
+        let i = usize::from(self.current).min(self.p.len().saturating_sub(1));
+        let tile = tile.min(MAX_TILES - 1);
+        (&mut self.loose[tile], &mut self.p.as_mut_slice()[i].trolley.goods)
+    }
+
     pub fn row(&self) -> &[u8] {
         &self.row[..usize::from(self.row_len).min(MAX_ROW)]
     }

@@ -175,15 +175,15 @@ pub fn can_load(rules: &Rules, s: &State, g: u8) -> bool {
 pub fn load(rules: &Rules, s: &mut State, g: u8) {
     let tile = usize::from(s.cur().trolley.tile);
     let gi = usize::from(g);
-    if s.loose[tile][gi] > 0 {
-        s.loose[tile][gi] -= 1;
-    } else {
+    let (loose, trolley) = s.loose_and_trolley(tile);
+    if cargo::transfer(loose, trolley, gi, 1) == 0 {
+        // None loose here: from the city's stock (its one good).
         let city = usize::from(rules.city_at(tile as u8));
         if let Some(stock) = s.city_stock.get_mut(city) {
             *stock = stock.saturating_sub(1);
         }
+        s.cur_mut().trolley.goods[gi] += 1;
     }
-    s.cur_mut().trolley.goods[gi] += 1;
     s.turn.loaded_here |= 1 << g;
 }
 
@@ -206,14 +206,15 @@ pub fn can_unload(s: &State, g: u8) -> bool {
 pub fn unload(rules: &Rules, s: &mut State, g: u8) {
     let tile = s.cur().trolley.tile;
     let gi = usize::from(g);
-    s.cur_mut().trolley.goods[gi] -= 1;
     match open_demand(rules, s, tile, g) {
         Some((city, slot)) => {
             s.covered[city].set_covered(slot);
-            s.cur_mut().delivered[gi] += 1;
+            let p = s.cur_mut();
+            cargo::transfer(&mut p.trolley.goods, &mut p.delivered, gi, 1);
         }
         None => {
-            s.loose[usize::from(tile)][gi] += 1;
+            let (loose, trolley) = s.loose_and_trolley(usize::from(tile));
+            cargo::transfer(trolley, loose, gi, 1);
             s.turn.unloaded_here |= 1 << g;
         }
     }
