@@ -92,6 +92,7 @@ pub mod erased;
 pub mod game;
 pub mod input;
 pub mod metrics;
+pub mod names;
 pub mod outcome;
 pub mod paired;
 pub mod record;

@@ -15,7 +15,7 @@ use crate::residents::own_tiles;
 use crate::rules::{MAX_GOODS, NONE, Rules};
 use crate::scoring::{income, majority, score};
 use crate::state::{End, PHASE_NAMES, Player, RESIDENT_BIT, State, Trolley, Turn};
-use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
+use rulesmith_core::{ByPlayer, GameError, Rng, Seat, names};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -142,7 +142,7 @@ impl<'de, T: Default> Deserialize<'de> for Derived<T> {
 }
 
 fn goods_map(rules: &Rules, counts: &[u8]) -> GoodsMap {
-    rules.goods.iter().enumerate().map(|(i, g)| (g.clone(), counts.get(i).copied().unwrap_or(0))).collect()
+    names::map(rules.goods.iter().map(String::as_str), counts)
 }
 
 fn marks(rules: &Rules, bits: u16) -> Vec<String> {
@@ -306,37 +306,30 @@ fn bad(msg: impl Into<String>) -> GameError {
     GameError::InvalidState(msg.into())
 }
 
-/// Reads a name-keyed map that must name exactly `names`, in any order.
-fn exact_keys<'a, T>(map: &'a BTreeMap<String, T>, names: &[&str], what: &str) -> Result<Vec<&'a T>, GameError> {
-    if let Some(k) = map.keys().find(|k| !names.contains(&k.as_str())) {
-        return Err(bad(format!("unknown {what} `{k}`: expected {}", names.join(", "))));
-    }
-    names.iter().map(|n| map.get(*n).ok_or_else(|| bad(format!("missing {what} `{n}`")))).collect()
+fn goods(rules: &Rules) -> impl Iterator<Item = &str> + Clone {
+    rules.goods.iter().map(String::as_str)
 }
 
-/// A goods map; goods left out count 0.
-fn goods_from(rules: &Rules, map: &GoodsMap) -> Result<[u8; MAX_GOODS], GameError> {
-    let mut out = [0u8; MAX_GOODS];
-    for (k, &v) in map {
-        let g = rules
-            .good_by_name(k)
-            .ok_or_else(|| bad(format!("unknown goods `{k}`: expected {}", rules.goods.join(", "))))?;
-        out[usize::from(g)] = v;
-    }
-    Ok(out)
+fn tiles(rules: &Rules) -> impl Iterator<Item = &str> + Clone {
+    rules.hexes.iter().map(|h| h.name.as_str())
 }
 
-fn tile_of(rules: &Rules, name: &str) -> Result<u8, GameError> {
-    rules.tile_by_name(name).ok_or_else(|| bad(format!("unknown tile `{name}`")))
+/// A goods map (at `path`); goods left out count 0.
+fn goods_from(rules: &Rules, path: &str, map: &GoodsMap) -> Result<[u8; MAX_GOODS], GameError> {
+    names::some(path, map, goods(rules)).map_err(bad)
 }
 
-fn marks_from(rules: &Rules, names: &[String]) -> Result<u16, GameError> {
+fn tile_of(rules: &Rules, path: &str, name: &str) -> Result<u8, GameError> {
+    names::index(path, "tile", name, tiles(rules)).map(|t| t as u8).map_err(bad)
+}
+
+/// Goods (and `resident`) marked this turn (at `path`).
+fn marks_from(rules: &Rules, path: &str, marked: &[String]) -> Result<u16, GameError> {
     let mut bits = 0u16;
-    for n in names {
-        bits |= if n == "resident" {
-            RESIDENT_BIT
-        } else {
-            1 << rules.good_by_name(n).ok_or_else(|| bad(format!("unknown goods `{n}`")))?
+    for (i, n) in marked.iter().enumerate() {
+        bits |= match n.as_str() {
+            "resident" => RESIDENT_BIT,
+            n => 1 << names::index(&format!("{path}/{i}"), "goods", n, goods(rules)).map_err(bad)?,
         };
     }
     Ok(bits)
@@ -362,7 +355,9 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         Some("round_limit") => End::RoundLimit,
         Some(x) => return Err(bad(format!("unknown end `{x}`: expected delivered_goods or round_limit"))),
     };
-    let priv_of = |id: &str| rules.privilege_by_id(id).ok_or_else(|| bad(format!("unknown privilege `{id}`")));
+    let privileges = || rules.privileges.iter().map(|p| p.id.as_str());
+    let priv_of =
+        |path: &str, id: &str| names::index(path, "privilege", id, privileges()).map(|i| i as u8).map_err(bad);
 
     let mut s = State {
         players: players as u8,
@@ -383,15 +378,15 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         p: ByPlayer::new(players),
         turn: Turn {
             purchase_from: match &v.turn.purchase_from {
-                Some(t) => tile_of(rules, t)?,
+                Some(t) => tile_of(rules, "/turn/purchase_from", t)?,
                 None => NONE,
             },
             free_road_used: v.turn.free_road_used,
             extra_action_used: v.turn.extra_action_used,
             cities_settled: v.turn.cities_settled,
             trolley_moves: v.turn.trolley_moves,
-            loaded_here: marks_from(rules, &v.turn.loaded_here)?,
-            unloaded_here: marks_from(rules, &v.turn.unloaded_here)?,
+            loaded_here: marks_from(rules, "/turn/loaded_here", &v.turn.loaded_here)?,
+            unloaded_here: marks_from(rules, "/turn/unloaded_here", &v.turn.unloaded_here)?,
         },
     };
 
@@ -399,8 +394,9 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     if v.privilege_deck.len() > s.deck.len() {
         return Err(bad("privilege deck too large"));
     }
+    let deck_len = v.privilege_deck.len();
     for (i, id) in v.privilege_deck.iter().rev().enumerate() {
-        s.deck[i] = priv_of(id)?;
+        s.deck[i] = priv_of(&format!("/privilege_deck/{}", deck_len - 1 - i), id)?;
     }
     s.deck_len = v.privilege_deck.len() as u8;
     if v.privilege_row.len() > s.row.len() {
@@ -408,7 +404,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     }
     let mut free = 0;
     for (i, c) in v.privilege_row.iter().enumerate() {
-        s.row[i] = priv_of(&c.privilege)?;
+        s.row[i] = priv_of(&format!("/privilege_row/{i}/privilege"), &c.privilege)?;
         if c.price == 0 {
             if free != i {
                 return Err(bad("the $0 privileges must be on the left of the row (left of the price token)"));
@@ -422,16 +418,19 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     s.free = free as u8;
 
     // Map.
-    let tile_names: Vec<&str> = rules.hexes.iter().map(|h| h.name.as_str()).collect();
-    for (t, name) in exact_keys(&v.terrain, &tile_names, "tile")?.into_iter().enumerate() {
-        s.terrain[t] = rules.terrain_by_name(name).ok_or_else(|| bad(format!("unknown terrain `{name}`")))?;
+    let terrains = || rules.terrains.iter().map(|x| x.name.as_str());
+    for (t, (tile, name)) in
+        tiles(rules).zip(names::every("/terrain", &v.terrain, tiles(rules)).map_err(bad)?).enumerate()
+    {
+        s.terrain[t] = names::index(&format!("/terrain/{tile}"), "terrain", name, terrains()).map_err(bad)? as u8;
     }
     for (name, goods) in &v.lying_goods {
-        let t = usize::from(tile_of(rules, name)?);
-        s.loose[t] = goods_from(rules, goods)?;
+        let path = format!("/lying_goods/{name}");
+        let t = usize::from(tile_of(rules, &path, name)?);
+        s.loose[t] = goods_from(rules, &path, goods)?;
     }
-    let city_ids: Vec<&str> = rules.cities.iter().map(|c| c.id.as_str()).collect();
-    for (i, cv) in exact_keys(&v.cities, &city_ids, "city")?.into_iter().enumerate() {
+    let cities = || rules.cities.iter().map(|c| c.id.as_str());
+    for (i, cv) in names::every("/cities", &v.cities, cities()).map_err(bad)?.into_iter().enumerate() {
         let c = &rules.cities[i];
         if cv.tile != rules.tile_name(c.tile) || cv.goods != rules.good_name(c.goods) {
             return Err(bad(format!("city {}: `tile` and `goods` are fixed by the ruleset", c.id)));
@@ -453,13 +452,12 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     }
 
     // Players.
-    let priv_names: Vec<&str> = rules.privileges.iter().map(|p| p.id.as_str()).collect();
     for (seat, pv) in v.players.iter().enumerate() {
         let mut p = Player { money: pv.money, last_income: pv.last_income, ..Player::default() };
         p.capital = match &pv.capital {
             Some(id) => {
-                let c = rules.city_by_id(id).ok_or_else(|| bad(format!("unknown city `{id}`")))?;
-                rules.cities[usize::from(c)].tile
+                let c = names::index(&format!("/players/{seat}/capital"), "city", id, cities()).map_err(bad)?;
+                rules.cities[c].tile
             }
             None => NONE,
         };
@@ -475,13 +473,16 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             .position(|&m| m == pv.cargo_holds)
             .ok_or_else(|| bad(format!("player {seat}: cargo_holds must be one of {:?}", rules.holds)))?
             as u8;
-        for (k, &owned) in exact_keys(&pv.privileges, &priv_names, "privilege")?.into_iter().enumerate() {
+        let at = |key: &str| format!("/players/{seat}/{key}");
+        for (k, &owned) in
+            names::every(&at("privileges"), &pv.privileges, privileges()).map_err(bad)?.into_iter().enumerate()
+        {
             if owned {
                 p.privileges |= 1 << k;
             }
         }
-        for name in &pv.settlements {
-            let t = tile_of(rules, name)?;
+        for (i, name) in pv.settlements.iter().enumerate() {
+            let t = tile_of(rules, &at(&format!("settlements/{i}")), name)?;
             if p.settlements & (1 << t) != 0 {
                 return Err(bad(format!("player {seat}: settlement {name} listed twice")));
             }
@@ -489,7 +490,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         }
         let mut on_board = 0u32;
         for (name, pieces) in &pv.residents {
-            let t = tile_of(rules, name)?;
+            let t = tile_of(rules, &at(&format!("residents/{name}")), name)?;
             if !p.owns(t) {
                 return Err(bad(format!(
                     "player {seat}: residents on {name}, which is neither the capital nor a settlement"
@@ -501,9 +502,10 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             p.exhausted[t] = pieces.exhausted;
             on_board += u32::from(pieces.active) + u32::from(pieces.moved) + u32::from(pieces.exhausted);
         }
-        for r in &pv.roads {
-            let (a, b) = r.split_once('-').ok_or_else(|| bad(format!("road `{r}`: expected `a1-b1`")))?;
-            let (a, b) = (tile_of(rules, a)?, tile_of(rules, b)?);
+        for (i, r) in pv.roads.iter().enumerate() {
+            let path = at(&format!("roads/{i}"));
+            let (a, b) = r.split_once('-').ok_or_else(|| bad(format!("{path}: road `{r}`: expected `a1-b1`")))?;
+            let (a, b) = (tile_of(rules, &path, a)?, tile_of(rules, &path, b)?);
             let e = rules.edge(a, b).ok_or_else(|| bad(format!("road `{r}`: the tiles are not adjacent")))?;
             if p.has_road(e) {
                 return Err(bad(format!("player {seat}: road {r} listed twice")));
@@ -520,14 +522,14 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             .ok_or_else(|| bad(format!("player {seat}: movement_left must be a multiple of 0.5")))?;
         p.trolley = Trolley {
             tile: match &pv.trolley.tile {
-                Some(t) => tile_of(rules, t)?,
+                Some(t) => tile_of(rules, &at("trolley/tile"), t)?,
                 None => NONE,
             },
             half_mp: half as u8,
-            goods: goods_from(rules, &pv.trolley.goods)?,
+            goods: goods_from(rules, &at("trolley/goods"), &pv.trolley.goods)?,
             residents: pv.trolley.residents,
         };
-        p.delivered = goods_from(rules, &pv.delivered)?;
+        p.delivered = goods_from(rules, &at("delivered"), &pv.delivered)?;
         // Storage is what is not on the map.
         let total_r = u32::from(rules.residents[players]);
         let used_r = on_board + u32::from(p.trolley.residents);

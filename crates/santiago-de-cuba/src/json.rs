@@ -27,7 +27,7 @@
 use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
 use crate::state::{Phase, Player, Ship, State, Turn};
 use rulesmith_core::steps::PassRound;
-use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
+use rulesmith_core::{ByPlayer, GameError, Rng, Seat, names};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -105,13 +105,8 @@ enum PhaseJson {
     Over {},
 }
 
-/// `{ name: value }` over a ruleset list, in its order.
-fn named<T: Copy>(names: impl Iterator<Item = impl Into<String>>, values: &[T]) -> BTreeMap<String, T> {
-    names.zip(values).map(|(n, &v)| (n.into(), v)).collect()
-}
-
 pub fn to_json(r: &Rules, s: &State) -> Value {
-    let goods = |g: &[u8; MAX_GOODS]| named(r.goods.iter().map(|x| x.id.as_str()), g);
+    let goods = |g: &[u8; MAX_GOODS]| names::map(r.goods.iter().map(|x| x.id.as_str()), g);
     let building = |b: u8| (b != NONE).then(|| r.building_name(b).to_string());
     let citizen = |c: u8| (c != NONE).then(|| r.citizen_name(c).to_string());
     let inactive: Vec<bool> = (0..r.citizens.len() as u8).map(|c| s.is_inactive(c)).collect();
@@ -142,12 +137,12 @@ pub fn to_json(r: &Rules, s: &State) -> Value {
             .collect(),
         street: s.street[..r.citizens.len()].iter().map(|&c| r.citizen_name(c).to_string()).collect(),
         car: s.car_citizen().map_or("port", |c| r.citizen_name(c)).to_string(),
-        inactive: named(r.citizens.iter().map(|c| c.id.as_str()), &inactive),
+        inactive: names::map(r.citizens.iter().map(|c| c.id.as_str()), &inactive),
         buildings: buildings.collect(),
         ship: ShipJson {
             departed: s.ship.departed,
             value: r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0),
-            dice: named(r.dice.iter().map(|d| d.id.as_str()), &dice),
+            dice: names::map(r.dice.iter().map(|d| d.id.as_str()), &dice),
             aside: (0..r.dice.len() as u8).filter(|&d| !s.on_ship(d)).map(|d| r.die_name(d).to_string()).collect(),
             awaiting_demand: s.ship.awaiting_demand,
         },
@@ -169,49 +164,6 @@ fn bad(msg: impl Into<String>) -> GameError {
     GameError::InvalidState(msg.into())
 }
 
-/// The index of `name` in a ruleset list, or an error at `path` naming the known ones.
-fn index_of<'a>(
-    kind: &str,
-    path: &str,
-    name: &str,
-    known: impl Iterator<Item = &'a str> + Clone,
-) -> Result<u8, GameError> {
-    match known.clone().position(|k| k == name) {
-        Some(i) => Ok(i as u8),
-        None => {
-            let all: Vec<&str> = known.collect();
-            Err(bad(format!("{path}: unknown {kind} `{name}` (expected one of {})", all.join(", "))))
-        }
-    }
-}
-
-/// A `{ name: value }` object over a ruleset list (every name once, no other key), its
-/// values in the list's order.
-fn in_order<'m, 'a, T>(
-    path: &str,
-    map: &'m BTreeMap<String, T>,
-    names: impl Iterator<Item = &'a str> + Clone,
-) -> Result<Vec<&'m T>, GameError> {
-    if let Some(k) = map.keys().find(|k| !names.clone().any(|n| n == k.as_str())) {
-        let all: Vec<&str> = names.collect();
-        return Err(bad(format!("{path}/{k}: unknown key (expected one of {})", all.join(", "))));
-    }
-    names.map(|name| map.get(name).ok_or_else(|| bad(format!("{path}/{name}: missing")))).collect()
-}
-
-/// [`in_order`] into a fixed-size array (the rest left at the default).
-fn by_name<'a, T: Copy + Default, const N: usize>(
-    path: &str,
-    map: &BTreeMap<String, T>,
-    names: impl Iterator<Item = &'a str> + Clone,
-) -> Result<[T; N], GameError> {
-    let mut out = [T::default(); N];
-    for (o, &v) in out.iter_mut().zip(in_order(path, map, names)?) {
-        *o = v;
-    }
-    Ok(out)
-}
-
 pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     let j: StateJson = rulesmith_core::game::from_json(v).map_err(bad)?;
     let goods = || r.goods.iter().map(|g| g.id.as_str());
@@ -220,7 +172,7 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     let dice_ids = || r.dice.iter().map(|d| d.id.as_str());
     let building = |path: &str, name: &Option<String>| match name {
         None => Ok(NONE),
-        Some(n) => index_of("building", path, n, buildings()),
+        Some(n) => names::index(path, "building", n, buildings()).map(|i| i as u8).map_err(bad),
     };
 
     if j.players.is_empty() || j.players.len() > rulesmith_core::MAX_PLAYERS {
@@ -233,7 +185,7 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         players[i as Seat] = Player {
             pesos: p.pesos,
             vp: p.vp,
-            goods: by_name(&format!("{path}/goods"), &p.goods, goods())?,
+            goods: names::every_array(&format!("{path}/goods"), &p.goods, goods()).map_err(bad)?,
             pawn: building(&format!("{path}/pawn"), &p.pawn)?,
         };
     }
@@ -243,23 +195,24 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     }
     let mut street = [0u8; MAX_CITIZENS];
     for (i, name) in j.street.iter().enumerate() {
-        street[i] = index_of("citizen", &format!("/street/{i}"), name, citizens())?;
+        street[i] = names::index(&format!("/street/{i}"), "citizen", name, citizens()).map_err(bad)? as u8;
     }
     let car = match j.car.as_str() {
         "port" => 0,
         name => {
-            let c = index_of("citizen", "/car", name, citizens())?;
+            let c = names::index("/car", "citizen", name, citizens()).map_err(bad)? as u8;
             street[..r.citizens.len()].iter().position(|&x| x == c).map_or(0, |i| i as u8 + 1)
         }
     };
-    let inactive: [bool; MAX_CITIZENS] = by_name("/inactive", &j.inactive, citizens())?;
+    let inactive: [bool; MAX_CITIZENS] = names::every_array("/inactive", &j.inactive, citizens()).map_err(bad)?;
     let inactive = inactive.iter().enumerate().filter(|&(_, &x)| x).fold(0u16, |m, (c, _)| m | 1 << c);
 
     let mut flower = [0u8; MAX_BUILDINGS];
     let mut owner = [NONE; MAX_BUILDINGS];
     let flowers = || r.flowers.iter().map(|f| f.id.as_str());
-    for (i, (k, b)) in buildings().zip(in_order("/buildings", &j.buildings, buildings())?).enumerate() {
-        flower[i] = index_of("flower", &format!("/buildings/{k}/flower"), &b.flower, flowers())?;
+    for (i, (k, b)) in buildings().zip(names::every("/buildings", &j.buildings, buildings()).map_err(bad)?).enumerate()
+    {
+        flower[i] = names::index(&format!("/buildings/{k}/flower"), "flower", &b.flower, flowers()).map_err(bad)? as u8;
         owner[i] = match b.owner {
             Some(NONE) => return Err(bad(format!("/buildings/{k}/owner: expected a seat or null"))),
             Some(o) => o,
@@ -273,10 +226,10 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         .iter()
         .position(|&v| v == value)
         .ok_or_else(|| bad(format!("/ship/value: {value} is not on the value track {:?}", r.value_track)))?;
-    let mut dice: [u8; MAX_DICE] = by_name("/ship/dice", &j.ship.dice, dice_ids())?;
+    let mut dice: [u8; MAX_DICE] = names::every_array("/ship/dice", &j.ship.dice, dice_ids()).map_err(bad)?;
     let mut aside = 0u8;
     for (i, name) in j.ship.aside.iter().enumerate() {
-        let d = index_of("die", &format!("/ship/aside/{i}"), name, dice_ids())?;
+        let d = names::index(&format!("/ship/aside/{i}"), "die", name, dice_ids()).map_err(bad)? as u8;
         aside |= 1 << d;
         // A die set aside demands nothing, whatever it showed (S002:L110).
         dice[usize::from(d)] = 0;
@@ -288,7 +241,7 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         aside,
         awaiting_demand: j.ship.awaiting_demand,
     };
-    let supply = by_name("/supply", &j.supply, goods())?;
+    let supply = names::every_array("/supply", &j.supply, goods()).map_err(bad)?;
 
     let seat = |path: &str, s: Seat| if s == NONE { Err(bad(format!("{path}: expected a seat"))) } else { Ok(s) };
     let turn = Turn {
@@ -296,7 +249,7 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         round: j.turn.round,
         citizen: match &j.turn.citizen {
             None => NONE,
-            Some(n) => index_of("citizen", "/turn/citizen", n, citizens())?,
+            Some(n) => names::index("/turn/citizen", "citizen", n, citizens()).map_err(bad)? as u8,
         },
         visited: j.turn.visited,
         roll_pending: j.turn.roll_pending,
@@ -310,7 +263,7 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         PhaseJson::Lawyer {} => Phase::Lawyer,
         PhaseJson::Pawn {} => Phase::Pawn,
         PhaseJson::Use { building: name } => {
-            Phase::Use { building: index_of("building", "/phase/building", &name, buildings())? }
+            Phase::Use { building: names::index("/phase/building", "building", &name, buildings()).map_err(bad)? as u8 }
         }
         PhaseJson::Loading { current, passed } => {
             let mut round = PassRound::new(seat("/phase/current", current)?, seats);

@@ -224,3 +224,31 @@ fn metrics_account_for_money_and_deliveries() {
         }
     }
 }
+
+/// A wrong name in a state read back is refused at its JSON Pointer, naming what would do
+/// (the core's names layer, shared with Santiago de Cuba).
+#[test]
+fn wrong_names_in_state_json_are_named_at_their_pointer() {
+    let g = game();
+    let s = g.new_game(3, 1).unwrap();
+    let json = g.state_to_json(&s);
+    let refused = |pointer: &str, value: serde_json::Value| -> String {
+        let mut v = json.clone();
+        match v.pointer_mut(pointer) {
+            Some(slot) => *slot = value,
+            None => {
+                // A new key of a map.
+                let (parent, key) = pointer.rsplit_once('/').unwrap();
+                v.pointer_mut(parent).unwrap().as_object_mut().unwrap().insert(key.into(), value);
+            }
+        }
+        g.state_from_json(v).unwrap_err().to_string()
+    };
+    let e = refused("/players/1/trolley/goods/rum", 1.into());
+    assert!(e.contains("/players/1/trolley/goods/rum: unknown key (expected one of "), "{e}");
+    let e = refused("/players/0/settlements", serde_json::json!(["z9"]));
+    assert!(e.contains("/players/0/settlements/0: unknown tile `z9` (expected one of "), "{e}");
+    assert!(e.contains("… (61 in all)"), "{e}");
+    let e = refused("/privilege_row/0/privilege", "flying".into());
+    assert!(e.contains("/privilege_row/0/privilege: unknown privilege `flying`"), "{e}");
+}
