@@ -150,30 +150,20 @@ pub struct PrivilegeType {
     pub effects: Vec<L<Effect>>,
 }
 
-#[derive(Clone, Copy, Deserialize, PartialEq, Eq, Debug)]
+/// An effect: its `kind` names the variant, the other keys are that kind's parameters
+/// (strict: a key the kind does not take is an error).
+#[derive(Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum EffectKind {
-    CitySettlementIncome,
-    UpgradeDiscount,
-    RoadCost,
-    VictoryPoints,
-    ResidentPrice,
-    ExtraMovement,
-    TrolleyEnterCost,
+pub enum Effect {
+    CitySettlementIncome { money: L<i64> },
+    UpgradeDiscount { money: L<i64> },
+    RoadCost { terrain: L<String>, residents: L<i64> },
+    VictoryPoints { vp: L<i64> },
+    ResidentPrice { money: L<i64> },
+    ExtraMovement { mp: L<f64> },
+    TrolleyEnterCost { terrain: L<String>, mp: L<f64> },
     ExtraResidentAction,
     FreeRoad,
-}
-
-/// An effect: `kind` and the parameters that kind takes (the validation step checks
-/// which).
-#[derive(Deserialize)]
-pub struct Effect {
-    pub kind: EffectKind,
-    pub money: Option<L<i64>>,
-    pub terrain: Option<L<String>>,
-    pub residents: Option<L<i64>>,
-    pub vp: Option<L<i64>>,
-    pub mp: Option<L<f64>>,
 }
 
 #[derive(Deserialize)]

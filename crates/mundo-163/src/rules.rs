@@ -86,18 +86,6 @@ pub enum Effect {
     FreeRoad,
 }
 
-pub const EFFECT_KINDS: &[&str] = &[
-    "city_settlement_income",
-    "upgrade_discount",
-    "road_cost",
-    "victory_points",
-    "resident_price",
-    "extra_movement",
-    "trolley_enter_cost",
-    "extra_resident_action",
-    "free_road",
-];
-
 #[derive(Clone, Debug)]
 pub struct PrivilegeType {
     pub id: String,
@@ -654,46 +642,9 @@ fn per_players_u8(
 
 /// An effect: its kind and exactly the parameters that kind takes.
 fn effect(e: &Located<raw::Effect>, terrains: &[Terrain], d: &mut Diagnostics) -> Option<Effect> {
-    use raw::EffectKind as K;
-    let (origin, r) = (e.origin, &e.value);
-    let wanted: &[&str] = match r.kind {
-        K::CitySettlementIncome | K::UpgradeDiscount | K::ResidentPrice => &["money"],
-        K::RoadCost => &["terrain", "residents"],
-        K::VictoryPoints => &["vp"],
-        K::ExtraMovement => &["mp"],
-        K::TrolleyEnterCost => &["terrain", "mp"],
-        K::ExtraResidentAction | K::FreeRoad => &[],
-    };
-    let given = [
-        ("money", r.money.as_ref().map(|x| x.origin)),
-        ("terrain", r.terrain.as_ref().map(|x| x.origin)),
-        ("residents", r.residents.as_ref().map(|x| x.origin)),
-        ("vp", r.vp.as_ref().map(|x| x.origin)),
-        ("mp", r.mp.as_ref().map(|x| x.origin)),
-    ];
-    let mut expected: Vec<&str> = std::iter::once("kind").chain(wanted.iter().copied()).collect();
-    expected.sort_unstable();
-    let expected = expected.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-    let mut ok = true;
-    for (key, at) in given {
-        match (wanted.contains(&key), at) {
-            (false, Some(at)) => {
-                d.error(at, format!("unknown key `{key}`: expected one of {expected}"));
-                ok = false;
-            }
-            (true, None) => {
-                d.error(origin, format!("missing key `{key}` for effect kind `{}`", effect_name(r.kind)));
-                ok = false;
-            }
-            _ => {}
-        }
-    }
-    if !ok {
-        return None;
-    }
-    let money = |d: &mut Diagnostics| r.money.as_ref().and_then(|m| int(m, 0..=10_000, d)).map(|m| m as i32);
-    let terrain = |d: &mut Diagnostics| {
-        let t = r.terrain.as_ref()?;
+    use raw::Effect as R;
+    let money = |m: &Located<i64>, d: &mut Diagnostics| int(m, 0..=10_000, d).map(|m| m as i32);
+    let terrain = |t: &Located<String>, d: &mut Diagnostics| {
         let found = terrains.iter().position(|x| x.name == t.value).map(|i| i as u8);
         if found.is_none() {
             let known: Vec<&str> = terrains.iter().map(|x| x.name.as_str()).collect();
@@ -701,29 +652,21 @@ fn effect(e: &Located<raw::Effect>, terrains: &[Terrain], d: &mut Diagnostics) -
         }
         found
     };
-    match r.kind {
-        K::CitySettlementIncome => money(d).map(|money| Effect::CitySettlementIncome { money }),
-        K::UpgradeDiscount => money(d).map(|money| Effect::UpgradeDiscount { money }),
-        K::ResidentPrice => money(d).map(|money| Effect::ResidentPrice { money }),
-        K::RoadCost => {
-            let terrain = terrain(d);
-            let residents = r.residents.as_ref().and_then(|x| int(x, 0..=20, d));
+    match &e.value {
+        R::CitySettlementIncome { money: m } => money(m, d).map(|money| Effect::CitySettlementIncome { money }),
+        R::UpgradeDiscount { money: m } => money(m, d).map(|money| Effect::UpgradeDiscount { money }),
+        R::ResidentPrice { money: m } => money(m, d).map(|money| Effect::ResidentPrice { money }),
+        R::RoadCost { terrain: t, residents } => {
+            let (terrain, residents) = (terrain(t, d), int(residents, 0..=20, d));
             Some(Effect::RoadCost { terrain: terrain?, residents: residents? as u8 })
         }
-        K::VictoryPoints => {
-            r.vp.as_ref().and_then(|x| int(x, 0..=1000, d)).map(|vp| Effect::VictoryPoints { vp: vp as i32 })
-        }
-        K::ExtraMovement => r.mp.as_ref().and_then(|x| half_points(x, d)).map(|half| Effect::ExtraMovement { half }),
-        K::TrolleyEnterCost => {
-            let terrain = terrain(d);
-            let half = r.mp.as_ref().and_then(|x| half_points(x, d));
+        R::VictoryPoints { vp } => int(vp, 0..=1000, d).map(|vp| Effect::VictoryPoints { vp: vp as i32 }),
+        R::ExtraMovement { mp } => half_points(mp, d).map(|half| Effect::ExtraMovement { half }),
+        R::TrolleyEnterCost { terrain: t, mp } => {
+            let (terrain, half) = (terrain(t, d), half_points(mp, d));
             Some(Effect::TrolleyEnterCost { terrain: terrain?, half: half? })
         }
-        K::ExtraResidentAction => Some(Effect::ExtraResidentAction),
-        K::FreeRoad => Some(Effect::FreeRoad),
+        R::ExtraResidentAction => Some(Effect::ExtraResidentAction),
+        R::FreeRoad => Some(Effect::FreeRoad),
     }
-}
-
-fn effect_name(kind: raw::EffectKind) -> &'static str {
-    EFFECT_KINDS.get(kind as usize).copied().unwrap_or("?")
 }

@@ -78,6 +78,7 @@ pub mod metrics;
 pub mod notation;
 pub mod phase;
 pub mod phases;
+mod raw_effect;
 pub mod rules;
 pub mod screen;
 pub mod setup;

@@ -2,6 +2,7 @@
 //! from TOML. Everything after decoding trusts these values.
 
 use crate::goods::{ByGood, Good};
+use rulesmith_core::ruleset::de::{self, Located};
 use rulesmith_core::ruleset::decode::{self, Table};
 use rulesmith_core::ruleset::{Diagnostics, Node};
 
@@ -729,164 +730,136 @@ fn decode_building(
 }
 
 fn decode_effect(n: &Node, d: &mut Diagnostics) -> Option<Effect> {
-    let mut t = Table::new(n, d)?;
-    let kind = t.choice(d, "kind", &EFFECT_KINDS)?;
-    let small = |t: &mut Table, d: &mut Diagnostics, key: &'static str| t.int(d, key, 0..=99).map(|v| v as u8);
-    let effect = match EFFECT_KINDS[kind] {
-        "none" => Some(Effect::None),
-        "trade_bonus" => small(&mut t, d, "doubloons").map(|doubloons| Effect::TradeBonus { doubloons }),
-        "extra_plantation" => Some(Effect::ExtraPlantation),
-        "quarry_instead" => Some(Effect::QuarryInstead),
-        "storage" => small(&mut t, d, "kinds").map(|kinds| Effect::Storage { kinds: kinds.min(5) }),
-        "colonist_on_new_tile" => Some(Effect::ColonistOnNewTile),
-        "sell_duplicates" => Some(Effect::SellDuplicates),
-        "production_bonus" => {
-            t.req(d, "doubloons_by_kinds", "6 numbers: doubloons for 0 to 5 kinds produced").and_then(|n| {
-                let v = decode::ints_of(n, d, 0..=99)?;
-                match <[i64; 6]>::try_from(v) {
-                    Ok(a) => Some(Effect::ProductionBonus { doubloons_by_kinds: a.map(|x| x as u8) }),
-                    Err(v) => {
-                        d.error(n.origin, format!("expected 6 numbers (for 0 to 5 kinds produced), found {}", v.len()));
-                        None
-                    }
-                }
-            })
-        }
-        "colonist_on_new_building" => Some(Effect::ColonistOnNewBuilding),
-        "shipping_bonus" => small(&mut t, d, "vp").map(|vp| Effect::ShippingBonus { vp }),
-        "own_ship" => Some(Effect::OwnShip),
-        "production_building_bonus" => {
-            let s = small(&mut t, d, "small");
-            let l = small(&mut t, d, "normal");
-            Some(Effect::ProductionBuildingBonus { small: s?, normal: l? })
-        }
-        "island_bonus" => t.req(d, "vp_by_filled", "VP for 0, 1, … filled island spaces").and_then(|n| {
-            let v = decode::ints_of(n, d, 0..=99)?;
-            if v.is_empty() || v.len() > MAX_SPACES + 1 {
-                d.error(n.origin, format!("expected 1 to {} numbers (VP for 0, 1, … filled spaces)", MAX_SPACES + 1));
-                return None;
+    use crate::raw_effect::{RawEffect as R, TileFrom};
+    let before = d.len();
+    let raw: R = de::from_tree(n, d)?;
+    let small = |v: &Located<i64>, d: &mut Diagnostics| int(v, 0..=99, d);
+    let effect = match raw {
+        R::None => Some(Effect::None),
+        R::TradeBonus { doubloons } => small(&doubloons, d).map(|doubloons| Effect::TradeBonus { doubloons }),
+        R::ExtraPlantation => Some(Effect::ExtraPlantation),
+        R::QuarryInstead => Some(Effect::QuarryInstead),
+        R::Storage { kinds } => small(&kinds, d).map(|kinds| Effect::Storage { kinds: kinds.min(5) }),
+        R::ColonistOnNewTile => Some(Effect::ColonistOnNewTile),
+        R::SellDuplicates => Some(Effect::SellDuplicates),
+        R::ProductionBonus { doubloons_by_kinds: v } => ints(&v, d).and_then(|list| match <[u8; 6]>::try_from(list) {
+            Ok(doubloons_by_kinds) => Some(Effect::ProductionBonus { doubloons_by_kinds }),
+            Err(list) => {
+                d.error(v.origin, format!("expected 6 numbers (for 0 to 5 kinds produced), found {}", list.len()));
+                None
             }
-            let mut table = [0u8; MAX_SPACES + 1];
-            for (i, slot) in table.iter_mut().enumerate() {
-                // Counts past the list score its last entry.
-                *slot = v[i.min(v.len() - 1)] as u8;
-            }
-            Some(Effect::IslandBonus { vp_by_filled: table })
         }),
-        "colonist_bonus" => t.int(d, "per", 1..=99).map(|per| Effect::ColonistBonus { per: per as u8 }),
-        "vp_chip_bonus" => t.int(d, "per", 1..=99).map(|per| Effect::VpChipBonus { per: per as u8 }),
-        "violet_building_bonus" => small(&mut t, d, "per").map(|per| Effect::VioletBuildingBonus { per }),
-        "production_per_normal_plant" => {
-            let goods = goods_mask(&mut t, d, "goods");
-            let extra = small(&mut t, d, "extra");
+        R::ColonistOnNewBuilding => Some(Effect::ColonistOnNewBuilding),
+        R::ShippingBonus { vp } => small(&vp, d).map(|vp| Effect::ShippingBonus { vp }),
+        R::OwnShip => Some(Effect::OwnShip),
+        R::ProductionBuildingBonus { small: s, normal } => {
+            let (s, normal) = (small(&s, d), small(&normal, d));
+            Some(Effect::ProductionBuildingBonus { small: s?, normal: normal? })
+        }
+        R::IslandBonus { vp_by_filled } => table_of(&vp_by_filled, "VP for 0, 1, … filled spaces", d)
+            .map(|vp_by_filled| Effect::IslandBonus { vp_by_filled }),
+        R::ColonistBonus { per } => int(&per, 1..=99, d).map(|per| Effect::ColonistBonus { per }),
+        R::VpChipBonus { per } => int(&per, 1..=99, d).map(|per| Effect::VpChipBonus { per }),
+        R::VioletBuildingBonus { per } => small(&per, d).map(|per| Effect::VioletBuildingBonus { per }),
+        R::ProductionPerNormalPlant { goods, extra } => {
+            let (goods, extra) = (goods_mask(&goods, d), small(&extra, d));
             Some(Effect::ProductionPerNormalPlant { goods: goods?, extra: extra? })
         }
-        "forest_tiles" => {
-            let per = t.int(d, "forests_per_doubloon", 1..=MAX_SPACES as i64).map(|v| v as u8);
-            let unoccupied = t.bool(d, "discount_when_unoccupied");
-            let from = t.choice(d, "tile_from", &["stack", "face_up"]);
-            Some(Effect::ForestTiles {
-                forests_per_doubloon: per?,
-                discount_when_unoccupied: unoccupied?,
-                from_face_up: from? == 1,
+        R::ForestTiles { forests_per_doubloon, discount_when_unoccupied, tile_from } => {
+            int(&forests_per_doubloon, 1..=MAX_SPACES as i64, d).map(|forests_per_doubloon| Effect::ForestTiles {
+                forests_per_doubloon,
+                discount_when_unoccupied,
+                from_face_up: tile_from == TileFrom::FaceUp,
             })
         }
-        "pay_with_components" => {
-            let mut each = |key| t.int(d, key, 0..=3).map(|v| v as u8);
-            let (c, g, v) = (each("colonists"), each("goods"), each("vp"));
+        R::PayWithComponents { colonists, goods, vp } => {
+            let (c, g, v) = (int(&colonists, 0..=3, d), int(&goods, 0..=3, d), int(&vp, 0..=3, d));
             Some(Effect::PayWithComponents { colonists: c?, goods: g?, vp: v? })
         }
         // At most 6: the storage choices are enumerated as actions.
-        "extra_storage_barrels" => t.int(d, "barrels", 0..=6).map(|v| Effect::ExtraStorageBarrels { barrels: v as u8 }),
-        "guests" => {
-            let start = t.bool(d, "at_phase_start");
-            let storage = t.bool(d, "before_storage");
-            let own = t.bool(d, "on_own_turn");
-            Some(Effect::Guests { at_phase_start: start?, before_storage: storage?, on_own_turn: own? })
+        R::ExtraStorageBarrels { barrels } => {
+            int(&barrels, 0..=6, d).map(|barrels| Effect::ExtraStorageBarrels { barrels })
         }
-        "own_trading_post" => t.bool(d, "market_bonus").map(|market_bonus| Effect::OwnTradingPost { market_bonus }),
-        "build_vp_by_column" => table_of(&mut t, d, "vp_by_column", "VP for a building of column 1, 2, …")
+        R::Guests { at_phase_start, before_storage, on_own_turn } => {
+            Some(Effect::Guests { at_phase_start, before_storage, on_own_turn })
+        }
+        R::OwnTradingPost { market_bonus } => Some(Effect::OwnTradingPost { market_bonus }),
+        R::BuildVpByColumn { vp_by_column } => table_of(&vp_by_column, "VP for a building of column 1, 2, …", d)
             .map(|vp_by_column| Effect::BuildVpByColumn { vp_by_column }),
-        "mixed_ship" => {
-            let per = t.int(d, "barrels_per_vp", 1..=99).map(|v| v as u8);
-            let min = t.int(d, "min_barrels", 1..=99).map(|v| v as u8);
-            let harbor = t.bool(d, "harbor_bonus");
-            Some(Effect::MixedShip { barrels_per_vp: per?, min_barrels: min?, harbor_bonus: harbor? })
+        R::MixedShip { barrels_per_vp, min_barrels, harbor_bonus } => {
+            let (per, min) = (int(&barrels_per_vp, 1..=99, d), int(&min_barrels, 1..=99, d));
+            Some(Effect::MixedShip { barrels_per_vp: per?, min_barrels: min?, harbor_bonus })
         }
-        "doubloon_per_load" => {
-            let per_load = small(&mut t, d, "doubloons");
-            let captain = small(&mut t, d, "captain");
-            Some(Effect::DoubloonPerLoad { doubloons: per_load?, captain: captain? })
+        R::DoubloonPerLoad { doubloons, captain } => {
+            let (doubloons, captain) = (small(&doubloons, d), small(&captain, d));
+            Some(Effect::DoubloonPerLoad { doubloons: doubloons?, captain: captain? })
         }
-        "doubloons_by_top_production" => {
-            let minus = small(&mut t, d, "minus");
-            let exclude = goods_mask(&mut t, d, "exclude");
+        R::DoubloonsByTopProduction { minus, exclude } => {
+            let (minus, exclude) = (small(&minus, d), goods_mask(&exclude, d));
             Some(Effect::DoubloonsByTopProduction { minus: minus?, exclude: exclude? })
         }
-        "double_privilege" => {
-            let factor = t.int(d, "factor", 1..=5).map(|v| v as u8);
-            let roles = t.req(d, "roles", "a list of role kinds").and_then(|n| {
-                let names = decode::strs_of(n, d)?;
-                let mut mask = 0u8;
-                for name in names {
-                    match RoleKind::NAMES.iter().position(|k| *k == name) {
-                        Some(i) => mask |= RoleKind::ALL[i].bit(),
-                        None => {
-                            d.error(
-                                n.origin,
-                                format!("unknown role kind `{name}`: expected {}", RoleKind::NAMES.join(", ")),
-                            );
-                            return None;
-                        }
+        R::DoublePrivilege { factor, roles } => {
+            let factor = int(&factor, 1..=5, d);
+            let mut mask = Some(0u8);
+            for name in &roles.value {
+                match RoleKind::NAMES.iter().position(|k| *k == name.value) {
+                    Some(i) => mask = mask.map(|m| m | RoleKind::ALL[i].bit()),
+                    None => {
+                        let expected = RoleKind::NAMES.join(", ");
+                        d.error(name.origin, format!("unknown role kind `{}`: expected {expected}", name.value));
+                        mask = None;
                     }
                 }
-                Some(mask)
-            });
-            Some(Effect::DoublePrivilege { factor: factor?, roles: roles? })
+            }
+            Some(Effect::DoublePrivilege { factor: factor?, roles: mask? })
         }
-        "vp_per_pair_on_hold" => {
-            t.int(d, "barrels_per_vp", 1..=99).map(|v| Effect::VpPerPairOnHold { barrels_per_vp: v as u8 })
+        R::VpPerPairOnHold { barrels_per_vp } => {
+            int(&barrels_per_vp, 1..=99, d).map(|barrels_per_vp| Effect::VpPerPairOnHold { barrels_per_vp })
         }
-        "no_colonist" => Some(Effect::NoColonist),
-        "tile_groups_bonus" => {
-            let size = t.int(d, "size", 1..=MAX_SPACES as i64).map(|v| v as u8);
-            let vp = table_of(&mut t, d, "vp_by_groups", "VP for 0, 1, 2, … groups");
+        R::NoColonist => Some(Effect::NoColonist),
+        R::TileGroupsBonus { size, vp_by_groups } => {
+            let size = int(&size, 1..=MAX_SPACES as i64, d);
+            let vp = table_of(&vp_by_groups, "VP for 0, 1, 2, … groups", d);
             Some(Effect::TileGroupsBonus { size: size?, vp_by_groups: vp? })
         }
-        _ => None,
     };
-    t.finish(d);
-    effect
+    effect.filter(|_| d.len() == before)
+}
+
+/// An integer in `range`, as a `u8` (the ranges are small).
+fn int(v: &Located<i64>, range: std::ops::RangeInclusive<i64>, d: &mut Diagnostics) -> Option<u8> {
+    de::int_in(v, range, d).map(|v| v as u8)
+}
+
+/// A list of small numbers (0 to 99), each checked.
+fn ints(v: &Located<Vec<Located<i64>>>, d: &mut Diagnostics) -> Option<Vec<u8>> {
+    let read: Vec<Option<u8>> = v.value.iter().map(|x| int(x, 0..=99, d)).collect();
+    read.into_iter().collect()
 }
 
 /// A list of goods as a bit mask (bit per good).
-fn goods_mask(t: &mut Table, d: &mut Diagnostics, key: &'static str) -> Option<u8> {
-    let n = t.req(d, key, "a list of goods")?;
-    let names = decode::strs_of(n, d)?;
-    let mut mask = 0u8;
-    for name in names {
-        match Good::from_name(name) {
-            Some(g) => mask |= 1 << g as u8,
+fn goods_mask(v: &Located<Vec<Located<String>>>, d: &mut Diagnostics) -> Option<u8> {
+    let mut mask = Some(0u8);
+    for name in &v.value {
+        match Good::from_name(&name.value) {
+            Some(g) => mask = mask.map(|m| m | 1 << g as u8),
             None => {
-                d.error(n.origin, format!("unknown good `{name}`: expected {}", Good::NAMES.join(", ")));
-                return None;
+                d.error(name.origin, format!("unknown good `{}`: expected {}", name.value, Good::NAMES.join(", ")));
+                mask = None;
             }
         }
     }
-    Some(mask)
+    mask
 }
 
 /// A list of 1 to `MAX_SPACES + 1` small numbers, padded with its last entry.
-fn table_of(t: &mut Table, d: &mut Diagnostics, key: &'static str, what: &str) -> Option<[u8; MAX_SPACES + 1]> {
-    let n = t.req(d, key, what)?;
-    let v = decode::ints_of(n, d, 0..=99)?;
-    if v.is_empty() || v.len() > MAX_SPACES + 1 {
-        d.error(n.origin, format!("expected 1 to {} numbers ({what})", MAX_SPACES + 1));
+fn table_of(v: &Located<Vec<Located<i64>>>, what: &str, d: &mut Diagnostics) -> Option<[u8; MAX_SPACES + 1]> {
+    let list = ints(v, d)?;
+    let Some(&last) = list.last().filter(|_| list.len() <= MAX_SPACES + 1) else {
+        d.error(v.origin, format!("expected 1 to {} numbers ({what})", MAX_SPACES + 1));
         return None;
-    }
-    let mut table = [0u8; MAX_SPACES + 1];
-    for (i, slot) in table.iter_mut().enumerate() {
-        *slot = v[i.min(v.len() - 1)] as u8;
-    }
+    };
+    let mut table = [last; MAX_SPACES + 1];
+    table[..list.len()].copy_from_slice(&list);
     Some(table)
 }

@@ -10,6 +10,11 @@
 //! A value that cannot be read at all (a field type's own check failed) is reported where
 //! it is; an array stops there, and the table around it is still read.
 //!
+//! An enum reads from a string naming a unit variant (`kind = "city"`), or from a table
+//! whose `kind` names the variant and whose other keys are the variant's fields
+//! (`effect = { kind = "trade_bonus", doubloons = 1 }`, each variant strict about its
+//! keys): the closed vocabularies of effect kinds, derived.
+//!
 //! [`Located`] keeps a value's origin for the validation step's own messages.
 //!
 //! ```ignore
@@ -445,6 +450,34 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
     ) -> Result<V::Value, Error> {
         // Unit variants written as strings (`kind = "city"`).
         let quoted = || variants.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ");
+        // A table naming its variant with `kind` (`{ kind = "trade_bonus", doubloons = 1 }`).
+        if let Some(Kind::Table(entries)) = self.node.map(|n| &n.kind) {
+            let kind = entries.iter().find(|e| e.key == KIND);
+            let name = match kind.map(|e| (&e.value.kind, e.value.origin)) {
+                Some((Kind::Str(s), _)) if variants.contains(&s.as_str()) => Some(s.as_str()),
+                Some((Kind::Str(s), at)) => {
+                    if !self.quiet {
+                        self.sink.report(at, format!("unknown value `{s}`: expected one of {}", quoted()));
+                    }
+                    None
+                }
+                Some((_, at)) => {
+                    De { node: kind.map(|e| &e.value), at, key: Some(KIND), ..self }
+                        .wrong(&format!("one of {}", quoted()));
+                    None
+                }
+                None => {
+                    De { node: None, key: Some(KIND), ..self }.wrong(&format!("one of {}", quoted()));
+                    None
+                }
+            };
+            // An unknown variant stands in as the first, silently (its problem is reported).
+            let (name, de) = match name {
+                Some(name) => (name, self),
+                None => (variants.first().copied().unwrap_or(""), self.silent()),
+            };
+            return v.visit_enum(Tagged { name, de, entries: if de.quiet { &[] } else { entries } });
+        }
         let name = match self.node.map(|n| &n.kind) {
             Some(Kind::Str(s)) if variants.contains(&s.as_str()) => s.as_str(),
             Some(Kind::Str(s)) => {
@@ -467,6 +500,61 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
         v.visit_unit()
+    }
+}
+
+/// The key that names a table's variant.
+const KIND: &str = "kind";
+
+/// A table whose `kind` names its variant: the other keys are the variant's fields.
+struct Tagged<'a> {
+    name: &'a str,
+    de: De<'a>,
+    entries: &'a [Entry],
+}
+
+impl<'de, 'a> de::EnumAccess<'de> for Tagged<'a> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
+        let name: de::value::StrDeserializer<'_, Error> = self.name.into_deserializer();
+        Ok((seed.deserialize(name)?, self))
+    }
+}
+
+impl<'a> Tagged<'a> {
+    /// Reports the keys other than `kind` that the variant does not take.
+    fn unknown_keys(&self, fields: &[&str]) {
+        let mut known: Vec<&str> = fields.iter().copied().chain([KIND]).collect();
+        known.sort_unstable();
+        let known = known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+        for e in self.entries.iter().filter(|e| e.key != KIND && !fields.contains(&e.key.as_str())) {
+            self.de.sink.report(e.key_origin, format!("unknown key `{}`: expected one of {known}", e.key));
+        }
+    }
+}
+
+impl<'de, 'a> de::VariantAccess<'de> for Tagged<'a> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        self.unknown_keys(&[]);
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        seed.deserialize(self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value, Error> {
+        de::Deserializer::deserialize_seq(self.de, v)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], v: V) -> Result<V::Value, Error> {
+        self.unknown_keys(fields);
+        let origin = self.de.origin();
+        v.visit_map(Map::new(De { at: origin, ..self.de }, self.entries, Some(fields)))
     }
 }
 

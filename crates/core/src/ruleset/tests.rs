@@ -205,12 +205,21 @@ mod derived {
         Large,
     }
 
+    /// An effect named by its `kind`, each kind with its own keys.
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    enum Effect {
+        Plain,
+        Bonus { vp: Located<i64>, label: Option<String> },
+    }
+
     #[derive(Debug, Deserialize)]
     #[allow(dead_code)]
     struct Building {
         id: String,
         cost: u8,
         kind: Option<Kind>,
+        effect: Option<Effect>,
     }
 
     #[derive(Debug, Deserialize)]
@@ -244,6 +253,37 @@ mod derived {
     }
 
     #[test]
+    fn effects_read_by_their_kind() {
+        let (raw, errors) = read(
+            r#"
+[ruleset]
+name = "t"
+game = "demo"
+
+[limits]
+players = 4
+vp = 75
+
+[[buildings]]
+id = "hut"
+cost = 2
+effect = { kind = "plain" }
+
+[[buildings]]
+id = "inn"
+cost = 2
+effect = { kind = "bonus", vp = 2 }
+"#,
+        );
+        let raw = raw.unwrap_or_else(|| panic!("{errors}"));
+        assert_eq!(raw.buildings[0].effect, Some(Effect::Plain));
+        let Some(Effect::Bonus { vp, label: None }) = &raw.buildings[1].effect else { panic!("{raw:?}") };
+        assert_eq!(vp.value, 2);
+        assert_ne!(vp.origin, Origin::REPORTED);
+        assert!(errors.is_empty(), "{errors}");
+    }
+
+    #[test]
     fn every_problem_is_reported_at_its_place() {
         let (raw, errors) = read(
             r#"
@@ -263,6 +303,26 @@ kind = "huge"
 [[buildings]]
 id = 3
 cost = 1
+
+[[buildings]]
+id = "inn"
+cost = 1
+effect = { kind = "bonus", vp = "x", colour = 1 }
+
+[[buildings]]
+id = "mill"
+cost = 1
+effect = { kind = "teleport", vp = 1 }
+
+[[buildings]]
+id = "shed"
+cost = 1
+effect = { vp = 1 }
+
+[[buildings]]
+id = "hall"
+cost = 1
+effect = { kind = "plain", vp = 1 }
 "#,
         );
         assert!(raw.is_some(), "read with stand-ins, for the validation step");
@@ -274,6 +334,11 @@ cost = 1
             "rulesets/t.toml:11:1: missing key `cost`: expected an integer",
             "rulesets/t.toml:13:8: unknown value `huge`: expected one of `small`, `large`",
             "rulesets/t.toml:16:6: expected a string, found an integer",
+            "rulesets/t.toml:22:38: unknown key `colour`: expected one of `kind`, `label`, `vp`",
+            "rulesets/t.toml:22:33: expected an integer, found a string",
+            "rulesets/t.toml:27:19: unknown value `teleport`: expected one of `plain`, `bonus`",
+            "rulesets/t.toml:32:10: missing key `kind`: expected one of `plain`, `bonus`",
+            "rulesets/t.toml:37:28: unknown key `vp`: expected one of `kind`",
         ] {
             assert!(errors.contains(expected), "{expected}\n{errors}");
         }
