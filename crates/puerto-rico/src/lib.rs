@@ -78,7 +78,7 @@ pub mod metrics;
 pub mod notation;
 pub mod phase;
 pub mod phases;
-mod raw_effect;
+mod raw;
 pub mod rules;
 pub mod screen;
 pub mod setup;

@@ -3,7 +3,6 @@
 
 use crate::goods::{ByGood, Good};
 use rulesmith_core::ruleset::de::{self, Located};
-use rulesmith_core::ruleset::decode::{self, Table};
 use rulesmith_core::ruleset::{Diagnostics, Node};
 
 pub use crate::limits::{
@@ -377,199 +376,249 @@ impl Rules {
     }
 }
 
-/// Decodes the whole merged ruleset tree. Every problem goes into `d`.
+/// Decodes the whole merged ruleset tree: read into the strict raw structs
+/// ([`crate::raw`]), then validated in one step. Every problem goes into `d`.
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
-    let mut root = Table::new(tree, d)?;
-    root.get("ruleset");
+    let raw: crate::raw::Raw = de::from_tree(tree, d)?;
+    validate(&raw, tree, before, d)
+}
 
-    let (min_players, max_players) = match root.table(d, "players") {
-        Some(mut t) => {
-            let min = t.int(d, "min", 1..=MAX_PLAYERS as i64);
-            let max = t.int(d, "max", 1..=MAX_PLAYERS as i64);
-            let origin = t.origin();
-            t.finish(d);
-            match (min, max) {
-                (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
-                (Some(a), Some(b)) => {
-                    d.error(origin, format!("`min` ({a}) is above `max` ({b})"));
-                    (2, 5)
-                }
-                _ => (2, 5),
-            }
+fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnostics) -> Option<Rules> {
+    let p = &raw.players.value;
+    let (min, max) = (int(&p.min, 1..=MAX_PLAYERS as i64, d), int(&p.max, 1..=MAX_PLAYERS as i64, d));
+    let (min_players, max_players) = match (min, max) {
+        (Some(a), Some(b)) if a <= b => (usize::from(a), usize::from(b)),
+        (Some(a), Some(b)) => {
+            d.error(raw.players.origin, format!("`min` ({a}) is above `max` ({b})"));
+            (2, 5)
         }
-        None => (2, 5),
+        _ => (2, 5),
     };
     let counts = min_players..=max_players;
-
-    let (island_spaces, city_spaces) = match root.table(d, "board") {
-        Some(mut t) => {
-            let i = t.int(d, "island_spaces", 1..=MAX_SPACES as i64).unwrap_or(12) as u8;
-            let c = t.int(d, "city_spaces", 1..=MAX_SPACES as i64).unwrap_or(12) as u8;
-            t.finish(d);
-            (i, c)
-        }
-        None => (12, 12),
+    let per_count = |table: &crate::raw::PerCount<Located<i64>>, max: i64, d: &mut Diagnostics| {
+        de::per_players(table, counts.clone(), 0..=max, d).map(|v| v.iter().map(|x| x.unwrap_or(0) as u8).collect())
     };
+
+    let island_spaces = int(&raw.board.island_spaces, 1..=MAX_SPACES as i64, d).unwrap_or(0);
+    let city_spaces = int(&raw.board.city_spaces, 1..=MAX_SPACES as i64, d).unwrap_or(0);
 
     let mut setup: PerPlayers<Setup> = Default::default();
     let mut price = ByGood::<u8>::default();
-    if let Some(mut goods) = root.table(d, "goods") {
-        for g in Good::ALL {
-            let Some(mut t) = goods.table(d, g.name()) else { continue };
-            price[g] = t.int(d, "price", 0..=99).unwrap_or(0) as u8;
-            if let Some(v) = per_players_u8(&mut t, d, "barrels", &counts, 0..=200) {
-                for p in counts.clone() {
-                    setup[p].barrels[g] = v[p];
-                }
-            }
-            if let Some(v) = per_players_u8(&mut t, d, "plantations", &counts, 0..=40) {
-                for p in counts.clone() {
-                    setup[p].plantations[g] = v[p];
-                }
-            }
-            t.finish(d);
-        }
-        goods.finish(d);
-    }
-
-    let mut face_up_extra = 1;
-    let mut roles_per_round = [0u8; MAX_PLAYERS + 1];
-    if let Some(mut t) = root.table(d, "setup") {
-        let setup_origin = t.origin();
-        let u8s = |t: &mut Table, d: &mut Diagnostics, key: &'static str, max: i64| {
-            per_players_u8(t, d, key, &counts, 0..=max)
-        };
-        let quarries = u8s(&mut t, d, "quarries", 40);
-        let supply = u8s(&mut t, d, "colonists_supply", 250);
-        let ship = u8s(&mut t, d, "colonists_ship", 50);
-        let doubloons = u8s(&mut t, d, "doubloons", 99);
-        let rpr = u8s(&mut t, d, "roles_per_round", MAX_ROLES as i64);
-        let vp = t
-            .req(d, "vp_chips", "a table of VP chips by player count")
-            .and_then(|n| decode::per_players(n, d, counts.clone(), |n, d| decode::int_in(n, d, 0..=9999)));
-        let starting = t.req(d, "starting_plantations", "a table of plantation lists by player count").and_then(|n| {
-            decode::per_players(n, d, counts.clone(), |n, d| {
-                let names = decode::strs_of(n, d)?;
-                let goods: Vec<Option<Good>> = names.iter().map(|s| Good::from_name(s)).collect();
-                if goods.iter().any(Option::is_none) {
-                    d.error(n.origin, format!("unknown good in {names:?}: expected {}", Good::NAMES.join(", ")));
-                    return None;
-                }
-                Some(goods.into_iter().flatten().collect::<Vec<Good>>())
-            })
-        });
-        let ships = t.req(d, "ships", "a table of ship capacities by player count").and_then(|n| {
-            decode::per_players(n, d, counts.clone(), |n, d| {
-                let caps = decode::ints_of(n, d, 1..=30)?;
-                let mut sorted = caps.clone();
-                sorted.sort_unstable();
-                sorted.dedup();
-                if sorted.len() != caps.len() || caps.is_empty() || caps.len() > MAX_SHIPS {
-                    d.error(
-                        n.origin,
-                        format!(
-                            "expected 1 to {MAX_SHIPS} ships of different capacities (actions name ships by capacity)"
-                        ),
-                    );
-                    return None;
-                }
-                Some(caps.into_iter().map(|c| c as u8).collect::<Vec<u8>>())
-            })
-        });
-        face_up_extra = t.int(d, "face_up_extra", 0..=10).unwrap_or(0) as u8;
-        t.finish(d);
+    let g = &raw.goods;
+    for (good, r) in Good::ALL.into_iter().zip([&g.corn, &g.indigo, &g.sugar, &g.tobacco, &g.coffee]) {
+        price[good] = int(&r.price, 0..=99, d).unwrap_or(0);
+        let barrels: Option<Vec<u8>> = per_count(&r.barrels, 200, d);
+        let plantations: Option<Vec<u8>> = per_count(&r.plantations, 40, d);
         for p in counts.clone() {
-            let s = &mut setup[p];
-            if let Some(v) = &quarries {
-                s.quarries = v[p];
-            }
-            if let Some(v) = &supply {
-                s.colonists_supply = v[p];
-            }
-            if let Some(v) = &ship {
-                s.colonists_ship = v[p];
-            }
-            if let Some(v) = &doubloons {
-                s.doubloons = v[p];
-            }
-            if let Some(v) = &rpr {
-                s.roles_per_round = v[p];
-                roles_per_round[p] = v[p];
-            }
-            if let Some(Some(v)) = vp.as_ref().map(|v| v[p]) {
-                s.vp_chips = v as u16;
-            }
-            if let Some(Some(v)) = starting.as_ref().map(|v| v[p].clone()) {
-                if v.len() != p {
-                    d.error(
-                        setup_origin,
-                        format!(
-                            "`starting_plantations` for {p} players lists {} plantations: expected one per player",
-                            v.len()
-                        ),
-                    );
-                }
-                s.starting_plantations = v;
-            }
-            if let Some(Some(v)) = ships.as_ref().map(|v| v[p].clone()) {
-                s.ships = v;
-            }
+            setup[p].barrels[good] = barrels.as_ref().map_or(0, |v| v[p]);
+            setup[p].plantations[good] = plantations.as_ref().map_or(0, |v| v[p]);
         }
     }
 
-    let mut coins_on_unchosen_roles = 1;
-    let mut trading_house_spaces = 4;
-    let mut free_barrels = 1;
-    let mut ship_refill_minimum_per_player = 1;
-    if let Some(mut t) = root.table(d, "rules") {
-        coins_on_unchosen_roles = t.int(d, "coins_on_unchosen_roles", 0..=10).unwrap_or(1) as u8;
-        trading_house_spaces = t.int(d, "trading_house_spaces", 1..=MAX_TRADING_HOUSE as i64).unwrap_or(4) as u8;
-        free_barrels = t.int(d, "free_barrels", 0..=1).unwrap_or(1) as u8;
-        ship_refill_minimum_per_player = t.int(d, "ship_refill_minimum_per_player", 0..=10).unwrap_or(1) as u8;
-        t.finish(d);
-    }
-
-    let mut roles = Vec::new();
-    if let Some(items) = root.array(d, "roles") {
-        if items.len() > MAX_ROLES {
-            d.error(tree.get("roles").map_or(tree.origin, |n| n.origin), format!("at most {MAX_ROLES} roles"));
+    let s = &raw.setup.value;
+    let quarries = per_count(&s.quarries, 40, d);
+    let supply = per_count(&s.colonists_supply, 250, d);
+    let ship = per_count(&s.colonists_ship, 50, d);
+    let doubloons = per_count(&s.doubloons, 99, d);
+    let rpr = per_count(&s.roles_per_round, MAX_ROLES as i64, d);
+    let vp = de::per_players(&s.vp_chips, counts.clone(), 0..=9999, d);
+    let starting = de::per_players_with(&s.starting_plantations, counts.clone(), d, |names, d| {
+        let goods: Vec<Option<Good>> = names.value.iter().map(|n| Good::from_name(&n.value)).collect();
+        if goods.iter().any(Option::is_none) {
+            let listed: Vec<&str> = names.value.iter().map(|n| n.value.as_str()).collect();
+            d.error(names.origin, format!("unknown good in {listed:?}: expected {}", Good::NAMES.join(", ")));
+            return None;
         }
-        for n in items.iter().take(MAX_ROLES) {
-            if let Some(r) = decode_role(n, d, &counts) {
-                if roles.iter().any(|o: &Role| o.id == r.id) {
-                    d.error(n.origin, format!("duplicate role id `{}`", r.id));
-                }
-                roles.push(r);
-            }
-        }
-    }
-
-    let mut buildings = Vec::new();
-    if let Some(items) = root.array(d, "buildings") {
-        if items.len() > MAX_BUILDINGS {
+        Some(goods.into_iter().flatten().collect::<Vec<Good>>())
+    });
+    let ships = de::per_players_with(&s.ships, counts.clone(), d, |caps, d| {
+        let caps: Option<Vec<u8>> = caps.value.iter().map(|c| int(c, 1..=30, d)).collect();
+        let caps = caps?;
+        let mut sorted = caps.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != caps.len() || caps.is_empty() || caps.len() > MAX_SHIPS {
             d.error(
-                tree.get("buildings").map_or(tree.origin, |n| n.origin),
-                format!("at most {MAX_BUILDINGS} buildings"),
+                s.ships.origin,
+                format!("expected 1 to {MAX_SHIPS} ships of different capacities (actions name ships by capacity)"),
             );
+            return None;
         }
-        for n in items.iter().take(MAX_BUILDINGS) {
-            if let Some(b) = decode_building(n, d, &counts, city_spaces) {
-                if buildings.iter().any(|o: &Building| o.id == b.id) {
-                    d.error(n.origin, format!("duplicate building id `{}`", b.id));
-                }
-                buildings.push(b);
+        Some(caps)
+    });
+    let face_up_extra = int(&s.face_up_extra, 0..=10, d).unwrap_or(0);
+    let mut roles_per_round = [0u8; MAX_PLAYERS + 1];
+    for p in counts.clone() {
+        let x = &mut setup[p];
+        let at = |v: &Option<Vec<u8>>| v.as_ref().map_or(0, |v| v[p]);
+        (x.quarries, x.colonists_supply, x.colonists_ship) = (at(&quarries), at(&supply), at(&ship));
+        (x.doubloons, x.roles_per_round) = (at(&doubloons), at(&rpr));
+        roles_per_round[p] = x.roles_per_round;
+        if let Some(Some(v)) = vp.as_ref().map(|v| v[p]) {
+            x.vp_chips = v as u16;
+        }
+        if let Some(Some(v)) = starting.as_ref().map(|v| v[p].clone()) {
+            if v.len() != p {
+                d.error(
+                    raw.setup.origin,
+                    format!(
+                        "`starting_plantations` for {p} players lists {} plantations: expected one per player",
+                        v.len()
+                    ),
+                );
             }
+            x.starting_plantations = v;
+        }
+        if let Some(Some(v)) = ships.as_ref().map(|v| v[p].clone()) {
+            x.ships = v;
         }
     }
-    root.finish(d);
+
+    let r = &raw.rules;
+    let coins_on_unchosen_roles = int(&r.coins_on_unchosen_roles, 0..=10, d).unwrap_or(0);
+    let trading_house_spaces = int(&r.trading_house_spaces, 1..=MAX_TRADING_HOUSE as i64, d).unwrap_or(0);
+    let free_barrels = int(&r.free_barrels, 0..=1, d).unwrap_or(0);
+    let ship_refill_minimum_per_player = int(&r.ship_refill_minimum_per_player, 0..=10, d).unwrap_or(0);
+
+    if raw.roles.value.len() > MAX_ROLES {
+        d.error(raw.roles.origin, format!("at most {MAX_ROLES} roles"));
+    }
+    let mut roles: Vec<Role> = Vec::new();
+    for item in raw.roles.value.iter().take(MAX_ROLES) {
+        let r = &item.value;
+        let (id, privilege) = (de::id(&r.id, d), int(&r.privilege, 0..=10, d));
+        let players = de::player_counts(&r.players, counts.clone(), d).map(|l| l.iter().fold(0u8, |m, &p| m | 1 << p));
+        let (Some(id), Some(privilege), Some(players)) = (id, privilege, players) else { continue };
+        if roles.iter().any(|o| o.id == id) {
+            d.error(item.origin, format!("duplicate role id `{id}`"));
+        }
+        let kind = RoleKind::ALL[r.kind as usize];
+        roles.push(Role { id: id.to_string(), kind, privilege, players, twins_before: 0 });
+    }
     for r in 0..roles.len() {
         roles[r].twins_before = (0..r)
             .filter(|&o| roles[o].kind == roles[r].kind && roles[o].privilege == roles[r].privilege)
             .fold(0u16, |m, o| m | (1 << o));
     }
 
-    // Cross-checks: things each table is right about alone but not together.
+    if raw.buildings.value.len() > MAX_BUILDINGS {
+        d.error(raw.buildings.origin, format!("at most {MAX_BUILDINGS} buildings"));
+    }
+    let mut buildings: Vec<Building> = Vec::new();
+    for item in raw.buildings.value.iter().take(MAX_BUILDINGS) {
+        if let Some(b) = building(&item.value, item.origin, counts.clone(), city_spaces, d) {
+            if buildings.iter().any(|o| o.id == b.id) {
+                d.error(item.origin, format!("duplicate building id `{}`", b.id));
+            }
+            buildings.push(b);
+        }
+    }
+    cross_check(tree, &roles, &setup, &roles_per_round, counts.clone(), before, d);
+    let effects_present = buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
+    (d.len() == before).then_some(Rules {
+        min_players,
+        max_players,
+        island_spaces,
+        city_spaces,
+        price,
+        setup,
+        face_up_extra,
+        coins_on_unchosen_roles,
+        trading_house_spaces,
+        free_barrels,
+        ship_refill_minimum_per_player,
+        roles,
+        buildings,
+        effects_present,
+        extension: crate::extension::Hook::none(),
+    })
+}
+
+fn building(
+    b: &crate::raw::Building,
+    at: rulesmith_core::ruleset::Origin,
+    counts: std::ops::RangeInclusive<usize>,
+    city: u8,
+    d: &mut Diagnostics,
+) -> Option<Building> {
+    use crate::raw::{BuildingType, Scale};
+    let id = de::id(&b.id, d).map(str::to_string);
+    let spaces = match &b.spaces {
+        Some(s) => int(s, 1..=i64::from(city.max(1)), d),
+        None => Some(1),
+    };
+    let (cost, vp) = (int(&b.cost, 0..=99, d), int(&b.vp, 0..=99, d));
+    let (column, circles) = (int(&b.column, 0..=MAX_SPACES as i64, d), int(&b.circles, 0..=3, d));
+    let copies = de::per_players(&b.copies, counts, 0..=20, d).map(|v| {
+        let mut out = [0u8; MAX_PLAYERS + 1];
+        for (p, c) in v.iter().enumerate() {
+            out[p] = c.unwrap_or(0) as u8;
+        }
+        out
+    });
+    let (kind, effect) = match b.ty {
+        BuildingType::Production => {
+            if let Some(e) = &b.effect {
+                d.error(e.origin, "a production building has no `effect`: it produces its good");
+            }
+            let kind = match (&b.produces, &b.scale) {
+                (Some(good), Some(scale)) => Some(BuildingKind::Production {
+                    good: Good::ALL[good.value as usize],
+                    small: scale.value == Scale::Small,
+                }),
+                (good, _) => {
+                    let key = if good.is_none() { "produces" } else { "scale" };
+                    d.error(at, format!("missing key `{key}`: a production building names its good and scale"));
+                    None
+                }
+            };
+            (kind, Some(Effect::None))
+        }
+        BuildingType::Violet => {
+            for (key, given) in
+                [("produces", b.produces.as_ref().map(|x| x.origin)), ("scale", b.scale.as_ref().map(|x| x.origin))]
+            {
+                if let Some(at) = given {
+                    d.error(at, format!("a violet building has no `{key}`: only production buildings produce"));
+                }
+            }
+            (Some(BuildingKind::Violet), b.effect.as_ref().map_or(Some(Effect::None), |e| effect(&e.value, d)))
+        }
+    };
+    // Effects that say something about the building's circles.
+    match (effect, circles, &b.effect) {
+        (Some(Effect::NoColonist), Some(c), Some(e)) if c != 0 => {
+            d.error(e.origin, format!("a `no_colonist` building takes no colonist: expected `circles = 0`, found {c}"));
+        }
+        (Some(Effect::Guests { .. }), Some(0), Some(e)) => {
+            d.error(e.origin, "a `guests` building needs circles for its guests: expected `circles` of 1 or more");
+        }
+        _ => {}
+    }
+    Some(Building {
+        id: id?,
+        kind: kind?,
+        spaces: spaces?,
+        cost: cost?,
+        vp: vp?,
+        column: column?,
+        circles: circles?,
+        copies: copies?,
+        effect: effect?,
+    })
+}
+
+/// Cross-checks: things each table is right about alone but not together.
+fn cross_check(
+    tree: &Node,
+    roles: &[Role],
+    setup: &PerPlayers<Setup>,
+    roles_per_round: &[u8; MAX_PLAYERS + 1],
+    counts: std::ops::RangeInclusive<usize>,
+    before: usize,
+    d: &mut Diagnostics,
+) {
     for p in counts.clone() {
         let rpr = roles_per_round[p] as usize;
         let in_play = roles.iter().filter(|r| r.players & (1 << p) != 0).count();
@@ -620,129 +669,20 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
             d.error(tree.origin, format!("at most {MAX_PLANTATIONS} plantation tiles"));
         }
     }
-    let effects_present = buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
-    (d.len() == before).then_some(Rules {
-        min_players,
-        max_players,
-        island_spaces,
-        city_spaces,
-        price,
-        setup,
-        face_up_extra,
-        coins_on_unchosen_roles,
-        trading_house_spaces,
-        free_barrels,
-        ship_refill_minimum_per_player,
-        roles,
-        buildings,
-        effects_present,
-        extension: crate::extension::Hook::none(),
-    })
 }
 
-fn per_players_u8(
-    t: &mut Table,
-    d: &mut Diagnostics,
-    key: &'static str,
-    counts: &std::ops::RangeInclusive<usize>,
-    range: std::ops::RangeInclusive<i64>,
-) -> Option<PerPlayers<u8>> {
-    let n = t.req(d, key, &format!("a table by player count {}–{}", counts.start(), counts.end()))?;
-    let v = decode::per_players(n, d, counts.clone(), |n, d| decode::int_in(n, d, range.clone()))?;
-    let mut out = [0u8; MAX_PLAYERS + 1];
-    for p in counts.clone() {
-        out[p] = v[p].unwrap_or(0) as u8;
-    }
-    Some(out)
-}
-
-fn decode_role(n: &Node, d: &mut Diagnostics, counts: &std::ops::RangeInclusive<usize>) -> Option<Role> {
-    let mut t = Table::new(n, d)?;
-    let id = t.str(d, "id").map(str::to_string);
-    let kind = t.choice(d, "kind", &RoleKind::NAMES).map(|i| RoleKind::ALL[i]);
-    let privilege = t.int(d, "privilege", 0..=10).map(|v| v as u8);
-    let players = t.get("players").and_then(|n| {
-        let list = decode::player_counts_of(n, d, counts.clone())?;
-        Some(list.iter().fold(0u8, |m, &p| m | (1 << p)))
-    });
-    t.finish(d);
-    Some(Role { id: id?, kind: kind?, privilege: privilege?, players: players?, twins_before: 0 })
-}
-
-fn decode_building(
-    n: &Node,
-    d: &mut Diagnostics,
-    counts: &std::ops::RangeInclusive<usize>,
-    city: u8,
-) -> Option<Building> {
-    let mut t = Table::new(n, d)?;
-    let id = t.str(d, "id").map(str::to_string);
-    let ty = t.choice(d, "type", &["production", "violet"]);
-    let spaces = t.int_or(d, "spaces", 1, 1..=i64::from(city)).map(|v| v as u8);
-    let cost = t.int(d, "cost", 0..=99).map(|v| v as u8);
-    let vp = t.int(d, "vp", 0..=99).map(|v| v as u8);
-    let column = t.int(d, "column", 0..=MAX_SPACES as i64).map(|v| v as u8);
-    let circles = t.int(d, "circles", 0..=3).map(|v| v as u8);
-    let copies = per_players_u8(&mut t, d, "copies", counts, 0..=20);
-    let kind = match ty {
-        Some(0) => {
-            let good = t.choice(d, "produces", &Good::NAMES).map(|i| Good::ALL[i]);
-            let small = t.choice(d, "scale", &["small", "normal"]).map(|i| i == 0);
-            match (good, small) {
-                (Some(good), Some(small)) => Some(BuildingKind::Production { good, small }),
-                _ => None,
-            }
-        }
-        Some(_) => Some(BuildingKind::Violet),
-        None => None,
-    };
-    let effect = match (ty, t.get("effect")) {
-        (Some(0), Some(e)) => {
-            d.error(e.origin, "a production building has no `effect`: it produces its good");
-            None
-        }
-        (Some(0), None) => Some(Effect::None),
-        (_, Some(e)) => decode_effect(e, d),
-        (_, None) => Some(Effect::None),
-    };
-    // Effects that say something about the building's circles.
-    match (effect, circles, t.get("effect")) {
-        (Some(Effect::NoColonist), Some(c), Some(e)) if c != 0 => {
-            d.error(e.origin, format!("a `no_colonist` building takes no colonist: expected `circles = 0`, found {c}"));
-        }
-        (Some(Effect::Guests { .. }), Some(0), Some(e)) => {
-            d.error(e.origin, "a `guests` building needs circles for its guests: expected `circles` of 1 or more");
-        }
-        _ => {}
-    }
-    t.finish(d);
-    Some(Building {
-        id: id?,
-        kind: kind?,
-        spaces: spaces?,
-        cost: cost?,
-        vp: vp?,
-        column: column?,
-        circles: circles?,
-        copies: copies?,
-        effect: effect?,
-    })
-}
-
-fn decode_effect(n: &Node, d: &mut Diagnostics) -> Option<Effect> {
-    use crate::raw_effect::{RawEffect as R, TileFrom};
-    let before = d.len();
-    let raw: R = de::from_tree(n, d)?;
+fn effect(raw: &crate::raw::RawEffect, d: &mut Diagnostics) -> Option<Effect> {
+    use crate::raw::{RawEffect as R, TileFrom};
     let small = |v: &Located<i64>, d: &mut Diagnostics| int(v, 0..=99, d);
-    let effect = match raw {
+    match raw {
         R::None => Some(Effect::None),
-        R::TradeBonus { doubloons } => small(&doubloons, d).map(|doubloons| Effect::TradeBonus { doubloons }),
+        R::TradeBonus { doubloons } => small(doubloons, d).map(|doubloons| Effect::TradeBonus { doubloons }),
         R::ExtraPlantation => Some(Effect::ExtraPlantation),
         R::QuarryInstead => Some(Effect::QuarryInstead),
-        R::Storage { kinds } => small(&kinds, d).map(|kinds| Effect::Storage { kinds: kinds.min(5) }),
+        R::Storage { kinds } => small(kinds, d).map(|kinds| Effect::Storage { kinds: kinds.min(5) }),
         R::ColonistOnNewTile => Some(Effect::ColonistOnNewTile),
         R::SellDuplicates => Some(Effect::SellDuplicates),
-        R::ProductionBonus { doubloons_by_kinds: v } => ints(&v, d).and_then(|list| match <[u8; 6]>::try_from(list) {
+        R::ProductionBonus { doubloons_by_kinds: v } => ints(v, d).and_then(|list| match <[u8; 6]>::try_from(list) {
             Ok(doubloons_by_kinds) => Some(Effect::ProductionBonus { doubloons_by_kinds }),
             Err(list) => {
                 d.error(v.origin, format!("expected 6 numbers (for 0 to 5 kinds produced), found {}", list.len()));
@@ -750,56 +690,58 @@ fn decode_effect(n: &Node, d: &mut Diagnostics) -> Option<Effect> {
             }
         }),
         R::ColonistOnNewBuilding => Some(Effect::ColonistOnNewBuilding),
-        R::ShippingBonus { vp } => small(&vp, d).map(|vp| Effect::ShippingBonus { vp }),
+        R::ShippingBonus { vp } => small(vp, d).map(|vp| Effect::ShippingBonus { vp }),
         R::OwnShip => Some(Effect::OwnShip),
         R::ProductionBuildingBonus { small: s, normal } => {
-            let (s, normal) = (small(&s, d), small(&normal, d));
+            let (s, normal) = (small(s, d), small(normal, d));
             Some(Effect::ProductionBuildingBonus { small: s?, normal: normal? })
         }
-        R::IslandBonus { vp_by_filled } => table_of(&vp_by_filled, "VP for 0, 1, … filled spaces", d)
+        R::IslandBonus { vp_by_filled } => table_of(vp_by_filled, "VP for 0, 1, … filled spaces", d)
             .map(|vp_by_filled| Effect::IslandBonus { vp_by_filled }),
-        R::ColonistBonus { per } => int(&per, 1..=99, d).map(|per| Effect::ColonistBonus { per }),
-        R::VpChipBonus { per } => int(&per, 1..=99, d).map(|per| Effect::VpChipBonus { per }),
-        R::VioletBuildingBonus { per } => small(&per, d).map(|per| Effect::VioletBuildingBonus { per }),
+        R::ColonistBonus { per } => int(per, 1..=99, d).map(|per| Effect::ColonistBonus { per }),
+        R::VpChipBonus { per } => int(per, 1..=99, d).map(|per| Effect::VpChipBonus { per }),
+        R::VioletBuildingBonus { per } => small(per, d).map(|per| Effect::VioletBuildingBonus { per }),
         R::ProductionPerNormalPlant { goods, extra } => {
-            let (goods, extra) = (goods_mask(&goods, d), small(&extra, d));
+            let (goods, extra) = (goods_mask(goods, d), small(extra, d));
             Some(Effect::ProductionPerNormalPlant { goods: goods?, extra: extra? })
         }
         R::ForestTiles { forests_per_doubloon, discount_when_unoccupied, tile_from } => {
-            int(&forests_per_doubloon, 1..=MAX_SPACES as i64, d).map(|forests_per_doubloon| Effect::ForestTiles {
+            int(forests_per_doubloon, 1..=MAX_SPACES as i64, d).map(|forests_per_doubloon| Effect::ForestTiles {
                 forests_per_doubloon,
-                discount_when_unoccupied,
-                from_face_up: tile_from == TileFrom::FaceUp,
+                discount_when_unoccupied: *discount_when_unoccupied,
+                from_face_up: *tile_from == TileFrom::FaceUp,
             })
         }
         R::PayWithComponents { colonists, goods, vp } => {
-            let (c, g, v) = (int(&colonists, 0..=3, d), int(&goods, 0..=3, d), int(&vp, 0..=3, d));
+            let (c, g, v) = (int(colonists, 0..=3, d), int(goods, 0..=3, d), int(vp, 0..=3, d));
             Some(Effect::PayWithComponents { colonists: c?, goods: g?, vp: v? })
         }
         // At most 6: the storage choices are enumerated as actions.
         R::ExtraStorageBarrels { barrels } => {
-            int(&barrels, 0..=6, d).map(|barrels| Effect::ExtraStorageBarrels { barrels })
+            int(barrels, 0..=6, d).map(|barrels| Effect::ExtraStorageBarrels { barrels })
         }
-        R::Guests { at_phase_start, before_storage, on_own_turn } => {
-            Some(Effect::Guests { at_phase_start, before_storage, on_own_turn })
-        }
-        R::OwnTradingPost { market_bonus } => Some(Effect::OwnTradingPost { market_bonus }),
-        R::BuildVpByColumn { vp_by_column } => table_of(&vp_by_column, "VP for a building of column 1, 2, …", d)
+        R::Guests { at_phase_start, before_storage, on_own_turn } => Some(Effect::Guests {
+            at_phase_start: *at_phase_start,
+            before_storage: *before_storage,
+            on_own_turn: *on_own_turn,
+        }),
+        R::OwnTradingPost { market_bonus } => Some(Effect::OwnTradingPost { market_bonus: *market_bonus }),
+        R::BuildVpByColumn { vp_by_column } => table_of(vp_by_column, "VP for a building of column 1, 2, …", d)
             .map(|vp_by_column| Effect::BuildVpByColumn { vp_by_column }),
         R::MixedShip { barrels_per_vp, min_barrels, harbor_bonus } => {
-            let (per, min) = (int(&barrels_per_vp, 1..=99, d), int(&min_barrels, 1..=99, d));
-            Some(Effect::MixedShip { barrels_per_vp: per?, min_barrels: min?, harbor_bonus })
+            let (per, min) = (int(barrels_per_vp, 1..=99, d), int(min_barrels, 1..=99, d));
+            Some(Effect::MixedShip { barrels_per_vp: per?, min_barrels: min?, harbor_bonus: *harbor_bonus })
         }
         R::DoubloonPerLoad { doubloons, captain } => {
-            let (doubloons, captain) = (small(&doubloons, d), small(&captain, d));
+            let (doubloons, captain) = (small(doubloons, d), small(captain, d));
             Some(Effect::DoubloonPerLoad { doubloons: doubloons?, captain: captain? })
         }
         R::DoubloonsByTopProduction { minus, exclude } => {
-            let (minus, exclude) = (small(&minus, d), goods_mask(&exclude, d));
+            let (minus, exclude) = (small(minus, d), goods_mask(exclude, d));
             Some(Effect::DoubloonsByTopProduction { minus: minus?, exclude: exclude? })
         }
         R::DoublePrivilege { factor, roles } => {
-            let factor = int(&factor, 1..=5, d);
+            let factor = int(factor, 1..=5, d);
             let mut mask = Some(0u8);
             for name in &roles.value {
                 match RoleKind::NAMES.iter().position(|k| *k == name.value) {
@@ -814,16 +756,15 @@ fn decode_effect(n: &Node, d: &mut Diagnostics) -> Option<Effect> {
             Some(Effect::DoublePrivilege { factor: factor?, roles: mask? })
         }
         R::VpPerPairOnHold { barrels_per_vp } => {
-            int(&barrels_per_vp, 1..=99, d).map(|barrels_per_vp| Effect::VpPerPairOnHold { barrels_per_vp })
+            int(barrels_per_vp, 1..=99, d).map(|barrels_per_vp| Effect::VpPerPairOnHold { barrels_per_vp })
         }
         R::NoColonist => Some(Effect::NoColonist),
         R::TileGroupsBonus { size, vp_by_groups } => {
-            let size = int(&size, 1..=MAX_SPACES as i64, d);
-            let vp = table_of(&vp_by_groups, "VP for 0, 1, 2, … groups", d);
+            let size = int(size, 1..=MAX_SPACES as i64, d);
+            let vp = table_of(vp_by_groups, "VP for 0, 1, 2, … groups", d);
             Some(Effect::TileGroupsBonus { size: size?, vp_by_groups: vp? })
         }
-    };
-    effect.filter(|_| d.len() == before)
+    }
 }
 
 /// An integer in `range`, as a `u8` (the ranges are small).

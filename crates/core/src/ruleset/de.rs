@@ -145,15 +145,50 @@ pub fn per_players(
     range: RangeInclusive<i64>,
     d: &mut Diagnostics,
 ) -> Option<Vec<Option<i64>>> {
+    per_players_with(table, players, d, |v, d| int_in(v, range.clone(), d))
+}
+
+/// [`per_players`] with values of any shape, each read by `value`.
+pub fn per_players_with<T, V: Clone>(
+    table: &Located<Entries<T>>,
+    players: RangeInclusive<usize>,
+    d: &mut Diagnostics,
+    mut value: impl FnMut(&T, &mut Diagnostics) -> Option<V>,
+) -> Option<Vec<Option<V>>> {
     let keys: Vec<(&str, Origin)> = table.value.0.iter().map(|(k, _)| (k.value.as_str(), k.origin)).collect();
     let (counts, mut ok) = super::decode::player_count_keys(&keys, table.origin, players.clone(), d);
-    let mut out: Vec<Option<i64>> = vec![None; players.end() + 1];
-    for ((_, value), count) in table.value.0.iter().zip(counts) {
+    let mut out: Vec<Option<V>> = vec![None; players.end() + 1];
+    for ((_, v), count) in table.value.0.iter().zip(counts) {
         if let Some(p) = count {
-            match int_in(value, range.clone(), d) {
+            match value(v, d) {
                 Some(v) => out[p] = Some(v),
                 None => ok = false,
             }
+        }
+    }
+    ok.then_some(out)
+}
+
+/// A list of player counts (the counts a role card is used with), each in `players`;
+/// counts outside `players` inherited from an `extends` base are dropped, not errors (see
+/// [`super::decode::player_counts_of`], whose rules and messages it keeps).
+pub fn player_counts(
+    list: &Located<Vec<Located<i64>>>,
+    players: RangeInclusive<usize>,
+    d: &mut Diagnostics,
+) -> Option<Vec<usize>> {
+    let mut out = Vec::with_capacity(list.value.len());
+    let mut ok = true;
+    for v in &list.value {
+        let moot = super::decode::inherited(v.origin)
+            && !players.contains(&(v.value as usize))
+            && (0..=crate::MAX_PLAYERS as i64).contains(&v.value);
+        if moot {
+            continue;
+        }
+        match int_in(v, *players.start() as i64..=*players.end() as i64, d) {
+            Some(p) => out.push(p as usize),
+            None => ok = false,
         }
     }
     ok.then_some(out)

@@ -572,3 +572,50 @@ fn extension_tiles_need_an_extension() {
     let v = rules.state_to_json(&s);
     assert!(v.get("held_tiles").is_none() && v.pointer("/players/0/extension_tiles").is_none(), "{v}");
 }
+
+/// The ruleset is read into strict raw structs and validated in one step: a role without
+/// its `players` is refused (it used to vanish silently), and every problem of a broken
+/// building is reported at its place.
+#[test]
+fn a_broken_ruleset_is_refused_with_every_problem() {
+    use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+    let dir = std::env::temp_dir().join(format!("pr-raw-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.toml");
+    std::fs::write(
+        &file,
+        r#"[ruleset]
+extends = "puerto-rico"
+
+[[roles]]
+id = "settler-2"
+kind = "settler"
+privilege = 0
+
+[[buildings]]
+id = "shed"
+type = "violet"
+produces = "corn"
+cost = 1
+vp = 1
+column = 1
+circles = 1
+copies = { 2 = 1, 3 = 1, 4 = 1, 5 = 1 }
+effect = { kind = "trade_bonus", doubloons = 1, vp = 2 }
+"#,
+    )
+    .unwrap();
+    let bundled = [Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text: RULESET }];
+    let loaded = ruleset::load(file.to_str().unwrap(), &bundled).unwrap();
+    let mut d = Diagnostics::default();
+    assert!(rulesmith_puerto_rico::decode(&loaded.tree, &mut d).is_none());
+    let text = d.render(&loaded.sources);
+    let _ = std::fs::remove_dir_all(&dir);
+    for want in [
+        "broken.toml:4:1: missing key `players`: expected an array",
+        "broken.toml:12:12: a violet building has no `produces`",
+        "broken.toml:18:49: unknown key `vp`: expected one of `doubloons`, `kind`",
+    ] {
+        assert!(text.contains(want), "{want}\n{text}");
+    }
+}
