@@ -79,6 +79,7 @@ pub mod notation;
 pub mod phase;
 pub mod phases;
 mod raw;
+pub mod role_kind;
 pub mod rules;
 pub mod screen;
 pub mod setup;

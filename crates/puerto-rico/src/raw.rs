@@ -80,22 +80,9 @@ pub struct RulesTable {
 #[derive(Deserialize)]
 pub struct Role {
     pub id: L<String>,
-    pub kind: RoleKind,
+    pub kind: crate::role_kind::RoleKind,
     pub privilege: L<i64>,
     pub players: Ints,
-}
-
-/// The role kinds, in the order of [`crate::rules::RoleKind`].
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-pub enum RoleKind {
-    Settler,
-    Mayor,
-    Builder,
-    Craftsman,
-    Trader,
-    Captain,
-    Prospector,
 }
 
 #[derive(Deserialize)]
@@ -111,7 +98,7 @@ pub struct Building {
     pub circles: L<i64>,
     pub copies: PerCount<L<i64>>,
     /// Production buildings only.
-    pub produces: Option<L<GoodName>>,
+    pub produces: Option<L<crate::goods::Good>>,
     pub scale: Option<L<Scale>>,
     /// Violet buildings only.
     pub effect: Option<L<RawEffect>>,
@@ -122,17 +109,6 @@ pub struct Building {
 pub enum BuildingType {
     Production,
     Violet,
-}
-
-/// A good, in good order.
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-pub enum GoodName {
-    Corn,
-    Indigo,
-    Sugar,
-    Tobacco,
-    Coffee,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]

@@ -8,40 +8,10 @@ use rulesmith_core::ruleset::{Diagnostics, Node};
 pub use crate::limits::{
     MAX_BUILDINGS, MAX_PLANTATIONS, MAX_PLAYERS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE,
 };
+pub use crate::role_kind::RoleKind;
 
 /// A value per player count, indexed by the count (entries below the minimum unused).
 pub type PerPlayers<T> = [T; MAX_PLAYERS + 1];
-
-/// A role's phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RoleKind {
-    Settler,
-    Mayor,
-    Builder,
-    Craftsman,
-    Trader,
-    Captain,
-    Prospector,
-}
-
-impl RoleKind {
-    /// Bit of this kind in role masks ([`Effect::DoublePrivilege`]).
-    pub fn bit(self) -> u8 {
-        1 << (self as u8)
-    }
-
-    pub const NAMES: [&'static str; 7] =
-        ["settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector"];
-    const ALL: [RoleKind; 7] = [
-        RoleKind::Settler,
-        RoleKind::Mayor,
-        RoleKind::Builder,
-        RoleKind::Craftsman,
-        RoleKind::Trader,
-        RoleKind::Captain,
-        RoleKind::Prospector,
-    ];
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Role {
@@ -377,7 +347,7 @@ impl Rules {
 }
 
 /// Decodes the whole merged ruleset tree: read into the strict raw structs
-/// ([`crate::raw`]), then validated in one step. Every problem goes into `d`.
+/// (`raw.rs`), then validated in one step. Every problem goes into `d`.
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
     let raw: crate::raw::Raw = de::from_tree(tree, d)?;
@@ -493,7 +463,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         if roles.iter().any(|o| o.id == id) {
             d.error(item.origin, format!("duplicate role id `{id}`"));
         }
-        let kind = RoleKind::ALL[r.kind as usize];
+        let kind = r.kind;
         roles.push(Role { id: id.to_string(), kind, privilege, players, twins_before: 0 });
     }
     for r in 0..roles.len() {
@@ -563,10 +533,9 @@ fn building(
                 d.error(e.origin, "a production building has no `effect`: it produces its good");
             }
             let kind = match (&b.produces, &b.scale) {
-                (Some(good), Some(scale)) => Some(BuildingKind::Production {
-                    good: Good::ALL[good.value as usize],
-                    small: scale.value == Scale::Small,
-                }),
+                (Some(good), Some(scale)) => {
+                    Some(BuildingKind::Production { good: good.value, small: scale.value == Scale::Small })
+                }
                 (good, _) => {
                     let key = if good.is_none() { "produces" } else { "scale" };
                     d.error(at, format!("missing key `{key}`: a production building names its good and scale"));
