@@ -16,7 +16,7 @@ pub enum RoleKind {
 }
 
 impl RoleKind {
-    /// Bit of this kind in role masks ([`Effect::DoublePrivilege`]).
+    /// Bit of this kind in role masks ([`crate::rules::Effect::DoublePrivilege`]).
     pub fn bit(self) -> u8 {
         1 << (self as u8)
     }
