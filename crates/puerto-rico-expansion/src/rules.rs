@@ -1,15 +1,17 @@
 //! The validated expansion ruleset: the base game's rules (with the new buildings, whose
 //! effects the base crate implements as kinds of effect) and the building draft.
 
-use rulesmith_core::ruleset::decode::{self, Table};
+use rulesmith_core::ruleset::de::{self, Located};
 use rulesmith_core::ruleset::{Diagnostics, Kind, Node};
 use rulesmith_puerto_rico::rules::{BuildingKind, MAX_BUILDINGS};
+use serde::Deserialize;
 
 /// The most draft slots a ruleset may define.
 pub const MAX_SLOTS: usize = 24;
 
 /// How the violet buildings of a game are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Selection {
     /// Players pick in turn (S001:L495).
     Draft,
@@ -17,11 +19,6 @@ pub enum Selection {
     Random,
     /// Every violet building is in the game.
     All,
-}
-
-impl Selection {
-    pub const NAMES: [&'static str; 3] = ["draft", "random", "all"];
-    const ALL: [Selection; 3] = [Selection::Draft, Selection::Random, Selection::All];
 }
 
 /// The draft settings.
@@ -73,65 +70,54 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     }
 }
 
+/// The `[draft]` table as the TOML writes it.
+#[derive(Deserialize)]
+struct RawDraft {
+    selection: Selection,
+    slots: Located<Vec<Located<i64>>>,
+    /// Groups of building ids (`[]` for none).
+    exclusive: Vec<Located<Vec<Located<String>>>>,
+}
+
 fn decode_draft(n: &Node, base: &rulesmith_puerto_rico::Rules, d: &mut Diagnostics) -> Option<Draft> {
     let before = d.len();
-    let mut t = Table::new(n, d)?;
-    let selection = t.choice(d, "selection", &Selection::NAMES).map(|i| Selection::ALL[i]);
+    let raw: RawDraft = de::from_tree(n, d)?;
     let candidates = base
         .buildings
         .iter()
         .enumerate()
         .filter(|(_, b)| b.kind == BuildingKind::Violet)
         .fold(0u64, |m, (i, _)| m | (1 << i));
-    let slots = t.req(d, "slots", "a list of slot costs").and_then(|node| {
-        let costs = decode::ints_of(node, d, 0..=99)?;
-        if costs.is_empty() || costs.len() > MAX_SLOTS {
-            d.error(node.origin, format!("expected 1 to {MAX_SLOTS} slots"));
-            return None;
+    let costs = &raw.slots;
+    if costs.value.is_empty() || costs.value.len() > MAX_SLOTS {
+        d.error(costs.origin, format!("expected 1 to {MAX_SLOTS} slots"));
+    }
+    let mut slots = Vec::with_capacity(costs.value.len());
+    for c in &costs.value {
+        let Some(cost) = de::int_in(c, 0..=99, d) else { continue };
+        let any = base.buildings.iter().any(|b| b.kind == BuildingKind::Violet && i64::from(b.cost) == cost);
+        if !any {
+            d.error(c.origin, format!("a slot of cost {cost}, but no violet building costs {cost}"));
         }
-        let mut ok = true;
-        for &c in &costs {
-            let any = base.buildings.iter().any(|b| b.kind == BuildingKind::Violet && i64::from(b.cost) == c);
-            if !any {
-                d.error(node.origin, format!("a slot of cost {c}, but no violet building costs {c}"));
-                ok = false;
+        slots.push(cost as u8);
+    }
+    let mut exclusive = Vec::with_capacity(raw.exclusive.len());
+    for group in &raw.exclusive {
+        let mut mask = 0u64;
+        for id in &group.value {
+            match base.building_index(&id.value) {
+                Some(i) if candidates & (1 << i) != 0 => mask |= 1 << i,
+                Some(_) => d.error(
+                    id.origin,
+                    format!("`{}` is not a violet building: the draft only chooses violet ones", id.value),
+                ),
+                None => d.error(id.origin, format!("unknown building `{}`", id.value)),
             }
         }
-        ok.then(|| costs.into_iter().map(|c| c as u8).collect::<Vec<u8>>())
-    });
-    let exclusive = t.req(d, "exclusive", "a list of groups of building ids (`[]` for none)").and_then(|node| {
-        let groups = decode::array_of(node, d)?;
-        let mut out = Vec::new();
-        let mut ok = true;
-        for g in groups {
-            let Some(ids) = decode::strs_of(g, d) else {
-                ok = false;
-                continue;
-            };
-            let mut mask = 0u64;
-            for id in ids {
-                match base.building_index(id) {
-                    Some(i) if candidates & (1 << i) != 0 => mask |= 1 << i,
-                    Some(_) => {
-                        d.error(
-                            g.origin,
-                            format!("`{id}` is not a violet building: the draft only chooses violet ones"),
-                        );
-                        ok = false;
-                    }
-                    None => {
-                        d.error(g.origin, format!("unknown building `{id}`"));
-                        ok = false;
-                    }
-                }
-            }
-            out.push(mask);
-        }
-        ok.then_some(out)
-    });
-    t.finish(d);
+        exclusive.push(mask);
+    }
     if base.buildings.len() > MAX_BUILDINGS {
         return None;
     }
-    (d.len() == before).then_some(Draft { selection: selection?, slots: slots?, exclusive: exclusive?, candidates })
+    (d.len() == before).then_some(Draft { selection: raw.selection, slots, exclusive, candidates })
 }

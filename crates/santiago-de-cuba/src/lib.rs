@@ -102,10 +102,12 @@
 //! ```
 
 pub mod action;
+pub mod choices;
 pub mod encoding;
 pub mod engine;
 pub mod json;
 pub mod metrics;
+pub mod raw;
 pub mod rules;
 pub mod screen;
 pub mod state;

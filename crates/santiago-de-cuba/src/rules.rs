@@ -1,11 +1,15 @@
 //! The validated ruleset: every number and table of the game, decoded from TOML.
 //!
 //! Rust knows the *kinds* of rule (effect kinds, the turn, the loading round); the
-//! ruleset picks and parameterises them. Decoding reports every problem of the file
-//! (unknown keys, out-of-range values, unknown goods, flowers or dice) at once.
+//! ruleset picks and parameterises them. The TOML's shape is declared in [`crate::raw`];
+//! [`decode`] reads it and validates it here in one step, reporting every problem of the
+//! file (unknown keys, out-of-range values, unknown goods, flowers or dice) at once.
 
-use rulesmith_core::ruleset::decode::{self, Table};
-use rulesmith_core::ruleset::{Diagnostics, Node, Origin};
+pub use crate::choices::{EmptyDemand, OwnerVpWhen, TieBreak};
+use crate::raw::{self, GoodsTable, Ids, Raw};
+use rulesmith_core::ruleset::de::{self, Located};
+use rulesmith_core::ruleset::{Diagnostics, Node};
+use std::ops::RangeInclusive;
 
 /// Most goods a ruleset may define (one byte masks).
 pub const MAX_GOODS: usize = 8;
@@ -122,35 +126,9 @@ pub struct FlowerColour {
     pub spaces: u8,
 }
 
-/// When the owner of a building gains VP from another player's pawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OwnerVpWhen {
-    /// Only when the pawn moved onto the building this turn.
-    Visit,
-    /// At the end of every turn the pawn stands on the building.
-    EveryTurn,
-}
-
-/// What happens when a freshly placed demand is all zeros.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EmptyDemand {
-    /// Roll again (the ship does not count).
-    Reroll,
-    /// The demand is complete: the ship leaves at once and the roller rolls again.
-    Departs,
-}
-
-/// Tie-break keys after VP, in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TieBreak {
-    LeftoverGoods,
-    Pesos,
-}
-
 /// The validated rules of one Santiago de Cuba ruleset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rules {
-    pub name: String,
     pub min_players: usize,
     pub max_players: usize,
     pub property_markers: u8,
@@ -226,174 +204,117 @@ impl Rules {
 /// Words the notation uses in the places where ids appear; an id may not be one of them.
 const RESERVED: &[&str] = &["peso", "vp", "for", "flip", "buy", "sell", "left", "right", "nothing", "port", "skip"];
 
-/// Decodes the whole merged tree (including `[ruleset]`). Every problem goes into `d`;
-/// `None` if there was any.
+/// Reads and validates the whole merged tree (including `[ruleset]`). Every problem goes
+/// into `d`; `None` if there was any.
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
-    let mut root = Table::new(tree, d)?;
-    let name = root
-        .get("ruleset")
-        .and_then(|r| r.get("name"))
-        .and_then(Node::as_str)
-        .unwrap_or("santiago-de-cuba")
-        .to_string();
+    let raw: Raw = de::from_tree(tree, d)?;
+    let rules = validate(&raw, d);
+    (d.len() == before).then_some(rules)
+}
 
+/// The typed rules; a value that was wrong (reported) stands in as 0 or empty, so the
+/// checks after it still run, and the caller refuses the result.
+fn validate(raw: &Raw, d: &mut Diagnostics) -> Rules {
     // Goods first: everything else refers to them by id.
-    let goods = decode_goods(root.array(d, "goods"), d);
+    let goods = decode_goods(&raw.goods, d);
     let names = Names { goods: goods.iter().map(|g| g.id.clone()).collect() };
 
-    let (min_players, max_players, property_markers) = match root.table(d, "players") {
-        Some(mut t) => {
-            let min = t.int(d, "min", 1..=rulesmith_core::MAX_PLAYERS as i64);
-            let max = t.int(d, "max", 1..=rulesmith_core::MAX_PLAYERS as i64);
-            let markers = t.int(d, "property_markers", 0..=16);
-            if let (Some(a), Some(b)) = (min, max) {
-                if a > b {
-                    d.error(t.origin(), format!("`min` ({a}) is more than `max` ({b})"));
-                }
-            }
-            t.finish(d);
-            (min.unwrap_or(2) as usize, max.unwrap_or(4) as usize, markers.unwrap_or(0) as u8)
+    let p = &raw.players.value;
+    let seats = 1..=rulesmith_core::MAX_PLAYERS as i64;
+    let (min, max) = (de::int_in(&p.min, seats.clone(), d), de::int_in(&p.max, seats, d));
+    if let (Some(a), Some(b)) = (min, max) {
+        if a > b {
+            d.error(raw.players.origin, format!("`min` ({a}) is more than `max` ({b})"));
         }
-        None => (2, 4, 0),
-    };
+    }
+    let property_markers = byte(&p.property_markers, 0..=16, d);
 
-    let (start_pesos, start_vp, start_goods) = match root.table(d, "start") {
-        Some(mut t) => {
-            let pesos = t.int(d, "pesos", 0..=1000).unwrap_or(0) as u16;
-            let vp = t.int(d, "vp", 0..=1000).unwrap_or(0) as u16;
-            let g = t.get("goods").and_then(|n| goods_table(n, d, &names)).unwrap_or_default();
-            t.finish(d);
-            (pesos, vp, g)
-        }
-        None => (0, 0, [0; MAX_GOODS]),
-    };
-    for (i, good) in goods.iter().enumerate() {
-        if u32::from(start_goods[i]) * max_players as u32 > u32::from(good.supply) {
-            let origin = tree.path("start.goods").map_or(Origin::default(), |n| n.origin);
-            d.error(
-                origin,
-                format!(
-                    "{} players starting with {} {} each need more than the supply of {}",
-                    max_players, start_goods[i], good.id, good.supply
-                ),
-            );
+    let start = &raw.start;
+    let start_goods = start.goods.as_ref().and_then(|t| goods_table(t, d, &names)).unwrap_or_default();
+    if let (Some(max), Some(at)) = (max, &start.goods) {
+        for (good, &each) in goods.iter().zip(&start_goods) {
+            if i64::from(each) * max > i64::from(good.supply) {
+                d.error(
+                    at.origin,
+                    format!(
+                        "{max} players starting with {each} {} each need more than the supply of {}",
+                        good.id, good.supply
+                    ),
+                );
+            }
         }
     }
 
-    let dice = decode_dice(root.array(d, "dice"), d, &names, &goods);
+    let dice = decode_dice(&raw.dice, d, &names, &goods);
 
-    let mut ship_dice = 0;
-    let mut value_track = Vec::new();
-    let mut ships = 0;
-    let mut empty_demand = EmptyDemand::Reroll;
-    if let Some(mut t) = root.table(d, "ship") {
-        ship_dice = t.int(d, "dice", 1..=MAX_DICE as i64).unwrap_or(0) as u8;
-        if ship_dice as usize > dice.len() && !dice.is_empty() {
-            d.error(t.origin(), format!("the ship takes {ship_dice} dice but only {} are defined", dice.len()));
-        }
-        if let Some(n) = t.req(d, "value_track", "an array of VP per good, one per flag") {
-            if let Some(v) = decode::ints_of(n, d, 0..=50) {
-                if v.is_empty() {
-                    d.error(n.origin, "the value track needs at least one flag");
-                }
-                let mut sorted = v.clone();
-                sorted.sort_unstable();
-                sorted.dedup();
-                if sorted.len() != v.len() {
-                    d.error(n.origin, "the flags of the value track must have different values");
-                }
-                value_track = v.into_iter().map(|x| x as u8).collect();
-            }
-        }
-        ships = t.int(d, "ships", 1..=50).unwrap_or(0) as u8;
-        empty_demand = match t.choice(d, "empty_demand", &["reroll", "departs"]) {
-            Some(1) => EmptyDemand::Departs,
-            _ => EmptyDemand::Reroll,
-        };
-        t.finish(d);
+    let ship = &raw.ship.value;
+    let ship_dice = byte(&ship.dice, 1..=MAX_DICE as i64, d);
+    if usize::from(ship_dice) > dice.len() && !dice.is_empty() {
+        d.error(raw.ship.origin, format!("the ship takes {ship_dice} dice but only {} are defined", dice.len()));
+    }
+    let track = &ship.value_track;
+    let value_track = bytes(&track.value, 0..=50, d);
+    if track.value.is_empty() {
+        d.error(track.origin, "the value track needs at least one flag");
+    }
+    let mut flags = value_track.clone();
+    flags.sort_unstable();
+    flags.dedup();
+    if flags.len() != value_track.len() {
+        d.error(track.origin, "the flags of the value track must have different values");
     }
 
-    let flowers = decode_flowers(root.array(d, "flowers"), d);
-    let citizens = decode_citizens(root.array(d, "citizens"), d, &names, &flowers);
-    let buildings = decode_buildings(root.array(d, "buildings"), d, &names);
+    let flowers = decode_flowers(&raw.flowers, d);
+    let citizens = decode_citizens(&raw.citizens, d, &names, &flowers);
+    let buildings = decode_buildings(&raw.buildings, d, &names);
     let spaces: u32 = flowers.iter().map(|f| u32::from(f.spaces)).sum();
     if !buildings.is_empty() && spaces as usize != buildings.len() {
-        let origin = tree.get("flowers").map_or(Origin::default(), |n| n.origin);
         d.error(
-            origin,
+            raw.flowers.origin,
             format!("the flowers have {spaces} building spaces but there are {} buildings", buildings.len()),
         );
     }
 
-    let (mut free_steps, mut step_cost, mut max_steps) = (1, 1, 1);
-    if let Some(mut t) = root.table(d, "street") {
-        free_steps = t.int(d, "free_steps", 0..=20).unwrap_or(1) as u8;
-        step_cost = t.int(d, "step_cost", 0..=20).unwrap_or(1) as u8;
-        // More steps than stops minus one would let the car lap the street and pass the
-        // port twice in one move, which the rulebook does not cover (data sheet C.6.2-3).
-        let most = citizens.len().max(1) as i64;
-        max_steps = t.int(d, "max_steps", 1..=most).unwrap_or(1) as u8;
-        t.finish(d);
-    }
+    let street = &raw.street;
+    // More steps than stops minus one would let the car lap the street and pass the
+    // port twice in one move, which the rulebook does not cover (data sheet C.6.2-3).
+    let most = citizens.len().max(1) as i64;
 
-    let (mut owner_vp, mut owner_vp_when) = (0, OwnerVpWhen::Visit);
-    if let Some(mut t) = root.table(d, "visits") {
-        owner_vp = t.int(d, "owner_vp", 0..=20).unwrap_or(0) as u8;
-        owner_vp_when = match t.choice(d, "owner_vp_when", &["visit", "every_turn"]) {
-            Some(1) => OwnerVpWhen::EveryTurn,
-            _ => OwnerVpWhen::Visit,
-        };
-        t.finish(d);
-    }
-
-    let (mut goods_per_vp, mut tiebreaks) = (0, Vec::new());
-    if let Some(mut t) = root.table(d, "scoring") {
-        goods_per_vp = t.int(d, "goods_per_vp", 0..=20).unwrap_or(0) as u8;
-        if let Some(n) = t.req(d, "tiebreaks", "a list of `leftover_goods`, `pesos`") {
-            if let Some(items) = decode::array_of(n, d) {
-                for i in items {
-                    match decode::choice_of(i, d, &["leftover_goods", "pesos"]) {
-                        Some(0) => tiebreaks.push(TieBreak::LeftoverGoods),
-                        Some(_) => tiebreaks.push(TieBreak::Pesos),
-                        None => {}
-                    }
-                }
-            }
-        }
-        t.finish(d);
-    }
-
-    root.get("ruleset");
-    root.finish(d);
-    if d.len() > before {
-        return None;
-    }
-    Some(Rules {
-        name,
-        min_players,
-        max_players,
+    Rules {
+        min_players: min.unwrap_or(0) as usize,
+        max_players: max.unwrap_or(0) as usize,
         property_markers,
-        start_pesos,
-        start_vp,
+        start_pesos: de::int_in(&start.pesos, 0..=1000, d).unwrap_or(0) as u16,
+        start_vp: de::int_in(&start.vp, 0..=1000, d).unwrap_or(0) as u16,
         start_goods,
         goods,
         dice,
         ship_dice,
         value_track,
-        ships,
-        empty_demand,
-        free_steps,
-        step_cost,
-        max_steps,
+        ships: byte(&ship.ships, 1..=50, d),
+        empty_demand: ship.empty_demand,
+        free_steps: byte(&street.free_steps, 0..=20, d),
+        step_cost: byte(&street.step_cost, 0..=20, d),
+        max_steps: byte(&street.max_steps, 1..=most, d),
         flowers,
         citizens,
         buildings,
-        owner_vp,
-        owner_vp_when,
-        goods_per_vp,
-        tiebreaks,
-    })
+        owner_vp: byte(&raw.visits.owner_vp, 0..=20, d),
+        owner_vp_when: raw.visits.owner_vp_when,
+        goods_per_vp: byte(&raw.scoring.goods_per_vp, 0..=20, d),
+        tiebreaks: raw.scoring.tiebreaks.clone(),
+    }
+}
+
+/// A small number in `range` (every range here fits a byte); 0 stands in for a wrong one.
+fn byte(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics) -> u8 {
+    de::int_in(v, range, d).unwrap_or(0) as u8
+}
+
+/// Each of `values` in `range`; the wrong ones are reported and left out.
+fn bytes(values: &[Located<i64>], range: RangeInclusive<i64>, d: &mut Diagnostics) -> Vec<u8> {
+    values.iter().filter_map(|v| de::int_in(v, range.clone(), d)).map(|v| v as u8).collect()
 }
 
 struct Names {
@@ -401,313 +322,247 @@ struct Names {
 }
 
 impl Names {
-    fn good(&self, n: &Node, d: &mut Diagnostics) -> Option<u8> {
-        let s = decode::str_of(n, d)?;
-        match self.goods.iter().position(|g| g == s) {
+    fn good(&self, v: &Located<String>, d: &mut Diagnostics) -> Option<u8> {
+        match self.goods.iter().position(|g| *g == v.value) {
             Some(i) => Some(i as u8),
             None => {
-                d.error(n.origin, format!("unknown good `{s}`: expected one of {}", self.goods.join(", ")));
+                let expected = self.goods.join(", ");
+                d.error(v.origin, format!("unknown good `{}`: expected one of {expected}", v.value));
                 None
             }
         }
     }
 
-    fn mask(&self, n: &Node, d: &mut Diagnostics) -> Option<GoodsMask> {
-        let items = decode::array_of(n, d)?;
+    fn mask(&self, list: &Ids, d: &mut Diagnostics) -> Option<GoodsMask> {
         let mut m = 0;
         let mut ok = true;
-        for i in items {
-            match self.good(i, d) {
+        for v in &list.value {
+            match self.good(v, d) {
                 Some(g) => m |= 1 << g,
                 None => ok = false,
             }
         }
         ok.then_some(m)
     }
+
+    /// The goods of an optional `except` list; none when absent.
+    fn except(&self, list: &Option<Ids>, d: &mut Diagnostics) -> Option<GoodsMask> {
+        list.as_ref().map_or(Some(0), |l| self.mask(l, d))
+    }
 }
 
-/// An id: lowercase letters, digits and `_`, unique in its list, not a notation word.
-fn check_id(id: &str, origin: Origin, seen: &mut Vec<String>, what: &str, d: &mut Diagnostics) {
-    let valid = !id.is_empty()
-        && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+/// An id: notation-safe, lowercase letters, digits and `_` starting with a letter, unique
+/// in its list (`seen`), not a notation word. The id, or `""` standing in for a wrong one.
+fn check_id(v: &Located<String>, seen: &mut Vec<String>, what: &str, d: &mut Diagnostics) -> String {
+    let Some(id) = de::id(v, d) else { return String::new() };
+    let valid = id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && !id.starts_with(|c: char| c.is_ascii_digit());
     if !valid {
-        d.error(origin, format!("{what} id `{id}` must be lowercase letters, digits and `_`, starting with a letter"));
+        d.error(
+            v.origin,
+            format!("{what} id `{id}` must be lowercase letters, digits and `_`, starting with a letter"),
+        );
     } else if RESERVED.contains(&id) {
-        d.error(origin, format!("{what} id `{id}` is a word of the action notation; choose another"));
+        d.error(v.origin, format!("{what} id `{id}` is a word of the action notation; choose another"));
     } else if seen.iter().any(|s| s == id) {
-        d.error(origin, format!("duplicate {what} id `{id}`"));
+        d.error(v.origin, format!("duplicate {what} id `{id}`"));
     }
     seen.push(id.to_string());
+    id.to_string()
 }
 
-fn decode_goods(items: Option<&[Node]>, d: &mut Diagnostics) -> Vec<Good> {
-    let Some(items) = items else { return Vec::new() };
-    if items.is_empty() || items.len() > MAX_GOODS {
-        let origin = items.first().map_or(Origin::default(), |n| n.origin);
-        d.error(origin, format!("expected 1 to {MAX_GOODS} goods, found {}", items.len()));
+/// The items of a list of 1 to `most`; the ones past `most` are reported, not read.
+fn counted<'a, T>(list: &'a Located<Vec<T>>, most: usize, what: &str, d: &mut Diagnostics) -> &'a [T] {
+    let n = list.value.len();
+    if n == 0 || n > most {
+        d.error(list.origin, format!("expected 1 to {most} {what}, found {n}"));
     }
+    &list.value[..n.min(most)]
+}
+
+fn decode_goods(list: &Located<Vec<Located<raw::Good>>>, d: &mut Diagnostics) -> Vec<Good> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for n in items.iter().take(MAX_GOODS) {
-        let Some(mut t) = Table::new(n, d) else { continue };
-        let id = t.str(d, "id").unwrap_or("").to_string();
-        check_id(&id, t.origin(), &mut seen, "good", d);
-        let supply = t.int(d, "supply", 0..=200).unwrap_or(0) as u8;
-        let substitute_vp = t.get("substitute_vp").and_then(|n| decode::int_in(n, d, 0..=20)).map(|v| v as u8);
-        t.finish(d);
+    for g in counted(list, MAX_GOODS, "goods", d) {
+        let g = &g.value;
+        let id = check_id(&g.id, &mut seen, "good", d);
+        let supply = byte(&g.supply, 0..=200, d);
+        let substitute_vp = g.substitute_vp.as_ref().and_then(|v| de::int_in(v, 0..=20, d)).map(|v| v as u8);
         out.push(Good { id, supply, substitute_vp });
     }
     out
 }
 
-fn decode_dice(items: Option<&[Node]>, d: &mut Diagnostics, names: &Names, goods: &[Good]) -> Vec<Die> {
-    let Some(items) = items else { return Vec::new() };
-    if items.is_empty() || items.len() > MAX_DICE {
-        let origin = items.first().map_or(Origin::default(), |n| n.origin);
-        d.error(origin, format!("expected 1 to {MAX_DICE} dice, found {}", items.len()));
-    }
+fn decode_dice(list: &Located<Vec<Located<raw::Die>>>, d: &mut Diagnostics, names: &Names, goods: &[Good]) -> Vec<Die> {
     let mut seen = Vec::new();
     let mut out: Vec<Die> = Vec::new();
-    for n in items.iter().take(MAX_DICE) {
-        let Some(mut t) = Table::new(n, d) else { continue };
-        let id = t.str(d, "id").unwrap_or("").to_string();
-        check_id(&id, t.origin(), &mut seen, "die", d);
-        let good = t.req(d, "good", "a good id").and_then(|n| names.good(n, d));
+    for die in counted(list, MAX_DICE, "dice", d) {
+        let (at, die) = (die.origin, &die.value);
+        let id = check_id(&die.id, &mut seen, "die", d);
+        let good = names.good(&die.good, d);
         if let Some(g) = good {
-            if goods.get(g as usize).is_some_and(|x| x.substitute_vp.is_some()) {
-                d.error(
-                    t.origin(),
-                    format!("die `{id}` demands `{}`, which is a substitute good", names.goods[g as usize]),
-                );
+            let name = &names.goods[usize::from(g)];
+            if goods.get(usize::from(g)).is_some_and(|x| x.substitute_vp.is_some()) {
+                d.error(at, format!("die `{id}` demands `{name}`, which is a substitute good"));
             }
             if out.iter().any(|x| x.good == g) {
-                d.error(
-                    t.origin(),
-                    format!("two dice demand `{}`: each good may have one die", names.goods[g as usize]),
-                );
+                d.error(at, format!("two dice demand `{name}`: each good may have one die"));
             }
         }
-        let faces = t.req(d, "faces", "a list of die faces").and_then(|n| {
-            let v = decode::ints_of(n, d, 0..=20)?;
-            if v.iter().all(|&f| f == 0) {
-                d.error(n.origin, "a die needs at least one face above 0");
-            }
-            Some(v.into_iter().map(|x| x as u8).collect::<Vec<u8>>())
-        });
-        t.finish(d);
-        out.push(Die { id, good: good.unwrap_or(0), faces: faces.unwrap_or_default() });
+        let faces = bytes(&die.faces.value, 0..=20, d);
+        if faces.iter().all(|&f| f == 0) && faces.len() == die.faces.value.len() {
+            d.error(die.faces.origin, "a die needs at least one face above 0");
+        }
+        out.push(Die { id, good: good.unwrap_or(0), faces });
     }
     out
 }
 
-fn decode_flowers(items: Option<&[Node]>, d: &mut Diagnostics) -> Vec<FlowerColour> {
-    let Some(items) = items else { return Vec::new() };
-    if items.is_empty() || items.len() > MAX_FLOWERS {
-        let origin = items.first().map_or(Origin::default(), |n| n.origin);
-        d.error(origin, format!("expected 1 to {MAX_FLOWERS} flower colours, found {}", items.len()));
-    }
+fn decode_flowers(list: &Located<Vec<Located<raw::Flower>>>, d: &mut Diagnostics) -> Vec<FlowerColour> {
     let mut seen = vec!["transparent".to_string()];
     let mut out = Vec::new();
-    for n in items.iter().take(MAX_FLOWERS) {
-        let Some(mut t) = Table::new(n, d) else { continue };
-        let id = t.str(d, "id").unwrap_or("").to_string();
-        if id == "transparent" {
-            d.error(t.origin(), "`transparent` is the reserved flower of citizens that send the pawn nowhere");
+    for f in counted(list, MAX_FLOWERS, "flower colours", d) {
+        let f = &f.value;
+        if f.id.value == "transparent" {
+            d.error(f.id.origin, "`transparent` is the reserved flower of citizens that send the pawn nowhere");
         }
-        check_id(&id, t.origin(), &mut seen, "flower", d);
-        let spaces = t.int(d, "spaces", 1..=MAX_BUILDINGS as i64).unwrap_or(1) as u8;
-        t.finish(d);
+        let id = check_id(&f.id, &mut seen, "flower", d);
+        let spaces = de::int_in(&f.spaces, 1..=MAX_BUILDINGS as i64, d).unwrap_or(1) as u8;
         out.push(FlowerColour { id, spaces });
     }
     out
 }
 
 fn decode_citizens(
-    items: Option<&[Node]>,
+    list: &Located<Vec<Located<raw::Citizen>>>,
     d: &mut Diagnostics,
     names: &Names,
     flowers: &[FlowerColour],
 ) -> Vec<Citizen> {
-    let Some(items) = items else { return Vec::new() };
-    if items.is_empty() || items.len() > MAX_CITIZENS {
-        let origin = items.first().map_or(Origin::default(), |n| n.origin);
-        d.error(origin, format!("expected 1 to {MAX_CITIZENS} citizens, found {}", items.len()));
-    }
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for n in items.iter().take(MAX_CITIZENS) {
-        let Some(mut t) = Table::new(n, d) else { continue };
-        let id = t.str(d, "id").unwrap_or("").to_string();
-        check_id(&id, t.origin(), &mut seen, "citizen", d);
-        let flower = t.req(d, "flower", "a flower colour or `transparent`").and_then(|n| {
-            let s = decode::str_of(n, d)?;
-            if s == "transparent" {
-                return Some(Flower::Transparent);
+    for c in counted(list, MAX_CITIZENS, "citizens", d) {
+        let c = &c.value;
+        let id = check_id(&c.id, &mut seen, "citizen", d);
+        let flower = match flowers.iter().position(|f| f.id == c.flower.value) {
+            _ if c.flower.value == "transparent" => Flower::Transparent,
+            Some(i) => Flower::Colour(i as u8),
+            None => {
+                let known: Vec<&str> = flowers.iter().map(|f| f.id.as_str()).collect();
+                let (v, known) = (&c.flower.value, known.join(", "));
+                d.error(c.flower.origin, format!("unknown flower `{v}`: expected `transparent` or one of {known}"));
+                // Stands in (the error is reported), so counts stay right for other checks.
+                Flower::Transparent
             }
-            match flowers.iter().position(|f| f.id == s) {
-                Some(i) => Some(Flower::Colour(i as u8)),
-                None => {
-                    let known: Vec<&str> = flowers.iter().map(|f| f.id.as_str()).collect();
-                    d.error(
-                        n.origin,
-                        format!("unknown flower `{s}`: expected `transparent` or one of {}", known.join(", ")),
-                    );
-                    None
-                }
-            }
-        });
-        let effect = t.req(d, "effect", "an effect table with a `kind`").and_then(|n| citizen_effect(n, d, names));
-        t.finish(d);
-        // Kept even when broken (the error is reported), so counts stay right for other checks.
-        let flower = flower.unwrap_or(Flower::Transparent);
-        out.push(Citizen { id, flower, effect: effect.unwrap_or(CitizenEffect::Gain(Bundle::default())) });
+        };
+        let effect = citizen_effect(&c.effect, d, names).unwrap_or(CitizenEffect::Gain(Bundle::default()));
+        out.push(Citizen { id, flower, effect });
     }
     out
 }
 
-const CITIZEN_KINDS: &[&str] = &["gain", "pickpocket", "choose_good", "lawyer"];
-const BUILDING_KINDS: &[&str] = &[
-    "gain",
-    "convert",
-    "exchange",
-    "trade",
-    "sell",
-    "clear_die",
-    "casino",
-    "move_marker",
-    "deliver_fixed",
-    "newspaper",
-];
-
-fn citizen_effect(n: &Node, d: &mut Diagnostics, names: &Names) -> Option<CitizenEffect> {
-    let mut t = Table::new(n, d)?;
-    let kind = t.choice(d, "kind", CITIZEN_KINDS)?;
-    let e = match CITIZEN_KINDS[kind] {
-        "gain" => CitizenEffect::Gain(bundle(&mut t, d, names)?),
-        "pickpocket" => {
-            let pesos = t.int(d, "pesos", 0..=20)? as u8;
-            let vp = t.int(d, "vp", 0..=20)? as u8;
-            let goods = t.int(d, "goods", 0..=20)? as u8;
-            let except = match t.get("except") {
-                Some(n) => names.mask(n, d)?,
-                None => 0,
-            };
-            CitizenEffect::Pickpocket { pesos, vp, goods, except }
+fn citizen_effect(e: &Located<raw::CitizenEffect>, d: &mut Diagnostics, names: &Names) -> Option<CitizenEffect> {
+    use raw::CitizenEffect as R;
+    Some(match &e.value {
+        R::Gain { pesos, vp, goods } => CitizenEffect::Gain(bundle(pesos, vp, goods, d, names)?),
+        R::Pickpocket { pesos, vp, goods, except } => {
+            let (pesos, vp, goods) = (int(pesos, 0..=20, d), int(vp, 0..=20, d), int(goods, 0..=20, d));
+            let except = names.except(except, d);
+            CitizenEffect::Pickpocket { pesos: pesos?, vp: vp?, goods: goods?, except: except? }
         }
-        "choose_good" => {
-            let count = t.int(d, "count", 1..=20)? as u8;
-            let except = match t.get("except") {
-                Some(n) => names.mask(n, d)?,
-                None => 0,
-            };
-            CitizenEffect::ChooseGood { count, except }
+        R::ChooseGood { count, except } => {
+            let count = int(count, 1..=20, d);
+            CitizenEffect::ChooseGood { count: count?, except: names.except(except, d)? }
         }
-        _ => CitizenEffect::Lawyer { claim_occupied: t.bool(d, "claim_occupied")? },
-    };
-    t.finish(d);
-    Some(e)
+        R::Lawyer { claim_occupied } => CitizenEffect::Lawyer { claim_occupied: *claim_occupied },
+    })
 }
 
-fn bundle(t: &mut Table<'_>, d: &mut Diagnostics, names: &Names) -> Option<Bundle> {
-    let pesos = t.int_or(d, "pesos", 0, 0..=50)? as u8;
-    let vp = t.int_or(d, "vp", 0, 0..=50)? as u8;
-    let goods = match t.get("goods") {
-        Some(n) => goods_table(n, d, names)?,
-        None => [0; MAX_GOODS],
-    };
-    Some(Bundle { pesos, vp, goods })
+/// A small number in `range`, or the problem reported.
+fn int(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics) -> Option<u8> {
+    de::int_in(v, range, d).map(|v| v as u8)
+}
+
+/// A gain's pesos, VP and goods, each none when absent.
+fn bundle(
+    pesos: &Option<Located<i64>>,
+    vp: &Option<Located<i64>>,
+    goods: &Option<GoodsTable>,
+    d: &mut Diagnostics,
+    names: &Names,
+) -> Option<Bundle> {
+    let pesos = pesos.as_ref().map_or(Some(0), |v| int(v, 0..=50, d));
+    let vp = vp.as_ref().map_or(Some(0), |v| int(v, 0..=50, d));
+    let goods = goods.as_ref().map_or(Some([0; MAX_GOODS]), |t| goods_table(t, d, names));
+    Some(Bundle { pesos: pesos?, vp: vp?, goods: goods? })
 }
 
 /// `{ sugar = 1, tobacco = 2 }`.
-fn goods_table(n: &Node, d: &mut Diagnostics, names: &Names) -> Option<Goods> {
-    let mut t = Table::new(n, d)?;
+fn goods_table(t: &GoodsTable, d: &mut Diagnostics, names: &Names) -> Option<Goods> {
     let mut out = [0; MAX_GOODS];
     let mut ok = true;
-    for e in t.entries_as_map() {
-        match names.goods.iter().position(|g| *g == e.key) {
-            Some(i) => match decode::int_in(&e.value, d, 0..=50) {
-                Some(v) => out[i] = v as u8,
+    for (key, v) in &t.value.0 {
+        match names.good(key, d) {
+            Some(g) => match int(v, 0..=50, d) {
+                Some(v) => out[usize::from(g)] = v,
                 None => ok = false,
             },
-            None => {
-                d.error(e.key_origin, format!("unknown good `{}`: expected one of {}", e.key, names.goods.join(", ")));
-                ok = false;
-            }
+            None => ok = false,
         }
     }
-    t.finish(d);
     ok.then_some(out)
 }
 
-fn building_effect(n: &Node, d: &mut Diagnostics, names: &Names) -> Option<BuildingEffect> {
-    let mut t = Table::new(n, d)?;
-    let kind = t.choice(d, "kind", BUILDING_KINDS)?;
-    let except = |t: &mut Table<'_>, d: &mut Diagnostics| match t.get("except") {
-        Some(n) => names.mask(n, d),
-        None => Some(0),
-    };
-    let e = match BUILDING_KINDS[kind] {
-        "gain" => BuildingEffect::Gain(bundle(&mut t, d, names)?),
-        "convert" => {
-            let from = t.req(d, "from", "a good id").and_then(|n| names.good(n, d));
-            let to = t.req(d, "to", "a good id").and_then(|n| names.good(n, d));
+fn building_effect(e: &Located<raw::BuildingEffect>, d: &mut Diagnostics, names: &Names) -> Option<BuildingEffect> {
+    use raw::BuildingEffect as R;
+    Some(match &e.value {
+        R::Gain { pesos, vp, goods } => BuildingEffect::Gain(bundle(pesos, vp, goods, d, names)?),
+        R::Convert { from, to } => {
+            let (from, to) = (names.good(from, d), names.good(to, d));
             let (from, to) = (from?, to?);
             if from == to {
-                d.error(t.origin(), "`from` and `to` must be different goods");
+                d.error(e.origin, "`from` and `to` must be different goods");
             }
             BuildingEffect::Convert { from, to }
         }
-        "exchange" => BuildingEffect::Exchange { except: except(&mut t, d)? },
-        "trade" => {
-            let pay = t.req(d, "pay", "a table of one good and its count, e.g. { wood = 1 }");
-            let pay = pay.and_then(|n| goods_table(n, d, names))?;
+        R::Exchange { except } => BuildingEffect::Exchange { except: names.except(except, d)? },
+        R::Trade { pay, pesos, vp, goods } => {
+            let pay = goods_table(pay, d, names)?;
             let paid: Vec<usize> = (0..MAX_GOODS).filter(|&g| pay[g] > 0).collect();
             let [good] = paid[..] else {
-                d.error(t.origin(), "`pay` must name exactly one good with a count above 0");
+                d.error(e.origin, "`pay` must name exactly one good with a count above 0");
                 return None;
             };
-            let gain = bundle(&mut t, d, names)?;
+            let gain = bundle(pesos, vp, goods, d, names)?;
             BuildingEffect::Trade { good: good as u8, pay: pay[good], gain }
         }
-        "sell" => {
-            let goods = t.req(d, "goods", "a list of goods").and_then(|n| names.mask(n, d))?;
-            let vp = t.int(d, "vp", 0..=20)? as u8;
-            BuildingEffect::Sell { goods, vp }
+        R::Sell { goods, vp } => {
+            let goods = names.mask(goods, d);
+            let vp = int(vp, 0..=20, d);
+            BuildingEffect::Sell { goods: goods?, vp: vp? }
         }
-        "clear_die" => BuildingEffect::ClearDie,
-        "casino" => BuildingEffect::Casino { pesos_per_vp: t.int(d, "pesos_per_vp", 1..=20)? as u8 },
-        "move_marker" => BuildingEffect::MoveMarker,
-        "deliver_fixed" => {
-            let vp = t.int(d, "vp", 0..=20)? as u8;
-            BuildingEffect::DeliverFixed { vp, except: except(&mut t, d)? }
+        R::ClearDie => BuildingEffect::ClearDie,
+        R::Casino { pesos_per_vp } => BuildingEffect::Casino { pesos_per_vp: int(pesos_per_vp, 1..=20, d)? },
+        R::MoveMarker => BuildingEffect::MoveMarker,
+        R::DeliverFixed { vp, except } => {
+            let vp = int(vp, 0..=20, d);
+            BuildingEffect::DeliverFixed { vp: vp?, except: names.except(except, d)? }
         }
-        _ => {
-            let pesos = t.int(d, "pesos", 0..=20)? as u8;
-            let flip_car_citizen = t.bool(d, "flip_car_citizen")?;
-            BuildingEffect::Newspaper { pesos, flip_car_citizen }
+        R::Newspaper { pesos, flip_car_citizen } => {
+            BuildingEffect::Newspaper { pesos: int(pesos, 0..=20, d)?, flip_car_citizen: *flip_car_citizen }
         }
-    };
-    t.finish(d);
-    Some(e)
+    })
 }
 
-fn decode_buildings(items: Option<&[Node]>, d: &mut Diagnostics, names: &Names) -> Vec<Building> {
-    let Some(items) = items else { return Vec::new() };
-    if items.is_empty() || items.len() > MAX_BUILDINGS {
-        let origin = items.first().map_or(Origin::default(), |n| n.origin);
-        d.error(origin, format!("expected 1 to {MAX_BUILDINGS} buildings, found {}", items.len()));
-    }
+fn decode_buildings(list: &Located<Vec<Located<raw::Building>>>, d: &mut Diagnostics, names: &Names) -> Vec<Building> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for n in items.iter().take(MAX_BUILDINGS) {
-        let Some(mut t) = Table::new(n, d) else { continue };
-        let id = t.str(d, "id").unwrap_or("").to_string();
-        check_id(&id, t.origin(), &mut seen, "building", d);
-        let effect = t.req(d, "effect", "an effect table with a `kind`").and_then(|n| building_effect(n, d, names));
-        t.finish(d);
+    for b in counted(list, MAX_BUILDINGS, "buildings", d) {
+        let b = &b.value;
+        let id = check_id(&b.id, &mut seen, "building", d);
         // Kept even when broken (the error is reported), so counts stay right for other checks.
-        out.push(Building { id, effect: effect.unwrap_or(BuildingEffect::Gain(Bundle::default())) });
+        let effect = building_effect(&b.effect, d, names).unwrap_or(BuildingEffect::Gain(Bundle::default()));
+        out.push(Building { id, effect });
     }
     out
 }

@@ -135,10 +135,9 @@ pub struct RulesetMeta {
     pub extends: Option<de::IgnoredAny>,
 }
 
-/// A per-player-count table such as `{ 2 = 3, 3 = 2, 4 = 3 }` (see
-/// [`super::decode::per_players`], whose rules and messages it keeps): every count in
-/// `players` present, no other (counts a derived ruleset dropped, inherited from its base,
-/// are moot); each value in `range`. Values indexed by player count.
+/// A per-player-count table such as `{ 2 = 3, 3 = 2, 4 = 3 }`: every count in `players`
+/// present, no other (counts a derived ruleset dropped, inherited from its base, are moot);
+/// each value in `range`. Values indexed by player count.
 pub fn per_players(
     table: &Located<Entries<Located<i64>>>,
     players: RangeInclusive<usize>,
@@ -170,8 +169,7 @@ pub fn per_players_with<T, V: Clone>(
 }
 
 /// A list of player counts (the counts a role card is used with), each in `players`;
-/// counts outside `players` inherited from an `extends` base are dropped, not errors (see
-/// [`super::decode::player_counts_of`], whose rules and messages it keeps).
+/// counts outside `players` inherited from an `extends` base are dropped, not errors.
 pub fn player_counts(
     list: &Located<Vec<Located<i64>>>,
     players: RangeInclusive<usize>,
@@ -194,8 +192,8 @@ pub fn player_counts(
     ok.then_some(out)
 }
 
-/// An id: it appears in actions, so the notation must be able to type it back (see
-/// [`super::decode::id_of`], whose message it keeps).
+/// An id: it appears in actions, so the notation must be able to type it back:
+/// non-empty, lowercase letters, digits, `-` and `_`.
 pub fn id<'v>(v: &'v Located<String>, d: &mut Diagnostics) -> Option<&'v str> {
     super::decode::checked_id(&v.value, v.origin, d)
 }
@@ -513,20 +511,21 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
             };
             return v.visit_enum(Tagged { name, de, entries: if de.quiet { &[] } else { entries } });
         }
-        let name = match self.node.map(|n| &n.kind) {
-            Some(Kind::Str(s)) if variants.contains(&s.as_str()) => s.as_str(),
+        // A string names its variant; a struct variant named so reports the keys it lacks.
+        let (name, de) = match self.node.map(|n| &n.kind) {
+            Some(Kind::Str(s)) if variants.contains(&s.as_str()) => (s.as_str(), self),
             Some(Kind::Str(s)) => {
                 if !self.quiet {
                     self.sink.report(self.origin(), format!("unknown value `{s}`: expected one of {}", quoted()));
                 }
-                variants.first().copied().unwrap_or("")
+                (variants.first().copied().unwrap_or(""), self.silent())
             }
             _ => {
                 self.wrong(&format!("one of {}", quoted()));
-                variants.first().copied().unwrap_or("")
+                (variants.first().copied().unwrap_or(""), self.silent())
             }
         };
-        v.visit_enum(name.into_deserializer())
+        v.visit_enum(Tagged { name, de, entries: &[] })
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {

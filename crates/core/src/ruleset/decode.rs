@@ -1,6 +1,7 @@
-//! Helpers that turn a merged tree into a game's validated rules, collecting every
-//! problem (unknown keys, wrong types, impossible values) instead of stopping at the
-//! first.
+//! Hand reading of a tree for the core's own small tables (`[ruleset]`, scenario files,
+//! the toy game), collecting every problem (unknown keys, wrong types, impossible values)
+//! instead of stopping at the first; and the player-count and id rules [`super::de`]
+//! shares. Games read their rulesets with [`super::de`].
 //!
 //! ```ignore
 //! let mut t = Table::new(node, d)?;          // error if `node` is not a table
@@ -35,10 +36,6 @@ impl<'n> Table<'n> {
 
     pub fn origin(&self) -> Origin {
         self.node.origin
-    }
-
-    pub fn node(&self) -> &'n Node {
-        self.node
     }
 
     /// The value of `key`, if present (the key becomes known).
@@ -89,44 +86,6 @@ impl<'n> Table<'n> {
         }
     }
 
-    pub fn bool(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<bool> {
-        let n = self.req(d, key, "true or false")?;
-        bool_of(n, d)
-    }
-
-    pub fn bool_or(&mut self, d: &mut Diagnostics, key: &'static str, default: bool) -> Option<bool> {
-        match self.get(key) {
-            Some(n) => bool_of(n, d),
-            None => Some(default),
-        }
-    }
-
-    pub fn float_or(&mut self, d: &mut Diagnostics, key: &'static str, default: f64) -> Option<f64> {
-        match self.get(key) {
-            Some(n) => float_of(n, d),
-            None => Some(default),
-        }
-    }
-
-    /// One of a closed set of words; returns its index in `choices`.
-    pub fn choice(&mut self, d: &mut Diagnostics, key: &'static str, choices: &[&str]) -> Option<usize> {
-        let n = self.req(d, key, &format!("one of {}", quoted(choices)))?;
-        choice_of(n, d, choices)
-    }
-
-    pub fn choice_or(
-        &mut self,
-        d: &mut Diagnostics,
-        key: &'static str,
-        default: usize,
-        choices: &[&str],
-    ) -> Option<usize> {
-        match self.get(key) {
-            Some(n) => choice_of(n, d, choices),
-            None => Some(default),
-        }
-    }
-
     pub fn table(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<Table<'n>> {
         let n = self.req(d, key, "a table")?;
         Table::new(n, d)
@@ -137,20 +96,9 @@ impl<'n> Table<'n> {
         Table::new(n, d)
     }
 
-    pub fn array(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<&'n [Node]> {
-        let n = self.req(d, key, "an array")?;
-        array_of(n, d)
-    }
-
     pub fn opt_array(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<&'n [Node]> {
         let n = self.get(key)?;
         array_of(n, d)
-    }
-
-    /// Every entry not asked for by name (for tables keyed by data, e.g. goods).
-    pub fn rest(&mut self) -> impl Iterator<Item = &'n Entry> + '_ {
-        let known = self.known.clone();
-        self.entries.iter().filter(move |e| !known.contains(&e.key.as_str()))
     }
 
     /// Marks every key as known (the caller reads the table as a map).
@@ -241,33 +189,11 @@ pub fn bool_of(n: &Node, d: &mut Diagnostics) -> Option<bool> {
     }
 }
 
-pub fn float_of(n: &Node, d: &mut Diagnostics) -> Option<f64> {
-    match n.kind {
-        Kind::Float(f) => Some(f),
-        Kind::Int(i) => Some(i as f64),
-        _ => {
-            d.error(n.origin, format!("expected a number, found {}", n.type_name()));
-            None
-        }
-    }
-}
-
 pub fn array_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<&'n [Node]> {
     match &n.kind {
         Kind::Array(items) => Some(items),
         _ => {
             d.error(n.origin, format!("expected an array, found {}", n.type_name()));
-            None
-        }
-    }
-}
-
-pub fn choice_of(n: &Node, d: &mut Diagnostics, choices: &[&str]) -> Option<usize> {
-    let s = str_of(n, d)?;
-    match choices.iter().position(|c| *c == s) {
-        Some(i) => Some(i),
-        None => {
-            d.error(n.origin, format!("unknown value `{s}`: expected one of {}", quoted(choices)));
             None
         }
     }
@@ -305,51 +231,6 @@ pub fn strs_of<'n>(n: &'n Node, d: &mut Diagnostics) -> Option<Vec<&'n str>> {
 /// file itself).
 pub fn inherited(origin: Origin) -> bool {
     origin.file != 0
-}
-
-/// A list of player counts (e.g. the counts a role card is used with), each in `players`.
-/// Counts outside `players` inherited from an `extends` base are dropped, not errors (see
-/// [`per_players`]).
-pub fn player_counts_of(n: &Node, d: &mut Diagnostics, players: RangeInclusive<usize>) -> Option<Vec<usize>> {
-    let items = array_of(n, d)?;
-    let mut out = Vec::with_capacity(items.len());
-    let mut ok = true;
-    for i in items {
-        match i.kind {
-            Kind::Int(p)
-                if inherited(i.origin)
-                    && !players.contains(&(p as usize))
-                    && (0..=crate::MAX_PLAYERS as i64).contains(&p) => {}
-            _ => match int_in(i, d, *players.start() as i64..=*players.end() as i64) {
-                Some(v) => out.push(v as usize),
-                None => ok = false,
-            },
-        }
-    }
-    ok.then_some(out)
-}
-
-/// A per-player-count table such as `{ 2 = 3, 3 = 2, 4 = 3, 5 = 4 }`: every count in
-/// `players` must be present and no other. Returns values indexed by player count.
-pub fn per_players<T>(
-    n: &Node,
-    d: &mut Diagnostics,
-    players: RangeInclusive<usize>,
-    mut value: impl FnMut(&Node, &mut Diagnostics) -> Option<T>,
-) -> Option<Vec<Option<T>>> {
-    let t = Table::new(n, d)?;
-    let keys: Vec<(&str, Origin)> = t.entries.iter().map(|e| (e.key.as_str(), e.key_origin)).collect();
-    let (counts, mut ok) = player_count_keys(&keys, n.origin, players.clone(), d);
-    let mut out: Vec<Option<T>> = (0..=*players.end()).map(|_| None).collect();
-    for (e, count) in t.entries.iter().zip(counts) {
-        if let Some(p) = count {
-            match value(&e.value, d) {
-                Some(v) => out[p] = Some(v),
-                None => ok = false,
-            }
-        }
-    }
-    ok.then_some(out)
 }
 
 /// The keys of a per-player-count table (with their origins): each key's count when it is

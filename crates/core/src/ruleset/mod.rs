@@ -3,16 +3,16 @@
 //! A ruleset file is TOML with a `[ruleset]` table (`name`, `game`, `description`,
 //! optional `extends`) and the game's own tables. Loading resolves `extends` (a bundled
 //! name, or a path relative to the extending file), deep-merges (see [`merge`]), and
-//! returns the effective tree with every value's origin. The game crate then decodes the
-//! tree into its validated rules with the helpers of [`decode`].
+//! returns the effective tree with every value's origin. The game crate then reads the
+//! tree with [`de`] into the raw structs it declares and validates them into its rules.
 
 pub mod de;
-pub mod decode;
+pub(crate) mod decode;
 pub mod diag;
 pub mod merge;
 pub mod node;
 
-pub use decode::Table;
+pub(crate) use decode::Table;
 pub use diag::{Diagnostic, Diagnostics, Origin, Sources};
 pub use node::{Entry, Kind, Node};
 

@@ -157,7 +157,12 @@ fn per_player_tables_need_every_count() {
     let file = sources.add("p.toml", text);
     let mut d = Diagnostics::default();
     let tree = node::parse(file, text, &mut d).unwrap();
-    let r = decode::per_players(tree.get("t").unwrap(), &mut d, 2..=5, |n, d| decode::int_in(n, d, 0..=9));
+    #[derive(serde::Deserialize)]
+    struct T {
+        t: de::Located<de::Entries<de::Located<i64>>>,
+    }
+    let t: T = de::from_tree(&tree, &mut d).unwrap();
+    let r = de::per_players(&t.t, 2..=5, 0..=9, &mut d);
     assert!(r.is_none());
     let out = d.render(&sources);
     assert!(out.contains("unknown player count `6`"), "{out}");
