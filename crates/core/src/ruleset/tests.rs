@@ -218,6 +218,14 @@ mod derived {
         Bonus { vp: Located<i64>, label: Option<String> },
     }
 
+    /// A vocabulary whose first kind has keys (the stand-in for a wrong value).
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    enum Reward {
+        Gain { vp: Located<i64> },
+        Nothing,
+    }
+
     #[derive(Debug, Deserialize)]
     #[allow(dead_code)]
     struct Building {
@@ -225,6 +233,7 @@ mod derived {
         cost: u8,
         kind: Option<Kind>,
         effect: Option<Effect>,
+        reward: Option<Reward>,
     }
 
     #[derive(Debug, Deserialize)]
@@ -347,5 +356,52 @@ effect = { kind = "plain", vp = 1 }
         ] {
             assert!(errors.contains(expected), "{expected}\n{errors}");
         }
+    }
+
+    /// A wrong value, or a kind with keys named by a bare string, stands in for its kind
+    /// and the array goes on: every building after it is still read and checked.
+    #[test]
+    fn a_wrong_kind_does_not_end_its_array() {
+        let (raw, errors) = read(
+            r#"
+[ruleset]
+name = "t"
+game = "demo"
+
+[limits]
+players = 4
+vp = 75
+
+[[buildings]]
+id = "a"
+cost = 1
+reward = 1
+
+[[buildings]]
+id = "b"
+cost = 1
+reward = "gain"
+
+[[buildings]]
+id = "c"
+cost = 1
+reward = "nothing"
+
+[[buildings]]
+id = "d"
+cost = 300
+"#,
+        );
+        let raw = raw.unwrap_or_else(|| panic!("{errors}"));
+        assert_eq!(raw.buildings.len(), 4, "{errors}");
+        assert_eq!(raw.buildings[2].reward, Some(Reward::Nothing));
+        for expected in [
+            "rulesets/t.toml:13:10: expected one of `gain`, `nothing`, found an integer",
+            "rulesets/t.toml:18:10: missing key `vp`: expected an integer",
+            "rulesets/t.toml:27:8: 300 is out of range: expected an integer from 0 to 255",
+        ] {
+            assert!(errors.contains(expected), "{expected}\n{errors}");
+        }
+        assert_eq!(errors.matches("error").count(), 3, "{errors}");
     }
 }
