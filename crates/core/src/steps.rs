@@ -26,7 +26,13 @@ pub fn clockwise(start: Seat, players: usize) -> impl Iterator<Item = Seat> {
 /// The seat `k` places clockwise after `seat`; `k` may go round the table more than once
 /// (dealing colonists one at a time).
 pub fn seat_after(seat: Seat, k: usize, players: usize) -> Seat {
-    ((usize::from(seat) + k) % players.max(1)) as Seat
+    stop_after(seat, k, players)
+}
+
+/// The stop `k` steps on from `stop` along a closed track of `stops` stops (Santiago de
+/// Cuba's street, the port being stop 0): the track a table's seats also form.
+pub fn stop_after(stop: u8, k: usize, stops: usize) -> u8 {
+    ((usize::from(stop) + k) % stops.max(1)) as u8
 }
 
 /// How many places clockwise `seat` sits after `from` (0 for `from` itself): the inverse

@@ -9,7 +9,7 @@ use crate::action::{Action, Gift, Use};
 use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
 use crate::state::{Phase, State};
 use rulesmith_core::cargo::transfer;
-use rulesmith_core::steps::PassRound;
+use rulesmith_core::steps::{self, PassRound};
 use rulesmith_core::{GameError, Seat};
 
 /// Calls `f` with every legal action, in a stable order.
@@ -460,7 +460,7 @@ fn drive(r: &Rules, s: &mut State, n: u8) {
     let stops = r.stops();
     let start = s.car;
     for i in 1..n {
-        let pos = (start + i) % stops;
+        let pos = steps::stop_after(start, usize::from(i), usize::from(stops));
         if pos == 0 {
             marker_right(r, s);
             if s.is_over() {
@@ -475,7 +475,7 @@ fn drive(r: &Rules, s: &mut State, n: u8) {
         }
     }
     s.players[me].pesos = s.players[me].pesos.saturating_sub(drive_cost(r, n));
-    s.car = (start + n) % stops;
+    s.car = steps::stop_after(start, usize::from(n), usize::from(stops));
     match s.car_citizen() {
         None => start_loading(r, s),
         Some(c) => {

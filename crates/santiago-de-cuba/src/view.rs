@@ -220,10 +220,8 @@ pub fn observe(r: &Rules, s: &State, seat: Seat) -> State {
         for &o in &others {
             v.players[o].goods[g] = 0;
         }
-        for k in 0..total as usize {
-            if let Some(&o) = others.get(k % others.len().max(1)) {
-                v.players[o].goods[g] += 1;
-            }
+        for &o in others.iter().cycle().take(total as usize) {
+            v.players[o].goods[g] += 1;
         }
     }
     for &o in &others {
