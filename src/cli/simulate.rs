@@ -298,7 +298,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         "differences": {
             "from": reports.first().map(|r| r.ruleset.clone()),
             "interval": "95%, normal approximation of the mean paired difference",
-            "correction": "Holm-Bonferroni, family-wise 5% over the figures of each ruleset",
+            "correction": "Holm-Bonferroni, family-wise 5% within each ruleset's outcome figures and, apart, its designer metrics",
             "rulesets": reports.iter().skip(1).zip(&diffs).map(|(r, d)| serde_json::json!({
                 "ruleset": r.ruleset, "figures": d,
             })).collect::<Vec<_>>(),
@@ -354,8 +354,9 @@ fn differences_text(from: &str, to: &str, diffs: &[paired::Difference]) -> Strin
     }
     let _ = writeln!(
         o,
-        "pp: percentage points. * significant at 5% after Holm–Bonferroni over these {} figures.",
-        diffs.len()
+        "pp: percentage points. * significant at 5% after Holm–Bonferroni over the {} outcome figures{}.",
+        diffs.len() - metrics.len(),
+        if metrics.is_empty() { String::new() } else { format!(" and, apart, the {} metrics", metrics.len()) }
     );
     o
 }

@@ -111,14 +111,18 @@ pub struct Difference {
     pub mean: f64,
     pub ci95: [f64; 2],
     pub p_value: f64,
-    /// Significant at 5% after the Holm–Bonferroni correction over all figures compared.
+    /// Significant at 5% after the Holm–Bonferroni correction within its family: the
+    /// outcome figures, or the designer metrics (see [`differences`]).
     pub significant: bool,
     /// The exact sums the figures come from (mergeable).
     pub sums: PairedSums,
 }
 
 /// Differences with 95% intervals (normal approximation of the mean paired difference)
-/// and Holm–Bonferroni significance at family-wise 5% over all `figures` given.
+/// and Holm–Bonferroni significance at family-wise 5% within each of two families: the
+/// outcome figures (win shares, scores, rounds, ends, unfinished games: what a designer
+/// asks first) and the designer metrics ([`is_metric`]). Fifty metrics must not take the
+/// power to see a change in balance from the dozen outcome figures.
 pub fn differences(sums: &BTreeMap<String, PairedSums>) -> Vec<Difference> {
     let mut out: Vec<Difference> = sums
         .iter()
@@ -147,18 +151,25 @@ pub fn differences(sums: &BTreeMap<String, PairedSums>) -> Vec<Difference> {
             }
         })
         .collect();
-    // Holm: sort p ascending; reject while p_(i) ≤ α / (m − i).
-    let m = out.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&a, &b| out[a].p_value.total_cmp(&out[b].p_value));
-    for (i, &j) in order.iter().enumerate() {
+    for metrics in [false, true] {
+        let family: Vec<usize> = (0..out.len()).filter(|&i| is_metric(&out[i].figure) == metrics).collect();
+        holm(&mut out, family);
+    }
+    out
+}
+
+/// Holm over the figures `family` of `out`: sort p ascending; reject while
+/// p_(i) ≤ α / (m − i).
+fn holm(out: &mut [Difference], mut family: Vec<usize>) {
+    let m = family.len();
+    family.sort_by(|&a, &b| out[a].p_value.total_cmp(&out[b].p_value));
+    for (i, &j) in family.iter().enumerate() {
         if out[j].p_value <= 0.05 / (m - i) as f64 {
             out[j].significant = true;
         } else {
             break;
         }
     }
-    out
 }
 
 /// The complementary error function (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7:
@@ -190,5 +201,22 @@ mod tests {
         assert!(d[0].significant && d[0].ci95[0] > 2.8 && d[0].ci95[1] < 3.2, "{:?}", d[0]);
         assert!(!d[1].significant && d[1].ci95[0] < 0.0 && d[1].ci95[1] > 0.0, "{:?}", d[1]);
         assert!((erfc(1.959_963_984_540_054 / std::f64::consts::SQRT_2) - 0.05).abs() < 1e-6);
+    }
+
+    /// The outcome figures and the designer metrics are corrected as two families: the
+    /// same p (0.0037) is significant for `rounds`, alone in its family, and not for a
+    /// metric among 61.
+    #[test]
+    fn holm_corrects_outcomes_and_metrics_apart() {
+        let clear = PairedSums { n: 100, sum: 29, sum_sq: 107 };
+        let mut sums = BTreeMap::from([("rounds".to_string(), clear.clone()), ("vp: x".to_string(), clear)]);
+        for k in 0..60 {
+            sums.insert(format!("building: b{k} built"), PairedSums { n: 100, sum: 0, sum_sq: 100 });
+        }
+        let d = differences(&sums);
+        let get = |f: &str| d.iter().find(|x| x.figure == f).unwrap_or_else(|| panic!("{f}"));
+        assert!((get("rounds").p_value - 0.0037).abs() < 2e-4, "{:?}", get("rounds"));
+        assert!(get("rounds").significant);
+        assert!(!get("vp: x").significant, "0.0037 > 0.05 / 61");
     }
 }

@@ -26,7 +26,7 @@ pub fn clockwise(start: Seat, players: usize) -> impl Iterator<Item = Seat> {
 /// The seat `k` places clockwise after `seat`; `k` may go round the table more than once
 /// (dealing colonists one at a time).
 pub fn seat_after(seat: Seat, k: usize, players: usize) -> Seat {
-    stop_after(seat, k, players)
+    ((usize::from(seat) + k) % players.max(1)) as Seat
 }
 
 /// The stop `k` steps on from `stop` along a closed track of `stops` stops (Santiago de
