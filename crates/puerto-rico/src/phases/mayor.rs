@@ -75,6 +75,7 @@ fn pick_up(s: &mut State, seat: Seat) {
 }
 
 /// Groups of a player in placement order: 5 plantation kinds, quarries, buildings.
+#[inline]
 fn group(p: &Player, i: u8) -> Option<Group> {
     match i {
         0..=4 => Some(Group::Plantation(Good::ALL[i as usize])),
@@ -83,6 +84,7 @@ fn group(p: &Player, i: u8) -> Option<Group> {
     }
 }
 
+#[inline]
 fn capacity(rules: &Rules, p: &Player, g: Group) -> u8 {
     match g {
         Group::Plantation(good) => p.plantations[good],
@@ -92,19 +94,29 @@ fn capacity(rules: &Rules, p: &Player, g: Group) -> u8 {
     }
 }
 
-/// Capacity of the groups from `i` on.
+/// Capacity of the groups from `i` on (the order of [`group`], summed without building
+/// each group: this runs at every mayor step of every playout).
+#[inline]
 fn capacity_from(rules: &Rules, p: &Player, i: u8) -> u32 {
-    (i..6 + p.city.len).filter_map(|j| group(p, j)).map(|g| u32::from(capacity(rules, p, g))).sum()
+    let i = usize::from(i);
+    let plantations: u32 = Good::ALL.iter().skip(i).map(|&g| u32::from(p.plantations[g])).sum();
+    let quarries = if i <= 5 { u32::from(p.quarries) } else { 0 };
+    let circles =
+        |b: &crate::state::CityBuilding| rules.buildings.get(usize::from(b.building)).map_or(0, |x| x.circles);
+    let buildings: u32 = p.city.as_slice().iter().skip(i.saturating_sub(6)).map(|b| u32::from(circles(b))).sum();
+    plantations + quarries + buildings
 }
 
 /// The counts a group may take with `hand` colonists left and `later` capacity after it:
 /// (lowest, highest).
+#[inline]
 fn bounds(cap: u8, hand: u8, later: u32) -> (u8, u8) {
     let lo = u32::from(hand).saturating_sub(later).min(u32::from(cap)) as u8;
     (lo, hand.min(cap))
 }
 
 /// The counts the current group may take: (lowest, highest).
+#[inline]
 fn range(rules: &Rules, p: &Player, i: u8) -> Option<(u8, u8)> {
     let g = group(p, i)?;
     Some(bounds(capacity(rules, p, g), p.san_juan, capacity_from(rules, p, i + 1)))
