@@ -454,8 +454,8 @@ mod tests {
 
     #[test]
     fn a_greedy_rollout_move_is_the_heuristic_best_for_the_mover() {
-        use crate::testing::{Move, TakeAway};
-        let game = TakeAway::default();
+        use crate::testing::Move;
+        let game = crate::testing::take_away().unwrap();
         let mut s = game.new_game(3, 7).unwrap();
         let mut legal = Vec::new();
         game.legal_actions(&s, &mut legal);

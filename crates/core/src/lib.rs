@@ -1,20 +1,42 @@
 //! Game-independent core of rulesmith.
 //!
+//! The rules primitives the four games share (each names the games that use it):
+//!
+//! - [`steps`]: turn structure. Seats from a start, clockwise (`clockwise`, `seat_after`,
+//!   `next_seat`; `stop_after` for a closed track: Santiago de Cuba's street); each player
+//!   once from a start (`Rotation`: Puerto Rico's settler, mayor, builder, trader and
+//!   storage turns); act until all pass (`PassRound`: Puerto Rico's captain, Santiago de
+//!   Cuba's loading round); role cards with coins on the unchosen ones (`RoleBoard`:
+//!   Puerto Rico); setup choices in reverse seat order (Mundo 163's capitals). Private
+//!   fields with a `check`, so an edited state cannot make them point past the table.
+//! - [`cargo`]: pickup and deliver. Components counted by kind (`Tally`) move only by
+//!   `transfer`; `Hold` (Puerto Rico's ships), `Row` (its trading house), `Demand`
+//!   (Santiago de Cuba's ship), `DemandSpaces` (Mundo 163's cities), `holds_needed`
+//!   (Mundo 163's trolley); `conserved`, the one conservation check every game's
+//!   `check_state` calls.
+//! - [`ruleset::de`]: rulesets read by derivation: each game declares its TOML as strict
+//!   structs (`raw.rs` in Puerto Rico, Santiago de Cuba and Mundo 163; the expansion's
+//!   `[draft]`) and validates them in one step, every problem at its file:line:col.
+//! - [`names`]: the ruleset's names in state JSON (Santiago de Cuba, Mundo 163).
+//! - [`testing::kit`]: the test helpers every game crate's tests use.
+//!
+//! The harness around them:
+//!
 //! - [`game`]: the interface every game implements ([`Game`]): who is to move, legal
 //!   actions in a stable order, applying an action, the outcome, action notation,
 //!   per-player views and determinisation for hidden information.
 //! - [`rng`]: the seeded generator kept in every game state, with our own range and
 //!   shuffle functions (golden-tested so results never drift with dependency updates).
 //! - [`ruleset`]: TOML rulesets as data: `extends` with deep merge, located diagnostics,
-//!   and the decoding helpers games use to turn a merged tree into validated rules.
-//! - [`sim`], [`bots`]: the simulation driver, the bots and the report.
-//! - [`steps`]: turn-structure primitives shared by the games (role selection with
-//!   coins on unchosen roles, "each player once from the chooser", pass rounds).
+//!   the merged tree the games read.
+//! - [`sim`], [`bots`], [`tournament`]: the simulation driver, the bots, tournaments and
+//!   the reports; [`metrics`], [`paired`]: designer metrics and paired differences.
 //! - [`by_player`]: a small fixed-capacity map keyed by seat.
 //! - [`scenario`], [`record`]: scenario files (set up, play, expect) and game records
 //!   with their replay.
 //! - [`input`]: bounded reading of input files (regular files only, size and line limits).
-//! - [`testing`]: a toy game and the conformance checks every game must pass.
+//! - [`testing`]: a toy game, read like a real game crate's, and the conformance checks
+//!   every game must pass.
 //! - [`erased`]: an object-safe view of any game, used by the binary to drive the
 //!   ruleset it loaded without knowing its game at compile time.
 //! - [`encode`]: fixed-size numbers for learning: each game's enumerated action ids and

@@ -331,7 +331,6 @@ fn outcome_difference(expected: &Option<Outcome>, found: &Option<Outcome>) -> (S
 mod tests {
     use super::*;
     use crate::sim::{SimOptions, simulate};
-    use crate::testing::TakeAway;
 
     fn id() -> RulesetId {
         RulesetId {
@@ -343,7 +342,7 @@ mod tests {
     }
 
     fn records(bots: &[BotSpec]) -> String {
-        let g = TakeAway::default();
+        let g = crate::testing::take_away().unwrap();
         let opts = SimOptions {
             players: 3,
             games: 20,
@@ -365,7 +364,7 @@ mod tests {
     }
 
     fn resolver(digest: &'static str) -> impl FnMut(&Record) -> Result<(Arc<dyn AnyGame>, String), String> {
-        move |_| Ok((Arc::new(TakeAway::default()) as Arc<dyn AnyGame>, digest.to_string()))
+        move |_| Ok((Arc::new(crate::testing::take_away().unwrap()) as Arc<dyn AnyGame>, digest.to_string()))
     }
 
     #[test]

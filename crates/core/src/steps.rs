@@ -1,7 +1,8 @@
 //! Turn-structure primitives shared by the games.
 //!
 //! - [`clockwise`], [`seat_after`], [`next_seat`]: seat order around the table; the games
-//!   write no seat arithmetic of their own.
+//!   write no seat arithmetic of their own. [`stop_after`]: the same on any closed track
+//!   (Santiago de Cuba's street).
 //! - [`Rotation`]: each player acts once, in seat order from a starting seat (the
 //!   chooser of a role, the player who stopped the car at the port, …).
 //! - [`PassRound`]: players act in turn, again and again, until every player has

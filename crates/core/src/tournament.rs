@@ -369,7 +369,6 @@ pub fn ratings(pairs: &[Vec<u64>]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::TakeAway;
 
     #[test]
     fn seatings_rotate_every_table() {
@@ -394,7 +393,7 @@ mod tests {
 
     #[test]
     fn shards_add_up_to_the_whole_tournament() {
-        let game = TakeAway::default();
+        let game = crate::testing::take_away().unwrap();
         let opts = TournamentOptions {
             players: 2,
             games: 9,

@@ -1,11 +1,11 @@
-//! Hand reading of a tree for the core's own small tables (`[ruleset]`, scenario files,
-//! the toy game), collecting every problem (unknown keys, wrong types, impossible values)
+//! Hand reading of a tree for the core's own files of free shape (`[ruleset]`, scenario
+//! files with their JSON Pointer keys), collecting every problem (unknown keys, wrong types, impossible values)
 //! instead of stopping at the first; and the player-count and id rules [`super::de`]
 //! shares. Games read their rulesets with [`super::de`].
 //!
 //! ```ignore
 //! let mut t = Table::new(node, d)?;          // error if `node` is not a table
-//! let cost = t.int(d, "cost", 0..=99);       // required, in range
+//! let name = t.str(d, "ruleset");            // required
 //! let vp = t.int_or(d, "vp", 0, 0..=99);     // optional with a default
 //! t.finish(d);                               // unknown keys → errors naming the known ones
 //! ```
@@ -34,10 +34,6 @@ impl<'n> Table<'n> {
         }
     }
 
-    pub fn origin(&self) -> Origin {
-        self.node.origin
-    }
-
     /// The value of `key`, if present (the key becomes known).
     pub fn get(&mut self, key: &'static str) -> Option<&'n Node> {
         if !self.known.contains(&key) {
@@ -53,11 +49,6 @@ impl<'n> Table<'n> {
             d.error(self.node.origin, format!("missing key `{key}`: expected {expected}"));
         }
         v
-    }
-
-    pub fn int(&mut self, d: &mut Diagnostics, key: &'static str, range: RangeInclusive<i64>) -> Option<i64> {
-        let n = self.req(d, key, &format!("an integer from {} to {}", range.start(), range.end()))?;
-        int_in(n, d, range)
     }
 
     pub fn int_or(
@@ -84,11 +75,6 @@ impl<'n> Table<'n> {
             Some(n) => str_of(n, d),
             None => Some(default),
         }
-    }
-
-    pub fn table(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<Table<'n>> {
-        let n = self.req(d, key, "a table")?;
-        Table::new(n, d)
     }
 
     pub fn opt_table(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<Table<'n>> {

@@ -138,9 +138,9 @@ fn table_reader_reports_all_problems() {
     let mut d = Diagnostics::default();
     let tree = node::parse(file, text, &mut d).unwrap();
     let mut t = Table::new(&tree, &mut d).unwrap();
-    assert_eq!(t.int(&mut d, "cost", 0..=10), None);
-    assert_eq!(t.int(&mut d, "vp", 0..=10), None);
-    assert_eq!(t.int(&mut d, "circles", 0..=3), None);
+    assert_eq!(t.int_or(&mut d, "cost", 0, 0..=10), None);
+    assert_eq!(t.int_or(&mut d, "vp", 0, 0..=10), None);
+    assert_eq!(t.req(&mut d, "circles", "an integer from 0 to 3"), None);
     t.finish(&mut d);
     let r = d.render(&sources);
     assert_eq!(d.len(), 4, "{r}");

@@ -2,13 +2,13 @@ use super::*;
 use crate::testing::TakeAway;
 
 fn quiet() -> TakeAway {
-    TakeAway { spill_one_in: 0, ..TakeAway::default() }
+    TakeAway { spill_one_in: 0, ..crate::testing::take_away().unwrap() }
 }
 
 fn load_toy(arg: &str) -> Result<Arc<dyn AnyGame>, String> {
     match arg {
         "take-away" => Ok(Arc::new(quiet())),
-        other if other.ends_with("toy.toml") => Ok(Arc::new(TakeAway::default())),
+        other if other.ends_with("toy.toml") => Ok(Arc::new(crate::testing::take_away().unwrap())),
         other => Err(format!("unknown ruleset `{other}`")),
     }
 }

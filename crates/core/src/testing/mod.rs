@@ -22,7 +22,7 @@ use crate::by_player::{ByPlayer, MAX_PLAYERS};
 use crate::erased::AnyGame;
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
 use crate::rng::Rng;
-use crate::ruleset::decode::Table;
+use crate::ruleset::de::{self, Located};
 use crate::ruleset::{Diagnostics, Node};
 use crate::sim::{MAX_DECISIONS, bot_rng};
 use serde::{Deserialize, Serialize};
@@ -65,45 +65,56 @@ pub struct TakeAway {
     pub spill_one_in: u32,
 }
 
-impl Default for TakeAway {
-    fn default() -> Self {
-        TakeAway { players: 2..=4, stones: 21, max_take: 3, secret_max: 5, target: 9, spill_one_in: 6 }
-    }
+/// The toy game's ruleset as the TOML writes it (strict: every other key is an error).
+#[derive(Deserialize)]
+struct Raw {
+    #[serde(rename = "ruleset")]
+    _ruleset: de::RulesetMeta,
+    rules: Located<RawRules>,
 }
 
-/// Reads the toy game's ruleset from a merged tree, reporting every problem.
+#[derive(Deserialize)]
+struct RawRules {
+    min_players: Located<i64>,
+    max_players: Located<i64>,
+    stones: Located<i64>,
+    max_take: Located<i64>,
+    secret_max: Located<i64>,
+    target: Located<i64>,
+    spill_one_in: Located<i64>,
+}
+
+/// Reads the toy game's ruleset from a merged tree, reporting every problem: the shape
+/// derived ([`de`]), then one validation step, as every game crate does.
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<TakeAway> {
     let before = d.len();
-    let mut top = Table::new(tree, d)?;
-    top.get("ruleset");
-    let mut t = top.table(d, "rules")?;
-    top.finish(d);
-    let max = MAX_PLAYERS as i64;
-    let min_players = t.int(d, "min_players", 1..=max);
-    let max_players = t.int(d, "max_players", 1..=max);
-    let stones = t.int(d, "stones", 1..=1000);
-    let max_take = t.int(d, "max_take", 1..=100);
-    let secret_max = t.int(d, "secret_max", 0..=100);
-    let target = t.int(d, "target", 1..=1000);
-    let spill_one_in = t.int(d, "spill_one_in", 0..=1000);
-    let origin = t.origin();
-    t.finish(d);
-    if let (Some(lo), Some(hi)) = (min_players, max_players) {
+    let raw: Raw = de::from_tree(tree, d)?;
+    let r = &raw.rules.value;
+    let seats = 1..=MAX_PLAYERS as i64;
+    let (lo, hi) = (de::int_in(&r.min_players, seats.clone(), d), de::int_in(&r.max_players, seats, d));
+    if let (Some(lo), Some(hi)) = (lo, hi) {
         if lo > hi {
-            d.error(origin, format!("min_players ({lo}) is above max_players ({hi})"));
+            d.error(raw.rules.origin, format!("min_players ({lo}) is above max_players ({hi})"));
         }
     }
-    if d.len() > before {
-        return None;
-    }
-    Some(TakeAway {
-        players: min_players? as usize..=max_players? as usize,
-        stones: stones? as u32,
-        max_take: max_take? as u32,
-        secret_max: secret_max? as u32,
-        target: target? as u32,
-        spill_one_in: spill_one_in? as u32,
-    })
+    let mut int = |v: &Located<i64>, range| de::int_in(v, range, d).unwrap_or(0) as u32;
+    let rules = TakeAway {
+        players: lo.unwrap_or(0) as usize..=hi.unwrap_or(0) as usize,
+        stones: int(&r.stones, 1..=1000),
+        max_take: int(&r.max_take, 1..=100),
+        secret_max: int(&r.secret_max, 0..=100),
+        target: int(&r.target, 1..=1000),
+        spill_one_in: int(&r.spill_one_in, 0..=1000),
+    };
+    (d.len() == before).then_some(rules)
+}
+
+/// The toy game as its bundled ruleset ([`TAKE_AWAY_TOML`]) reads: what tests play.
+pub fn take_away() -> Result<TakeAway, String> {
+    let bundled = [crate::ruleset::Bundled { name: GAME_ID, path: "take-away.toml", text: TAKE_AWAY_TOML }];
+    let loaded = crate::ruleset::load(GAME_ID, &bundled).map_err(|e| e.render())?;
+    let mut d = Diagnostics::default();
+    decode(&loaded.tree, &mut d).ok_or_else(|| d.render(&loaded.sources))
 }
 
 /// One player's holdings.
@@ -471,7 +482,8 @@ mod tests {
     fn default_ruleset_decodes_to_the_default_rules() {
         let l = load("take-away", &bundled()).unwrap();
         let mut d = Diagnostics::default();
-        assert_eq!(decode(&l.tree, &mut d), Some(TakeAway::default()), "{}", d.render(&l.sources));
+        let rules = TakeAway { players: 2..=4, stones: 21, max_take: 3, secret_max: 5, target: 9, spill_one_in: 6 };
+        assert_eq!(decode(&l.tree, &mut d), Some(rules), "{}", d.render(&l.sources));
     }
 
     #[test]
@@ -489,7 +501,7 @@ mod tests {
 
     #[test]
     fn toy_game_conforms() {
-        let g = TakeAway::default();
+        let g = take_away().unwrap();
         for players in 2..=4 {
             for seed in 0..20 {
                 for bot in [BotSpec::Random, BotSpec::Greedy] {
@@ -503,7 +515,7 @@ mod tests {
     #[test]
     fn shards_play_exactly_the_games_of_the_unsplit_run() {
         use crate::sim::{SimOptions, simulate};
-        let g = TakeAway::default();
+        let g = take_away().unwrap();
         let opts = SimOptions {
             players: 3,
             games: 1100,
@@ -528,7 +540,7 @@ mod tests {
 
     #[test]
     fn toy_game_rules() {
-        let g = TakeAway::default();
+        let g = take_away().unwrap();
         let mut s = g.new_game(2, 5).unwrap();
         assert!(g.new_game(5, 5).is_err());
         let mut legal = Vec::new();
@@ -558,7 +570,7 @@ mod tests {
             rotate_seats in proptest::prelude::any::<bool>(),
         ) {
             use crate::sim::{Report, SimOptions, merge_reports, simulate};
-            let g = TakeAway::default();
+            let g = take_away().unwrap();
             let opts = SimOptions {
                 players: 3,
                 games,
