@@ -699,8 +699,19 @@ impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
         match self.step {
             1 => seed.deserialize(self.de),
             _ => {
-                let reported = self.de.quiet || self.de.sink.0.borrow().len() > self.problems_before;
-                let origin = if reported { Origin::REPORTED } else { self.de.origin() };
+                // A stand-in is a value whose own problem was reported (at its place, or,
+                // missing, at its table's): a table or list with a problem inside keeps
+                // its origin, so the checks across what it holds still run.
+                let here = self.de.origin();
+                let reported = self.de.quiet
+                    || self
+                        .de
+                        .sink
+                        .0
+                        .borrow()
+                        .get(self.problems_before..)
+                        .is_some_and(|p| p.iter().any(|(o, _)| *o == here));
+                let origin = if reported { Origin::REPORTED } else { here };
                 seed.deserialize(pack(origin).into_deserializer())
             }
         }

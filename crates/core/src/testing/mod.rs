@@ -92,11 +92,6 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<TakeAway> {
     let r = &raw.rules.value;
     let seats = 1..=MAX_PLAYERS as i64;
     let (lo, hi) = (de::int_in(&r.min_players, seats.clone(), d), de::int_in(&r.max_players, seats, d));
-    if let (Some(lo), Some(hi)) = (lo, hi) {
-        if lo > hi {
-            d.error(raw.rules.origin, format!("min_players ({lo}) is above max_players ({hi})"));
-        }
-    }
     let mut int = |v: &Located<i64>, range| de::int_in(v, range, d).unwrap_or(0) as u32;
     let rules = TakeAway {
         players: lo.unwrap_or(0) as usize..=hi.unwrap_or(0) as usize,
@@ -106,6 +101,11 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<TakeAway> {
         target: int(&r.target, 1..=1000),
         spill_one_in: int(&r.spill_one_in, 0..=1000),
     };
+    if let (Some(lo), Some(hi)) = (lo, hi) {
+        if lo > hi {
+            d.error(raw.rules.origin, format!("min_players ({lo}) is above max_players ({hi})"));
+        }
+    }
     (d.len() == before).then_some(rules)
 }
 
