@@ -89,7 +89,7 @@ pub struct Role {
 pub struct Building {
     pub id: L<String>,
     #[serde(rename = "type")]
-    pub ty: BuildingType,
+    pub ty: L<BuildingType>,
     /// City spaces; a building without it takes one.
     pub spaces: Option<L<i64>>,
     pub cost: L<i64>,

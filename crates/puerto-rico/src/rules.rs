@@ -527,7 +527,9 @@ fn building(
         }
         out
     });
-    let (kind, effect) = match b.ty {
+    let (kind, effect) = match b.ty.value {
+        // A wrong type (reported) stands in: nothing depends on it.
+        _ if b.ty.origin == rulesmith_core::ruleset::Origin::REPORTED => (None, None),
         BuildingType::Production => {
             if let Some(e) = &b.effect {
                 d.error(e.origin, "a production building has no `effect`: it produces its good");

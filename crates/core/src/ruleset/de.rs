@@ -213,13 +213,19 @@ pub fn int_in(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics)
     }
 }
 
-/// The problems found so far, in reading order.
+/// The problems found so far, in reading order; and where a value stands in for one
+/// that could not be read (a [`Located`] there takes the origin [`Origin::REPORTED`]).
 #[derive(Default)]
-struct Sink(RefCell<Vec<(Origin, String)>>);
+struct Sink(RefCell<Vec<(Origin, String)>>, RefCell<Vec<Origin>>);
 
 impl Sink {
     fn report(&self, origin: Origin, message: String) {
         self.0.borrow_mut().push((origin, message));
+    }
+
+    /// The value at `origin` (or missing from the table there) stands in.
+    fn stand_in(&self, origin: Origin) {
+        self.1.borrow_mut().push(origin);
     }
 }
 
@@ -266,6 +272,7 @@ impl<'a> De<'a> {
         if self.quiet {
             return;
         }
+        self.sink.stand_in(self.origin());
         match (self.node, self.key) {
             (None, Some(key)) => self.sink.report(self.at, format!("missing key `{key}`: expected {expected}")),
             (None, None) => self.sink.report(self.at, format!("missing value: expected {expected}")),
@@ -283,6 +290,7 @@ impl<'a> De<'a> {
             Some(Kind::Int(i)) if range.contains(&i128::from(*i)) => Some(i128::from(*i)),
             Some(Kind::Int(i)) => {
                 if !self.quiet {
+                    self.sink.stand_in(self.origin());
                     self.sink.report(
                         self.origin(),
                         format!("{i} is out of range: expected an integer from {} to {}", range.start(), range.end()),
@@ -446,8 +454,8 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
         v: V,
     ) -> Result<V::Value, Error> {
         if name == LOCATED {
-            let problems_before = self.sink.0.borrow().len();
-            return v.visit_map(LocatedAccess { de: self, step: 0, problems_before });
+            let stand_ins_before = self.sink.1.borrow().len();
+            return v.visit_map(LocatedAccess { de: self, step: 0, stand_ins_before });
         }
         match self.node.map(|n| &n.kind) {
             Some(Kind::Table(entries)) => {
@@ -507,7 +515,10 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
             // An unknown variant stands in as the first, silently (its problem is reported).
             let (name, de) = match name {
                 Some(name) => (name, self),
-                None => (variants.first().copied().unwrap_or(""), self.silent()),
+                None => {
+                    self.sink.stand_in(self.origin());
+                    (variants.first().copied().unwrap_or(""), self.silent())
+                }
             };
             return v.visit_enum(Tagged { name, de, entries: if de.quiet { &[] } else { entries } });
         }
@@ -516,6 +527,7 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
             Some(Kind::Str(s)) if variants.contains(&s.as_str()) => (s.as_str(), self),
             Some(Kind::Str(s)) => {
                 if !self.quiet {
+                    self.sink.stand_in(self.origin());
                     self.sink.report(self.origin(), format!("unknown value `{s}`: expected one of {}", quoted()));
                 }
                 (variants.first().copied().unwrap_or(""), self.silent())
@@ -675,11 +687,11 @@ impl<'de, 'a> de::MapAccess<'de> for Map<'a> {
 }
 
 /// The two entries of a [`Located`] value: the value, then its origin
-/// ([`Origin::REPORTED`] if reading the value reported a problem).
+/// ([`Origin::REPORTED`] if the value stands in for one that could not be read).
 struct LocatedAccess<'a> {
     de: De<'a>,
     step: u8,
-    problems_before: usize,
+    stand_ins_before: usize,
 }
 
 impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
@@ -699,18 +711,12 @@ impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
         match self.step {
             1 => seed.deserialize(self.de),
             _ => {
-                // A stand-in is a value whose own problem was reported (at its place, or,
-                // missing, at its table's): a table or list with a problem inside keeps
-                // its origin, so the checks across what it holds still run.
+                // A stand-in is a value that could not be read (its problem reported at
+                // its place, or, missing, at its table's): a table or list with a problem
+                // inside keeps its origin, so the checks across what it holds still run.
                 let here = self.de.origin();
-                let reported = self.de.quiet
-                    || self
-                        .de
-                        .sink
-                        .0
-                        .borrow()
-                        .get(self.problems_before..)
-                        .is_some_and(|p| p.iter().any(|(o, _)| *o == here));
+                let stood_in = self.de.sink.1.borrow().get(self.stand_ins_before..).is_some_and(|o| o.contains(&here));
+                let reported = self.de.quiet || stood_in;
                 let origin = if reported { Origin::REPORTED } else { here };
                 seed.deserialize(pack(origin).into_deserializer())
             }

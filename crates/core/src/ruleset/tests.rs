@@ -404,4 +404,30 @@ cost = 300
         }
         assert_eq!(errors.matches("error").count(), 3, "{errors}");
     }
+
+    /// A table with a wrong value inside keeps its origin (the checks across it still
+    /// run); a value that stands in, however it was written, takes `Origin::REPORTED`.
+    #[test]
+    fn only_a_stand_in_loses_its_origin() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Outer {
+            limits: Located<Limits>,
+            size: Located<Kind>,
+            other: Located<Kind>,
+            fine: Located<Kind>,
+        }
+        let text = "size = { kind = \"huge\" }\nother = 3\nfine = \"large\"\n[limits]\nplayers = \"x\"\nvp = 1\n";
+        let mut sources = Sources::default();
+        let file = sources.add("o.toml", text);
+        let mut d = Diagnostics::default();
+        let tree = node::parse(file, text, &mut d).unwrap();
+        let o: Outer = de::from_tree(&tree, &mut d).unwrap();
+        assert_ne!(o.limits.origin, Origin::REPORTED, "{}", d.render(&sources));
+        assert_eq!(o.limits.value.players, 0);
+        assert_eq!(o.size.origin, Origin::REPORTED);
+        assert_eq!(o.other.origin, Origin::REPORTED);
+        assert_eq!((o.fine.value, o.fine.origin == Origin::REPORTED), (Kind::Large, false));
+        assert_eq!(d.len(), 3, "{}", d.render(&sources));
+    }
 }
