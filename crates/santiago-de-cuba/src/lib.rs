@@ -106,6 +106,7 @@ pub mod choices;
 pub mod encoding;
 pub mod engine;
 pub mod json;
+pub mod limits;
 pub mod metrics;
 pub mod raw;
 pub mod rules;

@@ -7,20 +7,10 @@
 
 pub use crate::choices::{EmptyDemand, OwnerVpWhen, TieBreak};
 use crate::raw::{self, GoodsTable, Ids, Raw};
-use rulesmith_core::ruleset::de::{self, Located};
+use rulesmith_core::ruleset::de::{self, Int, Located};
 use rulesmith_core::ruleset::{Diagnostics, Node};
-use std::ops::RangeInclusive;
 
-/// Most goods a ruleset may define (one byte masks).
-pub const MAX_GOODS: usize = 8;
-/// Most dice a ruleset may define (one byte masks).
-pub const MAX_DICE: usize = 8;
-/// Most citizens (street stops besides the port).
-pub const MAX_CITIZENS: usize = 15;
-/// Most buildings.
-pub const MAX_BUILDINGS: usize = 16;
-/// Most flower colours.
-pub const MAX_FLOWERS: usize = 8;
+pub use crate::limits::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_FLOWERS, MAX_GOODS};
 /// A "none" marker for seats, buildings and dice in fixed arrays.
 pub const NONE: u8 = u8::MAX;
 
@@ -221,14 +211,12 @@ fn validate(raw: &Raw, d: &mut Diagnostics) -> Rules {
     let names = Names { goods: goods.iter().map(|g| g.id.clone()).collect() };
 
     let p = &raw.players.value;
-    let seats = 1..=rulesmith_core::MAX_PLAYERS as i64;
-    let (min, max) = (de::int_in(&p.min, seats.clone(), d), de::int_in(&p.max, seats, d));
+    let (min, max) = (p.min.get(), p.max.get());
     if let (Some(a), Some(b)) = (min, max) {
         if a > b {
             d.error(raw.players.origin, format!("`min` ({a}) is more than `max` ({b})"));
         }
     }
-    let property_markers = byte(&p.property_markers, 0..=16, d);
 
     let start = &raw.start;
     let start_goods = start.goods.as_ref().and_then(|t| goods_table(t, d, &names)).unwrap_or_default();
@@ -249,12 +237,12 @@ fn validate(raw: &Raw, d: &mut Diagnostics) -> Rules {
     let dice = decode_dice(&raw.dice, d, &names, &goods);
 
     let ship = &raw.ship.value;
-    let ship_dice = byte(&ship.dice, 1..=MAX_DICE as i64, d);
+    let ship_dice = ship.dice.value as u8;
     if usize::from(ship_dice) > dice.len() && !dice.is_empty() {
         d.error(raw.ship.origin, format!("the ship takes {ship_dice} dice but only {} are defined", dice.len()));
     }
     let track = &ship.value_track;
-    let value_track = bytes(&track.value, 0..=50, d);
+    let value_track: Vec<u8> = track.value.iter().filter_map(Int::get).map(|v| v as u8).collect();
     if track.value.is_empty() {
         d.error(track.origin, "the value track needs at least one flag");
     }
@@ -284,37 +272,27 @@ fn validate(raw: &Raw, d: &mut Diagnostics) -> Rules {
     Rules {
         min_players: min.unwrap_or(0) as usize,
         max_players: max.unwrap_or(0) as usize,
-        property_markers,
-        start_pesos: de::int_in(&start.pesos, 0..=1000, d).unwrap_or(0) as u16,
-        start_vp: de::int_in(&start.vp, 0..=1000, d).unwrap_or(0) as u16,
+        property_markers: p.property_markers.value as u8,
+        start_pesos: start.pesos.value as u16,
+        start_vp: start.vp.value as u16,
         start_goods,
         goods,
         dice,
         ship_dice,
         value_track,
-        ships: byte(&ship.ships, 1..=50, d),
+        ships: ship.ships.value as u8,
         empty_demand: ship.empty_demand,
-        free_steps: byte(&street.free_steps, 0..=20, d),
-        step_cost: byte(&street.step_cost, 0..=20, d),
-        max_steps: byte(&street.max_steps, 1..=most, d),
+        free_steps: street.free_steps.value as u8,
+        step_cost: street.step_cost.value as u8,
+        max_steps: de::int_in(&street.max_steps, 1..=most, d).unwrap_or(0) as u8,
         flowers,
         citizens,
         buildings,
-        owner_vp: byte(&raw.visits.owner_vp, 0..=20, d),
+        owner_vp: raw.visits.owner_vp.value as u8,
         owner_vp_when: raw.visits.owner_vp_when,
-        goods_per_vp: byte(&raw.scoring.goods_per_vp, 0..=20, d),
+        goods_per_vp: raw.scoring.goods_per_vp.value as u8,
         tiebreaks: raw.scoring.tiebreaks.clone(),
     }
-}
-
-/// A small number in `range` (every range here fits a byte); 0 stands in for a wrong one.
-fn byte(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics) -> u8 {
-    de::int_in(v, range, d).unwrap_or(0) as u8
-}
-
-/// Each of `values` in `range`; the wrong ones are reported and left out.
-fn bytes(values: &[Located<i64>], range: RangeInclusive<i64>, d: &mut Diagnostics) -> Vec<u8> {
-    values.iter().filter_map(|v| de::int_in(v, range.clone(), d)).map(|v| v as u8).collect()
 }
 
 struct Names {
@@ -386,8 +364,8 @@ fn decode_goods(list: &Located<Vec<Located<raw::Good>>>, d: &mut Diagnostics) ->
     for g in counted(list, MAX_GOODS, "goods", d) {
         let g = &g.value;
         let id = check_id(&g.id, &mut seen, "good", d);
-        let supply = byte(&g.supply, 0..=200, d);
-        let substitute_vp = g.substitute_vp.as_ref().and_then(|v| de::int_in(v, 0..=20, d)).map(|v| v as u8);
+        let supply = g.supply.value as u8;
+        let substitute_vp = g.substitute_vp.as_ref().and_then(Int::get).map(|v| v as u8);
         out.push(Good { id, supply, substitute_vp });
     }
     out
@@ -409,7 +387,7 @@ fn decode_dice(list: &Located<Vec<Located<raw::Die>>>, d: &mut Diagnostics, name
                 d.error(at, format!("two dice demand `{name}`: each good may have one die"));
             }
         }
-        let faces = bytes(&die.faces.value, 0..=20, d);
+        let faces: Vec<u8> = die.faces.value.iter().filter_map(Int::get).map(|v| v as u8).collect();
         if faces.iter().all(|&f| f == 0) && faces.len() == die.faces.value.len() {
             d.error(die.faces.origin, "a die needs at least one face above 0");
         }
@@ -427,7 +405,7 @@ fn decode_flowers(list: &Located<Vec<Located<raw::Flower>>>, d: &mut Diagnostics
             d.error(f.id.origin, "`transparent` is the reserved flower of citizens that send the pawn nowhere");
         }
         let id = check_id(&f.id, &mut seen, "flower", d);
-        let spaces = de::int_in(&f.spaces, 1..=MAX_BUILDINGS as i64, d).unwrap_or(1) as u8;
+        let spaces = f.spaces.get().unwrap_or(1) as u8;
         out.push(FlowerColour { id, spaces });
     }
     out
@@ -466,35 +444,32 @@ fn citizen_effect(e: &Located<raw::CitizenEffect>, d: &mut Diagnostics, names: &
     Some(match &e.value {
         R::Gain { pesos, vp, goods } => CitizenEffect::Gain(bundle(pesos, vp, goods, d, names)?),
         R::Pickpocket { pesos, vp, goods, except } => {
-            let (pesos, vp, goods) = (int(pesos, 0..=20, d), int(vp, 0..=20, d), int(goods, 0..=20, d));
-            let except = names.except(except, d);
-            CitizenEffect::Pickpocket { pesos: pesos?, vp: vp?, goods: goods?, except: except? }
+            let (pesos, vp, goods) = (byte(pesos), byte(vp), byte(goods));
+            CitizenEffect::Pickpocket { pesos, vp, goods, except: names.except(except, d)? }
         }
         R::ChooseGood { count, except } => {
-            let count = int(count, 1..=20, d);
-            CitizenEffect::ChooseGood { count: count?, except: names.except(except, d)? }
+            CitizenEffect::ChooseGood { count: byte(count), except: names.except(except, d)? }
         }
         R::Lawyer { claim_occupied } => CitizenEffect::Lawyer { claim_occupied: *claim_occupied },
     })
 }
 
-/// A small number in `range`, or the problem reported.
-fn int(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics) -> Option<u8> {
-    de::int_in(v, range, d).map(|v| v as u8)
+/// A small number whose range the shape checked (every range here fits a byte); a
+/// stand-in reads 0 (its problem is reported).
+fn byte<const MIN: i64, const MAX: i64>(v: &Int<MIN, MAX>) -> u8 {
+    v.value as u8
 }
 
 /// A gain's pesos, VP and goods, each none when absent.
 fn bundle(
-    pesos: &Option<Located<i64>>,
-    vp: &Option<Located<i64>>,
+    pesos: &Option<Int<0, 50>>,
+    vp: &Option<Int<0, 50>>,
     goods: &Option<GoodsTable>,
     d: &mut Diagnostics,
     names: &Names,
 ) -> Option<Bundle> {
-    let pesos = pesos.as_ref().map_or(Some(0), |v| int(v, 0..=50, d));
-    let vp = vp.as_ref().map_or(Some(0), |v| int(v, 0..=50, d));
     let goods = goods.as_ref().map_or(Some([0; MAX_GOODS]), |t| goods_table(t, d, names));
-    Some(Bundle { pesos: pesos?, vp: vp?, goods: goods? })
+    Some(Bundle { pesos: pesos.as_ref().map_or(0, byte), vp: vp.as_ref().map_or(0, byte), goods: goods? })
 }
 
 /// `{ sugar = 1, tobacco = 2 }`.
@@ -503,10 +478,7 @@ fn goods_table(t: &GoodsTable, d: &mut Diagnostics, names: &Names) -> Option<Goo
     let mut ok = true;
     for (key, v) in &t.value.0 {
         match names.good(key, d) {
-            Some(g) => match int(v, 0..=50, d) {
-                Some(v) => out[usize::from(g)] = v,
-                None => ok = false,
-            },
+            Some(g) => out[usize::from(g)] = byte(v),
             None => ok = false,
         }
     }
@@ -536,20 +508,15 @@ fn building_effect(e: &Located<raw::BuildingEffect>, d: &mut Diagnostics, names:
             let gain = bundle(pesos, vp, goods, d, names)?;
             BuildingEffect::Trade { good: good as u8, pay: pay[good], gain }
         }
-        R::Sell { goods, vp } => {
-            let goods = names.mask(goods, d);
-            let vp = int(vp, 0..=20, d);
-            BuildingEffect::Sell { goods: goods?, vp: vp? }
-        }
+        R::Sell { goods, vp } => BuildingEffect::Sell { goods: names.mask(goods, d)?, vp: byte(vp) },
         R::ClearDie => BuildingEffect::ClearDie,
-        R::Casino { pesos_per_vp } => BuildingEffect::Casino { pesos_per_vp: int(pesos_per_vp, 1..=20, d)? },
+        R::Casino { pesos_per_vp } => BuildingEffect::Casino { pesos_per_vp: byte(pesos_per_vp) },
         R::MoveMarker => BuildingEffect::MoveMarker,
         R::DeliverFixed { vp, except } => {
-            let vp = int(vp, 0..=20, d);
-            BuildingEffect::DeliverFixed { vp: vp?, except: names.except(except, d)? }
+            BuildingEffect::DeliverFixed { vp: byte(vp), except: names.except(except, d)? }
         }
         R::Newspaper { pesos, flip_car_citizen } => {
-            BuildingEffect::Newspaper { pesos: int(pesos, 0..=20, d)?, flip_car_citizen: *flip_car_citizen }
+            BuildingEffect::Newspaper { pesos: byte(pesos), flip_car_citizen: *flip_car_citizen }
         }
     })
 }

@@ -40,7 +40,8 @@ use std::ops::RangeInclusive;
 /// `d` grew.
 pub fn from_tree<T: DeserializeOwned>(node: &Node, d: &mut Diagnostics) -> Option<T> {
     let sink = Sink::default();
-    let read = T::deserialize(De { node: Some(node), at: node.origin, key: None, sink: &sink, quiet: false });
+    let read =
+        T::deserialize(De { node: Some(node), at: node.origin, key: None, sink: &sink, quiet: false, range: None });
     let mut problems = sink.0.into_inner();
     if let Err(e) = &read {
         if !e.reported {
@@ -89,6 +90,38 @@ impl<'de, T: de::Deserialize<'de>> de::Deserialize<'de> for Located<T> {
             }
         }
         d.deserialize_struct(LOCATED, &[LOCATED_ORIGIN, LOCATED_VALUE], V(std::marker::PhantomData))
+    }
+}
+
+/// An integer from `MIN` to `MAX` with where it was written: the range is part of the
+/// declared shape, so a value outside it, or a key the table lacks, is reported naming it
+/// (`missing key `ships`: expected an integer from 1 to 50`). For ranges the ruleset itself
+/// decides (a count of its own lists), read a [`Located`] integer and check it with
+/// [`int_in`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Int<const MIN: i64, const MAX: i64> {
+    pub value: i64,
+    pub origin: Origin,
+}
+
+impl<const MIN: i64, const MAX: i64> Int<MIN, MAX> {
+    /// The value; `None` for a stand-in (its problem is reported).
+    pub fn get(&self) -> Option<i64> {
+        (self.origin != Origin::REPORTED).then_some(self.value)
+    }
+}
+
+thread_local! {
+    /// The range of the [`Int`] being read, for the reader of its located value.
+    static RANGE: std::cell::Cell<Option<(i64, i64)>> = const { std::cell::Cell::new(None) };
+}
+
+impl<'de, const MIN: i64, const MAX: i64> de::Deserialize<'de> for Int<MIN, MAX> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        RANGE.with(|r| r.set(Some((MIN, MAX))));
+        let v = Located::<i64>::deserialize(d);
+        RANGE.with(|r| r.set(None));
+        v.map(|l| Int { value: l.value, origin: l.origin })
     }
 }
 
@@ -260,6 +293,8 @@ struct De<'a> {
     key: Option<&'a str>,
     sink: &'a Sink,
     quiet: bool,
+    /// The range of an [`Int`]: its value is checked against it, and named when missing.
+    range: Option<(i64, i64)>,
 }
 
 impl<'a> De<'a> {
@@ -286,6 +321,10 @@ impl<'a> De<'a> {
     }
 
     fn int(&self, range: RangeInclusive<i128>) -> Option<i128> {
+        let range = match self.range {
+            Some((lo, hi)) => i128::from(lo)..=i128::from(hi),
+            None => range,
+        };
         match self.node.map(|n| &n.kind) {
             Some(Kind::Int(i)) if range.contains(&i128::from(*i)) => Some(i128::from(*i)),
             Some(Kind::Int(i)) => {
@@ -299,7 +338,10 @@ impl<'a> De<'a> {
                 None
             }
             _ => {
-                self.wrong("an integer");
+                match self.range {
+                    Some((lo, hi)) => self.wrong(&format!("an integer from {lo} to {hi}")),
+                    None => self.wrong("an integer"),
+                }
                 None
             }
         }
@@ -455,7 +497,8 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
     ) -> Result<V::Value, Error> {
         if name == LOCATED {
             let stand_ins_before = self.sink.1.borrow().len();
-            return v.visit_map(LocatedAccess { de: self, step: 0, stand_ins_before });
+            let range = RANGE.with(|r| r.take());
+            return v.visit_map(LocatedAccess { de: De { range, ..self }, step: 0, stand_ins_before });
         }
         match self.node.map(|n| &n.kind) {
             Some(Kind::Table(entries)) => {
