@@ -4,11 +4,17 @@
 //! Numbers keep their origin ([`Located`]) for the validation's own messages; ranges,
 //! cross-references and the cross-checks are the validation's.
 
-use rulesmith_core::ruleset::de::{Entries, Located, RulesetMeta};
+use crate::limits::{MAX_PLAYERS, MAX_SPACES, MAX_TRADING_HOUSE};
+use rulesmith_core::ruleset::de::{Entries, Int, Located, RulesetMeta};
 use serde::Deserialize;
 
 type L<T> = Located<T>;
 type Ints = L<Vec<L<i64>>>;
+/// A small amount: doubloons, VP, goods (0 to 99).
+type Small = Int<0, 99>;
+/// A list of small amounts (a table by count or column).
+type Smalls = L<Vec<Small>>;
+type Spaces = Int<1, { MAX_SPACES as i64 }>;
 type Names = L<Vec<L<String>>>;
 /// A table by player count (`{ 2 = 3, 3 = 4 }`).
 pub type PerCount<T> = L<Entries<T>>;
@@ -28,14 +34,14 @@ pub struct Raw {
 
 #[derive(Deserialize)]
 pub struct Players {
-    pub min: L<i64>,
-    pub max: L<i64>,
+    pub min: Int<1, { MAX_PLAYERS as i64 }>,
+    pub max: Int<1, { MAX_PLAYERS as i64 }>,
 }
 
 #[derive(Deserialize)]
 pub struct Board {
-    pub island_spaces: L<i64>,
-    pub city_spaces: L<i64>,
+    pub island_spaces: Spaces,
+    pub city_spaces: Spaces,
 }
 
 /// One table per good, in good order.
@@ -50,7 +56,7 @@ pub struct Goods {
 
 #[derive(Deserialize)]
 pub struct Good {
-    pub price: L<i64>,
+    pub price: Small,
     pub barrels: PerCount<L<i64>>,
     pub plantations: PerCount<L<i64>>,
 }
@@ -65,23 +71,23 @@ pub struct Setup {
     pub vp_chips: PerCount<L<i64>>,
     pub starting_plantations: PerCount<Names>,
     pub ships: PerCount<Ints>,
-    pub face_up_extra: L<i64>,
+    pub face_up_extra: Int<0, 10>,
 }
 
 /// The `[rules]` table.
 #[derive(Deserialize)]
 pub struct RulesTable {
-    pub coins_on_unchosen_roles: L<i64>,
-    pub trading_house_spaces: L<i64>,
-    pub free_barrels: L<i64>,
-    pub ship_refill_minimum_per_player: L<i64>,
+    pub coins_on_unchosen_roles: Int<0, 10>,
+    pub trading_house_spaces: Int<1, { MAX_TRADING_HOUSE as i64 }>,
+    pub free_barrels: Int<0, 1>,
+    pub ship_refill_minimum_per_player: Int<0, 10>,
 }
 
 #[derive(Deserialize)]
 pub struct Role {
     pub id: L<String>,
     pub kind: crate::role_kind::RoleKind,
-    pub privilege: L<i64>,
+    pub privilege: Int<0, 10>,
     pub players: Ints,
 }
 
@@ -92,10 +98,10 @@ pub struct Building {
     pub ty: L<BuildingType>,
     /// City spaces; a building without it takes one.
     pub spaces: Option<L<i64>>,
-    pub cost: L<i64>,
-    pub vp: L<i64>,
-    pub column: L<i64>,
-    pub circles: L<i64>,
+    pub cost: Small,
+    pub vp: Small,
+    pub column: Int<0, { MAX_SPACES as i64 }>,
+    pub circles: Int<0, 3>,
     pub copies: PerCount<L<i64>>,
     /// Production buildings only.
     pub produces: Option<L<crate::goods::Good>>,
@@ -123,35 +129,94 @@ pub enum Scale {
 #[serde(rename_all = "snake_case")]
 pub enum RawEffect {
     None,
-    TradeBonus { doubloons: L<i64> },
+    TradeBonus {
+        doubloons: Small,
+    },
     ExtraPlantation,
     QuarryInstead,
-    Storage { kinds: L<i64> },
+    Storage {
+        kinds: Small,
+    },
     ColonistOnNewTile,
     SellDuplicates,
-    ProductionBonus { doubloons_by_kinds: Ints },
+    ProductionBonus {
+        doubloons_by_kinds: Smalls,
+    },
     ColonistOnNewBuilding,
-    ShippingBonus { vp: L<i64> },
+    ShippingBonus {
+        vp: Small,
+    },
     OwnShip,
-    ProductionBuildingBonus { small: L<i64>, normal: L<i64> },
-    IslandBonus { vp_by_filled: Ints },
-    ColonistBonus { per: L<i64> },
-    VpChipBonus { per: L<i64> },
-    VioletBuildingBonus { per: L<i64> },
-    ProductionPerNormalPlant { goods: Names, extra: L<i64> },
-    ForestTiles { forests_per_doubloon: L<i64>, discount_when_unoccupied: bool, tile_from: TileFrom },
-    PayWithComponents { colonists: L<i64>, goods: L<i64>, vp: L<i64> },
-    ExtraStorageBarrels { barrels: L<i64> },
-    Guests { at_phase_start: bool, before_storage: bool, on_own_turn: bool },
-    OwnTradingPost { market_bonus: bool },
-    BuildVpByColumn { vp_by_column: Ints },
-    MixedShip { barrels_per_vp: L<i64>, min_barrels: L<i64>, harbor_bonus: bool },
-    DoubloonPerLoad { doubloons: L<i64>, captain: L<i64> },
-    DoubloonsByTopProduction { minus: L<i64>, exclude: Names },
-    DoublePrivilege { factor: L<i64>, roles: Names },
-    VpPerPairOnHold { barrels_per_vp: L<i64> },
+    ProductionBuildingBonus {
+        small: Small,
+        normal: Small,
+    },
+    IslandBonus {
+        vp_by_filled: Smalls,
+    },
+    ColonistBonus {
+        per: Int<1, 99>,
+    },
+    VpChipBonus {
+        per: Int<1, 99>,
+    },
+    VioletBuildingBonus {
+        per: Small,
+    },
+    ProductionPerNormalPlant {
+        goods: Names,
+        extra: Small,
+    },
+    ForestTiles {
+        forests_per_doubloon: Spaces,
+        discount_when_unoccupied: bool,
+        tile_from: TileFrom,
+    },
+    PayWithComponents {
+        colonists: Int<0, 3>,
+        goods: Int<0, 3>,
+        vp: Int<0, 3>,
+    },
+    /// At most 6: the storage choices are enumerated as actions.
+    ExtraStorageBarrels {
+        barrels: Int<0, 6>,
+    },
+    Guests {
+        at_phase_start: bool,
+        before_storage: bool,
+        on_own_turn: bool,
+    },
+    OwnTradingPost {
+        market_bonus: bool,
+    },
+    BuildVpByColumn {
+        vp_by_column: Smalls,
+    },
+    MixedShip {
+        barrels_per_vp: Int<1, 99>,
+        min_barrels: Int<1, 99>,
+        harbor_bonus: bool,
+    },
+    DoubloonPerLoad {
+        doubloons: Small,
+        captain: Small,
+    },
+    DoubloonsByTopProduction {
+        minus: Small,
+        exclude: Names,
+    },
+    DoublePrivilege {
+        factor: Int<1, 5>,
+        roles: Names,
+    },
+    VpPerPairOnHold {
+        barrels_per_vp: Int<1, 99>,
+    },
     NoColonist,
-    TileGroupsBonus { size: L<i64>, vp_by_groups: Ints },
+    TileGroupsBonus {
+        size: Spaces,
+        vp_by_groups: Smalls,
+    },
 }
 
 /// Where a forest's tile comes from.

@@ -2,7 +2,7 @@
 //! from TOML. Everything after decoding trusts these values.
 
 use crate::goods::{ByGood, Good};
-use rulesmith_core::ruleset::de::{self, Located};
+use rulesmith_core::ruleset::de::{self, Int, Located};
 use rulesmith_core::ruleset::{Diagnostics, Node};
 
 pub use crate::limits::{
@@ -356,7 +356,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
 
 fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnostics) -> Option<Rules> {
     let p = &raw.players.value;
-    let (min, max) = (int(&p.min, 1..=MAX_PLAYERS as i64, d), int(&p.max, 1..=MAX_PLAYERS as i64, d));
+    let (min, max) = (get(&p.min), get(&p.max));
     let (min_players, max_players) = match (min, max) {
         (Some(a), Some(b)) if a <= b => (usize::from(a), usize::from(b)),
         (Some(a), Some(b)) => {
@@ -370,14 +370,13 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         de::per_players(table, counts.clone(), 0..=max, d).map(|v| v.iter().map(|x| x.unwrap_or(0) as u8).collect())
     };
 
-    let island_spaces = int(&raw.board.island_spaces, 1..=MAX_SPACES as i64, d).unwrap_or(0);
-    let city_spaces = int(&raw.board.city_spaces, 1..=MAX_SPACES as i64, d).unwrap_or(0);
+    let (island_spaces, city_spaces) = (raw.board.island_spaces.value as u8, raw.board.city_spaces.value as u8);
 
     let mut setup: PerPlayers<Setup> = Default::default();
     let mut price = ByGood::<u8>::default();
     let g = &raw.goods;
     for (good, r) in Good::ALL.into_iter().zip([&g.corn, &g.indigo, &g.sugar, &g.tobacco, &g.coffee]) {
-        price[good] = int(&r.price, 0..=99, d).unwrap_or(0);
+        price[good] = r.price.value as u8;
         let barrels: Option<Vec<u8>> = per_count(&r.barrels, 200, d);
         let plantations: Option<Vec<u8>> = per_count(&r.plantations, 40, d);
         for p in counts.clone() {
@@ -417,7 +416,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         }
         Some(caps)
     });
-    let face_up_extra = int(&s.face_up_extra, 0..=10, d).unwrap_or(0);
+    let face_up_extra = s.face_up_extra.value as u8;
     let mut roles_per_round = [0u8; MAX_PLAYERS + 1];
     for p in counts.clone() {
         let x = &mut setup[p];
@@ -446,10 +445,10 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
     }
 
     let r = &raw.rules;
-    let coins_on_unchosen_roles = int(&r.coins_on_unchosen_roles, 0..=10, d).unwrap_or(0);
-    let trading_house_spaces = int(&r.trading_house_spaces, 1..=MAX_TRADING_HOUSE as i64, d).unwrap_or(0);
-    let free_barrels = int(&r.free_barrels, 0..=1, d).unwrap_or(0);
-    let ship_refill_minimum_per_player = int(&r.ship_refill_minimum_per_player, 0..=10, d).unwrap_or(0);
+    let coins_on_unchosen_roles = r.coins_on_unchosen_roles.value as u8;
+    let trading_house_spaces = r.trading_house_spaces.value as u8;
+    let free_barrels = r.free_barrels.value as u8;
+    let ship_refill_minimum_per_player = r.ship_refill_minimum_per_player.value as u8;
 
     if raw.roles.value.len() > MAX_ROLES {
         d.error(raw.roles.origin, format!("at most {MAX_ROLES} roles"));
@@ -457,7 +456,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
     let mut roles: Vec<Role> = Vec::new();
     for item in raw.roles.value.iter().take(MAX_ROLES) {
         let r = &item.value;
-        let (id, privilege) = (de::id(&r.id, d), int(&r.privilege, 0..=10, d));
+        let (id, privilege) = (de::id(&r.id, d), get(&r.privilege));
         let players = de::player_counts(&r.players, counts.clone(), d).map(|l| l.iter().fold(0u8, |m, &p| m | 1 << p));
         let (Some(id), Some(privilege), Some(players)) = (id, privilege, players) else { continue };
         if roles.iter().any(|o| o.id == id) {
@@ -518,8 +517,7 @@ fn building(
         Some(s) => int(s, 1..=i64::from(city.max(1)), d),
         None => Some(1),
     };
-    let (cost, vp) = (int(&b.cost, 0..=99, d), int(&b.vp, 0..=99, d));
-    let (column, circles) = (int(&b.column, 0..=MAX_SPACES as i64, d), int(&b.circles, 0..=3, d));
+    let (cost, vp, column, circles) = (get(&b.cost), get(&b.vp), get(&b.column), get(&b.circles));
     let copies = de::per_players(&b.copies, counts, 0..=20, d).map(|v| {
         let mut out = [0u8; MAX_PLAYERS + 1];
         for (p, c) in v.iter().enumerate() {
@@ -644,16 +642,15 @@ fn cross_check(
 
 fn effect(raw: &crate::raw::RawEffect, d: &mut Diagnostics) -> Option<Effect> {
     use crate::raw::{RawEffect as R, TileFrom};
-    let small = |v: &Located<i64>, d: &mut Diagnostics| int(v, 0..=99, d);
     match raw {
         R::None => Some(Effect::None),
-        R::TradeBonus { doubloons } => small(doubloons, d).map(|doubloons| Effect::TradeBonus { doubloons }),
+        R::TradeBonus { doubloons } => get(doubloons).map(|doubloons| Effect::TradeBonus { doubloons }),
         R::ExtraPlantation => Some(Effect::ExtraPlantation),
         R::QuarryInstead => Some(Effect::QuarryInstead),
-        R::Storage { kinds } => small(kinds, d).map(|kinds| Effect::Storage { kinds: kinds.min(5) }),
+        R::Storage { kinds } => get(kinds).map(|kinds| Effect::Storage { kinds: kinds.min(5) }),
         R::ColonistOnNewTile => Some(Effect::ColonistOnNewTile),
         R::SellDuplicates => Some(Effect::SellDuplicates),
-        R::ProductionBonus { doubloons_by_kinds: v } => ints(v, d).and_then(|list| match <[u8; 6]>::try_from(list) {
+        R::ProductionBonus { doubloons_by_kinds: v } => smalls(v).and_then(|list| match <[u8; 6]>::try_from(list) {
             Ok(doubloons_by_kinds) => Some(Effect::ProductionBonus { doubloons_by_kinds }),
             Err(list) => {
                 d.error(v.origin, format!("expected 6 numbers (for 0 to 5 kinds produced), found {}", list.len()));
@@ -661,36 +658,33 @@ fn effect(raw: &crate::raw::RawEffect, d: &mut Diagnostics) -> Option<Effect> {
             }
         }),
         R::ColonistOnNewBuilding => Some(Effect::ColonistOnNewBuilding),
-        R::ShippingBonus { vp } => small(vp, d).map(|vp| Effect::ShippingBonus { vp }),
+        R::ShippingBonus { vp } => get(vp).map(|vp| Effect::ShippingBonus { vp }),
         R::OwnShip => Some(Effect::OwnShip),
         R::ProductionBuildingBonus { small: s, normal } => {
-            let (s, normal) = (small(s, d), small(normal, d));
+            let (s, normal) = (get(s), get(normal));
             Some(Effect::ProductionBuildingBonus { small: s?, normal: normal? })
         }
         R::IslandBonus { vp_by_filled } => table_of(vp_by_filled, "VP for 0, 1, … filled spaces", d)
             .map(|vp_by_filled| Effect::IslandBonus { vp_by_filled }),
-        R::ColonistBonus { per } => int(per, 1..=99, d).map(|per| Effect::ColonistBonus { per }),
-        R::VpChipBonus { per } => int(per, 1..=99, d).map(|per| Effect::VpChipBonus { per }),
-        R::VioletBuildingBonus { per } => small(per, d).map(|per| Effect::VioletBuildingBonus { per }),
+        R::ColonistBonus { per } => get(per).map(|per| Effect::ColonistBonus { per }),
+        R::VpChipBonus { per } => get(per).map(|per| Effect::VpChipBonus { per }),
+        R::VioletBuildingBonus { per } => get(per).map(|per| Effect::VioletBuildingBonus { per }),
         R::ProductionPerNormalPlant { goods, extra } => {
-            let (goods, extra) = (goods_mask(goods, d), small(extra, d));
+            let (goods, extra) = (goods_mask(goods, d), get(extra));
             Some(Effect::ProductionPerNormalPlant { goods: goods?, extra: extra? })
         }
         R::ForestTiles { forests_per_doubloon, discount_when_unoccupied, tile_from } => {
-            int(forests_per_doubloon, 1..=MAX_SPACES as i64, d).map(|forests_per_doubloon| Effect::ForestTiles {
+            get(forests_per_doubloon).map(|forests_per_doubloon| Effect::ForestTiles {
                 forests_per_doubloon,
                 discount_when_unoccupied: *discount_when_unoccupied,
                 from_face_up: *tile_from == TileFrom::FaceUp,
             })
         }
         R::PayWithComponents { colonists, goods, vp } => {
-            let (c, g, v) = (int(colonists, 0..=3, d), int(goods, 0..=3, d), int(vp, 0..=3, d));
+            let (c, g, v) = (get(colonists), get(goods), get(vp));
             Some(Effect::PayWithComponents { colonists: c?, goods: g?, vp: v? })
         }
-        // At most 6: the storage choices are enumerated as actions.
-        R::ExtraStorageBarrels { barrels } => {
-            int(barrels, 0..=6, d).map(|barrels| Effect::ExtraStorageBarrels { barrels })
-        }
+        R::ExtraStorageBarrels { barrels } => get(barrels).map(|barrels| Effect::ExtraStorageBarrels { barrels }),
         R::Guests { at_phase_start, before_storage, on_own_turn } => Some(Effect::Guests {
             at_phase_start: *at_phase_start,
             before_storage: *before_storage,
@@ -700,19 +694,19 @@ fn effect(raw: &crate::raw::RawEffect, d: &mut Diagnostics) -> Option<Effect> {
         R::BuildVpByColumn { vp_by_column } => table_of(vp_by_column, "VP for a building of column 1, 2, …", d)
             .map(|vp_by_column| Effect::BuildVpByColumn { vp_by_column }),
         R::MixedShip { barrels_per_vp, min_barrels, harbor_bonus } => {
-            let (per, min) = (int(barrels_per_vp, 1..=99, d), int(min_barrels, 1..=99, d));
+            let (per, min) = (get(barrels_per_vp), get(min_barrels));
             Some(Effect::MixedShip { barrels_per_vp: per?, min_barrels: min?, harbor_bonus: *harbor_bonus })
         }
         R::DoubloonPerLoad { doubloons, captain } => {
-            let (doubloons, captain) = (small(doubloons, d), small(captain, d));
+            let (doubloons, captain) = (get(doubloons), get(captain));
             Some(Effect::DoubloonPerLoad { doubloons: doubloons?, captain: captain? })
         }
         R::DoubloonsByTopProduction { minus, exclude } => {
-            let (minus, exclude) = (small(minus, d), goods_mask(exclude, d));
+            let (minus, exclude) = (get(minus), goods_mask(exclude, d));
             Some(Effect::DoubloonsByTopProduction { minus: minus?, exclude: exclude? })
         }
         R::DoublePrivilege { factor, roles } => {
-            let factor = int(factor, 1..=5, d);
+            let factor = get(factor);
             let mut mask = Some(0u8);
             for name in &roles.value {
                 match RoleKind::NAMES.iter().position(|k| *k == name.value) {
@@ -727,11 +721,11 @@ fn effect(raw: &crate::raw::RawEffect, d: &mut Diagnostics) -> Option<Effect> {
             Some(Effect::DoublePrivilege { factor: factor?, roles: mask? })
         }
         R::VpPerPairOnHold { barrels_per_vp } => {
-            int(barrels_per_vp, 1..=99, d).map(|barrels_per_vp| Effect::VpPerPairOnHold { barrels_per_vp })
+            get(barrels_per_vp).map(|barrels_per_vp| Effect::VpPerPairOnHold { barrels_per_vp })
         }
         R::NoColonist => Some(Effect::NoColonist),
         R::TileGroupsBonus { size, vp_by_groups } => {
-            let size = int(size, 1..=MAX_SPACES as i64, d);
+            let size = get(size);
             let vp = table_of(vp_by_groups, "VP for 0, 1, 2, … groups", d);
             Some(Effect::TileGroupsBonus { size: size?, vp_by_groups: vp? })
         }
@@ -743,10 +737,15 @@ fn int(v: &Located<i64>, range: std::ops::RangeInclusive<i64>, d: &mut Diagnosti
     de::int_in(v, range, d).map(|v| v as u8)
 }
 
-/// A list of small numbers (0 to 99), each checked.
-fn ints(v: &Located<Vec<Located<i64>>>, d: &mut Diagnostics) -> Option<Vec<u8>> {
-    let read: Vec<Option<u8>> = v.value.iter().map(|x| int(x, 0..=99, d)).collect();
-    read.into_iter().collect()
+/// An integer whose range the shape checked, as a `u8` (the ranges are small); `None`
+/// for a stand-in.
+fn get<const MIN: i64, const MAX: i64>(v: &Int<MIN, MAX>) -> Option<u8> {
+    v.get().map(|v| v as u8)
+}
+
+/// A list of small numbers, each checked by the shape.
+fn smalls(v: &Located<Vec<Int<0, 99>>>) -> Option<Vec<u8>> {
+    v.value.iter().map(get).collect()
 }
 
 /// A list of goods as a bit mask (bit per good).
@@ -765,8 +764,8 @@ fn goods_mask(v: &Located<Vec<Located<String>>>, d: &mut Diagnostics) -> Option<
 }
 
 /// A list of 1 to `MAX_SPACES + 1` small numbers, padded with its last entry.
-fn table_of(v: &Located<Vec<Located<i64>>>, what: &str, d: &mut Diagnostics) -> Option<[u8; MAX_SPACES + 1]> {
-    let list = ints(v, d)?;
+fn table_of(v: &Located<Vec<Int<0, 99>>>, what: &str, d: &mut Diagnostics) -> Option<[u8; MAX_SPACES + 1]> {
+    let list = smalls(v)?;
     let Some(&last) = list.last().filter(|_| list.len() <= MAX_SPACES + 1) else {
         d.error(v.origin, format!("expected 1 to {} numbers ({what})", MAX_SPACES + 1));
         return None;
