@@ -3,10 +3,13 @@
 //! `Option`. [`crate::rules::decode`] validates them into [`crate::rules::Rules`]; no rule
 //! value has a default here.
 
-use rulesmith_core::ruleset::de::{Entries, Located, RulesetMeta};
+use rulesmith_core::MAX_PLAYERS;
+use rulesmith_core::ruleset::de::{Entries, Int, Located, RulesetMeta};
 use serde::Deserialize;
 
 type L<T> = Located<T>;
+/// An amount of money an effect gives or takes.
+pub type Money = Int<0, 10_000>;
 /// A per-player-count table (`{ 2 = 30, 3 = 25, 4 = 20 }`).
 pub type PerPlayers = L<Entries<L<i64>>>;
 
@@ -31,8 +34,8 @@ pub struct Raw {
 
 #[derive(Deserialize)]
 pub struct Players {
-    pub min: L<i64>,
-    pub max: L<i64>,
+    pub min: Int<2, { MAX_PLAYERS as i64 }>,
+    pub max: Int<2, { MAX_PLAYERS as i64 }>,
 }
 
 #[derive(Deserialize)]
@@ -51,10 +54,10 @@ pub enum TerrainKind {
 #[derive(Deserialize)]
 pub struct Terrain {
     pub kind: TerrainKind,
-    pub road_residents: L<i64>,
+    pub road_residents: Int<0, 20>,
     pub enter_mp: L<f64>,
     /// Land only.
-    pub income: Option<L<i64>>,
+    pub income: Option<Int<0, 1000>>,
     pub counted: bool,
 }
 
@@ -75,15 +78,15 @@ pub enum DealLand {
 #[derive(Deserialize)]
 pub struct Map {
     pub deal_land: DealLand,
-    pub goods_per_city: L<i64>,
+    pub goods_per_city: Int<0, 20>,
     pub hexes: L<Vec<L<Hex>>>,
 }
 
 #[derive(Deserialize)]
 pub struct Hex {
     pub name: String,
-    pub q: L<i64>,
-    pub r: L<i64>,
+    pub q: Int<-20, 20>,
+    pub r: Int<-20, 20>,
     pub terrain: String,
     /// City tiles only.
     pub city: Option<L<String>>,
@@ -91,24 +94,24 @@ pub struct Hex {
 
 #[derive(Deserialize)]
 pub struct Setup {
-    pub starting_money: L<i64>,
+    pub starting_money: Int<0, 100_000>,
     pub residents: PerPlayers,
     pub settlements: PerPlayers,
-    pub trolley_start_goods: L<i64>,
+    pub trolley_start_goods: Int<0, 8>,
 }
 
 #[derive(Deserialize)]
 pub struct Purchase {
-    pub resident_price: L<i64>,
-    pub capital_limit: L<i64>,
-    pub settlement_limit: L<i64>,
+    pub resident_price: Int<0, 10_000>,
+    pub capital_limit: Int<1, 200>,
+    pub settlement_limit: Int<1, 200>,
     pub limits_always: bool,
 }
 
 #[derive(Deserialize)]
 pub struct Roads {
-    pub opposing_road_extra: L<i64>,
-    pub residents_returned: L<i64>,
+    pub opposing_road_extra: Int<0, 10>,
+    pub residents_returned: Int<0, 1>,
 }
 
 #[derive(Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -121,20 +124,20 @@ pub enum AboardAtEnd {
 #[derive(Deserialize)]
 pub struct Trolley {
     pub movement: L<Vec<L<i64>>>,
-    pub movement_upgrade_cost: L<i64>,
+    pub movement_upgrade_cost: Int<0, 10_000>,
     pub holds: L<Vec<L<i64>>>,
-    pub holds_upgrade_cost: L<i64>,
-    pub goods_per_hold: L<i64>,
-    pub residents_per_hold: L<i64>,
+    pub holds_upgrade_cost: Int<0, 10_000>,
+    pub goods_per_hold: Int<0, 4>,
+    pub residents_per_hold: Int<0, 8>,
     pub own_road_mp: L<f64>,
     pub needs_own_tile_without_residents: bool,
     pub residents_aboard_at_end: AboardAtEnd,
-    pub max_moves_per_turn: L<i64>,
+    pub max_moves_per_turn: Int<1, 200>,
 }
 
 #[derive(Deserialize)]
 pub struct Privileges {
-    pub price: L<i64>,
+    pub price: Int<1, 10_000>,
     pub initial_row: PerPlayers,
     pub refill_below: PerPlayers,
     pub full_sets: PerPlayers,
@@ -146,7 +149,7 @@ pub struct PrivilegeType {
     pub id: L<String>,
     /// How the card is named on screens; its id when absent.
     pub label: Option<String>,
-    pub back: L<i64>,
+    pub back: Int<1, 9>,
     pub effects: Vec<L<Effect>>,
 }
 
@@ -155,11 +158,11 @@ pub struct PrivilegeType {
 #[derive(Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Effect {
-    CitySettlementIncome { money: L<i64> },
-    UpgradeDiscount { money: L<i64> },
-    RoadCost { terrain: L<String>, residents: L<i64> },
-    VictoryPoints { vp: L<i64> },
-    ResidentPrice { money: L<i64> },
+    CitySettlementIncome { money: Money },
+    UpgradeDiscount { money: Money },
+    RoadCost { terrain: L<String>, residents: Int<0, 20> },
+    VictoryPoints { vp: Int<0, 1000> },
+    ResidentPrice { money: Money },
     ExtraMovement { mp: L<f64> },
     TrolleyEnterCost { terrain: L<String>, mp: L<f64> },
     ExtraResidentAction,
@@ -168,20 +171,20 @@ pub enum Effect {
 
 #[derive(Deserialize)]
 pub struct Income {
-    pub capital: L<i64>,
-    pub per_additional_city: L<i64>,
-    pub complete_set: L<i64>,
+    pub capital: Int<0, 10_000>,
+    pub per_additional_city: Int<0, 10_000>,
+    pub complete_set: Int<0, 10_000>,
     pub cap_by_connected_cities: bool,
 }
 
 #[derive(Deserialize)]
 pub struct End {
     pub delivered_goods: PerPlayers,
-    pub max_rounds: L<i64>,
+    pub max_rounds: Int<1, 10_000>,
 }
 
 #[derive(Deserialize)]
 pub struct Scoring {
-    pub goods_of_a_kind: L<Vec<L<i64>>>,
-    pub complete_set: L<i64>,
+    pub goods_of_a_kind: L<Vec<Int<0, 1000>>>,
+    pub complete_set: Int<0, 1000>,
 }

@@ -4,7 +4,7 @@
 
 use crate::raw::{self, Raw};
 use rulesmith_core::MAX_PLAYERS;
-use rulesmith_core::ruleset::de::{self, Located};
+use rulesmith_core::ruleset::de::{self, Int, Located};
 use rulesmith_core::ruleset::{Diagnostics, Node, Origin};
 
 /// Most map tiles (one bit each in a `u64`).
@@ -214,7 +214,7 @@ fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
 
     // [players]
     let p = &raw.players.value;
-    let (min, max) = (int(&p.min, 2..=MAX_PLAYERS as i64, d), int(&p.max, 2..=MAX_PLAYERS as i64, d));
+    let (min, max) = (p.min.get(), p.max.get());
     let (min_players, max_players) = match (min, max) {
         (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
         (Some(a), Some(b)) => {
@@ -247,10 +247,10 @@ fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
             raw::TerrainKind::Land => TerrainKind::Land,
             raw::TerrainKind::Water => TerrainKind::Water,
         };
-        let road = int(&t.road_residents, 0..=20, d);
+        let road = t.road_residents.get();
         let enter = half_points(&t.enter_mp, d);
         let income = match (kind, &t.income) {
-            (TerrainKind::Land, Some(n)) => int(n, 0..=1000, d),
+            (TerrainKind::Land, Some(n)) => n.get(),
             (TerrainKind::Land, None) => {
                 d.error(key.origin, format!("missing key `income` for land terrain `{}`", key.value));
                 None
@@ -319,14 +319,14 @@ fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
     // [map]
     let map = &raw.map.value;
     let deal_shuffled = map.deal_land == raw::DealLand::Shuffled;
-    let goods_per_city = int(&map.goods_per_city, 0..=20, d).unwrap_or(0) as u8;
+    let goods_per_city = map.goods_per_city.value as u8;
     let mut hexes: Vec<Hex> = Vec::new();
     if map.hexes.value.is_empty() || map.hexes.value.len() > MAX_TILES {
         d.error(raw.map.origin, format!("expected 1 to {MAX_TILES} hexes, found {}", map.hexes.value.len()));
     }
     for item in map.hexes.value.iter().take(MAX_TILES) {
         let h = &item.value;
-        let (q, r) = (int(&h.q, -20..=20, d), int(&h.r, -20..=20, d));
+        let (q, r) = (h.q.get(), h.r.get());
         let (Some(q), Some(r)) = (q, r) else { continue };
         let name = h.name.as_str();
         if !is_word(name) || name.contains('-') {
@@ -384,32 +384,32 @@ fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
 
     // [setup], [purchase], [roads]
     let s = &raw.setup;
-    let starting_money = int(&s.starting_money, 0..=100_000, d).unwrap_or(0) as i32;
+    let starting_money = s.starting_money.value as i32;
     let residents = per_players_u8(&s.residents, players.clone(), 1..=200, d);
     let settlements = per_players_u8(&s.settlements, players.clone(), 1..=200, d);
-    let trolley_start_goods = int(&s.trolley_start_goods, 0..=8, d).unwrap_or(0) as u8;
+    let trolley_start_goods = s.trolley_start_goods.value as u8;
     let pu = &raw.purchase;
-    let resident_price = int(&pu.resident_price, 0..=10_000, d).unwrap_or(0) as i32;
-    let capital_limit = int(&pu.capital_limit, 1..=200, d).unwrap_or(0) as u8;
-    let settlement_limit = int(&pu.settlement_limit, 1..=200, d).unwrap_or(0) as u8;
-    let opposing_road_extra = int(&raw.roads.opposing_road_extra, 0..=10, d).unwrap_or(0) as u8;
-    let residents_returned = int(&raw.roads.residents_returned, 0..=1, d).unwrap_or(0) as u8;
+    let resident_price = pu.resident_price.value as i32;
+    let capital_limit = pu.capital_limit.value as u8;
+    let settlement_limit = pu.settlement_limit.value as u8;
+    let opposing_road_extra = raw.roads.opposing_road_extra.value as u8;
+    let residents_returned = raw.roads.residents_returned.value as u8;
 
     // [trolley]
     let t = &raw.trolley;
     let movement = levels(&t.movement, 0..=20, d).unwrap_or_default();
-    let movement_upgrade_cost = int(&t.movement_upgrade_cost, 0..=10_000, d).unwrap_or(0) as i32;
+    let movement_upgrade_cost = t.movement_upgrade_cost.value as i32;
     let holds = levels(&t.holds, 1..=4, d).unwrap_or_default();
-    let holds_upgrade_cost = int(&t.holds_upgrade_cost, 0..=10_000, d).unwrap_or(0) as i32;
-    let goods_per_hold = int(&t.goods_per_hold, 0..=4, d).unwrap_or(0) as u8;
-    let residents_per_hold = int(&t.residents_per_hold, 0..=8, d).unwrap_or(0) as u8;
+    let holds_upgrade_cost = t.holds_upgrade_cost.value as i32;
+    let goods_per_hold = t.goods_per_hold.value as u8;
+    let residents_per_hold = t.residents_per_hold.value as u8;
     let own_road_half = half_points(&t.own_road_mp, d).unwrap_or(0);
-    let max_moves = int(&t.max_moves_per_turn, 1..=200, d).unwrap_or(0) as u8;
+    let max_moves = t.max_moves_per_turn.value as u8;
 
     // [privileges] and [[privilege_types]]
     let pr = &raw.privileges.value;
     // A price of 0 would make "for 0" ambiguous in the notation.
-    let privilege_price = int(&pr.price, 1..=10_000, d).unwrap_or(0) as i32;
+    let privilege_price = pr.price.value as i32;
     let initial_row = per_players_u8(&pr.initial_row, players.clone(), 0..=MAX_ROW as i64, d);
     let refill_below = per_players_u8(&pr.refill_below, players.clone(), 0..=MAX_ROW as i64, d);
     let full_sets = per_players_u8(&pr.full_sets, players.clone(), 0..=4, d);
@@ -421,7 +421,7 @@ fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
     let mut privileges: Vec<PrivilegeType> = Vec::new();
     for item in types.value.iter().take(MAX_PRIVILEGE_TYPES) {
         let pt = &item.value;
-        let back = int(&pt.back, 1..=9, d);
+        let back = pt.back.get();
         let effects: Vec<Effect> = pt.effects.iter().filter_map(|e| effect(e, &terrains, d)).collect();
         let (Some(id), Some(back)) = (de::id(&pt.id, d), back) else { continue };
         if !is_word(id) || id == "resident" {
@@ -455,18 +455,18 @@ fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
 
     // [income], [end], [scoring]
     let i = &raw.income;
-    let income_capital = int(&i.capital, 0..=10_000, d).unwrap_or(0) as i32;
-    let income_per_city = int(&i.per_additional_city, 0..=10_000, d).unwrap_or(0) as i32;
-    let income_complete_set = int(&i.complete_set, 0..=10_000, d).unwrap_or(0) as i32;
+    let income_capital = i.capital.value as i32;
+    let income_per_city = i.per_additional_city.value as i32;
+    let income_complete_set = i.complete_set.value as i32;
     let delivered = per_players_u8(&raw.end.delivered_goods, players.clone(), 1..=255, d);
     let end_delivered = delivered.map(u16::from);
-    let max_rounds = int(&raw.end.max_rounds, 1..=10_000, d).unwrap_or(0) as u32;
+    let max_rounds = raw.end.max_rounds.value as u32;
     let kinds = &raw.scoring.goods_of_a_kind;
-    let goods_of_a_kind: Vec<i32> = kinds.value.iter().filter_map(|v| int(v, 0..=1000, d)).map(|v| v as i32).collect();
+    let goods_of_a_kind: Vec<i32> = kinds.value.iter().filter_map(Int::get).map(|v| v as i32).collect();
     if kinds.value.is_empty() {
         d.error(kinds.origin, "expected at least one value (VP for 1 good of a type)");
     }
-    let complete_set_vp = int(&raw.scoring.complete_set, 0..=1000, d).unwrap_or(0) as i32;
+    let complete_set_vp = raw.scoring.complete_set.value as i32;
 
     // Semantic cross-checks that need everything.
     if !goods.is_empty() && goods.len() < 2 && d.len() == before {
@@ -643,7 +643,7 @@ fn per_players_u8(
 /// An effect: its kind and exactly the parameters that kind takes.
 fn effect(e: &Located<raw::Effect>, terrains: &[Terrain], d: &mut Diagnostics) -> Option<Effect> {
     use raw::Effect as R;
-    let money = |m: &Located<i64>, d: &mut Diagnostics| int(m, 0..=10_000, d).map(|m| m as i32);
+    let money = |m: &raw::Money| m.get().map(|m| m as i32);
     let terrain = |t: &Located<String>, d: &mut Diagnostics| {
         let found = terrains.iter().position(|x| x.name == t.value).map(|i| i as u8);
         if found.is_none() {
@@ -653,14 +653,13 @@ fn effect(e: &Located<raw::Effect>, terrains: &[Terrain], d: &mut Diagnostics) -
         found
     };
     match &e.value {
-        R::CitySettlementIncome { money: m } => money(m, d).map(|money| Effect::CitySettlementIncome { money }),
-        R::UpgradeDiscount { money: m } => money(m, d).map(|money| Effect::UpgradeDiscount { money }),
-        R::ResidentPrice { money: m } => money(m, d).map(|money| Effect::ResidentPrice { money }),
+        R::CitySettlementIncome { money: m } => money(m).map(|money| Effect::CitySettlementIncome { money }),
+        R::UpgradeDiscount { money: m } => money(m).map(|money| Effect::UpgradeDiscount { money }),
+        R::ResidentPrice { money: m } => money(m).map(|money| Effect::ResidentPrice { money }),
         R::RoadCost { terrain: t, residents } => {
-            let (terrain, residents) = (terrain(t, d), int(residents, 0..=20, d));
-            Some(Effect::RoadCost { terrain: terrain?, residents: residents? as u8 })
+            Some(Effect::RoadCost { terrain: terrain(t, d)?, residents: residents.get()? as u8 })
         }
-        R::VictoryPoints { vp } => int(vp, 0..=1000, d).map(|vp| Effect::VictoryPoints { vp: vp as i32 }),
+        R::VictoryPoints { vp } => vp.get().map(|vp| Effect::VictoryPoints { vp: vp as i32 }),
         R::ExtraMovement { mp } => half_points(mp, d).map(|half| Effect::ExtraMovement { half }),
         R::TrolleyEnterCost { terrain: t, mp } => {
             let (terrain, half) = (terrain(t, d), half_points(mp, d));

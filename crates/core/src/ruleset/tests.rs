@@ -430,4 +430,32 @@ cost = 300
         assert_eq!((o.fine.value, o.fine.origin == Origin::REPORTED), (Kind::Large, false));
         assert_eq!(d.len(), 3, "{}", d.render(&sources));
     }
+
+    /// An `Int` checks its range while reading and names it in every message about it.
+    #[test]
+    fn an_int_checks_and_names_its_range() {
+        #[derive(Debug, Deserialize)]
+        struct Ship {
+            ships: de::Int<1, 50>,
+            dice: de::Int<1, 8>,
+            flags: de::Int<0, 9>,
+            spare: de::Int<0, 9>,
+        }
+        let text = "ships = 0\ndice = \"four\"\nflags = 3\n";
+        let mut sources = Sources::default();
+        let file = sources.add("s.toml", text);
+        let mut d = Diagnostics::default();
+        let tree = node::parse(file, text, &mut d).unwrap();
+        let s: Ship = de::from_tree(&tree, &mut d).unwrap();
+        let r = d.render(&sources);
+        assert_eq!((s.ships.get(), s.dice.get(), s.flags.get(), s.spare.get()), (None, None, Some(3), None));
+        for expected in [
+            "s.toml:1:9: 0 is out of range: expected an integer from 1 to 50",
+            "s.toml:2:8: expected an integer from 1 to 8, found a string",
+            "missing key `spare`: expected an integer from 0 to 9",
+        ] {
+            assert!(r.contains(expected), "{expected}\n{r}");
+        }
+        assert_eq!(d.len(), 3, "{r}");
+    }
 }

@@ -22,7 +22,7 @@ use crate::by_player::{ByPlayer, MAX_PLAYERS};
 use crate::erased::AnyGame;
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
 use crate::rng::Rng;
-use crate::ruleset::de::{self, Located};
+use crate::ruleset::de::{self, Int, Located};
 use crate::ruleset::{Diagnostics, Node};
 use crate::sim::{MAX_DECISIONS, bot_rng};
 use serde::{Deserialize, Serialize};
@@ -75,13 +75,13 @@ struct Raw {
 
 #[derive(Deserialize)]
 struct RawRules {
-    min_players: Located<i64>,
-    max_players: Located<i64>,
-    stones: Located<i64>,
-    max_take: Located<i64>,
-    secret_max: Located<i64>,
-    target: Located<i64>,
-    spill_one_in: Located<i64>,
+    min_players: Int<1, { MAX_PLAYERS as i64 }>,
+    max_players: Int<1, { MAX_PLAYERS as i64 }>,
+    stones: Int<1, 1000>,
+    max_take: Int<1, 100>,
+    secret_max: Int<0, 100>,
+    target: Int<1, 1000>,
+    spill_one_in: Int<0, 1000>,
 }
 
 /// Reads the toy game's ruleset from a merged tree, reporting every problem: the shape
@@ -90,18 +90,15 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<TakeAway> {
     let before = d.len();
     let raw: Raw = de::from_tree(tree, d)?;
     let r = &raw.rules.value;
-    let seats = 1..=MAX_PLAYERS as i64;
-    let (lo, hi) = (de::int_in(&r.min_players, seats.clone(), d), de::int_in(&r.max_players, seats, d));
-    let mut int = |v: &Located<i64>, range| de::int_in(v, range, d).unwrap_or(0) as u32;
     let rules = TakeAway {
-        players: lo.unwrap_or(0) as usize..=hi.unwrap_or(0) as usize,
-        stones: int(&r.stones, 1..=1000),
-        max_take: int(&r.max_take, 1..=100),
-        secret_max: int(&r.secret_max, 0..=100),
-        target: int(&r.target, 1..=1000),
-        spill_one_in: int(&r.spill_one_in, 0..=1000),
+        players: r.min_players.value as usize..=r.max_players.value as usize,
+        stones: r.stones.value as u32,
+        max_take: r.max_take.value as u32,
+        secret_max: r.secret_max.value as u32,
+        target: r.target.value as u32,
+        spill_one_in: r.spill_one_in.value as u32,
     };
-    if let (Some(lo), Some(hi)) = (lo, hi) {
+    if let (Some(lo), Some(hi)) = (r.min_players.get(), r.max_players.get()) {
         if lo > hi {
             d.error(raw.rules.origin, format!("min_players ({lo}) is above max_players ({hi})"));
         }
