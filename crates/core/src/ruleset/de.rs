@@ -15,7 +15,9 @@
 //! (`effect = { kind = "trade_bonus", doubloons = 1 }`, each variant strict about its
 //! keys): the closed vocabularies of effect kinds, derived.
 //!
-//! [`Located`] keeps a value's origin for the validation step's own messages.
+//! [`Located`] keeps a value's origin for the validation step's own messages; [`Int`] is
+//! an integer whose fixed range is part of the shape (checked while reading, and named in
+//! the message when the key is missing or the value wrong).
 //!
 //! ```ignore
 //! #[derive(Deserialize)]
