@@ -1,8 +1,11 @@
-//! The state as users read and edit it: building indices become building ids.
+//! The state as users read and edit it: building indices become building ids, through
+//! the core's naming layer ([`rulesmith_core::names`]: every error at its JSON Pointer,
+//! naming the ids it expected).
 
 use crate::rules::Rules;
 use crate::state::{Phase, State};
-use serde_json::{Map, Value};
+use rulesmith_core::names;
+use serde_json::Value;
 
 /// Keys of the state that only expansion effects use: left out of the JSON of rulesets
 /// without such effects, so that the base game's JSON stays as it was (`pending` only
@@ -54,11 +57,8 @@ pub fn to_json(rules: &Rules, s: &State) -> Value {
     }
     if let Some(b) = v.get_mut("buildings") {
         let counts: Vec<u64> = b.as_array().map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
-        let mut m = Map::new();
-        for (i, x) in rules.buildings.iter().enumerate() {
-            m.insert(x.id.clone(), Value::from(counts.get(i).copied().unwrap_or(0)));
-        }
-        *b = Value::Object(m);
+        let counts: Vec<u64> = (0..rules.buildings.len()).map(|i| counts.get(i).copied().unwrap_or(0)).collect();
+        *b = serde_json::to_value(names::map(ids(rules), &counts)).unwrap_or(Value::Null);
     }
     if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
         for p in players {
@@ -75,58 +75,48 @@ pub fn to_json(rules: &Rules, s: &State) -> Value {
     v
 }
 
+/// The building ids, in building order.
+fn ids(rules: &Rules) -> impl Iterator<Item = &str> + Clone {
+    rules.buildings.iter().map(|b| b.id.as_str())
+}
+
 pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
+    // The index of the building whose id is the value at `path`.
+    let index = |path: &str, b: &Value| names::index(path, "building", b.as_str().unwrap_or_default(), ids(rules));
     if let Some(out) = v.get_mut("out_of_game") {
-        let Some(ids) = out.as_array() else { return Err("/out_of_game: expected a list of building ids".into()) };
+        let Some(list) = out.as_array() else { return Err("/out_of_game: expected a list of building ids".into()) };
         let mut mask = 0u64;
-        for (k, id) in ids.iter().enumerate() {
-            let id = id.as_str().unwrap_or_default();
-            let i = rules.building_index(id).ok_or_else(|| format!("/out_of_game/{k}: unknown building `{id}`"))?;
-            mask |= 1 << i;
+        for (k, id) in list.iter().enumerate() {
+            mask |= 1 << index(&format!("/out_of_game/{k}"), id)?;
         }
         *out = Value::from(mask);
     }
     if let Some(pending) = v.get_mut("pending") {
         for key in ["build", "mixed_building"] {
             if let Some(b) = pending.get_mut(key) {
-                let i = match b.as_str() {
-                    Some(id) => {
-                        rules.building_index(id).ok_or_else(|| format!("/pending/{key}: unknown building `{id}`"))?
-                    }
-                    None => 0,
-                };
+                // Null while no such decision is under way.
+                let i = if b.is_null() { 0 } else { index(&format!("/pending/{key}"), b)? };
                 *b = Value::from(i);
             }
         }
     }
     if let Some(b) = v.get_mut("colonist_offer").and_then(|o| o.get_mut("building")) {
-        let id = b.as_str().unwrap_or_default().to_string();
-        let i =
-            rules.building_index(&id).ok_or_else(|| format!("/colonist_offer/building: unknown building `{id}`"))?;
-        *b = Value::from(i);
+        *b = Value::from(index("/colonist_offer/building", b)?);
     }
     if let Some(b) = v.get_mut("buildings") {
-        let Some(m) = b.as_object() else { return Err("/buildings: expected a map from building id to count".into()) };
-        let mut counts = vec![0u64; rules.buildings.len()];
-        for (id, n) in m {
-            let i = rules.building_index(id).ok_or_else(|| format!("/buildings/{id}: unknown building"))?;
-            counts[i] = n
-                .as_u64()
-                .filter(|&n| n <= 255)
-                .ok_or_else(|| format!("/buildings/{id}: expected a count from 0 to 255"))?;
-        }
-        *b = Value::from(counts);
+        let m: std::collections::BTreeMap<String, u8> = rulesmith_core::game::from_json(b).map_err(|e| {
+            let sep = if e.starts_with('/') { "" } else { ": " };
+            format!("/buildings{sep}{e}")
+        })?;
+        let counts: [u8; crate::limits::MAX_BUILDINGS] = names::some("/buildings", &m, ids(rules))?;
+        *b = Value::from(&counts[..rules.buildings.len()]);
     }
     if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
         for (pi, p) in players.iter_mut().enumerate() {
             if let Some(city) = p.get_mut("city").and_then(Value::as_array_mut) {
                 for (ci, c) in city.iter_mut().enumerate() {
                     if let Some(b) = c.get_mut("building") {
-                        let id = b.as_str().unwrap_or_default().to_string();
-                        let i = rules
-                            .building_index(&id)
-                            .ok_or_else(|| format!("/players/{pi}/city/{ci}/building: unknown building `{id}`"))?;
-                        *b = Value::from(i);
+                        *b = Value::from(index(&format!("/players/{pi}/city/{ci}/building"), b)?);
                     }
                 }
             }

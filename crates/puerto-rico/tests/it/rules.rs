@@ -619,3 +619,35 @@ effect = { kind = "trade_bonus", doubloons = 1, vp = 2 }
         assert!(text.contains(want), "{want}\n{text}");
     }
 }
+
+/// Building ids in state JSON go through the core's naming layer: a wrong id or count is
+/// refused at its JSON Pointer, naming what was expected.
+#[test]
+fn wrong_building_ids_in_state_json_are_named_at_their_pointer() {
+    let (rules, mut s) = game(3);
+    build(&rules, &mut s, 0, "small-market", 0);
+    let good = rules.state_to_json(&s);
+    assert_eq!(rules.state_to_json(&rules.state_from_json(good.clone()).unwrap()), good);
+    use serde_json::json;
+    let cases: [(&str, serde_json::Value, &str); 4] = [
+        (
+            "/players/0/city/0/building",
+            json!("castle"),
+            "/players/0/city/0/building: unknown building `castle` (expected one of small-indigo-plant,",
+        ),
+        ("/buildings/castle", json!(1), "/buildings/castle: unknown key (expected one of small-indigo-plant,"),
+        ("/buildings/harbor", json!(300), "/buildings/harbor: invalid value: integer `300`, expected u8"),
+        ("/buildings", json!(3), "/buildings: invalid type: integer `3`, expected a map"),
+    ];
+    for (at, value, message) in cases {
+        let mut v = good.clone();
+        let (parent, key) = at.rsplit_once('/').unwrap();
+        match v.pointer_mut(parent).unwrap() {
+            serde_json::Value::Object(m) => drop(m.insert(key.to_string(), value)),
+            serde_json::Value::Array(a) => a[key.parse::<usize>().unwrap()] = value,
+            _ => panic!("{at}"),
+        }
+        let err = rules.state_from_json(v).unwrap_err().to_string();
+        assert!(err.contains(message), "{at}: {err}");
+    }
+}
