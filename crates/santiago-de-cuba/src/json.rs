@@ -310,14 +310,7 @@ mod tests {
             ("/car", json!("zorro"), "/car: unknown citizen `zorro`"),
         ];
         for (at, value, message) in cases {
-            let mut v = good.clone();
-            let (parent, key) = at.rsplit_once('/').unwrap();
-            match v.pointer_mut(parent).unwrap() {
-                serde_json::Value::Object(m) => drop(m.insert(key.to_string(), value)),
-                serde_json::Value::Array(a) => a[key.parse::<usize>().unwrap()] = value,
-                _ => panic!("{at}"),
-            }
-            let err = from_json(&g.rules, &v).unwrap_err().to_string();
+            let err = rulesmith_core::testing::kit::refused_json(&g, &good, at, value);
             assert!(err.contains(message), "{at}: {err}");
         }
         let mut v = good.clone();

@@ -141,3 +141,25 @@ pub fn edited<G: Game>(g: &G, s: &G::State, edits: &[(&str, serde_json::Value)])
         Err(e) => panic!("the edited state does not read back: {e}"),
     }
 }
+
+/// What reading a state's JSON back says once `value` is put at `pointer` (replacing the
+/// value there, or as a new key of the object above it): for tests of refused states.
+/// Panics if the state reads back.
+#[track_caller]
+pub fn refused_json<G: Game>(g: &G, json: &serde_json::Value, pointer: &str, value: serde_json::Value) -> String {
+    let mut v = json.clone();
+    match v.pointer_mut(pointer) {
+        Some(slot) => *slot = value,
+        None => {
+            let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+            match v.pointer_mut(parent).and_then(serde_json::Value::as_object_mut) {
+                Some(m) => drop(m.insert(key.to_string(), value)),
+                None => panic!("no object at {parent} in the state"),
+            }
+        }
+    }
+    match g.state_from_json(v) {
+        Ok(_) => panic!("{pointer}: the edited state reads back"),
+        Err(e) => e.to_string(),
+    }
+}

@@ -232,18 +232,7 @@ fn wrong_names_in_state_json_are_named_at_their_pointer() {
     let g = game();
     let s = g.new_game(3, 1).unwrap();
     let json = g.state_to_json(&s);
-    let refused = |pointer: &str, value: serde_json::Value| -> String {
-        let mut v = json.clone();
-        match v.pointer_mut(pointer) {
-            Some(slot) => *slot = value,
-            None => {
-                // A new key of a map.
-                let (parent, key) = pointer.rsplit_once('/').unwrap();
-                v.pointer_mut(parent).unwrap().as_object_mut().unwrap().insert(key.into(), value);
-            }
-        }
-        g.state_from_json(v).unwrap_err().to_string()
-    };
+    let refused = |pointer: &str, value| rulesmith_core::testing::kit::refused_json(&g, &json, pointer, value);
     let e = refused("/players/1/trolley/goods/rum", 1.into());
     assert!(e.contains("/players/1/trolley/goods/rum: unknown key (expected one of "), "{e}");
     let e = refused("/players/0/settlements", serde_json::json!(["z9"]));

@@ -640,14 +640,7 @@ fn wrong_building_ids_in_state_json_are_named_at_their_pointer() {
         ("/buildings", json!(3), "/buildings: invalid type: integer `3`, expected a map"),
     ];
     for (at, value, message) in cases {
-        let mut v = good.clone();
-        let (parent, key) = at.rsplit_once('/').unwrap();
-        match v.pointer_mut(parent).unwrap() {
-            serde_json::Value::Object(m) => drop(m.insert(key.to_string(), value)),
-            serde_json::Value::Array(a) => a[key.parse::<usize>().unwrap()] = value,
-            _ => panic!("{at}"),
-        }
-        let err = rules.state_from_json(v).unwrap_err().to_string();
+        let err = rulesmith_core::testing::kit::refused_json(&rules, &good, at, value);
         assert!(err.contains(message), "{at}: {err}");
     }
 }
