@@ -163,3 +163,15 @@ pub fn refused_json<G: Game>(g: &G, json: &serde_json::Value, pointer: &str, val
         Err(e) => e.to_string(),
     }
 }
+
+/// Writes `text` to the file `name` in a scratch directory of its own (`tag`, one per test
+/// process) and returns its path: a ruleset or scenario a test loads from disk.
+#[track_caller]
+pub fn scratch_file(tag: &str, name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rulesmith-{tag}-{}", std::process::id()));
+    let file = dir.join(name);
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, text)) {
+        panic!("cannot write {}: {e}", file.display());
+    }
+    file
+}

@@ -649,10 +649,11 @@ fn residents_ride_one_trolley_phase() {
     assert!(!s.p[0].owns(e3 as u8));
     g.check_state(&s).unwrap();
     // The house rule keeps them aboard.
-    let dir = std::env::temp_dir().join(format!("m163-stay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("stay.toml");
-    std::fs::write(&f, "[ruleset]\nextends = \"mundo-163\"\n[trolley]\nresidents_aboard_at_end = \"stay\"\n").unwrap();
+    let f = rulesmith_core::testing::kit::scratch_file(
+        "m163-stay",
+        "stay.toml",
+        "[ruleset]\nextends = \"mundo-163\"\n[trolley]\nresidents_aboard_at_end = \"stay\"\n",
+    );
     let stay = rulesmith_mundo_163::load(f.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
     let (s, _) = ride(&stay, None);
     assert_eq!(s.p[0].trolley.residents, 2);
@@ -989,14 +990,11 @@ fn views_hide_the_deck_and_determinisations_redraw_it() {
 /// The ruleset's errors name file, line and column, all of them at once.
 #[test]
 fn ruleset_errors_are_located() {
-    let dir = std::env::temp_dir().join(format!("m163-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("bad.toml");
-    std::fs::write(
-        &f,
+    let f = rulesmith_core::testing::kit::scratch_file(
+        "m163-rules",
+        "bad.toml",
         "[ruleset]\nextends = \"mundo-163\"\n[trolley]\nmovment = [3]\nown_road_mp = 0.3\n[end]\ndelivered_goods = { 2 = 19, 6 = 23 }\n[[cities]]\nid = \"1\"\ngoods = \"gold\"\n",
-    )
-    .unwrap();
+    );
     let e = rulesmith_mundo_163::load(f.to_str().unwrap()).unwrap_err();
     assert!(e.contains("bad.toml:4:1: unknown key `movment`"), "{e}");
     assert!(e.contains("bad.toml:5:15: 0.3 is not a movement cost"), "{e}");
@@ -1030,10 +1028,11 @@ fn the_decision_limit_follows_max_rounds() {
         }
     }
     assert!(most_per_round > 10, "{most_per_round}");
-    let dir = std::env::temp_dir().join(format!("rulesmith-mundo-limit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("long.toml");
-    std::fs::write(&f, "[ruleset]\nname = \"long\"\nextends = \"mundo-163\"\n[end]\nmax_rounds = 10000\n").unwrap();
+    let f = rulesmith_core::testing::kit::scratch_file(
+        "rulesmith-mundo-limit",
+        "long.toml",
+        "[ruleset]\nname = \"long\"\nextends = \"mundo-163\"\n[end]\nmax_rounds = 10000\n",
+    );
     let long = rulesmith_mundo_163::load(f.to_str().unwrap()).unwrap();
     assert!(long.decision_limit() >= 10_000 * most_per_round * 5, "{} for {most_per_round}", long.decision_limit());
     assert!(long.decision_limit() > rulesmith_core::sim::MAX_DECISIONS);

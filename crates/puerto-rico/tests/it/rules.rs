@@ -579,11 +579,9 @@ fn extension_tiles_need_an_extension() {
 #[test]
 fn a_broken_ruleset_is_refused_with_every_problem() {
     use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
-    let dir = std::env::temp_dir().join(format!("pr-raw-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("broken.toml");
-    std::fs::write(
-        &file,
+    let file = rulesmith_core::testing::kit::scratch_file(
+        "pr-raw",
+        "broken.toml",
         r#"[ruleset]
 extends = "puerto-rico"
 
@@ -603,14 +601,13 @@ circles = 1
 copies = { 2 = 1, 3 = 1, 4 = 1, 5 = 1 }
 effect = { kind = "trade_bonus", doubloons = 1, vp = 2 }
 "#,
-    )
-    .unwrap();
+    );
     let bundled = [Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text: RULESET }];
     let loaded = ruleset::load(file.to_str().unwrap(), &bundled).unwrap();
     let mut d = Diagnostics::default();
     assert!(rulesmith_puerto_rico::decode(&loaded.tree, &mut d).is_none());
     let text = d.render(&loaded.sources);
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&file);
     for want in [
         "broken.toml:4:1: missing key `players`: expected an array",
         "broken.toml:12:12: a violet building has no `produces`",

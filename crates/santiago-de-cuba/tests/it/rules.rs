@@ -542,10 +542,11 @@ fn no_vp_for_visiting_your_own_building_but_vp_for_staying() {
 #[test]
 fn owner_vp_only_for_a_visit_is_a_ruleset_choice() {
     // C.6.7: the other reading of S002:L290 ("visite", L211) as a house rule.
-    let dir = std::env::temp_dir().join(format!("sdc-house-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("visit.toml");
-    std::fs::write(&f, "[ruleset]\nextends = \"santiago-de-cuba\"\n[visits]\nowner_vp_when = \"visit\"\n").unwrap();
+    let f = rulesmith_core::testing::kit::scratch_file(
+        "sdc-house",
+        "visit.toml",
+        "[ruleset]\nextends = \"santiago-de-cuba\"\n[visits]\nowner_vp_when = \"visit\"\n",
+    );
     let g = load(f.to_str().unwrap()).unwrap();
     let mut s = at(
         &g,
@@ -980,11 +981,9 @@ fn the_ruleset_decodes_with_every_number() {
 
 #[test]
 fn ruleset_errors_are_located_and_all_reported() {
-    let dir = std::env::temp_dir().join(format!("sdc-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("bad.toml");
-    std::fs::write(
-        &f,
+    let f = rulesmith_core::testing::kit::scratch_file(
+        "sdc-bad",
+        "bad.toml",
         r#"[ruleset]
 extends = "santiago-de-cuba"
 [ship]
@@ -1000,8 +999,7 @@ effect = { kind = "teleport" }
 id = "white"
 spaces = 2
 "#,
-    )
-    .unwrap();
+    );
     let e = load(f.to_str().unwrap()).unwrap_err();
     for want in [
         "bad.toml:4:9: 0 is out of range",
@@ -1020,11 +1018,9 @@ spaces = 2
 
 #[test]
 fn a_house_rule_changes_one_number() {
-    let dir = std::env::temp_dir().join(format!("sdc-ships-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("short.toml");
-    std::fs::write(
-        &f,
+    let f = rulesmith_core::testing::kit::scratch_file(
+        "sdc-ships",
+        "short.toml",
         r#"[ruleset]
 extends = "santiago-de-cuba"
 [ship]
@@ -1033,8 +1029,7 @@ ships = 3
 id = "bank"
 effect = { kind = "gain", pesos = 4 }
 "#,
-    )
-    .unwrap();
+    );
     let g = load(f.to_str().unwrap()).unwrap();
     assert_eq!(g.rules.ships, 3);
     let mut s = at(&g, 2, &[]);
@@ -1049,8 +1044,6 @@ effect = { kind = "gain", pesos = 4 }
 fn an_empty_demand_departs_unless_the_ruleset_rerolls() {
     // S002:L380: a demand of all zeros is complete, the ship leaves at once (default
     // `departs`); C.6.4's `reroll` never lets a ship go at setup.
-    let dir = std::env::temp_dir().join(format!("sdc-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let zeros = "faces = [0, 0, 0, 0, 0, 1]";
     let mut departs = String::from("[ruleset]\nextends = \"santiago-de-cuba\"\n");
     let mut reroll = String::from("[ruleset]\nextends = \"santiago-de-cuba\"\n[ship]\nempty_demand = \"reroll\"\n");
@@ -1058,10 +1051,10 @@ fn an_empty_demand_departs_unless_the_ruleset_rerolls() {
         departs.push_str(&format!("[[dice]]\nid = \"{d}\"\n{zeros}\n"));
         reroll.push_str(&format!("[[dice]]\nid = \"{d}\"\n{zeros}\n"));
     }
-    std::fs::write(dir.join("departs.toml"), &departs).unwrap();
-    std::fs::write(dir.join("reroll.toml"), &reroll).unwrap();
-    let departs = load(dir.join("departs.toml").to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
-    let reroll = load(dir.join("reroll.toml").to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let departs = rulesmith_core::testing::kit::scratch_file("sdc-empty", "departs.toml", &departs);
+    let reroll = rulesmith_core::testing::kit::scratch_file("sdc-empty", "reroll.toml", &reroll);
+    let departs = load(departs.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let reroll = load(reroll.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
     let (mut left, mut guarded) = (0, 0);
     for seed in 0..40 {
         for (g, can_leave) in [(&departs, true), (&reroll, false)] {
