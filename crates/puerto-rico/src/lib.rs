@@ -69,6 +69,7 @@
 pub mod action;
 pub mod board;
 pub mod check;
+pub mod effect;
 pub mod encoding;
 pub mod extension;
 pub mod goods;

@@ -12,8 +12,6 @@ type L<T> = Located<T>;
 type Ints = L<Vec<L<i64>>>;
 /// A small amount: doubloons, VP, goods (0 to 99).
 type Small = Int<0, 99>;
-/// A list of small amounts (a table by count or column).
-type Smalls = L<Vec<Small>>;
 type Spaces = Int<1, { MAX_SPACES as i64 }>;
 type Names = L<Vec<L<String>>>;
 /// A table by player count (`{ 2 = 3, 3 = 4 }`).
@@ -107,7 +105,7 @@ pub struct Building {
     pub produces: Option<L<crate::goods::Good>>,
     pub scale: Option<L<Scale>>,
     /// Violet buildings only.
-    pub effect: Option<L<RawEffect>>,
+    pub effect: Option<L<crate::effect::Effect>>,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -122,107 +120,4 @@ pub enum BuildingType {
 pub enum Scale {
     Small,
     Normal,
-}
-
-/// One variant per effect kind (the names of `EFFECT_KINDS`, in their order).
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RawEffect {
-    None,
-    TradeBonus {
-        doubloons: Small,
-    },
-    ExtraPlantation,
-    QuarryInstead,
-    Storage {
-        kinds: Small,
-    },
-    ColonistOnNewTile,
-    SellDuplicates,
-    ProductionBonus {
-        doubloons_by_kinds: Smalls,
-    },
-    ColonistOnNewBuilding,
-    ShippingBonus {
-        vp: Small,
-    },
-    OwnShip,
-    ProductionBuildingBonus {
-        small: Small,
-        normal: Small,
-    },
-    IslandBonus {
-        vp_by_filled: Smalls,
-    },
-    ColonistBonus {
-        per: Int<1, 99>,
-    },
-    VpChipBonus {
-        per: Int<1, 99>,
-    },
-    VioletBuildingBonus {
-        per: Small,
-    },
-    ProductionPerNormalPlant {
-        goods: Names,
-        extra: Small,
-    },
-    ForestTiles {
-        forests_per_doubloon: Spaces,
-        discount_when_unoccupied: bool,
-        tile_from: TileFrom,
-    },
-    PayWithComponents {
-        colonists: Int<0, 3>,
-        goods: Int<0, 3>,
-        vp: Int<0, 3>,
-    },
-    /// At most 6: the storage choices are enumerated as actions.
-    ExtraStorageBarrels {
-        barrels: Int<0, 6>,
-    },
-    Guests {
-        at_phase_start: bool,
-        before_storage: bool,
-        on_own_turn: bool,
-    },
-    OwnTradingPost {
-        market_bonus: bool,
-    },
-    BuildVpByColumn {
-        vp_by_column: Smalls,
-    },
-    MixedShip {
-        barrels_per_vp: Int<1, 99>,
-        min_barrels: Int<1, 99>,
-        harbor_bonus: bool,
-    },
-    DoubloonPerLoad {
-        doubloons: Small,
-        captain: Small,
-    },
-    DoubloonsByTopProduction {
-        minus: Small,
-        exclude: Names,
-    },
-    DoublePrivilege {
-        factor: Int<1, 5>,
-        roles: Names,
-    },
-    VpPerPairOnHold {
-        barrels_per_vp: Int<1, 99>,
-    },
-    NoColonist,
-    TileGroupsBonus {
-        size: Spaces,
-        vp_by_groups: Smalls,
-    },
-}
-
-/// Where a forest's tile comes from.
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum TileFrom {
-    Stack,
-    FaceUp,
 }

@@ -42,9 +42,10 @@ use std::ops::RangeInclusive;
 /// `d` grew.
 pub fn from_tree<T: DeserializeOwned>(node: &Node, d: &mut Diagnostics) -> Option<T> {
     let sink = Sink::default();
+    let outer = PROBLEMS.with(|p| p.replace(Some(Vec::new())));
     let read =
         T::deserialize(De { node: Some(node), at: node.origin, key: None, sink: &sink, quiet: false, range: None });
-    let mut problems = sink.0.into_inner();
+    let mut problems = PROBLEMS.with(|p| p.replace(outer)).unwrap_or_default();
     if let Err(e) = &read {
         if !e.reported {
             problems.push((e.origin.unwrap_or(node.origin), e.message.clone()));
@@ -54,6 +55,29 @@ pub fn from_tree<T: DeserializeOwned>(node: &Node, d: &mut Diagnostics) -> Optio
         d.error(origin, message);
     }
     read.ok()
+}
+
+/// Reports a problem a field's own reader found in a value it could read (an unknown
+/// name in a list, a table of the wrong length), in reading order with the others, so
+/// that a typed rule can read itself from the ruleset with no raw copy between
+/// (`#[serde(deserialize_with = …)]`); the reader goes on with the neutral value it
+/// returns, and the ruleset is refused. Outside [`from_tree`] the problem is an error;
+/// at [`Origin::REPORTED`] (a stand-in's) it is silent.
+pub fn reject<E: de::Error>(origin: Origin, message: impl Into<String>) -> Result<(), E> {
+    if origin == Origin::REPORTED {
+        return Ok(()); // a stand-in: its problem is reported
+    }
+    let message = message.into();
+    let kept = PROBLEMS.with(|p| p.borrow_mut().as_mut().map(|list| list.push((origin, message.clone()))).is_some());
+    if kept { Ok(()) } else { Err(E::custom(message)) }
+}
+
+/// An [`Int`] read straight into a `u8` field of a typed rule
+/// (`#[serde(deserialize_with = "de::byte::<0, 99, _>")]`); 0 stands in for a value
+/// that could not be read (its problem reported).
+pub fn byte<'de, const MIN: i64, const MAX: i64, D: de::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    const { assert!(0 <= MIN && MIN <= MAX && MAX <= u8::MAX as i64) };
+    <Int<MIN, MAX> as de::Deserialize>::deserialize(d).map(|i| i.get().map_or(0, |v| v as u8))
 }
 
 /// A value with where it was written.
@@ -114,6 +138,8 @@ impl<const MIN: i64, const MAX: i64> Int<MIN, MAX> {
 }
 
 thread_local! {
+    /// The problems of the reading under way, in reading order (`None` outside one).
+    static PROBLEMS: RefCell<Option<Vec<(Origin, String)>>> = const { RefCell::new(None) };
     /// The range of the [`Int`] being read, for the reader of its located value.
     static RANGE: std::cell::Cell<Option<(i64, i64)>> = const { std::cell::Cell::new(None) };
 }
@@ -248,19 +274,23 @@ pub fn int_in(v: &Located<i64>, range: RangeInclusive<i64>, d: &mut Diagnostics)
     }
 }
 
-/// The problems found so far, in reading order; and where a value stands in for one
-/// that could not be read (a [`Located`] there takes the origin [`Origin::REPORTED`]).
+/// Where a value stands in for one that could not be read (a [`Located`] there takes
+/// the origin [`Origin::REPORTED`]); problems go to the reading's list ([`PROBLEMS`]).
 #[derive(Default)]
-struct Sink(RefCell<Vec<(Origin, String)>>, RefCell<Vec<Origin>>);
+struct Sink(RefCell<Vec<Origin>>);
 
 impl Sink {
     fn report(&self, origin: Origin, message: String) {
-        self.0.borrow_mut().push((origin, message));
+        PROBLEMS.with(|p| {
+            if let Some(list) = p.borrow_mut().as_mut() {
+                list.push((origin, message));
+            }
+        });
     }
 
     /// The value at `origin` (or missing from the table there) stands in.
     fn stand_in(&self, origin: Origin) {
-        self.1.borrow_mut().push(origin);
+        self.0.borrow_mut().push(origin);
     }
 }
 
@@ -498,7 +528,7 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
         v: V,
     ) -> Result<V::Value, Error> {
         if name == LOCATED {
-            let stand_ins_before = self.sink.1.borrow().len();
+            let stand_ins_before = self.sink.0.borrow().len();
             let range = RANGE.with(|r| r.take());
             return v.visit_map(LocatedAccess { de: De { range, ..self }, step: 0, stand_ins_before });
         }
@@ -760,7 +790,7 @@ impl<'de, 'a> de::MapAccess<'de> for LocatedAccess<'a> {
                 // its place, or, missing, at its table's): a table or list with a problem
                 // inside keeps its origin, so the checks across what it holds still run.
                 let here = self.de.origin();
-                let stood_in = self.de.sink.1.borrow().get(self.stand_ins_before..).is_some_and(|o| o.contains(&here));
+                let stood_in = self.de.sink.0.borrow().get(self.stand_ins_before..).is_some_and(|o| o.contains(&here));
                 let reported = self.de.quiet || stood_in;
                 let origin = if reported { Origin::REPORTED } else { here };
                 seed.deserialize(pack(origin).into_deserializer())

@@ -458,4 +458,49 @@ cost = 300
         }
         assert_eq!(d.len(), 3, "{r}");
     }
+
+    /// A typed rule reads itself: a `u8` field by its declared range, and a field whose
+    /// own reader finds a problem reports it in reading order and goes on.
+    #[test]
+    fn typed_fields_read_themselves_and_report_in_order() {
+        fn evens<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+            let list = <Located<Vec<Located<i64>>> as Deserialize>::deserialize(d)?;
+            let mut count = 0;
+            for n in &list.value {
+                if n.value % 2 == 0 {
+                    count += 1;
+                } else {
+                    de::reject(n.origin, format!("{} is odd", n.value))?;
+                }
+            }
+            Ok(count)
+        }
+        #[derive(Debug, Deserialize)]
+        struct Row {
+            #[serde(deserialize_with = "de::byte::<1, 6, _>")]
+            die: u8,
+            #[serde(deserialize_with = "evens")]
+            evens: u8,
+        }
+        #[derive(Debug, Deserialize)]
+        struct Rows {
+            rows: Vec<Row>,
+        }
+        let text = "rows = [{ die = 9, evens = [2, 3] }, { die = 4, evens = [5, 4, 6] }]\n";
+        let mut sources = Sources::default();
+        let file = sources.add("r.toml", text);
+        let mut d = Diagnostics::default();
+        let tree = node::parse(file, text, &mut d).unwrap();
+        let rows: Rows = de::from_tree(&tree, &mut d).unwrap();
+        let got: Vec<(u8, u8)> = rows.rows.iter().map(|r| (r.die, r.evens)).collect();
+        assert_eq!(got, [(0, 1), (4, 2)], "a stand-in reads 0; every row is read");
+        let r = d.render(&sources);
+        let at = |needle: &str| r.find(needle).unwrap_or_else(|| panic!("{needle}\n{r}"));
+        assert!(at("r.toml:1:17: 9 is out of range") < at("r.toml:1:32: 3 is odd"), "{r}");
+        assert!(at("r.toml:1:32: 3 is odd") < at("r.toml:1:58: 5 is odd"), "{r}");
+        assert_eq!(d.len(), 3, "{r}");
+        // Outside a reading, a field's problem is an error of the format read.
+        let e = serde_json::from_str::<Row>(r#"{ "die": 1, "evens": 3 }"#);
+        assert!(e.is_err());
+    }
 }
