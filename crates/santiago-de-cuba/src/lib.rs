@@ -102,14 +102,17 @@
 //! ```
 
 pub mod action;
+pub mod check;
 pub mod choices;
 pub mod encoding;
 pub mod engine;
+pub mod heuristic;
 pub mod json;
 pub mod limits;
 pub mod metrics;
 pub mod raw;
 pub mod rules;
+pub mod scoring;
 pub mod screen;
 pub mod state;
 pub mod view;
@@ -243,7 +246,7 @@ impl Game for SantiagoDeCuba {
     }
 
     fn outcome(&self, state: &State) -> Option<Outcome> {
-        view::outcome(&self.rules, state)
+        scoring::outcome(&self.rules, state)
     }
 
     fn progress(&self, state: &State) -> Progress {
@@ -289,7 +292,7 @@ impl Game for SantiagoDeCuba {
     }
 
     fn check_state(&self, state: &State) -> Result<(), GameError> {
-        view::check_state(&self.rules, state)
+        check::check_state(&self.rules, state)
     }
 
     fn action_space(&self, players: usize) -> Vec<Action> {
@@ -305,7 +308,7 @@ impl Game for SantiagoDeCuba {
     }
 
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {
-        view::heuristic(&self.rules, state, seat)
+        heuristic::heuristic(&self.rules, state, seat)
     }
 
     fn state_to_json(&self, state: &State) -> serde_json::Value {

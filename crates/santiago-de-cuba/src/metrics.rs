@@ -88,7 +88,7 @@ pub(crate) fn applied(r: &Rules, s: &State, m: &mut MetricSheet) {
 }
 
 pub(crate) fn end(r: &Rules, s: &State, m: &mut MetricSheet) {
-    let Some(outcome) = crate::view::outcome(r, s) else { return };
+    let Some(outcome) = crate::scoring::outcome(r, s) else { return };
     for (p, player) in s.players.iter().enumerate() {
         let score = i64::from(outcome.scores.get(p).copied().unwrap_or(0));
         m.add(p, vp_base(r) + 2, score - i64::from(player.vp));

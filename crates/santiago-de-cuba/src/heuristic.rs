@@ -1,0 +1,44 @@
+//! The greedy bot's evaluation of a state.
+
+use crate::rules::{BuildingEffect, MAX_BUILDINGS, Rules};
+use crate::scoring::outcome;
+use crate::state::State;
+use rulesmith_core::Seat;
+
+/// VP, plus what the rest is likely worth: pesos at half the casino's rate (they buy VP
+/// there only at that rate, and buy goods and buildings' uses otherwise; at the full rate
+/// greedy hoarded pesos and beat random players in 91% of 4-player games instead of 97%),
+/// goods the ship wants now at 0.8 of the marker's value (the marker may move before they
+/// are loaded), other goods 1.2 VP (a later ship or a building turns them into VP), a
+/// substitute good 0.9 of its VP, and 2 VP per owned building for the visits it will
+/// bring.
+pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
+    if let Some(o) = outcome(r, s) {
+        return f64::from(o.scores.get(usize::from(seat)).copied().unwrap_or(0));
+    }
+    let p = &s.players[seat];
+    let marker = f64::from(r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0));
+    let pesos_per_vp = r
+        .buildings
+        .iter()
+        .find_map(|b| match b.effect {
+            BuildingEffect::Casino { pesos_per_vp } => Some(f64::from(pesos_per_vp)),
+            _ => None,
+        })
+        // A ruleset without a casino: pesos still buy goods and buildings' uses; value them
+        // as at the bundled casino's 3 pesos a VP (an evaluation weight, not a rule).
+        .unwrap_or(3.0);
+    let mut value = f64::from(p.vp) + 0.5 * f64::from(p.pesos) / pesos_per_vp;
+    for (g, good) in r.goods.iter().enumerate() {
+        let held = f64::from(p.goods[g]);
+        value += match (good.substitute_vp, r.die_of_good(g as u8)) {
+            (Some(vp), _) => held * f64::from(vp) * 0.9,
+            (None, Some(d)) if s.on_ship(d) && !s.ship.awaiting_demand => {
+                let now = held.min(f64::from(s.ship.dice.open(usize::from(d))));
+                now * marker * 0.8 + (held - now) * 1.2
+            }
+            _ => held * 1.2,
+        };
+    }
+    value + 2.0 * s.owned_by(seat, r.buildings.len().min(MAX_BUILDINGS)) as f64
+}

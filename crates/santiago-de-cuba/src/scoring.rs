@@ -1,0 +1,35 @@
+//! The final scores and their tie-breaks.
+
+use crate::rules::{Rules, TieBreak};
+use crate::state::State;
+use rulesmith_core::{Outcome, Seat};
+
+/// Leftover goods, wood included (S002:L408).
+fn leftover(s: &State, seat: Seat) -> i32 {
+    s.players[seat].goods_total() as i32
+}
+
+/// Final scores once the last ship has left: VP plus 1 per 3 leftover goods; ties go to
+/// the most leftover goods, then the most money (S002:L406-412).
+pub fn outcome(r: &Rules, s: &State) -> Option<Outcome> {
+    if !s.is_over() {
+        return None;
+    }
+    let mut scores = Vec::new();
+    let mut ties = Vec::new();
+    for seat in s.players.seats() {
+        let p = &s.players[seat];
+        let bonus = if r.goods_per_vp > 0 { leftover(s, seat) / i32::from(r.goods_per_vp) } else { 0 };
+        scores.push(i32::from(p.vp) + bonus);
+        ties.push(
+            r.tiebreaks
+                .iter()
+                .map(|t| match t {
+                    TieBreak::LeftoverGoods => leftover(s, seat),
+                    TieBreak::Pesos => i32::from(p.pesos),
+                })
+                .collect(),
+        );
+    }
+    Some(Outcome::ranked(scores, ties, "last_ship_departed"))
+}
