@@ -3,8 +3,213 @@
 //! ruleset's names, so that scenarios can point at `/players/0/goods/sugar`. Every game
 //! writes and reads those maps here, with every error at the JSON Pointer of the key:
 //! `/players/0/goods/rum: unknown key (expected one of corn, sugar)`.
+//!
+//! In the serde pass itself: a game declares its state JSON with [`Id`] (an index shown
+//! as its name) and [`Every`] / [`Given`] (values by index shown as a map by name) and
+//! runs the pass inside [`with`], which gives the ruleset's names of each [`Kind`]; the
+//! pointer of every error comes from the pass ([`crate::game::from_json`]).
 
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+/// A kind of named thing of a ruleset (goods, citizens, tiles …).
+pub trait Kind {
+    /// What one is called in messages (`unknown citizen `x``), and its list's key in
+    /// [`with`].
+    const WHAT: &'static str;
+}
+
+/// Declares kinds of names: `kinds!(Good = "good", Citizen = "citizen")`.
+#[macro_export]
+macro_rules! kinds {
+    ($($kind:ident = $what:literal),* $(,)?) => {$(
+        struct $kind;
+        impl $crate::names::Kind for $kind {
+            const WHAT: &'static str = $what;
+        }
+    )*};
+}
+pub use kinds;
+
+thread_local! {
+    /// The names of each kind for the serde pass under way ([`with`]).
+    static VOCABULARY: RefCell<Vec<(&'static str, Vec<String>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `pass` (a serde pass over state JSON) with the ruleset's names of each kind
+/// (`[("citizen", citizens.iter().map(|c| &c.id)), …]`).
+pub fn with<'a, R, I: IntoIterator<Item = &'a String>>(
+    vocabulary: impl IntoIterator<Item = (&'static str, I)>,
+    pass: impl FnOnce() -> R,
+) -> R {
+    let lists = vocabulary.into_iter().map(|(what, names)| (what, names.into_iter().cloned().collect())).collect();
+    let outer = VOCABULARY.with(|v| v.replace(lists));
+    let out = pass();
+    VOCABULARY.with(|v| v.replace(outer));
+    out
+}
+
+/// The names of `K` in the pass under way (none outside [`with`]).
+fn names_of<K: Kind, R>(f: impl FnOnce(&[String]) -> R) -> R {
+    VOCABULARY.with(|v| {
+        let v = v.borrow();
+        f(v.iter().find(|(what, _)| *what == K::WHAT).map_or(&[][..], |(_, names)| names))
+    })
+}
+
+/// An index into the ruleset's list of `K`, written as its name.
+pub struct Id<K>(u8, PhantomData<K>);
+
+impl<K> Id<K> {
+    pub fn new(index: u8) -> Self {
+        Id(index, PhantomData)
+    }
+
+    pub fn index(&self) -> u8 {
+        self.0
+    }
+}
+
+impl<K: Kind> Serialize for Id<K> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        names_of::<K, _>(|names| names.get(usize::from(self.0)).map_or("?", String::as_str).serialize(s))
+    }
+}
+
+impl<'de, K: Kind> Deserialize<'de> for Id<K> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        names_of::<K, _>(|names| match names.iter().position(|n| *n == name) {
+            Some(i) => Ok(Id::new(i as u8)),
+            None => Err(de::Error::custom(unknown(K::WHAT, &name, names.iter().map(String::as_str)))),
+        })
+    }
+}
+
+/// Values in the order of the ruleset's list of `K`, written as a map by name; read, the
+/// map names every one and nothing else.
+pub struct Every<K, T>(pub Vec<T>, PhantomData<K>);
+
+/// [`Every`] whose map, read, may leave names out (their values take the default).
+pub struct Given<K, T>(pub Vec<T>, PhantomData<K>);
+
+impl<K, T> Every<K, T> {
+    pub fn new(values: impl IntoIterator<Item = T>) -> Self {
+        Every(values.into_iter().collect(), PhantomData)
+    }
+}
+
+impl<K, T> Given<K, T> {
+    pub fn new(values: impl IntoIterator<Item = T>) -> Self {
+        Given(values.into_iter().collect(), PhantomData)
+    }
+}
+
+impl<K: Kind, T: Copy + Default> Every<K, T> {
+    /// The values as an array by index (the places past the names take the default).
+    pub fn array<const N: usize>(&self) -> [T; N] {
+        padded(&self.0)
+    }
+}
+
+impl<K: Kind, T: Copy + Default> Given<K, T> {
+    /// The values as an array by index (the places past the names take the default).
+    pub fn array<const N: usize>(&self) -> [T; N] {
+        padded(&self.0)
+    }
+}
+
+fn padded<T: Copy + Default, const N: usize>(values: &[T]) -> [T; N] {
+    let mut out = [T::default(); N];
+    for (slot, &v) in out.iter_mut().zip(values) {
+        *slot = v;
+    }
+    out
+}
+
+fn write_map<K: Kind, T: Serialize, S: Serializer>(values: &[T], s: S) -> Result<S::Ok, S::Error> {
+    names_of::<K, _>(|names| {
+        let mut m = s.serialize_map(Some(names.len().min(values.len())))?;
+        for (name, v) in names.iter().zip(values) {
+            m.serialize_entry(name, v)?;
+        }
+        m.end()
+    })
+}
+
+impl<K: Kind, T: Serialize> Serialize for Every<K, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        write_map::<K, T, S>(&self.0, s)
+    }
+}
+
+impl<K: Kind, T: Serialize> Serialize for Given<K, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        write_map::<K, T, S>(&self.0, s)
+    }
+}
+
+impl<'de, K: Kind, T: Deserialize<'de>> Deserialize<'de> for Every<K, T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let read = d.deserialize_map(MapByName::<K, T>(PhantomData))?;
+        let names = names_of::<K, _>(|names| names.to_vec());
+        let mut values = Vec::with_capacity(read.len());
+        for (name, v) in names.iter().zip(read) {
+            values.push(v.ok_or_else(|| de::Error::custom(format!("missing key `{name}`")))?);
+        }
+        Ok(Every::new(values))
+    }
+}
+
+impl<'de, K: Kind, T: Deserialize<'de> + Default> Deserialize<'de> for Given<K, T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let read = d.deserialize_map(MapByName::<K, T>(PhantomData))?;
+        Ok(Given::new(read.into_iter().map(Option::unwrap_or_default)))
+    }
+}
+
+/// Reads a map by the names of `K` into their order (a value per name, `None` where the
+/// map leaves it out).
+struct MapByName<K, T>(PhantomData<(K, T)>);
+
+impl<'de, K: Kind, T: Deserialize<'de>> Visitor<'de> for MapByName<K, T> {
+    type Value = Vec<Option<T>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "a map by {} name", K::WHAT)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let names = names_of::<K, _>(|names| names.to_vec());
+        let mut out: Vec<Option<T>> = names.iter().map(|_| None).collect();
+        while let Some(key) = map.next_key::<String>()? {
+            match names.iter().position(|n| *n == key) {
+                Some(i) => out[i] = Some(map.next_value()?),
+                // Refused as its value is read, so the pointer names the key.
+                None => {
+                    let listed = listing(names.iter().map(String::as_str));
+                    map.next_value_seed(Refuse(format!("unknown key (expected one of {listed})")))?;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A value refused whatever it is.
+struct Refuse(String);
+
+impl<'de> DeserializeSeed<'de> for Refuse {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
+        Err(de::Error::custom(self.0))
+    }
+}
 
 /// `{ name: value }` over a ruleset list, in its order (values past the names ignored).
 pub fn map<T: Copy>(names: impl IntoIterator<Item = impl Into<String>>, values: &[T]) -> BTreeMap<String, T> {
@@ -59,11 +264,11 @@ pub fn index<'a>(
     name: &str,
     names: impl IntoIterator<Item = &'a str> + Clone,
 ) -> Result<usize, String> {
-    names
-        .clone()
-        .into_iter()
-        .position(|k| k == name)
-        .ok_or_else(|| format!("{path}: unknown {what} `{name}` (expected one of {})", listing(names)))
+    names.clone().into_iter().position(|k| k == name).ok_or_else(|| format!("{path}: {}", unknown(what, name, names)))
+}
+
+fn unknown<'a>(what: &str, name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    format!("unknown {what} `{name}` (expected one of {})", listing(names))
 }
 
 fn only_known<'a, T>(
@@ -121,5 +326,44 @@ mod tests {
             index("/car", "citizen", "rum", goods),
             Err("/car: unknown citizen `rum` (expected one of corn, sugar)".to_string())
         );
+    }
+
+    crate::names::kinds!(Good = "good");
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Hold {
+        goods: Every<Good, u8>,
+        some: Given<Good, u8>,
+        pick: Vec<Id<Good>>,
+    }
+
+    #[test]
+    fn names_in_the_serde_pass_with_errors_at_their_pointer() {
+        let goods = ["corn".to_string(), "sugar".to_string()];
+        let vocabulary = || [("good", goods.iter())];
+        let hold = Hold { goods: Every::new([3, 0]), some: Given::new([0, 2]), pick: vec![Id::new(1)] };
+        let v = with(vocabulary(), || serde_json::to_value(&hold)).unwrap();
+        let written = serde_json::json!({ "goods": { "corn": 3, "sugar": 0 }, "some": { "corn": 0, "sugar": 2 }, "pick": ["sugar"] });
+        assert_eq!(v, written);
+        let read = |v: serde_json::Value| with(vocabulary(), || crate::game::from_json::<Hold>(&v));
+        let back = read(written.clone()).unwrap();
+        assert_eq!((back.goods.array::<3>(), back.pick[0].index()), ([3, 0, 0], 1));
+        let some = read(serde_json::json!({ "goods": { "corn": 1, "sugar": 1 }, "some": { "sugar": 4 }, "pick": [] }));
+        assert_eq!(some.unwrap().some.array::<2>(), [0, 4], "a name left out of a `Given` map takes the default");
+        for (edit, message) in [
+            (
+                ("goods", serde_json::json!({ "corn": 1, "sugar": 1, "rum": 1 })),
+                "/goods/rum: unknown key (expected one of corn, sugar)",
+            ),
+            (("goods", serde_json::json!({ "corn": 1 })), "/goods: missing key `sugar`"),
+            (("some", serde_json::json!({ "tea": 1 })), "/some/tea: unknown key (expected one of corn, sugar)"),
+            (("pick", serde_json::json!(["corn", "rum"])), "/pick/1: unknown good `rum` (expected one of corn, sugar)"),
+        ] {
+            let mut v = written.clone();
+            v[edit.0] = edit.1;
+            assert_eq!(read(v).err().as_deref(), Some(message));
+        }
+        // Outside a pass with names, every name is unknown.
+        assert!(crate::game::from_json::<Hold>(&written).is_err());
     }
 }

@@ -21,28 +21,44 @@
 //! `lawyer`, `pawn`, `use` (with `building`), `loading` (with `current` and `passed`, a
 //! list of seats), `over`.
 //!
-//! Both ways go through one serde-derived shape (`StateJson`); what is left by hand is
-//! turning the ruleset's names into indices and back.
+//! Both ways go through one serde-derived shape (`StateJson`), whose names are the
+//! ruleset's, given to the serde pass ([`names::with`]): an unknown name fails at its
+//! JSON Pointer there. What is left by hand is what the shape cannot say (the car's
+//! port, the ship's value on its track, the round of loading).
 
 use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
 use crate::state::{Phase, Player, Ship, State, Turn};
+use rulesmith_core::names::{self, Every, Id};
 use rulesmith_core::steps::PassRound;
-use rulesmith_core::{ByPlayer, GameError, Rng, Seat, names};
+use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
+
+names::kinds!(Good = "good", Citizen = "citizen", Building = "building", Die = "die", Flower = "flower");
+
+/// Runs a serde pass over the state JSON with the ruleset's names.
+fn with_names<R>(r: &Rules, pass: impl FnOnce() -> R) -> R {
+    let goods: Vec<&String> = r.goods.iter().map(|x| &x.id).collect();
+    let citizens = r.citizens.iter().map(|x| &x.id).collect();
+    let buildings = r.buildings.iter().map(|x| &x.id).collect();
+    let dice = r.dice.iter().map(|x| &x.id).collect();
+    let flowers = r.flowers.iter().map(|x| &x.id).collect();
+    let vocabulary =
+        [("good", goods), ("citizen", citizens), ("building", buildings), ("die", dice), ("flower", flowers)];
+    names::with(vocabulary, pass)
+}
 
 /// The state as JSON (keys sorted, as `serde_json` writes maps).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateJson {
     players: Vec<PlayerJson>,
-    street: Vec<String>,
+    street: Vec<Id<Citizen>>,
     car: String,
-    inactive: BTreeMap<String, bool>,
-    buildings: BTreeMap<String, BuildingJson>,
+    inactive: Every<Citizen, bool>,
+    buildings: Every<Building, BuildingJson>,
     ship: ShipJson,
-    supply: BTreeMap<String, u8>,
+    supply: Every<Good, u8>,
     turn: TurnJson,
     phase: PhaseJson,
     rng: Rng,
@@ -53,16 +69,16 @@ struct StateJson {
 struct PlayerJson {
     pesos: u16,
     vp: u16,
-    goods: BTreeMap<String, u8>,
+    goods: Every<Good, u8>,
     // Required although it may be null (a bare `Option` field may be left out).
     #[serde(deserialize_with = "Option::deserialize")]
-    pawn: Option<String>,
+    pawn: Option<Id<Building>>,
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BuildingJson {
-    flower: String,
+    flower: Id<Flower>,
     // Required although it may be null (a bare `Option` field may be left out).
     #[serde(deserialize_with = "Option::deserialize")]
     owner: Option<Seat>,
@@ -73,8 +89,8 @@ struct BuildingJson {
 struct ShipJson {
     departed: u8,
     value: u8,
-    dice: BTreeMap<String, u8>,
-    aside: Vec<String>,
+    dice: Every<Die, u8>,
+    aside: Vec<Id<Die>>,
     awaiting_demand: bool,
 }
 
@@ -85,7 +101,7 @@ struct TurnJson {
     round: u32,
     // Required although it may be null (a bare `Option` field may be left out).
     #[serde(deserialize_with = "Option::deserialize")]
-    citizen: Option<String>,
+    citizen: Option<Id<Citizen>>,
     visited: bool,
     roll_pending: bool,
 }
@@ -100,21 +116,24 @@ enum PhaseJson {
     ChooseGood {},
     Lawyer {},
     Pawn {},
+    // A name read by hand: the tagged enum reads its fields from a buffer, which would
+    // lose the pointer to the field.
     Use { building: String },
     Loading { current: Seat, passed: Vec<Seat> },
     Over {},
 }
 
+/// An index, or none ([`NONE`]).
+fn some_id<K>(i: u8) -> Option<Id<K>> {
+    (i != NONE).then(|| Id::new(i))
+}
+
+/// The index, or [`NONE`].
+fn none_or<K>(id: Option<Id<K>>) -> u8 {
+    id.map_or(NONE, |i| i.index())
+}
+
 pub fn to_json(r: &Rules, s: &State) -> Value {
-    let goods = |g: &[u8; MAX_GOODS]| names::map(r.goods.iter().map(|x| x.id.as_str()), g);
-    let building = |b: u8| (b != NONE).then(|| r.building_name(b).to_string());
-    let citizen = |c: u8| (c != NONE).then(|| r.citizen_name(c).to_string());
-    let inactive: Vec<bool> = (0..r.citizens.len() as u8).map(|c| s.is_inactive(c)).collect();
-    let buildings = r.buildings.iter().enumerate().map(|(b, x)| {
-        let owner = (s.owner[b] != NONE).then_some(s.owner[b]);
-        (x.id.clone(), BuildingJson { flower: r.flower_name(s.flower[b]).to_string(), owner })
-    });
-    let dice: Vec<u8> = (0..r.dice.len()).map(|d| s.ship.dice.open(d)).collect();
     let phase = match s.phase {
         Phase::Demand => PhaseJson::Demand {},
         Phase::Drive => PhaseJson::Drive {},
@@ -129,35 +148,40 @@ pub fn to_json(r: &Rules, s: &State) -> Value {
         },
         Phase::Over => PhaseJson::Over {},
     };
-    let json = StateJson {
-        players: s
-            .players
-            .iter()
-            .map(|p| PlayerJson { pesos: p.pesos, vp: p.vp, goods: goods(&p.goods), pawn: building(p.pawn) })
-            .collect(),
-        street: s.street[..r.citizens.len()].iter().map(|&c| r.citizen_name(c).to_string()).collect(),
-        car: s.car_citizen().map_or("port", |c| r.citizen_name(c)).to_string(),
-        inactive: names::map(r.citizens.iter().map(|c| c.id.as_str()), &inactive),
-        buildings: buildings.collect(),
-        ship: ShipJson {
-            departed: s.ship.departed,
-            value: r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0),
-            dice: names::map(r.dice.iter().map(|d| d.id.as_str()), &dice),
-            aside: (0..r.dice.len() as u8).filter(|&d| !s.on_ship(d)).map(|d| r.die_name(d).to_string()).collect(),
-            awaiting_demand: s.ship.awaiting_demand,
-        },
-        supply: goods(&s.supply),
-        turn: TurnJson {
-            player: s.turn.player,
-            round: s.turn.round,
-            citizen: citizen(s.turn.citizen),
-            visited: s.turn.visited,
-            roll_pending: s.turn.roll_pending,
-        },
-        phase,
-        rng: s.rng.clone(),
-    };
-    serde_json::to_value(json).unwrap_or(Value::Null)
+    let (nc, nd) = (r.citizens.len() as u8, r.dice.len() as u8);
+    let json =
+        StateJson {
+            players: s
+                .players
+                .iter()
+                .map(|p| PlayerJson { pesos: p.pesos, vp: p.vp, goods: Every::new(p.goods), pawn: some_id(p.pawn) })
+                .collect(),
+            street: s.street[..usize::from(nc)].iter().map(|&c| Id::new(c)).collect(),
+            car: s.car_citizen().map_or("port", |c| r.citizen_name(c)).to_string(),
+            inactive: Every::new((0..nc).map(|c| s.is_inactive(c))),
+            buildings: Every::new((0..r.buildings.len()).map(|b| BuildingJson {
+                flower: Id::new(s.flower[b]),
+                owner: (s.owner[b] != NONE).then_some(s.owner[b]),
+            })),
+            ship: ShipJson {
+                departed: s.ship.departed,
+                value: r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0),
+                dice: Every::new((0..usize::from(nd)).map(|d| s.ship.dice.open(d))),
+                aside: (0..nd).filter(|&d| !s.on_ship(d)).map(Id::new).collect(),
+                awaiting_demand: s.ship.awaiting_demand,
+            },
+            supply: Every::new(s.supply),
+            turn: TurnJson {
+                player: s.turn.player,
+                round: s.turn.round,
+                citizen: some_id(s.turn.citizen),
+                visited: s.turn.visited,
+                roll_pending: s.turn.roll_pending,
+            },
+            phase,
+            rng: s.rng.clone(),
+        };
+    with_names(r, || serde_json::to_value(json)).unwrap_or(Value::Null)
 }
 
 fn bad(msg: impl Into<String>) -> GameError {
@@ -165,56 +189,41 @@ fn bad(msg: impl Into<String>) -> GameError {
 }
 
 pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
-    let j: StateJson = rulesmith_core::game::from_json(v).map_err(bad)?;
-    let goods = || r.goods.iter().map(|g| g.id.as_str());
-    let citizens = || r.citizens.iter().map(|c| c.id.as_str());
-    let buildings = || r.buildings.iter().map(|b| b.id.as_str());
-    let dice_ids = || r.dice.iter().map(|d| d.id.as_str());
-    let building = |path: &str, name: &Option<String>| match name {
-        None => Ok(NONE),
-        Some(n) => names::index(path, "building", n, buildings()).map(|i| i as u8).map_err(bad),
-    };
+    let j: StateJson = with_names(r, || rulesmith_core::game::from_json(v)).map_err(bad)?;
 
     if j.players.is_empty() || j.players.len() > rulesmith_core::MAX_PLAYERS {
         return Err(bad(format!("/players: expected 1 to {} players", rulesmith_core::MAX_PLAYERS)));
     }
     let seats = j.players.len();
     let mut players: ByPlayer<Player> = ByPlayer::new(seats);
-    for (i, p) in j.players.iter().enumerate() {
-        let path = format!("/players/{i}");
-        players[i as Seat] = Player {
-            pesos: p.pesos,
-            vp: p.vp,
-            goods: names::every_array(&format!("{path}/goods"), &p.goods, goods()).map_err(bad)?,
-            pawn: building(&format!("{path}/pawn"), &p.pawn)?,
-        };
+    for (i, p) in j.players.into_iter().enumerate() {
+        let goods = p.goods.array::<MAX_GOODS>();
+        players[i as Seat] = Player { pesos: p.pesos, vp: p.vp, goods, pawn: none_or(p.pawn) };
     }
 
     if j.street.len() != r.citizens.len() {
         return Err(bad(format!("/street: expected {} citizens, found {}", r.citizens.len(), j.street.len())));
     }
     let mut street = [0u8; MAX_CITIZENS];
-    for (i, name) in j.street.iter().enumerate() {
-        street[i] = names::index(&format!("/street/{i}"), "citizen", name, citizens()).map_err(bad)? as u8;
+    for (slot, c) in street.iter_mut().zip(&j.street) {
+        *slot = c.index();
     }
     let car = match j.car.as_str() {
         "port" => 0,
         name => {
-            let c = names::index("/car", "citizen", name, citizens()).map_err(bad)? as u8;
+            let citizens = r.citizens.iter().map(|c| c.id.as_str());
+            let c = names::index("/car", "citizen", name, citizens).map_err(bad)? as u8;
             street[..r.citizens.len()].iter().position(|&x| x == c).map_or(0, |i| i as u8 + 1)
         }
     };
-    let inactive: [bool; MAX_CITIZENS] = names::every_array("/inactive", &j.inactive, citizens()).map_err(bad)?;
-    let inactive = inactive.iter().enumerate().filter(|&(_, &x)| x).fold(0u16, |m, (c, _)| m | 1 << c);
+    let inactive = j.inactive.0.iter().enumerate().filter(|&(_, &x)| x).fold(0u16, |m, (c, _)| m | 1 << c);
 
     let mut flower = [0u8; MAX_BUILDINGS];
     let mut owner = [NONE; MAX_BUILDINGS];
-    let flowers = || r.flowers.iter().map(|f| f.id.as_str());
-    for (i, (k, b)) in buildings().zip(names::every("/buildings", &j.buildings, buildings()).map_err(bad)?).enumerate()
-    {
-        flower[i] = names::index(&format!("/buildings/{k}/flower"), "flower", &b.flower, flowers()).map_err(bad)? as u8;
+    for (i, (id, b)) in r.buildings.iter().zip(j.buildings.0).enumerate() {
+        flower[i] = b.flower.index();
         owner[i] = match b.owner {
-            Some(NONE) => return Err(bad(format!("/buildings/{k}/owner: expected a seat or null"))),
+            Some(NONE) => return Err(bad(format!("/buildings/{}/owner: expected a seat or null", id.id))),
             Some(o) => o,
             None => NONE,
         };
@@ -226,13 +235,12 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         .iter()
         .position(|&v| v == value)
         .ok_or_else(|| bad(format!("/ship/value: {value} is not on the value track {:?}", r.value_track)))?;
-    let mut dice: [u8; MAX_DICE] = names::every_array("/ship/dice", &j.ship.dice, dice_ids()).map_err(bad)?;
+    let mut dice: [u8; MAX_DICE] = j.ship.dice.array();
     let mut aside = 0u8;
-    for (i, name) in j.ship.aside.iter().enumerate() {
-        let d = names::index(&format!("/ship/aside/{i}"), "die", name, dice_ids()).map_err(bad)? as u8;
-        aside |= 1 << d;
+    for d in &j.ship.aside {
+        aside |= 1 << d.index();
         // A die set aside demands nothing, whatever it showed (S002:L110).
-        dice[usize::from(d)] = 0;
+        dice[usize::from(d.index())] = 0;
     }
     let ship = Ship {
         departed: j.ship.departed,
@@ -241,16 +249,13 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         aside,
         awaiting_demand: j.ship.awaiting_demand,
     };
-    let supply = names::every_array("/supply", &j.supply, goods()).map_err(bad)?;
+    let supply = j.supply.array();
 
     let seat = |path: &str, s: Seat| if s == NONE { Err(bad(format!("{path}: expected a seat"))) } else { Ok(s) };
     let turn = Turn {
         player: seat("/turn/player", j.turn.player)?,
         round: j.turn.round,
-        citizen: match &j.turn.citizen {
-            None => NONE,
-            Some(n) => names::index("/turn/citizen", "citizen", n, citizens()).map_err(bad)? as u8,
-        },
+        citizen: none_or(j.turn.citizen),
         visited: j.turn.visited,
         roll_pending: j.turn.roll_pending,
     };
@@ -262,8 +267,11 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         PhaseJson::ChooseGood {} => Phase::ChooseGood,
         PhaseJson::Lawyer {} => Phase::Lawyer,
         PhaseJson::Pawn {} => Phase::Pawn,
-        PhaseJson::Use { building: name } => {
-            Phase::Use { building: names::index("/phase/building", "building", &name, buildings()).map_err(bad)? as u8 }
+        PhaseJson::Use { building } => {
+            let buildings = r.buildings.iter().map(|b| b.id.as_str());
+            Phase::Use {
+                building: names::index("/phase/building", "building", &building, buildings).map_err(bad)? as u8,
+            }
         }
         PhaseJson::Loading { current, passed } => {
             let mut round = PassRound::new(seat("/phase/current", current)?, seats);
