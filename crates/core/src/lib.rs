@@ -16,8 +16,11 @@
 //!   `check_state` calls.
 //! - [`ruleset::de`]: rulesets read by derivation: each game declares its TOML as strict
 //!   structs (`raw.rs` in Puerto Rico, Santiago de Cuba and Mundo 163; the expansion's
-//!   `[draft]`) and validates them in one step, every problem at its file:line:col.
-//! - [`names`]: the ruleset's names in state JSON (Santiago de Cuba, Mundo 163).
+//!   `[draft]`) and validates them in one step, every problem at its file:line:col; a
+//!   typed rule may read itself with no raw copy (`byte`, `reject`: Puerto Rico's
+//!   effects).
+//! - [`names`]: the ruleset's names in state JSON, given to the serde pass itself
+//!   (`Id`, `Every`, `Given`: Santiago de Cuba, Mundo 163; Puerto Rico's building ids).
 //! - [`testing::kit`]: the test helpers every game crate's tests use.
 //!
 //! The harness around them:

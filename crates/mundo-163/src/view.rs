@@ -12,14 +12,31 @@
 use crate::check::check;
 use crate::fixed::Arr;
 use crate::residents::own_tiles;
-use crate::rules::{MAX_GOODS, NONE, Rules};
+use crate::rules::{NONE, Rules};
 use crate::scoring::{income, majority, score};
 use crate::state::{End, PHASE_NAMES, Player, RESIDENT_BIT, State, Trolley, Turn};
-use rulesmith_core::{ByPlayer, GameError, Rng, Seat, names};
+use rulesmith_core::names::{self, Every, Given, Id};
+use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 type GoodsMap = BTreeMap<String, u8>;
+/// Goods by name; read, goods left out count 0.
+type Goods = Given<Good, u8>;
+
+names::kinds!(Good = "goods", Tile = "tile", Privilege = "privilege", City = "city", Terrain = "terrain");
+
+/// Runs a serde pass over the state JSON with the ruleset's names.
+fn with_names<R>(rules: &Rules, pass: impl FnOnce() -> R) -> R {
+    let goods: Vec<&String> = rules.goods.iter().collect();
+    let tiles = rules.hexes.iter().map(|h| &h.name).collect();
+    let privileges = rules.privileges.iter().map(|p| &p.id).collect();
+    let cities = rules.cities.iter().map(|c| &c.id).collect();
+    let terrains = rules.terrains.iter().map(|t| &t.name).collect();
+    let vocabulary =
+        [("goods", goods), ("tile", tiles), ("privilege", privileges), ("city", cities), ("terrain", terrains)];
+    names::with(vocabulary, pass)
+}
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -32,13 +49,13 @@ struct StateView {
     delivered_total: Derived<u32>,
     turn: TurnView,
     /// Top card first.
-    privilege_deck: Vec<String>,
+    privilege_deck: Vec<Id<Privilege>>,
     privilege_row: Vec<RowCard>,
-    cities: BTreeMap<String, CityView>,
+    cities: Every<City, CityView>,
     /// Terrain of every tile.
-    terrain: BTreeMap<String, String>,
+    terrain: Every<Tile, Id<Terrain>>,
     /// Goods lying on tiles (only tiles where some lie).
-    lying_goods: BTreeMap<String, GoodsMap>,
+    lying_goods: BTreeMap<String, Goods>,
     players: Vec<PlayerView>,
     rng: Rng,
 }
@@ -46,7 +63,7 @@ struct StateView {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TurnView {
-    purchase_from: Option<String>,
+    purchase_from: Option<Id<Tile>>,
     free_road_used: bool,
     extra_action_used: bool,
     cities_settled: u8,
@@ -58,7 +75,7 @@ struct TurnView {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RowCard {
-    privilege: String,
+    privilege: Id<Privilege>,
     price: i32,
 }
 
@@ -82,15 +99,15 @@ struct Demand {
 #[serde(deny_unknown_fields)]
 struct PlayerView {
     money: i32,
-    capital: Option<String>,
+    capital: Option<Id<City>>,
     movement_points: u8,
     cargo_holds: u8,
-    privileges: BTreeMap<String, bool>,
-    settlements: Vec<String>,
+    privileges: Every<Privilege, bool>,
+    settlements: Vec<Id<Tile>>,
     residents: BTreeMap<String, Pieces>,
     roads: Vec<String>,
     trolley: TrolleyView,
-    delivered: GoodsMap,
+    delivered: Goods,
     last_income: i32,
     #[serde(default)]
     residents_in_storage: Derived<u8>,
@@ -118,9 +135,9 @@ struct Pieces {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TrolleyView {
-    tile: Option<String>,
+    tile: Option<Id<Tile>>,
     movement_left: serde_json::Value,
-    goods: GoodsMap,
+    goods: Goods,
     residents: u8,
 }
 
@@ -141,10 +158,6 @@ impl<'de, T: Default> Deserialize<'de> for Derived<T> {
     }
 }
 
-fn goods_map(rules: &Rules, counts: &[u8]) -> GoodsMap {
-    names::map(rules.goods.iter().map(String::as_str), counts)
-}
-
 fn marks(rules: &Rules, bits: u16) -> Vec<String> {
     let mut v: Vec<String> =
         (0..rules.goods.len()).filter(|&g| bits & (1 << g) != 0).map(|g| rules.goods[g].clone()).collect();
@@ -162,6 +175,11 @@ fn tiles_of(rules: &Rules, bits: u64) -> impl Iterator<Item = usize> + '_ {
     (0..rules.tiles()).filter(move |&t| bits & (1 << t) != 0)
 }
 
+/// A tile, or none ([`NONE`]).
+fn some_tile(t: u8) -> Option<Id<Tile>> {
+    (t != NONE).then(|| Id::new(t))
+}
+
 pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
     let phase = PHASE_NAMES.iter().find(|(_, p)| *p == s.phase).map_or("over", |(n, _)| n).to_string();
     let end = match s.end {
@@ -169,34 +187,21 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
         End::DeliveredGoods => Some("delivered_goods".to_string()),
         End::RoundLimit => Some("round_limit".to_string()),
     };
-    let pname = |k: u8| rules.privileges.get(usize::from(k)).map_or("?".to_string(), |p| p.id.clone());
     let tname = |t: usize| rules.tile_name(t as u8).to_string();
-    let cities = rules
-        .cities
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let demands = c
-                .demands
-                .iter()
-                .enumerate()
+    let cities = rules.cities.iter().enumerate().map(|(i, c)| {
+        let demands = c.demands.iter().enumerate();
+        CityView {
+            tile: tname(usize::from(c.tile)),
+            goods: rules.good_name(c.goods).to_string(),
+            stock: s.city_stock[i],
+            demands: demands
                 .map(|(k, &g)| Demand { goods: rules.good_name(g).to_string(), covered: s.covered[i].is_covered(k) })
-                .collect();
-            let view = CityView {
-                tile: tname(usize::from(c.tile)),
-                goods: rules.good_name(c.goods).to_string(),
-                stock: s.city_stock[i],
-                demands,
-            };
-            (c.id.clone(), view)
-        })
-        .collect();
-    let terrain = (0..rules.tiles())
-        .map(|t| (tname(t), rules.terrains.get(usize::from(s.terrain[t])).map_or("?".to_string(), |x| x.name.clone())))
-        .collect();
+                .collect(),
+        }
+    });
     let lying_goods = (0..rules.tiles())
         .filter(|&t| s.loose[t].iter().any(|&g| g > 0))
-        .map(|t| (tname(t), goods_map(rules, &s.loose[t])))
+        .map(|t| (tname(t), Goods::new(s.loose[t])))
         .collect();
     let players =
         s.p.iter()
@@ -222,25 +227,23 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
                     .collect();
                 PlayerView {
                     money: p.money,
-                    capital: rules.cities.get(usize::from(rules.city_at(p.capital))).map(|c| c.id.clone()),
+                    capital: rules
+                        .cities
+                        .get(usize::from(rules.city_at(p.capital)))
+                        .map(|_| Id::new(rules.city_at(p.capital))),
                     movement_points: rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0),
                     cargo_holds: rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0),
-                    privileges: rules
-                        .privileges
-                        .iter()
-                        .enumerate()
-                        .map(|(k, x)| (x.id.clone(), p.has_privilege(k as u8)))
-                        .collect(),
-                    settlements: tiles_of(rules, p.settlements).map(tname).collect(),
+                    privileges: Every::new((0..rules.privileges.len()).map(|k| p.has_privilege(k as u8))),
+                    settlements: tiles_of(rules, p.settlements).map(|t| Id::new(t as u8)).collect(),
                     residents,
                     roads,
                     trolley: TrolleyView {
-                        tile: (p.trolley.tile != NONE).then(|| tname(usize::from(p.trolley.tile))),
+                        tile: some_tile(p.trolley.tile),
                         movement_left: half_to_json(p.trolley.half_mp),
-                        goods: goods_map(rules, &p.trolley.goods),
+                        goods: Goods::new(p.trolley.goods),
                         residents: p.trolley.residents,
                     },
-                    delivered: goods_map(rules, &p.delivered),
+                    delivered: Goods::new(p.delivered),
                     last_income: p.last_income,
                     residents_in_storage: Derived(p.residents_in_storage),
                     settlements_in_storage: Derived(p.settlements_in_storage),
@@ -258,7 +261,7 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
         round: s.round,
         delivered_total: Derived(s.delivered_total()),
         turn: TurnView {
-            purchase_from: (s.turn.purchase_from != NONE).then(|| tname(usize::from(s.turn.purchase_from))),
+            purchase_from: some_tile(s.turn.purchase_from),
             free_road_used: s.turn.free_road_used,
             extra_action_used: s.turn.extra_action_used,
             cities_settled: s.turn.cities_settled,
@@ -266,20 +269,20 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
             loaded_here: marks(rules, s.turn.loaded_here),
             unloaded_here: marks(rules, s.turn.unloaded_here),
         },
-        privilege_deck: s.deck().iter().rev().map(|&k| pname(k)).collect(),
+        privilege_deck: s.deck().iter().rev().map(|&k| Id::new(k)).collect(),
         privilege_row: s
             .row()
             .iter()
             .enumerate()
-            .map(|(i, &k)| RowCard { privilege: pname(k), price: if i < free { 0 } else { rules.privilege_price } })
+            .map(|(i, &k)| RowCard { privilege: Id::new(k), price: if i < free { 0 } else { rules.privilege_price } })
             .collect(),
-        cities,
-        terrain,
+        cities: Every::new(cities),
+        terrain: Every::new((0..rules.tiles()).map(|t| Id::new(s.terrain[t]))),
         lying_goods,
         players,
         rng: s.rng.clone(),
     };
-    serde_json::to_value(view).unwrap_or(serde_json::Value::Null)
+    with_names(rules, || serde_json::to_value(view)).unwrap_or(serde_json::Value::Null)
 }
 
 /// What a seat receives as JSON, from the observed state: no generator, and the
@@ -306,37 +309,26 @@ fn bad(msg: impl Into<String>) -> GameError {
     GameError::InvalidState(msg.into())
 }
 
-fn goods(rules: &Rules) -> impl Iterator<Item = &str> + Clone {
-    rules.goods.iter().map(String::as_str)
-}
-
-fn tiles(rules: &Rules) -> impl Iterator<Item = &str> + Clone {
-    rules.hexes.iter().map(|h| h.name.as_str())
-}
-
-/// A goods map (at `path`); goods left out count 0.
-fn goods_from(rules: &Rules, path: &str, map: &GoodsMap) -> Result<[u8; MAX_GOODS], GameError> {
-    names::some(path, map, goods(rules)).map_err(bad)
-}
-
 fn tile_of(rules: &Rules, path: &str, name: &str) -> Result<u8, GameError> {
-    names::index(path, "tile", name, tiles(rules)).map(|t| t as u8).map_err(bad)
+    let tiles = rules.hexes.iter().map(|h| h.name.as_str());
+    names::index(path, "tile", name, tiles).map(|t| t as u8).map_err(bad)
 }
 
 /// Goods (and `resident`) marked this turn (at `path`).
 fn marks_from(rules: &Rules, path: &str, marked: &[String]) -> Result<u16, GameError> {
     let mut bits = 0u16;
     for (i, n) in marked.iter().enumerate() {
+        let goods = rules.goods.iter().map(String::as_str);
         bits |= match n.as_str() {
             "resident" => RESIDENT_BIT,
-            n => 1 << names::index(&format!("{path}/{i}"), "goods", n, goods(rules)).map_err(bad)?,
+            n => 1 << names::index(&format!("{path}/{i}"), "goods", n, goods).map_err(bad)?,
         };
     }
     Ok(bits)
 }
 
 pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameError> {
-    let v: StateView = rulesmith_core::game::from_json(&value).map_err(bad)?;
+    let v: StateView = with_names(rules, || rulesmith_core::game::from_json(&value)).map_err(bad)?;
     let players = v.players.len();
     if !(rules.min_players..=rules.max_players).contains(&players) {
         return Err(bad(format!(
@@ -355,9 +347,6 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         Some("round_limit") => End::RoundLimit,
         Some(x) => return Err(bad(format!("unknown end `{x}`: expected delivered_goods or round_limit"))),
     };
-    let privileges = || rules.privileges.iter().map(|p| p.id.as_str());
-    let priv_of =
-        |path: &str, id: &str| names::index(path, "privilege", id, privileges()).map(|i| i as u8).map_err(bad);
 
     let mut s = State {
         players: players as u8,
@@ -377,10 +366,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         free: 0,
         p: ByPlayer::new(players),
         turn: Turn {
-            purchase_from: match &v.turn.purchase_from {
-                Some(t) => tile_of(rules, "/turn/purchase_from", t)?,
-                None => NONE,
-            },
+            purchase_from: v.turn.purchase_from.map_or(NONE, |t| t.index()),
             free_road_used: v.turn.free_road_used,
             extra_action_used: v.turn.extra_action_used,
             cities_settled: v.turn.cities_settled,
@@ -394,9 +380,8 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     if v.privilege_deck.len() > s.deck.len() {
         return Err(bad("privilege deck too large"));
     }
-    let deck_len = v.privilege_deck.len();
-    for (i, id) in v.privilege_deck.iter().rev().enumerate() {
-        s.deck[i] = priv_of(&format!("/privilege_deck/{}", deck_len - 1 - i), id)?;
+    for (slot, k) in s.deck.iter_mut().zip(v.privilege_deck.iter().rev()) {
+        *slot = k.index();
     }
     s.deck_len = v.privilege_deck.len() as u8;
     if v.privilege_row.len() > s.row.len() {
@@ -404,7 +389,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     }
     let mut free = 0;
     for (i, c) in v.privilege_row.iter().enumerate() {
-        s.row[i] = priv_of(&format!("/privilege_row/{i}/privilege"), &c.privilege)?;
+        s.row[i] = c.privilege.index();
         if c.price == 0 {
             if free != i {
                 return Err(bad("the $0 privileges must be on the left of the row (left of the price token)"));
@@ -418,20 +403,14 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     s.free = free as u8;
 
     // Map.
-    let terrains = || rules.terrains.iter().map(|x| x.name.as_str());
-    for (t, (tile, name)) in
-        tiles(rules).zip(names::every("/terrain", &v.terrain, tiles(rules)).map_err(bad)?).enumerate()
-    {
-        s.terrain[t] = names::index(&format!("/terrain/{tile}"), "terrain", name, terrains()).map_err(bad)? as u8;
+    for (t, terrain) in v.terrain.0.iter().enumerate() {
+        s.terrain[t] = terrain.index();
     }
     for (name, goods) in &v.lying_goods {
-        let path = format!("/lying_goods/{name}");
-        let t = usize::from(tile_of(rules, &path, name)?);
-        s.loose[t] = goods_from(rules, &path, goods)?;
+        let t = usize::from(tile_of(rules, &format!("/lying_goods/{name}"), name)?);
+        s.loose[t] = goods.array();
     }
-    let cities = || rules.cities.iter().map(|c| c.id.as_str());
-    for (i, cv) in names::every("/cities", &v.cities, cities()).map_err(bad)?.into_iter().enumerate() {
-        let c = &rules.cities[i];
+    for (i, (c, cv)) in rules.cities.iter().zip(&v.cities.0).enumerate() {
         if cv.tile != rules.tile_name(c.tile) || cv.goods != rules.good_name(c.goods) {
             return Err(bad(format!("city {}: `tile` and `goods` are fixed by the ruleset", c.id)));
         }
@@ -454,13 +433,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     // Players.
     for (seat, pv) in v.players.iter().enumerate() {
         let mut p = Player { money: pv.money, last_income: pv.last_income, ..Player::default() };
-        p.capital = match &pv.capital {
-            Some(id) => {
-                let c = names::index(&format!("/players/{seat}/capital"), "city", id, cities()).map_err(bad)?;
-                rules.cities[c].tile
-            }
-            None => NONE,
-        };
+        p.capital = pv.capital.as_ref().map_or(NONE, |c| rules.cities[usize::from(c.index())].tile);
         p.movement_level = rules
             .movement
             .iter()
@@ -474,19 +447,14 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             .ok_or_else(|| bad(format!("player {seat}: cargo_holds must be one of {:?}", rules.holds)))?
             as u8;
         let at = |key: &str| format!("/players/{seat}/{key}");
-        for (k, &owned) in
-            names::every(&at("privileges"), &pv.privileges, privileges()).map_err(bad)?.into_iter().enumerate()
-        {
-            if owned {
-                p.privileges |= 1 << k;
-            }
+        for (k, _) in pv.privileges.0.iter().enumerate().filter(|(_, owned)| **owned) {
+            p.privileges |= 1 << k;
         }
-        for (i, name) in pv.settlements.iter().enumerate() {
-            let t = tile_of(rules, &at(&format!("settlements/{i}")), name)?;
-            if p.settlements & (1 << t) != 0 {
-                return Err(bad(format!("player {seat}: settlement {name} listed twice")));
+        for t in &pv.settlements {
+            if p.settlements & (1 << t.index()) != 0 {
+                return Err(bad(format!("player {seat}: settlement {} listed twice", rules.tile_name(t.index()))));
             }
-            p.settlements |= 1 << t;
+            p.settlements |= 1 << t.index();
         }
         let mut on_board = 0u32;
         for (name, pieces) in &pv.residents {
@@ -521,15 +489,12 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             .filter(|h| h.fract() == 0.0 && (0.0..=255.0).contains(h))
             .ok_or_else(|| bad(format!("player {seat}: movement_left must be a multiple of 0.5")))?;
         p.trolley = Trolley {
-            tile: match &pv.trolley.tile {
-                Some(t) => tile_of(rules, &at("trolley/tile"), t)?,
-                None => NONE,
-            },
+            tile: pv.trolley.tile.as_ref().map_or(NONE, Id::index),
             half_mp: half as u8,
-            goods: goods_from(rules, &at("trolley/goods"), &pv.trolley.goods)?,
+            goods: pv.trolley.goods.array(),
             residents: pv.trolley.residents,
         };
-        p.delivered = goods_from(rules, &at("delivered"), &pv.delivered)?;
+        p.delivered = pv.delivered.array();
         // Storage is what is not on the map.
         let total_r = u32::from(rules.residents[players]);
         let used_r = on_board + u32::from(p.trolley.residents);
