@@ -223,7 +223,7 @@ impl Effect {
     }
 }
 
-/// Indices of effect kinds in [`EFFECT_KINDS`] (for [`Rules::has_effect`]).
+/// Indices of effect kinds in [`EFFECT_KINDS`] (for [`crate::rules::Rules::has_effect`]).
 pub mod kind {
     pub const PRODUCTION_PER_NORMAL_PLANT: usize = 16;
     pub const FOREST_TILES: usize = 17;
