@@ -175,6 +175,12 @@ fn tiles_of(rules: &Rules, bits: u64) -> impl Iterator<Item = usize> + '_ {
     (0..rules.tiles()).filter(move |&t| bits & (1 << t) != 0)
 }
 
+/// The city on the capital's tile, or none before it is chosen.
+fn some_city(rules: &Rules, capital: u8) -> Option<Id<City>> {
+    let city = rules.city_at(capital);
+    (usize::from(city) < rules.cities.len()).then(|| Id::new(city))
+}
+
 /// A tile, or none ([`NONE`]).
 fn some_tile(t: u8) -> Option<Id<Tile>> {
     (t != NONE).then(|| Id::new(t))
@@ -227,10 +233,7 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
                     .collect();
                 PlayerView {
                     money: p.money,
-                    capital: rules
-                        .cities
-                        .get(usize::from(rules.city_at(p.capital)))
-                        .map(|_| Id::new(rules.city_at(p.capital))),
+                    capital: some_city(rules, p.capital),
                     movement_points: rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0),
                     cargo_holds: rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0),
                     privileges: Every::new((0..rules.privileges.len()).map(|k| p.has_privilege(k as u8))),
@@ -433,7 +436,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     // Players.
     for (seat, pv) in v.players.iter().enumerate() {
         let mut p = Player { money: pv.money, last_income: pv.last_income, ..Player::default() };
-        p.capital = pv.capital.as_ref().map_or(NONE, |c| rules.cities[usize::from(c.index())].tile);
+        p.capital = pv.capital.as_ref().and_then(|c| rules.cities.get(usize::from(c.index()))).map_or(NONE, |c| c.tile);
         p.movement_level = rules
             .movement
             .iter()

@@ -17,7 +17,9 @@
 //!
 //! [`Located`] keeps a value's origin for the validation step's own messages; [`Int`] is
 //! an integer whose fixed range is part of the shape (checked while reading, and named in
-//! the message when the key is missing or the value wrong).
+//! the message when the key is missing or the value wrong). A typed rule can read itself
+//! with no raw copy between: a `u8` field by its range ([`byte`]), a field with its own
+//! reader that reports what it finds wrong in reading order ([`reject`]).
 //!
 //! ```ignore
 //! #[derive(Deserialize)]
