@@ -15,10 +15,10 @@
 //!   (Mundo 163's trolley); `conserved`, the one conservation check every game's
 //!   `check_state` calls.
 //! - [`ruleset::de`]: rulesets read by derivation: each game declares its TOML as strict
-//!   structs (`raw.rs` in Puerto Rico, Santiago de Cuba and Mundo 163; the expansion's
-//!   `[draft]`) and validates them in one step, every problem at its file:line:col; a
-//!   typed rule may read itself with no raw copy (`byte`, `reject`: Puerto Rico's
-//!   effects).
+//!   structs and validates them in one step, every problem at its file:line:col. A typed
+//!   rule may read itself with no raw copy (`byte`, `num`, `per_players_byte`, `reject`,
+//!   `checked`): Mundo 163's whole rules, Puerto Rico's effects; Puerto Rico and Santiago
+//!   de Cuba (`raw.rs`) and the expansion's `[draft]` still read raw structs first.
 //! - [`names`]: the ruleset's names in state JSON, given to the serde pass itself
 //!   (`Id`, `Every`, `Given`: Santiago de Cuba, Mundo 163; Puerto Rico's building ids).
 //! - [`testing::kit`]: the test helpers every game crate's tests use.

@@ -72,7 +72,7 @@ pub fn format(rules: &Rules, action: Action) -> String {
         Action::BuyPrivilege { kind, free } => format!(
             "buy {} for {}",
             rules.privileges.get(usize::from(kind)).map_or("?", |p| p.id.as_str()),
-            if free { 0 } else { rules.privilege_price }
+            if free { 0 } else { rules.market.price }
         ),
         Action::NoPrivilege => "no privilege".into(),
         Action::Upgrade(t) => format!("upgrade {}", t.name()),
@@ -83,7 +83,7 @@ pub fn format(rules: &Rules, action: Action) -> String {
         Action::Step { from, to } => format!("step {} {}", tile(from), tile(to)),
         Action::Road { a, b, from_a, from_b, lose_a } => {
             let mut s = format!("road {} {} pay {from_a} {from_b}", tile(a), tile(b));
-            if rules.residents_returned > 0 && from_a + from_b > 0 {
+            if rules.roads.residents_returned > 0 && from_a + from_b > 0 {
                 s.push_str(&format!(" lose {}", tile(if lose_a { a } else { b })));
             }
             s
@@ -124,8 +124,8 @@ pub fn parse(rules: &Rules, text: &str) -> Result<Action, GameError> {
             let kind = rules.privilege_by_id(p).ok_or_else(|| bad(text, format!("unknown privilege `{p}`")))?;
             let free = match price.parse::<i32>() {
                 Ok(0) => true,
-                Ok(x) if x == rules.privilege_price => false,
-                _ => return Err(bad(text, format!("a privilege costs 0 or {}", rules.privilege_price))),
+                Ok(x) if x == rules.market.price => false,
+                _ => return Err(bad(text, format!("a privilege costs 0 or {}", rules.market.price))),
             };
             Action::BuyPrivilege { kind, free }
         }

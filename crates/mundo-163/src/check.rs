@@ -24,12 +24,12 @@ macro_rules! ensure {
 pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
     let n = usize::from(s.players);
     ensure!(
-        (rules.min_players..=rules.max_players).contains(&n) && s.p.len() == n,
+        (rules.min_players()..=rules.max_players()).contains(&n) && s.p.len() == n,
         "{} players (with {} player records); this ruleset allows {} to {}",
         n,
         s.p.len(),
-        rules.min_players,
-        rules.max_players
+        rules.min_players(),
+        rules.max_players()
     );
     ensure!(usize::from(s.current) < n, "current player {} does not exist", s.current);
     ensure!((s.phase == Phase::Over) == (s.end != End::None), "the game is over exactly when it has an end reason");
@@ -47,7 +47,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         let Some(terrain) = rules.terrains.get(usize::from(ti)) else {
             return fail(format!("tile {name} has an unknown terrain"));
         };
-        let printed = rules.terrains.get(usize::from(rules.hexes[t].terrain)).map(|x| x.kind);
+        let printed = rules.terrains.get(usize::from(rules.map.hexes[t].terrain)).map(|x| x.kind);
         ensure!(
             Some(terrain.kind) == printed,
             "tile {name} must stay a {} tile",
@@ -67,11 +67,11 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         match rules.cities.get(c) {
             Some(city) => {
                 ensure!(
-                    s.city_stock[c] <= rules.goods_per_city,
+                    s.city_stock[c] <= rules.map.goods_per_city,
                     "city {} holds {} goods; at most {}",
                     city.id,
                     s.city_stock[c],
-                    rules.goods_per_city
+                    rules.map.goods_per_city
                 );
                 ensure!(
                     s.covered[c].check(city.demands.len()).is_ok(),
@@ -86,7 +86,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
     // Goods: every good is on a city, lying on a tile, on a trolley or delivered; every
     // delivered good covers one demand space of its type.
     let total = |g: usize| {
-        rules.cities.iter().filter(|c| usize::from(c.goods) == g).count() as u32 * u32::from(rules.goods_per_city)
+        rules.cities.iter().filter(|c| usize::from(c.goods) == g).count() as u32 * u32::from(rules.map.goods_per_city)
     };
     let count = |place: &GoodsPlace, g: usize| -> u32 {
         match place {
@@ -151,7 +151,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         let lower = s.row().iter().filter(|&&k| back(k) < Some(max)).count();
         ensure!(usize::from(s.free) >= lower, "cards of a lower back in the row must cost $0");
     }
-    let pool_per_type = usize::from(rules.full_sets[n]) + usize::from(rules.random_extra[n] > 0);
+    let pool_per_type = usize::from(rules.market.full_sets[n]) + usize::from(rules.market.random_extra[n] > 0);
     let mut in_play = 0;
     for k in 0..types {
         let owned = s.p.iter().filter(|p| p.has_privilege(k as u8)).count();
@@ -175,8 +175,11 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
     let mut capital_goods = 0u32;
     for (seat, p) in s.p.iter().enumerate() {
         ensure!(p.money >= 0, "player {seat} has negative money");
-        ensure!(usize::from(p.movement_level) < rules.movement.len(), "player {seat}: movement level out of range");
-        ensure!(usize::from(p.holds_level) < rules.holds.len(), "player {seat}: cargo level out of range");
+        ensure!(
+            usize::from(p.movement_level) < rules.trolley.movement.len(),
+            "player {seat}: movement level out of range"
+        );
+        ensure!(usize::from(p.holds_level) < rules.trolley.holds.len(), "player {seat}: cargo level out of range");
         ensure!(types >= 32 || p.privileges >> types == 0, "player {seat} owns an unknown privilege");
         // Capitals: chosen from the last seat to the first.
         let chosen = s.phase != Phase::Capital || seat > usize::from(s.current);
@@ -201,10 +204,10 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         }
         let placed = p.settlements.count_ones();
         ensure!(
-            placed + u32::from(p.settlements_in_storage) == u32::from(rules.settlements[n]),
+            placed + u32::from(p.settlements_in_storage) == u32::from(rules.setup.settlements[n]),
             "player {seat}: {placed} settlements placed + {} in storage, the game gives {}",
             p.settlements_in_storage,
-            rules.settlements[n]
+            rules.setup.settlements[n]
         );
         // Residents.
         let mut on_board = 0u32;
@@ -216,7 +219,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
             }
             let name = if t < tiles { rules.tile_name(t as u8) } else { "?" };
             ensure!(t < tiles && p.owns(t as u8), "player {seat} has residents on {name} without a settlement there");
-            if rules.limits_always {
+            if rules.purchase.limits_always {
                 ensure!(
                     here <= u32::from(tile_limit(rules, p, t as u8)),
                     "player {seat} has {here} residents on {name}; at most {}",
@@ -235,11 +238,11 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         }
         let total = on_board + u32::from(p.trolley.residents) + u32::from(p.residents_in_storage);
         ensure!(
-            total == u32::from(rules.residents[n]),
+            total == u32::from(rules.setup.residents[n]),
             "player {seat}: {on_board} residents on the map + {} on the trolley + {} in storage, the game gives {}",
             p.trolley.residents,
             p.residents_in_storage,
-            rules.residents[n]
+            rules.setup.residents[n]
         );
         // Roads: between own tiles, one network reaching the capital.
         let mut network = 0u64;
@@ -272,7 +275,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
             ensure!(
                 // With `unload_at_end`, residents sent back to storage may leave it on
                 // another tile; from there it still enters only own tiles.
-                !rules.needs_own_tile || rules.unload_at_end || tr.residents > 0 || p.owns(tr.tile),
+                !rules.trolley.needs_own_tile || rules.trolley.unload_at_end || tr.residents > 0 || p.owns(tr.tile),
                 "player {seat}'s trolley without residents must stand on an own tile"
             );
         }
@@ -287,7 +290,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
                 _ => 0,
             })
             .sum();
-        let max_half = 2 * u32::from(rules.movement[usize::from(p.movement_level)]) + extra;
+        let max_half = 2 * u32::from(rules.trolley.movement[usize::from(p.movement_level)]) + extra;
         let trolley_turn = seat == usize::from(s.current) && s.phase == Phase::Trolley;
         ensure!(
             u32::from(tr.half_mp) <= if trolley_turn { max_half } else { 0 },
@@ -302,10 +305,10 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
     let goods_bits: u16 = ((1u32 << rules.goods.len()) - 1) as u16 | RESIDENT_BIT;
     ensure!(t.loaded_here & !goods_bits == 0 && t.unloaded_here & !goods_bits == 0, "unknown loaded/unloaded marks");
     ensure!(t.loaded_here & t.unloaded_here == 0, "a type cannot be both loaded and unloaded at one stop");
-    ensure!(t.trolley_moves <= rules.max_moves, "more trolley moves than allowed");
+    ensure!(t.trolley_moves <= rules.trolley.max_moves, "more trolley moves than allowed");
     if s.end == End::DeliveredGoods {
         ensure!(
-            s.delivered_total() >= u32::from(rules.end_delivered[n]),
+            s.delivered_total() >= u32::from(rules.end.delivered[n]),
             "the game ended by deliveries with only {} delivered",
             s.delivered_total()
         );

@@ -68,7 +68,7 @@ pub fn action_space(r: &Rules, players: usize) -> Vec<Action> {
         out.extend(next.iter().map(|&(to, _)| Action::Step { from: from as u8, to }));
     }
     let dearest = r.terrains.iter().map(|t| t.road_residents).max().unwrap_or(0);
-    let most = dearest.saturating_add(r.opposing_road_extra.saturating_mul(players.saturating_sub(1) as u8));
+    let most = dearest.saturating_add(r.roads.opposing_road_extra.saturating_mul(players.saturating_sub(1) as u8));
     for &(a, b) in &r.edges {
         for cost in 0..=most {
             crate::residents::road_payments(r, a, b, cost, 0..=cost, &mut out);
@@ -96,7 +96,7 @@ pub fn observation_names(r: &Rules, players: usize) -> Vec<String> {
     }
     n.each("phase", PHASE_NAMES.map(|(name, _)| name));
     n.each("end", ["delivered_goods", "round_limit"]);
-    for h in &r.hexes {
+    for h in &r.map.hexes {
         n.each(&format!("tile.{}.terrain", h.name), r.terrains.iter().map(|t| t.name.as_str()));
         n.each(&format!("tile.{}.loose", h.name), goods());
     }
@@ -114,7 +114,7 @@ pub fn observation_names(r: &Rules, players: usize) -> Vec<String> {
         n.push(format!("row.{}", p.id));
         n.push(format!("row.{}.free", p.id));
     }
-    n.each("turn.purchase_from", r.hexes.iter().map(|h| h.name.as_str()));
+    n.each("turn.purchase_from", r.map.hexes.iter().map(|h| h.name.as_str()));
     n.each("turn", ["free_road_used", "extra_action_used", "cities_settled", "trolley_moves"]);
     for what in ["loaded_here", "unloaded_here"] {
         n.each(&format!("turn.{what}"), goods().chain(["resident"]));
@@ -127,10 +127,10 @@ pub fn observation_names(r: &Rules, players: usize) -> Vec<String> {
         n.each(&format!("{p}.privilege"), r.privileges.iter().map(|x| x.id.as_str()));
         n.each(&p, ["residents_in_storage", "settlements_in_storage", "last_income"]);
         n.each(&format!("{p}.delivered"), goods());
-        n.each(&format!("{p}.trolley.tile"), r.hexes.iter().map(|h| h.name.as_str()));
+        n.each(&format!("{p}.trolley.tile"), r.map.hexes.iter().map(|h| h.name.as_str()));
         n.each(&format!("{p}.trolley"), ["half_mp", "residents"]);
         n.each(&format!("{p}.trolley.goods"), goods());
-        for h in &r.hexes {
+        for h in &r.map.hexes {
             n.each(&format!("{p}.tile.{}", h.name), ["settlement", "active", "moved", "exhausted"]);
         }
         for &(a, b) in &r.edges {
@@ -196,7 +196,7 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
     }
     for p in s.p.iter() {
         f.push(p.money);
-        let capital_city = r.hexes.get(usize::from(p.capital)).map(|h| h.city).filter(|&c| c != NONE);
+        let capital_city = r.map.hexes.get(usize::from(p.capital)).map(|h| h.city).filter(|&c| c != NONE);
         f.one_hot(r.cities.len(), capital_city.map(usize::from));
         f.push(p.movement_level);
         f.push(p.holds_level);

@@ -24,7 +24,7 @@ fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool) -> [u16; MAX_
         if c == u8::MAX {
             return None;
         }
-        let c = if p.has_road(e) { c.min(rules.own_road_half) } else { c };
+        let c = if p.has_road(e) { c.min(rules.trolley.own_road_half) } else { c };
         Some(u16::from(c.max(1)))
     })
 }
@@ -38,11 +38,11 @@ fn money_value(money: i32) -> f64 {
 
 /// Hex distance from the player's nearest own tile to `tile` (9 without own tiles).
 fn frontier_distance(rules: &Rules, own: u64, tile: u8) -> i32 {
-    let Some(here) = rules.hexes.get(usize::from(tile)) else { return 9 };
+    let Some(here) = rules.map.hexes.get(usize::from(tile)) else { return 9 };
     (0..rules.tiles())
         .filter(|&t| own & (1 << t) != 0)
         .map(|t| {
-            let o = &rules.hexes[t];
+            let o = &rules.map.hexes[t];
             let (dq, dr) = (here.q - o.q, here.r - o.r);
             (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
         })
@@ -54,12 +54,12 @@ fn frontier_distance(rules: &Rules, own: u64, tile: u8) -> i32 {
 fn marginal(rules: &Rules, s: &State, seat: Seat, g: usize, ahead: usize) -> f64 {
     let p = s.player(seat);
     let n = usize::from(p.delivered[g]) + ahead;
-    let table = &rules.goods_of_a_kind;
+    let table = &rules.scoring.goods_of_a_kind;
     let at = |k: usize| if k == 0 { 0 } else { table.get(k - 1).or(table.last()).copied().unwrap_or(0) };
     let mut gain = f64::from(at(n + 1) - at(n));
     let others_min = (0..rules.goods.len()).filter(|&h| h != g).map(|h| p.delivered[h]).min().unwrap_or(0);
     if usize::from(others_min) > n {
-        gain += f64::from(rules.complete_set_vp);
+        gain += f64::from(rules.scoring.complete_set);
     }
     gain
 }
@@ -70,8 +70,8 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     h += money_value(p.money);
     // Saving for the second hold: it carries a good and residents at once, so the
     // trolley can deliver beyond the player's settlements.
-    if usize::from(p.holds_level) + 1 < rules.holds.len() {
-        h += 0.02 * f64::from(p.money.clamp(0, rules.holds_upgrade_cost));
+    if usize::from(p.holds_level) + 1 < rules.trolley.holds.len() {
+        h += 0.02 * f64::from(p.money.clamp(0, rules.trolley.holds_upgrade_cost));
     }
     if p.capital == NONE {
         return h;
@@ -114,8 +114,8 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
         let open = (0..c.demands.len()).filter(|&i| !s.covered[ci].is_covered(i)).count();
         h += (0.3 + 0.3 * open as f64) / f64::from(1 + frontier_distance(rules, own, c.tile));
     }
-    let mp = 2.0 * f64::from(rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
-    let free_pass = !rules.needs_own_tile || p.trolley.residents > 0;
+    let mp = 2.0 * f64::from(rules.trolley.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
+    let free_pass = !rules.trolley.needs_own_tile || p.trolley.residents > 0;
     let dist_now = distances(rules, s, seat, !free_pass);
     let dist_any = if free_pass { dist_now } else { distances(rules, s, seat, false) };
     // Residents aboard open the way beyond the player's settlements, but only if a hold is

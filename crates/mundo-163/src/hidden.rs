@@ -10,8 +10,8 @@ use rulesmith_core::Rng;
 /// Cards of each type nobody has seen: in the deck or (3 players) removed at setup.
 fn unseen(rules: &Rules, s: &State) -> [u8; MAX_PRIVILEGE_TYPES] {
     let n = usize::from(s.players);
-    let per_type =
-        rules.full_sets.get(n).copied().unwrap_or(0) + u8::from(rules.random_extra.get(n).copied().unwrap_or(0) > 0);
+    let per_type = rules.market.full_sets.get(n).copied().unwrap_or(0)
+        + u8::from(rules.market.random_extra.get(n).copied().unwrap_or(0) > 0);
     let mut counts = [0u8; MAX_PRIVILEGE_TYPES];
     for (k, c) in counts.iter_mut().enumerate().take(rules.privileges.len()) {
         let seen = s.row().iter().filter(|&&x| usize::from(x) == k).count()

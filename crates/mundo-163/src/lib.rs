@@ -118,7 +118,6 @@ mod heuristic;
 mod hidden;
 pub mod metrics;
 pub mod purchase;
-pub mod raw;
 pub mod residents;
 pub mod rules;
 pub mod scoring;
@@ -249,7 +248,7 @@ impl Game for Mundo163 {
     }
 
     fn players(&self) -> std::ops::RangeInclusive<usize> {
-        self.rules.min_players..=self.rules.max_players
+        self.rules.min_players()..=self.rules.max_players()
     }
 
     fn new_game(&self, players: usize, seed: u64) -> Result<State, GameError> {
@@ -306,7 +305,7 @@ impl Game for Mundo163 {
 
     /// Each round may take up to `DECISIONS_PER_ROUND` decisions, for `max_rounds` rounds.
     fn decision_limit(&self) -> u64 {
-        u64::from(self.rules.max_rounds).saturating_mul(DECISIONS_PER_ROUND).max(rulesmith_core::sim::MAX_DECISIONS)
+        u64::from(self.rules.end.max_rounds).saturating_mul(DECISIONS_PER_ROUND).max(rulesmith_core::sim::MAX_DECISIONS)
     }
 
     fn progress(&self, state: &State) -> Progress {

@@ -33,7 +33,7 @@ pub fn can_choose_capital(rules: &Rules, s: &State, city: u8) -> bool {
 pub fn choose_capital(rules: &Rules, s: &mut State, city: u8) {
     let Some(c) = rules.cities.get(usize::from(city)) else { return };
     let (tile, goods) = (c.tile, c.goods);
-    let load = rules.trolley_start_goods.min(s.city_stock[usize::from(city)]);
+    let load = rules.setup.trolley_start_goods.min(s.city_stock[usize::from(city)]);
     s.city_stock[usize::from(city)] -= load;
     let p = s.cur_mut();
     p.capital = tile;
@@ -55,7 +55,7 @@ pub fn choose_capital(rules: &Rules, s: &mut State, city: u8) {
 pub fn start_turn(rules: &Rules, s: &mut State) {
     s.phase = Phase::Privilege;
     s.turn = Default::default();
-    let below = rules.refill_below.get(usize::from(s.players)).copied().unwrap_or(0);
+    let below = rules.market.refill_below.get(usize::from(s.players)).copied().unwrap_or(0);
     if s.row_len < below {
         draw_to_row(rules, s);
     }
@@ -87,7 +87,7 @@ pub fn privilege_position(rules: &Rules, s: &State, kind: u8, free: bool) -> Opt
     if s.phase != Phase::Privilege || s.cur().has_privilege(kind) {
         return None;
     }
-    let price = if free { 0 } else { rules.privilege_price };
+    let price = if free { 0 } else { rules.market.price };
     if s.cur().money < price {
         return None;
     }
@@ -107,7 +107,7 @@ pub fn buy_privilege(rules: &Rules, s: &mut State, pos: usize, free: bool) {
         s.free -= 1;
     }
     back_rule(rules, s);
-    let price = if free { 0 } else { rules.privilege_price };
+    let price = if free { 0 } else { rules.market.price };
     let p = s.cur_mut();
     p.money -= price;
     p.privileges |= 1 << kind;
@@ -125,8 +125,8 @@ pub fn no_privilege(s: &mut State) {
 /// The price of the next step of an upgrade track, if there is one.
 pub fn upgrade_cost(rules: &Rules, p: &Player, track: Track) -> Option<i32> {
     let (level, levels, cost) = match track {
-        Track::Movement => (p.movement_level, rules.movement.len(), rules.movement_upgrade_cost),
-        Track::Cargo => (p.holds_level, rules.holds.len(), rules.holds_upgrade_cost),
+        Track::Movement => (p.movement_level, rules.trolley.movement.len(), rules.trolley.movement_upgrade_cost),
+        Track::Cargo => (p.holds_level, rules.trolley.holds.len(), rules.trolley.holds_upgrade_cost),
     };
     if usize::from(level) + 1 >= levels {
         return None;
@@ -158,7 +158,7 @@ pub fn upgrade(rules: &Rules, s: &mut State, track: Track) {
 // ---------------------------------------------------------------- residents
 
 pub fn resident_price(rules: &Rules, p: &Player) -> i32 {
-    effects(rules, p).fold(rules.resident_price, |acc, e| match e {
+    effects(rules, p).fold(rules.purchase.resident_price, |acc, e| match e {
         Effect::ResidentPrice { money } => acc.min(*money),
         _ => acc,
     })
@@ -167,13 +167,13 @@ pub fn resident_price(rules: &Rules, p: &Player) -> i32 {
 /// The most residents a player may have on a tile (REF §2.4.3): 9 on the capital,
 /// 7 elsewhere.
 pub fn tile_limit(rules: &Rules, p: &Player, tile: u8) -> u8 {
-    if tile == p.capital { rules.capital_limit } else { rules.settlement_limit }
+    if tile == p.capital { rules.purchase.capital_limit } else { rules.purchase.settlement_limit }
 }
 
 /// Whether one more resident may arrive on an own tile by moving or unloading
 /// (REF §6 Q5: the limits hold at all times by default).
 pub fn room_for_one(rules: &Rules, p: &Player, tile: u8) -> bool {
-    !rules.limits_always || p.residents_on(tile) < tile_limit(rules, p, tile)
+    !rules.purchase.limits_always || p.residents_on(tile) < tile_limit(rules, p, tile)
 }
 
 /// Buying one resident onto `tile` (REF §2.4.3). During 3 C every resident bought this

@@ -140,7 +140,7 @@ fn road_cost_with(rules: &Rules, s: &State, ends: &[u8; MAX_TERRAINS], a: u8, b:
     };
     let opposing =
         s.p.iter().enumerate().filter(|&(i, o)| i != usize::from(s.current) && o.has_road(edge)).count() as u8;
-    Some(end_cost(a).max(end_cost(b)) + opposing * rules.opposing_road_extra)
+    Some(end_cost(a).max(end_cost(b)) + opposing * rules.roads.opposing_road_extra)
 }
 
 pub fn can_road(rules: &Rules, s: &State, a: u8, b: u8, from_a: u8, from_b: u8, lose_a: bool) -> bool {
@@ -149,7 +149,7 @@ pub fn can_road(rules: &Rules, s: &State, a: u8, b: u8, from_a: u8, from_b: u8, 
     if u16::from(from_a) + u16::from(from_b) != u16::from(cost) || from_a > p.active_on(a) || from_b > p.active_on(b) {
         return false;
     }
-    if rules.residents_returned == 0 || cost == 0 {
+    if rules.roads.residents_returned == 0 || cost == 0 {
         !lose_a
     } else if lose_a {
         from_a > 0
@@ -174,7 +174,7 @@ fn place_road(rules: &Rules, s: &mut State, a: u8, b: u8) {
 /// Builds a road: one used resident returns to storage, the others are exhausted
 /// (S004:L34-36).
 pub fn build_road(rules: &Rules, s: &mut State, a: u8, b: u8, from_a: u8, from_b: u8, lose_a: bool) {
-    let returned = if from_a + from_b > 0 { rules.residents_returned } else { 0 };
+    let returned = if from_a + from_b > 0 { rules.roads.residents_returned } else { 0 };
     let p = s.cur_mut();
     for (tile, n, lose) in [(a, from_a, lose_a), (b, from_b, !lose_a)] {
         for i in 0..n {
@@ -225,7 +225,7 @@ pub fn end_residents(rules: &Rules, s: &mut State) {
         p.active[t] = 0;
         p.moved[t] = 0;
     }
-    let mp = rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0);
+    let mp = rules.trolley.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0);
     p.trolley.half_mp = mp.saturating_mul(2).saturating_add(extra);
     s.turn.trolley_moves = 0;
     s.turn.loaded_here = 0;
@@ -311,7 +311,7 @@ pub(crate) fn road_payments(
 ) {
     for from_a in from_a {
         let from_b = cost - from_a;
-        if rules.residents_returned == 0 || cost == 0 {
+        if rules.roads.residents_returned == 0 || cost == 0 {
             out.push(Action::Road { a, b, from_a, from_b, lose_a: false });
             continue;
         }

@@ -1,11 +1,16 @@
-//! The validated ruleset: every number, table and the map. The merged TOML tree is read
-//! into the raw structs of [`crate::raw`] by the core's deserializer, then validated here
-//! in one step, every problem reported (file:line:col), never stopping at the first.
+//! The validated ruleset: every number, table and the map, read straight from the merged
+//! TOML tree by the core's deserializer ([`rulesmith_core::ruleset::de`]). Each field
+//! declares its range or its own reader, so no raw copy stands between the TOML and the
+//! typed rules; names (goods, terrains, cities) are looked up while reading, and the few
+//! checks that span sections run after. Every problem is reported (file:line:col), never
+//! stopping at the first; every key is required unless its type says `Option`, and no
+//! rule value has a default here.
 
-use crate::raw::{self, Raw};
 use rulesmith_core::MAX_PLAYERS;
-use rulesmith_core::ruleset::de::{self, Int, Located};
-use rulesmith_core::ruleset::{Diagnostics, Node, Origin};
+use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
+use rulesmith_core::ruleset::{Diagnostics, Kind, Node, Origin};
+use serde::{Deserialize, Deserializer};
+use std::cell::RefCell;
 
 /// Most map tiles (one bit each in a `u64`).
 pub const MAX_TILES: usize = 64;
@@ -24,7 +29,55 @@ pub const NONE: u8 = u8::MAX;
 /// Axial neighbour directions of pointy-top hexes (REF §3 "Coordinates").
 pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Per player count, indexed by it.
+pub type PerPlayers = [u8; MAX_PLAYERS + 1];
+
+/// The validated rules of World 163, section by section as the TOML has them.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Rules {
+    #[serde(rename = "ruleset", deserialize_with = "ruleset_name")]
+    pub name: String,
+    pub players: Players,
+    /// `[goods] types`.
+    #[serde(deserialize_with = "goods")]
+    pub goods: Vec<String>,
+    /// In file order: their indices are the map's.
+    #[serde(deserialize_with = "terrains")]
+    pub terrains: Vec<Terrain>,
+    #[serde(deserialize_with = "cities")]
+    pub cities: Vec<City>,
+    pub map: Map,
+    pub setup: Setup,
+    pub purchase: Purchase,
+    pub roads: Roads,
+    pub trolley: Trolley,
+    /// `[privileges]`: the price, the row and the deck's make-up.
+    #[serde(rename = "privileges")]
+    pub market: Market,
+    /// `[[privilege_types]]`.
+    #[serde(rename = "privilege_types", deserialize_with = "privilege_types")]
+    pub privileges: Vec<PrivilegeType>,
+    pub income: Income,
+    pub end: GameEnd,
+    pub scoring: Scoring,
+    /// Per tile: (neighbour tile, edge index), neighbours in direction order (from the map).
+    #[serde(skip)]
+    pub adjacency: Vec<Vec<(u8, u8)>>,
+    /// Edges as (lower tile, higher tile), sorted (from the map).
+    #[serde(skip)]
+    pub edges: Vec<(u8, u8)>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Players {
+    #[serde(deserialize_with = "de::byte::<2, { MAX_PLAYERS as i64 }, _>")]
+    pub min: u8,
+    #[serde(deserialize_with = "de::byte::<2, { MAX_PLAYERS as i64 }, _>")]
+    pub max: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TerrainKind {
     City,
     Land,
@@ -58,28 +111,141 @@ pub struct Hex {
 #[derive(Clone, Debug)]
 pub struct City {
     pub id: String,
+    /// The city's tile (from the map).
     pub tile: u8,
     pub goods: u8,
     pub demands: Vec<u8>,
 }
 
-/// What a privilege does: the effect kinds of World 163 (REF §2.8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize)]
+pub struct Map {
+    #[serde(rename = "deal_land", deserialize_with = "shuffled")]
+    pub deal_shuffled: bool,
+    #[serde(deserialize_with = "de::byte::<0, 20, _>")]
+    pub goods_per_city: u8,
+    #[serde(deserialize_with = "hexes")]
+    pub hexes: Vec<Hex>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Setup {
+    #[serde(deserialize_with = "de::num::<0, 100_000, _, _>")]
+    pub starting_money: i32,
+    #[serde(deserialize_with = "de::per_players_byte::<1, 200, _>")]
+    pub residents: PerPlayers,
+    #[serde(deserialize_with = "de::per_players_byte::<1, 200, _>")]
+    pub settlements: PerPlayers,
+    #[serde(deserialize_with = "de::byte::<0, 8, _>")]
+    pub trolley_start_goods: u8,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Purchase {
+    #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+    pub resident_price: i32,
+    #[serde(deserialize_with = "de::byte::<1, 200, _>")]
+    pub capital_limit: u8,
+    #[serde(deserialize_with = "de::byte::<1, 200, _>")]
+    pub settlement_limit: u8,
+    pub limits_always: bool,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Roads {
+    #[serde(deserialize_with = "de::byte::<0, 10, _>")]
+    pub opposing_road_extra: u8,
+    #[serde(deserialize_with = "de::byte::<0, 1, _>")]
+    pub residents_returned: u8,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Trolley {
+    /// Movement points by level.
+    #[serde(deserialize_with = "movement_levels")]
+    pub movement: Vec<u8>,
+    #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+    pub movement_upgrade_cost: i32,
+    /// Cargo holds by level.
+    #[serde(deserialize_with = "hold_levels")]
+    pub holds: Vec<u8>,
+    #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+    pub holds_upgrade_cost: i32,
+    #[serde(deserialize_with = "de::byte::<0, 4, _>")]
+    pub goods_per_hold: u8,
+    #[serde(deserialize_with = "de::byte::<0, 8, _>")]
+    pub residents_per_hold: u8,
+    /// Moving along an own road, in half movement points.
+    #[serde(rename = "own_road_mp", deserialize_with = "half_points")]
+    pub own_road_half: u8,
+    #[serde(rename = "needs_own_tile_without_residents")]
+    pub needs_own_tile: bool,
+    /// Residents still aboard when 3 E ends are unloaded where the trolley stands (else
+    /// they may stay aboard for later turns).
+    #[serde(rename = "residents_aboard_at_end", deserialize_with = "unload")]
+    pub unload_at_end: bool,
+    #[serde(rename = "max_moves_per_turn", deserialize_with = "de::byte::<1, 200, _>")]
+    pub max_moves: u8,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Market {
+    /// A price of 0 would make "for 0" ambiguous in the notation.
+    #[serde(deserialize_with = "de::num::<1, 10_000, _, _>")]
+    pub price: i32,
+    #[serde(deserialize_with = "de::per_players_byte::<0, { MAX_ROW as i64 }, _>")]
+    pub initial_row: PerPlayers,
+    #[serde(deserialize_with = "de::per_players_byte::<0, { MAX_ROW as i64 }, _>")]
+    pub refill_below: PerPlayers,
+    #[serde(deserialize_with = "de::per_players_byte::<0, 4, _>")]
+    pub full_sets: PerPlayers,
+    #[serde(deserialize_with = "de::per_players_byte::<0, { MAX_PRIVILEGE_TYPES as i64 }, _>")]
+    pub random_extra: PerPlayers,
+}
+
+/// What a privilege does: the effect kinds of World 163 (REF §2.8), read straight from
+/// the ruleset (`{ kind = "road_cost", terrain = "mountain", residents = 1 }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Effect {
     /// Each city on which the player placed a settlement this turn pays `money` in 3 H.
-    CitySettlementIncome { money: i32 },
+    CitySettlementIncome {
+        #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+        money: i32,
+    },
     /// Each trolley upgrade costs `money` less.
-    UpgradeDiscount { money: i32 },
+    UpgradeDiscount {
+        #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+        money: i32,
+    },
     /// A road touching `terrain` costs at most `residents` for that end.
-    RoadCost { terrain: u8, residents: u8 },
+    RoadCost {
+        #[serde(deserialize_with = "terrain")]
+        terrain: u8,
+        #[serde(deserialize_with = "de::byte::<0, 20, _>")]
+        residents: u8,
+    },
     /// Victory points at the final scoring.
-    VictoryPoints { vp: i32 },
+    VictoryPoints {
+        #[serde(deserialize_with = "de::num::<0, 1000, _, _>")]
+        vp: i32,
+    },
     /// Residents cost `money` each.
-    ResidentPrice { money: i32 },
+    ResidentPrice {
+        #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+        money: i32,
+    },
     /// The trolley gets more movement every turn (half points).
-    ExtraMovement { half: u8 },
+    ExtraMovement {
+        #[serde(rename = "mp", deserialize_with = "half_points")]
+        half: u8,
+    },
     /// The trolley enters `terrain` for this many half points (even by road).
-    TrolleyEnterCost { terrain: u8, half: u8 },
+    TrolleyEnterCost {
+        #[serde(deserialize_with = "terrain")]
+        terrain: u8,
+        #[serde(rename = "mp", deserialize_with = "half_points")]
+        half: u8,
+    },
     /// Once a turn, one resident takes a second action.
     ExtraResidentAction,
     /// Once a turn, one road costs no residents.
@@ -95,68 +261,51 @@ pub struct PrivilegeType {
     pub effects: Vec<Effect>,
 }
 
-/// The validated rules of World 163.
-#[derive(Clone, Debug)]
-pub struct Rules {
-    pub name: String,
-    pub min_players: usize,
-    pub max_players: usize,
-    pub goods: Vec<String>,
-    pub terrains: Vec<Terrain>,
-    pub hexes: Vec<Hex>,
-    /// Per tile: (neighbour tile, edge index), neighbours in direction order.
-    pub adjacency: Vec<Vec<(u8, u8)>>,
-    /// Edges as (lower tile, higher tile), sorted.
-    pub edges: Vec<(u8, u8)>,
-    pub cities: Vec<City>,
-    pub deal_shuffled: bool,
-    pub goods_per_city: u8,
-    pub starting_money: i32,
-    /// Indexed by player count.
-    pub residents: [u8; MAX_PLAYERS + 1],
-    pub settlements: [u8; MAX_PLAYERS + 1],
-    pub trolley_start_goods: u8,
-    pub resident_price: i32,
-    pub capital_limit: u8,
-    pub settlement_limit: u8,
-    pub limits_always: bool,
-    pub opposing_road_extra: u8,
-    pub residents_returned: u8,
-    pub movement: Vec<u8>,
-    pub movement_upgrade_cost: i32,
-    pub holds: Vec<u8>,
-    pub holds_upgrade_cost: i32,
-    pub goods_per_hold: u8,
-    pub residents_per_hold: u8,
-    pub own_road_half: u8,
-    pub needs_own_tile: bool,
-    /// Residents still aboard when 3 E ends are unloaded where the trolley stands (else
-    /// they may stay aboard for later turns).
-    pub unload_at_end: bool,
-    pub max_moves: u8,
-    pub privilege_price: i32,
-    pub initial_row: [u8; MAX_PLAYERS + 1],
-    pub refill_below: [u8; MAX_PLAYERS + 1],
-    pub full_sets: [u8; MAX_PLAYERS + 1],
-    pub random_extra: [u8; MAX_PLAYERS + 1],
-    pub privileges: Vec<PrivilegeType>,
-    pub income_capital: i32,
-    pub income_per_city: i32,
-    pub income_complete_set: i32,
+#[derive(Clone, Debug, Deserialize)]
+pub struct Income {
+    #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+    pub capital: i32,
+    #[serde(rename = "per_additional_city", deserialize_with = "de::num::<0, 10_000, _, _>")]
+    pub per_city: i32,
+    #[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]
+    pub complete_set: i32,
+    #[serde(rename = "cap_by_connected_cities")]
     pub cap_by_cities: bool,
-    pub end_delivered: [u16; MAX_PLAYERS + 1],
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct GameEnd {
+    /// Goods delivered in all that end the game, by player count.
+    #[serde(rename = "delivered_goods", deserialize_with = "de::per_players_byte::<1, 255, _>")]
+    pub delivered: PerPlayers,
+    #[serde(deserialize_with = "de::num::<1, 10_000, _, _>")]
     pub max_rounds: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Scoring {
+    /// VP for 1, 2, 3 … goods of one type.
+    #[serde(deserialize_with = "goods_of_a_kind")]
     pub goods_of_a_kind: Vec<i32>,
-    pub complete_set_vp: i32,
+    #[serde(deserialize_with = "de::num::<0, 1000, _, _>")]
+    pub complete_set: i32,
 }
 
 impl Rules {
+    pub fn min_players(&self) -> usize {
+        usize::from(self.players.min)
+    }
+
+    pub fn max_players(&self) -> usize {
+        usize::from(self.players.max)
+    }
+
     pub fn tiles(&self) -> usize {
-        self.hexes.len()
+        self.map.hexes.len()
     }
 
     pub fn tile_by_name(&self, name: &str) -> Option<u8> {
-        self.hexes.iter().position(|h| h.name == name).map(|i| i as u8)
+        self.map.hexes.iter().position(|h| h.name == name).map(|i| i as u8)
     }
 
     pub fn good_by_name(&self, name: &str) -> Option<u8> {
@@ -176,7 +325,7 @@ impl Rules {
     }
 
     pub fn tile_name(&self, tile: u8) -> &str {
-        self.hexes.get(tile as usize).map_or("?", |h| h.name.as_str())
+        self.map.hexes.get(tile as usize).map_or("?", |h| h.name.as_str())
     }
 
     pub fn good_name(&self, good: u8) -> &str {
@@ -190,346 +339,155 @@ impl Rules {
 
     /// The city standing on a tile, or [`NONE`].
     pub fn city_at(&self, tile: u8) -> u8 {
-        self.hexes.get(tile as usize).map_or(NONE, |h| h.city)
+        self.map.hexes.get(tile as usize).map_or(NONE, |h| h.city)
     }
 
     /// Every privilege card of the deck pool for `players`: full sets, and how many more
     /// are drawn at random from one further set.
     pub fn deck_size(&self, players: usize) -> usize {
-        self.privileges.len() * usize::from(self.full_sets[players]) + usize::from(self.random_extra[players])
+        self.privileges.len() * usize::from(self.market.full_sets[players])
+            + usize::from(self.market.random_extra[players])
+    }
+}
+
+/// What the reading needs before it starts: the player counts the per-player tables must
+/// cover, and the names other sections refer to (goods, terrains, cities), taken from the
+/// tree as written (their own problems are reported where they are read), with the
+/// origins the checks across sections report at.
+#[derive(Default)]
+struct Head {
+    players: (usize, usize),
+    goods: Vec<String>,
+    terrains: Vec<(String, TerrainKind)>,
+    cities: Vec<(String, Origin)>,
+    at_players: Origin,
+    at_goods: Origin,
+    at_terrains: Origin,
+    at_cities: Origin,
+    at_map: Origin,
+    at_privileges: Origin,
+}
+
+thread_local! {
+    /// The [`Head`] of the reading under way.
+    static HEAD: RefCell<Head> = RefCell::new(Head::default());
+}
+
+impl Head {
+    fn of(tree: &Node) -> Head {
+        let at = |path: &str| tree.path(path).map_or(Origin::REPORTED, |n| n.origin);
+        let int = |path: &str| match tree.path(path).map(|n| &n.kind) {
+            Some(Kind::Int(i)) if (2..=MAX_PLAYERS as i64).contains(i) => Some(*i as usize),
+            _ => None,
+        };
+        let players = match (int("players.min"), int("players.max")) {
+            (Some(a), Some(b)) if a <= b => (a, b),
+            _ => (2, 2),
+        };
+        let strs = |n: Option<&Node>| match n.map(|n| &n.kind) {
+            Some(Kind::Array(items)) => items.iter().map(|i| i.as_str().unwrap_or("").to_string()).collect(),
+            _ => Vec::new(),
+        };
+        let terrains = tree.get("terrains").and_then(Node::entries).unwrap_or_default();
+        // As in the reading, a kind that cannot be read stands in as the first (city).
+        let kind = |n: &Node| match n.get("kind").and_then(Node::as_str) {
+            Some("land") => TerrainKind::Land,
+            Some("water") => TerrainKind::Water,
+            _ => TerrainKind::City,
+        };
+        let cities = match tree.get("cities").map(|n| &n.kind) {
+            Some(Kind::Array(items)) => {
+                items.iter().map(|c| (c.get("id").and_then(Node::as_str).unwrap_or("").to_string(), c.origin)).collect()
+            }
+            _ => Vec::new(),
+        };
+        Head {
+            players,
+            goods: strs(tree.path("goods.types")),
+            terrains: terrains.iter().map(|e| (e.key.clone(), kind(&e.value))).collect(),
+            cities,
+            at_players: at("players"),
+            at_goods: at("goods.types"),
+            at_terrains: at("terrains"),
+            at_cities: at("cities"),
+            at_map: at("map"),
+            at_privileges: at("privileges"),
+        }
     }
 }
 
 /// Decodes the whole merged ruleset tree. `None` if anything was wrong (all reported).
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
-    let raw: Raw = de::from_tree(tree, d)?;
-    validate(raw, before, d)
+    let head = Head::of(tree);
+    let players = head.players.0..=head.players.1;
+    let outer = HEAD.with(|h| h.replace(head));
+    let read: Option<Rules> = de::with_players(players, || de::from_tree(tree, d));
+    let head = HEAD.with(|h| h.replace(outer));
+    let mut rules = read?;
+    across(&mut rules, &head, before, d);
+    (d.len() == before).then_some(rules)
 }
 
-/// The validation step: ranges, names, references and the checks that need everything.
-/// `None` if `d` grew since `before` (reading problems included).
-fn validate(raw: Raw, before: usize, d: &mut Diagnostics) -> Option<Rules> {
-    let name = raw.ruleset.name.clone().unwrap_or_else(|| "mundo-163".to_string());
-
-    // [players]
-    let p = &raw.players.value;
-    let (min, max) = (p.min.get(), p.max.get());
-    let (min_players, max_players) = match (min, max) {
-        (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
-        (Some(a), Some(b)) => {
-            d.error(raw.players.origin, format!("players: min {a} is more than max {b}"));
-            (2, 2)
-        }
-        _ => (2, 2),
-    };
-    let players = min_players..=max_players;
-
-    // goods
-    let types = &raw.goods.types;
-    let names: Vec<&str> = types.value.iter().map(String::as_str).collect();
-    check_names(types.origin, d, &names, "goods", MAX_GOODS);
-    let goods: Vec<String> = types.value.clone();
-
-    // terrains (in file order: their indices are the map's)
-    let entries = &raw.terrains.value.0;
-    if entries.is_empty() || entries.len() > MAX_TERRAINS {
-        d.error(raw.terrains.origin, format!("expected 1 to {MAX_TERRAINS} terrains, found {}", entries.len()));
+/// The checks that span sections, and what the map gives the cities.
+fn across(rules: &mut Rules, head: &Head, before: usize, d: &mut Diagnostics) {
+    let p = &rules.players;
+    if p.min >= 2 && p.max >= 2 && p.min > p.max {
+        d.error(head.at_players, format!("players: min {} is more than max {}", p.min, p.max));
     }
-    let mut terrains = Vec::new();
-    for (key, t) in entries {
-        if !is_word(&key.value) {
-            d.error(key.origin, format!("terrain name `{}` must be a lowercase word", key.value));
-        }
-        let t = &t.value;
-        let kind = match t.kind {
-            raw::TerrainKind::City => TerrainKind::City,
-            raw::TerrainKind::Land => TerrainKind::Land,
-            raw::TerrainKind::Water => TerrainKind::Water,
-        };
-        let road = t.road_residents.get();
-        let enter = half_points(&t.enter_mp, d);
-        let income = match (kind, &t.income) {
-            (TerrainKind::Land, Some(n)) => n.get(),
-            (TerrainKind::Land, None) => {
-                d.error(key.origin, format!("missing key `income` for land terrain `{}`", key.value));
-                None
-            }
-            (_, Some(n)) => {
-                d.error(n.origin, "only land terrains take `income` (cities pay per connected city)");
-                None
-            }
-            (_, None) => Some(0),
-        };
-        if kind == TerrainKind::Water && t.counted {
-            d.error(key.origin, "water cannot be counted on the majority board");
-        }
-        if let (Some(road), Some(enter), Some(income)) = (road, enter, income) {
-            terrains.push(Terrain {
-                name: key.value.clone(),
-                kind,
-                road_residents: road as u8,
-                enter_half: enter,
-                income: income as i32,
-                counted: t.counted,
-            });
-        }
-    }
-    let city_terrains = terrains.iter().filter(|t| t.kind == TerrainKind::City).count();
+    let city_terrains = rules.terrains.iter().filter(|t| t.kind == TerrainKind::City).count();
     if city_terrains != 1 && d.len() == before {
-        d.error(raw.terrains.origin, format!("expected exactly one terrain of kind \"city\", found {city_terrains}"));
+        d.error(head.at_terrains, format!("expected exactly one terrain of kind \"city\", found {city_terrains}"));
     }
-    let terrain_idx = |name: &str| terrains.iter().position(|t| t.name == name).map(|i| i as u8);
-
-    // [[cities]] (before the map, so that the hexes can refer to them)
-    let items = &raw.cities.value;
-    if items.is_empty() || items.len() > MAX_CITIES {
-        d.error(raw.cities.origin, format!("expected 1 to {MAX_CITIES} cities, found {}", items.len()));
+    for (t, h) in rules.map.hexes.iter().enumerate() {
+        if let Some(c) = rules.cities.get_mut(usize::from(h.city)) {
+            c.tile = t as u8;
+        }
     }
-    let mut cities: Vec<City> = Vec::new();
-    let mut city_origins: Vec<Origin> = Vec::new();
-    for item in items {
-        let c = &item.value;
-        let good = good_ref(&c.goods, d, &goods);
-        if c.demands.value.len() > MAX_DEMANDS {
-            d.error(
-                c.demands.origin,
-                format!("a city demands at most {MAX_DEMANDS} goods, found {}", c.demands.value.len()),
-            );
-        }
-        let demands: Option<Vec<u8>> = c.demands.value.iter().map(|g| good_ref(g, d, &goods)).collect();
-        let Some(id) = de::id(&c.id, d) else { continue };
-        if !is_word(id) {
-            d.error(item.origin, format!("city id `{id}` must be a lowercase word or number"));
-        }
-        if cities.iter().any(|x| x.id == id) {
-            d.error(item.origin, format!("city `{id}` is listed twice"));
-        }
-        // Kept even when its goods are wrong (already reported), so that the map does not
-        // report the city as unknown too.
-        cities.push(City {
-            id: id.to_string(),
-            tile: NONE,
-            goods: good.unwrap_or(0),
-            demands: demands.unwrap_or_default(),
-        });
-        city_origins.push(item.origin);
-    }
-
-    // [map]
-    let map = &raw.map.value;
-    let deal_shuffled = map.deal_land == raw::DealLand::Shuffled;
-    let goods_per_city = map.goods_per_city.value as u8;
-    let mut hexes: Vec<Hex> = Vec::new();
-    if map.hexes.value.is_empty() || map.hexes.value.len() > MAX_TILES {
-        d.error(raw.map.origin, format!("expected 1 to {MAX_TILES} hexes, found {}", map.hexes.value.len()));
-    }
-    for item in map.hexes.value.iter().take(MAX_TILES) {
-        let h = &item.value;
-        let (q, r) = (h.q.get(), h.r.get());
-        let (Some(q), Some(r)) = (q, r) else { continue };
-        let name = h.name.as_str();
-        if !is_word(name) || name.contains('-') {
-            d.error(item.origin, format!("tile name `{name}` must be lowercase letters and digits"));
-        }
-        if hexes.iter().any(|x| x.name == name) {
-            d.error(item.origin, format!("tile `{name}` is listed twice"));
-        }
-        if hexes.iter().any(|x| x.q == q as i32 && x.r == r as i32) {
-            d.error(item.origin, format!("two tiles at q = {q}, r = {r}"));
-        }
-        let Some(ti) = terrain_idx(&h.terrain) else {
-            let known: Vec<&str> = terrains.iter().map(|t| t.name.as_str()).collect();
-            d.error(item.origin, format!("unknown terrain `{}`: expected one of {}", h.terrain, known.join(", ")));
-            continue;
-        };
-        let is_city = terrains[ti as usize].kind == TerrainKind::City;
-        let mut city_idx = NONE;
-        match (is_city, &h.city) {
-            (true, Some(c)) => match cities.iter().position(|x| x.id == c.value) {
-                Some(ci) if cities[ci].tile == NONE => {
-                    cities[ci].tile = hexes.len() as u8;
-                    city_idx = ci as u8;
-                }
-                Some(_) => d.error(c.origin, format!("city `{}` stands on two tiles", c.value)),
-                None => d.error(c.origin, format!("unknown city `{}`: not in [[cities]]", c.value)),
-            },
-            (true, None) => d.error(item.origin, format!("city tile `{name}` needs `city = \"<id>\"`")),
-            (false, Some(c)) => d.error(c.origin, format!("tile `{name}` is not a city but names one")),
-            (false, None) => {}
-        }
-        hexes.push(Hex { name: name.to_string(), q: q as i32, r: r as i32, terrain: ti, city: city_idx });
-    }
-    for (c, origin) in cities.iter().zip(&city_origins) {
-        if c.tile == NONE && !hexes.is_empty() {
+    for (c, (_, origin)) in rules.cities.iter().zip(&head.cities) {
+        // A city whose id was wrong (reported) is kept only to hold the map's places.
+        if c.tile == NONE && !c.id.is_empty() && !rules.map.hexes.is_empty() {
             d.error(*origin, format!("city `{}` stands on no tile of the map", c.id));
         }
     }
-    let distinct_goods = cities.iter().fold(0u32, |seen, c| seen | (1 << c.goods)).count_ones() as usize;
-    if !cities.is_empty() && distinct_goods < max_players {
+    let max_players = head.players.1;
+    let distinct_goods = rules.cities.iter().fold(0u32, |seen, c| seen | (1 << c.goods)).count_ones() as usize;
+    if !rules.cities.is_empty() && distinct_goods < max_players {
         d.error(
-            raw.cities.origin,
+            head.at_cities,
             format!(
                 "capitals need distinct goods: the cities offer {distinct_goods} goods types but up to {max_players} players play"
             ),
         );
     }
-    for (g, name) in goods.iter().enumerate() {
-        let n = cities.iter().filter(|c| usize::from(c.goods) == g).count() * usize::from(goods_per_city);
+    for (g, name) in rules.goods.iter().enumerate() {
+        let cities = rules.cities.iter().filter(|c| usize::from(c.goods) == g).count();
+        let n = cities * usize::from(rules.map.goods_per_city);
         if n > 200 {
-            d.error(raw.cities.origin, format!("{n} goods of type `{name}` on the map; at most 200"));
+            d.error(head.at_cities, format!("{n} goods of type `{name}` on the map; at most 200"));
         }
     }
-    let (adjacency, edges) = adjacency_of(&hexes);
-
-    // [setup], [purchase], [roads]
-    let s = &raw.setup;
-    let starting_money = s.starting_money.value as i32;
-    let residents = per_players_u8(&s.residents, players.clone(), 1..=200, d);
-    let settlements = per_players_u8(&s.settlements, players.clone(), 1..=200, d);
-    let trolley_start_goods = s.trolley_start_goods.value as u8;
-    let pu = &raw.purchase;
-    let resident_price = pu.resident_price.value as i32;
-    let capital_limit = pu.capital_limit.value as u8;
-    let settlement_limit = pu.settlement_limit.value as u8;
-    let opposing_road_extra = raw.roads.opposing_road_extra.value as u8;
-    let residents_returned = raw.roads.residents_returned.value as u8;
-
-    // [trolley]
-    let t = &raw.trolley;
-    let movement = levels(&t.movement, 0..=20, d).unwrap_or_default();
-    let movement_upgrade_cost = t.movement_upgrade_cost.value as i32;
-    let holds = levels(&t.holds, 1..=4, d).unwrap_or_default();
-    let holds_upgrade_cost = t.holds_upgrade_cost.value as i32;
-    let goods_per_hold = t.goods_per_hold.value as u8;
-    let residents_per_hold = t.residents_per_hold.value as u8;
-    let own_road_half = half_points(&t.own_road_mp, d).unwrap_or(0);
-    let max_moves = t.max_moves_per_turn.value as u8;
-
-    // [privileges] and [[privilege_types]]
-    let pr = &raw.privileges.value;
-    // A price of 0 would make "for 0" ambiguous in the notation.
-    let privilege_price = pr.price.value as i32;
-    let initial_row = per_players_u8(&pr.initial_row, players.clone(), 0..=MAX_ROW as i64, d);
-    let refill_below = per_players_u8(&pr.refill_below, players.clone(), 0..=MAX_ROW as i64, d);
-    let full_sets = per_players_u8(&pr.full_sets, players.clone(), 0..=4, d);
-    let random_extra = per_players_u8(&pr.random_extra, players.clone(), 0..=MAX_PRIVILEGE_TYPES as i64, d);
-    let types = &raw.privilege_types;
-    if types.value.len() > MAX_PRIVILEGE_TYPES {
-        d.error(types.origin, format!("at most {MAX_PRIVILEGE_TYPES} privilege types, found {}", types.value.len()));
-    }
-    let mut privileges: Vec<PrivilegeType> = Vec::new();
-    for item in types.value.iter().take(MAX_PRIVILEGE_TYPES) {
-        let pt = &item.value;
-        let back = pt.back.get();
-        let effects: Vec<Effect> = pt.effects.iter().filter_map(|e| effect(e, &terrains, d)).collect();
-        let (Some(id), Some(back)) = (de::id(&pt.id, d), back) else { continue };
-        if !is_word(id) || id == "resident" {
-            d.error(item.origin, format!("privilege id `{id}` must be a lowercase word other than `resident`"));
-        }
-        if privileges.iter().any(|p| p.id == id) {
-            d.error(item.origin, format!("privilege `{id}` is listed twice"));
-        }
-        let label = pt.label.clone().filter(|l| !l.is_empty()).unwrap_or_else(|| id.to_string());
-        privileges.push(PrivilegeType { id: id.to_string(), label, back: back as u8, effects });
-    }
-    for p in players.clone() {
-        if usize::from(random_extra[p]) > privileges.len() {
+    (rules.adjacency, rules.edges) = adjacency_of(&rules.map.hexes);
+    let types = rules.privileges.len();
+    for p in head.players.0..=head.players.1 {
+        let extra = rules.market.random_extra[p];
+        if usize::from(extra) > types {
             d.error(
-                raw.privileges.origin,
-                format!(
-                    "random_extra for {p} players is {} but there are only {} privilege types",
-                    random_extra[p],
-                    privileges.len()
-                ),
+                head.at_privileges,
+                format!("random_extra for {p} players is {extra} but there are only {types} privilege types"),
             );
         }
-        let size = privileges.len() * usize::from(full_sets[p]) + usize::from(random_extra[p]);
+        let size = types * usize::from(rules.market.full_sets[p]) + usize::from(extra);
         if size > MAX_DECK {
             d.error(
-                raw.privileges.origin,
+                head.at_privileges,
                 format!("the privilege deck for {p} players has {size} cards; at most {MAX_DECK}"),
             );
         }
     }
-
-    // [income], [end], [scoring]
-    let i = &raw.income;
-    let income_capital = i.capital.value as i32;
-    let income_per_city = i.per_additional_city.value as i32;
-    let income_complete_set = i.complete_set.value as i32;
-    let delivered = per_players_u8(&raw.end.delivered_goods, players.clone(), 1..=255, d);
-    let end_delivered = delivered.map(u16::from);
-    let max_rounds = raw.end.max_rounds.value as u32;
-    let kinds = &raw.scoring.goods_of_a_kind;
-    let goods_of_a_kind: Vec<i32> = kinds.value.iter().filter_map(Int::get).map(|v| v as i32).collect();
-    if kinds.value.is_empty() {
-        d.error(kinds.origin, "expected at least one value (VP for 1 good of a type)");
+    if !rules.goods.is_empty() && rules.goods.len() < 2 && d.len() == before {
+        d.error(head.at_goods, "expected at least 2 goods types");
     }
-    let complete_set_vp = raw.scoring.complete_set.value as i32;
-
-    // Semantic cross-checks that need everything.
-    if !goods.is_empty() && goods.len() < 2 && d.len() == before {
-        d.error(types_origin(&raw), "expected at least 2 goods types");
-    }
-    if d.len() != before {
-        return None;
-    }
-    Some(Rules {
-        name,
-        min_players,
-        max_players,
-        goods,
-        terrains,
-        hexes,
-        adjacency,
-        edges,
-        cities,
-        deal_shuffled,
-        goods_per_city,
-        starting_money,
-        residents,
-        settlements,
-        trolley_start_goods,
-        resident_price,
-        capital_limit,
-        settlement_limit,
-        limits_always: pu.limits_always,
-        opposing_road_extra,
-        residents_returned,
-        movement,
-        movement_upgrade_cost,
-        holds,
-        holds_upgrade_cost,
-        goods_per_hold,
-        residents_per_hold,
-        own_road_half,
-        needs_own_tile: t.needs_own_tile_without_residents,
-        unload_at_end: t.residents_aboard_at_end == raw::AboardAtEnd::Unload,
-        max_moves,
-        privilege_price,
-        initial_row,
-        refill_below,
-        full_sets,
-        random_extra,
-        privileges,
-        income_capital,
-        income_per_city,
-        income_complete_set,
-        cap_by_cities: i.cap_by_connected_cities,
-        end_delivered,
-        max_rounds,
-        goods_of_a_kind,
-        complete_set_vp,
-    })
-}
-
-fn types_origin(raw: &Raw) -> Origin {
-    raw.goods.types.origin
-}
-
-fn int(v: &Located<i64>, range: std::ops::RangeInclusive<i64>, d: &mut Diagnostics) -> Option<i64> {
-    de::int_in(v, range, d)
 }
 
 /// Per tile: (neighbour tile, edge index), in direction order.
@@ -570,102 +528,307 @@ pub fn is_word(s: &str) -> bool {
         && s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
 }
 
-fn check_names(origin: Origin, d: &mut Diagnostics, names: &[&str], what: &str, max: usize) {
-    if names.is_empty() || names.len() > max {
-        d.error(origin, format!("expected 1 to {max} {what} names, found {}", names.len()));
-    }
-    for (i, name) in names.iter().enumerate() {
-        if !is_word(name) || *name == "resident" {
-            d.error(origin, format!("{what} name `{name}` must be a lowercase word other than `resident`"));
-        }
-        if names[..i].contains(name) {
-            d.error(origin, format!("{what} `{name}` is listed twice"));
-        }
-    }
+// The fields' own readers. Each reads the shape the TOML has and reports what it finds
+// wrong with `de::reject` (or `de::checked`), going on with a neutral value.
+
+fn ruleset_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let meta = RulesetMeta::deserialize(d)?;
+    Ok(meta.name.unwrap_or_else(|| "mundo-163".to_string()))
 }
 
-fn good_ref(n: &Located<String>, d: &mut Diagnostics, goods: &[String]) -> Option<u8> {
-    match goods.iter().position(|g| *g == n.value) {
-        Some(i) => Some(i as u8),
-        None => {
-            d.error(n.origin, format!("unknown goods `{}`: expected one of {}", n.value, goods.join(", ")));
-            None
+fn goods<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    struct Goods {
+        types: Located<Vec<String>>,
+    }
+    let Goods { types } = Goods::deserialize(d)?;
+    let names = &types.value;
+    if names.is_empty() || names.len() > MAX_GOODS {
+        de::reject(types.origin, format!("expected 1 to {MAX_GOODS} goods names, found {}", names.len()))?;
+    }
+    for (i, name) in names.iter().enumerate() {
+        if !is_word(name) || name == "resident" {
+            de::reject(types.origin, format!("goods name `{name}` must be a lowercase word other than `resident`"))?;
+        }
+        if names[..i].contains(name) {
+            de::reject(types.origin, format!("goods `{name}` is listed twice"))?;
         }
     }
+    Ok(types.value)
+}
+
+fn terrains<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Terrain>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        kind: TerrainKind,
+        road_residents: Int<0, 20>,
+        enter_mp: Located<f64>,
+        /// Land only.
+        income: Option<Int<0, 1000>>,
+        counted: bool,
+    }
+    let table = Located::<Entries<Located<Entry>>>::deserialize(d)?;
+    let entries = &table.value.0;
+    if entries.is_empty() || entries.len() > MAX_TERRAINS {
+        let found = entries.len();
+        de::reject(table.origin, format!("expected 1 to {MAX_TERRAINS} terrains, found {found}"))?;
+    }
+    let mut terrains = Vec::new();
+    for (key, t) in entries {
+        if !is_word(&key.value) {
+            de::reject(key.origin, format!("terrain name `{}` must be a lowercase word", key.value))?;
+        }
+        let t = &t.value;
+        let enter_half = half(&t.enter_mp)?;
+        let income = match (t.kind, &t.income) {
+            (TerrainKind::Land, Some(n)) => n.get().unwrap_or(0),
+            (TerrainKind::Land, None) => {
+                let message = format!("missing key `income` for land terrain `{}`", key.value);
+                de::reject(key.origin, message)?;
+                0
+            }
+            (_, Some(n)) => {
+                de::reject(n.origin, "only land terrains take `income` (cities pay per connected city)")?;
+                0
+            }
+            (_, None) => 0,
+        };
+        if t.kind == TerrainKind::Water && t.counted {
+            de::reject(key.origin, "water cannot be counted on the majority board")?;
+        }
+        terrains.push(Terrain {
+            name: key.value.clone(),
+            kind: t.kind,
+            road_residents: t.road_residents.get().unwrap_or(0) as u8,
+            enter_half,
+            income: income as i32,
+            counted: t.counted,
+        });
+    }
+    Ok(terrains)
+}
+
+/// A good by name (its index), or `None` and the problem reported at `name`.
+fn good<E: serde::de::Error>(name: &Located<String>) -> Result<Option<u8>, E> {
+    HEAD.with(|h| {
+        let goods = &h.borrow().goods;
+        match goods.iter().position(|g| *g == name.value) {
+            Some(i) => Ok(Some(i as u8)),
+            None => {
+                let message = format!("unknown goods `{}`: expected one of {}", name.value, goods.join(", "));
+                de::reject(name.origin, message).map(|()| None)
+            }
+        }
+    })
+}
+
+fn cities<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<City>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        goods: Located<String>,
+        demands: Located<Vec<Located<String>>>,
+    }
+    let items = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    if items.value.is_empty() || items.value.len() > MAX_CITIES {
+        let found = items.value.len();
+        de::reject(items.origin, format!("expected 1 to {MAX_CITIES} cities, found {found}"))?;
+    }
+    let mut cities: Vec<City> = Vec::new();
+    for item in &items.value {
+        let c = &item.value;
+        let goods = good(&c.goods)?.unwrap_or(0);
+        if c.demands.value.len() > MAX_DEMANDS {
+            let found = c.demands.value.len();
+            de::reject(c.demands.origin, format!("a city demands at most {MAX_DEMANDS} goods, found {found}"))?;
+        }
+        // The first unknown demand is reported, the list read no further.
+        let mut demands = Vec::new();
+        for g in &c.demands.value {
+            let Some(g) = good(g)? else { break };
+            demands.push(g);
+        }
+        let id = de::checked(|d| de::id(&c.id, d).map(str::to_string))?.unwrap_or_default();
+        if !id.is_empty() && !is_word(&id) {
+            de::reject(item.origin, format!("city id `{id}` must be a lowercase word or number"))?;
+        }
+        if !id.is_empty() && cities.iter().any(|x| x.id == id) {
+            de::reject(item.origin, format!("city `{id}` is listed twice"))?;
+        }
+        // Kept whatever was wrong (already reported): the map refers to cities by place.
+        cities.push(City { id, tile: NONE, goods, demands });
+    }
+    Ok(cities)
+}
+
+fn shuffled<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    enum DealLand {
+        Fixed,
+        Shuffled,
+    }
+    Ok(DealLand::deserialize(d)? == DealLand::Shuffled)
+}
+
+fn hexes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Hex>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        name: String,
+        q: Int<-20, 20>,
+        r: Int<-20, 20>,
+        terrain: String,
+        /// City tiles only.
+        city: Option<Located<String>>,
+    }
+    let items = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    let (terrains, city_ids, at_map) = HEAD.with(|h| {
+        let h = h.borrow();
+        (h.terrains.clone(), h.cities.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>(), h.at_map)
+    });
+    if items.value.is_empty() || items.value.len() > MAX_TILES {
+        let found = items.value.len();
+        de::reject(at_map, format!("expected 1 to {MAX_TILES} hexes, found {found}"))?;
+    }
+    let mut placed = vec![false; city_ids.len()];
+    let mut hexes: Vec<Hex> = Vec::new();
+    for item in items.value.iter().take(MAX_TILES) {
+        let h = &item.value;
+        let (Some(q), Some(r)) = (h.q.get(), h.r.get()) else { continue };
+        let (q, r, name) = (q as i32, r as i32, h.name.as_str());
+        if !is_word(name) || name.contains('-') {
+            de::reject(item.origin, format!("tile name `{name}` must be lowercase letters and digits"))?;
+        }
+        if hexes.iter().any(|x| x.name == name) {
+            de::reject(item.origin, format!("tile `{name}` is listed twice"))?;
+        }
+        if hexes.iter().any(|x| x.q == q && x.r == r) {
+            de::reject(item.origin, format!("two tiles at q = {q}, r = {r}"))?;
+        }
+        let Some(terrain) = terrains.iter().position(|(t, _)| *t == h.terrain) else {
+            let known: Vec<&str> = terrains.iter().map(|(t, _)| t.as_str()).collect();
+            let message = format!("unknown terrain `{}`: expected one of {}", h.terrain, known.join(", "));
+            de::reject(item.origin, message)?;
+            continue;
+        };
+        let is_city = terrains[terrain].1 == TerrainKind::City;
+        let mut city = NONE;
+        match (is_city, &h.city) {
+            (true, Some(c)) => match city_ids.iter().position(|id| *id == c.value) {
+                Some(i) if !placed[i] => {
+                    placed[i] = true;
+                    city = i as u8;
+                }
+                Some(_) => de::reject(c.origin, format!("city `{}` stands on two tiles", c.value))?,
+                None => de::reject(c.origin, format!("unknown city `{}`: not in [[cities]]", c.value))?,
+            },
+            (true, None) => de::reject(item.origin, format!("city tile `{name}` needs `city = \"<id>\"`"))?,
+            (false, Some(c)) => de::reject(c.origin, format!("tile `{name}` is not a city but names one"))?,
+            (false, None) => {}
+        }
+        hexes.push(Hex { name: name.to_string(), q, r, terrain: terrain as u8, city });
+    }
+    Ok(hexes)
 }
 
 /// A movement cost in MP, a multiple of 0.5, as half points.
-fn half_points(n: &Located<f64>, d: &mut Diagnostics) -> Option<u8> {
+fn half<E: serde::de::Error>(n: &Located<f64>) -> Result<u8, E> {
     let v = n.value;
     let half = v * 2.0;
     if !(0.0..=40.0).contains(&half) || half.fract() != 0.0 {
-        d.error(n.origin, format!("{v} is not a movement cost: expected a multiple of 0.5 from 0 to 20"));
-        return None;
+        let message = format!("{v} is not a movement cost: expected a multiple of 0.5 from 0 to 20");
+        return de::reject(n.origin, message).map(|()| 0);
     }
-    Some(half as u8)
+    Ok(half as u8)
 }
 
-fn levels(
-    n: &Located<Vec<Located<i64>>>,
-    range: std::ops::RangeInclusive<i64>,
-    d: &mut Diagnostics,
-) -> Option<Vec<u8>> {
-    let v: Vec<Option<i64>> = n.value.iter().map(|x| int(x, range.clone(), d)).collect();
-    let v: Vec<i64> = v.into_iter().collect::<Option<_>>()?;
-    if v.is_empty() || v.len() > 8 {
-        d.error(n.origin, format!("expected 1 to 8 levels, found {}", v.len()));
-        return None;
-    }
-    if v.windows(2).any(|w| w[1] <= w[0]) {
-        d.error(n.origin, "levels must increase");
-        return None;
-    }
-    Some(v.into_iter().map(|x| x as u8).collect())
+fn half_points<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    half(&Located::<f64>::deserialize(d)?)
 }
 
-fn per_players_u8(
-    table: &raw::PerPlayers,
-    players: std::ops::RangeInclusive<usize>,
-    range: std::ops::RangeInclusive<i64>,
-    d: &mut Diagnostics,
-) -> [u8; MAX_PLAYERS + 1] {
-    let mut out = [0u8; MAX_PLAYERS + 1];
-    if let Some(v) = de::per_players(table, players, range, d) {
-        for (p, x) in v.into_iter().enumerate() {
-            if let (Some(x), Some(slot)) = (x, out.get_mut(p)) {
-                *slot = x as u8;
+fn unload<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    enum AboardAtEnd {
+        Unload,
+        Stay,
+    }
+    Ok(AboardAtEnd::deserialize(d)? == AboardAtEnd::Unload)
+}
+
+/// Levels (movement points, cargo holds): 1 to 8, each in `range`, rising.
+fn levels<'de, D: Deserializer<'de>>(d: D, range: std::ops::RangeInclusive<i64>) -> Result<Vec<u8>, D::Error> {
+    let list = Located::<Vec<Located<i64>>>::deserialize(d)?;
+    let values: Vec<Option<i64>> =
+        de::checked(|d| list.value.iter().map(|x| de::int_in(x, range.clone(), d)).collect())?;
+    let Some(values) = values.into_iter().collect::<Option<Vec<i64>>>() else { return Ok(Vec::new()) };
+    if values.is_empty() || values.len() > 8 {
+        de::reject(list.origin, format!("expected 1 to 8 levels, found {}", values.len()))?;
+    } else if values.windows(2).any(|w| w[1] <= w[0]) {
+        de::reject(list.origin, "levels must increase")?;
+    }
+    Ok(values.into_iter().map(|x| x as u8).collect())
+}
+
+fn movement_levels<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    levels(d, 0..=20)
+}
+
+fn hold_levels<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    levels(d, 1..=4)
+}
+
+/// A terrain by name (its index), for effects.
+fn terrain<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    let name = Located::<String>::deserialize(d)?;
+    HEAD.with(|h| {
+        let terrains = &h.borrow().terrains;
+        match terrains.iter().position(|(t, _)| *t == name.value) {
+            Some(i) => Ok(i as u8),
+            None => {
+                let known: Vec<&str> = terrains.iter().map(|(t, _)| t.as_str()).collect();
+                let message = format!("unknown terrain `{}`: expected one of {}", name.value, known.join(", "));
+                de::reject(name.origin, message).map(|()| 0)
             }
         }
-    }
-    out
+    })
 }
 
-/// An effect: its kind and exactly the parameters that kind takes.
-fn effect(e: &Located<raw::Effect>, terrains: &[Terrain], d: &mut Diagnostics) -> Option<Effect> {
-    use raw::Effect as R;
-    let money = |m: &raw::Money| m.get().map(|m| m as i32);
-    let terrain = |t: &Located<String>, d: &mut Diagnostics| {
-        let found = terrains.iter().position(|x| x.name == t.value).map(|i| i as u8);
-        if found.is_none() {
-            let known: Vec<&str> = terrains.iter().map(|x| x.name.as_str()).collect();
-            d.error(t.origin, format!("unknown terrain `{}`: expected one of {}", t.value, known.join(", ")));
-        }
-        found
-    };
-    match &e.value {
-        R::CitySettlementIncome { money: m } => money(m).map(|money| Effect::CitySettlementIncome { money }),
-        R::UpgradeDiscount { money: m } => money(m).map(|money| Effect::UpgradeDiscount { money }),
-        R::ResidentPrice { money: m } => money(m).map(|money| Effect::ResidentPrice { money }),
-        R::RoadCost { terrain: t, residents } => {
-            Some(Effect::RoadCost { terrain: terrain(t, d)?, residents: residents.get()? as u8 })
-        }
-        R::VictoryPoints { vp } => vp.get().map(|vp| Effect::VictoryPoints { vp: vp as i32 }),
-        R::ExtraMovement { mp } => half_points(mp, d).map(|half| Effect::ExtraMovement { half }),
-        R::TrolleyEnterCost { terrain: t, mp } => {
-            let (terrain, half) = (terrain(t, d), half_points(mp, d));
-            Some(Effect::TrolleyEnterCost { terrain: terrain?, half: half? })
-        }
-        R::ExtraResidentAction => Some(Effect::ExtraResidentAction),
-        R::FreeRoad => Some(Effect::FreeRoad),
+fn privilege_types<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PrivilegeType>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        /// How the card is named on screens; its id when absent.
+        label: Option<String>,
+        back: Int<1, 9>,
+        effects: Vec<Effect>,
     }
+    let items = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    if items.value.len() > MAX_PRIVILEGE_TYPES {
+        let found = items.value.len();
+        de::reject(items.origin, format!("at most {MAX_PRIVILEGE_TYPES} privilege types, found {found}"))?;
+    }
+    let mut privileges: Vec<PrivilegeType> = Vec::new();
+    for item in items.value.into_iter().take(MAX_PRIVILEGE_TYPES) {
+        let pt = item.value;
+        let id = de::checked(|d| de::id(&pt.id, d).map(str::to_string))?;
+        let (Some(id), Some(back)) = (id, pt.back.get()) else { continue };
+        if !is_word(&id) || id == "resident" {
+            de::reject(item.origin, format!("privilege id `{id}` must be a lowercase word other than `resident`"))?;
+        }
+        if privileges.iter().any(|p| p.id == id) {
+            de::reject(item.origin, format!("privilege `{id}` is listed twice"))?;
+        }
+        let label = pt.label.filter(|l| !l.is_empty()).unwrap_or_else(|| id.clone());
+        privileges.push(PrivilegeType { id, label, back: back as u8, effects: pt.effects });
+    }
+    Ok(privileges)
+}
+
+fn goods_of_a_kind<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+    let kinds = Located::<Vec<Int<0, 1000>>>::deserialize(d)?;
+    if kinds.value.is_empty() {
+        de::reject(kinds.origin, "expected at least one value (VP for 1 good of a type)")?;
+    }
+    Ok(kinds.value.iter().filter_map(Int::get).map(|v| v as i32).collect())
 }

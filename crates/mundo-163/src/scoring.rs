@@ -31,8 +31,8 @@ pub fn income(rules: &Rules, s: &State, seat: Seat, with_turn: bool) -> i32 {
     let counts = majority(rules, s, seat);
     let city = rules.terrains.iter().position(|t| t.kind == TerrainKind::City).unwrap_or(0);
     let c = i32::from(counts[city]);
-    let cap = |n: i32| if rules.cap_by_cities { n.min(c) } else { n };
-    let mut total = rules.income_capital + rules.income_per_city * (c - 1).max(0);
+    let cap = |n: i32| if rules.income.cap_by_cities { n.min(c) } else { n };
+    let mut total = rules.income.capital + rules.income.per_city * (c - 1).max(0);
     let mut sets = i32::MAX;
     for (ti, t) in rules.terrains.iter().enumerate() {
         if !t.counted {
@@ -45,7 +45,7 @@ pub fn income(rules: &Rules, s: &State, seat: Seat, with_turn: bool) -> i32 {
         }
     }
     if sets != i32::MAX {
-        total += rules.income_complete_set * cap(sets);
+        total += rules.income.complete_set * cap(sets);
     }
     if with_turn && seat == s.current {
         let bonus: i32 = effects(rules, s.player(seat))
@@ -63,7 +63,7 @@ pub fn income(rules: &Rules, s: &State, seat: Seat, with_turn: bool) -> i32 {
 /// types, and privilege VP.
 pub fn score(rules: &Rules, s: &State, seat: Seat) -> i32 {
     let p = s.player(seat);
-    let table = &rules.goods_of_a_kind;
+    let table = &rules.scoring.goods_of_a_kind;
     let mut vp = 0;
     let mut sets = u8::MAX;
     for g in 0..rules.goods.len() {
@@ -73,7 +73,7 @@ pub fn score(rules: &Rules, s: &State, seat: Seat) -> i32 {
             vp += table.get(n - 1).or(table.last()).copied().unwrap_or(0);
         }
     }
-    vp += rules.complete_set_vp * i32::from(if sets == u8::MAX { 0 } else { sets });
+    vp += rules.scoring.complete_set * i32::from(if sets == u8::MAX { 0 } else { sets });
     vp += effects(rules, p)
         .map(|e| match e {
             Effect::VictoryPoints { vp } => *vp,

@@ -61,7 +61,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
         style.seat(s.current, &format!("seat {} to move", s.current))
     };
     let delivered = s.delivered_total();
-    let goal = r.end_delivered.get(usize::from(s.players)).copied().unwrap_or(0);
+    let goal = r.end.delivered.get(usize::from(s.players)).copied().unwrap_or(0);
     let title = [
         style.bold("MUNDO 163"),
         format!("round {}", s.round),
@@ -96,7 +96,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
         })
         .collect();
     wrap("", &cities, "  ", &mut out);
-    let loose: Vec<String> = (0..r.hexes.len())
+    let loose: Vec<String> = (0..r.map.hexes.len())
         .filter_map(|t| {
             let goods: Vec<String> = s
                 .loose
@@ -109,7 +109,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
                     if n == 1 { good.to_string() } else { format!("{n} {good}") }
                 })
                 .collect();
-            (!goods.is_empty()).then(|| format!("{} {}", r.hexes[t].name, goods.join(" ")))
+            (!goods.is_empty()).then(|| format!("{} {}", r.map.hexes[t].name, goods.join(" ")))
         })
         .collect();
     if !loose.is_empty() {
@@ -122,7 +122,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
         .enumerate()
         .map(|(i, &k)| {
             let name = r.privileges.get(usize::from(k)).map_or("?", |p| p.id.as_str());
-            let price = if i < usize::from(s.free) { 0 } else { r.privilege_price };
+            let price = if i < usize::from(s.free) { 0 } else { r.market.price };
             format!("{name} ${price}")
         })
         .collect();
@@ -152,17 +152,17 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
 
 /// The hex map: two text rows per hex row, each row shifted half a hex from the next.
 fn map(r: &Rules, s: &State, style: &Style, out: &mut String) {
-    let Some(min_x) = r.hexes.iter().map(|h| 2 * h.q + h.r).min() else { return };
-    let mut rows: Vec<i32> = r.hexes.iter().map(|h| h.r).collect();
+    let Some(min_x) = r.map.hexes.iter().map(|h| 2 * h.q + h.r).min() else { return };
+    let mut rows: Vec<i32> = r.map.hexes.iter().map(|h| h.r).collect();
     rows.sort_unstable();
     rows.dedup();
     for row in rows {
-        let mut hexes: Vec<usize> = (0..r.hexes.len()).filter(|&t| r.hexes[t].r == row).collect();
-        hexes.sort_by_key(|&t| r.hexes[t].q);
+        let mut hexes: Vec<usize> = (0..r.map.hexes.len()).filter(|&t| r.map.hexes[t].r == row).collect();
+        hexes.sort_by_key(|&t| r.map.hexes[t].q);
         let (mut top, mut bottom) = (String::new(), String::new());
         let mut col = 0usize;
         for t in hexes {
-            let h = &r.hexes[t];
+            let h = &r.map.hexes[t];
             let x = ((2 * h.q + h.r - min_x) as usize) * CELL / 2;
             if x > col {
                 top.push_str(&" ".repeat(x - col));
@@ -238,8 +238,8 @@ fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut St
     let pl = s.player(p);
     let name = if p == seat { format!("seat {p} (you)") } else { format!("seat {p}") };
     let marker = if s.phase != Phase::Over && s.current == p { ">" } else { " " };
-    let holds = r.holds.get(usize::from(pl.holds_level)).copied().unwrap_or(0);
-    let movement = r.movement.get(usize::from(pl.movement_level)).copied().unwrap_or(0);
+    let holds = r.trolley.holds.get(usize::from(pl.holds_level)).copied().unwrap_or(0);
+    let movement = r.trolley.movement.get(usize::from(pl.movement_level)).copied().unwrap_or(0);
     let cargo: Vec<String> = pl
         .trolley
         .goods
@@ -255,7 +255,7 @@ fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut St
     } else {
         String::new()
     };
-    let at = r.hexes.get(usize::from(pl.trolley.tile)).map_or("-", |h| h.name.as_str());
+    let at = r.map.hexes.get(usize::from(pl.trolley.tile)).map_or("-", |h| h.name.as_str());
     let _ = writeln!(
         out,
         "{marker}{} ${} · trolley at {at} · movement {movement}{moves} · delivered {}",
@@ -276,7 +276,7 @@ fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut St
         .enumerate()
         .filter(|&(e, _)| pl.has_road(e as u8))
         .map(|(_, &(a, b))| {
-            let n = |t: u8| r.hexes.get(usize::from(t)).map_or("?", |h| h.name.as_str());
+            let n = |t: u8| r.map.hexes.get(usize::from(t)).map_or("?", |h| h.name.as_str());
             format!("{}-{}", n(a), n(b))
         })
         .collect();

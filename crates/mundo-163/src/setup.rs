@@ -7,8 +7,8 @@ use crate::state::{Phase, Player, State};
 use rulesmith_core::{ByPlayer, GameError, Rng};
 
 pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameError> {
-    if !(rules.min_players..=rules.max_players).contains(&players) {
-        return Err(GameError::PlayerCount { players, min: rules.min_players, max: rules.max_players });
+    if !(rules.min_players()..=rules.max_players()).contains(&players) {
+        return Err(GameError::PlayerCount { players, min: rules.min_players(), max: rules.max_players() });
     }
     let mut rng = Rng::from_seed(seed);
     let mut s = State {
@@ -31,10 +31,10 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         p: ByPlayer::new(players),
         turn: Default::default(),
     };
-    for (i, h) in rules.hexes.iter().enumerate() {
+    for (i, h) in rules.map.hexes.iter().enumerate() {
         s.terrain[i] = h.terrain;
     }
-    if rules.deal_shuffled {
+    if rules.map.deal_shuffled {
         // REF §6 Q1's alternative: the land tiles are dealt at random.
         let land: Vec<usize> = (0..rules.tiles())
             .filter(|&i| rules.terrains.get(usize::from(s.terrain[i])).is_some_and(|t| t.kind == TerrainKind::Land))
@@ -46,21 +46,21 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         }
     }
     for c in 0..rules.cities.len() {
-        s.city_stock[c] = rules.goods_per_city;
+        s.city_stock[c] = rules.map.goods_per_city;
     }
     let deck = build_deck(rules, players, &mut rng);
     for (i, &k) in deck.iter().enumerate().take(MAX_DECK) {
         s.deck[i] = k;
     }
     s.deck_len = deck.len().min(MAX_DECK) as u8;
-    for _ in 0..rules.initial_row[players] {
+    for _ in 0..rules.market.initial_row[players] {
         draw_to_row(rules, &mut s);
     }
     let player = Player {
-        money: rules.starting_money,
+        money: rules.setup.starting_money,
         capital: NONE,
-        residents_in_storage: rules.residents[players],
-        settlements_in_storage: rules.settlements[players],
+        residents_in_storage: rules.setup.residents[players],
+        settlements_in_storage: rules.setup.settlements[players],
         ..Player::default()
     };
     for p in s.p.iter_mut() {
@@ -76,10 +76,10 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
 pub fn build_deck(rules: &Rules, players: usize, rng: &mut Rng) -> Vec<u8> {
     let types = rules.privileges.len() as u8;
     let mut cards: Vec<u8> = Vec::with_capacity(rules.deck_size(players));
-    for _ in 0..rules.full_sets[players] {
+    for _ in 0..rules.market.full_sets[players] {
         cards.extend(0..types);
     }
-    let extra = usize::from(rules.random_extra[players]);
+    let extra = usize::from(rules.market.random_extra[players]);
     if extra > 0 {
         let mut one_set: Vec<u8> = (0..types).collect();
         rng.shuffle(&mut one_set);

@@ -12,11 +12,11 @@ use rulesmith_core::cargo;
 /// Holds needed for a cargo: goods and residents never share a hold (the core's
 /// [`cargo::holds_needed`]).
 pub fn holds_needed(rules: &Rules, goods: u32, residents: u32) -> u32 {
-    cargo::holds_needed(&[(goods, rules.goods_per_hold), (residents, rules.residents_per_hold)])
+    cargo::holds_needed(&[(goods, rules.trolley.goods_per_hold), (residents, rules.trolley.residents_per_hold)])
 }
 
 pub fn capacity(rules: &Rules, p: &Player) -> u32 {
-    u32::from(rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0))
+    u32::from(rules.trolley.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0))
 }
 
 fn fits(rules: &Rules, p: &Player, goods: u32, residents: u32) -> bool {
@@ -57,7 +57,7 @@ fn step_cost(rules: &Rules, s: &State, p: &Player, off: &[u8; MAX_TERRAINS], to:
     if off_road == u8::MAX {
         return None;
     }
-    Some(if p.has_road(edge) { off_road.min(rules.own_road_half) } else { off_road })
+    Some(if p.has_road(edge) { off_road.min(rules.trolley.own_road_half) } else { off_road })
 }
 
 /// The cheapest cost (half points) from the trolley's tile to every tile it can reach
@@ -71,7 +71,7 @@ pub fn reach(rules: &Rules, s: &State) -> [u8; MAX_TILES] {
     }
     let off = off_road_costs(rules, p);
     let budget = u16::from(p.trolley.half_mp);
-    let enterable: u64 = if !rules.needs_own_tile || p.trolley.residents > 0 {
+    let enterable: u64 = if !rules.trolley.needs_own_tile || p.trolley.residents > 0 {
         u64::MAX
     } else {
         p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
@@ -136,7 +136,7 @@ pub(crate) fn cheapest_paths(
 pub fn can_go(rules: &Rules, s: &State, to: u8) -> bool {
     let p = s.cur();
     s.phase == Phase::Trolley
-        && s.turn.trolley_moves < rules.max_moves
+        && s.turn.trolley_moves < rules.trolley.max_moves
         && to != p.trolley.tile
         && reach(rules, s).get(usize::from(to)).is_some_and(|&c| c != u8::MAX)
 }
@@ -260,7 +260,7 @@ pub fn unload_resident(rules: &Rules, s: &mut State) {
 /// End of 3 E: leftover MP are lost (REF §6 Q11), residents aboard are unloaded (with
 /// `residents_aboard_at_end = "unload"`), 3 H pays income, the turn passes.
 pub fn end_trolley(rules: &Rules, s: &mut State) {
-    if rules.unload_at_end {
+    if rules.trolley.unload_at_end {
         unload_all(rules, s);
     }
     let pay = income(rules, s, s.current, true);
@@ -301,13 +301,13 @@ pub fn next_turn(rules: &Rules, s: &mut State) {
     s.turn = Default::default();
     let next = rulesmith_core::steps::next_seat(s.current, usize::from(s.players));
     if next == 0 {
-        let threshold = u32::from(rules.end_delivered.get(usize::from(s.players)).copied().unwrap_or(0));
+        let threshold = u32::from(rules.end.delivered.get(usize::from(s.players)).copied().unwrap_or(0));
         if s.delivered_total() >= threshold {
             s.phase = Phase::Over;
             s.end = End::DeliveredGoods;
             return;
         }
-        if s.round >= rules.max_rounds {
+        if s.round >= rules.end.max_rounds {
             s.phase = Phase::Over;
             s.end = End::RoundLimit;
             return;
@@ -320,7 +320,7 @@ pub fn next_turn(rules: &Rules, s: &mut State) {
 
 pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
-    if s.turn.trolley_moves < rules.max_moves {
+    if s.turn.trolley_moves < rules.trolley.max_moves {
         let cost = reach(rules, s);
         for to in 0..rules.tiles() as u8 {
             if to != p.trolley.tile && cost[usize::from(to)] != u8::MAX {

@@ -29,7 +29,7 @@ names::kinds!(Good = "goods", Tile = "tile", Privilege = "privilege", City = "ci
 /// Runs a serde pass over the state JSON with the ruleset's names.
 fn with_names<R>(rules: &Rules, pass: impl FnOnce() -> R) -> R {
     let goods: Vec<&String> = rules.goods.iter().collect();
-    let tiles = rules.hexes.iter().map(|h| &h.name).collect();
+    let tiles = rules.map.hexes.iter().map(|h| &h.name).collect();
     let privileges = rules.privileges.iter().map(|p| &p.id).collect();
     let cities = rules.cities.iter().map(|c| &c.id).collect();
     let terrains = rules.terrains.iter().map(|t| &t.name).collect();
@@ -234,8 +234,8 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
                 PlayerView {
                     money: p.money,
                     capital: some_city(rules, p.capital),
-                    movement_points: rules.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0),
-                    cargo_holds: rules.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0),
+                    movement_points: rules.trolley.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0),
+                    cargo_holds: rules.trolley.holds.get(usize::from(p.holds_level)).copied().unwrap_or(0),
                     privileges: Every::new((0..rules.privileges.len()).map(|k| p.has_privilege(k as u8))),
                     settlements: tiles_of(rules, p.settlements).map(|t| Id::new(t as u8)).collect(),
                     residents,
@@ -277,7 +277,7 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
             .row()
             .iter()
             .enumerate()
-            .map(|(i, &k)| RowCard { privilege: Id::new(k), price: if i < free { 0 } else { rules.privilege_price } })
+            .map(|(i, &k)| RowCard { privilege: Id::new(k), price: if i < free { 0 } else { rules.market.price } })
             .collect(),
         cities: Every::new(cities),
         terrain: Every::new((0..rules.tiles()).map(|t| Id::new(s.terrain[t]))),
@@ -313,7 +313,7 @@ fn bad(msg: impl Into<String>) -> GameError {
 }
 
 fn tile_of(rules: &Rules, path: &str, name: &str) -> Result<u8, GameError> {
-    let tiles = rules.hexes.iter().map(|h| h.name.as_str());
+    let tiles = rules.map.hexes.iter().map(|h| h.name.as_str());
     names::index(path, "tile", name, tiles).map(|t| t as u8).map_err(bad)
 }
 
@@ -333,10 +333,11 @@ fn marks_from(rules: &Rules, path: &str, marked: &[String]) -> Result<u16, GameE
 pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameError> {
     let v: StateView = with_names(rules, || rulesmith_core::game::from_json(&value)).map_err(bad)?;
     let players = v.players.len();
-    if !(rules.min_players..=rules.max_players).contains(&players) {
+    if !(rules.min_players()..=rules.max_players()).contains(&players) {
         return Err(bad(format!(
             "{players} players; this ruleset allows {} to {}",
-            rules.min_players, rules.max_players
+            rules.min_players(),
+            rules.max_players()
         )));
     }
     let phase = PHASE_NAMES
@@ -398,8 +399,8 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
                 return Err(bad("the $0 privileges must be on the left of the row (left of the price token)"));
             }
             free += 1;
-        } else if c.price != rules.privilege_price {
-            return Err(bad(format!("a privilege costs 0 or {}, not {}", rules.privilege_price, c.price)));
+        } else if c.price != rules.market.price {
+            return Err(bad(format!("a privilege costs 0 or {}, not {}", rules.market.price, c.price)));
         }
     }
     s.row_len = v.privilege_row.len() as u8;
@@ -437,17 +438,16 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     for (seat, pv) in v.players.iter().enumerate() {
         let mut p = Player { money: pv.money, last_income: pv.last_income, ..Player::default() };
         p.capital = pv.capital.as_ref().and_then(|c| rules.cities.get(usize::from(c.index()))).map_or(NONE, |c| c.tile);
-        p.movement_level = rules
-            .movement
-            .iter()
-            .position(|&m| m == pv.movement_points)
-            .ok_or_else(|| bad(format!("player {seat}: movement_points must be one of {:?}", rules.movement)))?
-            as u8;
+        p.movement_level =
+            rules.trolley.movement.iter().position(|&m| m == pv.movement_points).ok_or_else(|| {
+                bad(format!("player {seat}: movement_points must be one of {:?}", rules.trolley.movement))
+            })? as u8;
         p.holds_level = rules
+            .trolley
             .holds
             .iter()
             .position(|&m| m == pv.cargo_holds)
-            .ok_or_else(|| bad(format!("player {seat}: cargo_holds must be one of {:?}", rules.holds)))?
+            .ok_or_else(|| bad(format!("player {seat}: cargo_holds must be one of {:?}", rules.trolley.holds)))?
             as u8;
         let at = |key: &str| format!("/players/{seat}/{key}");
         for (k, _) in pv.privileges.0.iter().enumerate().filter(|(_, owned)| **owned) {
@@ -499,9 +499,9 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         };
         p.delivered = pv.delivered.array();
         // Storage is what is not on the map.
-        let total_r = u32::from(rules.residents[players]);
+        let total_r = u32::from(rules.setup.residents[players]);
         let used_r = on_board + u32::from(p.trolley.residents);
-        let total_s = u32::from(rules.settlements[players]);
+        let total_s = u32::from(rules.setup.settlements[players]);
         let used_s = p.settlements.count_ones();
         if used_r > total_r || used_s > total_s {
             return Err(bad(format!(

@@ -18,15 +18,23 @@
 //! [`Located`] keeps a value's origin for the validation step's own messages; [`Int`] is
 //! an integer whose fixed range is part of the shape (checked while reading, and named in
 //! the message when the key is missing or the value wrong). A typed rule can read itself
-//! with no raw copy between: a `u8` field by its range ([`byte`]), a field with its own
-//! reader that reports what it finds wrong in reading order ([`reject`]).
+//! with no raw copy between: a number field by its range ([`byte`], [`num`]), a table by
+//! player count by the counts of the pass ([`per_players_byte`] inside [`with_players`]),
+//! a field with its own reader that reports what it finds wrong in reading order
+//! ([`reject`], or [`checked`] around a helper that writes to [`Diagnostics`]).
 //!
 //! ```ignore
 //! #[derive(Deserialize)]
-//! struct Raw { max_rounds: Located<i64>, label: Option<String> }
+//! struct Rules {
+//!     #[serde(deserialize_with = "de::num::<1, 10_000, _, _>")]
+//!     max_rounds: u32,
+//!     #[serde(deserialize_with = "de::per_players_byte::<1, 200, _>")]
+//!     residents: [u8; MAX_PLAYERS + 1],
+//!     label: Option<String>,
+//! }
 //! let before = d.len();
-//! let raw: Raw = de::from_tree(tree, d)?;          // with stand-ins for what was wrong
-//! let max_rounds = de::int_in(&raw.max_rounds, 1..=10_000, d);
+//! let rules: Rules = de::with_players(2..=4, || de::from_tree(tree, d))?;
+//! // … the checks that span fields …
 //! (d.len() == before).then_some(rules)
 //! ```
 
@@ -80,6 +88,58 @@ pub fn reject<E: de::Error>(origin: Origin, message: impl Into<String>) -> Resul
 pub fn byte<'de, const MIN: i64, const MAX: i64, D: de::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
     const { assert!(0 <= MIN && MIN <= MAX && MAX <= u8::MAX as i64) };
     <Int<MIN, MAX> as de::Deserialize>::deserialize(d).map(|i| i.get().map_or(0, |v| v as u8))
+}
+
+/// An [`Int`] read straight into a numeric field of a typed rule (`i32`, `u16`, `u32` …)
+/// (`#[serde(deserialize_with = "de::num::<0, 10_000, _, _>")]`); the default stands in
+/// for a value that could not be read (its problem reported).
+pub fn num<'de, const MIN: i64, const MAX: i64, T: TryFrom<i64> + Default, D: de::Deserializer<'de>>(
+    d: D,
+) -> Result<T, D::Error> {
+    <Int<MIN, MAX> as de::Deserialize>::deserialize(d)
+        .map(|i| i.get().and_then(|v| T::try_from(v).ok()).unwrap_or_default())
+}
+
+/// Runs a validation helper (one that writes to [`Diagnostics`], such as [`per_players`]
+/// or [`id`]) inside a field's own reader: what it finds is reported as by [`reject`].
+pub fn checked<E: de::Error, R>(check: impl FnOnce(&mut Diagnostics) -> R) -> Result<R, E> {
+    let mut d = Diagnostics::default();
+    let out = check(&mut d);
+    for item in d.items {
+        reject(item.origin.unwrap_or(Origin::REPORTED), item.message)?;
+    }
+    Ok(out)
+}
+
+thread_local! {
+    /// The player counts of the ruleset being read ([`with_players`]).
+    static PLAYERS: std::cell::Cell<Option<(usize, usize)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `pass` (a [`from_tree`]) knowing the ruleset's player counts, which the
+/// per-player-count tables read by [`per_players_byte`] must cover.
+pub fn with_players<R>(players: RangeInclusive<usize>, pass: impl FnOnce() -> R) -> R {
+    let outer = PLAYERS.with(|p| p.replace(Some((*players.start(), *players.end()))));
+    let out = pass();
+    PLAYERS.with(|p| p.set(outer));
+    out
+}
+
+/// A per-player-count table of the pass's player counts ([`with_players`]; 2 players
+/// outside one) read straight into a field indexed by player count, each value from
+/// `MIN` to `MAX` (see [`per_players`]); 0 stands in where a value was wrong.
+pub fn per_players_byte<'de, const MIN: i64, const MAX: i64, D: de::Deserializer<'de>>(
+    d: D,
+) -> Result<[u8; crate::MAX_PLAYERS + 1], D::Error> {
+    const { assert!(0 <= MIN && MIN <= MAX && MAX <= u8::MAX as i64) };
+    let table = <Located<Entries<Located<i64>>> as de::Deserialize>::deserialize(d)?;
+    let (lo, hi) = PLAYERS.with(|p| p.get()).unwrap_or((2, 2));
+    let values = checked(|d| per_players(&table, lo..=hi, MIN..=MAX, d))?;
+    let mut out = [0; crate::MAX_PLAYERS + 1];
+    for (slot, v) in out.iter_mut().zip(values.unwrap_or_default()) {
+        *slot = v.map_or(0, |v| v as u8);
+    }
+    Ok(out)
 }
 
 /// A value with where it was written.

@@ -503,4 +503,45 @@ cost = 300
         let e = serde_json::from_str::<Row>(r#"{ "die": 1, "evens": 3 }"#);
         assert!(e.is_err());
     }
+
+    /// A table by player count reads itself for the counts of the pass: each count
+    /// present, no other; numbers of other widths by their range; a helper that writes
+    /// to `Diagnostics` reports from inside a field's reader.
+    #[test]
+    fn per_player_tables_and_numbers_read_themselves() {
+        fn named<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+            let v = <Located<String> as Deserialize>::deserialize(d)?;
+            Ok(de::checked(|d| de::id(&v, d).map(str::to_string))?.unwrap_or_default())
+        }
+        #[derive(Debug, Deserialize)]
+        struct Rules {
+            #[serde(deserialize_with = "de::per_players_byte::<1, 9, _>")]
+            ships: [u8; crate::MAX_PLAYERS + 1],
+            #[serde(deserialize_with = "de::num::<1, 100_000, _, _>")]
+            rounds: u32,
+            #[serde(deserialize_with = "named")]
+            id: String,
+        }
+        let read = |text: &str, players: std::ops::RangeInclusive<usize>| {
+            let mut sources = Sources::default();
+            let file = sources.add("r.toml", text);
+            let mut d = Diagnostics::default();
+            let tree = node::parse(file, text, &mut d).unwrap();
+            let rules: Option<Rules> = de::with_players(players, || de::from_tree(&tree, &mut d));
+            (rules.unwrap(), d.render(&sources), d.len())
+        };
+        let (rules, r, n) = read("ships = { 3 = 4, 4 = 5 }\nrounds = 70000\nid = \"cargo\"\n", 3..=4);
+        assert_eq!(
+            (n, &rules.ships[..5], rules.rounds, rules.id.as_str()),
+            (0, &[0, 0, 0, 4, 5][..], 70_000, "cargo"),
+            "{r}"
+        );
+        let (rules, r, n) = read("ships = { 3 = 4, 5 = 10 }\nrounds = 0\nid = \"Big Ship\"\n", 3..=4);
+        assert_eq!(n, 4, "{r}");
+        assert!(r.contains("r.toml:1:18: unknown player count `5`: expected 3 to 4"), "{r}");
+        assert!(r.contains("r.toml:1:9: missing the value for 4 players"), "{r}");
+        assert!(r.contains("r.toml:2:10: 0 is out of range: expected an integer from 1 to 100000"), "{r}");
+        assert!(r.contains("r.toml:3:6: "), "the id's own check, at the id: {r}");
+        assert_eq!((rules.ships, rules.rounds, rules.id.as_str()), ([0; crate::MAX_PLAYERS + 1], 0, ""), "stand-ins");
+    }
 }

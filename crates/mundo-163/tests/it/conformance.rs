@@ -210,13 +210,13 @@ fn metrics_account_for_money_and_deliveries() {
         let mut seats: Vec<Box<dyn Bot<Mundo163>>> = (0..2).map(|_| Box::new(Keep(end.clone())) as _).collect();
         let r = rulesmith_core::sim::play_game_with(&g, 2, seed, seed, &mut seats, false).unwrap();
         let s = end.borrow().clone().unwrap();
-        assert!(r.decisions > 50 && s.p.iter().any(|p| p.money != g.rules.starting_money), "seed {seed}");
+        assert!(r.decisions > 50 && s.p.iter().any(|p| p.money != g.rules.setup.starting_money), "seed {seed}");
         for (p, player) in s.p.iter().enumerate() {
             let money: i64 = ["income", "privileges", "residents", "upgrades", "other"]
                 .iter()
                 .map(|m| seat_count(&r.metrics, defs.len(), p, at("money", m)))
                 .sum();
-            assert_eq!(money, i64::from(player.money - g.rules.starting_money), "seed {seed} seat {p}");
+            assert_eq!(money, i64::from(player.money - g.rules.setup.starting_money), "seed {seed} seat {p}");
             for (k, good) in g.rules.goods.iter().enumerate() {
                 let n = seat_count(&r.metrics, defs.len(), p, at("delivery", good));
                 assert_eq!(n, i64::from(player.delivered[k]), "seed {seed} seat {p} {good}");
