@@ -451,7 +451,11 @@ fn across(rules: &mut Rules, head: &Head, before: usize, d: &mut Diagnostics) {
         }
     }
     let max_players = head.players.1;
-    let distinct_goods = rules.cities.iter().fold(0u32, |seen, c| seen | (1 << c.goods)).count_ones() as usize;
+    // By sorting, not by bits: a list of too many goods (reported) gives indices past 31.
+    let mut offered: Vec<u8> = rules.cities.iter().map(|c| c.goods).collect();
+    offered.sort_unstable();
+    offered.dedup();
+    let distinct_goods = offered.len();
     if !rules.cities.is_empty() && distinct_goods < max_players {
         d.error(
             head.at_cities,

@@ -1037,3 +1037,30 @@ fn the_decision_limit_follows_max_rounds() {
     assert!(long.decision_limit() >= 10_000 * most_per_round * 5, "{} for {most_per_round}", long.decision_limit());
     assert!(long.decision_limit() > rulesmith_core::sim::MAX_DECISIONS);
 }
+
+// ---------------------------------------------------------------- the ruleset read
+
+/// A list of too many goods is refused, and the checks after it still count right: the
+/// cities' goods past the 32nd name are told apart (they were counted by bit, which wraps).
+#[test]
+fn too_many_goods_are_refused_and_counted_right() {
+    let names: Vec<String> = (0..40).map(|i| format!("\"g{i}\"")).collect();
+    let mut text = rulesmith_mundo_163::BUNDLED_TOML.replacen(
+        "types = [\"wheat\", \"cattle\", \"fish\", \"wood\", \"ore\"]",
+        &format!("types = [\"wheat\", \"cattle\", \"fish\", \"wood\", \"ore\", {}]", names.join(", ")),
+        1,
+    );
+    for (i, good) in ["wheat", "cattle", "fish", "wood", "ore"].iter().enumerate() {
+        // Every city offers g3 or g35 (as bits, both would be bit 3).
+        let to = if i % 2 == 0 { "g3" } else { "g35" };
+        text = text.replace(&format!("\ngoods = \"{good}\""), &format!("\ngoods = \"{to}\""));
+    }
+    let dir = std::env::temp_dir().join(format!("rulesmith-mundo-goods-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("many-goods.toml");
+    std::fs::write(&file, text).unwrap();
+    let err = rulesmith_mundo_163::load(file.to_str().unwrap()).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(err.contains("expected 1 to 8 goods names, found 45"), "{err}");
+    assert!(err.contains("the cities offer 2 goods types but up to 4 players play"), "{err}");
+}
