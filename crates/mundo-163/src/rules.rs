@@ -612,18 +612,25 @@ fn terrains<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Terrain>, D::Error> {
     Ok(terrains)
 }
 
+/// The index of `name` among `names`, or `None` and the problem reported at `at`.
+fn index_of<'a, E: serde::de::Error>(
+    names: impl Iterator<Item = &'a str> + Clone,
+    what: &str,
+    name: &str,
+    at: Origin,
+) -> Result<Option<usize>, E> {
+    if let Some(i) = names.clone().position(|n| n == name) {
+        return Ok(Some(i));
+    }
+    let known: Vec<&str> = names.collect();
+    de::reject(at, format!("unknown {what} `{name}`: expected one of {}", known.join(", "))).map(|()| None)
+}
+
 /// A good by name (its index), or `None` and the problem reported at `name`.
 fn good<E: serde::de::Error>(name: &Located<String>) -> Result<Option<u8>, E> {
-    HEAD.with(|h| {
-        let goods = &h.borrow().goods;
-        match goods.iter().position(|g| *g == name.value) {
-            Some(i) => Ok(Some(i as u8)),
-            None => {
-                let message = format!("unknown goods `{}`: expected one of {}", name.value, goods.join(", "));
-                de::reject(name.origin, message).map(|()| None)
-            }
-        }
-    })
+    let goods = HEAD.with(|h| h.borrow().goods.clone());
+    let found = index_of(goods.iter().map(String::as_str), "goods", &name.value, name.origin)?;
+    Ok(found.map(|i| i as u8))
 }
 
 fn cities<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<City>, D::Error> {
@@ -709,12 +716,8 @@ fn hexes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Hex>, D::Error> {
         if hexes.iter().any(|x| x.q == q && x.r == r) {
             de::reject(item.origin, format!("two tiles at q = {q}, r = {r}"))?;
         }
-        let Some(terrain) = terrains.iter().position(|(t, _)| *t == h.terrain) else {
-            let known: Vec<&str> = terrains.iter().map(|(t, _)| t.as_str()).collect();
-            let message = format!("unknown terrain `{}`: expected one of {}", h.terrain, known.join(", "));
-            de::reject(item.origin, message)?;
-            continue;
-        };
+        let names = terrains.iter().map(|(t, _)| t.as_str());
+        let Some(terrain) = index_of(names, "terrain", &h.terrain, item.origin)? else { continue };
         let is_city = terrains[terrain].1 == TerrainKind::City;
         let mut city = NONE;
         match (is_city, &h.city) {
@@ -786,15 +789,9 @@ fn hold_levels<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
 fn terrain<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
     let name = Located::<String>::deserialize(d)?;
     HEAD.with(|h| {
-        let terrains = &h.borrow().terrains;
-        match terrains.iter().position(|(t, _)| *t == name.value) {
-            Some(i) => Ok(i as u8),
-            None => {
-                let known: Vec<&str> = terrains.iter().map(|(t, _)| t.as_str()).collect();
-                let message = format!("unknown terrain `{}`: expected one of {}", name.value, known.join(", "));
-                de::reject(name.origin, message).map(|()| 0)
-            }
-        }
+        let names = h.borrow().terrains.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>();
+        let found = index_of(names.iter().map(String::as_str), "terrain", &name.value, name.origin)?;
+        Ok(found.map_or(0, |i| i as u8))
     })
 }
 
