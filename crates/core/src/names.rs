@@ -7,7 +7,9 @@
 //! In the serde pass itself: a game declares its state JSON with [`Id`] (an index shown
 //! as its name) and [`Every`] / [`Given`] (values by index shown as a map by name) and
 //! runs the pass inside [`with`], which gives the ruleset's names of each [`Kind`]; the
-//! pointer of every error comes from the pass ([`crate::game::from_json`]).
+//! pointer of every error comes from the pass ([`crate::game::from_json`]). A state whose
+//! own layout is its JSON keeps its plain integers and names them with the field adapters
+//! ([`write_id`], [`write_given`], [`write_set`] and their readers).
 
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::ser::SerializeMap;
@@ -23,11 +25,11 @@ pub trait Kind {
     const WHAT: &'static str;
 }
 
-/// Declares kinds of names: `kinds!(Good = "good", Citizen = "citizen")`.
+/// Declares kinds of names: `kinds!(Good = "good", pub(crate) Citizen = "citizen")`.
 #[macro_export]
 macro_rules! kinds {
-    ($($kind:ident = $what:literal),* $(,)?) => {$(
-        struct $kind;
+    ($($vis:vis $kind:ident = $what:literal),* $(,)?) => {$(
+        $vis struct $kind;
         impl $crate::names::Kind for $kind {
             const WHAT: &'static str = $what;
         }
@@ -88,6 +90,46 @@ impl<'de, K: Kind> Deserialize<'de> for Id<K> {
             None => Err(de::Error::custom(unknown(K::WHAT, &name, names.iter().map(String::as_str)))),
         })
     }
+}
+
+/// Field adapters for a state that keeps indices in plain integers (its layout is the
+/// playouts'): `#[serde(serialize_with = "names::write_id::<Building, _>", deserialize_with
+/// = "names::read_id::<Building, _>")]` on a `u8` writes and reads it as a name, like [`Id`].
+pub fn write_id<K: Kind, S: Serializer>(index: &u8, s: S) -> Result<S::Ok, S::Error> {
+    Id::<K>::new(*index).serialize(s)
+}
+
+/// See [`write_id`].
+pub fn read_id<'de, K: Kind, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    Id::<K>::deserialize(d).map(|id| id.index())
+}
+
+/// An array of values by index written as a map by name, like [`Given`] (see [`write_id`]).
+pub fn write_given<K: Kind, T: Serialize, S: Serializer, const N: usize>(
+    values: &[T; N],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    write_map::<K, T, S>(values, s)
+}
+
+/// See [`write_given`]: names left out take the default.
+pub fn read_given<'de, K: Kind, T: Deserialize<'de> + Copy + Default, D: Deserializer<'de>, const N: usize>(
+    d: D,
+) -> Result<[T; N], D::Error> {
+    Given::<K, T>::deserialize(d).map(|g| g.array())
+}
+
+/// A set of indices (bit `i` for index `i`) written as the list of their names, in the
+/// ruleset's order (see [`write_id`]).
+pub fn write_set<K: Kind, S: Serializer>(bits: &u64, s: S) -> Result<S::Ok, S::Error> {
+    let known = names_of::<K, _>(|names| names.len()).min(64);
+    s.collect_seq((0..known as u8).filter(|&i| bits & (1 << i) != 0).map(Id::<K>::new))
+}
+
+/// See [`write_set`]: a name listed twice is in the set once.
+pub fn read_set<'de, K: Kind, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let ids = Vec::<Id<K>>::deserialize(d)?;
+    Ok(ids.iter().fold(0u64, |bits, id| bits | 1u64.checked_shl(u32::from(id.0)).unwrap_or(0)))
 }
 
 /// Values in the order of the ruleset's list of `K`, written as a map by name; read, the
@@ -335,6 +377,45 @@ mod tests {
         goods: Every<Good, u8>,
         some: Given<Good, u8>,
         pick: Vec<Id<Good>>,
+    }
+
+    /// A state's own layout: indices in plain integers, named only in its JSON.
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Packed {
+        #[serde(serialize_with = "write_id::<Good, _>", deserialize_with = "read_id::<Good, _>")]
+        best: u8,
+        #[serde(serialize_with = "write_given::<Good, _, _, 4>", deserialize_with = "read_given::<Good, _, _, 4>")]
+        stock: [u8; 4],
+        #[serde(serialize_with = "write_set::<Good, _>", deserialize_with = "read_set::<Good, _>")]
+        sold_out: u64,
+    }
+
+    #[test]
+    fn fields_kept_by_index_read_and_write_names() {
+        let goods = ["corn".to_string(), "sugar".to_string()];
+        let vocabulary = || [("good", goods.iter())];
+        // Places past the names (index 2 and up) are not written.
+        let packed = Packed { best: 1, stock: [3, 0, 0, 0], sold_out: 0b110 };
+        let v = with(vocabulary(), || serde_json::to_value(&packed)).unwrap();
+        let written = serde_json::json!({ "best": "sugar", "stock": { "corn": 3, "sugar": 0 }, "sold_out": ["sugar"] });
+        assert_eq!(v, written);
+        let read = |v: serde_json::Value| with(vocabulary(), || crate::game::from_json::<Packed>(&v));
+        let back = read(written.clone()).unwrap();
+        assert_eq!((back.best, back.stock, back.sold_out), (1, [3, 0, 0, 0], 0b10));
+        let twice = read(serde_json::json!({ "best": "corn", "stock": { "sugar": 2 }, "sold_out": ["corn", "corn"] }));
+        let twice = twice.unwrap();
+        assert_eq!((twice.best, twice.stock, twice.sold_out), (0, [0, 2, 0, 0], 0b1), "left out: 0; twice: once");
+        for (edit, message) in [
+            (("best", serde_json::json!("rum")), "/best: unknown good `rum` (expected one of corn, sugar)"),
+            (("best", serde_json::json!(1)), "/best: invalid type: integer `1`, expected a string"),
+            (("stock", serde_json::json!({ "rum": 1 })), "/stock/rum: unknown key (expected one of corn, sugar)"),
+            (("stock", serde_json::json!({ "corn": 300 })), "/stock/corn: invalid value: integer `300`, expected u8"),
+            (("sold_out", serde_json::json!(["tea"])), "/sold_out/0: unknown good `tea` (expected one of corn, sugar)"),
+        ] {
+            let mut v = written.clone();
+            v[edit.0] = edit.1;
+            assert_eq!(read(v).err().as_deref(), Some(message));
+        }
     }
 
     #[test]

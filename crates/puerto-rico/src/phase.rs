@@ -4,7 +4,12 @@
 //! `/pending`, with the keys they always had.
 
 use crate::goods::{ByGood, Good};
+use rulesmith_core::names;
 use serde::{Deserialize, Serialize};
+
+// A building index in the state JSON is the building's id (`crate::json` gives the
+// ruleset's ids to the serde pass).
+names::kinds!(pub(crate) Building = "building");
 
 /// Bits per seat (bit `s` for seat `s`).
 pub type SeatSet = u8;
@@ -53,7 +58,10 @@ pub enum Offer {
     Quarry,
     SanJuan,
     /// A building of the player's city, by building index.
-    Building(u8),
+    Building(
+        #[serde(serialize_with = "names::write_id::<Building, _>", deserialize_with = "names::read_id::<Building, _>")]
+        u8,
+    ),
 }
 
 /// Decisions in progress that take several actions, one part per phase.
@@ -98,7 +106,8 @@ pub struct Privilege {
 /// Builder phase (`phases::builder`): a building being paid for with returned components.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Payment {
-    /// The building (index).
+    /// The building (index; its id in the JSON while the decision is under way, `null`
+    /// otherwise: `crate::json`).
     pub build: u8,
     /// Doubloons still owed for it.
     pub owed: u8,

@@ -2,15 +2,17 @@
 
 use crate::goods::{ByGood, Good};
 use crate::limits::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
+use crate::phase::Building;
 pub use crate::phase::{Checkpoint, Offer, Pending, Phase, SeatSet};
 use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
-use rulesmith_core::{ByPlayer, Rng, Seat};
+use rulesmith_core::{ByPlayer, Rng, Seat, names};
 use serde::{Deserialize, Serialize};
 
 /// A building in a player's city.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CityBuilding {
-    /// Index into the ruleset's buildings.
+    /// Index into the ruleset's buildings (its id in the JSON).
+    #[serde(serialize_with = "names::write_id::<Building, _>", deserialize_with = "names::read_id::<Building, _>")]
     pub building: u8,
     pub colonists: u8,
 }
@@ -160,8 +162,12 @@ pub struct State {
     pub stack: Stack,
     pub face_up: ByGood<u8>,
     pub discards: ByGood<u8>,
-    /// Buildings left on the board, by building index.
-    #[serde(with = "buildings_serde")]
+    /// Buildings left on the board, by building index (a map by id in the JSON; ids left
+    /// out have none).
+    #[serde(
+        serialize_with = "names::write_given::<Building, _, _, MAX_BUILDINGS>",
+        deserialize_with = "names::read_given::<Building, _, _, MAX_BUILDINGS>"
+    )]
     pub buildings: [u8; MAX_BUILDINGS],
     pub ships: [Ship; MAX_SHIPS],
     pub ship_count: u8,
@@ -186,8 +192,13 @@ pub struct State {
     /// face (the expansion's forests lie face down, [`crate::extension`]).
     #[serde(default)]
     pub held_tiles: ByGood<u8>,
-    /// Buildings that are not in this game (bit per building index), e.g. not drafted.
-    #[serde(default)]
+    /// Buildings that are not in this game (bit per building index), e.g. not drafted (a
+    /// list of ids in the JSON).
+    #[serde(
+        default,
+        serialize_with = "names::write_set::<Building, _>",
+        deserialize_with = "names::read_set::<Building, _>"
+    )]
     pub out_of_game: u64,
     /// Decisions in progress that span several actions (expansion effects).
     #[serde(default)]
@@ -269,25 +280,6 @@ mod stack_serde {
             st.push(g);
         }
         Ok(st)
-    }
-}
-
-mod buildings_serde {
-    use crate::limits::MAX_BUILDINGS;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[u8; MAX_BUILDINGS], s: S) -> Result<S::Ok, S::Error> {
-        v.as_slice().serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; MAX_BUILDINGS], D::Error> {
-        let v: Vec<u8> = Vec::deserialize(d)?;
-        let mut out = [0u8; MAX_BUILDINGS];
-        if v.len() > MAX_BUILDINGS {
-            return Err(serde::de::Error::custom(format!("at most {MAX_BUILDINGS} buildings")));
-        }
-        out[..v.len()].copy_from_slice(&v);
-        Ok(out)
     }
 }
 
