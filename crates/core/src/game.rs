@@ -293,6 +293,16 @@ pub fn from_json<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> R
                 Segment::Unknown => "/?".to_string(),
             })
             .collect();
-        if at.is_empty() { e.inner().to_string() } else { format!("{at}: {}", e.inner()) }
+        let message = plain(e.inner().to_string());
+        if at.is_empty() { message } else { format!("{at}: {message}") }
     })
+}
+
+/// serde names a map it expected by the Rust struct meant to read it (`expected struct
+/// PlayerJson`), which tells a user nothing: a map is what is expected.
+fn plain(message: String) -> String {
+    match message.rfind("expected struct ") {
+        Some(i) if !message[i + 16..].contains(' ') => format!("{}expected a map", &message[..i]),
+        _ => message,
+    }
 }

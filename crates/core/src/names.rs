@@ -404,6 +404,9 @@ mod tests {
         assert_eq!((back.best, back.stock, back.sold_out), (1, [3, 0, 0, 0], 0b10));
         let twice = read(serde_json::json!({ "best": "corn", "stock": { "sugar": 2 }, "sold_out": ["corn", "corn"] }));
         let twice = twice.unwrap();
+        // serde's own wording names the Rust struct; a user is told a map is expected.
+        let not_a_map = read(serde_json::json!(3)).err();
+        assert_eq!(not_a_map.as_deref(), Some("invalid type: integer `3`, expected a map"));
         assert_eq!((twice.best, twice.stock, twice.sold_out), (0, [0, 2, 0, 0], 0b1), "left out: 0; twice: once");
         for (edit, message) in [
             (("best", serde_json::json!("rum")), "/best: unknown good `rum` (expected one of corn, sugar)"),
