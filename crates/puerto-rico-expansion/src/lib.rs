@@ -99,7 +99,7 @@ pub use state::State;
 
 use rulesmith_core::Rng;
 use rulesmith_core::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 impl Game for Rules {
     type State = State;
@@ -260,20 +260,8 @@ impl Game for Rules {
     fn state_to_json(&self, s: &State) -> Value {
         let mut v = self.base.state_to_json(&s.base);
         json::rename_out(&mut v);
-        let slots: Vec<Value> = self
-            .draft
-            .slots
-            .iter()
-            .enumerate()
-            .map(|(i, &cost)| {
-                let building = s.draft.slots[i]
-                    .and_then(|b| self.base.buildings.get(usize::from(b)))
-                    .map_or(Value::Null, |x| Value::String(x.id.clone()));
-                json!({ "cost": cost, "building": building })
-            })
-            .collect();
         if let Some(m) = v.as_object_mut() {
-            m.insert("draft".into(), json!({ "slots": slots, "over": s.draft.over }));
+            m.insert("draft".into(), json::draft_out(self, s));
         }
         v
     }
@@ -286,42 +274,10 @@ impl Game for Rules {
     }
 
     fn state_from_json(&self, mut value: Value) -> Result<State, GameError> {
-        let bad = |m: String| GameError::InvalidState(m);
-        let d = value
-            .as_object_mut()
-            .and_then(|m| m.remove("draft"))
-            .ok_or_else(|| bad("/draft: missing (the building draft)".into()))?;
-        let over =
-            d.get("over").and_then(Value::as_bool).ok_or_else(|| bad("/draft/over: expected true or false".into()))?;
-        let listed =
-            d.get("slots").and_then(Value::as_array).ok_or_else(|| bad("/draft/slots: expected a list".into()))?;
-        if listed.len() != self.draft.slots.len() {
-            return Err(bad(format!(
-                "/draft/slots: {} slots, the ruleset has {}",
-                listed.len(),
-                self.draft.slots.len()
-            )));
-        }
-        let mut slots = [None; rules::MAX_SLOTS];
-        for (i, item) in listed.iter().enumerate() {
-            match item.get("building") {
-                None | Some(Value::Null) => {}
-                Some(b) => {
-                    let id = b.as_str().unwrap_or_default();
-                    let x = self
-                        .base
-                        .building_index(id)
-                        .ok_or_else(|| bad(format!("/draft/slots/{i}/building: unknown building `{id}`")))?;
-                    slots[i] = Some(x as u8);
-                }
-            }
-            if item.get("cost").and_then(Value::as_u64) != Some(u64::from(self.draft.slots[i])) {
-                return Err(bad(format!("/draft/slots/{i}/cost: the slot costs {}", self.draft.slots[i])));
-            }
-        }
+        let draft = json::draft_in(self, &mut value)?;
         json::rename_in(&mut value);
         let base = self.base.state_from_json(value).map_err(json::rename_error)?;
-        let s = State { base, draft: state::Draft { slots, over } };
+        let s = State { base, draft };
         self.check_state(&s)?;
         Ok(s)
     }
