@@ -8,6 +8,7 @@ use rulesmith_core::bots::BotSpec;
 use rulesmith_core::game::{Game, GameError, ToMove};
 use rulesmith_core::sim;
 use rulesmith_puerto_rico_expansion::{Action, Rules, State};
+use serde_json::json;
 use std::collections::BTreeMap;
 
 fn names(rules: &Rules, s: &State) -> Vec<String> {
@@ -193,6 +194,26 @@ fn draft_state_is_checked() {
     *v.pointer_mut("/draft/slots/9/building").unwrap() = serde_json::Value::Null;
     let err = rules.state_from_json(v).unwrap_err().to_string();
     assert!(err.contains("library"), "{err}");
+    // The draft's own JSON: every mistake named where it is.
+    let good = rules.state_to_json(&s);
+    let cases = [
+        (
+            "/draft/slots/0/building",
+            json!("castle"),
+            "/draft/slots/0/building: unknown building `castle` (expected one of",
+        ),
+        ("/draft/slots/0/building", json!(3), "/draft/slots/0/building: invalid type: integer `3`, expected a string"),
+        ("/draft/slots/0/cost", json!(9), "/draft/slots/0/cost: the slot costs 1"),
+        ("/draft/slots/0/size", json!(9), "/draft/slots/0/size: unknown field `size`, expected `cost` or `building`"),
+        ("/draft/slots/0", json!(7), "/draft/slots/0: invalid type: integer `7`, expected a map"),
+        ("/draft/slots", json!([]), "/draft/slots: 0 slots, the ruleset has 17"),
+        ("/draft/over", json!("yes"), "/draft/over: invalid type: string \"yes\", expected a boolean"),
+        ("/draft", json!(null), "/draft: missing (the building draft)"),
+    ];
+    for (at, value, message) in cases {
+        let err = rulesmith_core::testing::kit::refused_json(&rules, &good, at, value);
+        assert!(err.contains(message), "{at}: {err}");
+    }
 }
 
 /// The bots draft too (random and greedy over the legal picks) and play on.
