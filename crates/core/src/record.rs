@@ -18,6 +18,8 @@ pub const HUMAN: &str = "human";
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// serde would name the Rust struct (`expected struct Record`).
+#[serde(expecting = "a game record (a JSON object)")]
 pub struct Record {
     /// `[ruleset] name`.
     pub ruleset: String,
@@ -374,6 +376,15 @@ mod tests {
         let report = replay(&text, ReplayOptions { check_bots: true }, &mut resolver("d1")).unwrap();
         assert_eq!(report.games, 20);
         assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    }
+
+    #[test]
+    fn a_line_that_is_no_record_says_what_was_expected() {
+        let e = parse_line("3").unwrap_err();
+        assert_eq!(
+            e,
+            "not a game record: invalid type: integer `3`, expected a game record (a JSON object) at line 1 column 1"
+        );
     }
 
     #[test]
