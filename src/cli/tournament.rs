@@ -67,8 +67,8 @@ pub fn merge(paths: &[PathBuf], texts: &[String], f: Format) -> Result<Option<u8
     }
     let mut reports = Vec::new();
     for (p, t) in paths.iter().zip(texts) {
-        let r: TournamentReport =
-            serde_json::from_str(t).map_err(|e| bad(format!("`{}` is not a tournament report: {e}", p.display())))?;
+        let r: TournamentReport = rulesmith::core::game::from_json_text(t)
+            .map_err(|e| bad(format!("`{}` is not a tournament report: {e}", p.display())))?;
         reports.push(r);
     }
     let first = &reports[0];

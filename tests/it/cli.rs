@@ -261,6 +261,15 @@ fn merge_refuses_what_does_not_belong_together(dir: &Path, base: &[&str], files:
         std::fs::write(&f, v.to_string()).unwrap();
         refused(&[&files[0], f.to_str().unwrap(), &files[2]], &format!("{name}.json"));
     }
+    // A report of the wrong shape is named at its JSON Pointer, in the user's words (a
+    // map, not serde's name of the Rust struct that reads it).
+    let mut v = good.clone();
+    v["seats"][0] = 5.into();
+    let f = dir.join("seat-number.json");
+    std::fs::write(&f, v.to_string()).unwrap();
+    let o = expect(&["merge", &files[0], f.to_str().unwrap(), &files[2]], 2);
+    assert!(o.stderr.contains("/seats/0: invalid type: integer `5`, expected a map"), "{}", o.stderr);
+    assert!(!o.stderr.contains("struct"), "{}", o.stderr);
 }
 
 /// Issue 9: games stopped by Mundo 163's `max_rounds` are unfinished: reported apart, no
@@ -821,6 +830,13 @@ fn a_tournament_rates_bots_and_its_shards_merge_exactly() {
     let twice = run(&["merge", &files[0], &files[0], &files[1], &files[2]]);
     assert_eq!(twice.code, 2);
     assert!(twice.stderr.contains("given twice"), "{}", twice.stderr);
+    let mut bent = m.clone();
+    bent["standings"][0] = 7.into();
+    let bent_file = dir.join("bent.json");
+    std::fs::write(&bent_file, bent.to_string()).unwrap();
+    let o = run(&["merge", &files[0], bent_file.to_str().unwrap()]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("/standings/0: invalid type: integer `7`, expected a map"), "{}", o.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 
     let text = run(&args);

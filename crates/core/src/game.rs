@@ -298,6 +298,14 @@ pub fn from_json<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> R
     })
 }
 
+/// Reads JSON text into `T` (a report or a record read from a file): text that is not
+/// JSON is named at its line and column, a value of the wrong shape at its JSON Pointer
+/// (`/seats/0: invalid type: integer `5`, expected a map`).
+pub fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    from_json(&value)
+}
+
 /// serde names a map it expected by the Rust struct meant to read it (`expected struct
 /// PlayerJson`), which tells a user nothing: a map is what is expected.
 fn plain(message: String) -> String {

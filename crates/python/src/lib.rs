@@ -537,7 +537,7 @@ fn merge<'py>(py: Python<'py>, reports: Vec<Bound<'py, PyAny>>) -> PyResult<Boun
         if let Some(obj) = value.as_object_mut() {
             obj.remove("records");
         }
-        let rep: Report = serde_json::from_value(value)
+        let rep: Report = rulesmith::core::game::from_json(&value)
             .map_err(|e| PyValueError::new_err(format!("report {i} is not a report of `simulate`: {e}")))?;
         parsed.push((format!("report {i}"), rep));
     }

@@ -123,7 +123,7 @@ struct CompareView {
 
 /// The page of one `simulate` report (its JSON), with the run's distributions if gathered.
 pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -> Result<String, Error> {
-    let r: ReportView = serde_json::from_value(report.clone()).map_err(|e| Error::Shape(e.to_string()))?;
+    let r: ReportView = rulesmith_core::game::from_json(report).map_err(Error::Shape)?;
     let mut o = String::new();
     let shard = r.shard.as_ref().map(|s| format!(" · shard {}", esc(s))).unwrap_or_default();
     head(&mut o, &format!("{} · rulesmith simulate", r.ruleset));
@@ -205,7 +205,7 @@ pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -
 
 /// The page of one `compare` output (its JSON), with each ruleset's distributions if gathered.
 pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Result<String, Error> {
-    let c: CompareView = serde_json::from_value(compare.clone()).map_err(|e| Error::Shape(e.to_string()))?;
+    let c: CompareView = rulesmith_core::game::from_json(compare).map_err(Error::Shape)?;
     let names: Vec<String> = c.rulesets.iter().map(|r| r.ruleset.clone()).collect();
     let mut o = String::new();
     head(&mut o, &format!("{} · rulesmith compare", names.join(" vs ")));
