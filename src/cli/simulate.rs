@@ -465,7 +465,7 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     }
     let mut reports = Vec::new();
     for (p, text) in paths.iter().zip(&texts) {
-        let r: Report = rulesmith::core::game::from_json_text(text).map_err(|e| {
+        let r: Report = rulesmith::core::game::object_from_json(text).map_err(|e| {
             bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {e}", p.display()))
         })?;
         reports.push((p, r));

@@ -67,7 +67,7 @@ pub fn merge(paths: &[PathBuf], texts: &[String], f: Format) -> Result<Option<u8
     }
     let mut reports = Vec::new();
     for (p, t) in paths.iter().zip(texts) {
-        let r: TournamentReport = rulesmith::core::game::from_json_text(t)
+        let r: TournamentReport = rulesmith::core::game::object_from_json(t)
             .map_err(|e| bad(format!("`{}` is not a tournament report: {e}", p.display())))?;
         reports.push(r);
     }

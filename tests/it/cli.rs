@@ -270,6 +270,10 @@ fn merge_refuses_what_does_not_belong_together(dir: &Path, base: &[&str], files:
     let o = expect(&["merge", &files[0], f.to_str().unwrap(), &files[2]], 2);
     assert!(o.stderr.contains("/seats/0: invalid type: integer `5`, expected a map"), "{}", o.stderr);
     assert!(!o.stderr.contains("struct"), "{}", o.stderr);
+    std::fs::write(&f, "[1, 2]").unwrap();
+    let o = expect(&["merge", &files[0], f.to_str().unwrap(), &files[2]], 2);
+    assert!(o.stderr.contains("seat-number.json` is not a JSON report"), "{}", o.stderr);
+    assert!(o.stderr.contains("expected a JSON object, found a list"), "{}", o.stderr);
 }
 
 /// Issue 9: games stopped by Mundo 163's `max_rounds` are unfinished: reported apart, no

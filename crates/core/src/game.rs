@@ -298,11 +298,22 @@ pub fn from_json<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> R
     })
 }
 
-/// Reads JSON text into `T` (a report or a record read from a file): text that is not
-/// JSON is named at its line and column, a value of the wrong shape at its JSON Pointer
-/// (`/seats/0: invalid type: integer `5`, expected a map`).
-pub fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+/// Reads a JSON object (a report read from a file) into `T`: text that is not JSON is
+/// named at its line and column, a value of the wrong shape at its JSON Pointer
+/// (`/seats/0: invalid type: integer `5`, expected a map`). Anything but an object is
+/// refused whole (serde would read a list as the fields in order).
+pub fn object_from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if !value.is_object() {
+        let found = match value {
+            serde_json::Value::Array(_) => "a list",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::Bool(_) => "a boolean",
+            _ => "null",
+        };
+        return Err(format!("expected a JSON object, found {found}"));
+    }
     from_json(&value)
 }
 
