@@ -3,7 +3,7 @@
 use super::common::{Failure, bad, say};
 use super::play::{Input, Lines, colour, ruleset_of, stdin_lines};
 use rulesmith::core::game::{Seat, ToMove};
-use rulesmith::core::record::{HUMAN, Record};
+use rulesmith::core::record::{self, HUMAN, Record};
 use std::path::Path;
 
 /// Which game of the file, and where in it.
@@ -33,8 +33,7 @@ fn find(path: &Path, game: Option<u64>, rotation: Option<u32>) -> Result<Record,
             continue;
         }
         ordinal += 1;
-        let rec: Record =
-            serde_json::from_str(&line).map_err(|e| bad(format!("{what}:{}: not a game record: {e}", i + 1)))?;
+        let rec: Record = record::parse_line(&line).map_err(|e| bad(format!("{what}:{}: {e}", i + 1)))?;
         let wanted = match game {
             None => true,
             Some(k) => rec.index.map_or(ordinal == k, |x| x == k),

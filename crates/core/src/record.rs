@@ -111,7 +111,7 @@ pub fn parse_lines(text: &str) -> impl Iterator<Item = (usize, Result<Record, St
 
 /// Reads one record line.
 pub fn parse_line(line: &str) -> Result<Record, String> {
-    serde_json::from_str::<Record>(line).map_err(|e| format!("not a game record: {e}"))
+    crate::game::object_from_json::<Record>(line).map_err(|e| format!("not a game record: {e}"))
 }
 
 /// A recorded game that did not play the same (exit code 1).
@@ -381,10 +381,13 @@ mod tests {
     #[test]
     fn a_line_that_is_no_record_says_what_was_expected() {
         let e = parse_line("3").unwrap_err();
-        assert_eq!(
-            e,
-            "not a game record: invalid type: integer `3`, expected a game record (a JSON object) at line 1 column 1"
-        );
+        assert_eq!(e, "not a game record: expected a JSON object, found a number");
+        // A wrong field is named at its JSON Pointer, not at a column of a long line.
+        let line = records(&[BotSpec::Random]).lines().next().unwrap().to_string();
+        let mut v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        v["bots"] = serde_json::json!([1]);
+        let e = parse_line(&v.to_string()).unwrap_err();
+        assert_eq!(e, "not a game record: /bots/0: invalid type: integer `1`, expected a string");
     }
 
     #[test]
