@@ -14,7 +14,7 @@ use crate::fixed::Arr;
 use crate::residents::own_tiles;
 use crate::rules::{NONE, Rules};
 use crate::scoring::{income, majority, score};
-use crate::state::{End, PHASE_NAMES, Player, RESIDENT_BIT, State, Trolley, Turn};
+use crate::state::{End, Phase, Player, RESIDENT_BIT, State, Trolley, Turn};
 use rulesmith_core::names::{self, Every, Given, Id};
 use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
 use serde::{Deserialize, Serialize};
@@ -41,8 +41,8 @@ fn with_names<R>(rules: &Rules, pass: impl FnOnce() -> R) -> R {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateView {
-    phase: String,
-    end: Option<String>,
+    phase: Phase,
+    end: Option<Ended>,
     current_player: u8,
     round: u32,
     #[serde(default)]
@@ -141,6 +141,14 @@ struct TrolleyView {
     residents: u8,
 }
 
+/// Why the game ended; `null` while it goes on ([`End::None`]).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Ended {
+    DeliveredGoods,
+    RoundLimit,
+}
+
 /// A derived value: printed, ignored when read (it is recomputed).
 #[derive(Default)]
 struct Derived<T>(T);
@@ -187,11 +195,10 @@ fn some_tile(t: u8) -> Option<Id<Tile>> {
 }
 
 pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
-    let phase = PHASE_NAMES.iter().find(|(_, p)| *p == s.phase).map_or("over", |(n, _)| n).to_string();
     let end = match s.end {
         End::None => None,
-        End::DeliveredGoods => Some("delivered_goods".to_string()),
-        End::RoundLimit => Some("round_limit".to_string()),
+        End::DeliveredGoods => Some(Ended::DeliveredGoods),
+        End::RoundLimit => Some(Ended::RoundLimit),
     };
     let tname = |t: usize| rules.tile_name(t as u8).to_string();
     let cities = rules.cities.iter().enumerate().map(|(i, c)| {
@@ -258,7 +265,7 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
             .collect();
     let free = usize::from(s.free);
     let view = StateView {
-        phase,
+        phase: s.phase,
         end,
         current_player: s.current,
         round: s.round,
@@ -340,22 +347,16 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             rules.max_players()
         )));
     }
-    let phase = PHASE_NAMES
-        .iter()
-        .find(|(n, _)| *n == v.phase)
-        .map(|(_, p)| *p)
-        .ok_or_else(|| bad(format!("unknown phase `{}`", v.phase)))?;
-    let end = match v.end.as_deref() {
+    let end = match v.end {
         None => End::None,
-        Some("delivered_goods") => End::DeliveredGoods,
-        Some("round_limit") => End::RoundLimit,
-        Some(x) => return Err(bad(format!("unknown end `{x}`: expected delivered_goods or round_limit"))),
+        Some(Ended::DeliveredGoods) => End::DeliveredGoods,
+        Some(Ended::RoundLimit) => End::RoundLimit,
     };
 
     let mut s = State {
         players: players as u8,
         rng: v.rng,
-        phase,
+        phase: v.phase,
         end,
         current: v.current_player,
         round: v.round,

@@ -240,4 +240,9 @@ fn wrong_names_in_state_json_are_named_at_their_pointer() {
     assert!(e.contains("… (61 in all)"), "{e}");
     let e = refused("/privilege_row/0/privilege", "flying".into());
     assert!(e.contains("/privilege_row/0/privilege: unknown privilege `flying`"), "{e}");
+    // The phase and the end reason are read in the same pass: named where they stand.
+    let e = refused("/phase", "flying".into());
+    assert!(e.contains("/phase: unknown variant `flying`, expected one of `capital`, "), "{e}");
+    let e = refused("/end", "bored".into());
+    assert!(e.contains("/end: unknown variant `bored`, expected `delivered_goods` or `round_limit`"), "{e}");
 }
