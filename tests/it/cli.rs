@@ -597,13 +597,21 @@ fn run_reports_pass_and_fail_per_scenario() {
     );
     assert!(o.stdout.ends_with("0 passed, 2 failed\n"), "{}", o.stdout);
     let o = expect(&["run", "tests/fixtures/scenarios"], 2);
-    assert!(o.stdout.ends_with("2 passed, 4 failed\n"), "{}", o.stdout);
+    assert!(o.stdout.ends_with("2 passed, 5 failed\n"), "{}", o.stdout);
+    // Issue 27: a scenario that expects nothing passes whatever the engine does.
+    assert!(
+        o.stdout.contains(
+            "no-expectation.toml: invalid scenario: this scenario checks nothing: no `[[step]]` has an `expect`"
+        ),
+        "{}",
+        o.stdout
+    );
     assert!(o.stdout.contains("impossible-set.toml: invalid scenario: [set] `/players/1/secret` = 99"), "{}", o.stdout);
     assert!(o.stderr.contains("unknown-key.toml:3:1: unknown key `player`"), "{}", o.stderr);
     assert!(o.stderr.contains("unknown-key.toml:9:8: unknown key `too_move`"), "{}", o.stderr);
     let o = expect(&["run", "tests/fixtures/scenarios", "--format", "json"], 2);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(4), Some(2)));
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(5), Some(3)));
     expect(&["run", "tests/fixtures/scenarios/none.toml"], 2);
     let o = expect(&["run", TOY], 2);
     assert!(o.stdout.contains("is a ruleset, not a scenario"), "{}", o.stdout);
@@ -1029,7 +1037,7 @@ fn ids_must_be_notation_safe() {
         let f = dir.join("pr.toml");
         std::fs::write(&f, text.replace("id = \"small-market\"", &format!("id = {bad:?}"))).unwrap();
         let o = expect(&["validate", f.to_str().unwrap()], 2);
-        let at = format!("pr.toml:204:6: id {bad:?}: expected lowercase letters, digits");
+        let at = format!("pr.toml:208:6: id {bad:?}: expected lowercase letters, digits");
         assert!(o.stderr.contains(&at), "{bad:?}: {}", o.stderr);
     }
 }
