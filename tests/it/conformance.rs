@@ -123,7 +123,8 @@ fn typed<G>(
 /// differs only in what the seat may not know: `determinize` redraws the generator, the
 /// face-down order (plantation stack, forests, privilege deck) and other players' hidden
 /// goods; `edit` then changes other players' hidden values in the twin's JSON. The seat's
-/// view must be the same for both, carry no generator, and `must_hide` must hold of it.
+/// view must be the same for both, carry no generator, and `must_hide` must hold of it;
+/// and every shipped bot, for the seat to move, must choose the same in both.
 fn hidden_twins<G: rulesmith::core::Game>(
     name: &str,
     g: &G,
@@ -188,6 +189,34 @@ fn hidden_twins<G: rulesmith::core::Game>(
                                 "{name} {players}p seed {seed} #{n}: seat {seat} sees a difference in hidden parts"
                             ));
                         }
+                        // Issue 30: every shipped bot decides from what its seat sees. The
+                        // seat to move, given the same bot generator, chooses the same in
+                        // both states.
+                        if g.to_move(&s) == ToMove::Seat(seat) {
+                            let real = g.state_from_json(g.state_to_json(&s)).unwrap();
+                            let (mut la, mut lb) = (Vec::new(), Vec::new());
+                            g.legal_actions(&real, &mut la);
+                            g.legal_actions(&twin, &mut lb);
+                            if la != lb {
+                                failures.push(format!(
+                                    "{name} {players}p seed {seed} #{n}: seat {seat}'s legal actions differ in hidden parts"
+                                ));
+                                continue;
+                            }
+                            for spec in shipped_bots() {
+                                let pick = |x: &G::State| {
+                                    let mut r = Rng::from_seed(seed ^ n);
+                                    g.format_action(x, rulesmith::core::bots::choose(g, &spec, x, &la, &mut r))
+                                };
+                                let (a, b) = (pick(&real), pick(&twin));
+                                if a != b {
+                                    failures.push(format!(
+                                        "{name} {players}p seed {seed} #{n}: `{spec}` for seat {seat} plays `{a}`, \
+                                         and `{b}` in a state that differs only in what the seat cannot see"
+                                    ));
+                                }
+                            }
+                        }
                     }
                 }
                 g.legal_actions(&s, &mut legal);
@@ -197,6 +226,12 @@ fn hidden_twins<G: rulesmith::core::Game>(
         }
     }
     failures
+}
+
+/// Every bot the project ships, at a small budget: the twin-state test runs each.
+fn shipped_bots() -> Vec<rulesmith::core::bots::BotSpec> {
+    use rulesmith::core::bots::BotSpec;
+    vec![BotSpec::Random, BotSpec::Greedy, BotSpec::Mcts(24)]
 }
 
 /// Sets `/players/o/<key>` of every other seat `o` to `f(old)`.

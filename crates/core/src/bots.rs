@@ -173,7 +173,7 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
     // Candidates are tried on a position drawn from what the seat knows, not on the true
     // state: dice an action rolls and face-down tiles it draws come from a redrawn
     // generator, so the bot cannot see them before choosing (hidden stays hidden).
-    let known = game.determinize(state, me, rng);
+    let known = seat_sample(game, &game.observe(state, me), me, rng);
     let mut buf = Vec::new();
     let mut best = legal[0];
     let mut best_value = f64::NEG_INFINITY;
@@ -197,6 +197,13 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
         }
     }
     best
+}
+
+/// A full position drawn from what `me` sees (`seen`, [`Game::observe`]'s state for `me`):
+/// every hidden part drawn anew. Bots look ahead only on such positions, so two states
+/// that `me` cannot tell apart give the same decisions for the same bot generator.
+pub fn seat_sample<G: Game>(game: &G, seen: &G::State, me: Seat, rng: &mut Rng) -> G::State {
+    game.determinize(seen, me, rng)
 }
 
 /// The value of `state` for `me`, through up to `depth` more of `me`'s own decisions in a
@@ -282,6 +289,8 @@ pub mod mcts {
         // depth and the heuristic scores where they stand.
         let rollout_depth = game.search_rollout_depth();
         let policy = game.search_rollout_policy();
+        // Every iteration starts from what the seat sees, never from the true state.
+        let seen = game.observe(root_state, me);
         let iterations = match budget {
             Budget::Iterations(n) => n,
             Budget::Time(_) => MAX_TIMED_ITERATIONS,
@@ -292,7 +301,7 @@ pub mod mcts {
                     break;
                 }
             }
-            let mut state = game.determinize(root_state, me, rng);
+            let mut state = seat_sample(game, &seen, me, rng);
             path.clear();
             path.push(0usize);
             let mut node = 0usize;

@@ -7,7 +7,7 @@
 
 use crate::bots::{self, Bot, BotError, BotSpec};
 use crate::game::{Game, GameError, Outcome, Seat, ToMove};
-use crate::rng::{Rng, game_seed, splitmix64};
+use crate::rng::{Rng, game_seed};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -99,9 +99,11 @@ pub enum SimError {
     Bot { index: u64, seed: u64, source: BotError },
 }
 
-/// The generator the bots of a game share, derived from the game's seed only.
+/// The generator the bots of a game share, derived one way from the game's seed only
+/// ([`crate::rng::derive_seed`]): what a bot can learn of its generator tells it nothing
+/// about the game's (the dice and face-down order to come).
 pub fn bot_rng(seed: u64) -> Rng {
-    Rng::from_seed(splitmix64(seed ^ 0x626f_7473))
+    Rng::from_seed(crate::rng::derive_seed("rulesmith bots", &[seed]))
 }
 
 /// Plays one game from setup to the end, each seat played by a fresh bot of its spec.

@@ -4,8 +4,9 @@
 //! One process plays one seat of one game. It receives one JSON object per line:
 //!
 //! - `{"type":"start","game":"puerto-rico","players":4,"seat":2,"seed":123}` once, first
-//!   (`seed` is drawn from the game's bot generator, for a bot that wants to be
-//!   reproducible);
+//!   (`seed`, for a bot that wants to be reproducible, is derived one way from the
+//!   game's bot generator: it tells nothing about the game's dice or face-down order,
+//!   nor about the other bots' generator);
 //! - `{"type":"decide","seat":2,"decision":17,"view":{…},"legal":["settler","mayor",…]}`
 //!   each time the seat must act: `view` is what the seat may see (the same JSON as
 //!   `rulesmith state --seat 2`, hidden values marked hidden), `legal` the legal actions
@@ -165,7 +166,9 @@ impl ExecBot {
             "game": game.game_id(),
             "players": game.player_count(state),
             "seat": self.seat,
-            "seed": rng.next_u64(),
+            // One way from the bots' generator: it reveals neither that generator (the
+            // built-in bots' choices) nor the game's.
+            "seed": crate::rng::derive_seed("rulesmith exec bot", &[rng.next_u64(), u64::from(self.seat)]),
         });
         self.send(&hello)
     }
