@@ -776,6 +776,8 @@ fn a_broken_bot_is_named_with_exit_2() {
         ("illegal.py", "answered `fly to the moon`, which is not a legal action now (legal: "),
         ("bad-index.py", "answered index 999, but there are"),
         ("silent.py", "gave no answer within"),
+        // Issue 30: writing to a bot is bounded by the time limit like reading.
+        ("deaf.py", "did not read its input within 0.5 s"),
     ];
     for (file, expected) in cases {
         let bot = format!("exec:python3 tests/fixtures/bots/{file}");
@@ -806,6 +808,26 @@ fn a_broken_bot_is_named_with_exit_2() {
     let o = run(&["simulate", "puerto-rico", "--bot-time-limit", "0", "--bots", "random"]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("--bot-time-limit"), "{}", o.stderr);
+}
+
+/// Issue 30: a bot's processes end with it. A bot that starts a process of its own (which
+/// inherits the bot's standard error) and then fails: the run ends at once, the process
+/// is gone, and rulesmith's standard error was not held open by it (`run` reads it to its
+/// end, so it would wait for the process's 60 s).
+#[test]
+fn a_bots_processes_end_with_it() {
+    let dir = scratch("spawner");
+    let pid_file = dir.join("pid");
+    let bot = format!("exec:python3 tests/fixtures/bots/spawner.py {}", pid_file.display());
+    let started = std::time::Instant::now();
+    let o = run(&["simulate", "puerto-rico", "--players", "2", "--games", "1", "--bots", &format!("{bot},random")]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("answered `fly to the moon`"), "{}", o.stderr);
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "the bot's process held rulesmith's stderr");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    // Gone (reaped by init once killed): no /proc entry, or a zombie at most.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid.trim())).unwrap_or_default();
+    assert!(status.is_empty() || status.contains("State:\tZ"), "the bot's process {pid} outlived the run");
 }
 
 // --- tournament ---

@@ -11,6 +11,7 @@ use crate::rng::{Rng, game_seed};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::game::MAX_DECISIONS;
 pub use crate::metrics::wilson;
@@ -97,6 +98,10 @@ pub enum SimError {
     /// A bot could not choose (an `exec:` bot crashed, fell silent or answered nonsense).
     #[error("game {index} (seed {seed}): {source}")]
     Bot { index: u64, seed: u64, source: BotError },
+    /// The game was stopped before its end because another game of the run failed (or
+    /// the run was interrupted): it says nothing about this game.
+    #[error("game {index} (seed {seed}): stopped before its end")]
+    Stopped { index: u64, seed: u64 },
 }
 
 /// The generator the bots of a game share, derived one way from the game's seed only
@@ -115,10 +120,12 @@ pub fn play_game<G: Game>(
     bots: &[BotSpec],
     record: bool,
 ) -> Result<GameResult, SimError> {
-    play_game_collecting(game, players, index, seed, bots, record, true)
+    play_game_collecting(game, players, index, seed, bots, record, true, None)
 }
 
-/// [`play_game`], collecting the designer metrics only when `metrics`.
+/// [`play_game`], collecting the designer metrics only when `metrics`; the game stops
+/// ([`SimError::Stopped`]) at its next decision once `stop` is set.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game_collecting<G: Game>(
     game: &G,
     players: usize,
@@ -127,18 +134,19 @@ pub fn play_game_collecting<G: Game>(
     bots: &[BotSpec],
     record: bool,
     metrics: bool,
+    stop: Option<&AtomicBool>,
 ) -> Result<GameResult, SimError> {
     if bots.iter().any(BotSpec::is_external) {
         let mut seats: Vec<Box<dyn Bot<G>>> =
             (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat)).collect();
-        return play_game_with_collecting(game, players, index, seed, &mut seats, record, metrics);
+        return play_game_with_collecting(game, players, index, seed, &mut seats, record, metrics, stop);
     }
     // Built-in bots are chosen without a `Bot` object: the playout hot path stays free of
     // a virtual call and a fallible result per decision.
     let choose = |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| {
         Ok(bots::choose(game, bots.get(usize::from(seat)).unwrap_or(&BotSpec::Random), state, legal, rng))
     };
-    run_game(game, players, index, seed, record, metrics, choose).map(|(result, _)| result)
+    run_game(game, players, index, seed, record, metrics, stop, choose).map(|(result, _)| result)
 }
 
 /// Plays one game from setup to the end with the given bots, one per seat (a Rust
@@ -151,10 +159,12 @@ pub fn play_game_with<G: Game>(
     seats: &mut [Box<dyn Bot<G>>],
     record: bool,
 ) -> Result<GameResult, SimError> {
-    play_game_with_collecting(game, players, index, seed, seats, record, true)
+    play_game_with_collecting(game, players, index, seed, seats, record, true, None)
 }
 
-/// [`play_game_with`], collecting the designer metrics only when `metrics`.
+/// [`play_game_with`], collecting the designer metrics only when `metrics`; stopped like
+/// [`play_game_collecting`].
+#[allow(clippy::too_many_arguments)]
 pub fn play_game_with_collecting<G: Game>(
     game: &G,
     players: usize,
@@ -163,13 +173,14 @@ pub fn play_game_with_collecting<G: Game>(
     seats: &mut [Box<dyn Bot<G>>],
     record: bool,
     metrics: bool,
+    stop: Option<&AtomicBool>,
 ) -> Result<GameResult, SimError> {
     let choose =
         |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| match seats.get_mut(usize::from(seat)) {
             Some(bot) => bot.choose(game, state, legal, rng),
             None => Err(BotError { bot: "none".into(), seat, reason: "no bot sits at this seat".into() }),
         };
-    let (result, state) = run_game(game, players, index, seed, record, metrics, choose)?;
+    let (result, state) = run_game(game, players, index, seed, record, metrics, stop, choose)?;
     for bot in seats.iter_mut() {
         bot.game_over(game, &state);
     }
@@ -177,6 +188,7 @@ pub fn play_game_with_collecting<G: Game>(
 }
 
 /// The game loop both entry points share; `choose` answers for the seat to move.
+#[allow(clippy::too_many_arguments)]
 fn run_game<G: Game>(
     game: &G,
     players: usize,
@@ -184,6 +196,7 @@ fn run_game<G: Game>(
     seed: u64,
     record: bool,
     metrics: bool,
+    stop: Option<&AtomicBool>,
     mut choose: impl FnMut(Seat, &G::State, &[G::Action], &mut Rng) -> Result<G::Action, BotError>,
 ) -> Result<(GameResult, G::State), SimError> {
     let err = |source| SimError::Game { index, seed, source };
@@ -201,6 +214,9 @@ fn run_game<G: Game>(
             ToMove::Terminal => break,
             ToMove::Seat(s) => s,
         };
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(SimError::Stopped { index, seed });
+        }
         game.legal_actions(&state, &mut legal);
         if legal.is_empty() {
             return Err(SimError::Stuck { index, seed });
@@ -247,13 +263,14 @@ fn run_game<G: Game>(
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
 pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
-    let play = |i: u64, r: u32| {
+    let play = |i: u64, r: u32, stop: &AtomicBool| {
         let seed = game_seed(opts.seed, i);
+        let (record, metrics, stop) = (opts.record, opts.metrics, Some(stop));
         if r == 0 {
-            return play_game_collecting(game, opts.players, i, seed, &opts.bots, opts.record, opts.metrics);
+            return play_game_collecting(game, opts.players, i, seed, &opts.bots, record, metrics, stop);
         }
         let bots = rotated_bots(&opts.bots, opts.players, r);
-        let mut result = play_game_collecting(game, opts.players, i, seed, &bots, opts.record, opts.metrics)?;
+        let mut result = play_game_collecting(game, opts.players, i, seed, &bots, record, metrics, stop)?;
         result.rotation = r;
         Ok(result)
     };
@@ -270,23 +287,32 @@ pub fn simulate_with<G: Game>(
     each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     // When rotating, `make_bot` is asked for the bot of list position `(seat + r) mod players`.
-    let play = |i: u64, r: u32| {
+    let play = |i: u64, r: u32, stop: &AtomicBool| {
         let n = opts.players.max(1);
         let mut seats: Vec<Box<dyn Bot<G>>> =
             (0..opts.players).map(|s| make_bot(((s + r as usize) % n) as Seat)).collect();
         let seed = game_seed(opts.seed, i);
-        let mut result = play_game_with_collecting(game, opts.players, i, seed, &mut seats, opts.record, opts.metrics)?;
+        let mut result =
+            play_game_with_collecting(game, opts.players, i, seed, &mut seats, opts.record, opts.metrics, Some(stop))?;
         result.rotation = r;
         Ok(result)
     };
     simulate_games(opts, game.metric_defs(), &play, each)
 }
 
+/// The first error of a chunk, in index order, that caused the run to stop (not a
+/// [`SimError::Stopped`] game), else the first one.
+fn first_failure(results: &mut Vec<Result<GameResult, SimError>>) -> Option<SimError> {
+    let cause = results.iter().position(|r| matches!(r, Err(e) if !matches!(e, SimError::Stopped { .. })));
+    let at = cause.or_else(|| results.iter().position(Result::is_err))?;
+    results.swap_remove(at).err()
+}
+
 /// The run's games in parallel chunks, folded in index order.
 fn simulate_games(
     opts: &SimOptions,
     defs: Vec<crate::metrics::MetricDef>,
-    play: &(dyn Fn(u64, u32) -> Result<GameResult, SimError> + Sync),
+    play: &(dyn Fn(u64, u32, &AtomicBool) -> Result<GameResult, SimError> + Sync),
     mut each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
@@ -303,6 +329,9 @@ fn simulate_games(
     };
     let mut next = first;
     let mut chunk = Vec::with_capacity(512);
+    // A game that fails stops the others at their next decision: a broken bot ends the
+    // run within its time limit, not after every game in flight.
+    let stop = AtomicBool::new(false);
     while next < opts.games {
         chunk.clear();
         // Shards split by seed: a seed's rotations stay together.
@@ -310,18 +339,27 @@ fn simulate_games(
             chunk.extend((0..rotations).map(|r| (next, r)));
             next = next.saturating_add(step);
         }
-        let results: Vec<Result<GameResult, SimError>> = chunk
+        let mut results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
             .map(|&(i, rot)| {
-                let r = play(i, rot);
+                if stop.load(Ordering::Relaxed) {
+                    return Err(SimError::Stopped { index: i, seed: game_seed(opts.seed, i) });
+                }
+                let r = play(i, rot, &stop);
+                if r.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
                 if let Some(p) = &opts.progress {
                     p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
                 r
             })
             .collect();
-        for r in results {
-            let r = r?;
+        // The first failure that is not a game stopped because of it.
+        if let Some(e) = first_failure(&mut results) {
+            return Err(e);
+        }
+        for r in results.into_iter().flatten() {
             tally.add(&r);
             each(&r);
         }
@@ -899,5 +937,70 @@ mod tests {
             }
             let _ = merge_reports(&list);
         }
+    }
+}
+
+#[cfg(test)]
+mod stop_tests {
+    use super::*;
+    use crate::testing::{TakeAway, take_away};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicU64;
+
+    /// Fails at its first decision if `fails`, else plays the first legal action and
+    /// counts its decisions.
+    struct Counted {
+        fails: bool,
+        decisions: Arc<AtomicU64>,
+    }
+
+    impl Bot<TakeAway> for Counted {
+        fn name(&self) -> String {
+            "counted".into()
+        }
+        fn choose(
+            &mut self,
+            _game: &TakeAway,
+            _state: &<TakeAway as Game>::State,
+            legal: &[<TakeAway as Game>::Action],
+            _rng: &mut Rng,
+        ) -> Result<<TakeAway as Game>::Action, BotError> {
+            if self.fails {
+                return Err(BotError { bot: "counted".into(), seat: 0, reason: "fails on purpose".into() });
+            }
+            self.decisions.fetch_add(1, Ordering::Relaxed);
+            Ok(legal[0])
+        }
+    }
+
+    /// Issue 30: a bot that fails in one game stops the run at once: the games in flight
+    /// stop at their next decision and no other game starts, so the run does not wait for
+    /// every game of the chunk (512 here, about 10 decisions each) to be played.
+    #[test]
+    fn a_failing_game_stops_the_run_at_once() {
+        let game = take_away().unwrap();
+        let decisions = Arc::new(AtomicU64::new(0));
+        let made = Arc::new(AtomicU64::new(0));
+        let (d, m) = (Arc::clone(&decisions), Arc::clone(&made));
+        let make = move |seat: Seat| -> Box<dyn Bot<TakeAway>> {
+            // The first seat-0 bot made fails; every other bot plays.
+            let fails = seat == 0 && m.fetch_add(1, Ordering::SeqCst) == 0;
+            Box::new(Counted { fails, decisions: Arc::clone(&d) })
+        };
+        let opts = SimOptions {
+            players: 2,
+            games: 512,
+            seed: 1,
+            bots: vec![BotSpec::Random; 2],
+            shard: None,
+            record: false,
+            progress: None,
+            rotate_seats: false,
+            metrics: false,
+        };
+        let e = simulate_with(&game, &opts, &make, |_| {}).unwrap_err();
+        assert!(matches!(e, SimError::Bot { .. }), "the cause is reported, not a stopped game: {e}");
+        let played = decisions.load(Ordering::Relaxed);
+        assert!(played < 200, "{played} decisions were played after the failure");
     }
 }

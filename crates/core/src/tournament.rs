@@ -175,7 +175,7 @@ pub fn run<G: Game>(game: &G, opts: &TournamentOptions) -> Result<TournamentTall
             .par_iter()
             .map(|&(i, s)| {
                 let specs: Vec<BotSpec> = seatings[s].iter().map(|&b| opts.bots[b].clone()).collect();
-                play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false)
+                play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false, None)
                     .map(|r| (s, r.outcome))
             })
             .collect();
