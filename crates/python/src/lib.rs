@@ -412,6 +412,7 @@ fn sim_options(
     Ok(SimOptions {
         players,
         games,
+        from: 0,
         seed,
         bots,
         shard: None,

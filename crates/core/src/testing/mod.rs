@@ -516,6 +516,7 @@ mod tests {
         let opts = SimOptions {
             players: 3,
             games: 1100,
+            from: 0,
             seed: 9,
             bots: vec![BotSpec::Random; 3],
             shard: None,
@@ -571,6 +572,7 @@ mod tests {
             let opts = SimOptions {
                 players: 3,
                 games,
+                from: 0,
                 seed,
                 bots: crate::bots::parse_bots("greedy,random,random", 3).unwrap(),
                 shard: None,
