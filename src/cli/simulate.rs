@@ -498,7 +498,8 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
             return Err(bad(format!("`{}` is a tournament report, unlike `{}`", p.display(), first.display())));
         }
         let r: Report = rulesmith::core::game::object_from_json(&t).map_err(|e| {
-            bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {e}", p.display()))
+            let why = sim::report_read_error(&t, &e);
+            bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {why}", p.display()))
         })?;
         drop(t);
         m.add(&p.display().to_string(), &r).map_err(|e| bad(format!("merge: {e}")))?;

@@ -1346,3 +1346,36 @@ fn merge_refuses_impossible_tallies() {
         assert!(o.stderr.contains(says) && o.stderr.contains("a.json"), "{at}: {}", o.stderr);
     }
 }
+
+/// A report of another rulesmith version is named as such by `merge` (#28), whether its
+/// fields can be read or not.
+#[test]
+fn merge_names_reports_of_another_version() {
+    let dir = scratch("versions");
+    let shard = |k: &str| {
+        let o = expect(&["simulate", TOY, "--games", "10", "--shard", k, "--format", "json"], 0);
+        serde_json::from_str::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let good = dir.join("b.json");
+    let b = shard("2/2");
+    assert_eq!(b["version"], env!("CARGO_PKG_VERSION"));
+    std::fs::write(&good, b.to_string()).unwrap();
+    let edits: [(&str, Option<&str>, &str); 3] = [
+        ("run_games", None, "made by another (earlier) version of rulesmith"),
+        ("run_games", Some("0.0.1"), "made by another version of rulesmith (0.0.1; this is"),
+        ("", Some("9.9.9"), "(9.9.9): merge shards of one version"),
+    ];
+    for (drop, version, says) in edits {
+        let mut v = shard("1/2");
+        let m = v.as_object_mut().unwrap();
+        m.remove(drop);
+        match version {
+            Some(x) => m.insert("version".into(), x.into()),
+            None => m.remove("version"),
+        };
+        let f = dir.join("a.json");
+        std::fs::write(&f, v.to_string()).unwrap();
+        let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
+        assert!(o.stderr.contains(says), "{says}: {}", o.stderr);
+    }
+}

@@ -334,6 +334,32 @@ fn simulate_games(
     Ok(tally)
 }
 
+/// The version of rulesmith that writes reports.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Why a report could not be read, saying so when another version of rulesmith made it
+/// (its fields may differ from this version's).
+pub fn report_read_error(text: &str, error: &str) -> String {
+    #[derive(Deserialize)]
+    struct Looks {
+        #[serde(default)]
+        version: Option<serde_json::Value>,
+        #[serde(default)]
+        ruleset: Option<serde_json::Value>,
+        #[serde(default)]
+        tally: Option<serde_json::Value>,
+    }
+    match serde_json::from_str::<Looks>(text) {
+        Ok(Looks { version: Some(serde_json::Value::String(v)), .. }) if v != VERSION => {
+            format!("it was made by another version of rulesmith ({v}; this is {VERSION}): {error}")
+        }
+        Ok(Looks { version: None, ruleset: Some(_), tally: Some(_) }) => {
+            format!("it was made by another (earlier) version of rulesmith than this one ({VERSION}): {error}")
+        }
+        _ => error.to_string(),
+    }
+}
+
 /// The most decisions per game a report's sums may hold (far above any game's limit).
 pub const MAX_REPORT_DECISIONS: u64 = 1 << 40;
 
@@ -569,6 +595,10 @@ pub struct SeatReport {
 /// The simulation report (`--format json` prints it as is).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// The rulesmith version that made the report (absent in reports of versions before
+    /// 0.1.0's; `merge` names the version when it cannot read a report).
+    #[serde(default)]
+    pub version: String,
     pub ruleset: String,
     /// The ruleset's digest: shards of one run must agree on it.
     pub digest: String,
@@ -647,6 +677,7 @@ impl Report {
             })
             .collect();
         Report {
+            version: VERSION.to_string(),
             ruleset: ruleset.to_string(),
             digest: digest.to_string(),
             game: game.to_string(),
@@ -787,6 +818,14 @@ impl ReportMerge {
             header.tally = Tally::default();
             (name.to_string(), header)
         });
+        if r.version != first.version {
+            let v = |v: &str| if v.is_empty() { "an earlier version".to_string() } else { v.to_string() };
+            return Err(format!(
+                "`{name}` was made by another version of rulesmith ({}) than `{first_name}` ({}): merge shards of one version",
+                v(&r.version),
+                v(&first.version)
+            ));
+        }
         if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games, r.rotate_seats)
             != (
                 &first.ruleset,
