@@ -43,14 +43,77 @@ fn ser_to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound
     to_py(py, &value)
 }
 
+/// Most versions of one ruleset source kept in a process (see [`load`]).
+const MAX_VERSIONS: usize = 64;
+
 /// Loaded rulesets live as long as the process: games borrow them. Loading the same
-/// ruleset again (same source and digest) reuses the first copy, so memory stays bounded.
+/// ruleset again (same source and digest) reuses the first copy; a source edited and
+/// loaded again keeps each version, at most [`MAX_VERSIONS`] of them (about 100 KB each),
+/// so that a loop reloading a changing file cannot exhaust memory.
 fn load(arg: &str) -> PyResult<&'static rulesmith::Ruleset> {
-    static CACHE: OnceLock<Mutex<HashMap<(String, String), &'static rulesmith::Ruleset>>> = OnceLock::new();
+    type Cache = HashMap<String, Vec<(String, &'static rulesmith::Ruleset)>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let r = rulesmith::load(arg).map_err(|f| RulesetError::new_err(f.render()))?;
-    let key = (arg.to_string(), r.digest());
+    let digest = r.digest();
     let mut cache = CACHE.get_or_init(Default::default).lock().map_err(|_| PyRuntimeError::new_err("poisoned"))?;
-    Ok(*cache.entry(key).or_insert_with(|| Box::leak(Box::new(r))))
+    let versions = cache.entry(arg.to_string()).or_default();
+    if let Some((_, kept)) = versions.iter().find(|(d, _)| *d == digest) {
+        return Ok(*kept);
+    }
+    if versions.len() >= MAX_VERSIONS {
+        return Err(RulesetError::new_err(format!(
+            "`{arg}` has been loaded in {MAX_VERSIONS} different versions in this process, the most kept \
+             (games hold on to their ruleset); start a new Python process to load more"
+        )));
+    }
+    let kept: &'static rulesmith::Ruleset = Box::leak(Box::new(r));
+    versions.push((digest, kept));
+    Ok(kept)
+}
+
+/// The object keys seen in states, by place: a path whose list indices are `*`
+/// (`/players/*/goods`), so a key known at one seat is known at every seat.
+#[derive(Default)]
+struct KeyShapes(std::collections::HashSet<String>);
+
+impl KeyShapes {
+    fn add(&mut self, v: &serde_json::Value, at: &str) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let here = format!("{at}/{k}");
+                    self.add(x, &here);
+                    self.0.insert(here);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                let here = format!("{at}/*");
+                for x in a {
+                    self.add(x, &here);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The JSON Pointer of the first key of `v` not known at its place.
+    fn first_unknown(&self, v: &serde_json::Value, at: &str) -> Option<String> {
+        self.first_unknown_at(v, at, at)
+    }
+
+    fn first_unknown_at(&self, v: &serde_json::Value, shape: &str, pointer: &str) -> Option<String> {
+        match v {
+            serde_json::Value::Object(m) => m.iter().find_map(|(k, x)| {
+                let (s, p) = (format!("{shape}/{k}"), format!("{pointer}/{k}"));
+                if self.0.contains(&s) { self.first_unknown_at(x, &s, &p) } else { Some(p) }
+            }),
+            serde_json::Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .find_map(|(i, x)| self.first_unknown_at(x, &format!("{shape}/*"), &format!("{pointer}/{i}"))),
+            _ => None,
+        }
+    }
 }
 
 /// A loaded, validated ruleset: `Ruleset("puerto-rico")` or `Ruleset("my-house-rules.toml")`.
@@ -115,6 +178,7 @@ impl Ruleset {
             ids: None,
             sizes,
             scratch: Vec::new(),
+            edited: false,
         })
     }
     fn __repr__(&self) -> String {
@@ -163,6 +227,8 @@ struct Game {
     sizes: Sizes,
     /// The observation is written here, then copied into the `bytes` Python gets.
     scratch: Vec<f32>,
+    /// Changed by `set_state`: the history no longer replays from the seed.
+    edited: bool,
 }
 
 impl Game {
@@ -323,10 +389,41 @@ impl Game {
         to_py(py, &self.session.state_json())
     }
     /// Replaces the state (checked for every invariant).
+    /// A key the game does not read, or a state of another player count, is refused (the
+    /// game is left as it was): a typo would otherwise be lost, and the action mask and
+    /// observation sizes are those of this table.
     fn set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = from_py(py, state)?;
-        self.session.set_state_json(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let before = self.session.state_json();
+        let players = self.session.players();
+        self.session.set_state_json(value.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let restore = |g: &mut Self, message: String| {
+            let _ = g.session.set_state_json(before.clone());
+            Err(PyValueError::new_err(message))
+        };
+        if self.session.players() != players {
+            let n = self.session.players();
+            return restore(
+                self,
+                format!(
+                    "this state is of a {n}-player game, but this game has {players} players: \
+                     load it into a game of {n} (`Ruleset.new_game(players={n})`)"
+                ),
+            );
+        }
+        // Every key given must be one the game reads: what it writes back, or what any
+        // state of this game (this one before, or right after setup) holds at that place.
+        let mut known = KeyShapes::default();
+        known.add(&self.session.state_json(), "");
+        known.add(&before, "");
+        if let Ok(fresh) = self.ruleset.game.start(players, self.seed) {
+            known.add(&fresh.state_json(), "");
+        }
+        if let Some(at) = known.first_unknown(&value, "") {
+            return restore(self, format!("{at}: unknown key (this game's state has no such field)"));
+        }
         self.ids = None;
+        self.edited = true;
         Ok(())
     }
     /// An independent copy of this game.
@@ -344,6 +441,7 @@ impl Game {
             ids: None,
             sizes: self.sizes,
             scratch: Vec::new(),
+            edited: self.edited,
         })
     }
     fn __copy__(&self) -> PyResult<Game> {
@@ -361,12 +459,24 @@ impl Game {
     #[pyo3(signature = (bot, seed=DEFAULT_SEED))]
     fn bot_action(&self, bot: &str, seed: u64) -> PyResult<Option<String>> {
         let spec: BotSpec = bot.parse().map_err(|e| PyValueError::new_err(format!("{e}")))?;
+        if spec.is_external() {
+            return Err(PyValueError::new_err(format!(
+                "bot `{bot}`: a bot program (`exec:`) plays whole games, started by `simulate` or \
+                 `rulesmith play`; here choose random, greedy or mcts:N"
+            )));
+        }
         let mut rng = Rng::from_seed(seed);
         Ok(self.session.bot_choice(spec, &mut rng))
     }
     /// The game as a record (what `rulesmith replay` reads): `bots` names each seat's player.
     #[pyo3(signature = (bots=None))]
     fn record<'py>(&self, py: Python<'py>, bots: Option<Vec<String>>) -> PyResult<Bound<'py, PyAny>> {
+        if self.edited {
+            return Err(PyValueError::new_err(
+                "this game was changed with set_state: its actions no longer replay from its seed, \
+                 so it has no record (record a game played from new_game with play)",
+            ));
+        }
         let players = self.session.players();
         let bots = bots.unwrap_or_else(|| vec![rulesmith::core::record::HUMAN.to_string(); players]);
         if bots.len() != players {
@@ -500,6 +610,13 @@ fn compare<'py>(
     seed: u64,
     bots: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if rulesets.len() < 2 {
+        return Err(PyValueError::new_err(format!(
+            "compare needs two or more rulesets (got {}): the first is compared with each other one; \
+             for one ruleset use simulate",
+            rulesets.len()
+        )));
+    }
     let loaded: Vec<&'static rulesmith::Ruleset> = rulesets.iter().map(|a| load(a)).collect::<PyResult<_>>()?;
     let lo = loaded.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
     let hi = loaded.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
