@@ -327,7 +327,7 @@ mod never_panics {
         }
     }
 
-    fn play_on(s: &mut Box<dyn rulesmith::core::erased::AnySession + '_>, pick: u64) -> Result<(), String> {
+    fn play_on(s: &mut dyn rulesmith::core::erased::AnySession, pick: u64) -> Result<(), String> {
         let mut rng = rulesmith::core::Rng::from_seed(pick);
         for _ in 0..3000 {
             match s.to_move() {
@@ -381,7 +381,7 @@ mod never_panics {
             // As `[set]` does: a state in which the player to move has no action is refused.
             let stuck = |s: &dyn rulesmith::core::erased::AnySession| matches!(s.to_move(), ToMove::Seat(_)) && s.legal().is_empty();
             if s.set_state_json(state).is_ok() && !stuck(&*s) {
-                let r = play_on(&mut s, seed ^ 1);
+                let r = play_on(&mut *s, seed ^ 1);
                 prop_assert!(r.is_ok(), "{name} {players}p seed {seed}: `{p}` = {new} accepted, then: {}", r.unwrap_err());
             }
         }
@@ -538,7 +538,7 @@ mod never_panics {
                         let range = r.game.players();
                         for p in range {
                             if let Ok(mut s) = r.game.start(p, 3) {
-                                prop_assert!(play_on(&mut s, 3).is_ok(), "{kind}: an accepted ruleset plays");
+                                prop_assert!(play_on(&mut *s, 3).is_ok(), "{kind}: an accepted ruleset plays");
                             }
                         }
                     }

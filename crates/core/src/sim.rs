@@ -131,7 +131,7 @@ pub fn play_game_collecting<G: Game>(
 ) -> Result<GameResult, SimError> {
     if bots.iter().any(BotSpec::is_external) {
         let mut seats: Vec<Box<dyn Bot<G>>> =
-            (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat)).collect();
+            (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat) as _).collect();
         return play_game_with_collecting(game, players, index, seed, &mut seats, record, metrics);
     }
     // Built-in bots are chosen without a `Bot` object: the playout hot path stays free of

@@ -174,7 +174,7 @@ impl Ruleset {
             ruleset: self.inner,
             source: self.source.clone(),
             seed,
-            session,
+            session: Mutex::new(session),
             ids: None,
             sizes,
             scratch: Vec::new(),
@@ -215,13 +215,15 @@ fn share(r: &'static rulesmith::Ruleset, players: usize, session: &mut dyn AnySe
     Ok(sizes)
 }
 
-/// A game in progress. Not shared between threads.
-#[pyclass(unsendable, module = "rulesmith._rulesmith")]
+/// A game in progress; usable from any thread.
+#[pyclass(module = "rulesmith._rulesmith")]
 struct Game {
     ruleset: &'static rulesmith::Ruleset,
     source: String,
     seed: u64,
-    session: Box<dyn AnySession>,
+    /// Behind a lock so that a `Game` may be used from any Python thread (PyO3 would
+    /// panic on an `unsendable` class used off its thread).
+    session: Mutex<Box<dyn AnySession + Send>>,
     /// The legal actions' ids, until the state changes.
     ids: Option<Vec<u32>>,
     sizes: Sizes,
@@ -232,10 +234,15 @@ struct Game {
 }
 
 impl Game {
+    /// The session (one statement at a time: a second `s()` in the same statement waits).
+    fn s(&self) -> std::sync::MutexGuard<'_, Box<dyn AnySession + Send>> {
+        self.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     fn cached_ids(&mut self) -> PyResult<&[u32]> {
         if self.ids.is_none() {
             let mut ids = Vec::new();
-            self.session.legal_ids(&mut ids).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.s().legal_ids(&mut ids).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
             self.ids = Some(ids);
         }
         Ok(self.ids.as_deref().unwrap_or_default())
@@ -255,10 +262,10 @@ impl Game {
     }
 
     fn seat_arg(&self, seat: usize) -> PyResult<Seat> {
-        if seat >= self.session.players() {
+        if seat >= self.s().players() {
             return Err(PyValueError::new_err(format!(
                 "seat {seat} is not at this table (seats 0–{})",
-                self.session.players() - 1
+                self.s().players() - 1
             )));
         }
         Ok(seat as Seat)
@@ -269,7 +276,7 @@ impl Game {
 impl Game {
     #[getter]
     fn players(&self) -> usize {
-        self.session.players()
+        self.s().players()
     }
     #[getter]
     fn seed(&self) -> u64 {
@@ -282,34 +289,34 @@ impl Game {
     /// The seat to act, or `None` once the game is over.
     #[getter]
     fn to_move(&self) -> Option<usize> {
-        match self.session.to_move() {
+        match self.s().to_move() {
             ToMove::Seat(s) => Some(usize::from(s)),
             ToMove::Terminal => None,
         }
     }
     #[getter]
     fn is_over(&self) -> bool {
-        self.session.to_move() == ToMove::Terminal
+        self.s().to_move() == ToMove::Terminal
     }
     /// The game's own round count.
     #[getter]
     fn rounds(&self) -> u32 {
-        self.session.progress().rounds
+        self.s().progress().rounds
     }
     /// The legal actions in the game's notation, in its stable order.
     fn legal(&self) -> Vec<String> {
-        self.session.legal()
+        self.s().legal()
     }
     /// Plays an action in notation; `ActionError` names the legal actions.
     fn play(&mut self, action: &str) -> PyResult<()> {
-        self.session.play(action).map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.s().play(action).map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
     /// Every action id of this ruleset and player count in notation, in id order: the
     /// action with id `i` is `action_space()[i]`.
     fn action_space(&self) -> PyResult<Vec<String>> {
-        self.session.action_names().map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        self.s().action_names().map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
     /// How many action ids there are (`len(action_space())`).
     #[getter]
@@ -318,7 +325,7 @@ impl Game {
     }
     /// The names of the observation's features, in order.
     fn observation_names(&self) -> Vec<String> {
-        self.session.observation_names()
+        self.s().observation_names()
     }
     /// How many numbers an observation has (`len(observation_names())`).
     #[getter]
@@ -341,14 +348,14 @@ impl Game {
     fn play_id(&mut self, id: u32) -> PyResult<()> {
         // Legal ids already listed for this state need no second look at the rules.
         let known = self.ids.as_ref().is_some_and(|ids| ids.contains(&id));
-        let played = if known { self.session.play_legal_id(id) } else { self.session.play_id(id) };
+        let played = if known { self.s().play_legal_id(id) } else { self.s().play_id(id) };
         played.map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
     /// Plays the `index`-th legal action (of `legal()`).
     fn play_index(&mut self, index: usize) -> PyResult<()> {
-        self.session.play_index(index).map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.s().play_index(index).map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
@@ -358,7 +365,7 @@ impl Game {
         let seat = self.seat_arg(seat)?;
         let mut v = std::mem::take(&mut self.scratch);
         v.resize(self.sizes.1, 0.0);
-        self.session.observation(seat, &mut v);
+        self.s().observation(seat, &mut v);
         let out = PyBytes::new_with(py, v.len() * 4, |buf| {
             for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
                 chunk.copy_from_slice(&x.to_le_bytes());
@@ -376,17 +383,17 @@ impl Game {
         seat: usize,
     ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
         let obs = self.observation(py, seat)?;
-        let mask = if self.session.to_move() == ToMove::Seat(seat as Seat) { Some(self.mask(py)?) } else { None };
+        let mask = if self.s().to_move() == ToMove::Seat(seat as Seat) { Some(self.mask(py)?) } else { None };
         Ok((obs, mask))
     }
     /// What `seat` sees, as a dict (hidden parts hidden).
     fn view<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat_arg(seat)?;
-        to_py(py, &self.session.view_json(seat))
+        to_py(py, &self.s().view_json(seat))
     }
     /// The full state as a dict (everything, including hidden parts: for tools, not players).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.session.state_json())
+        to_py(py, &self.s().state_json())
     }
     /// Replaces the state (checked for every invariant).
     /// A key the game does not read, or a state of another player count, is refused (the
@@ -394,15 +401,15 @@ impl Game {
     /// observation sizes are those of this table.
     fn set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = from_py(py, state)?;
-        let before = self.session.state_json();
-        let players = self.session.players();
-        self.session.set_state_json(value.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let before = self.s().state_json();
+        let players = self.s().players();
+        self.s().set_state_json(value.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let restore = |g: &mut Self, message: String| {
-            let _ = g.session.set_state_json(before.clone());
+            let _ = g.s().set_state_json(before.clone());
             Err(PyValueError::new_err(message))
         };
-        if self.session.players() != players {
-            let n = self.session.players();
+        if self.s().players() != players {
+            let n = self.s().players();
             return restore(
                 self,
                 format!(
@@ -414,7 +421,7 @@ impl Game {
         // Every key given must be one the game reads: what it writes back, or what any
         // state of this game (this one before, or right after setup) holds at that place.
         let mut known = KeyShapes::default();
-        known.add(&self.session.state_json(), "");
+        known.add(&self.s().state_json(), "");
         known.add(&before, "");
         if let Ok(fresh) = self.ruleset.game.start(players, self.seed) {
             known.add(&fresh.state_json(), "");
@@ -429,15 +436,15 @@ impl Game {
     /// An independent copy of this game.
     fn clone(&self) -> PyResult<Game> {
         let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
-        let mut session = self.ruleset.game.start(self.session.players(), self.seed).map_err(err)?;
-        share(self.ruleset, self.session.players(), &mut *session)?;
-        session.set_state_json(self.session.state_json()).map_err(err)?;
-        *session.history_mut() = self.session.history().to_vec();
+        let mut session = self.ruleset.game.start(self.s().players(), self.seed).map_err(err)?;
+        share(self.ruleset, self.s().players(), &mut *session)?;
+        session.set_state_json(self.s().state_json()).map_err(err)?;
+        *session.history_mut() = self.s().history().to_vec();
         Ok(Game {
             ruleset: self.ruleset,
             source: self.source.clone(),
             seed: self.seed,
-            session,
+            session: Mutex::new(session),
             ids: None,
             sizes: self.sizes,
             scratch: Vec::new(),
@@ -449,11 +456,11 @@ impl Game {
     }
     /// The result once the game is over (scores, tie-breaks, ranks, end), else `None`.
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.session.outcome().map(|o| ser_to_py(py, &o)).transpose()
+        self.s().outcome().map(|o| ser_to_py(py, &o)).transpose()
     }
     /// The actions played so far, in notation.
     fn history(&self) -> Vec<String> {
-        self.session.history().to_vec()
+        self.s().history().to_vec()
     }
     /// The action a bot (`random`, `greedy`, `mcts:N`) would choose now, or `None` when over.
     #[pyo3(signature = (bot, seed=DEFAULT_SEED))]
@@ -466,7 +473,7 @@ impl Game {
             )));
         }
         let mut rng = Rng::from_seed(seed);
-        Ok(self.session.bot_choice(spec, &mut rng))
+        Ok(self.s().bot_choice(spec, &mut rng))
     }
     /// The game as a record (what `rulesmith replay` reads): `bots` names each seat's player.
     #[pyo3(signature = (bots=None))]
@@ -477,7 +484,8 @@ impl Game {
                  so it has no record (record a game played from new_game with play)",
             ));
         }
-        let players = self.session.players();
+        let session = self.s();
+        let players = session.players();
         let bots = bots.unwrap_or_else(|| vec![rulesmith::core::record::HUMAN.to_string(); players]);
         if bots.len() != players {
             return Err(PyValueError::new_err(format!("{} bots for {players} seats", bots.len())));
@@ -493,9 +501,9 @@ impl Game {
             run_seed: None,
             rotation: None,
             bots,
-            actions: self.session.history().to_vec(),
-            rounds: self.session.progress().rounds,
-            result: self.session.outcome(),
+            actions: session.history().to_vec(),
+            rounds: session.progress().rounds,
+            result: session.outcome(),
         };
         ser_to_py(py, &record)
     }

@@ -420,7 +420,7 @@ def test_random_calls_raise_python_errors_only():
     rng = random.Random(28)
     r = Ruleset("santiago-de-cuba")
     values = [None, -1, 0, 1, 2, 3, 5, 2**64, 1.5, float("nan"), "", "x", "greedy", "exec:x", [], {}, {"a": 1}]
-    for _ in range(400):
+    for _ in range(2000):
         game = r.new_game(rng.choice([2, 3, 4]), seed=rng.randrange(100))
         for _ in range(rng.randrange(1, 6)):
             call = rng.choice(["play", "play_id", "play_index", "observe", "view", "bot_action", "set_state",
@@ -446,3 +446,25 @@ def test_random_calls_raise_python_errors_only():
                     getattr(game, call)(v)
             except (ValueError, TypeError, RuntimeError, OverflowError):
                 pass
+
+
+def test_a_game_is_usable_from_another_thread():
+    import threading
+
+    game = Ruleset("puerto-rico").new_game(3, seed=4)
+    seen = []
+
+    def work():
+        try:
+            game.play(game.legal()[0])
+            seen.append(game.history())
+        except BaseException as e:  # a PanicException would land here
+            seen.append(e)
+
+    # One thread after another: each uses the game made on the main thread.
+    for _ in range(4):
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    assert all(isinstance(s, list) for s in seen), seen
+    assert len(game.history()) == 4
