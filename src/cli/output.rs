@@ -299,7 +299,10 @@ fn is_through(path: &Path) -> bool {
 /// removed and the process exits 130 (SIGINT) or 143 (SIGTERM), as a shell reports them.
 pub fn stop_on_signals() {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+    // A SIGINT ignored at start (a job started with `nohup` or `&` by a shell without job
+    // control) stays ignored, as in every command-line tool.
+    let signals = if ignored_at_start(SIGINT) { vec![SIGTERM] } else { vec![SIGINT, SIGTERM] };
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(signals) else {
         return;
     };
     std::thread::spawn(move || {
@@ -319,4 +322,12 @@ pub fn stop_on_signals() {
             std::process::exit(128 + sig);
         }
     });
+}
+
+/// Whether `signal` was ignored when the process started (Linux: `SigIgn` in
+/// /proc/self/status; elsewhere taken as not).
+fn ignored_at_start(signal: i32) -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:")).map(str::trim).unwrap_or("0");
+    u64::from_str_radix(mask, 16).is_ok_and(|m| signal > 0 && m & (1u64 << (signal - 1)) != 0)
 }

@@ -1256,6 +1256,11 @@ fn an_interrupted_run_leaves_no_cut_output() {
         ("-INT", &["compare", "puerto-rico", "rulesets/house-rules/puerto-rico-no-hacienda.toml"], 130),
     ];
     for (i, (sig, cmd, code)) in runs.into_iter().enumerate() {
+        // An ignored SIGINT is inherited and kept (tests started in the background).
+        if sig == "-INT" && crate::play::sigint_ignored() {
+            eprintln!("an_interrupted_run_leaves_no_cut_output: SIGINT case skipped: SIGINT is ignored here");
+            continue;
+        }
         let dir = scratch(&format!("interrupt-{i}"));
         let csv = dir.join("games.csv");
         std::fs::write(&csv, "old\n").unwrap();

@@ -521,7 +521,7 @@ fn ctrl_c_keeps_the_record() {
 /// Whether this process ignores SIGINT (Linux: `SigIgn` of /proc/self/status; elsewhere
 /// assumed not).
 #[cfg(unix)]
-fn sigint_ignored() -> bool {
+pub(crate) fn sigint_ignored() -> bool {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:")).map(str::trim).unwrap_or("0");
     u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (2 - 1)) != 0)
