@@ -82,7 +82,11 @@ impl OutFile {
         if let Some(m) = &existing {
             let kind = kind_of(m);
             match kind {
-                Kind::Regular => {}
+                // Replaced by a rename, which needs no right to write the file itself: its
+                // permissions are asked first, so a read-only file stays refused.
+                Kind::Regular => {
+                    std::fs::OpenOptions::new().write(true).open(&target).map_err(cannot)?;
+                }
                 Kind::Through => {
                     let file = std::fs::OpenOptions::new().write(true).open(&target).map_err(cannot)?;
                     return Ok(OutFile { what: what.to_string(), shown, sink: Some(Sink::Through(file)) });

@@ -1217,6 +1217,17 @@ fn outputs_never_destroy_data() {
     assert_eq!(std::fs::read_to_string(&target).unwrap().lines().count(), 5);
     assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o640);
 
+    // A read-only file is not replaced (as root, which may write anything, it is).
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o440)).unwrap();
+    let o = run(&["simulate", TOY, "--games", "2", "--games-csv", target.to_str().unwrap()]);
+    let root_user = std::fs::OpenOptions::new().write(true).open(&target).is_ok();
+    if !root_user {
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains("Permission denied"), "{}", o.stderr);
+        assert_eq!(std::fs::read_to_string(&target).unwrap().lines().count(), 5);
+    }
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+
     // /dev/null is written through (never replaced), every output at once.
     let args = ["--record", "/dev/null", "--games-csv", "/dev/null", "--html", "/dev/null"];
     expect(&[&["simulate", TOY, "--games", "3"][..], &args[..]].concat(), 0);
