@@ -409,6 +409,12 @@ def test_environments_refuse_nonsense_in_plain_words():
     aec = make_env("puerto-rico", players=3)
     with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
         aec.step(0)
+    # Gymnasium checks its own seeds; the PettingZoo environment says what a seed is.
+    for bad in (float("nan"), 1.5, "7"):
+        with pytest.raises(TypeError, match=r"seed=.*: give a whole number"):
+            aec.reset(seed=bad)
+    with pytest.raises(ValueError, match=r"seed=-1: give a whole number"):
+        aec.reset(seed=-1)
     aec.reset(seed=1)
     with pytest.raises(TypeError, match="is not an action id"):
         aec.step(1.5)

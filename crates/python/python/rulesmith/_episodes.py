@@ -13,9 +13,9 @@ def next_game_seed(env, seed=None, options=None) -> int:
     ``env._episode`` of the run seeded ``seed`` (or the run so far), as ``rulesmith
     simulate --seed`` numbers its games."""
     if options and "game_seed" in options:
-        return int(options["game_seed"])
+        return _seed(options["game_seed"], "options['game_seed']")
     if seed is not None:
-        env._run_seed = int(seed)
+        env._run_seed = _seed(seed, "seed")
         env._episode = 0
     gseed = game_seed(env._run_seed, env._episode)
     env._episode += 1
@@ -57,3 +57,16 @@ def action_id(env, action) -> int:
         raise TypeError(
             f"action {action!r} is not an action id: give a whole number from 0 to {env.game.action_count - 1}"
         ) from None
+
+
+def _seed(value, name: str) -> int:
+    """A seed as given: a whole number from 0 to 2**64 - 1 (not a float, even a whole one)."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        seed = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}={value!r}: give a whole number from 0 to 2**64 - 1") from None
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"{name}={value!r}: give a whole number from 0 to 2**64 - 1")
+    return seed
