@@ -78,10 +78,19 @@ pub fn merge(paths: &[PathBuf], first_text: String, f: Format) -> Result<u8, Fai
         if !is_tournament(&t) {
             return Err(bad(format!("`{}` is not a tournament report, unlike the others", p.display())));
         }
-        let r: TournamentReport = rulesmith::core::game::object_from_json(&t)
-            .map_err(|e| bad(format!("`{}` is not a tournament report: {e}", p.display())))?;
+        let r: TournamentReport = rulesmith::core::game::object_from_json(&t).map_err(|e| {
+            let why = rulesmith::core::sim::report_read_error(&t, &e);
+            bad(format!("`{}` is not a tournament report: {why}", p.display()))
+        })?;
         drop(t);
         let head = first.get_or_insert_with(|| r.clone());
+        if r.version != head.version {
+            return Err(bad(format!(
+                "`{}` was made by another version of rulesmith than `{}`: merge shards of one version",
+                p.display(),
+                paths[0].display()
+            )));
+        }
         let same = r.ruleset == head.ruleset
             && r.digest == head.digest
             && r.players == head.players

@@ -1394,4 +1394,20 @@ fn merge_names_reports_of_another_version() {
         let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
         assert!(o.stderr.contains(says), "{says}: {}", o.stderr);
     }
+    // Tournament reports too.
+    let shard = |k: &str| {
+        let args = ["tournament", TOY, "--bots", "random,greedy", "--games", "2", "--shard", k, "--format", "json"];
+        serde_json::from_str::<serde_json::Value>(&expect(&args, 0).stdout).unwrap()
+    };
+    let b = shard("2/2");
+    assert_eq!(b["version"], env!("CARGO_PKG_VERSION"));
+    std::fs::write(&good, b.to_string()).unwrap();
+    let mut a = shard("1/2");
+    let m = a.as_object_mut().unwrap();
+    m.remove("version");
+    m.remove("seatings");
+    let f = dir.join("a.json");
+    std::fs::write(&f, a.to_string()).unwrap();
+    let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("made by another (earlier) version of rulesmith"), "{}", o.stderr);
 }
