@@ -663,8 +663,10 @@ fn merge<'py>(py: Python<'py>, reports: Vec<Bound<'py, PyAny>>) -> PyResult<Boun
         if let Some(obj) = value.as_object_mut() {
             obj.remove("records");
         }
-        let rep: Report = rulesmith::core::game::from_json(&value)
-            .map_err(|e| PyValueError::new_err(format!("report {i} is not a report of `simulate`: {e}")))?;
+        let rep: Report = rulesmith::core::game::from_json(&value).map_err(|e| {
+            let why = rulesmith::core::sim::report_read_error(&value.to_string(), &e);
+            PyValueError::new_err(format!("report {i} is not a report of `simulate`: {why}"))
+        })?;
         parsed.push((format!("report {i}"), rep));
     }
     let merged = rulesmith::core::sim::merge_reports(&parsed).map_err(PyValueError::new_err)?;

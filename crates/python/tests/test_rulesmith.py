@@ -474,3 +474,11 @@ def test_a_game_is_usable_from_another_thread():
         t.join()
     assert all(isinstance(s, list) for s in seen), seen
     assert len(game.history()) == 4
+
+
+def test_merge_names_a_report_of_another_version():
+    a, b = (rulesmith.simulate("santiago-de-cuba", players=3, games=4, shard=(k, 2)) for k in (0, 1))
+    assert a["version"] == b["version"]
+    del a["version"], a["run_games"]
+    with pytest.raises(ValueError, match=r"made by another \(earlier\) version of rulesmith"):
+        rulesmith.merge([a, b])
