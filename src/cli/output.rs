@@ -233,7 +233,7 @@ fn kind_of(m: &std::fs::Metadata) -> Kind {
             return Kind::Refused("a socket");
         }
     }
-    Kind::Refused("not a regular file")
+    Kind::Refused("a special file")
 }
 
 /// A file's identity: device and inode when it exists, else its folder's (resolved) path
