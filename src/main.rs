@@ -298,6 +298,9 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard },
             f,
         ),
+        Command::Play { .. } | Command::ShowGame { .. } if f == Format::Json => Err(cli::common::bad(
+            "--format json: `play` and `show-game` draw screens for a person and print no JSON (`play --json-view` shows each view as JSON)",
+        )),
         Command::Play { ruleset, players, seed, human, bots, record, resume, json_view, bot_time_limit } => {
             cli::play::play(cli::play::PlayArgs {
                 ruleset,

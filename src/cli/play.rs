@@ -81,8 +81,10 @@ impl Table<'_> {
     }
 
     /// Writes the record (to a temporary file first, so a failed write never loses the
-    /// record written before).
+    /// record written before), never over the ruleset played.
     fn save(&self, s: &dyn AnySession, path: &Path) -> Result<(), Failure> {
+        let inputs: Vec<&str> = self.ruleset.loaded.sources.names().collect();
+        super::output::check_distinct(&[("the record", path)], &inputs)?;
         write_record(path, &self.record(s))
     }
 
@@ -94,16 +96,10 @@ impl Table<'_> {
     }
 }
 
+/// Writes a record file whole ([`super::output`]: a regular file replaced atomically, a
+/// symlink's target written, `/dev/null` or a FIFO written through).
 pub fn write_record(path: &Path, rec: &Record) -> Result<(), Failure> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    let cannot = |e: std::io::Error| bad(format!("cannot write the record `{}`: {e}", path.display()));
-    std::fs::write(&tmp, rec.to_line() + "\n").map_err(cannot)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        cannot(e)
-    })
+    super::output::write_whole("the record", path, (rec.to_line() + "\n").as_bytes())
 }
 
 /// Reads the game record of a file (the last record line), bounded in size.
@@ -111,11 +107,20 @@ pub fn read_record(path: &Path) -> Result<Record, Failure> {
     let what = path.display();
     let text = rulesmith::core::input::read_text_limited(path, MAX_RECORD_BYTES)
         .map_err(|e| bad(format!("the record: {e}")))?;
-    let mut last = None;
+    let mut found: Option<(usize, Record)> = None;
     for (line, rec) in rulesmith::core::record::parse_lines(&text) {
-        last = Some(rec.map_err(|e| bad(format!("{what}:{line}: {e}")))?);
+        let rec = rec.map_err(|e| bad(format!("{what}:{line}: {e}")))?;
+        // A file of several games (a simulation's record): which one to continue is not
+        // for us to guess.
+        if let Some((first, _)) = &found {
+            return Err(bad(format!(
+                "`{what}` holds more than one game record (lines {first} and {line}): --resume continues one game; \
+                 copy its line to a file of its own"
+            )));
+        }
+        found = Some((line, rec));
     }
-    last.ok_or_else(|| bad(format!("`{what}` holds no game record")))
+    found.map(|(_, r)| r).ok_or_else(|| bad(format!("`{what}` holds no game record")))
 }
 
 /// The seats' players from a record's `bots` (`human` or a bot).
@@ -247,6 +252,21 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                 None => marks.push(Mark { at: i, rng: rng.clone() }),
             }
             session.play(action).map_err(|e| bad(format!("{}: action {}: {e}", path.display(), i + 1)))?;
+        }
+        // The result the record claims must be the game's: a `result` on a game whose
+        // actions stop before its end (or another result) is an edited or corrupt record.
+        match (&rec.result, session.outcome()) {
+            (Some(_), None) => {
+                return Err(bad(format!(
+                    "{}: the record has a result, but its {} actions stop before the end of the game",
+                    path.display(),
+                    rec.actions.len()
+                )));
+            }
+            (Some(claimed), Some(o)) if *claimed != o => {
+                return Err(bad(format!("{}: the record's result is not the result of its actions", path.display())));
+            }
+            _ => {}
         }
         say(format!("Resumed after {} decisions from {}.", rec.actions.len(), path.display()));
     }

@@ -93,7 +93,7 @@ impl std::str::FromStr for BotSpec {
 
 impl BotSpec {
     /// A fresh bot of this kind for one seat of one game.
-    pub fn instantiate<G: Game>(&self, seat: Seat) -> Box<dyn Bot<G>> {
+    pub fn instantiate<G: Game>(&self, seat: Seat) -> Box<dyn Bot<G> + Send> {
         match self {
             BotSpec::Exec(e) => Box::new(exec::ExecBot::new(Arc::clone(e), seat)),
             builtin => Box::new(Builtin { spec: builtin.clone(), seat }),

@@ -206,6 +206,9 @@ pub struct BotStanding {
 pub struct TournamentReport {
     /// Always `tournament` (tells `merge` what it reads).
     pub kind: String,
+    /// The rulesmith version that made the report (see [`crate::sim::Report::version`]).
+    #[serde(default)]
+    pub version: String,
     pub ruleset: String,
     pub digest: String,
     pub game: String,
@@ -262,6 +265,7 @@ impl TournamentReport {
             })
             .collect();
         TournamentReport {
+            version: crate::sim::VERSION.to_string(),
             kind: "tournament".into(),
             ruleset: ruleset.into(),
             digest: digest.into(),

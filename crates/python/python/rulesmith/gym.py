@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rulesmith._episodes import next_game_seed, win_share
+from rulesmith._episodes import action_id, next_game_seed, player_count, win_share
 from rulesmith._rulesmith import ActionError, DEFAULT_SEED, Ruleset, game_seed
 
 
@@ -37,10 +37,7 @@ class RulesmithGymEnv(gym.Env):
             raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'lose'")
         self.on_illegal = on_illegal
         self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
-        self.players = self.ruleset.default_players if players is None else players
-        lo, hi = self.ruleset.players
-        if not lo <= self.players <= hi:
-            raise ValueError(f"{self.players} players is not supported by `{self.ruleset.name}` (it allows {lo}–{hi})")
+        self.players = player_count(players, self.ruleset)
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} is not at a {self.players}-player table")
         self.seat = seat
@@ -74,6 +71,8 @@ class RulesmithGymEnv(gym.Env):
         self._decision = 0
 
     def _obs(self):
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset() first")
         obs, mask = self.game.observe(self.seat)
         return {
             "observation": np.frombuffer(obs, np.float32),
@@ -104,12 +103,13 @@ class RulesmithGymEnv(gym.Env):
         return self._obs(), {}
 
     def step(self, action):
+        action = action_id(self, action)
         try:
-            self.game.play_id(int(action))
+            self.game.play_id(action)
         except ActionError:
             if self.on_illegal == "raise":
                 raise
-            return self._obs(), -1.0, True, False, {"illegal": int(action)}
+            return self._obs(), -1.0, True, False, {"illegal": action}
         self._decision += 1
         self._play_bots()
         if self.game.to_move is None:
