@@ -302,6 +302,12 @@ fn is_through(path: &Path) -> bool {
 /// Catches SIGINT and SIGTERM for the rest of the process: the unfinished outputs are
 /// removed and the process exits 130 (SIGINT) or 143 (SIGTERM), as a shell reports them.
 pub fn stop_on_signals() {
+    stop_on_signals_saying(String::new());
+}
+
+/// [`stop_on_signals`], adding `kept` to the message (what the interrupted command keeps).
+/// The bot programs running are ended first: they would otherwise outlive the run.
+pub fn stop_on_signals_saying(kept: String) {
     use signal_hook::consts::{SIGINT, SIGTERM};
     // A SIGINT ignored at start (a job started with `nohup` or `&` by a shell without job
     // control) stays ignored, as in every command-line tool.
@@ -311,13 +317,14 @@ pub fn stop_on_signals() {
     };
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
+            rulesmith::core::bots::exec::end_all();
             let list = pending();
             for p in list.iter() {
                 let _ = std::fs::remove_file(p);
             }
             let name = if sig == SIGINT { "SIGINT" } else { "SIGTERM" };
-            if list.is_empty() {
-                note(&format!("interrupted ({name})"));
+            if list.is_empty() || !kept.is_empty() {
+                note(&format!("interrupted ({name}){kept}"));
             } else {
                 note(&format!(
                     "interrupted ({name}): stopped before the end; no output file was written (files already at those paths are as they were)"

@@ -197,8 +197,18 @@ fn play_hosts_a_bot_program() {
         let saved = record_of(&rec);
         assert_eq!(saved["bots"][1], BOT, "{game}: {saved}");
         let actions = saved["actions"].as_array().unwrap().clone();
+        // Issue 30: a record names a command to run; it runs only when the command line
+        // names it too, or trusts the record.
         let o = run(&["play", "--resume", rec_s], "1\nquit\n");
+        assert_eq!(o.code, 2, "{game}: {}", o.stdout);
+        assert!(o.stderr.contains(&format!("names bot programs to run (seat 1 `{BOT}`)")), "{game}: {}", o.stderr);
+        let o = run(&["play", "--resume", rec_s, "--bots", "random"], "1\nquit\n");
+        assert_eq!(o.code, 2, "{game}: {}", o.stdout);
+        assert!(o.stderr.contains(&format!("has `{BOT}` there")), "{game}: {}", o.stderr);
+        let trust: &[&str] = if game == GAMES[0] { &["--trust-bots"] } else { &["--bots", BOT] };
+        let o = run(&[&["play", "--resume", rec_s][..], trust].concat(), "1\nquit\n");
         assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+        assert!(o.stdout.contains("Running the bot programs the record names"), "{game}: {}", o.stdout);
         let resumed = record_of(&rec);
         assert_eq!(resumed["actions"].as_array().unwrap()[..actions.len()], actions[..], "{game}: history kept");
     }
@@ -516,6 +526,77 @@ fn ctrl_c_keeps_the_record() {
     let saved = record_of(&rec);
     assert_eq!(saved["actions"][0], "settler", "{saved}");
     assert_eq!(saved["result"], serde_json::Value::Null);
+}
+
+/// Issue 30: Ctrl-C while a bot program thinks ends `play` at once: the program is ended,
+/// the record keeps every decision made, exit 130, and the bot is not blamed.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_a_bot_thinks_ends_play_at_once() {
+    use std::io::{Read, Write};
+    if sigint_ignored() {
+        eprintln!("ctrl_c_while_a_bot_thinks_ends_play_at_once: skipped: SIGINT is ignored in this process");
+        return;
+    }
+    let rec = temp("sigint-bot.jsonl");
+    let bot = "exec:python3 tests/fixtures/bots/silent.py";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(["play", "puerto-rico", "--players", "2", "--seed", "3", "--bots", bot])
+        .args(["--bot-time-limit", "600", "--record", rec.to_str().unwrap()])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
+                break;
+            }
+        }
+    });
+    // Seat 0 chooses; the program at seat 1 then thinks forever.
+    stdin.write_all(b"settler\n").unwrap();
+    stdin.flush().unwrap();
+    let mut seen = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !seen.contains("seat 0: settler") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(text) => seen.push_str(&text),
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("play did not play the decision: {seen}");
+            }
+        }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let mut status = None;
+    while status.is_none() && started.elapsed() < std::time::Duration::from_secs(20) {
+        status = child.try_wait().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("play did not stop on SIGINT while the bot thought");
+    };
+    assert_eq!(status.code(), Some(130));
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(err.contains("interrupted (SIGINT); the game so far is kept in"), "{err}");
+    assert!(!err.contains("bot `"), "the bot is not blamed: {err}");
+    drop(stdin);
+    let saved = record_of(&rec);
+    assert_eq!(saved["actions"][0], "settler", "{saved}");
 }
 
 /// Whether this process ignores SIGINT (Linux: `SigIgn` of /proc/self/status; elsewhere

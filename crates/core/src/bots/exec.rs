@@ -95,6 +95,8 @@ impl Running {
         self.to_bot = None;
         let ended = self.child.try_wait();
         end_group(&self.child);
+        let id = self.child.id();
+        live().retain(|&p| p != id);
         if let Ok(Some(status)) = ended {
             return status.to_string();
         }
@@ -106,6 +108,28 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         let _ = self.stop();
+    }
+}
+
+/// The process groups of the bots running now, so that an interrupted run can end them
+/// ([`end_all`]) before it exits.
+static LIVE: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Ends every bot process (and what it started) of this process: for a run stopped by a
+/// signal, which exits without dropping its bots.
+pub fn end_all() {
+    for &pid in live().iter() {
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(pid) {
+            use nix::sys::signal::{Signal, killpg};
+            let _ = killpg(nix::unistd::Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        #[cfg(not(unix))]
+        let _ = pid;
     }
 }
 
@@ -159,6 +183,7 @@ impl ExecBot {
         command.args(&argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         own_group(&mut command);
         let mut child = command.spawn().map_err(|e| self.error(format!("cannot start `{}`: {e}", argv[0])))?;
+        live().push(child.id());
         let (Some(mut stdin), Some(stdout), Some(mut stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
