@@ -245,6 +245,11 @@ impl Game for SantiagoDeCuba {
         engine::apply(&self.rules, state, action)
     }
 
+    /// The playout path: no second legality check (issue 31).
+    fn apply_legal(&self, state: &mut State, action: Action) {
+        engine::apply_legal(&self.rules, state, action)
+    }
+
     fn outcome(&self, state: &State) -> Option<Outcome> {
         scoring::outcome(&self.rules, state)
     }
