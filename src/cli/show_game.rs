@@ -82,7 +82,16 @@ pub fn show_game_with(path: &Path, at: At, lines: &mut dyn Lines, colour: bool) 
     let round_step = |round: u32| rounds.iter().position(|&x| x >= round);
     let show =
         |session: &mut Box<dyn rulesmith::core::erased::AnySession + Send + '_>, n: usize| -> Result<(), Failure> {
-            session.rewind(n).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            // Back by rewinding; forward by playing the record's next actions (a rewind
+            // drops the actions after it, so it alone cannot step forward).
+            let at = session.history().len();
+            if n <= at {
+                session.rewind(n).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            } else {
+                for (i, a) in rec.actions.iter().enumerate().take(n).skip(at) {
+                    session.play(a).map_err(|e| bad(format!("{}: action {}: {e}", path.display(), i + 1)))?;
+                }
+            }
             let last = match n.checked_sub(1) {
                 Some(i) => format!(" · last: seat {} {}", movers[i], rec.actions[i]),
                 None => " · after setup".to_string(),

@@ -358,6 +358,9 @@ fn show_game_prints_and_steps() {
     assert!(steps[1].contains("step 1 of"), "{steps:?}");
     assert!(steps[2].contains("step 2 of"), "{steps:?}");
     assert!(steps[3].contains("step 1 of"), "{steps:?}");
+    // Issue 32: the board itself steps (it stayed at setup, only the header changed).
+    let roles: std::collections::BTreeSet<&str> = o.stdout.lines().filter(|l| l.starts_with("Roles")).collect();
+    assert!(roles.len() > 1, "every step drew the same board: {roles:?}");
     assert!(o.stdout.contains("No such position"), "{}", o.stdout);
 }
 
