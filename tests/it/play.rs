@@ -473,11 +473,92 @@ fn end_of_input_keeps_the_record() {
     assert_eq!(saved["result"], serde_json::Value::Null);
 }
 
+/// A `play` session driven through pipes, for the signal tests.
+#[cfg(unix)]
+struct Live {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    out: std::sync::mpsc::Receiver<String>,
+    seen: String,
+}
+
+#[cfg(unix)]
+impl Live {
+    fn start(args: &[&str]) -> Live {
+        use std::io::Read;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, out) = std::sync::mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
+                    break;
+                }
+            }
+        });
+        Live { child, stdin, out, seen: String::new() }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Waits (60 s at most) until the output so far satisfies `done`.
+    fn wait_for(&mut self, what: &str, done: impl Fn(&str) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !done(&self.seen) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.out.recv_timeout(left) {
+                Ok(text) => self.seen.push_str(&text),
+                Err(_) => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    panic!("play did not {what}: {}", self.seen);
+                }
+            }
+        }
+    }
+
+    /// Sends SIGINT; returns the exit status (within 30 s: never a hang) and stderr.
+    fn interrupt(mut self) -> (std::process::ExitStatus, String) {
+        use std::io::Read;
+        let status = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!("play did not stop on SIGINT within 30 s (is SIGINT ignored where the tests run?)");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        self.stdin = None;
+        let mut err = String::new();
+        self.child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        (status, err)
+    }
+}
+
 /// Ctrl-C (SIGINT) while `play` waits for a decision keeps every decision made so far.
 #[cfg(unix)]
 #[test]
 fn ctrl_c_keeps_the_record() {
-    use std::io::{Read, Write};
     // A child inherits an ignored SIGINT (tests started in the background by a shell
     // without job control): then Ctrl-C cannot reach `play`, and there is nothing to test.
     if sigint_ignored() {
@@ -485,47 +566,12 @@ fn ctrl_c_keeps_the_record() {
         return;
     }
     let rec = temp("sigint.jsonl");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
-        .args(["play", "puerto-rico", "--seed", "3", "--record", rec.to_str().unwrap()])
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
-                break;
-            }
-        }
-    });
-    stdin.write_all(b"settler\n").unwrap();
-    stdin.flush().unwrap();
+    let mut play = Live::start(&["play", "puerto-rico", "--seed", "3", "--record", rec.to_str().unwrap()]);
+    play.type_line("settler");
     // Wait for the next prompt after the decision (the bots have moved by then).
-    let mut seen = String::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while seen.matches("seat 0> ").count() < 2 {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        seen.push_str(&rx.recv_timeout(left).expect("play did not prompt again"));
-    }
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    // Never a hang: a shell that starts jobs in the background without job control runs
-    // them with SIGINT ignored, and the child inherits that.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("play did not stop on SIGINT within 30 s (is SIGINT ignored where the tests run?)");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    drop(stdin);
+    play.wait_for("prompt again", |seen| seen.matches("seat 0> ").count() >= 2);
+    let (status, _) = play.interrupt();
+    assert_eq!(status.code(), Some(130));
     let saved = record_of(&rec);
     assert_eq!(saved["actions"][0], "settler", "{saved}");
     assert_eq!(saved["result"], serde_json::Value::Null);
@@ -536,68 +582,34 @@ fn ctrl_c_keeps_the_record() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_while_a_bot_thinks_ends_play_at_once() {
-    use std::io::{Read, Write};
     if sigint_ignored() {
         eprintln!("ctrl_c_while_a_bot_thinks_ends_play_at_once: skipped: SIGINT is ignored in this process");
         return;
     }
     let rec = temp("sigint-bot.jsonl");
     let bot = "exec:python3 tests/fixtures/bots/silent.py";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
-        .args(["play", "puerto-rico", "--players", "2", "--seed", "3", "--bots", bot])
-        .args(["--bot-time-limit", "600", "--record", rec.to_str().unwrap()])
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
-                break;
-            }
-        }
-    });
+    let mut play = Live::start(&[
+        "play",
+        "puerto-rico",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--bots",
+        bot,
+        "--bot-time-limit",
+        "600",
+        "--record",
+        rec.to_str().unwrap(),
+    ]);
     // Seat 0 chooses; the program at seat 1 then thinks forever.
-    stdin.write_all(b"settler\n").unwrap();
-    stdin.flush().unwrap();
-    let mut seen = String::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !seen.contains("seat 0: settler") {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(text) => seen.push_str(&text),
-            Err(_) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("play did not play the decision: {seen}");
-            }
-        }
-    }
+    play.type_line("settler");
+    play.wait_for("play the decision", |seen| seen.contains("seat 0: settler"));
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let started = std::time::Instant::now();
-    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
-    let mut status = None;
-    while status.is_none() && started.elapsed() < std::time::Duration::from_secs(20) {
-        status = child.try_wait().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let Some(status) = status else {
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("play did not stop on SIGINT while the bot thought");
-    };
+    let (status, err) = play.interrupt();
     assert_eq!(status.code(), Some(130));
-    let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
     assert!(err.contains("interrupted (SIGINT); the game so far is kept in"), "{err}");
     assert!(!err.contains("bot `"), "the bot is not blamed: {err}");
-    drop(stdin);
     let saved = record_of(&rec);
     assert_eq!(saved["actions"][0], "settler", "{saved}");
 }
