@@ -25,7 +25,8 @@ pub fn man(cmd: clap::Command, out: Option<&Path>) -> Result<u8, Failure> {
     };
     let shown = dir.display();
     std::fs::create_dir_all(dir).map_err(|e| bad(format!("--out {shown}: cannot create the folder: {e}")))?;
-    clap_mangen::generate_to(cmd.clone(), dir).map_err(|e| bad(format!("--out {shown}: cannot write the man pages: {e}")))?;
+    clap_mangen::generate_to(cmd.clone(), dir)
+        .map_err(|e| bad(format!("--out {shown}: cannot write the man pages: {e}")))?;
     let pages = 1 + cmd.get_subcommands().filter(|c| !c.is_hide_set() && c.get_name() != "help").count();
     say(format!("wrote {pages} man pages to {shown} (man {shown}/rulesmith.1)"));
     Ok(0)

@@ -68,11 +68,18 @@ fn published_sources_embed_only_their_own_files() -> Result<(), Box<dyn Error>> 
                     for (at, _) in text.match_indices(macro_) {
                         let rest = &text[at + macro_.len()..];
                         let Some(relative) = rest.split('"').next() else { continue };
-                        let file = dir.join(relative).canonicalize().map_err(|e| format!("{}: {relative}: {e}", path.display()))?;
+                        let file = dir
+                            .join(relative)
+                            .canonicalize()
+                            .map_err(|e| format!("{}: {relative}: {e}", path.display()))?;
                         embeds += 1;
                         let outside = !file.starts_with(&package)
                             || (package == root && left_out.iter().any(|d| file.starts_with(d)));
-                        assert!(!outside, "{} embeds {relative}, which its published crate does not carry", path.display());
+                        assert!(
+                            !outside,
+                            "{} embeds {relative}, which its published crate does not carry",
+                            path.display()
+                        );
                     }
                 }
             }
