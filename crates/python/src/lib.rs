@@ -62,6 +62,7 @@ struct Ruleset {
 
 #[pymethods]
 impl Ruleset {
+    /// Loads a bundled ruleset by name or a TOML file; `RulesetError` lists every problem.
     #[new]
     fn new(source: &str) -> PyResult<Self> {
         Ok(Ruleset { inner: load(source)?, source: source.to_string() })
@@ -201,14 +202,17 @@ impl Game {
 
 #[pymethods]
 impl Game {
+    /// The player count.
     #[getter]
     fn players(&self) -> usize {
         self.session.players()
     }
+    /// The game's seed.
     #[getter]
     fn seed(&self) -> u64 {
         self.seed
     }
+    /// The game id (`puerto-rico`, …).
     #[getter]
     fn game(&self) -> &'static str {
         self.ruleset.game.game_id()
@@ -221,6 +225,7 @@ impl Game {
             ToMove::Terminal => None,
         }
     }
+    /// Whether the game has ended.
     #[getter]
     fn is_over(&self) -> bool {
         self.session.to_move() == ToMove::Terminal
@@ -570,5 +575,6 @@ fn _rulesmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ActionError", m.py().get_type::<ActionError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     m.add("DEFAULT_SEED", DEFAULT_SEED)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -71,12 +71,16 @@ class RulesmithEnv(AECEnv):
         self.game = None
 
     def observation_space(self, agent):
+        """The agent's observation space: a dict of ``observation`` and ``action_mask`` boxes."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        """The agent's action space: ``Discrete(action_count)``, the ruleset's action ids."""
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
+        """Starts the next game: ``seed`` starts a run (game 0 of ``rulesmith simulate --seed``),
+        no seed plays the run's next game, ``options={"game_seed": s}`` the game of seed ``s``."""
         gseed = next_game_seed(self, seed, options)
         self.game = self.ruleset.new_game(self.players, gseed)
         self.agents = self.possible_agents[:]
@@ -93,6 +97,8 @@ class RulesmithEnv(AECEnv):
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent):
+        """``agent``'s observation (float32 array) and legal-action mask (int8 array, all zero
+        unless ``agent`` is to act), built from what its seat may see only."""
         obs, mask = self.game.observe(self._seat[agent])
         return {
             "observation": np.frombuffer(obs, np.float32),
@@ -105,6 +111,8 @@ class RulesmithEnv(AECEnv):
         return self.game.legal_ids() if self.game.to_move is not None else []
 
     def step(self, action):
+        """Plays action id ``action`` for the acting agent; at the end every agent's reward is
+        its share of the win."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -123,6 +131,7 @@ class RulesmithEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self):
+        """The round, who is to move and the legal actions (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None or self.game is None:
             return None
         seat = self.game.to_move
@@ -138,6 +147,7 @@ class RulesmithEnv(AECEnv):
         return text
 
     def close(self):
+        """Nothing to release: the game lives in this process."""
         pass
 
 
