@@ -149,9 +149,13 @@ impl Diagnostics {
     /// one of the base ruleset's (a misspelt id, most likely: `harbour` for `harbor`) become
     /// one problem that says so, in place of one "missing key" per key.
     pub fn resolved(&self, sources: &Sources) -> Vec<Diagnostic> {
+        // By hash: a file with many new elements still renders in linear time.
+        let near: std::collections::HashMap<(u16, u32, u32), usize> =
+            sources.near_misses.iter().enumerate().map(|(i, (o, _, _))| ((o.file, o.start, o.end), i)).collect();
         let missing = |d: &Diagnostic| -> Option<(usize, String)> {
             let o = d.origin?;
-            let at = sources.near_misses.iter().position(|(origin, _, _)| *origin == o)?;
+            let at = *near.get(&(o.file, o.start, o.end))?;
+            // The wording of `de`'s report of a missing key.
             let key = d.message.strip_prefix("missing key `")?.split('`').next()?;
             Some((at, format!("`{key}`")))
         };
