@@ -219,7 +219,7 @@ struct RunArgs {
     /// One bot for all seats, or a comma-separated list, one per seat: `random`, `greedy`,
     /// `mcts:N` (N search iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
     /// milliseconds a decision: a time budget, which does not reproduce), or
-    /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/cli.md).
+    /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
     #[arg(long, value_name = "SPEC", default_value = "random")]
     bots: String,
     /// Worker threads, 1–1024 [default: one per core]. Results do not depend on it.
