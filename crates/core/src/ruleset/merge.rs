@@ -70,7 +70,9 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics, sources: &mut Sou
                     Some((i, old)) => items[i] = Some(merge(old, item, diags, sources)),
                     None => {
                         if let Some(near) = crate::suggest::closest(&id, items.iter().flatten().filter_map(id_of)) {
-                            sources.near_miss(item.origin, &id, near);
+                            if !is_variant(&id, near) {
+                                sources.near_miss(item.origin, &id, near);
+                            }
                         }
                         at.insert(id, items.len());
                         items.push(Some(item));
@@ -81,6 +83,17 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics, sources: &mut Sou
         }
         (_, kind) => Node { kind, origin: child.origin },
     }
+}
+
+/// Whether `id` names a deliberate variant of `base`, `base` with a part joined by `-` or
+/// `_` or a number (`settler-2`, `big_harbor`, `city11`): a new element, not a misspelling.
+fn is_variant(id: &str, base: &str) -> bool {
+    let joined = |rest: &str, at_end: bool| {
+        let c = if at_end { rest.chars().next() } else { rest.chars().last() };
+        c.is_some_and(|c| c == '-' || c == '_' || c.is_ascii_digit())
+    };
+    id.strip_prefix(base).is_some_and(|rest| joined(rest, true))
+        || id.strip_suffix(base).is_some_and(|rest| joined(rest, false))
 }
 
 /// A file with no base still may not say `remove = true`: report it instead of

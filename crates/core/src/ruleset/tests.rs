@@ -621,4 +621,12 @@ fn a_misspelt_id_is_one_problem_with_a_suggestion() {
         ),
         "{e}"
     );
+
+    // A numbered or prefixed id is a deliberate new element: its keys are missing as usual.
+    let f = write(&dir, "more.toml", "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"hut-2\"\n");
+    let l = load(&f, &bundled()).unwrap();
+    let mut d = Diagnostics::default();
+    let _: Option<Rules> = de::from_tree(&l.tree, &mut d);
+    let e = d.render(&l.sources);
+    assert!(e.contains("more.toml:3:1: missing key `cost`") && !e.contains("did you mean"), "{e}");
 }
