@@ -69,6 +69,7 @@
 //!
 //! // The rules are data: the TOML ruleset (which the `rulesmith` crate embeds), decoded
 //! // and validated into `Mundo163`. A house rule states only what differs.
+//! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
 //! let mut bundled = Vec::new();
 //! let text = rulesmith_mundo_163::BUNDLED_TOML;
 //! bundled.push(Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text });
