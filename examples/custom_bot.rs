@@ -54,6 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let opts = SimOptions {
         players: 3,
         games,
+        from: 0,
         seed: 1,
         bots: bots.clone(),
         shard: None,

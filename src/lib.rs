@@ -33,7 +33,7 @@
 //!
 //! // Seeded games between bots: the figures `rulesmith simulate` reports.
 //! let bots = bots::parse_bots("random", 4)?;
-//! let opts = SimOptions { players: 4, games: 10, seed: 1, bots, shard: None, record: false, progress: None, rotate_seats: false, metrics: true };
+//! let opts = SimOptions { players: 4, games: 10, from: 0, seed: 1, bots, shard: None, record: false, progress: None, rotate_seats: false, metrics: true };
 //! let tally = house.game.simulate(&opts, &mut |_| {})?;
 //! assert_eq!(tally.games, 10);
 //!

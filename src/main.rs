@@ -115,17 +115,24 @@ enum Command {
         /// The seats played at the keyboard (0-based) [default: 0]; `--human` alone: none.
         #[arg(long, value_name = "SEAT", num_args = 0..)]
         human: Option<Vec<u8>>,
-        /// The bots of the other seats: one for all, or one per seat; bot kinds as for
-        /// `simulate --bots`.
-        #[arg(long, default_value = "greedy")]
-        bots: String,
+        /// The bots of the other seats: one for all, or one per seat [default: greedy]; bot
+        /// kinds as for `simulate --bots`. With --resume: the record's bots, to run the bot
+        /// programs (`exec:`) it names.
+        #[arg(long)]
+        bots: Option<String>,
         /// Write the game as a JSON line to this file (after every decision of yours, so
         /// leaving or Ctrl-C keeps it; an unfinished game has `"result": null`).
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
         /// Continue a game saved with --record or `save` (its ruleset, seats and seed).
-        #[arg(long, value_name = "RECORD", conflicts_with_all = ["players", "seed", "human", "bots"])]
+        /// Bot programs (`exec:`) the record names run only if --bots names the same, or
+        /// with --trust-bots.
+        #[arg(long, value_name = "RECORD", conflicts_with_all = ["players", "seed", "human"])]
         resume: Option<PathBuf>,
+        /// With --resume: run the bot programs (`exec:`) the record names without naming
+        /// them in --bots (only for a record you trust: it names commands to run).
+        #[arg(long, requires = "resume")]
+        trust_bots: bool,
         /// Show the full view as JSON instead of the concise summary.
         #[arg(long)]
         json_view: bool,
@@ -338,19 +345,32 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard },
             f,
         ),
-        Command::Play { ruleset, players, seed, human, bots, record, resume, json_view, bot_time_limit } => {
-            cli::play::play(cli::play::PlayArgs {
-                ruleset,
-                players,
-                seed,
-                humans: human.unwrap_or_else(|| vec![0]),
-                bots,
-                record,
-                resume,
-                json_view,
-                bot_time_limit,
-            })
-        }
+        Command::Play { .. } | Command::ShowGame { .. } if f == Format::Json => Err(cli::common::bad(
+            "--format json: `play` and `show-game` draw screens for a person and print no JSON (`play --json-view` shows each view as JSON)",
+        )),
+        Command::Play {
+            ruleset,
+            players,
+            seed,
+            human,
+            bots,
+            record,
+            resume,
+            trust_bots,
+            json_view,
+            bot_time_limit,
+        } => cli::play::play(cli::play::PlayArgs {
+            ruleset,
+            players,
+            seed,
+            humans: human.unwrap_or_else(|| vec![0]),
+            bots,
+            trust_bots,
+            record,
+            resume,
+            json_view,
+            bot_time_limit,
+        }),
         Command::ShowGame { record, game, rotation, step, round, seat } => {
             cli::show_game::show_game(&record, cli::show_game::At { game, rotation, step, round, seat })
         }

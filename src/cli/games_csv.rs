@@ -6,16 +6,16 @@
 //! metrics: `seat N <group>: <item> <verb or unit>` (e.g. `seat 0 building: harbor built`).
 
 use super::common::{Failure, bad};
+use super::output::OutFile;
 use rulesmith::core::bots::BotSpec;
 use rulesmith::core::metrics::{self, Kind, MetricDef};
 use rulesmith::core::sim::{GameResult, rotated_bots};
-use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 pub struct GamesCsv {
     path: PathBuf,
-    out: csv::Writer<BufWriter<File>>,
+    out: csv::Writer<BufWriter<OutFile>>,
     players: usize,
     defs: Vec<MetricDef>,
     error: Option<csv::Error>,
@@ -25,7 +25,7 @@ impl GamesCsv {
     /// Creates the file and writes the header: the metric columns of `defs` (in `compare`,
     /// every ruleset's metrics, each once).
     pub fn create(path: &Path, players: usize, defs: Vec<MetricDef>) -> Result<Self, Failure> {
-        let file = File::create(path).map_err(|e| bad(format!("cannot create `{}`: {e}", path.display())))?;
+        let file = OutFile::create("the games CSV", path)?;
         let mut header: Vec<String> =
             ["ruleset", "game", "rotation", "seed", "seats", "bots"].iter().map(|s| s.to_string()).collect();
         header.extend((0..players).map(|s| format!("score {s}")));
@@ -78,14 +78,15 @@ impl GamesCsv {
         }
     }
 
-    /// Flushes; a write that failed is bad output (exit 2), naming the file.
-    pub fn finish(mut self) -> Result<(), Failure> {
-        let flushed = self.out.flush();
-        match (self.error, flushed) {
-            (Some(e), _) => Err(bad(format!("cannot write `{}`: {e}", self.path.display()))),
-            (None, Err(e)) => Err(bad(format!("cannot write `{}`: {e}", self.path.display()))),
-            (None, Ok(())) => Ok(()),
+    /// Flushes; a write that failed is bad output (exit 2), naming the file. The file is
+    /// then renamed into place with the run's other outputs ([`super::output::commit_all`]).
+    pub fn finish(self) -> Result<OutFile, Failure> {
+        let cannot = |e: &dyn std::fmt::Display| bad(format!("cannot write `{}`: {e}", self.path.display()));
+        if let Some(e) = &self.error {
+            return Err(cannot(e));
         }
+        let buffered = self.out.into_inner().map_err(|e| cannot(&e.error().to_string()))?;
+        buffered.into_inner().map_err(|e| cannot(&e.error().to_string()))
     }
 }
 

@@ -1,40 +1,28 @@
 //! `--html FILE` on `simulate` and `compare`: the run's page, written after its report.
 
 use super::common::{Failure, bad};
+use super::output::OutFile;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The page's file, created before the run so that a path that cannot be written fails
-/// at once rather than after the games.
+/// The page's file, opened before the run (a temporary file beside it: see
+/// [`super::output`]) so that a path that cannot be written fails at once rather than
+/// after the games.
 pub struct HtmlOut {
-    path: PathBuf,
-    file: std::fs::File,
+    file: OutFile,
 }
 
 impl HtmlOut {
-    /// Creates `path`, refusing one of the run's input files (compared as canonical paths).
-    pub fn create<'a>(path: &Path, inputs: impl Iterator<Item = &'a str>) -> Result<Self, Failure> {
-        if let Ok(out) = std::fs::canonicalize(path) {
-            for input in inputs {
-                if std::fs::canonicalize(input).is_ok_and(|c| c == out) {
-                    return Err(bad(format!(
-                        "refusing to write the HTML page over `{}`: it is an input of this run (`{input}`)",
-                        path.display()
-                    )));
-                }
-            }
-        }
-        let file = std::fs::File::create(path)
-            .map_err(|e| bad(format!("cannot create the HTML page `{}`: {e}", path.display())))?;
-        Ok(HtmlOut { path: path.to_path_buf(), file })
+    /// Opens `path` (the caller has compared it with the run's inputs and other outputs).
+    pub fn create(path: &Path) -> Result<Self, Failure> {
+        Ok(HtmlOut { file: OutFile::create("the HTML page", path)? })
     }
 
-    /// Writes the rendered page.
-    pub fn write(mut self, page: Result<String, rulesmith_report_html::Error>) -> Result<(), Failure> {
-        let page = page.map_err(|e| bad(format!("cannot render the HTML page `{}`: {e}", self.path.display())))?;
-        self.file
-            .write_all(page.as_bytes())
-            .and_then(|()| self.file.flush())
-            .map_err(|e| bad(format!("cannot write the HTML page `{}`: {e}", self.path.display())))
+    /// Writes the rendered page; the caller renames it into place with the other outputs.
+    pub fn write(mut self, page: Result<String, rulesmith_report_html::Error>) -> Result<OutFile, Failure> {
+        let path = self.file.path().display().to_string();
+        let page = page.map_err(|e| bad(format!("cannot render the HTML page `{path}`: {e}")))?;
+        self.file.write_all(page.as_bytes()).map_err(|e| bad(format!("cannot write the HTML page `{path}`: {e}")))?;
+        Ok(self.file)
     }
 }

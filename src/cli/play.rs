@@ -22,7 +22,10 @@ pub struct PlayArgs {
     pub players: Option<usize>,
     pub seed: u64,
     pub humans: Vec<u8>,
-    pub bots: String,
+    /// `None`: greedy (a new game) or the record's bots, confirmed only for built-in bots.
+    pub bots: Option<String>,
+    /// Run the bot programs a resumed record names without `bots` naming them.
+    pub trust_bots: bool,
     pub record: Option<PathBuf>,
     pub resume: Option<PathBuf>,
     pub json_view: bool,
@@ -81,8 +84,10 @@ impl Table<'_> {
     }
 
     /// Writes the record (to a temporary file first, so a failed write never loses the
-    /// record written before).
+    /// record written before), never over the ruleset played.
     fn save(&self, s: &dyn AnySession, path: &Path) -> Result<(), Failure> {
+        let inputs: Vec<&str> = self.ruleset.loaded.sources.names().collect();
+        super::output::check_distinct(&[("the record", path)], &inputs)?;
         write_record(path, &self.record(s))
     }
 
@@ -94,16 +99,10 @@ impl Table<'_> {
     }
 }
 
+/// Writes a record file whole ([`super::output`]: a regular file replaced atomically, a
+/// symlink's target written, `/dev/null` or a FIFO written through).
 pub fn write_record(path: &Path, rec: &Record) -> Result<(), Failure> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    let cannot = |e: std::io::Error| bad(format!("cannot write the record `{}`: {e}", path.display()));
-    std::fs::write(&tmp, rec.to_line() + "\n").map_err(cannot)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        cannot(e)
-    })
+    super::output::write_whole("the record", path, (rec.to_line() + "\n").as_bytes())
 }
 
 /// Reads the game record of a file (the last record line), bounded in size.
@@ -111,11 +110,68 @@ pub fn read_record(path: &Path) -> Result<Record, Failure> {
     let what = path.display();
     let text = rulesmith::core::input::read_text_limited(path, MAX_RECORD_BYTES)
         .map_err(|e| bad(format!("the record: {e}")))?;
-    let mut last = None;
+    let mut found: Option<(usize, Record)> = None;
     for (line, rec) in rulesmith::core::record::parse_lines(&text) {
-        last = Some(rec.map_err(|e| bad(format!("{what}:{line}: {e}")))?);
+        let rec = rec.map_err(|e| bad(format!("{what}:{line}: {e}")))?;
+        // A file of several games (a simulation's record): which one to continue is not
+        // for us to guess.
+        if let Some((first, _)) = &found {
+            return Err(bad(format!(
+                "`{what}` holds more than one game record (lines {first} and {line}): --resume continues one game; \
+                 copy its line to a file of its own"
+            )));
+        }
+        found = Some((line, rec));
     }
-    last.ok_or_else(|| bad(format!("`{what}` holds no game record")))
+    found.map(|(_, r)| r).ok_or_else(|| bad(format!("`{what}` holds no game record")))
+}
+
+/// The bots of a new game's other seats unless `--bots` says otherwise.
+const DEFAULT_BOTS: &str = "greedy";
+
+/// A record names commands to run (`exec:` bots): they run only when the command line
+/// names the same bots (`--bots`) or trusts the record (`--trust-bots`); a save file from
+/// elsewhere must not start programs unasked. Built-in bots need no confirmation.
+fn confirm_programs(
+    seats: &[Option<BotSpec>],
+    players: usize,
+    given: Option<&str>,
+    trusted: bool,
+    path: &Path,
+) -> Result<(), Failure> {
+    let programs: Vec<String> = seats
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.as_ref().filter(|b| b.is_external()).map(|b| format!("seat {i} `{b}`")))
+        .collect();
+    if let Some(given) = given {
+        let specs = parse_bots(given, players).map_err(super::common::bots_error)?;
+        for (i, (seat, g)) in seats.iter().zip(&specs).enumerate() {
+            if let Some(b) = seat.as_ref().filter(|b| b.to_string() != g.to_string()) {
+                return Err(bad(format!(
+                    "--bots {given}: seat {i} is `{g}`, but {} has `{b}` there (give the record's bots, or leave --bots out)",
+                    path.display()
+                )));
+            }
+        }
+    }
+    if programs.is_empty() {
+        return Ok(());
+    }
+    if given.is_none() && !trusted {
+        return Err(bad(format!(
+            "{} names bot programs to run ({}): rulesmith runs a command named in a file only when you name it \
+             too; give --bots with the record's bots, or --trust-bots if you trust the file",
+            path.display(),
+            programs.join(", ")
+        )));
+    }
+    say(format!(
+        "Running the bot programs the record names ({}), as {}.",
+        programs.join(", "),
+        if given.is_some() { "--bots confirms" } else { "--trust-bots allows" }
+    ));
+    Ok(())
 }
 
 /// The seats' players from a record's `bots` (`human` or a bot).
@@ -159,6 +215,17 @@ struct Mark {
 
 /// `rulesmith play`.
 pub fn play(a: PlayArgs) -> Result<u8, Failure> {
+    // Ctrl-C (or SIGTERM) while bots think ends the session at once: the bot programs are
+    // ended, the record keeps every decision saved so far, exit 130 (143).
+    let kept = match a.record.as_ref().or(a.resume.as_ref()) {
+        Some(p) => format!(
+            "; the game so far is kept in {} (continue with `rulesmith play --resume {}`)",
+            p.display(),
+            p.display()
+        ),
+        None => "; the game was not saved (use --record FILE to keep it)".to_string(),
+    };
+    super::output::stop_on_signals_saying(kept);
     let mut lines = stdin_lines();
     play_with(a, lines.as_mut(), colour())
 }
@@ -173,6 +240,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
         (Some(rec), Some(path)) => {
             let r = ruleset_of(rec, path)?;
             let seats = seats_of(rec, path)?;
+            confirm_programs(&seats, rec.players, a.bots.as_deref(), a.trust_bots, path)?;
             if !r.game.players().contains(&rec.players) {
                 return Err(bad(format!("{}: {} players is outside the ruleset", path.display(), rec.players)));
             }
@@ -192,7 +260,8 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                     )));
                 }
             }
-            let specs: Vec<BotSpec> = parse_bots(&a.bots, players).map_err(super::common::bots_error)?;
+            let bots = a.bots.as_deref().unwrap_or(DEFAULT_BOTS);
+            let specs: Vec<BotSpec> = parse_bots(bots, players).map_err(super::common::bots_error)?;
             let seats = (0..players)
                 .map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).cloned() })
                 .collect();
@@ -247,6 +316,21 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                 None => marks.push(Mark { at: i, rng: rng.clone() }),
             }
             session.play(action).map_err(|e| bad(format!("{}: action {}: {e}", path.display(), i + 1)))?;
+        }
+        // The result the record claims must be the game's: a `result` on a game whose
+        // actions stop before its end (or another result) is an edited or corrupt record.
+        match (&rec.result, session.outcome()) {
+            (Some(_), None) => {
+                return Err(bad(format!(
+                    "{}: the record has a result, but its {} actions stop before the end of the game",
+                    path.display(),
+                    rec.actions.len()
+                )));
+            }
+            (Some(claimed), Some(o)) if *claimed != o => {
+                return Err(bad(format!("{}: the record's result is not the result of its actions", path.display())));
+            }
+            _ => {}
         }
         say(format!("Resumed after {} decisions from {}.", rec.actions.len(), path.display()));
     }

@@ -80,16 +80,26 @@ pub fn show_game_with(path: &Path, at: At, lines: &mut dyn Lines, colour: bool) 
     }
     let total = rec.actions.len();
     let round_step = |round: u32| rounds.iter().position(|&x| x >= round);
-    let show = |session: &mut Box<dyn rulesmith::core::erased::AnySession + '_>, n: usize| -> Result<(), Failure> {
-        session.rewind(n).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-        let last = match n.checked_sub(1) {
-            Some(i) => format!(" · last: seat {} {}", movers[i], rec.actions[i]),
-            None => " · after setup".to_string(),
+    let show =
+        |session: &mut Box<dyn rulesmith::core::erased::AnySession + Send + '_>, n: usize| -> Result<(), Failure> {
+            // Back by rewinding; forward by playing the record's next actions (a rewind
+            // drops the actions after it, so it alone cannot step forward).
+            let at = session.history().len();
+            if n <= at {
+                session.rewind(n).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            } else {
+                for (i, a) in rec.actions.iter().enumerate().take(n).skip(at) {
+                    session.play(a).map_err(|e| bad(format!("{}: action {}: {e}", path.display(), i + 1)))?;
+                }
+            }
+            let last = match n.checked_sub(1) {
+                Some(i) => format!(" · last: seat {} {}", movers[i], rec.actions[i]),
+                None => " · after setup".to_string(),
+            };
+            say(format!("step {n} of {total}{last}"));
+            say(session.screen(seat, colour).trim_end());
+            Ok(())
         };
-        say(format!("step {n} of {total}{last}"));
-        say(session.screen(seat, colour).trim_end());
-        Ok(())
-    };
     if let Some(n) = at.step {
         if n > total {
             return Err(bad(format!("--step {n}: the game has {total} decisions")));

@@ -6,6 +6,7 @@ use super::common::{
 };
 use super::games_csv::GamesCsv;
 use super::html::HtmlOut;
+use super::output::{self, OutFile};
 use rulesmith::Ruleset;
 use rulesmith::core::bots::BotSpec;
 use rulesmith::core::bots::parse_bots;
@@ -17,11 +18,11 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Whether two paths name one file (the second may not exist yet).
-fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || std::fs::canonicalize(a).is_ok_and(|x| std::fs::canonicalize(b).is_ok_and(|y| x == y))
-}
 use std::time::Instant;
+
+/// Games (seeds × rotations) `compare` plays of each ruleset in turn: the per-game
+/// figures of one such block are all it keeps (about 12 KB a game with metrics).
+const COMPARE_BLOCK_GAMES: u64 = 512;
 
 /// The options `simulate` and `compare` share.
 pub struct RunSpec {
@@ -46,11 +47,12 @@ pub struct RunSpec {
 fn run_games(
     r: &Ruleset,
     opts: &SimOptions,
+    prefix: &str,
     mut each: impl FnMut(&GameResult) + Send,
 ) -> Result<(Tally, f64), Failure> {
     let total = match opts.shard {
         Some((k, n)) => sim::shard_games(opts.games, k, n),
-        None => opts.games,
+        None => opts.games.saturating_sub(opts.from),
     }
     .saturating_mul(opts.rotations());
     let bar = stderr_is_terminal().then(|| {
@@ -62,7 +64,7 @@ fn run_games(
             };
             bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
         }
-        bar.set_prefix(r.name().to_string());
+        bar.set_prefix(prefix.to_string());
         bar
     });
     let start = Instant::now();
@@ -116,6 +118,7 @@ fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
     Ok(SimOptions {
         players,
         games: spec.games,
+        from: 0,
         seed: spec.seed,
         bots,
         shard: None,
@@ -124,21 +127,6 @@ fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
         rotate_seats: false,
         metrics: !spec.no_metrics,
     })
-}
-
-/// Refuses an output path that is one of the files read (compared as canonical paths, so
-/// `./r.toml` and a symlink to it are the same file).
-fn refuse_overwriting_inputs<'a>(what: &str, out: &Path, inputs: impl Iterator<Item = &'a str>) -> Result<(), Failure> {
-    let Ok(out_c) = std::fs::canonicalize(out) else { return Ok(()) };
-    for input in inputs {
-        if std::fs::canonicalize(input).is_ok_and(|c| c == out_c) {
-            return Err(bad(format!(
-                "refusing to write {what} over `{}`: it is an input of this run (`{input}`)",
-                out.display()
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// `rulesmith simulate`.
@@ -155,25 +143,23 @@ pub fn simulate(
     let mut opts = options(spec, players)?;
     opts.shard = shard.map(parse_shard).transpose()?;
     opts.record = record.is_some();
-    if let Some(path) = record {
-        refuse_overwriting_inputs("the record", path, r.loaded.sources.names())?;
-    }
     opts.rotate_seats = spec.rotate_seats.unwrap_or(false);
+    let inputs: Vec<&str> = r.loaded.sources.names().collect();
+    let outputs: Vec<(&str, &Path)> =
+        [("the record", record), ("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
+            .into_iter()
+            .filter_map(|(w, p)| p.map(|p| (w, p)))
+            .collect();
+    output::check_distinct(&outputs, &inputs)?;
+    // Outputs are temporary files until the run is whole: SIGINT or SIGTERM removes them.
+    output::stop_on_signals();
     let defs = if opts.metrics { r.game.metric_defs() } else { Vec::new() };
     let mut csv = match &spec.games_csv {
-        Some(path) => {
-            refuse_overwriting_inputs("the games CSV", path, r.loaded.sources.names())?;
-            if record.is_some_and(|rec| same_file(rec, path)) {
-                return Err(bad(format!("--games-csv and --record name the same file `{}`", path.display())));
-            }
-            Some(GamesCsv::create(path, players, defs.clone())?)
-        }
+        Some(path) => Some(GamesCsv::create(path, players, defs.clone())?),
         None => None,
     };
     let mut writer = match record {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| bad(format!("cannot create `{}`: {e}", path.display())))?,
-        )),
+        Some(path) => Some(std::io::BufWriter::new(OutFile::create("the record", path)?)),
         None => None,
     };
     let id = RulesetId {
@@ -182,10 +168,10 @@ pub fn simulate(
         digest: r.digest(),
         game: r.game.game_id().to_string(),
     };
-    let html = spec.html.as_deref().map(|p| HtmlOut::create(p, r.loaded.sources.names())).transpose()?;
+    let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
     let mut dist = html.as_ref().map(|_| Distributions::new(players));
     let mut write_error = None;
-    let (tally, seconds) = run_games(&r, &opts, |g| {
+    let (tally, seconds) = run_games(&r, &opts, r.name(), |g| {
         if let Some(d) = dist.as_mut() {
             d.add(g);
         }
@@ -200,27 +186,28 @@ pub fn simulate(
             }
         }
     })?;
-    if let Some(w) = writer.as_mut() {
-        if let Err(e) = w.flush() {
-            write_error.get_or_insert(e);
+    let mut files = Vec::new();
+    if let (Some(w), Some(path)) = (writer, record) {
+        let cannot = |e: &dyn std::fmt::Display| bad(format!("cannot write the record `{}`: {e}", path.display()));
+        if let Some(e) = write_error {
+            return Err(cannot(&e));
         }
-    }
-    if let (Some(e), Some(path)) = (write_error, record) {
-        return Err(bad(format!("cannot write the record `{}`: {e}", path.display())));
+        files.push(w.into_inner().map_err(|e| cannot(e.error()))?);
     }
     if let Some(c) = csv {
-        c.finish()?;
+        files.push(c.finish()?);
     }
     let report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
-    match f {
-        Format::Json => emit_json(&report),
-        Format::Text => emit(&report.to_text()),
-    }
     if let Some(out) = html {
         let page = serde_json::to_value(&report)
             .map_err(|e| rulesmith_report_html::Error::Shape(e.to_string()))
             .and_then(|v| rulesmith_report_html::simulate_page(&v, dist.as_ref()));
-        out.write(page)?;
+        files.push(out.write(page)?);
+    }
+    output::commit_all(files)?;
+    match f {
+        Format::Json => emit_json(&report),
+        Format::Text => emit(&report.to_text()),
     }
     Ok(0)
 }
@@ -240,14 +227,18 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     let names: Vec<String> = opts.bots.iter().map(ToString::to_string).collect();
     opts.rotate_seats = spec.rotate_seats.unwrap_or(names.windows(2).any(|w| w[0] != w[1]));
     configure_threads(spec.threads)?;
-    let html = match spec.html.as_deref() {
-        Some(p) => Some(HtmlOut::create(p, rulesets.iter().flat_map(|r| r.loaded.sources.names()))?),
-        None => None,
-    };
-    let mut dists = Vec::new();
+    let inputs: Vec<&str> = rulesets.iter().flat_map(|r| r.loaded.sources.names()).collect();
+    let outputs: Vec<(&str, &Path)> =
+        [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
+            .into_iter()
+            .filter_map(|(w, p)| p.map(|p| (w, p)))
+            .collect();
+    output::check_distinct(&outputs, &inputs)?;
+    // Outputs are temporary files until the run is whole: SIGINT or SIGTERM removes them.
+    output::stop_on_signals();
+    let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
     let mut csv = match &spec.games_csv {
         Some(path) => {
-            refuse_overwriting_inputs("the games CSV", path, rulesets.iter().flat_map(|r| r.loaded.sources.names()))?;
             let mut all = Vec::new();
             for d in rulesets.iter().filter(|_| opts.metrics).flat_map(|r| r.game.metric_defs()) {
                 if !all.contains(&d) {
@@ -258,38 +249,73 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         }
         None => None,
     };
-    let mut reports = Vec::new();
-    // Per-game figures of the first ruleset; the others are paired with it game by game.
-    let mut first: Vec<std::collections::BTreeMap<String, i64>> = Vec::new();
-    let mut diffs = Vec::new();
-    for (i, r) in rulesets.iter().enumerate() {
-        let mut mine = Vec::new();
-        let mut dist = Distributions::new(players);
-        let defs = if opts.metrics { r.game.metric_defs() } else { Vec::new() };
-        let (tally, seconds) = run_games(r, &opts, |g| {
-            mine.push(paired::game_figures(g, players, &defs));
-            if html.is_some() {
-                dist.add(g);
+    let n = rulesets.len();
+    let defs: Vec<_> = rulesets.iter().map(|r| if opts.metrics { r.game.metric_defs() } else { Vec::new() }).collect();
+    let mut tallies: Vec<Option<Tally>> = vec![None; n];
+    let mut seconds = vec![0.0; n];
+    let mut dists = vec![Distributions::new(players); n];
+    let mut pairings = vec![paired::Pairing::default(); n.saturating_sub(1)];
+    // The games are played in blocks, each ruleset in turn, and paired block by block:
+    // memory holds one block's per-game figures, whatever the number of games.
+    let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
+    let mut lo = 0;
+    while lo < opts.games {
+        let hi = lo.saturating_add(block).min(opts.games);
+        let part = SimOptions { from: lo, games: hi, ..opts.clone() };
+        let mut first = Vec::new();
+        for (i, r) in rulesets.iter().enumerate() {
+            let mut mine = Vec::new();
+            let prefix = if opts.games > block {
+                format!("{} (seeds {}–{hi} of {})", r.name(), lo + 1, opts.games)
+            } else {
+                r.name().to_string()
+            };
+            let dist = &mut dists[i];
+            let (tally, secs) = run_games(r, &part, &prefix, |g| {
+                mine.push(paired::game_figures(g, players, &defs[i]));
+                if html.is_some() {
+                    dist.add(g);
+                }
+                if let Some(c) = csv.as_mut() {
+                    c.row(r.name(), &opts.bots, g, &defs[i]);
+                }
+            })?;
+            seconds[i] += secs;
+            match &mut tallies[i] {
+                Some(t) => t.merge(&tally).map_err(|e| failed(format!("compare: `{}`: {e}", r.name())))?,
+                none => *none = Some(tally),
             }
-            if let Some(c) = csv.as_mut() {
-                c.row(r.name(), &opts.bots, g, &defs);
+            if i == 0 {
+                first = mine;
+            } else if let Some(p) = pairings.get_mut(i - 1) {
+                p.add(&first, &mine);
             }
-        })?;
-        dists.push(dist);
-        reports.push(Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds));
-        if i == 0 {
-            first = mine;
-        } else {
-            let mut sums = paired::pair(&first, &mine);
+        }
+        lo = hi;
+    }
+    let reports: Vec<Report> = rulesets
+        .iter()
+        .zip(tallies)
+        .zip(&seconds)
+        .map(|((r, t), &secs)| {
+            let tally = t.unwrap_or_else(|| Tally::new(players));
+            Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, secs)
+        })
+        .collect();
+    let diffs: Vec<Vec<paired::Difference>> = pairings
+        .into_iter()
+        .map(|p| {
+            let mut sums = p.finish();
             // Unfinished games are their own figure only where some game was unfinished.
             if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
                 sums.remove("unfinished");
             }
-            diffs.push(paired::differences(&sums));
-        }
-    }
+            paired::differences(&sums)
+        })
+        .collect();
+    let mut files = Vec::new();
     if let Some(c) = csv {
-        c.finish()?;
+        files.push(c.finish()?);
     }
     let json = serde_json::json!({
         "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
@@ -304,13 +330,12 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
             })).collect::<Vec<_>>(),
         },
     });
-    let page = |out: Option<HtmlOut>| match out {
-        Some(out) => out.write(rulesmith_report_html::compare_page(&json, &dists)),
-        None => Ok(()),
-    };
+    if let Some(out) = html {
+        files.push(out.write(rulesmith_report_html::compare_page(&json, &dists))?);
+    }
+    output::commit_all(files)?;
     if f == Format::Json {
         emit_json(&json);
-        page(html)?;
         return Ok(0);
     }
     let mut text = compare_table(args, &reports, &opts);
@@ -319,7 +344,6 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
     }
     emit(&text);
-    page(html)?;
     Ok(0)
 }
 
@@ -455,23 +479,32 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
 
 /// `rulesmith merge REPORT...`: the JSON reports of a run's shards → one report.
 pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
-    // Each file read once, bounded; shards of a tournament merge as a tournament.
-    let texts = paths
-        .iter()
-        .map(|p| rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string())))
-        .collect::<Result<Vec<_>, _>>()?;
-    if let Some(code) = super::tournament::merge(paths, &texts, f)? {
-        return Ok(code);
+    // Each file read once, bounded, and folded in before the next is read: one report in
+    // memory at a time. Shards of a tournament (by the first file) merge as a tournament.
+    let read = |p: &PathBuf| rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string()));
+    let Some(first) = paths.first() else { return Err(bad("merge: no reports given")) };
+    let first_text = read(first)?;
+    if super::tournament::is_tournament(&first_text) {
+        return super::tournament::merge(paths, first_text, f);
     }
-    let mut reports = Vec::new();
-    for (p, text) in paths.iter().zip(&texts) {
-        let r: Report = rulesmith::core::game::object_from_json(text).map_err(|e| {
-            bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {e}", p.display()))
+    let mut m = sim::ReportMerge::default();
+    let mut text = Some(first_text);
+    for p in paths {
+        let t = match text.take() {
+            Some(t) => t,
+            None => read(p)?,
+        };
+        if super::tournament::is_tournament(&t) {
+            return Err(bad(format!("`{}` is a tournament report, unlike `{}`", p.display(), first.display())));
+        }
+        let r: Report = rulesmith::core::game::object_from_json(&t).map_err(|e| {
+            let why = sim::report_read_error(&t, &e);
+            bad(format!("`{}` is not a JSON report of `rulesmith simulate --format json`: {why}", p.display()))
         })?;
-        reports.push((p, r));
+        drop(t);
+        m.add(&p.display().to_string(), &r).map_err(|e| bad(format!("merge: {e}")))?;
     }
-    let named: Vec<(String, Report)> = reports.into_iter().map(|(p, r)| (p.display().to_string(), r)).collect();
-    let report = sim::merge_reports(&named).map_err(|e| bad(format!("merge: {e}")))?;
+    let report = m.finish().map_err(|e| bad(format!("merge: {e}")))?;
     match f {
         Format::Json => emit_json(&report),
         Format::Text => emit(&report.to_text()),

@@ -52,35 +52,51 @@ pub fn tournament(a: &TournamentArgs, f: Format) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// Merges the JSON reports of a tournament's shards; `None` when they are not
-/// tournament reports (then they are simulation reports).
-pub fn merge(paths: &[PathBuf], texts: &[String], f: Format) -> Result<Option<u8>, Failure> {
-    let kinds: Vec<bool> = texts
-        .iter()
-        .map(|t| serde_json::from_str::<serde_json::Value>(t).is_ok_and(|v| v["kind"] == "tournament"))
-        .collect();
-    if !kinds.iter().any(|&k| k) {
-        return Ok(None);
+/// Whether a report's text is a tournament's (`"kind": "tournament"`).
+pub fn is_tournament(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Kind {
+        #[serde(default)]
+        kind: Option<String>,
     }
-    if let Some(i) = kinds.iter().position(|&k| !k) {
-        return Err(bad(format!("`{}` is not a tournament report, unlike the others", paths[i].display())));
-    }
-    let mut reports = Vec::new();
-    for (p, t) in paths.iter().zip(texts) {
-        let r: TournamentReport = rulesmith::core::game::object_from_json(t)
-            .map_err(|e| bad(format!("`{}` is not a tournament report: {e}", p.display())))?;
-        reports.push(r);
-    }
-    let first = &reports[0];
+    serde_json::from_str::<Kind>(text).is_ok_and(|k| k.kind.as_deref() == Some("tournament"))
+}
+
+/// Merges the JSON reports of a tournament's shards (`first_text`: the first file's),
+/// each read and folded in before the next: one report in memory at a time.
+pub fn merge(paths: &[PathBuf], first_text: String, f: Format) -> Result<u8, Failure> {
+    let mut first: Option<TournamentReport> = None;
+    let mut tally: Option<TournamentTally> = None;
     let mut shards = std::collections::BTreeSet::new();
     let mut of = None;
-    for (p, r) in paths.iter().zip(&reports) {
-        let same = r.ruleset == first.ruleset
-            && r.digest == first.digest
-            && r.players == first.players
-            && r.seed == first.seed
-            && r.bots == first.bots
-            && r.games_per_seating == first.games_per_seating;
+    let mut text = Some(first_text);
+    for p in paths {
+        let t = match text.take() {
+            Some(t) => t,
+            None => rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string()))?,
+        };
+        if !is_tournament(&t) {
+            return Err(bad(format!("`{}` is not a tournament report, unlike the others", p.display())));
+        }
+        let r: TournamentReport = rulesmith::core::game::object_from_json(&t).map_err(|e| {
+            let why = rulesmith::core::sim::report_read_error(&t, &e);
+            bad(format!("`{}` is not a tournament report: {why}", p.display()))
+        })?;
+        drop(t);
+        let head = first.get_or_insert_with(|| r.clone());
+        if r.version != head.version {
+            return Err(bad(format!(
+                "`{}` was made by another version of rulesmith than `{}`: merge shards of one version",
+                p.display(),
+                paths[0].display()
+            )));
+        }
+        let same = r.ruleset == head.ruleset
+            && r.digest == head.digest
+            && r.players == head.players
+            && r.seed == head.seed
+            && r.bots == head.bots
+            && r.games_per_seating == head.games_per_seating;
         if !same {
             return Err(bad(format!(
                 "`{}` is not a shard of the same tournament as `{}` (ruleset, digest, players, seed, bots and games must match)",
@@ -102,15 +118,19 @@ pub fn merge(paths: &[PathBuf], texts: &[String], f: Format) -> Result<Option<u8
         if !shards.insert(k) {
             return Err(bad(format!("`{}`: shard {}/{n} is given twice", p.display(), k + 1)));
         }
+        tally
+            .get_or_insert_with(|| TournamentTally::new(head.bots.len()))
+            .merge(&r.tally)
+            .map_err(|e| bad(format!("`{}`: {e}", p.display())))?;
     }
+    let (Some(first), Some(tally)) = (first, tally) else { return Err(bad("merge: no reports given")) };
     let n = of.unwrap_or(1);
     if shards.len() as u64 != n {
-        let missing: Vec<String> = (0..n).filter(|k| !shards.contains(k)).map(|k| format!("{}/{n}", k + 1)).collect();
-        return Err(bad(format!("shards missing: {}", missing.join(", "))));
-    }
-    let mut tally = TournamentTally::new(first.bots.len());
-    for (p, r) in paths.iter().zip(&reports) {
-        tally.merge(&r.tally).map_err(|e| bad(format!("`{}`: {e}", p.display())))?;
+        // At most ten named: a report may claim any number of shards.
+        let missing: Vec<String> =
+            (0..n).filter(|k| !shards.contains(k)).take(10).map(|k| format!("{}/{n}", k + 1)).collect();
+        let more = if n.saturating_sub(shards.len() as u64) > missing.len() as u64 { ", …" } else { "" };
+        return Err(bad(format!("shards missing: {}{more}", missing.join(", "))));
     }
     let bots = parse_bots(&first.bots.join(","), first.bots.len()).map_err(bots_error)?;
     let opts = TournamentOptions {
@@ -125,5 +145,5 @@ pub fn merge(paths: &[PathBuf], texts: &[String], f: Format) -> Result<Option<u8
         Format::Json => emit_json(&report),
         Format::Text => emit(&report.to_text()),
     }
-    Ok(Some(0))
+    Ok(0)
 }

@@ -597,13 +597,21 @@ fn run_reports_pass_and_fail_per_scenario() {
     );
     assert!(o.stdout.ends_with("0 passed, 2 failed\n"), "{}", o.stdout);
     let o = expect(&["run", "tests/fixtures/scenarios"], 2);
-    assert!(o.stdout.ends_with("2 passed, 4 failed\n"), "{}", o.stdout);
+    assert!(o.stdout.ends_with("2 passed, 5 failed\n"), "{}", o.stdout);
+    // Issue 27: a scenario that expects nothing passes whatever the engine does.
+    assert!(
+        o.stdout.contains(
+            "no-expectation.toml: invalid scenario: this scenario checks nothing: no `[[step]]` has an `expect`"
+        ),
+        "{}",
+        o.stdout
+    );
     assert!(o.stdout.contains("impossible-set.toml: invalid scenario: [set] `/players/1/secret` = 99"), "{}", o.stdout);
     assert!(o.stderr.contains("unknown-key.toml:3:1: unknown key `player`"), "{}", o.stderr);
     assert!(o.stderr.contains("unknown-key.toml:9:8: unknown key `too_move`"), "{}", o.stderr);
     let o = expect(&["run", "tests/fixtures/scenarios", "--format", "json"], 2);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(4), Some(2)));
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(5), Some(3)));
     expect(&["run", "tests/fixtures/scenarios/none.toml"], 2);
     let o = expect(&["run", TOY], 2);
     assert!(o.stdout.contains("is a ruleset, not a scenario"), "{}", o.stdout);
@@ -768,6 +776,8 @@ fn a_broken_bot_is_named_with_exit_2() {
         ("illegal.py", "answered `fly to the moon`, which is not a legal action now (legal: "),
         ("bad-index.py", "answered index 999, but there are"),
         ("silent.py", "gave no answer within"),
+        // Issue 30: writing to a bot is bounded by the time limit like reading.
+        ("deaf.py", "did not read its input within 0.5 s"),
     ];
     for (file, expected) in cases {
         let bot = format!("exec:python3 tests/fixtures/bots/{file}");
@@ -798,6 +808,26 @@ fn a_broken_bot_is_named_with_exit_2() {
     let o = run(&["simulate", "puerto-rico", "--bot-time-limit", "0", "--bots", "random"]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("--bot-time-limit"), "{}", o.stderr);
+}
+
+/// Issue 30: a bot's processes end with it. A bot that starts a process of its own (which
+/// inherits the bot's standard error) and then fails: the run ends at once, the process
+/// is gone, and rulesmith's standard error was not held open by it (`run` reads it to its
+/// end, so it would wait for the process's 60 s).
+#[test]
+fn a_bots_processes_end_with_it() {
+    let dir = scratch("spawner");
+    let pid_file = dir.join("pid");
+    let bot = format!("exec:python3 tests/fixtures/bots/spawner.py {}", pid_file.display());
+    let started = std::time::Instant::now();
+    let o = run(&["simulate", "puerto-rico", "--players", "2", "--games", "1", "--bots", &format!("{bot},random")]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("answered `fly to the moon`"), "{}", o.stderr);
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "the bot's process held rulesmith's stderr");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    // Gone (reaped by init once killed): no /proc entry, or a zombie at most.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid.trim())).unwrap_or_default();
+    assert!(status.is_empty() || status.contains("State:\tZ"), "the bot's process {pid} outlived the run");
 }
 
 // --- tournament ---
@@ -1029,7 +1059,7 @@ fn ids_must_be_notation_safe() {
         let f = dir.join("pr.toml");
         std::fs::write(&f, text.replace("id = \"small-market\"", &format!("id = {bad:?}"))).unwrap();
         let o = expect(&["validate", f.to_str().unwrap()], 2);
-        let at = format!("pr.toml:204:6: id {bad:?}: expected lowercase letters, digits");
+        let at = format!("pr.toml:208:6: id {bad:?}: expected lowercase letters, digits");
         assert!(o.stderr.contains(&at), "{bad:?}: {}", o.stderr);
     }
 }
@@ -1191,4 +1221,249 @@ fn completions_and_man_pages_cover_every_command() {
     let file = scratch("man-file").join("taken");
     std::fs::write(&file, "").unwrap();
     expect(&["man", "--out", file.to_str().unwrap()], 2);
+}
+
+/// Outputs never destroy data (#28): a hard link or another spelling of an input or of
+/// another output is refused naming both; a symlink's target is written, the link kept;
+/// `/dev/null` and FIFOs are written through; a regular file is replaced whole, keeping
+/// its permissions, with no temporary file left.
+#[cfg(unix)]
+#[test]
+fn outputs_never_destroy_data() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = scratch("outputs");
+    let toy = dir.join("toy.toml");
+    std::fs::copy(root().join(TOY), &toy).unwrap();
+    let before = std::fs::read_to_string(&toy).unwrap();
+    let toy_s = toy.to_str().unwrap();
+    let link = dir.join("link.toml");
+    let _ = std::fs::remove_file(&link);
+    std::fs::hard_link(&toy, &link).unwrap();
+    let link_s = link.to_str().unwrap();
+    for opt in ["--record", "--games-csv", "--html"] {
+        let o = expect(&["simulate", toy_s, "--games", "2", opt, link_s], 2);
+        assert!(o.stderr.contains("link.toml") && o.stderr.contains("toy.toml"), "{opt}: {}", o.stderr);
+        assert!(o.stderr.contains("an input of this run"), "{}", o.stderr);
+    }
+    let o = expect(&["compare", TOY, toy_s, "--games", "2", "--games-csv", link_s], 2);
+    assert!(o.stderr.contains("link.toml") && o.stderr.contains("toy.toml"), "{}", o.stderr);
+    assert_eq!(std::fs::read_to_string(&toy).unwrap(), before);
+
+    // Two outputs that are one file, spelled two ways (the file not there yet).
+    let out = dir.join("out.txt");
+    let _ = std::fs::remove_file(&out);
+    let other = format!("{}/./out.txt", dir.display());
+    let o = expect(&["simulate", TOY, "--games", "2", "--record", out.to_str().unwrap(), "--games-csv", &other], 2);
+    assert!(o.stderr.contains("are the same file") && o.stderr.contains("out.txt"), "{}", o.stderr);
+    assert!(!out.exists());
+
+    // A symlink stays a link; its target gets the output.
+    let target = dir.join("target.csv");
+    std::fs::write(&target, "old\n").unwrap();
+    let sl = dir.join("sl.csv");
+    let _ = std::fs::remove_file(&sl);
+    std::os::unix::fs::symlink(&target, &sl).unwrap();
+    expect(&["simulate", TOY, "--games", "3", "--games-csv", sl.to_str().unwrap()], 0);
+    assert!(std::fs::symlink_metadata(&sl).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(&target).unwrap().starts_with("ruleset,"));
+
+    // A regular file is replaced whole and keeps its permissions.
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+    expect(&["simulate", TOY, "--games", "4", "--games-csv", target.to_str().unwrap()], 0);
+    assert_eq!(std::fs::read_to_string(&target).unwrap().lines().count(), 5);
+    assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o640);
+
+    // A read-only file is not replaced (as root, which may write anything, it is).
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o440)).unwrap();
+    let o = run(&["simulate", TOY, "--games", "2", "--games-csv", target.to_str().unwrap()]);
+    let root_user = std::fs::OpenOptions::new().write(true).open(&target).is_ok();
+    if !root_user {
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains("Permission denied"), "{}", o.stderr);
+        assert_eq!(std::fs::read_to_string(&target).unwrap().lines().count(), 5);
+    }
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+
+    // /dev/null is written through (never replaced), every output at once.
+    let args = ["--record", "/dev/null", "--games-csv", "/dev/null", "--html", "/dev/null"];
+    expect(&[&["simulate", TOY, "--games", "3"][..], &args[..]].concat(), 0);
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+
+    // A FIFO is written through: the reader gets the whole CSV.
+    let fifo = dir.join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    expect(&["simulate", TOY, "--games", "3", "--games-csv", fifo.to_str().unwrap()], 0);
+    assert_eq!(reader.join().unwrap().lines().count(), 4);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // A folder is refused; no temporary file is left anywhere.
+    let o = expect(&["simulate", TOY, "--games", "2", "--games-csv", dir.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("it is a folder"), "{}", o.stderr);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// SIGINT or SIGTERM during `simulate` or `compare`: exit 130 or 143, a message, and no
+/// output file at all (a file that was at the path is as it was), never a cut one.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_leaves_no_cut_output() {
+    let runs: [(&str, &[&str], i32); 3] = [
+        ("-INT", &["simulate", "puerto-rico"], 130),
+        ("-TERM", &["simulate", "puerto-rico"], 143),
+        ("-INT", &["compare", "puerto-rico", "rulesets/house-rules/puerto-rico-no-hacienda.toml"], 130),
+    ];
+    for (i, (sig, cmd, code)) in runs.into_iter().enumerate() {
+        // An ignored SIGINT is inherited and kept (tests started in the background).
+        if sig == "-INT" && crate::play::sigint_ignored() {
+            eprintln!("an_interrupted_run_leaves_no_cut_output: SIGINT case skipped: SIGINT is ignored here");
+            continue;
+        }
+        let dir = scratch(&format!("interrupt-{i}"));
+        let csv = dir.join("games.csv");
+        std::fs::write(&csv, "old\n").unwrap();
+        let html = dir.join("page.html");
+        let _ = std::fs::remove_file(&html);
+        let mut args: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
+        args.extend(
+            ["--games", "1000000", "--games-csv", csv.to_str().unwrap(), "--html", html.to_str().unwrap()]
+                .map(String::from),
+        );
+        let rec = dir.join("games.jsonl");
+        if cmd[0] == "simulate" {
+            args.extend(["--record".to_string(), rec.to_str().unwrap().to_string()]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+            .args(&args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Interrupted once the outputs are being written.
+        let partial =
+            || std::fs::read_dir(&dir).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".partial"));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !partial() {
+            assert!(std::time::Instant::now() < deadline, "no output was started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert!(Command::new("kill").args([sig, &child.id().to_string()]).status().unwrap().success());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{cmd:?} did not stop on {sig}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{cmd:?} {sig}: {stderr}");
+        assert!(stderr.contains("interrupted") && stderr.contains("no output file was written"), "{stderr}");
+        assert!(o.stdout.is_empty(), "no report of a cut run");
+        assert_eq!(std::fs::read_to_string(&csv).unwrap(), "old\n");
+        assert!(!html.exists() && !rec.exists());
+        assert!(!partial(), "a temporary file was left");
+    }
+}
+
+/// `play` and `show-game` draw screens: `--format json` is refused, not ignored.
+#[test]
+fn screens_refuse_format_json() {
+    let o = expect(&["play", TOY, "--format", "json"], 2);
+    assert!(o.stderr.contains("--format json") && o.stderr.contains("--json-view"), "{}", o.stderr);
+    let o = expect(&["show-game", "no-such.jsonl", "--format", "json"], 2);
+    assert!(o.stderr.contains("--format json"), "{}", o.stderr);
+}
+
+/// `merge` refuses tallies no run can make (#28): a negative variance, sums larger than
+/// the games allow (2^63 rounds), a sum of squares too small for its sum; each names the
+/// file and what is wrong.
+#[test]
+fn merge_refuses_impossible_tallies() {
+    let dir = scratch("impossible");
+    let shard = |k: &str| {
+        let o = expect(&["simulate", TOY, "--games", "10", "--shard", k, "--format", "json"], 0);
+        serde_json::from_str::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let good = dir.join("b.json");
+    std::fs::write(&good, shard("2/2").to_string()).unwrap();
+    let cases: [(&str, serde_json::Value, &str); 4] = [
+        ("/tally/score_sum_sq/0", serde_json::json!(1), "negative variance"),
+        ("/tally/score_sum/0", serde_json::json!(-9_000_000_000_000_000_000i64), "larger than"),
+        ("/tally/rounds_sum", serde_json::json!(1u64 << 63), "rounds in"),
+        ("/tally/decisions_sum", serde_json::json!(u64::MAX), "decisions in"),
+    ];
+    for (at, value, says) in cases {
+        let mut v = shard("1/2");
+        // Σx = 5 with Σx² = 1 over several games: no real scores do that.
+        *v.pointer_mut("/tally/score_sum/0").unwrap() = serde_json::json!(5);
+        *v.pointer_mut("/tally/score_sum_sq/0").unwrap() = serde_json::json!(25);
+        *v.pointer_mut(at).unwrap() = value;
+        let f = dir.join("a.json");
+        std::fs::write(&f, v.to_string()).unwrap();
+        let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
+        assert!(o.stderr.contains(says) && o.stderr.contains("a.json"), "{at}: {}", o.stderr);
+    }
+}
+
+/// A report of another rulesmith version is named as such by `merge` (#28), whether its
+/// fields can be read or not.
+#[test]
+fn merge_names_reports_of_another_version() {
+    let dir = scratch("versions");
+    let shard = |k: &str| {
+        let o = expect(&["simulate", TOY, "--games", "10", "--shard", k, "--format", "json"], 0);
+        serde_json::from_str::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let good = dir.join("b.json");
+    let b = shard("2/2");
+    assert_eq!(b["version"], env!("CARGO_PKG_VERSION"));
+    std::fs::write(&good, b.to_string()).unwrap();
+    let edits: [(&str, Option<&str>, &str); 3] = [
+        ("run_games", None, "made by another (earlier) version of rulesmith"),
+        ("run_games", Some("0.0.1"), "made by another version of rulesmith (0.0.1; this is"),
+        ("", Some("9.9.9"), "(9.9.9): merge shards of one version"),
+    ];
+    for (drop, version, says) in edits {
+        let mut v = shard("1/2");
+        let m = v.as_object_mut().unwrap();
+        m.remove(drop);
+        match version {
+            Some(x) => m.insert("version".into(), x.into()),
+            None => m.remove("version"),
+        };
+        let f = dir.join("a.json");
+        std::fs::write(&f, v.to_string()).unwrap();
+        let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
+        assert!(o.stderr.contains(says), "{says}: {}", o.stderr);
+    }
+    // Tournament reports too.
+    let shard = |k: &str| {
+        let args = ["tournament", TOY, "--bots", "random,greedy", "--games", "2", "--shard", k, "--format", "json"];
+        serde_json::from_str::<serde_json::Value>(&expect(&args, 0).stdout).unwrap()
+    };
+    let b = shard("2/2");
+    assert_eq!(b["version"], env!("CARGO_PKG_VERSION"));
+    std::fs::write(&good, b.to_string()).unwrap();
+    let mut a = shard("1/2");
+    let m = a.as_object_mut().unwrap();
+    m.remove("version");
+    m.remove("seatings");
+    let f = dir.join("a.json");
+    std::fs::write(&f, a.to_string()).unwrap();
+    let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("made by another (earlier) version of rulesmith"), "{}", o.stderr);
 }

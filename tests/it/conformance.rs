@@ -123,7 +123,8 @@ fn typed<G>(
 /// differs only in what the seat may not know: `determinize` redraws the generator, the
 /// face-down order (plantation stack, forests, privilege deck) and other players' hidden
 /// goods; `edit` then changes other players' hidden values in the twin's JSON. The seat's
-/// view must be the same for both, carry no generator, and `must_hide` must hold of it.
+/// view must be the same for both, carry no generator, and `must_hide` must hold of it;
+/// and every shipped bot, for the seat to move, must choose the same in both.
 fn hidden_twins<G: rulesmith::core::Game>(
     name: &str,
     g: &G,
@@ -188,6 +189,34 @@ fn hidden_twins<G: rulesmith::core::Game>(
                                 "{name} {players}p seed {seed} #{n}: seat {seat} sees a difference in hidden parts"
                             ));
                         }
+                        // Issue 30: every shipped bot decides from what its seat sees. The
+                        // seat to move, given the same bot generator, chooses the same in
+                        // both states.
+                        if g.to_move(&s) == ToMove::Seat(seat) {
+                            let real = g.state_from_json(g.state_to_json(&s)).unwrap();
+                            let (mut la, mut lb) = (Vec::new(), Vec::new());
+                            g.legal_actions(&real, &mut la);
+                            g.legal_actions(&twin, &mut lb);
+                            if la != lb {
+                                failures.push(format!(
+                                    "{name} {players}p seed {seed} #{n}: seat {seat}'s legal actions differ in hidden parts"
+                                ));
+                                continue;
+                            }
+                            for spec in shipped_bots() {
+                                let pick = |x: &G::State| {
+                                    let mut r = Rng::from_seed(seed ^ n);
+                                    g.format_action(x, rulesmith::core::bots::choose(g, &spec, x, &la, &mut r))
+                                };
+                                let (a, b) = (pick(&real), pick(&twin));
+                                if a != b {
+                                    failures.push(format!(
+                                        "{name} {players}p seed {seed} #{n}: `{spec}` for seat {seat} plays `{a}`, \
+                                         and `{b}` in a state that differs only in what the seat cannot see"
+                                    ));
+                                }
+                            }
+                        }
                     }
                 }
                 g.legal_actions(&s, &mut legal);
@@ -197,6 +226,12 @@ fn hidden_twins<G: rulesmith::core::Game>(
         }
     }
     failures
+}
+
+/// Every bot the project ships, at a small budget: the twin-state test runs each.
+fn shipped_bots() -> Vec<rulesmith::core::bots::BotSpec> {
+    use rulesmith::core::bots::BotSpec;
+    vec![BotSpec::Random, BotSpec::Greedy, BotSpec::Mcts(24)]
 }
 
 /// Sets `/players/o/<key>` of every other seat `o` to `f(old)`.
@@ -327,7 +362,7 @@ mod never_panics {
         }
     }
 
-    fn play_on(s: &mut Box<dyn rulesmith::core::erased::AnySession + '_>, pick: u64) -> Result<(), String> {
+    fn play_on(s: &mut dyn rulesmith::core::erased::AnySession, pick: u64) -> Result<(), String> {
         let mut rng = rulesmith::core::Rng::from_seed(pick);
         for _ in 0..3000 {
             match s.to_move() {
@@ -381,7 +416,7 @@ mod never_panics {
             // As `[set]` does: a state in which the player to move has no action is refused.
             let stuck = |s: &dyn rulesmith::core::erased::AnySession| matches!(s.to_move(), ToMove::Seat(_)) && s.legal().is_empty();
             if s.set_state_json(state).is_ok() && !stuck(&*s) {
-                let r = play_on(&mut s, seed ^ 1);
+                let r = play_on(&mut *s, seed ^ 1);
                 prop_assert!(r.is_ok(), "{name} {players}p seed {seed}: `{p}` = {new} accepted, then: {}", r.unwrap_err());
             }
         }
@@ -408,6 +443,7 @@ mod never_panics {
             let opts = rulesmith::core::sim::SimOptions {
                 players: 3,
                 games: 2,
+                from: 0,
                 seed: 1,
                 bots: rulesmith::core::bots::parse_bots("random", 3).unwrap(),
                 shard: None,
@@ -448,10 +484,75 @@ mod never_panics {
         })
     }
 
+    /// The two shards' reports of a real run (puerto-rico, 3 players, rotated seats).
+    fn shard_reports() -> &'static (rulesmith::core::sim::Report, rulesmith::core::sim::Report) {
+        static S: OnceLock<(rulesmith::core::sim::Report, rulesmith::core::sim::Report)> = OnceLock::new();
+        S.get_or_init(|| {
+            let r = rulesmith::load("puerto-rico").unwrap();
+            let shard = |k| {
+                let opts = rulesmith::core::sim::SimOptions {
+                    players: 3,
+                    games: 6,
+                    from: 0,
+                    seed: 2,
+                    bots: rulesmith::core::bots::parse_bots("random", 3).unwrap(),
+                    shard: Some((k, 2)),
+                    record: false,
+                    progress: None,
+                    rotate_seats: true,
+                    metrics: true,
+                };
+                let tally = r.game.simulate(&opts, &mut |_| {}).unwrap();
+                rulesmith::core::sim::Report::new(r.name(), &r.digest(), "puerto-rico", &opts, tally, 0.0)
+            };
+            (shard(0), shard(1))
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(
             std::env::var("RULESMITH_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(160)
         ))]
+
+        /// `merge` accepts only tallies real games can make (#28): numbers of a shard's
+        /// tally replaced by arbitrary ones are refused, or give a report whose figures
+        /// are possible (rates in [0, 1], no negative variance, finite means).
+        #[test]
+        fn merge_on_edited_tallies(
+            edits in proptest::collection::vec((0usize..10, 0usize..3, prop_oneof![any::<i64>(), -100i64..2000]), 1..4),
+        ) {
+            let (a, b) = shard_reports();
+            let mut a = a.clone();
+            for (field, s, v) in edits {
+                let t = &mut a.tally;
+                let u = v as u64;
+                match field {
+                    0 => t.games = u,
+                    1 => t.unfinished = u,
+                    2 => t.wins[s][0] = u,
+                    3 => t.score_sum[s] = v,
+                    4 => t.score_sum_sq[s] = u,
+                    5 => t.rounds_sum = u,
+                    6 => t.decisions_sum = u,
+                    7 => t.bots[s].score_sum = v,
+                    8 => t.bots[s].score_sum_sq = u,
+                    _ => t.bots[s].wins = u,
+                }
+            }
+            if let Ok(m) = rulesmith::core::sim::merge_reports(&[("a".into(), a), ("b".into(), b.clone())]) {
+                let n = m.tally.finished().max(1) as f64;
+                for (s, seat) in m.seats.iter().chain(&m.by_bot).enumerate() {
+                    prop_assert!((0.0..=1.0).contains(&seat.win_rate), "seat {s}: {seat:?}");
+                    prop_assert!(seat.score_mean.is_finite() && seat.score_sd.is_finite(), "{seat:?}");
+                }
+                for s in 0..m.players {
+                    let mean = m.tally.score_sum[s] as f64 / n;
+                    let sq = m.tally.score_sum_sq[s] as f64 / n;
+                    prop_assert!(sq - mean * mean >= -1e-6 * sq.max(1.0), "seat {s}: a negative variance accepted");
+                }
+                prop_assert!(m.rounds_mean <= f64::from(u32::MAX) && m.decisions_mean.is_finite());
+            }
+        }
 
         #[test]
         fn readers_on_edited_files(
@@ -472,7 +573,7 @@ mod never_panics {
                         let range = r.game.players();
                         for p in range {
                             if let Ok(mut s) = r.game.start(p, 3) {
-                                prop_assert!(play_on(&mut s, 3).is_ok(), "{kind}: an accepted ruleset plays");
+                                prop_assert!(play_on(&mut *s, 3).is_ok(), "{kind}: an accepted ruleset plays");
                             }
                         }
                     }
@@ -526,6 +627,7 @@ fn metrics_are_whole_for_every_ruleset_and_player_count() {
             let opts = SimOptions {
                 players,
                 games: 2,
+                from: 0,
                 seed: 5,
                 bots: vec![BotSpec::Greedy; players],
                 shard: None,

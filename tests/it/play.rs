@@ -197,8 +197,18 @@ fn play_hosts_a_bot_program() {
         let saved = record_of(&rec);
         assert_eq!(saved["bots"][1], BOT, "{game}: {saved}");
         let actions = saved["actions"].as_array().unwrap().clone();
+        // Issue 30: a record names a command to run; it runs only when the command line
+        // names it too, or trusts the record.
         let o = run(&["play", "--resume", rec_s], "1\nquit\n");
+        assert_eq!(o.code, 2, "{game}: {}", o.stdout);
+        assert!(o.stderr.contains(&format!("names bot programs to run (seat 1 `{BOT}`)")), "{game}: {}", o.stderr);
+        let o = run(&["play", "--resume", rec_s, "--bots", "random"], "1\nquit\n");
+        assert_eq!(o.code, 2, "{game}: {}", o.stdout);
+        assert!(o.stderr.contains(&format!("has `{BOT}` there")), "{game}: {}", o.stderr);
+        let trust: &[&str] = if game == GAMES[0] { &["--trust-bots"] } else { &["--bots", BOT] };
+        let o = run(&[&["play", "--resume", rec_s][..], trust].concat(), "1\nquit\n");
         assert_eq!(o.code, 0, "{game}: {}", o.stderr);
+        assert!(o.stdout.contains("Running the bot programs the record names"), "{game}: {}", o.stdout);
         let resumed = record_of(&rec);
         assert_eq!(resumed["actions"].as_array().unwrap()[..actions.len()], actions[..], "{game}: history kept");
     }
@@ -296,6 +306,30 @@ fn resume_refuses_bad_records() {
     assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
     let o = run(&["play"], "");
     assert_eq!(o.code, 2);
+
+    // A simulation's record: several games, then one game edited three ways (#28).
+    let sim = temp("sim.jsonl");
+    let toy = "tests/fixtures/take-away.toml";
+    let o = run(&["simulate", toy, "--games", "2", "--record", sim.to_str().unwrap()], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let o = run(&["play", "--resume", sim.to_str().unwrap()], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("more than one game record (lines 1 and 2)"), "{}", o.stderr);
+    let text = std::fs::read_to_string(&sim).unwrap();
+    let game: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let edited = temp("edited.jsonl");
+    let mut cut = game.clone();
+    cut["actions"].as_array_mut().unwrap().truncate(1);
+    std::fs::write(&edited, format!("{cut}\n")).unwrap();
+    let o = run(&["play", "--resume", edited.to_str().unwrap()], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("has a result, but its 1 actions stop before the end"), "{}", o.stderr);
+    let mut later = game.clone();
+    later["version"] = serde_json::json!(2);
+    std::fs::write(&edited, format!("{later}\n")).unwrap();
+    let o = run(&["play", "--resume", edited.to_str().unwrap()], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("unknown field `version`"), "{}", o.stderr);
 }
 
 #[test]
@@ -324,6 +358,9 @@ fn show_game_prints_and_steps() {
     assert!(steps[1].contains("step 1 of"), "{steps:?}");
     assert!(steps[2].contains("step 2 of"), "{steps:?}");
     assert!(steps[3].contains("step 1 of"), "{steps:?}");
+    // Issue 32: the board itself steps (it stayed at setup, only the header changed).
+    let roles: std::collections::BTreeSet<&str> = o.stdout.lines().filter(|l| l.starts_with("Roles")).collect();
+    assert!(roles.len() > 1, "every step drew the same board: {roles:?}");
     assert!(o.stdout.contains("No such position"), "{}", o.stdout);
 }
 
@@ -436,54 +473,191 @@ fn end_of_input_keeps_the_record() {
     assert_eq!(saved["result"], serde_json::Value::Null);
 }
 
+/// A `play` session driven through pipes, for the signal tests.
+#[cfg(unix)]
+struct Live {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    out: std::sync::mpsc::Receiver<String>,
+    seen: String,
+}
+
+#[cfg(unix)]
+impl Live {
+    fn start(args: &[&str]) -> Live {
+        use std::io::Read;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, out) = std::sync::mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
+                    break;
+                }
+            }
+        });
+        Live { child, stdin, out, seen: String::new() }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Waits (60 s at most) until the output so far satisfies `done`.
+    fn wait_for(&mut self, what: &str, done: impl Fn(&str) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !done(&self.seen) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.out.recv_timeout(left) {
+                Ok(text) => self.seen.push_str(&text),
+                Err(_) => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    panic!("play did not {what}: {}", self.seen);
+                }
+            }
+        }
+    }
+
+    /// Sends SIGINT; returns the exit status (within 30 s: never a hang) and stderr.
+    fn interrupt(mut self) -> (std::process::ExitStatus, String) {
+        use std::io::Read;
+        let status = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!("play did not stop on SIGINT within 30 s (is SIGINT ignored where the tests run?)");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        self.stdin = None;
+        let mut err = String::new();
+        self.child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        (status, err)
+    }
+}
+
 /// Ctrl-C (SIGINT) while `play` waits for a decision keeps every decision made so far.
 #[cfg(unix)]
 #[test]
 fn ctrl_c_keeps_the_record() {
-    use std::io::{Read, Write};
+    // A child inherits an ignored SIGINT (tests started in the background by a shell
+    // without job control): then Ctrl-C cannot reach `play`, and there is nothing to test.
+    if sigint_ignored() {
+        eprintln!("ctrl_c_keeps_the_record: skipped: SIGINT is ignored in this process (started in the background?)");
+        return;
+    }
     let rec = temp("sigint.jsonl");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesmith"))
-        .args(["play", "puerto-rico", "--seed", "3", "--record", rec.to_str().unwrap()])
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
-                break;
-            }
-        }
-    });
-    stdin.write_all(b"settler\n").unwrap();
-    stdin.flush().unwrap();
+    let mut play = Live::start(&["play", "puerto-rico", "--seed", "3", "--record", rec.to_str().unwrap()]);
+    play.type_line("settler");
     // Wait for the next prompt after the decision (the bots have moved by then).
-    let mut seen = String::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while seen.matches("seat 0> ").count() < 2 {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        seen.push_str(&rx.recv_timeout(left).expect("play did not prompt again"));
-    }
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    // Never a hang: a shell that starts jobs in the background without job control runs
-    // them with SIGINT ignored, and the child inherits that.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("play did not stop on SIGINT within 30 s (is SIGINT ignored where the tests run?)");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    drop(stdin);
+    play.wait_for("prompt again", |seen| seen.matches("seat 0> ").count() >= 2);
+    let (status, _) = play.interrupt();
+    assert_eq!(status.code(), Some(130));
     let saved = record_of(&rec);
     assert_eq!(saved["actions"][0], "settler", "{saved}");
     assert_eq!(saved["result"], serde_json::Value::Null);
+}
+
+/// Issue 30: Ctrl-C while a bot program thinks ends `play` at once: the program is ended,
+/// the record keeps every decision made, exit 130, and the bot is not blamed.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_a_bot_thinks_ends_play_at_once() {
+    if sigint_ignored() {
+        eprintln!("ctrl_c_while_a_bot_thinks_ends_play_at_once: skipped: SIGINT is ignored in this process");
+        return;
+    }
+    let rec = temp("sigint-bot.jsonl");
+    let bot = "exec:python3 tests/fixtures/bots/silent.py";
+    let mut play = Live::start(&[
+        "play",
+        "puerto-rico",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--bots",
+        bot,
+        "--bot-time-limit",
+        "600",
+        "--record",
+        rec.to_str().unwrap(),
+    ]);
+    // Seat 0 chooses; the program at seat 1 then thinks forever.
+    play.type_line("settler");
+    play.wait_for("play the decision", |seen| seen.contains("seat 0: settler"));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, err) = play.interrupt();
+    assert_eq!(status.code(), Some(130));
+    assert!(err.contains("interrupted (SIGINT); the game so far is kept in"), "{err}");
+    assert!(!err.contains("bot `"), "the bot is not blamed: {err}");
+    let saved = record_of(&rec);
+    assert_eq!(saved["actions"][0], "settler", "{saved}");
+}
+
+/// Whether this process ignores SIGINT (Linux: `SigIgn` of /proc/self/status; elsewhere
+/// assumed not).
+#[cfg(unix)]
+pub(crate) fn sigint_ignored() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:")).map(str::trim).unwrap_or("0");
+    u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (2 - 1)) != 0)
+}
+
+/// `play --record` and `save` never destroy data (#28): the ruleset played (by another
+/// name or a hard link) is refused, `/dev/null` is written through, a symlink's target is
+/// written and the link kept.
+#[cfg(unix)]
+#[test]
+fn play_outputs_never_destroy_data() {
+    use std::os::unix::fs::FileTypeExt;
+    let toy = temp("toy.toml");
+    std::fs::copy(root().join("tests/fixtures/take-away.toml"), &toy).unwrap();
+    let before = std::fs::read_to_string(&toy).unwrap();
+    let link = temp("toy-link.toml");
+    let _ = std::fs::remove_file(&link);
+    std::fs::hard_link(&toy, &link).unwrap();
+    let (toy_s, link_s) = (toy.to_str().unwrap(), link.to_str().unwrap());
+    for rec in [toy_s, link_s] {
+        let o = run(&["play", toy_s, "--record", rec], "quit\n");
+        assert_eq!(o.code, 2, "{}", o.stdout);
+        assert!(o.stderr.contains("an input of this run") && o.stderr.contains("toy.toml"), "{}", o.stderr);
+    }
+    let o = run(&["play", toy_s], &format!("save {link_s}\nquit\n"));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("refusing to write the record over"), "{}", o.stdout);
+    assert_eq!(std::fs::read_to_string(&toy).unwrap(), before);
+
+    let o = run(&["play", toy_s, "--record", "/dev/null"], "quit\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+
+    let target = temp("target.jsonl");
+    std::fs::write(&target, "old\n").unwrap();
+    let sl = temp("sl.jsonl");
+    let _ = std::fs::remove_file(&sl);
+    std::os::unix::fs::symlink(&target, &sl).unwrap();
+    let o = run(&["play", toy_s, "--record", sl.to_str().unwrap()], "quit\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(std::fs::symlink_metadata(&sl).unwrap().file_type().is_symlink());
+    assert_eq!(record_of(&target)["result"], serde_json::Value::Null);
 }

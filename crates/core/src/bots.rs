@@ -93,7 +93,7 @@ impl std::str::FromStr for BotSpec {
 
 impl BotSpec {
     /// A fresh bot of this kind for one seat of one game.
-    pub fn instantiate<G: Game>(&self, seat: Seat) -> Box<dyn Bot<G>> {
+    pub fn instantiate<G: Game>(&self, seat: Seat) -> Box<dyn Bot<G> + Send> {
         match self {
             BotSpec::Exec(e) => Box::new(exec::ExecBot::new(Arc::clone(e), seat)),
             builtin => Box::new(Builtin { spec: builtin.clone(), seat }),
@@ -173,7 +173,7 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
     // Candidates are tried on a position drawn from what the seat knows, not on the true
     // state: dice an action rolls and face-down tiles it draws come from a redrawn
     // generator, so the bot cannot see them before choosing (hidden stays hidden).
-    let known = game.determinize(state, me, rng);
+    let known = seat_sample(game, &game.observe(state, me), me, rng);
     let mut buf = Vec::new();
     let mut best = legal[0];
     let mut best_value = f64::NEG_INFINITY;
@@ -197,6 +197,13 @@ fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rn
         }
     }
     best
+}
+
+/// A full position drawn from what `me` sees (`seen`, [`Game::observe`]'s state for `me`):
+/// every hidden part drawn anew. Bots look ahead only on such positions, so two states
+/// that `me` cannot tell apart give the same decisions for the same bot generator.
+pub fn seat_sample<G: Game>(game: &G, seen: &G::State, me: Seat, rng: &mut Rng) -> G::State {
+    game.determinize(seen, me, rng)
 }
 
 /// The value of `state` for `me`, through up to `depth` more of `me`'s own decisions in a
@@ -236,13 +243,37 @@ pub mod mcts {
     use super::*;
     use crate::by_player::MAX_PLAYERS;
 
+    /// A node of the search tree, in one arena (`Vec`) with its siblings linked: no
+    /// allocation per node, children kept in the order they were added.
     struct Node<A> {
         action: Option<A>,
-        children: Vec<usize>,
+        first_child: u32,
+        last_child: u32,
+        next_sibling: u32,
         visits: u32,
         /// How often this node was available for selection (ISMCTS availability).
         available: u32,
+        /// The iteration in which this node was last seen legal (selection reads it).
+        seen: u32,
         reward: [f64; MAX_PLAYERS],
+    }
+
+    /// No node (an empty child or sibling link).
+    const NONE: u32 = u32::MAX;
+
+    impl<A> Node<A> {
+        fn new(action: Option<A>) -> Self {
+            Node {
+                action,
+                first_child: NONE,
+                last_child: NONE,
+                next_sibling: NONE,
+                visits: 0,
+                available: 1,
+                seen: u32::MAX,
+                reward: [0.0; MAX_PLAYERS],
+            }
+        }
     }
 
     const EXPLORATION: f64 = 0.7;
@@ -273,85 +304,90 @@ pub mod mcts {
             return legal[0];
         };
         let players = game.player_count(root_state);
-        let mut nodes: Vec<Node<G::Action>> =
-            vec![Node { action: None, children: vec![], visits: 0, available: 0, reward: [0.0; MAX_PLAYERS] }];
+        let iterations = match budget {
+            Budget::Iterations(n) => n,
+            Budget::Time(_) => MAX_TIMED_ITERATIONS,
+        };
+        // At most one node per iteration, plus the root.
+        let mut nodes: Vec<Node<G::Action>> = Vec::with_capacity(iterations.min(1 << 16) as usize + 1);
+        let mut root = Node::new(None);
+        root.available = 0;
+        nodes.push(root);
         let mut buf = Vec::new();
+        let mut tried: Vec<bool> = Vec::new();
         let mut path = Vec::new();
         // Full random rollouts of a long game (Mundo 163 runs to ~700 decisions, and
         // random play rarely ends it) carry no signal: rollouts stop after the game's
         // depth and the heuristic scores where they stand.
         let rollout_depth = game.search_rollout_depth();
         let policy = game.search_rollout_policy();
-        let iterations = match budget {
-            Budget::Iterations(n) => n,
-            Budget::Time(_) => MAX_TIMED_ITERATIONS,
-        };
+        // Every iteration starts from what the seat sees, never from the true state.
+        let seen = game.observe(root_state, me);
         for done in 0..iterations {
             if let Budget::Time(deadline) = budget {
                 if done > 0 && std::time::Instant::now() >= deadline {
                     break;
                 }
             }
-            let mut state = game.determinize(root_state, me, rng);
+            let mut state = seat_sample(game, &seen, me, rng);
             path.clear();
             path.push(0usize);
             let mut node = 0usize;
-            // Selection and expansion.
+            // Selection and expansion: the actions legal in this sample are this very
+            // state's list, so they are applied unchecked.
             while let ToMove::Seat(mover) = game.to_move(&state) {
                 game.legal_actions(&state, &mut buf);
                 if buf.is_empty() {
                     break;
                 }
-                let mut untried = None;
-                for &a in &buf {
-                    match nodes[node].children.iter().find(|&&c| nodes[c].action == Some(a)) {
-                        Some(&c) => nodes[c].available += 1,
-                        None => {
-                            if untried.is_none() {
-                                untried = Some(a);
-                            }
+                // One pass over the children: which legal actions have one (each such child
+                // was available now), in the children's order.
+                tried.clear();
+                tried.resize(buf.len(), false);
+                let mut c = nodes[node].first_child;
+                while c != NONE {
+                    let child = &mut nodes[c as usize];
+                    if let Some(i) = child.action.and_then(|a| buf.iter().position(|&x| x == a)) {
+                        tried[i] = true;
+                        child.available += 1;
+                        child.seen = done;
+                    }
+                    c = child.next_sibling;
+                }
+                if let Some(i) = tried.iter().position(|&t| !t) {
+                    let a = buf[i];
+                    let idx = nodes.len() as u32;
+                    nodes.push(Node::new(Some(a)));
+                    let parent = &mut nodes[node];
+                    match parent.last_child {
+                        NONE => parent.first_child = idx,
+                        last => nodes[last as usize].next_sibling = idx,
+                    }
+                    nodes[node].last_child = idx;
+                    game.apply_legal(&mut state, a);
+                    path.push(idx as usize);
+                    break;
+                }
+                let mut best = NONE;
+                let mut best_score = f64::NEG_INFINITY;
+                let mut c = nodes[node].first_child;
+                while c != NONE {
+                    let n = &nodes[c as usize];
+                    if n.seen == done {
+                        let mean = n.reward[mover as usize] / f64::from(n.visits.max(1));
+                        let score = mean
+                            + EXPLORATION * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
+                        if score > best_score {
+                            best_score = score;
+                            best = c;
                         }
                     }
+                    c = n.next_sibling;
                 }
-                if let Some(a) = untried {
-                    let idx = nodes.len();
-                    nodes.push(Node {
-                        action: Some(a),
-                        children: vec![],
-                        visits: 0,
-                        available: 1,
-                        reward: [0.0; MAX_PLAYERS],
-                    });
-                    nodes[node].children.push(idx);
-                    if game.apply(&mut state, a).is_err() {
-                        break;
-                    }
-                    path.push(idx);
-                    break;
-                }
-                let mut best = None;
-                let mut best_score = f64::NEG_INFINITY;
-                for &c in &nodes[node].children {
-                    let Some(a) = nodes[c].action else { continue };
-                    if !buf.contains(&a) {
-                        continue;
-                    }
-                    let n = &nodes[c];
-                    let mean = n.reward[mover as usize] / f64::from(n.visits.max(1));
-                    let score =
-                        mean + EXPLORATION * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = Some(c);
-                    }
-                }
-                let Some(c) = best else { break };
-                let Some(a) = nodes[c].action else { break };
-                if game.apply(&mut state, a).is_err() {
-                    break;
-                }
-                node = c;
-                path.push(c);
+                let Some(a) = nodes.get(best as usize).and_then(|n| n.action) else { break };
+                game.apply_legal(&mut state, a);
+                node = best as usize;
+                path.push(node);
             }
             // Rollout.
             let mut steps = 0;
@@ -377,13 +413,20 @@ pub mod mcts {
                 }
             }
         }
-        // The most visited legal child of the root.
-        nodes[0]
-            .children
-            .iter()
-            .filter_map(|&c| nodes[c].action.filter(|a| legal.contains(a)).map(|a| (nodes[c].visits, a)))
-            .max_by_key(|&(v, _)| v)
-            .map_or(legal[0], |(_, a)| a)
+        // The most visited legal child of the root (the last of equals, in the children's
+        // order).
+        let mut most = None;
+        let mut c = nodes[0].first_child;
+        while c != NONE {
+            let n = &nodes[c as usize];
+            if let Some(a) = n.action.filter(|a| legal.contains(a)) {
+                if most.is_none_or(|(v, _)| n.visits >= v) {
+                    most = Some((n.visits, a));
+                }
+            }
+            c = n.next_sibling;
+        }
+        most.map_or(legal[0], |(_, a)| a)
     }
 
     /// The legal move (of `legal`, not empty) after which the game's heuristic rates the
@@ -418,7 +461,11 @@ pub mod mcts {
                 // on a scale set by the values themselves (heuristics differ per game): a
                 // lead counts by its size, and a seat far behind still learns which moves
                 // bring it closer (a 0/1 "leader takes all" gives it no signal).
-                let values: Vec<f64> = (0..players).map(|s| game.heuristic(state, s as Seat)).collect();
+                let mut values = [0.0; MAX_PLAYERS];
+                for (s, v) in values.iter_mut().enumerate().take(players) {
+                    *v = game.heuristic(state, s as Seat);
+                }
+                let values = &values[..players.min(MAX_PLAYERS)];
                 let total: f64 = values.iter().sum();
                 let scale = (values.iter().map(|v| v.abs()).sum::<f64>() / players.max(1) as f64 * 0.1).max(1.0);
                 for (s, v) in values.iter().enumerate().take(MAX_PLAYERS) {

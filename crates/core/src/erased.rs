@@ -24,7 +24,7 @@ pub trait AnyGame: Send + Sync {
     /// The game's designer metrics for this ruleset ([`Game::metric_defs`]).
     fn metric_defs(&self) -> Vec<crate::metrics::MetricDef>;
     /// A new game right after setup.
-    fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError>;
+    fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + Send + '_>, GameError>;
     /// Checks the game's action space and observation on seeded random games
     /// ([`crate::testing::checks::check_encoding`]).
     fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String>;
@@ -134,7 +134,7 @@ impl<G: Game> AnyGame for G {
         Game::metric_defs(self)
     }
 
-    fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + '_>, GameError> {
+    fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + Send + '_>, GameError> {
         let state = self.new_game(players, seed)?;
         Ok(Box::new(Session {
             game: self,
@@ -165,7 +165,7 @@ pub struct Session<'g, G: Game> {
     /// The table's action space, built on first use (or adopted from another game).
     space: std::cell::OnceCell<Result<Arc<ActionSpace<G::Action>>, String>>,
     /// The bots asked through [`AnySession::bot_move`], by seat.
-    bots: Vec<Option<Box<dyn bots::Bot<G>>>>,
+    bots: Vec<Option<Box<dyn bots::Bot<G> + Send>>>,
 }
 
 impl<G: Game> Session<'_, G> {

@@ -149,7 +149,10 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// unseen order (stacks, dice to come) replaced by a neutral value.
     fn observe(&self, state: &Self::State, seat: Seat) -> Self::State;
     /// A full state consistent with what `seat` sees, with the hidden parts drawn from
-    /// `rng` (used by search bots: determinisation).
+    /// `rng` (used by the bots: determinisation). Bots pass what [`Game::observe`] gave
+    /// `seat`, so the result must depend on nothing `observe` hides: every hidden part
+    /// (face-down order, other players' hidden values, the generator) is drawn anew from
+    /// what is public, never copied from the state.
     fn determinize(&self, state: &Self::State, seat: Seat, rng: &mut Rng) -> Self::State;
 
     /// Checks every invariant of a state (components conserved, counts in range).

@@ -77,30 +77,51 @@ impl PairedSums {
 /// Pairs the games of two rulesets, game by game. Finished-game figures (win shares,
 /// scores, length, ends) count only pairs where both games finished; `unfinished` counts all.
 pub fn pair(first: &[BTreeMap<String, i64>], other: &[BTreeMap<String, i64>]) -> BTreeMap<String, PairedSums> {
-    let mut out: BTreeMap<String, PairedSums> = BTreeMap::new();
-    let mut both = 0u64;
-    for (a, b) in first.iter().zip(other) {
-        let (ua, ub) = (a.get("unfinished").copied().unwrap_or(0), b.get("unfinished").copied().unwrap_or(0));
-        out.entry("unfinished".into()).or_default().add(ub - ua);
-        if ua != 0 || ub != 0 {
-            continue;
-        }
-        both += 1;
-        let mut names: Vec<&String> = a.keys().chain(b.keys()).filter(|k| *k != "unfinished").collect();
-        names.sort();
-        names.dedup();
-        for k in names {
-            let d = b.get(k).copied().unwrap_or(0) - a.get(k).copied().unwrap_or(0);
-            out.entry(k.clone()).or_default().add(d);
+    let mut p = Pairing::default();
+    p.add(first, other);
+    p.finish()
+}
+
+/// Paired sums fed block by block ([`pair`] over all the blocks at once), so that a long
+/// comparison keeps one block's per-game figures at a time, never all of them.
+#[derive(Clone, Debug, Default)]
+pub struct Pairing {
+    sums: BTreeMap<String, PairedSums>,
+    /// Pairs in which both games finished.
+    both: u64,
+}
+
+impl Pairing {
+    /// Adds a block of games paired by position (the same seeds and bots, in order).
+    pub fn add(&mut self, first: &[BTreeMap<String, i64>], other: &[BTreeMap<String, i64>]) {
+        let out = &mut self.sums;
+        for (a, b) in first.iter().zip(other) {
+            let (ua, ub) = (a.get("unfinished").copied().unwrap_or(0), b.get("unfinished").copied().unwrap_or(0));
+            out.entry("unfinished".into()).or_default().add(ub - ua);
+            if ua != 0 || ub != 0 {
+                continue;
+            }
+            self.both += 1;
+            let mut names: Vec<&String> = a.keys().chain(b.keys()).filter(|k| *k != "unfinished").collect();
+            names.sort();
+            names.dedup();
+            for k in names {
+                let d = b.get(k).copied().unwrap_or(0) - a.get(k).copied().unwrap_or(0);
+                out.entry(k.clone()).or_default().add(d);
+            }
         }
     }
-    // A pair in which neither game ended this way is a zero difference, counted too.
-    for (k, p) in out.iter_mut() {
-        if k.starts_with("ended by") {
-            p.n = both;
+
+    /// The sums of every pair added.
+    pub fn finish(mut self) -> BTreeMap<String, PairedSums> {
+        // A pair in which neither game ended this way is a zero difference, counted too.
+        for (k, p) in self.sums.iter_mut() {
+            if k.starts_with("ended by") {
+                p.n = self.both;
+            }
         }
+        self.sums
     }
-    out
 }
 
 /// A figure's difference with its 95% interval and two-sided p-value.

@@ -20,6 +20,9 @@ pub const HUMAN: &str = "human";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 // serde would name the Rust struct (`expected struct Record`).
 #[serde(expecting = "a game record (a JSON object)")]
+// A field this version does not know (a typo, or a record of a later version) is refused,
+// not dropped: what it meant would be lost.
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// `[ruleset] name`.
     pub ruleset: String,
@@ -348,6 +351,7 @@ mod tests {
         let opts = SimOptions {
             players: 3,
             games: 20,
+            from: 0,
             seed: 5,
             bots: bots.to_vec(),
             shard: None,

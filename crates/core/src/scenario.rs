@@ -90,6 +90,13 @@ pub struct Expect {
     pub winner: Option<Vec<Seat>>,
 }
 
+impl Expect {
+    /// Whether nothing is expected.
+    pub fn is_empty(&self) -> bool {
+        *self == Expect::default()
+    }
+}
+
 /// The result of running a scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -373,7 +380,12 @@ pub fn run_folder(dir: &Path, ruleset: &str, game: Arc<dyn AnyGame>, cites: &[&s
     (files.len(), failed)
 }
 
-/// Runs a scenario: setup, `[set]`, then each step's plays and expectations.
+/// Why a scenario whose steps expect nothing is invalid.
+pub const NOTHING_CHECKED: &str =
+    "this scenario checks nothing: no `[[step]]` has an `expect` (add one, e.g. `expect.to_move = 0`)";
+
+/// Runs a scenario: setup, `[set]`, then each step's plays and expectations. A scenario
+/// whose steps expect nothing is [`Verdict::Invalid`] once its plays have run.
 pub fn run(scenario: &Scenario, load: &mut Loader<'_>) -> Verdict {
     let game = match load(&scenario.ruleset_arg) {
         Ok(g) => g,
@@ -391,6 +403,11 @@ pub fn run(scenario: &Scenario, load: &mut Loader<'_>) -> Verdict {
         if !problems.is_empty() {
             return Verdict::Fail { step: step.number, message: problems.join("; ") };
         }
+    }
+    if scenario.steps.iter().all(|s| s.expect.is_empty()) {
+        // Its plays were legal, but a file that expects nothing passes whatever they did:
+        // a forgotten or misplaced `expect` would hide.
+        return Verdict::Invalid(NOTHING_CHECKED.to_string());
     }
     Verdict::Pass
 }

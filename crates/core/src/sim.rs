@@ -7,10 +7,11 @@
 
 use crate::bots::{self, Bot, BotError, BotSpec};
 use crate::game::{Game, GameError, Outcome, Seat, ToMove};
-use crate::rng::{Rng, game_seed, splitmix64};
+use crate::rng::{Rng, game_seed};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::game::MAX_DECISIONS;
 pub use crate::metrics::wilson;
@@ -29,6 +30,9 @@ pub fn default_players(range: &std::ops::RangeInclusive<usize>) -> usize {
 pub struct SimOptions {
     pub players: usize,
     pub games: u64,
+    /// Play only games of index `from` and on (0: all): a long run may be played in
+    /// blocks (`compare` pairs its rulesets block by block, in bounded memory).
+    pub from: u64,
     pub seed: u64,
     pub bots: Vec<BotSpec>,
     /// `(k, n)`: play only games `i` with `i % n == k` (0-based `k`).
@@ -97,11 +101,17 @@ pub enum SimError {
     /// A bot could not choose (an `exec:` bot crashed, fell silent or answered nonsense).
     #[error("game {index} (seed {seed}): {source}")]
     Bot { index: u64, seed: u64, source: BotError },
+    /// The game was stopped before its end because another game of the run failed (or
+    /// the run was interrupted): it says nothing about this game.
+    #[error("game {index} (seed {seed}): stopped before its end")]
+    Stopped { index: u64, seed: u64 },
 }
 
-/// The generator the bots of a game share, derived from the game's seed only.
+/// The generator the bots of a game share, derived one way from the game's seed only
+/// ([`crate::rng::derive_seed`]): what a bot can learn of its generator tells it nothing
+/// about the game's (the dice and face-down order to come).
 pub fn bot_rng(seed: u64) -> Rng {
-    Rng::from_seed(splitmix64(seed ^ 0x626f_7473))
+    Rng::from_seed(crate::rng::derive_seed("rulesmith bots", &[seed]))
 }
 
 /// Plays one game from setup to the end, each seat played by a fresh bot of its spec.
@@ -113,10 +123,12 @@ pub fn play_game<G: Game>(
     bots: &[BotSpec],
     record: bool,
 ) -> Result<GameResult, SimError> {
-    play_game_collecting(game, players, index, seed, bots, record, true)
+    play_game_collecting(game, players, index, seed, bots, record, true, None)
 }
 
-/// [`play_game`], collecting the designer metrics only when `metrics`.
+/// [`play_game`], collecting the designer metrics only when `metrics`; the game stops
+/// ([`SimError::Stopped`]) at its next decision once `stop` is set.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game_collecting<G: Game>(
     game: &G,
     players: usize,
@@ -125,18 +137,19 @@ pub fn play_game_collecting<G: Game>(
     bots: &[BotSpec],
     record: bool,
     metrics: bool,
+    stop: Option<&AtomicBool>,
 ) -> Result<GameResult, SimError> {
     if bots.iter().any(BotSpec::is_external) {
         let mut seats: Vec<Box<dyn Bot<G>>> =
-            (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat)).collect();
-        return play_game_with_collecting(game, players, index, seed, &mut seats, record, metrics);
+            (0..players).map(|s| bots.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat) as _).collect();
+        return play_game_with_collecting(game, players, index, seed, &mut seats, record, metrics, stop);
     }
     // Built-in bots are chosen without a `Bot` object: the playout hot path stays free of
     // a virtual call and a fallible result per decision.
     let choose = |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| {
         Ok(bots::choose(game, bots.get(usize::from(seat)).unwrap_or(&BotSpec::Random), state, legal, rng))
     };
-    run_game(game, players, index, seed, record, metrics, choose).map(|(result, _)| result)
+    run_game(game, players, index, seed, record, metrics, stop, choose).map(|(result, _)| result)
 }
 
 /// Plays one game from setup to the end with the given bots, one per seat (a Rust
@@ -149,10 +162,12 @@ pub fn play_game_with<G: Game>(
     seats: &mut [Box<dyn Bot<G>>],
     record: bool,
 ) -> Result<GameResult, SimError> {
-    play_game_with_collecting(game, players, index, seed, seats, record, true)
+    play_game_with_collecting(game, players, index, seed, seats, record, true, None)
 }
 
-/// [`play_game_with`], collecting the designer metrics only when `metrics`.
+/// [`play_game_with`], collecting the designer metrics only when `metrics`; stopped like
+/// [`play_game_collecting`].
+#[allow(clippy::too_many_arguments)]
 pub fn play_game_with_collecting<G: Game>(
     game: &G,
     players: usize,
@@ -161,13 +176,14 @@ pub fn play_game_with_collecting<G: Game>(
     seats: &mut [Box<dyn Bot<G>>],
     record: bool,
     metrics: bool,
+    stop: Option<&AtomicBool>,
 ) -> Result<GameResult, SimError> {
     let choose =
         |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| match seats.get_mut(usize::from(seat)) {
             Some(bot) => bot.choose(game, state, legal, rng),
             None => Err(BotError { bot: "none".into(), seat, reason: "no bot sits at this seat".into() }),
         };
-    let (result, state) = run_game(game, players, index, seed, record, metrics, choose)?;
+    let (result, state) = run_game(game, players, index, seed, record, metrics, stop, choose)?;
     for bot in seats.iter_mut() {
         bot.game_over(game, &state);
     }
@@ -175,6 +191,7 @@ pub fn play_game_with_collecting<G: Game>(
 }
 
 /// The game loop both entry points share; `choose` answers for the seat to move.
+#[allow(clippy::too_many_arguments)]
 fn run_game<G: Game>(
     game: &G,
     players: usize,
@@ -182,6 +199,7 @@ fn run_game<G: Game>(
     seed: u64,
     record: bool,
     metrics: bool,
+    stop: Option<&AtomicBool>,
     mut choose: impl FnMut(Seat, &G::State, &[G::Action], &mut Rng) -> Result<G::Action, BotError>,
 ) -> Result<(GameResult, G::State), SimError> {
     let err = |source| SimError::Game { index, seed, source };
@@ -199,6 +217,9 @@ fn run_game<G: Game>(
             ToMove::Terminal => break,
             ToMove::Seat(s) => s,
         };
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(SimError::Stopped { index, seed });
+        }
         game.legal_actions(&state, &mut legal);
         if legal.is_empty() {
             return Err(SimError::Stuck { index, seed });
@@ -245,13 +266,14 @@ fn run_game<G: Game>(
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
 pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
-    let play = |i: u64, r: u32| {
+    let play = |i: u64, r: u32, stop: &AtomicBool| {
         let seed = game_seed(opts.seed, i);
+        let (record, metrics, stop) = (opts.record, opts.metrics, Some(stop));
         if r == 0 {
-            return play_game_collecting(game, opts.players, i, seed, &opts.bots, opts.record, opts.metrics);
+            return play_game_collecting(game, opts.players, i, seed, &opts.bots, record, metrics, stop);
         }
         let bots = rotated_bots(&opts.bots, opts.players, r);
-        let mut result = play_game_collecting(game, opts.players, i, seed, &bots, opts.record, opts.metrics)?;
+        let mut result = play_game_collecting(game, opts.players, i, seed, &bots, record, metrics, stop)?;
         result.rotation = r;
         Ok(result)
     };
@@ -268,23 +290,32 @@ pub fn simulate_with<G: Game>(
     each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     // When rotating, `make_bot` is asked for the bot of list position `(seat + r) mod players`.
-    let play = |i: u64, r: u32| {
+    let play = |i: u64, r: u32, stop: &AtomicBool| {
         let n = opts.players.max(1);
         let mut seats: Vec<Box<dyn Bot<G>>> =
             (0..opts.players).map(|s| make_bot(((s + r as usize) % n) as Seat)).collect();
         let seed = game_seed(opts.seed, i);
-        let mut result = play_game_with_collecting(game, opts.players, i, seed, &mut seats, opts.record, opts.metrics)?;
+        let mut result =
+            play_game_with_collecting(game, opts.players, i, seed, &mut seats, opts.record, opts.metrics, Some(stop))?;
         result.rotation = r;
         Ok(result)
     };
     simulate_games(opts, game.metric_defs(), &play, each)
 }
 
+/// The first error of a chunk, in index order, that caused the run to stop (not a
+/// [`SimError::Stopped`] game), else the first one.
+fn first_failure(results: &mut Vec<Result<GameResult, SimError>>) -> Option<SimError> {
+    let cause = results.iter().position(|r| matches!(r, Err(e) if !matches!(e, SimError::Stopped { .. })));
+    let at = cause.or_else(|| results.iter().position(Result::is_err))?;
+    results.swap_remove(at).err()
+}
+
 /// The run's games in parallel chunks, folded in index order.
 fn simulate_games(
     opts: &SimOptions,
     defs: Vec<crate::metrics::MetricDef>,
-    play: &(dyn Fn(u64, u32) -> Result<GameResult, SimError> + Sync),
+    play: &(dyn Fn(u64, u32, &AtomicBool) -> Result<GameResult, SimError> + Sync),
     mut each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
@@ -299,8 +330,15 @@ fn simulate_games(
         Some((k, n)) if n > 0 => (k, n),
         _ => (0, 1),
     };
-    let mut next = first;
+    // The first index of the shard at or after `from`.
+    let mut next = match opts.from.checked_sub(first) {
+        None | Some(0) => first,
+        Some(d) => first.saturating_add(d.div_ceil(step).saturating_mul(step)),
+    };
     let mut chunk = Vec::with_capacity(512);
+    // A game that fails stops the others at their next decision: a broken bot ends the
+    // run within its time limit, not after every game in flight.
+    let stop = AtomicBool::new(false);
     while next < opts.games {
         chunk.clear();
         // Shards split by seed: a seed's rotations stay together.
@@ -308,23 +346,80 @@ fn simulate_games(
             chunk.extend((0..rotations).map(|r| (next, r)));
             next = next.saturating_add(step);
         }
-        let results: Vec<Result<GameResult, SimError>> = chunk
+        let mut results: Vec<Result<GameResult, SimError>> = chunk
             .par_iter()
             .map(|&(i, rot)| {
-                let r = play(i, rot);
+                if stop.load(Ordering::Relaxed) {
+                    return Err(SimError::Stopped { index: i, seed: game_seed(opts.seed, i) });
+                }
+                let r = play(i, rot, &stop);
+                if r.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
                 if let Some(p) = &opts.progress {
                     p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
                 r
             })
             .collect();
-        for r in results {
-            let r = r?;
+        // The first failure that is not a game stopped because of it.
+        if let Some(e) = first_failure(&mut results) {
+            return Err(e);
+        }
+        for r in results.into_iter().flatten() {
             tally.add(&r);
             each(&r);
         }
     }
     Ok(tally)
+}
+
+/// The version of rulesmith that writes reports.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Why a report could not be read, saying so when another version of rulesmith made it
+/// (its fields may differ from this version's).
+pub fn report_read_error(text: &str, error: &str) -> String {
+    #[derive(Deserialize)]
+    struct Looks {
+        #[serde(default)]
+        version: Option<serde_json::Value>,
+        #[serde(default)]
+        ruleset: Option<serde_json::Value>,
+        #[serde(default)]
+        tally: Option<serde_json::Value>,
+    }
+    match serde_json::from_str::<Looks>(text) {
+        Ok(Looks { version: Some(serde_json::Value::String(v)), .. }) if v != VERSION => {
+            format!("it was made by another version of rulesmith ({v}; this is {VERSION}): {error}")
+        }
+        Ok(Looks { version: None, ruleset: Some(_), tally: Some(_) }) => {
+            format!("it was made by another (earlier) version of rulesmith than this one ({VERSION}): {error}")
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// The most decisions per game a report's sums may hold (far above any game's limit).
+pub const MAX_REPORT_DECISIONS: u64 = 1 << 40;
+
+/// Score sums that `games` games can make: |Σx| ≤ games · 2³¹, Σx² ≤ games · 2⁶², and
+/// (Σx)² ≤ games · Σx² (Cauchy–Schwarz: no negative variance).
+fn plausible_scores(sum: i64, sum_sq: u64, games: u64) -> Result<(), String> {
+    let (n, abs, sq) = (u128::from(games), u128::from(sum.unsigned_abs()), u128::from(sum_sq));
+    if abs > n << 31 || sq > n << 62 {
+        return Err(format!("are larger than {games} games can make"));
+    }
+    let negative_variance = match (abs.checked_mul(abs), n.checked_mul(sq)) {
+        (Some(a), Some(b)) => a > b,
+        (None, Some(_)) => true,
+        (Some(_), None) => false,
+        (None, None) => (abs as f64) * (abs as f64) > (n as f64) * (sq as f64) * (1.0 + 1e-12),
+    };
+    if negative_variance {
+        return Err("are impossible: their sums give a negative variance".into());
+    }
+    Ok(())
 }
 
 /// The most seats a report may claim (bounds what a merge input can make us allocate).
@@ -457,6 +552,33 @@ impl Tally {
         if !self.bots.is_empty() && self.bots.len() != players {
             return Err(format!("its tally does not hold {players} bots"));
         }
+        // What real games can add up to: per finished game a score within i32, at most
+        // u32::MAX rounds and MAX_REPORT_DECISIONS decisions; and sums of squares no smaller
+        // than the sums allow (a variance is never negative).
+        let finished = self.finished();
+        for s in 0..players {
+            plausible_scores(self.score_sum[s], self.score_sum_sq[s], finished)
+                .map_err(|e| format!("its tally's scores of seat {s} {e}"))?;
+        }
+        if u128::from(self.rounds_sum) > u128::from(finished) * u128::from(u32::MAX) {
+            return Err(format!("its tally has {} rounds in {finished} finished games", self.rounds_sum));
+        }
+        if u128::from(self.decisions_sum) > u128::from(finished) * u128::from(MAX_REPORT_DECISIONS) {
+            return Err(format!("its tally has {} decisions in {finished} finished games", self.decisions_sum));
+        }
+        for (p, b) in self.bots.iter().enumerate() {
+            if b.games > finished || u128::from(b.wins) > u128::from(b.games) * crate::metrics::WIN_UNIT as u128 {
+                return Err(format!("its tally counts more games or wins for bot {p} than it has"));
+            }
+            plausible_scores(b.score_sum, b.score_sum_sq, b.games)
+                .map_err(|e| format!("its tally's scores of bot {p} {e}"))?;
+        }
+        if !self.bots.is_empty() {
+            let seat_games = self.bots.iter().try_fold(0u64, |a, b| a.checked_add(b.games));
+            if seat_games != finished.checked_mul(players as u64) {
+                return Err("its tally's games per bot do not add up to its finished games × players".into());
+            }
+        }
         self.metrics.check(self.finished(), players)
     }
 
@@ -513,6 +635,10 @@ pub struct SeatReport {
 /// The simulation report (`--format json` prints it as is).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// The rulesmith version that made the report (absent in reports of versions before
+    /// 0.1.0's; `merge` names the version when it cannot read a report).
+    #[serde(default)]
+    pub version: String,
     pub ruleset: String,
     /// The ruleset's digest: shards of one run must agree on it.
     pub digest: String,
@@ -591,6 +717,7 @@ impl Report {
             })
             .collect();
         Report {
+            version: VERSION.to_string(),
             ruleset: ruleset.to_string(),
             digest: digest.to_string(),
             game: game.to_string(),
@@ -704,14 +831,41 @@ pub fn parse_shard(s: &str) -> Option<(u64, u64)> {
 /// (shards must split the run the same way), missing shards, and tallies that do not
 /// hold together.
 pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
-    let Some((first_name, first)) = reports.first() else {
-        return Err("no reports given".into());
-    };
-    let mut tally = Tally::new(0);
-    let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
-    let mut of = None;
-    let mut seconds = 0.0_f64;
+    let mut m = ReportMerge::default();
     for (name, r) in reports {
+        m.add(name, r)?;
+    }
+    m.finish()
+}
+
+/// [`merge_reports`] one report at a time: what is kept is the first report's header and
+/// the running tally, so the shards of a long run merge in bounded memory.
+#[derive(Default)]
+pub struct ReportMerge {
+    /// The first report's name and its fields (its tally left out).
+    first: Option<(String, Report)>,
+    tally: Tally,
+    seen: BTreeMap<u64, String>,
+    of: Option<u64>,
+    seconds: f64,
+}
+
+impl ReportMerge {
+    /// Checks one shard's report against the first and adds its tally.
+    pub fn add(&mut self, name: &str, r: &Report) -> Result<(), String> {
+        let (first_name, first) = self.first.get_or_insert_with(|| {
+            let mut header = r.clone();
+            header.tally = Tally::default();
+            (name.to_string(), header)
+        });
+        if r.version != first.version {
+            let v = |v: &str| if v.is_empty() { "an earlier version".to_string() } else { v.to_string() };
+            return Err(format!(
+                "`{name}` was made by another version of rulesmith ({}) than `{first_name}` ({}): merge shards of one version",
+                v(&r.version),
+                v(&first.version)
+            ));
+        }
         if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games, r.rotate_seats)
             != (
                 &first.ruleset,
@@ -733,8 +887,8 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
             None => (0, 1),
             Some(s) => parse_shard(s).ok_or_else(|| format!("`{name}`: shard `{s}` is not K/N with 1 ≤ K ≤ N"))?,
         };
-        match of {
-            None => of = Some(n),
+        match self.of {
+            None => self.of = Some(n),
             Some(m) if m != n => {
                 return Err(format!(
                     "`{name}` is shard {}/{n} but `{first_name}` is of {m} shards: shards split differently overlap",
@@ -743,9 +897,10 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
             }
             Some(_) => {}
         }
-        if let Some(other) = seen.insert(k, name) {
+        if let Some(other) = self.seen.get(&k) {
             return Err(format!("shard {}/{n} is given twice (`{other}` and `{name}`)", k + 1));
         }
+        self.seen.insert(k, name.to_string());
         let rotations = if r.rotate_seats { r.players as u64 } else { 1 };
         let expected = shard_games(r.run_games, k, n).saturating_mul(rotations);
         if r.tally.games != expected || r.games != r.tally.games || r.unfinished != r.tally.unfinished {
@@ -756,8 +911,9 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
                 r.tally.games
             ));
         }
+        let tally = &mut self.tally;
         if tally.players() == 0 {
-            tally = Tally::new(r.players);
+            *tally = Tally::new(r.players);
             tally.bots = vec![BotSums::default(); r.tally.bots.len()];
             tally.metrics = if r.tally.metrics.off {
                 crate::metrics::MetricTally::off()
@@ -767,34 +923,48 @@ pub fn merge_reports(reports: &[(String, Report)]) -> Result<Report, String> {
         }
         tally.merge(&r.tally).map_err(|e| format!("`{name}`: {e}"))?;
         if r.seconds.is_finite() && r.seconds >= 0.0 {
-            seconds += r.seconds;
+            self.seconds += r.seconds;
         }
+        Ok(())
     }
-    let n = of.unwrap_or(1);
-    let missing: Vec<String> =
-        (0..n).filter(|k| !seen.contains_key(k)).take(10).map(|k| format!("{}/{n}", k + 1)).collect();
-    if !missing.is_empty() {
-        let more = if (n as usize).saturating_sub(seen.len()) > missing.len() { ", …" } else { "" };
-        return Err(format!(
-            "shards missing: {}{more} ({} of {n} given); merge all shards of the run",
-            missing.join(", "),
-            seen.len()
-        ));
+
+    /// The merged report, once every shard is in.
+    pub fn finish(self) -> Result<Report, String> {
+        let Some((first_name, first)) = self.first else {
+            return Err("no reports given".into());
+        };
+        let (seen, tally, seconds) = (self.seen, self.tally, self.seconds);
+        let n = self.of.unwrap_or(1);
+        let missing: Vec<String> =
+            (0..n).filter(|k| !seen.contains_key(k)).take(10).map(|k| format!("{}/{n}", k + 1)).collect();
+        if !missing.is_empty() {
+            let more = if (n as usize).saturating_sub(seen.len()) > missing.len() { ", …" } else { "" };
+            return Err(format!(
+                "shards missing: {}{more} ({} of {n} given); merge all shards of the run",
+                missing.join(", "),
+                seen.len()
+            ));
+        }
+        let bots: Vec<BotSpec> = first
+            .bots
+            .iter()
+            .map(|b| b.parse())
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("`{first_name}`: {e}"))?;
+        let opts = SimOptions {
+            players: first.players,
+            games: first.run_games,
+            from: 0,
+            seed: first.seed,
+            bots,
+            shard: None,
+            record: false,
+            progress: None,
+            rotate_seats: first.rotate_seats,
+            metrics: true,
+        };
+        Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
     }
-    let bots: Vec<BotSpec> =
-        first.bots.iter().map(|b| b.parse()).collect::<Result<_, _>>().map_err(|e| format!("`{first_name}`: {e}"))?;
-    let opts = SimOptions {
-        players: first.players,
-        games: first.run_games,
-        seed: first.seed,
-        bots,
-        shard: None,
-        record: false,
-        progress: None,
-        rotate_seats: first.rotate_seats,
-        metrics: true,
-    };
-    Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
 }
 
 /// A rate with as many decimals as it needs to be read (slow search bots play < 1 game/s).
@@ -823,6 +993,7 @@ mod tests {
         let opts = SimOptions {
             players: 2,
             games,
+            from: 0,
             seed: 1,
             bots: vec![],
             shard,
@@ -858,6 +1029,7 @@ mod tests {
         let opts = |shard| SimOptions {
             players: 3,
             games: 3,
+            from: 0,
             seed: 1,
             bots: vec![],
             shard,
@@ -897,5 +1069,71 @@ mod tests {
             }
             let _ = merge_reports(&list);
         }
+    }
+}
+
+#[cfg(test)]
+mod stop_tests {
+    use super::*;
+    use crate::testing::{TakeAway, take_away};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicU64;
+
+    /// Fails at its first decision if `fails`, else plays the first legal action and
+    /// counts its decisions.
+    struct Counted {
+        fails: bool,
+        decisions: Arc<AtomicU64>,
+    }
+
+    impl Bot<TakeAway> for Counted {
+        fn name(&self) -> String {
+            "counted".into()
+        }
+        fn choose(
+            &mut self,
+            _game: &TakeAway,
+            _state: &<TakeAway as Game>::State,
+            legal: &[<TakeAway as Game>::Action],
+            _rng: &mut Rng,
+        ) -> Result<<TakeAway as Game>::Action, BotError> {
+            if self.fails {
+                return Err(BotError { bot: "counted".into(), seat: 0, reason: "fails on purpose".into() });
+            }
+            self.decisions.fetch_add(1, Ordering::Relaxed);
+            Ok(legal[0])
+        }
+    }
+
+    /// Issue 30: a bot that fails in one game stops the run at once: the games in flight
+    /// stop at their next decision and no other game starts, so the run does not wait for
+    /// every game of the chunk (512 here, about 10 decisions each) to be played.
+    #[test]
+    fn a_failing_game_stops_the_run_at_once() {
+        let game = take_away().unwrap();
+        let decisions = Arc::new(AtomicU64::new(0));
+        let made = Arc::new(AtomicU64::new(0));
+        let (d, m) = (Arc::clone(&decisions), Arc::clone(&made));
+        let make = move |seat: Seat| -> Box<dyn Bot<TakeAway>> {
+            // The first seat-0 bot made fails; every other bot plays.
+            let fails = seat == 0 && m.fetch_add(1, Ordering::SeqCst) == 0;
+            Box::new(Counted { fails, decisions: Arc::clone(&d) })
+        };
+        let opts = SimOptions {
+            players: 2,
+            games: 512,
+            from: 0,
+            seed: 1,
+            bots: vec![BotSpec::Random; 2],
+            shard: None,
+            record: false,
+            progress: None,
+            rotate_seats: false,
+            metrics: false,
+        };
+        let e = simulate_with(&game, &opts, &make, |_| {}).unwrap_err();
+        assert!(matches!(e, SimError::Bot { .. }), "the cause is reported, not a stopped game: {e}");
+        let played = decisions.load(Ordering::Relaxed);
+        assert!(played < 200, "{played} decisions were played after the failure");
     }
 }

@@ -175,7 +175,7 @@ pub fn run<G: Game>(game: &G, opts: &TournamentOptions) -> Result<TournamentTall
             .par_iter()
             .map(|&(i, s)| {
                 let specs: Vec<BotSpec> = seatings[s].iter().map(|&b| opts.bots[b].clone()).collect();
-                play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false)
+                play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false, None)
                     .map(|r| (s, r.outcome))
             })
             .collect();
@@ -206,6 +206,9 @@ pub struct BotStanding {
 pub struct TournamentReport {
     /// Always `tournament` (tells `merge` what it reads).
     pub kind: String,
+    /// The rulesmith version that made the report (see [`crate::sim::Report::version`]).
+    #[serde(default)]
+    pub version: String,
     pub ruleset: String,
     pub digest: String,
     pub game: String,
@@ -262,6 +265,7 @@ impl TournamentReport {
             })
             .collect();
         TournamentReport {
+            version: crate::sim::VERSION.to_string(),
             kind: "tournament".into(),
             ruleset: ruleset.into(),
             digest: digest.into(),

@@ -25,10 +25,6 @@ impl Extension<Rules, State, Action, Player> for Expansion {
         Guests.window_opens(rules, s, at)
     }
 
-    fn skips_turn_phase_windows(&self, rules: &Rules) -> bool {
-        Guests.skips_turn_phase_windows(rules)
-    }
-
     fn can_act_in_window(&self, rules: &Rules, s: &State) -> bool {
         Guests.can_act_in_window(rules, s)
     }

@@ -10,16 +10,21 @@
 //! before the captain-phase storage (`before_storage`, the rulebook's own example), where
 //! each owner, from the chooser clockwise, moves guests one at a time or passes; and on
 //! the owner's own turn in the settler, builder, trader and captain phases, before the
-//! turn's action (`on_own_turn`). Each move uses up a guest, so phases stay finite; the
-//! guests of one window or turn go to targets in listing order (`/pending/guest_floor`), so each
-//! outcome has one spelling.
+//! turn's action (`on_own_turn`). Where guests move on own turns too, the window at the
+//! start of such a phase offers only the buildings whose effect is settled as the phase
+//! begins (the union hall, the captain's lighthouse:
+//! [`rulesmith_puerto_rico::phases::settled_at_start`]): any other move there is the same
+//! outcome as making it on the owner's turn. Each move uses up a guest, so phases stay
+//! finite; the guests of one window or turn go to targets in listing order
+//! (`/pending/guest_floor`), so each outcome has one spelling.
 
 use rulesmith_core::Seat;
 use rulesmith_puerto_rico::Good;
 use rulesmith_puerto_rico::action::{Action, Group};
 use rulesmith_puerto_rico::extension::Checkpoint;
 use rulesmith_puerto_rico::notation::{self, group_name};
-use rulesmith_puerto_rico::rules::{Effect, Rules, kind};
+use rulesmith_puerto_rico::phases::settled_at_start;
+use rulesmith_puerto_rico::rules::{Effect, RoleKind, Rules, kind};
 use rulesmith_puerto_rico::state::{Player, State};
 
 /// The guests' side of the expansion's extension ([`crate::extension::Expansion`]).
@@ -28,26 +33,19 @@ pub struct Guests;
 impl Guests {
     /// A window opens if anybody can move a guest now.
     pub fn window_opens(&self, rules: &Rules, s: &State, at: Checkpoint) -> bool {
-        rules.has_effect(kind::GUESTS) && s.players.seats().any(|seat| can_move(rules, &s.players[seat], at, 0))
-    }
-
-    /// With guests moving on their owners' turns, the phases where players act in turn
-    /// open no window (a move there and on the owner's turn would be one outcome twice).
-    pub fn skips_turn_phase_windows(&self, rules: &Rules) -> bool {
-        rules.buildings.iter().any(|b| matches!(b.effect, Effect::Guests { on_own_turn: true, .. }))
+        rules.has_effect(kind::GUESTS) && s.players.seats().any(|seat| can_move(rules, s, seat, at, 0))
     }
 
     pub fn can_act_in_window(&self, rules: &Rules, s: &State) -> bool {
-        can_move(rules, &s.players[s.current], s.pending.window.at, s.pending.window.mark)
+        can_move(rules, s, s.current, s.pending.window.at, s.pending.window.mark)
     }
 
     pub fn window_actions(&self, rules: &Rules, s: &State, f: &mut dyn FnMut(Action)) {
-        let p = &s.players[s.current];
-        if guest_slot(rules, p, When::Window(s.pending.window.at)).is_none() {
-            return;
-        }
+        let seat = s.current;
+        let when = When::Window(s.pending.window.at);
+        let Some(slot) = guest_slot(rules, &s.players[seat], when) else { return };
         let mut any = false;
-        targets(rules, p, &mut |g| {
+        window_targets(rules, s, seat, slot, when, &mut |g| {
             if rank(g) >= s.pending.window.mark {
                 f(Action::Extension(u16::from(rank(g))));
                 any = true;
@@ -154,6 +152,42 @@ fn guest_slot(rules: &Rules, p: &Player, when: When) -> Option<usize> {
     })
 }
 
+/// Where a guest of `seat` (on city slot `slot`) may go in this window or turn: every
+/// target, except in the window at the start of a phase where the same guests also move
+/// on their owner's turn, which offers only buildings settled as the phase begins.
+fn window_targets(rules: &Rules, s: &State, seat: Seat, slot: usize, when: When, f: &mut impl FnMut(Group)) {
+    let p = &s.players[seat];
+    if !(when_is_turn_phase_start(rules, s, when) && moves_on_own_turn(rules, p, slot)) {
+        targets(rules, p, f);
+        return;
+    }
+    targets(rules, p, &mut |g| {
+        let settled = match g {
+            Group::Building(b) => {
+                rules.buildings.get(usize::from(b)).is_some_and(|x| settled_at_start(rules, s, seat, &x.effect))
+            }
+            _ => false,
+        };
+        if settled {
+            f(g)
+        }
+    });
+}
+
+/// The window at the start of a phase where players act in turn.
+fn when_is_turn_phase_start(rules: &Rules, s: &State, when: When) -> bool {
+    let turns = rules.roles.get(usize::from(s.role)).is_some_and(|r| {
+        matches!(r.kind, RoleKind::Settler | RoleKind::Builder | RoleKind::Trader | RoleKind::Captain)
+    });
+    turns && matches!(when, When::Window(Checkpoint::PhaseStart))
+}
+
+/// Whether the guests on city slot `slot` also move on their owner's own turn.
+fn moves_on_own_turn(rules: &Rules, p: &Player, slot: usize) -> bool {
+    let building = p.city.slots.get(slot).map(|b| b.building);
+    building.and_then(|b| rules.buildings.get(usize::from(b))).is_some_and(|x| window_allows(&x.effect, When::OwnTurn))
+}
+
 /// Where a guest may go: an unoccupied plantation or quarry, or an empty circle of a
 /// building other than a guests building.
 fn targets(rules: &Rules, p: &Player, f: &mut impl FnMut(Group)) {
@@ -173,13 +207,12 @@ fn targets(rules: &Rules, p: &Player, f: &mut impl FnMut(Group)) {
     }
 }
 
-/// Whether `p` has a guest to move in this window, to a target of rank `floor` or later.
-fn can_move(rules: &Rules, p: &Player, after: Checkpoint, floor: u8) -> bool {
-    if guest_slot(rules, p, When::Window(after)).is_none() {
-        return false;
-    }
+/// Whether `seat` has a guest to move in this window, to a target of rank `floor` or later.
+fn can_move(rules: &Rules, s: &State, seat: Seat, after: Checkpoint, floor: u8) -> bool {
+    let when = When::Window(after);
+    let Some(slot) = guest_slot(rules, &s.players[seat], when) else { return false };
     let mut any = false;
-    targets(rules, p, &mut |g| any |= rank(g) >= floor);
+    window_targets(rules, s, seat, slot, when, &mut |g| any |= rank(g) >= floor);
     any
 }
 

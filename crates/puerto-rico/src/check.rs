@@ -19,7 +19,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         }
     }
     s.rotation.check(n).map_err(|e| format!("/rotation: {e}"))?;
-    if matches!(s.phase, Phase::Captain | Phase::MixedShip) {
+    if matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege) {
         s.captain_round.check(n).map_err(|e| format!("/captain_round: {e}"))?;
         if s.captain_round.current() != s.current {
             return Err(format!(

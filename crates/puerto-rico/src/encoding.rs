@@ -6,7 +6,7 @@
 //! effect that makes them legal):
 //! 1. each role in play, by ruleset order (`settler`, `prospector-2`, …);
 //! 2. `draw`, `take GOOD` (goods in order corn, indigo, sugar, tobacco, coffee),
-//!    `take quarry`, `take colonist`;
+//!    `take quarry`, `take colonist`, `take vp`;
 //! 3. `place N on GROUP` for each group — the goods, `quarry`, then each building — and
 //!    N from 0 to the group's most circles (the island's spaces for plantations and
 //!    quarries, the building's circles);
@@ -54,7 +54,7 @@ use rulesmith_core::Seat;
 use rulesmith_core::encode::{Features, Names};
 
 /// Every phase, in the order of the `phase.PHASE` one-hot.
-const PHASES: [(Phase, &str); 14] = [
+const PHASES: [(Phase, &str); 15] = [
     (Phase::RoleSelection, "role_selection"),
     (Phase::Settler, "settler"),
     (Phase::MayorPrivilege, "mayor_privilege"),
@@ -69,6 +69,7 @@ const PHASES: [(Phase, &str); 14] = [
     (Phase::ColonistOffer, "colonist_offer"),
     (Phase::Window, "guest_moves"),
     (Phase::GameOver, "game_over"),
+    (Phase::CaptainPrivilege, "captain_privilege"),
 ];
 
 fn roles_in_play(rules: &Rules, players: usize) -> impl Iterator<Item = (usize, &crate::rules::Role)> {
@@ -102,7 +103,7 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
     out.extend(roles_in_play(rules, players).map(|(i, _)| Action::Role(i as u8)));
     out.push(Action::Draw);
     out.extend(Good::ALL.map(Action::Take));
-    out.extend([Action::TakeQuarry, Action::TakeColonist]);
+    out.extend([Action::TakeQuarry, Action::TakeColonist, Action::TakeVp]);
     for group in groups(rules) {
         let most = match group {
             Group::Building(b) => rules.buildings.get(usize::from(b)).map_or(0, |b| b.circles),
@@ -307,7 +308,9 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         let bit = 1 << i;
         f.flag(s.hacienda_used & bit != 0);
         f.flag(s.wharf_used & bit != 0);
-        f.flag(s.phase == Phase::Captain && s.captain_round.has_passed(seat));
+        // Each seat's own flag (it read the observer's for every seat before).
+        let loading = matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege);
+        f.flag(loading && s.captain_round.has_passed(i as Seat));
         f.push(p.doubloons);
         f.push(if i == usize::from(seat) { p.vp } else { 0 });
         goods(f, p.goods);

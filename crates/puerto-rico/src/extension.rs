@@ -47,10 +47,6 @@ pub trait Extension<Rules, State, Action, Player>: Send + Sync + 'static {
     /// Whether a window opens at `at`: somebody has a move to make.
     fn window_opens(&self, rules: &Rules, s: &State, at: Checkpoint) -> bool;
 
-    /// Whether the windows at the start of the phases where players act in turn are
-    /// skipped (the moves are made on the players' own turns instead).
-    fn skips_turn_phase_windows(&self, rules: &Rules) -> bool;
-
     /// Whether the player to move in a window (`s.current`) has a move to make.
     fn can_act_in_window(&self, rules: &Rules, s: &State) -> bool;
 

@@ -241,11 +241,13 @@ impl Game for Rules {
         Ok(a)
     }
 
-    /// VP chips lie face down (S000:L333), but every VP comes from public loading, so a
-    /// player who remembers knows them: only the order of the plantation stack is hidden.
-    /// Tiles the extension holds face down unseen (forests drawn from the stack): which
-    /// goods they are is hidden too (their tiles are pooled with the stack's).
-    fn observe(&self, s: &State, _seat: Seat) -> State {
+    /// VP chips lie face down (S000:L333): how many the other players hold together is
+    /// public (the chips left in the supply, and paper VP are written in the open), who
+    /// holds how many is not, so the view splits their total evenly in seat order. The
+    /// order of the plantation stack is hidden. Tiles the extension holds face down unseen
+    /// (forests drawn from the stack): which goods they are is hidden too (their tiles are
+    /// pooled with the stack's).
+    fn observe(&self, s: &State, seat: Seat) -> State {
         let mut v = s.clone();
         let mut counts = v.stack.counts();
         let hidden_held = board::hidden_held_tiles(self, s);
@@ -263,11 +265,15 @@ impl Game for Rules {
         if hidden_held {
             deal_held_tiles(&mut v);
         }
+        deal_vp(&mut v, seat, None);
         v.rng = Rng::from_seed(0);
         v
     }
 
-    fn determinize(&self, s: &State, _seat: Seat, rng: &mut Rng) -> State {
+    /// The stack (and tiles held face down) shuffled, the other players' VP total split
+    /// among them at random (each split equally likely: a consistent sample, not the
+    /// distribution play would give), and a fresh generator.
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
         let mut v = s.clone();
         if board::hidden_held_tiles(self, s) {
             for g in Good::ALL {
@@ -280,6 +286,7 @@ impl Game for Rules {
         } else {
             v.stack.shuffle(rng);
         }
+        deal_vp(&mut v, seat, Some(rng));
         v.rng = Rng::from_seed(rng.next_u64());
         v
     }
@@ -386,6 +393,49 @@ impl Rules {
 
 /// Moves as many tiles from the top of the stack to the tiles the extension holds as it
 /// holds (face-down forests, once pooled with the stack).
+/// Splits the VP the players other than `seat` hold together among them: evenly in seat
+/// order (`None`, what a view shows), or uniformly at random over every split (bars drawn
+/// among the VP, "stars and bars").
+fn deal_vp(v: &mut State, seat: Seat, rng: Option<&mut Rng>) {
+    let mut others = [0 as Seat; rulesmith_core::MAX_PLAYERS];
+    let mut k = 0;
+    for o in v.players.seats().filter(|&o| o != seat) {
+        others[k] = o;
+        k += 1;
+    }
+    if k == 0 {
+        return;
+    }
+    let others = &others[..k];
+    let total: u32 = others.iter().map(|&o| u32::from(v.players[o].vp)).sum();
+    let Some(rng) = rng else {
+        for (i, &o) in others.iter().enumerate() {
+            let share = total / k as u32 + u32::from((i as u32) < total % k as u32);
+            v.players[o].vp = share as u16;
+        }
+        return;
+    };
+    // k - 1 distinct bars among total + k - 1 places; the VP between bars go to a player.
+    let places = total + k as u32 - 1;
+    let mut bars = [0u32; rulesmith_core::MAX_PLAYERS];
+    let mut drawn = 0;
+    while drawn + 1 < k {
+        let b = rng.below(places);
+        if !bars[..drawn].contains(&b) {
+            bars[drawn] = b;
+            drawn += 1;
+        }
+    }
+    let bars = &mut bars[..drawn];
+    bars.sort_unstable();
+    let mut start = 0;
+    for (i, &o) in others.iter().enumerate() {
+        let end = bars.get(i).copied().unwrap_or(places);
+        v.players[o].vp = (end - start) as u16;
+        start = end + 1;
+    }
+}
+
 fn deal_held_tiles(v: &mut State) {
     let held = v.held_tiles.total();
     v.held_tiles = ByGood::default();

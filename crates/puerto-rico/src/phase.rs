@@ -33,6 +33,9 @@ pub enum Phase {
     Craftsman,
     Trader,
     Captain,
+    /// The captain decides whether to take the privilege VP, which would take the last
+    /// VP chips (`Rules::captain_may_decline_last_vp`).
+    CaptainPrivilege,
     /// The loader chooses, good by good, what goes on their mixed ship
     /// ([`crate::rules::Effect::MixedShip`]).
     MixedShip,
@@ -88,7 +91,8 @@ pub struct Settling {
     /// The tile drawn with the hacienda, seen and not yet placed (when it may become a
     /// forest instead).
     pub drawn: Option<Good>,
-    /// Extra tiles the chooser takes after everyone else (doubled privilege).
+    /// Extra tiles the chooser still takes after everyone else (doubled privilege),
+    /// counted when everyone has had a turn (so 0 before then).
     pub settler_extra: u8,
     /// The chooser is taking such an extra tile now.
     pub extra_turn: bool,

@@ -79,6 +79,7 @@ pub struct RulesTable {
     pub trading_house_spaces: Int<1, { MAX_TRADING_HOUSE as i64 }>,
     pub free_barrels: Int<0, 1>,
     pub ship_refill_minimum_per_player: Int<0, 10>,
+    pub captain_may_decline_last_vp: bool,
 }
 
 #[derive(Deserialize)]

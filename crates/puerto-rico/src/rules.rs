@@ -77,6 +77,9 @@ pub struct Rules {
     pub trading_house_spaces: u8,
     pub free_barrels: u8,
     pub ship_refill_minimum_per_player: u8,
+    /// The captain is asked whether to take the privilege VP when they would take the
+    /// last VP chips (and so end the game): a privilege may be declined (S000:L131).
+    pub captain_may_decline_last_vp: bool,
     pub roles: Vec<Role>,
     pub buildings: Vec<Building>,
     /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
@@ -211,6 +214,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
     let trading_house_spaces = r.trading_house_spaces.value as u8;
     let free_barrels = r.free_barrels.value as u8;
     let ship_refill_minimum_per_player = r.ship_refill_minimum_per_player.value as u8;
+    let captain_may_decline_last_vp = r.captain_may_decline_last_vp;
 
     if raw.roles.value.len() > MAX_ROLES {
         d.error(raw.roles.origin, format!("at most {MAX_ROLES} roles"));
@@ -259,6 +263,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         trading_house_spaces,
         free_barrels,
         ship_refill_minimum_per_player,
+        captain_may_decline_last_vp,
         roles,
         buildings,
         effects_present,

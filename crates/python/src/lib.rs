@@ -43,14 +43,77 @@ fn ser_to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound
     to_py(py, &value)
 }
 
+/// Most versions of one ruleset source kept in a process (see [`load`]).
+const MAX_VERSIONS: usize = 64;
+
 /// Loaded rulesets live as long as the process: games borrow them. Loading the same
-/// ruleset again (same source and digest) reuses the first copy, so memory stays bounded.
+/// ruleset again (same source and digest) reuses the first copy; a source edited and
+/// loaded again keeps each version, at most [`MAX_VERSIONS`] of them (about 100 KB each),
+/// so that a loop reloading a changing file cannot exhaust memory.
 fn load(arg: &str) -> PyResult<&'static rulesmith::Ruleset> {
-    static CACHE: OnceLock<Mutex<HashMap<(String, String), &'static rulesmith::Ruleset>>> = OnceLock::new();
+    type Cache = HashMap<String, Vec<(String, &'static rulesmith::Ruleset)>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let r = rulesmith::load(arg).map_err(|f| RulesetError::new_err(f.render()))?;
-    let key = (arg.to_string(), r.digest());
+    let digest = r.digest();
     let mut cache = CACHE.get_or_init(Default::default).lock().map_err(|_| PyRuntimeError::new_err("poisoned"))?;
-    Ok(*cache.entry(key).or_insert_with(|| Box::leak(Box::new(r))))
+    let versions = cache.entry(arg.to_string()).or_default();
+    if let Some((_, kept)) = versions.iter().find(|(d, _)| *d == digest) {
+        return Ok(*kept);
+    }
+    if versions.len() >= MAX_VERSIONS {
+        return Err(RulesetError::new_err(format!(
+            "`{arg}` has been loaded in {MAX_VERSIONS} different versions in this process, the most kept \
+             (games hold on to their ruleset); start a new Python process to load more"
+        )));
+    }
+    let kept: &'static rulesmith::Ruleset = Box::leak(Box::new(r));
+    versions.push((digest, kept));
+    Ok(kept)
+}
+
+/// The object keys seen in states, by place: a path whose list indices are `*`
+/// (`/players/*/goods`), so a key known at one seat is known at every seat.
+#[derive(Default)]
+struct KeyShapes(std::collections::HashSet<String>);
+
+impl KeyShapes {
+    fn add(&mut self, v: &serde_json::Value, at: &str) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let here = format!("{at}/{k}");
+                    self.add(x, &here);
+                    self.0.insert(here);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                let here = format!("{at}/*");
+                for x in a {
+                    self.add(x, &here);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The JSON Pointer of the first key of `v` not known at its place.
+    fn first_unknown(&self, v: &serde_json::Value, at: &str) -> Option<String> {
+        self.first_unknown_at(v, at, at)
+    }
+
+    fn first_unknown_at(&self, v: &serde_json::Value, shape: &str, pointer: &str) -> Option<String> {
+        match v {
+            serde_json::Value::Object(m) => m.iter().find_map(|(k, x)| {
+                let (s, p) = (format!("{shape}/{k}"), format!("{pointer}/{k}"));
+                if self.0.contains(&s) { self.first_unknown_at(x, &s, &p) } else { Some(p) }
+            }),
+            serde_json::Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .find_map(|(i, x)| self.first_unknown_at(x, &format!("{shape}/*"), &format!("{pointer}/{i}"))),
+            _ => None,
+        }
+    }
 }
 
 /// A loaded, validated ruleset: `Ruleset("puerto-rico")` or `Ruleset("my-house-rules.toml")`.
@@ -112,10 +175,11 @@ impl Ruleset {
             ruleset: self.inner,
             source: self.source.clone(),
             seed,
-            session,
+            session: Mutex::new(session),
             ids: None,
             sizes,
             scratch: Vec::new(),
+            edited: false,
         })
     }
     fn __repr__(&self) -> String {
@@ -152,25 +216,34 @@ fn share(r: &'static rulesmith::Ruleset, players: usize, session: &mut dyn AnySe
     Ok(sizes)
 }
 
-/// A game in progress. Not shared between threads.
-#[pyclass(unsendable, module = "rulesmith._rulesmith")]
+/// A game in progress; usable from any thread.
+#[pyclass(module = "rulesmith._rulesmith")]
 struct Game {
     ruleset: &'static rulesmith::Ruleset,
     source: String,
     seed: u64,
-    session: Box<dyn AnySession>,
+    /// Behind a lock so that a `Game` may be used from any Python thread (PyO3 would
+    /// panic on an `unsendable` class used off its thread).
+    session: Mutex<Box<dyn AnySession + Send>>,
     /// The legal actions' ids, until the state changes.
     ids: Option<Vec<u32>>,
     sizes: Sizes,
     /// The observation is written here, then copied into the `bytes` Python gets.
     scratch: Vec<f32>,
+    /// Changed by `set_state`: the history no longer replays from the seed.
+    edited: bool,
 }
 
 impl Game {
+    /// The session (one statement at a time: a second `s()` in the same statement waits).
+    fn s(&self) -> std::sync::MutexGuard<'_, Box<dyn AnySession + Send>> {
+        self.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     fn cached_ids(&mut self) -> PyResult<&[u32]> {
         if self.ids.is_none() {
             let mut ids = Vec::new();
-            self.session.legal_ids(&mut ids).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.s().legal_ids(&mut ids).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
             self.ids = Some(ids);
         }
         Ok(self.ids.as_deref().unwrap_or_default())
@@ -190,10 +263,10 @@ impl Game {
     }
 
     fn seat_arg(&self, seat: usize) -> PyResult<Seat> {
-        if seat >= self.session.players() {
+        if seat >= self.s().players() {
             return Err(PyValueError::new_err(format!(
                 "seat {seat} is not at this table (seats 0–{})",
-                self.session.players() - 1
+                self.s().players() - 1
             )));
         }
         Ok(seat as Seat)
@@ -205,7 +278,7 @@ impl Game {
     /// The player count.
     #[getter]
     fn players(&self) -> usize {
-        self.session.players()
+        self.s().players()
     }
     /// The game's seed.
     #[getter]
@@ -220,7 +293,7 @@ impl Game {
     /// The seat to act, or `None` once the game is over.
     #[getter]
     fn to_move(&self) -> Option<usize> {
-        match self.session.to_move() {
+        match self.s().to_move() {
             ToMove::Seat(s) => Some(usize::from(s)),
             ToMove::Terminal => None,
         }
@@ -228,27 +301,27 @@ impl Game {
     /// Whether the game has ended.
     #[getter]
     fn is_over(&self) -> bool {
-        self.session.to_move() == ToMove::Terminal
+        self.s().to_move() == ToMove::Terminal
     }
     /// The game's own round count.
     #[getter]
     fn rounds(&self) -> u32 {
-        self.session.progress().rounds
+        self.s().progress().rounds
     }
     /// The legal actions in the game's notation, in its stable order.
     fn legal(&self) -> Vec<String> {
-        self.session.legal()
+        self.s().legal()
     }
     /// Plays an action in notation; `ActionError` names the legal actions.
     fn play(&mut self, action: &str) -> PyResult<()> {
-        self.session.play(action).map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.s().play(action).map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
     /// Every action id of this ruleset and player count in notation, in id order: the
     /// action with id `i` is `action_space()[i]`.
     fn action_space(&self) -> PyResult<Vec<String>> {
-        self.session.action_names().map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        self.s().action_names().map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
     /// How many action ids there are (`len(action_space())`).
     #[getter]
@@ -257,7 +330,7 @@ impl Game {
     }
     /// The names of the observation's features, in order.
     fn observation_names(&self) -> Vec<String> {
-        self.session.observation_names()
+        self.s().observation_names()
     }
     /// How many numbers an observation has (`len(observation_names())`).
     #[getter]
@@ -280,14 +353,14 @@ impl Game {
     fn play_id(&mut self, id: u32) -> PyResult<()> {
         // Legal ids already listed for this state need no second look at the rules.
         let known = self.ids.as_ref().is_some_and(|ids| ids.contains(&id));
-        let played = if known { self.session.play_legal_id(id) } else { self.session.play_id(id) };
+        let played = if known { self.s().play_legal_id(id) } else { self.s().play_id(id) };
         played.map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
     /// Plays the `index`-th legal action (of `legal()`).
     fn play_index(&mut self, index: usize) -> PyResult<()> {
-        self.session.play_index(index).map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.s().play_index(index).map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
@@ -297,7 +370,7 @@ impl Game {
         let seat = self.seat_arg(seat)?;
         let mut v = std::mem::take(&mut self.scratch);
         v.resize(self.sizes.1, 0.0);
-        self.session.observation(seat, &mut v);
+        self.s().observation(seat, &mut v);
         let out = PyBytes::new_with(py, v.len() * 4, |buf| {
             for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
                 chunk.copy_from_slice(&x.to_le_bytes());
@@ -315,40 +388,72 @@ impl Game {
         seat: usize,
     ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
         let obs = self.observation(py, seat)?;
-        let mask = if self.session.to_move() == ToMove::Seat(seat as Seat) { Some(self.mask(py)?) } else { None };
+        let mask = if self.s().to_move() == ToMove::Seat(seat as Seat) { Some(self.mask(py)?) } else { None };
         Ok((obs, mask))
     }
     /// What `seat` sees, as a dict (hidden parts hidden).
     fn view<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat_arg(seat)?;
-        to_py(py, &self.session.view_json(seat))
+        to_py(py, &self.s().view_json(seat))
     }
     /// The full state as a dict (everything, including hidden parts: for tools, not players).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.session.state_json())
+        to_py(py, &self.s().state_json())
     }
     /// Replaces the state (checked for every invariant).
+    /// A key the game does not read, or a state of another player count, is refused (the
+    /// game is left as it was): a typo would otherwise be lost, and the action mask and
+    /// observation sizes are those of this table.
     fn set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = from_py(py, state)?;
-        self.session.set_state_json(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let before = self.s().state_json();
+        let players = self.s().players();
+        self.s().set_state_json(value.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let restore = |g: &mut Self, message: String| {
+            let _ = g.s().set_state_json(before.clone());
+            Err(PyValueError::new_err(message))
+        };
+        if self.s().players() != players {
+            let n = self.s().players();
+            return restore(
+                self,
+                format!(
+                    "this state is of a {n}-player game, but this game has {players} players: \
+                     load it into a game of {n} (`Ruleset.new_game(players={n})`)"
+                ),
+            );
+        }
+        // Every key given must be one the game reads: what it writes back, or what any
+        // state of this game (this one before, or right after setup) holds at that place.
+        let mut known = KeyShapes::default();
+        known.add(&self.s().state_json(), "");
+        known.add(&before, "");
+        if let Ok(fresh) = self.ruleset.game.start(players, self.seed) {
+            known.add(&fresh.state_json(), "");
+        }
+        if let Some(at) = known.first_unknown(&value, "") {
+            return restore(self, format!("{at}: unknown key (this game's state has no such field)"));
+        }
         self.ids = None;
+        self.edited = true;
         Ok(())
     }
     /// An independent copy of this game.
     fn clone(&self) -> PyResult<Game> {
         let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
-        let mut session = self.ruleset.game.start(self.session.players(), self.seed).map_err(err)?;
-        share(self.ruleset, self.session.players(), &mut *session)?;
-        session.set_state_json(self.session.state_json()).map_err(err)?;
-        *session.history_mut() = self.session.history().to_vec();
+        let mut session = self.ruleset.game.start(self.s().players(), self.seed).map_err(err)?;
+        share(self.ruleset, self.s().players(), &mut *session)?;
+        session.set_state_json(self.s().state_json()).map_err(err)?;
+        *session.history_mut() = self.s().history().to_vec();
         Ok(Game {
             ruleset: self.ruleset,
             source: self.source.clone(),
             seed: self.seed,
-            session,
+            session: Mutex::new(session),
             ids: None,
             sizes: self.sizes,
             scratch: Vec::new(),
+            edited: self.edited,
         })
     }
     fn __copy__(&self) -> PyResult<Game> {
@@ -356,23 +461,36 @@ impl Game {
     }
     /// The result once the game is over (scores, tie-breaks, ranks, end), else `None`.
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.session.outcome().map(|o| ser_to_py(py, &o)).transpose()
+        self.s().outcome().map(|o| ser_to_py(py, &o)).transpose()
     }
     /// The actions played so far, in notation.
     fn history(&self) -> Vec<String> {
-        self.session.history().to_vec()
+        self.s().history().to_vec()
     }
     /// The action a bot (`random`, `greedy`, `mcts:N`) would choose now, or `None` when over.
     #[pyo3(signature = (bot, seed=DEFAULT_SEED))]
     fn bot_action(&self, bot: &str, seed: u64) -> PyResult<Option<String>> {
         let spec: BotSpec = bot.parse().map_err(|e| PyValueError::new_err(format!("{e}")))?;
+        if spec.is_external() {
+            return Err(PyValueError::new_err(format!(
+                "bot `{bot}`: a bot program (`exec:`) plays whole games, started by `simulate` or \
+                 `rulesmith play`; here choose random, greedy or mcts:N"
+            )));
+        }
         let mut rng = Rng::from_seed(seed);
-        Ok(self.session.bot_choice(spec, &mut rng))
+        Ok(self.s().bot_choice(spec, &mut rng))
     }
     /// The game as a record (what `rulesmith replay` reads): `bots` names each seat's player.
     #[pyo3(signature = (bots=None))]
     fn record<'py>(&self, py: Python<'py>, bots: Option<Vec<String>>) -> PyResult<Bound<'py, PyAny>> {
-        let players = self.session.players();
+        if self.edited {
+            return Err(PyValueError::new_err(
+                "this game was changed with set_state: its actions no longer replay from its seed, \
+                 so it has no record (record a game played from new_game with play)",
+            ));
+        }
+        let session = self.s();
+        let players = session.players();
         let bots = bots.unwrap_or_else(|| vec![rulesmith::core::record::HUMAN.to_string(); players]);
         if bots.len() != players {
             return Err(PyValueError::new_err(format!("{} bots for {players} seats", bots.len())));
@@ -388,9 +506,9 @@ impl Game {
             run_seed: None,
             rotation: None,
             bots,
-            actions: self.session.history().to_vec(),
-            rounds: self.session.progress().rounds,
-            result: self.session.outcome(),
+            actions: session.history().to_vec(),
+            rounds: session.progress().rounds,
+            result: session.outcome(),
         };
         ser_to_py(py, &record)
     }
@@ -417,6 +535,7 @@ fn sim_options(
     Ok(SimOptions {
         players,
         games,
+        from: 0,
         seed,
         bots,
         shard: None,
@@ -504,6 +623,13 @@ fn compare<'py>(
     seed: u64,
     bots: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if rulesets.len() < 2 {
+        return Err(PyValueError::new_err(format!(
+            "compare needs two or more rulesets (got {}): the first is compared with each other one; \
+             for one ruleset use simulate",
+            rulesets.len()
+        )));
+    }
     let loaded: Vec<&'static rulesmith::Ruleset> = rulesets.iter().map(|a| load(a)).collect::<PyResult<_>>()?;
     let lo = loaded.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
     let hi = loaded.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
@@ -542,8 +668,10 @@ fn merge<'py>(py: Python<'py>, reports: Vec<Bound<'py, PyAny>>) -> PyResult<Boun
         if let Some(obj) = value.as_object_mut() {
             obj.remove("records");
         }
-        let rep: Report = rulesmith::core::game::from_json(&value)
-            .map_err(|e| PyValueError::new_err(format!("report {i} is not a report of `simulate`: {e}")))?;
+        let rep: Report = rulesmith::core::game::from_json(&value).map_err(|e| {
+            let why = rulesmith::core::sim::report_read_error(&value.to_string(), &e);
+            PyValueError::new_err(format!("report {i} is not a report of `simulate`: {why}"))
+        })?;
         parsed.push((format!("report {i}"), rep));
     }
     let merged = rulesmith::core::sim::merge_reports(&parsed).map_err(PyValueError::new_err)?;

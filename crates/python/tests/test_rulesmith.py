@@ -351,6 +351,139 @@ def test_rewards_share_the_win_and_nobody_wins_an_unfinished_game():
     assert win_share({"ranks": [0, 1], "unfinished": True}, 0) == 0.0
 
 
+# --- nonsense refused in users' words (#28) -------------------------------------------
+
+
+def test_set_state_refuses_another_player_count_and_unknown_keys():
+    r = Ruleset("puerto-rico")
+    game = r.new_game(4, seed=3)
+    before = game.state()
+    three = r.new_game(3, seed=3).state()
+    with pytest.raises(ValueError, match=r"3-player game, but this game has 4 players"):
+        game.set_state(three)
+    assert game.state() == before and game.players == 4
+    typo = json.loads(json.dumps(before))
+    typo["players"][1]["doublons"] = 5
+    with pytest.raises(ValueError, match=r"/players/1/doublons: unknown key"):
+        game.set_state(typo)
+    assert game.state() == before
+    # A state as it was read back is accepted; the game has no record then.
+    game.set_state(before)
+    with pytest.raises(ValueError, match="changed with set_state"):
+        game.record()
+    assert r.new_game(4, seed=3).record()["actions"] == []
+
+
+def test_exec_bots_are_refused_where_they_cannot_run():
+    game = Ruleset("puerto-rico").new_game(3)
+    with pytest.raises(ValueError, match="bot program"):
+        game.bot_action("exec:no-such-program")
+    from rulesmith.gym import RulesmithGymEnv
+
+    with pytest.raises(ValueError, match="bot program"):
+        RulesmithGymEnv("puerto-rico", players=3, opponents="exec:no-such-program")
+
+
+def test_compare_needs_two_rulesets():
+    with pytest.raises(ValueError, match="two or more rulesets"):
+        rulesmith.compare(["puerto-rico"], games=2)
+
+
+def test_environments_refuse_nonsense_in_plain_words():
+    from rulesmith.env import env as make_env
+    from rulesmith.gym import RulesmithGymEnv
+
+    with pytest.raises(TypeError, match=r"players='3': give the number of players as a whole number"):
+        RulesmithGymEnv("puerto-rico", players="3")
+    with pytest.raises(TypeError, match=r"players='3'"):
+        make_env("puerto-rico", players="3")
+    env = RulesmithGymEnv("puerto-rico", players=3)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        env.step(0)
+    env.reset(seed=1)
+    for bad in (1.5, float("nan"), "1", None):
+        with pytest.raises(TypeError, match="is not an action id: give a whole number"):
+            env.step(bad)
+    legal = env.game.legal_ids()
+    env.step(np.int64(legal[0]))
+    aec = make_env("puerto-rico", players=3)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        aec.step(0)
+    # Gymnasium checks its own seeds; the PettingZoo environment says what a seed is.
+    for bad in (float("nan"), 1.5, "7"):
+        with pytest.raises(TypeError, match=r"seed=.*: give a whole number"):
+            aec.reset(seed=bad)
+    with pytest.raises(ValueError, match=r"seed=-1: give a whole number"):
+        aec.reset(seed=-1)
+    aec.reset(seed=1)
+    with pytest.raises(TypeError, match="is not an action id"):
+        aec.step(1.5)
+
+
+def test_random_calls_raise_python_errors_only():
+    """A bounded random loop over the API with arguments good and bad: every failure is
+    an ordinary Python exception (ValueError, TypeError, RuntimeError), never a panic."""
+    rng = random.Random(28)
+    r = Ruleset("santiago-de-cuba")
+    values = [None, -1, 0, 1, 2, 3, 5, 2**64, 1.5, float("nan"), "", "x", "greedy", "exec:x", [], {}, {"a": 1}]
+    for _ in range(2000):
+        game = r.new_game(rng.choice([2, 3, 4]), seed=rng.randrange(100))
+        for _ in range(rng.randrange(1, 6)):
+            call = rng.choice(["play", "play_id", "play_index", "observe", "view", "bot_action", "set_state",
+                               "action_of", "record", "new_game", "simulate", "merge"])
+            v = rng.choice(values)
+            try:
+                if call == "set_state":
+                    state = game.state()
+                    if isinstance(v, dict):
+                        state.update(v)
+                    elif v is not None:
+                        state["round"] = v
+                    game.set_state(state)
+                elif call == "new_game":
+                    r.new_game(v)
+                elif call == "simulate":
+                    rulesmith.simulate("santiago-de-cuba", players=v, games=1)
+                elif call == "merge":
+                    rulesmith.merge([v])
+                elif call == "record":
+                    game.record(v)
+                else:
+                    getattr(game, call)(v)
+            except (ValueError, TypeError, RuntimeError, OverflowError):
+                pass
+
+
+def test_a_game_is_usable_from_another_thread():
+    import threading
+
+    game = Ruleset("puerto-rico").new_game(3, seed=4)
+    seen = []
+
+    def work():
+        try:
+            game.play(game.legal()[0])
+            seen.append(game.history())
+        except BaseException as e:  # a PanicException would land here
+            seen.append(e)
+
+    # One thread after another: each uses the game made on the main thread.
+    for _ in range(4):
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    assert all(isinstance(s, list) for s in seen), seen
+    assert len(game.history()) == 4
+
+
+def test_merge_names_a_report_of_another_version():
+    a, b = (rulesmith.simulate("santiago-de-cuba", players=3, games=4, shard=(k, 2)) for k in (0, 1))
+    assert a["version"] == b["version"]
+    del a["version"], a["run_games"]
+    with pytest.raises(ValueError, match=r"made by another \(earlier\) version of rulesmith"):
+        rulesmith.merge([a, b])
+
+
 # --- packaging ----------------------------------------------------------------------------
 
 

@@ -313,6 +313,13 @@ pub fn apply(r: &Rules, s: &mut State, a: Action) -> Result<(), GameError> {
             reason: format!("legal now: {}", names.join(", ")),
         });
     }
+    apply_legal(r, s, a);
+    Ok(())
+}
+
+/// Plays an action taken from this very state's legal actions, unchecked (the playout
+/// path: simulation and search; [`apply`] checks first).
+pub fn apply_legal(r: &Rules, s: &mut State, a: Action) {
     let me = s.turn.player;
     match (s.phase, a) {
         (Phase::Demand, Action::KeepAside(d)) => {
@@ -376,7 +383,6 @@ pub fn apply(r: &Rules, s: &mut State, a: Action) -> Result<(), GameError> {
         (Phase::Lawyer | Phase::Pawn | Phase::ChooseGood, _) => pawn_step_or_stay(r, s),
         _ => end_turn(r, s),
     }
-    Ok(())
 }
 
 /// `skip` at the pawn phase means the pawn stays (only offered when there is nowhere

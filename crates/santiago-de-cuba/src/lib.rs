@@ -245,6 +245,11 @@ impl Game for SantiagoDeCuba {
         engine::apply(&self.rules, state, action)
     }
 
+    /// The playout path: no second legality check (issue 31).
+    fn apply_legal(&self, state: &mut State, action: Action) {
+        engine::apply_legal(&self.rules, state, action)
+    }
+
     fn outcome(&self, state: &State) -> Option<Outcome> {
         scoring::outcome(&self.rules, state)
     }
@@ -325,7 +330,12 @@ impl Game for SantiagoDeCuba {
         Ok(state)
     }
 
+    /// Drawn from what the seat sees; once the game is over every holding is revealed
+    /// for the final scores (S002:L406-412), so from the state itself.
     fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+        if state.is_over() {
+            return screen::draw(&self.rules, state, seat, style);
+        }
         screen::draw(&self.rules, &self.observe(state, seat), seat, style)
     }
 

@@ -50,6 +50,11 @@ pub enum Flower {
 }
 
 /// What a citizen does when the car stops in front of it.
+///
+/// Every kind gives only to the visitor (or, the lawyer, offers its own `skip`), and more
+/// pesos, VP or goods never lower a final score or a tie-break, so a citizen's action is
+/// applied without asking although the rulebook says "puedes" (S002:L146): declining
+/// could never help. A kind that could cost the visitor would have to offer `skip`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CitizenEffect {
     /// Take pesos, VP and goods from the supply (as much as is left).

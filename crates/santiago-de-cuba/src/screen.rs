@@ -1,8 +1,9 @@
 //! The play screen: the street of citizens with the car, the ship in port with its dice
 //! and value marker, the buildings with owners and pawns, and each player's holdings.
 //!
-//! Hidden from the seat, whatever the state holds: the other players' pesos and VP (kept
-//! behind their screens); goods and pawns are open.
+//! Hidden from the seat, whatever the state holds: the other players' goods (only how
+//! many each holds), pesos and VP, kept behind their screens (S002:L100); pawns and
+//! buildings are open. Once the game is over everything is shown.
 
 use crate::action::Action;
 use crate::engine;
@@ -127,7 +128,11 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
             .filter(|&(g, _)| pl.goods[g] > 0)
             .map(|(g, good)| format!("{} {}", good.id, pl.goods[g]))
             .collect();
-        let goods = if goods.is_empty() { style.dim("no goods") } else { goods.join(" ") };
+        let goods = match pl.goods_total() {
+            0 => style.dim("no goods"),
+            n if !mine => format!("{n} goods ({} which)", style.hidden()),
+            _ => goods.join(" "),
+        };
         let head = format!(
             "{marker}{} pesos {pesos} · VP {vp} · buildings {}",
             pad(&style.seat(p, &name), 15),

@@ -4,8 +4,9 @@
 //! One process plays one seat of one game. It receives one JSON object per line:
 //!
 //! - `{"type":"start","game":"puerto-rico","players":4,"seat":2,"seed":123}` once, first
-//!   (`seed` is drawn from the game's bot generator, for a bot that wants to be
-//!   reproducible);
+//!   (`seed`, for a bot that wants to be reproducible, is derived one way from the
+//!   game's bot generator: it tells nothing about the game's dice or face-down order,
+//!   nor about the other bots' generator);
 //! - `{"type":"decide","seat":2,"decision":17,"view":{…},"legal":["settler","mayor",…]}`
 //!   each time the seat must act: `view` is what the seat may see (the same JSON as
 //!   `rulesmith state --seat 2`, hidden values marked hidden), `legal` the legal actions
@@ -25,9 +26,9 @@ use super::bot::{Bot, BotError};
 use crate::game::{Game, Seat, ToMove};
 use crate::rng::Rng;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 /// How long a bot may think about one decision unless told otherwise.
@@ -75,18 +76,28 @@ impl ExecSpec {
     }
 }
 
-/// A running bot process and the thread that reads its answers.
+/// A running bot process, the thread that writes to it and the thread that reads its
+/// answers. The process leads a process group of its own, so that ending it ends what it
+/// started too; its standard error is relayed, so nothing it starts holds ours open.
 struct Running {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Lines for the writer thread; dropping it closes the bot's input.
+    to_bot: Option<SyncSender<Vec<u8>>>,
+    /// The writer's report on each line: written, or why not.
+    written: Receiver<std::io::Result<()>>,
     answers: Receiver<Result<String, String>>,
 }
 
 impl Running {
-    /// Ends the process (it may already have exited) and says how it ended.
+    /// Ends the process and everything it started (it may already have exited) and says
+    /// how it ended.
     fn stop(&mut self) -> String {
-        self.stdin = None;
-        if let Ok(Some(status)) = self.child.try_wait() {
+        self.to_bot = None;
+        let ended = self.child.try_wait();
+        end_group(&self.child);
+        let id = self.child.id();
+        live().retain(|&p| p != id);
+        if let Ok(Some(status)) = ended {
             return status.to_string();
         }
         let _ = self.child.kill();
@@ -98,6 +109,55 @@ impl Drop for Running {
     fn drop(&mut self) {
         let _ = self.stop();
     }
+}
+
+/// The process groups of the bots running now, so that an interrupted run can end them
+/// ([`end_all`]) before it exits.
+static LIVE: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Ends every bot process (and what it started) of this process: for a run stopped by a
+/// signal, which exits without dropping its bots.
+pub fn end_all() {
+    for &pid in live().iter() {
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(pid) {
+            use nix::sys::signal::{Signal, killpg};
+            let _ = killpg(nix::unistd::Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        #[cfg(not(unix))]
+        let _ = pid;
+    }
+}
+
+/// Starts the bot in a process group of its own (Unix), so that [`end_group`] reaches
+/// whatever it starts.
+fn own_group(command: &mut Command) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        command.process_group(0);
+    }
+    #[cfg(not(unix))]
+    let _ = command;
+}
+
+/// Kills the process group the bot leads: the processes it started, which would
+/// otherwise outlive the run.
+fn end_group(child: &Child) {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{Signal, killpg};
+        use nix::unistd::Pid;
+        if let Ok(pid) = i32::try_from(child.id()) {
+            let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
 }
 
 /// One seat's subprocess bot. The process starts at the seat's first decision.
@@ -119,17 +179,37 @@ impl ExecBot {
 
     fn start<G: Game>(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<(), BotError> {
         let argv = &self.spec.argv;
-        let mut child = Command::new(&argv[0])
-            .args(&argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| self.error(format!("cannot start `{}`: {e}", argv[0])))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let mut command = Command::new(&argv[0]);
+        command.args(&argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        own_group(&mut command);
+        let mut child = command.spawn().map_err(|e| self.error(format!("cannot start `{}`: {e}", argv[0])))?;
+        live().push(child.id());
+        let (Some(mut stdin), Some(stdout), Some(mut stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            end_group(&child);
             let _ = child.kill();
-            return Err(self.error("its standard input or output could not be opened"));
+            let _ = child.wait();
+            return Err(self.error("its standard input, output or error could not be opened"));
         };
+        // What the bot writes to standard error is passed through by a thread, so that a
+        // process it leaves behind holds a pipe of ours, never our standard error.
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut stderr, &mut std::io::stderr());
+        });
+        // A writer thread, so that a bot that does not read its input cannot block us:
+        // each line's write is awaited no longer than the time limit.
+        let (to_bot, lines) = sync_channel::<Vec<u8>>(1);
+        let (report, written) = sync_channel(1);
+        std::thread::spawn(move || {
+            for line in lines {
+                let result = stdin.write_all(&line).and_then(|()| stdin.flush());
+                let failed = result.is_err();
+                if report.send(result).is_err() || failed {
+                    break;
+                }
+            }
+        });
         // A reader thread turns the output into lines, so that a silent bot can be timed
         // out; it ends when the process closes its output.
         let (tx, answers) = sync_channel(1);
@@ -159,29 +239,38 @@ impl ExecBot {
                 }
             }
         });
-        self.running = Some(Running { child, stdin: Some(stdin), answers });
+        self.running = Some(Running { child, to_bot: Some(to_bot), written, answers });
         let hello = serde_json::json!({
             "type": "start",
             "game": game.game_id(),
             "players": game.player_count(state),
             "seat": self.seat,
-            "seed": rng.next_u64(),
+            // One way from the bots' generator: it reveals neither that generator (the
+            // built-in bots' choices) nor the game's.
+            "seed": crate::rng::derive_seed("rulesmith exec bot", &[rng.next_u64(), u64::from(self.seat)]),
         });
         self.send(&hello)
     }
 
+    /// Writes one message, waiting no longer than the time limit for the bot to take it.
     fn send(&mut self, message: &serde_json::Value) -> Result<(), BotError> {
+        let limit = self.spec.time_limit;
         let Some(run) = self.running.as_mut() else { return Err(self.error("it is not running")) };
-        let written = match run.stdin.as_mut() {
-            Some(stdin) => writeln!(stdin, "{message}").and_then(|()| stdin.flush()),
-            None => Err(std::io::Error::other("its input is closed")),
+        let queued = run.to_bot.as_ref().is_some_and(|w| w.send(format!("{message}\n").into_bytes()).is_ok());
+        let failure = match queued.then(|| run.written.recv_timeout(limit)) {
+            Some(Ok(Ok(()))) => return Ok(()),
+            Some(Err(RecvTimeoutError::Timeout)) => {
+                run.stop();
+                format!(
+                    "did not read its input within {:.1} s (the time limit per decision); a bot must read every \
+                     message it is sent, and was stopped",
+                    limit.as_secs_f64()
+                )
+            }
+            _ => format!("it exited ({}) before the game was over", run.stop()),
         };
-        if written.is_err() {
-            let how = run.stop();
-            self.running = None;
-            return Err(self.error(format!("it exited ({how}) before the game was over")));
-        }
-        Ok(())
+        self.running = None;
+        Err(self.error(failure))
     }
 
     fn answer(&mut self) -> Result<String, BotError> {
@@ -320,7 +409,7 @@ impl<G: Game> Bot<G> for ExecBot {
         }
         if let Some(mut run) = self.running.take() {
             // Give the bot a moment to exit by itself once its input closes.
-            run.stdin = None;
+            run.to_bot = None;
             let deadline = Instant::now() + Duration::from_millis(500);
             while Instant::now() < deadline {
                 if let Ok(Some(_)) = run.child.try_wait() {

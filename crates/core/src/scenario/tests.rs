@@ -142,6 +142,10 @@ fn a_relative_ruleset_path_is_resolved_against_the_file() {
     assert_eq!(Path::new(&s.ruleset_arg), Path::new("tests/scenarios/x/../toy.toml"));
     assert_eq!(s.seed, DEFAULT_SEED);
     assert_eq!(s.players, None);
+    // Issue 27: with no step expecting anything, it checks nothing.
+    assert_eq!(run(&s, &mut load_toy), Verdict::Invalid(NOTHING_CHECKED.to_string()));
+    let s = parse(Path::new("tests/scenarios/x/s.toml"), "ruleset = \"../toy.toml\"\n[[step]]\nexpect.to_move = 0\n")
+        .unwrap();
     assert_eq!(run(&s, &mut load_toy), Verdict::Pass);
 }
 

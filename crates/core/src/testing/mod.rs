@@ -516,6 +516,7 @@ mod tests {
         let opts = SimOptions {
             players: 3,
             games: 1100,
+            from: 0,
             seed: 9,
             bots: vec![BotSpec::Random; 3],
             shard: None,
@@ -533,6 +534,44 @@ mod tests {
         pieces.sort_by_key(|r| r.index);
         assert_eq!(all, pieces);
         assert_eq!(all.iter().map(|r| r.index).collect::<Vec<_>>(), (0..1100).collect::<Vec<_>>());
+    }
+
+    /// `from` plays a run in blocks (`compare` does): the blocks, in order, are the run,
+    /// and with a shard each block plays only that shard's games.
+    #[test]
+    fn blocks_play_exactly_the_games_of_the_whole_run() {
+        use crate::sim::{SimOptions, simulate};
+        let g = take_away().unwrap();
+        let opts = SimOptions {
+            players: 3,
+            games: 1100,
+            from: 0,
+            seed: 9,
+            bots: vec![BotSpec::Random; 3],
+            shard: None,
+            record: false,
+            progress: None,
+            rotate_seats: true,
+            metrics: true,
+        };
+        let mut all = Vec::new();
+        let whole = simulate(&g, &opts, |r| all.push(r.clone())).unwrap();
+        let mut blocks = Vec::new();
+        let mut tally: Option<crate::sim::Tally> = None;
+        for (from, games) in [(0, 500), (500, 512), (512, 1100)] {
+            let t = simulate(&g, &SimOptions { from, games, ..opts.clone() }, |r| blocks.push(r.clone())).unwrap();
+            match &mut tally {
+                Some(x) => x.merge(&t).unwrap(),
+                None => tally = Some(t),
+            }
+        }
+        assert_eq!(all, blocks);
+        assert_eq!(tally.unwrap(), whole);
+        let mut shard = Vec::new();
+        simulate(&g, &SimOptions { from: 7, games: 20, shard: Some((1, 3)), ..opts.clone() }, |r| shard.push(r.index))
+            .unwrap();
+        shard.dedup();
+        assert_eq!(shard, [7, 10, 13, 16, 19]);
     }
 
     #[test]
@@ -571,6 +610,7 @@ mod tests {
             let opts = SimOptions {
                 players: 3,
                 games,
+                from: 0,
                 seed,
                 bots: crate::bots::parse_bots("greedy,random,random", 3).unwrap(),
                 shard: None,

@@ -14,6 +14,16 @@ use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
 use rulesmith_core::steps::{PassRound, Rotation, clockwise};
 
+/// Whether [`begin`] settles `effect` (for the captain, or for any owner): the union
+/// hall's VP for everyone, the lighthouse's doubloon for the captain.
+pub fn settled_at_begin(effect: &Effect, captain: bool) -> bool {
+    match *effect {
+        Effect::VpPerPairOnHold { .. } => true,
+        Effect::DoubloonPerLoad { captain: extra, .. } => captain && extra > 0,
+        _ => false,
+    }
+}
+
 pub fn begin(rules: &Rules, s: &mut State) {
     s.phase = Phase::Captain;
     s.current = s.chooser;
@@ -150,25 +160,58 @@ fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
 
 /// VP for a load: one per barrel, the harbor's per load (L606), the captain's once with
 /// the first load (L330, L377). Chips may run out; VP then go on paper (L416). The
-/// lighthouse's doubloon per load (S001:L591).
-fn score_load(rules: &Rules, s: &mut State, seat: Seat, barrels: u8) {
-    score(rules, s, seat, u16::from(barrels), true);
+/// lighthouse's doubloon per load (S001:L591). Returns whether the captain is asked about
+/// the privilege VP ([`offers_privilege`]): the turn then goes on with that decision.
+fn score_load(rules: &Rules, s: &mut State, seat: Seat, barrels: u8) -> bool {
+    score(rules, s, seat, u16::from(barrels), true)
 }
 
-fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) {
+fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) -> bool {
     let mut vp = vp;
     if harbor {
         vp += board::shipping_bonus(rules, &s.players[seat]);
     }
+    let mut offered = false;
     if seat == s.chooser && !s.captain_bonus_given {
         s.captain_bonus_given = true;
-        vp += u16::from(super::privilege::privilege(rules, s));
+        let bonus = u16::from(super::privilege::privilege(rules, s));
+        if offers_privilege(rules, s, vp, bonus) {
+            s.phase = Phase::CaptainPrivilege;
+            offered = true;
+        } else {
+            vp += bonus;
+        }
     }
     super::supply::award_vp(s, seat, vp);
     if rules.has_effect(kind::DOUBLOON_PER_LOAD) {
         let doubloons = board::doubloons_per_load(rules, &s.players[seat]);
         s.players[seat].doubloons += doubloons;
     }
+    offered
+}
+
+/// A privilege may be declined (S000:L131); for the captain's VP that matters only when
+/// they would take the last chips left after the load's own `vp` (the game then ends after
+/// the round, S000:L416), so only then is the captain asked. Else it is simply taken.
+fn offers_privilege(rules: &Rules, s: &State, vp: u16, bonus: u16) -> bool {
+    let left = s.vp_chips.saturating_sub(vp);
+    rules.captain_may_decline_last_vp && bonus > 0 && left > 0 && left <= bonus
+}
+
+/// `take vp` or `pass`: the captain's privilege VP that would take the last chips.
+pub fn legal_privilege(f: &mut impl FnMut(Action)) {
+    f(Action::TakeVp);
+    f(Action::Pass);
+}
+
+pub fn play_privilege(rules: &Rules, s: &mut State, a: Action) -> Flow {
+    s.phase = Phase::Captain;
+    if a == Action::TakeVp {
+        let chooser = s.chooser;
+        let bonus = u16::from(super::privilege::privilege(rules, s));
+        super::supply::award_vp(s, chooser, bonus);
+    }
+    next(rules, s)
 }
 
 pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
@@ -180,13 +223,17 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
                 Some(x) => x.load_from(&mut s.players[seat].goods, good, good.index(), u32::MAX),
                 None => 0,
             };
-            score_load(rules, s, seat, n);
+            if score_load(rules, s, seat, n) {
+                return Flow::Continue;
+            }
         }
         Action::Wharf(good) => {
             // All barrels of the kind go to the supply (L614, L618).
             let n = transfer(&mut s.players[seat].goods, &mut s.goods_supply, good.index(), u32::MAX) as u8;
             s.wharf_used |= 1 << seat;
-            score_load(rules, s, seat, n);
+            if score_load(rules, s, seat, n) {
+                return Flow::Continue;
+            }
         }
         Action::Use(b) => {
             s.pending.mixed.mixed_used |= 1 << seat;
@@ -267,7 +314,9 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
     s.pending.mixed.mixed_good = 0;
     s.pending.mixed.mixed_building = 0;
     s.phase = Phase::Captain;
-    score(rules, s, seat, vp, harbor);
+    if score(rules, s, seat, vp, harbor) {
+        return Flow::Continue;
+    }
     next(rules, s)
 }
 

@@ -46,6 +46,7 @@ pub fn for_each_legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::BuildPayment => builder::legal_payment(rules, s, f),
         Phase::Craftsman => craftsman::legal(rules, s, f),
         Phase::MixedShip => captain::legal_mixed(rules, s, f),
+        Phase::CaptainPrivilege => captain::legal_privilege(f),
         Phase::CaptainStorage => captain::legal_storage(rules, s, f),
         Phase::ColonistOffer => offer::legal(rules, s, f),
         Phase::Window => window::legal(rules, s, f),
@@ -124,6 +125,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) {
         Phase::Trader => trader::play(rules, s, a),
         Phase::Captain => captain::play(rules, s, a),
         Phase::MixedShip => captain::play_mixed(rules, s, a),
+        Phase::CaptainPrivilege => captain::play_privilege(rules, s, a),
         Phase::CaptainStorage => captain::play_storage(rules, s, a),
         Phase::ColonistOffer => offer::play(s, a),
         Phase::Window => window::play(rules, s, a),
@@ -160,7 +162,11 @@ fn run(rules: &Rules, s: &mut State, mut flow: Flow) {
 #[inline]
 fn step(rules: &Rules, s: &mut State) -> Flow {
     match s.phase {
-        Phase::RoleSelection | Phase::MayorPrivilege | Phase::ColonistOffer | Phase::GameOver => Flow::Decide,
+        Phase::RoleSelection
+        | Phase::MayorPrivilege
+        | Phase::CaptainPrivilege
+        | Phase::ColonistOffer
+        | Phase::GameOver => Flow::Decide,
         Phase::Settler => decide_or(rules, s, settler::next),
         Phase::Mayor => mayor::step(rules, s),
         Phase::Builder => decide_or(rules, s, builder::next),
@@ -183,24 +189,33 @@ fn decide_or(rules: &Rules, s: &mut State, next: impl FnOnce(&Rules, &mut State)
 }
 
 /// A role was chosen: its phase begins, after a window of the extension's moves
-/// (outside the mayor phase; not in phases where players act in turn when the moves are
-/// made on own turns: a move there and on the player's turn would be one outcome twice).
+/// (outside the mayor phase). The extension decides who may move what there: where moves
+/// are also made on own turns, only moves that something settled as the phase begins
+/// would see ([`settled_at_start`]), so no outcome is spelled twice.
 fn start_role(rules: &Rules, s: &mut State) -> Flow {
     let Some(kind) = rules.roles.get(s.role as usize).map(|r| r.kind) else { return Flow::Continue };
-    let turns = matches!(kind, RoleKind::Settler | RoleKind::Builder | RoleKind::Trader | RoleKind::Captain);
-    let skips = rules.extension.get().is_some_and(|ext| ext.skips_turn_phase_windows(rules));
-    let window = kind != RoleKind::Mayor && !(turns && skips);
-    if window && window::open(rules, s, Checkpoint::PhaseStart) {
+    if kind != RoleKind::Mayor && window::open(rules, s, Checkpoint::PhaseStart) {
         return Flow::Continue;
     }
     begin_phase(rules, s)
+}
+
+/// Whether `effect`, on a building of `seat`, is settled as the phase of the role in
+/// play begins (so a colonist moved onto it later in the phase comes too late): the
+/// captain phase's union hall and lighthouse (S001:L593, L620). Every other effect is
+/// settled when its owner acts.
+pub fn settled_at_start(rules: &Rules, s: &State, seat: rulesmith_core::Seat, effect: &crate::rules::Effect) -> bool {
+    match rules.roles.get(s.role as usize).map(|r| r.kind) {
+        Some(RoleKind::Captain) => captain::settled_at_begin(effect, seat == s.chooser),
+        _ => false,
+    }
 }
 
 /// The chosen role's phase begins.
 fn begin_phase(rules: &Rules, s: &mut State) -> Flow {
     let Some(kind) = rules.roles.get(s.role as usize).map(|r| r.kind) else { return Flow::Done };
     match kind {
-        RoleKind::Settler => settler::begin(rules, s),
+        RoleKind::Settler => settler::begin(s),
         RoleKind::Mayor => mayor::begin(rules, s),
         RoleKind::Builder => builder::begin(s),
         RoleKind::Craftsman => craftsman::begin(rules, s),

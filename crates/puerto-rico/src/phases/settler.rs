@@ -11,14 +11,13 @@ use crate::rules::{Effect, Rules};
 use crate::state::{Offer, Phase, State};
 use rulesmith_core::Seat;
 
-pub fn begin(rules: &Rules, s: &mut State) {
+pub fn begin(s: &mut State) {
     s.phase = Phase::Settler;
     s.current = s.chooser;
     s.hacienda_used = 0;
-    // A doubled privilege: after everyone, the chooser takes one more tile per extra
-    // privilege (S001:L612).
-    let card = super::privilege::card_privilege(rules, s);
-    s.pending.settler.settler_extra = super::privilege::privilege(rules, s).saturating_sub(card);
+    // The chooser's extra tiles are counted when everyone has had a turn (`next`): a guest
+    // moved onto a library on the chooser's turn doubles the privilege too (S001:L557).
+    s.pending.settler.settler_extra = 0;
     s.pending.settler.extra_turn = false;
     s.pending.settler.drawn = None;
 }
@@ -149,7 +148,15 @@ fn hospice(rules: &Rules, s: &State, seat: Seat, to: Offer) -> Option<Offer> {
 pub fn next(rules: &Rules, s: &mut State) -> Flow {
     if !s.pending.settler.extra_turn && s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
-    } else if s.pending.settler.settler_extra > 0 {
+        return Flow::Continue;
+    }
+    if !s.pending.settler.extra_turn {
+        // Everyone has taken a tile: a doubled privilege gives the chooser one more tile
+        // per extra privilege (S001:L612), by the library occupied now.
+        let card = super::privilege::card_privilege(rules, s);
+        s.pending.settler.settler_extra = super::privilege::privilege(rules, s).saturating_sub(card);
+    }
+    if s.pending.settler.settler_extra > 0 {
         // After everyone, the chooser's extra tile from those left (S001:L612).
         s.pending.settler.settler_extra -= 1;
         s.pending.settler.extra_turn = true;

@@ -63,6 +63,7 @@ fn metrics_account_for_scores_and_goods() {
     let opts = SimOptions {
         players: 4,
         games: 12,
+        from: 0,
         seed: 3,
         bots,
         shard: None,

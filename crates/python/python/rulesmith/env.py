@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rulesmith._episodes import next_game_seed, win_share
+from rulesmith._episodes import action_id, next_game_seed, player_count, win_share
 from rulesmith._rulesmith import DEFAULT_SEED, Ruleset
 
 
@@ -40,10 +40,7 @@ class RulesmithEnv(AECEnv):
     ):
         super().__init__()
         self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
-        lo, hi = self.ruleset.players
-        n = self.ruleset.default_players if players is None else players
-        if not lo <= n <= hi:
-            raise ValueError(f"{n} players is not supported by `{self.ruleset.name}` (it allows {lo}–{hi})")
+        n = player_count(players, self.ruleset)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
@@ -99,6 +96,8 @@ class RulesmithEnv(AECEnv):
     def observe(self, agent):
         """``agent``'s observation (float32 array) and legal-action mask (int8 array, all zero
         unless ``agent`` is to act), built from what its seat may see only."""
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset() first")
         obs, mask = self.game.observe(self._seat[agent])
         return {
             "observation": np.frombuffer(obs, np.float32),
@@ -113,11 +112,13 @@ class RulesmithEnv(AECEnv):
     def step(self, action):
         """Plays action id ``action`` for the acting agent; at the end every agent's reward is
         its share of the win."""
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.play_id(int(action))
+        self.game.play_id(action_id(self, action))
         self._cumulative_rewards[agent] = 0.0
         seat = self.game.to_move
         if seat is not None:

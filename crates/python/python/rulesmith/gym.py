@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rulesmith._episodes import next_game_seed, win_share
+from rulesmith._episodes import action_id, next_game_seed, player_count, win_share
 from rulesmith._rulesmith import ActionError, DEFAULT_SEED, Ruleset, game_seed
 
 
@@ -39,10 +39,7 @@ class RulesmithGymEnv(gym.Env):
             raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'lose'")
         self.on_illegal = on_illegal
         self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
-        self.players = self.ruleset.default_players if players is None else players
-        lo, hi = self.ruleset.players
-        if not lo <= self.players <= hi:
-            raise ValueError(f"{self.players} players is not supported by `{self.ruleset.name}` (it allows {lo}–{hi})")
+        self.players = player_count(players, self.ruleset)
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} is not at a {self.players}-player table")
         self.seat = seat
@@ -76,6 +73,8 @@ class RulesmithGymEnv(gym.Env):
         self._decision = 0
 
     def _obs(self):
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset() first")
         obs, mask = self.game.observe(self.seat)
         return {
             "observation": np.frombuffer(obs, np.float32),
@@ -111,12 +110,13 @@ class RulesmithGymEnv(gym.Env):
     def step(self, action):
         """Plays action id ``action`` for the learner, then the bots up to its next decision;
         the reward at the end is the seat's share of the win."""
+        action = action_id(self, action)
         try:
-            self.game.play_id(int(action))
+            self.game.play_id(action)
         except ActionError:
             if self.on_illegal == "raise":
                 raise
-            return self._obs(), -1.0, True, False, {"illegal": int(action)}
+            return self._obs(), -1.0, True, False, {"illegal": action}
         self._decision += 1
         self._play_bots()
         if self.game.to_move is None:
