@@ -2,7 +2,7 @@
 
 mod cli;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use cli::common::{Failure, Format};
 use rulesmith::core::sim::DEFAULT_SEED;
 use std::path::PathBuf;
@@ -29,16 +29,28 @@ enum Command {
     /// List the bundled rulesets: name, game, player range, description.
     Rulesets,
     /// Print the effective (merged) ruleset as TOML (`--format json`: as JSON).
-    Show { ruleset: String },
+    Show {
+        /// A bundled ruleset's name or a path to a .toml file.
+        ruleset: String,
+    },
     /// Check ruleset files: an `ok` line per file, or every problem with its location.
     Validate {
-        #[arg(required = true)]
+        /// Rulesets to check: bundled names or paths to .toml files.
+        #[arg(required = true, value_name = "RULESET")]
         rulesets: Vec<String>,
     },
     /// The effective differences between two rulesets, key by key.
-    Diff { a: String, b: String },
+    Diff {
+        /// The ruleset compared from (a bundled name or a .toml path).
+        #[arg(value_name = "RULESET_A")]
+        a: String,
+        /// The ruleset compared to: what it changes is shown.
+        #[arg(value_name = "RULESET_B")]
+        b: String,
+    },
     /// Run seeded games between bots and print a report.
     Simulate {
+        /// The ruleset played: a bundled name or a path to a .toml file.
         ruleset: String,
         #[command(flatten)]
         run: RunArgs,
@@ -52,7 +64,8 @@ enum Command {
     },
     /// The same games (same seeds, same bots) under each ruleset, side by side.
     Compare {
-        #[arg(required = true, num_args = 2..)]
+        /// Two or more rulesets (bundled names or .toml paths), each playing the same games.
+        #[arg(required = true, num_args = 2.., value_name = "RULESET")]
         rulesets: Vec<String>,
         #[command(flatten)]
         run: RunArgs,
@@ -60,8 +73,10 @@ enum Command {
     /// Bots round robin over rotated seatings: win shares with intervals, who finishes
     /// ahead of whom, and a rating.
     Tournament {
+        /// The ruleset played: a bundled name or a path to a .toml file.
         ruleset: String,
-        /// Two or more bots, comma-separated (`greedy,random,mcts:200`).
+        /// Two or more bots, comma-separated (`greedy,random,mcts:200`); bot kinds as for
+        /// `simulate --bots`.
         #[arg(long)]
         bots: String,
         /// Players per table [default: as many as bots if the ruleset seats them].
@@ -70,6 +85,7 @@ enum Command {
         /// Seeds played by every seating.
         #[arg(long, default_value_t = 100)]
         games: u64,
+        /// The run's seed: every game's seed derives from it and the game's index.
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
         /// Worker threads [default: one per core]. Results do not depend on it.
@@ -81,7 +97,8 @@ enum Command {
     },
     /// Merge the JSON reports of the shards of one simulation into one report.
     Merge {
-        #[arg(required = true)]
+        /// JSON reports (`--format json`) of the shards, in any order.
+        #[arg(required = true, value_name = "REPORT")]
         reports: Vec<PathBuf>,
     },
     /// Play in the terminal against bots.
@@ -92,13 +109,15 @@ enum Command {
         /// Player count [default: 4 if the ruleset seats 4, else its minimum].
         #[arg(long)]
         players: Option<usize>,
+        /// The game's seed: the same seed deals the same game.
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
         /// The seats played at the keyboard (0-based) [default: 0]; `--human` alone: none.
         #[arg(long, value_name = "SEAT", num_args = 0..)]
         human: Option<Vec<u8>>,
-        /// The bots of the other seats: one for all, or one per seat [default: greedy].
-        /// With --resume: the record's bots, to run the bot programs (`exec:`) it names.
+        /// The bots of the other seats: one for all, or one per seat [default: greedy]; bot
+        /// kinds as for `simulate --bots`. With --resume: the record's bots, to run the bot
+        /// programs (`exec:`) it names.
         #[arg(long)]
         bots: Option<String>,
         /// Write the game as a JSON line to this file (after every decision of yours, so
@@ -125,6 +144,7 @@ enum Command {
     /// Step through a recorded game on the play screens (`--step N` or `--round R`:
     /// print the screen there).
     ShowGame {
+        /// A record file written by `simulate --record` or `play --record`.
         record: PathBuf,
         /// The game of the record file: its index in a simulation, else its line (1-based).
         #[arg(long, value_name = "K")]
@@ -145,6 +165,7 @@ enum Command {
     },
     /// Run scenario files or folders of them (recursively): PASS or FAIL per scenario.
     Run {
+        /// Scenario .toml files, or folders searched recursively for them.
         #[arg(required = true, value_name = "SCENARIO")]
         scenarios: Vec<PathBuf>,
     },
@@ -167,6 +188,7 @@ enum Command {
     },
     /// Re-run recorded games and verify they reproduce exactly.
     Replay {
+        /// A record file written by `simulate --record` or `play --record`.
         record: PathBuf,
         /// Replay against this ruleset instead of the one named in the record.
         #[arg(long)]
@@ -175,6 +197,18 @@ enum Command {
         #[arg(long)]
         check_bots: bool,
     },
+    /// Print the shell completion script for SHELL (load it from your shell's startup file).
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or write one page per command into a folder.
+    Man {
+        /// Write `rulesmith.1` and a `rulesmith-COMMAND.1` per command into this folder.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -182,12 +216,18 @@ struct RunArgs {
     /// Player count [default: 4 if the ruleset seats 4, else its minimum].
     #[arg(long)]
     players: Option<usize>,
+    /// Games to play.
     #[arg(long, default_value_t = 1000)]
     games: u64,
+    /// The run's seed: every game's seed derives from it and the game's index, so a run
+    /// reproduces exactly.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
-    /// `random`, `greedy`, `mcts:N`: one for all seats, or a comma-separated list per seat.
-    #[arg(long, default_value = "random")]
+    /// One bot for all seats, or a comma-separated list, one per seat: `random`, `greedy`,
+    /// `mcts:N` (N search iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
+    /// milliseconds a decision: a time budget, which does not reproduce), or
+    /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
+    #[arg(long, value_name = "SPEC", default_value = "random")]
     bots: String,
     /// Worker threads, 1–1024 [default: one per core]. Results do not depend on it.
     #[arg(long)]
@@ -342,6 +382,8 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Replay { record, ruleset, check_bots } => {
             cli::replay::replay(&record, ruleset.as_deref(), check_bots, f)
         }
+        Command::Completions { shell } => cli::manual::completions(shell, Cli::command()),
+        Command::Man { out } => cli::manual::man(Cli::command(), out.as_deref()),
     }
 }
 
@@ -365,5 +407,36 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             games_csv: a.games_csv,
             no_metrics: a.no_metrics,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every command, argument and option says what it is in `--help`, and so in the
+    /// completions and man pages generated from the same definitions.
+    #[test]
+    fn every_argument_has_help() {
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut missing = Vec::new();
+        let mut stack = vec![(String::from("rulesmith"), cmd)];
+        while let Some((path, cmd)) = stack.pop() {
+            if cmd.get_about().is_none() && path != "rulesmith help" {
+                missing.push(path.clone());
+            }
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id != "help" && id != "version" && arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                stack.push((format!("{path} {}", sub.get_name()), sub.clone()));
+            }
+        }
+        assert!(missing.is_empty(), "no help text: {missing:?}");
     }
 }

@@ -3,6 +3,7 @@
 pub mod common;
 pub mod games_csv;
 pub mod html;
+pub mod manual;
 pub mod output;
 pub mod play;
 pub mod replay;

@@ -65,7 +65,7 @@ pub fn show(arg: &str, f: Format) -> Result<u8, Failure> {
 
 fn diagnostics_json(e: &LoadFailure) -> Vec<serde_json::Value> {
     e.diagnostics
-        .items
+        .resolved(&e.sources)
         .iter()
         .map(|d| match d.origin {
             Some(o) => {

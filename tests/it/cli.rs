@@ -1197,6 +1197,32 @@ fn no_metrics_runs_are_plain_reports() {
     assert!(o.stderr.contains("--no-metrics"), "{}", o.stderr);
 }
 
+/// Completions for every shell clap_complete knows, and man pages: one per command, each
+/// naming the options of its command.
+#[test]
+fn completions_and_man_pages_cover_every_command() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = expect(&["completions", shell], 0);
+        assert!(o.stdout.contains("rulesmith") && o.stdout.contains("simulate"), "{shell}: {}", o.stdout);
+    }
+    expect(&["completions", "tcsh"], 2);
+    let man = expect(&["man"], 0);
+    assert!(man.stdout.starts_with(".ie") && man.stdout.contains(".SH SUBCOMMANDS"), "{}", man.stdout);
+    let dir = scratch("man").join("man1");
+    let o = expect(&["man", "--out", dir.to_str().unwrap()], 0);
+    assert!(o.stdout.contains("man pages"), "{}", o.stdout);
+    for command in ["rulesmith", "rulesmith-simulate", "rulesmith-play", "rulesmith-completions"] {
+        let page = std::fs::read_to_string(dir.join(format!("{command}.1"))).unwrap();
+        assert!(page.contains(".SH OPTIONS") || page.contains(".SH SYNOPSIS"), "{command}: {page}");
+    }
+    let simulate = std::fs::read_to_string(dir.join("rulesmith-simulate.1")).unwrap();
+    assert!(simulate.contains("exec:PROGRAM") && simulate.contains("mcts:Nms"), "{simulate}");
+    // A file where the folder should be is bad input, not a panic.
+    let file = scratch("man-file").join("taken");
+    std::fs::write(&file, "").unwrap();
+    expect(&["man", "--out", file.to_str().unwrap()], 2);
+}
+
 /// Outputs never destroy data (#28): a hard link or another spelling of an input or of
 /// another output is refused naming both; a symlink's target is written, the link kept;
 /// `/dev/null` and FIFOs are written through; a regular file is replaced whole, keeping

@@ -5,6 +5,7 @@
 //!   and the no-panic property tests over every reader (`never_panics`);
 //! - `docs`: the `console` examples of `docs/cli.md` are run (trycmd);
 //! - `modules`: no module cycle inside the core or a game crate;
+//! - `packaging`: licence files in every crate, copies a crate publishes equal their originals;
 //! - `play`: the play screens, the menu, undo, save and resume, bot programs;
 //! - `scenarios`: the scenario library of `tests/scenarios/`.
 
@@ -12,6 +13,7 @@ mod cli;
 mod conformance;
 mod docs;
 mod modules;
+mod packaging;
 mod play;
 mod scenarios;
 

@@ -291,14 +291,20 @@ pub fn from_json<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> R
             .iter()
             .map(|seg| match seg {
                 Segment::Seq { index } => format!("/{index}"),
-                Segment::Map { key } => format!("/{key}"),
-                Segment::Enum { variant } => format!("/{variant}"),
+                Segment::Map { key } => format!("/{}", pointer_token(key)),
+                Segment::Enum { variant } => format!("/{}", pointer_token(variant)),
                 Segment::Unknown => "/?".to_string(),
             })
             .collect();
         let message = plain(e.inner().to_string());
         if at.is_empty() { message } else { format!("{at}: {message}") }
     })
+}
+
+/// A key as one reference token of a JSON Pointer (RFC 6901): `~` is written `~0` and `/`
+/// `~1`, so that a key holding them is named unambiguously (`/goods/a~1b` for `a/b`).
+pub fn pointer_token(key: &str) -> std::borrow::Cow<'_, str> {
+    if key.contains(['~', '/']) { key.replace('~', "~0").replace('/', "~1").into() } else { key.into() }
 }
 
 /// Reads a JSON object (a report read from a file) into `T`: text that is not JSON is
@@ -326,5 +332,19 @@ fn plain(message: String) -> String {
     match message.rfind("expected struct ") {
         Some(i) if !message[i + 16..].contains(' ') => format!("{}expected a map", &message[..i]),
         _ => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pointer_tokens_escape_tilde_then_slash() {
+        assert_eq!(super::pointer_token("corn"), "corn");
+        assert_eq!(super::pointer_token("a/b"), "a~1b");
+        assert_eq!(super::pointer_token("~1"), "~01");
+        assert_eq!(super::pointer_token("/~"), "~1~0");
+        // What it writes, a JSON Pointer reads back as the key.
+        let value = serde_json::json!({ "~1/": 7 });
+        assert_eq!(value.pointer(&format!("/{}", super::pointer_token("~1/"))), Some(&serde_json::json!(7)));
     }
 }

@@ -127,6 +127,7 @@ pub mod scenario;
 pub mod screen;
 pub mod sim;
 pub mod steps;
+pub mod suggest;
 pub mod testing;
 pub mod tournament;
 

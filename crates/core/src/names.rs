@@ -233,7 +233,8 @@ impl<'de, K: Kind, T: Deserialize<'de>> Visitor<'de> for MapByName<K, T> {
                 // Refused as its value is read, so the pointer names the key.
                 None => {
                     let listed = listing(names.iter().map(String::as_str));
-                    map.next_value_seed(Refuse(format!("unknown key (expected one of {listed})")))?;
+                    let hint = crate::suggest::hint(&key, names.iter().map(String::as_str));
+                    map.next_value_seed(Refuse(format!("unknown key (expected one of {listed}{hint})")))?;
                 }
             }
         }
@@ -262,8 +263,8 @@ pub fn index<'a>(
     names.clone().into_iter().position(|k| k == name).ok_or_else(|| format!("{path}: {}", unknown(what, name, names)))
 }
 
-fn unknown<'a>(what: &str, name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    format!("unknown {what} `{name}` (expected one of {})", listing(names))
+fn unknown<'a>(what: &str, name: &str, names: impl IntoIterator<Item = &'a str> + Clone) -> String {
+    format!("unknown {what} `{name}` (expected one of {}{})", listing(names.clone()), crate::suggest::hint(name, names))
 }
 
 /// The names for a message: all of them, or the first [`LISTED`] and how many there are
@@ -372,6 +373,18 @@ mod tests {
             (("goods", serde_json::json!({ "corn": 1 })), "/goods: missing key `sugar`"),
             (("some", serde_json::json!({ "tea": 1 })), "/some/tea: unknown key (expected one of corn, sugar)"),
             (("pick", serde_json::json!(["corn", "rum"])), "/pick/1: unknown good `rum` (expected one of corn, sugar)"),
+            // A misspelt name gets a suggestion.
+            (
+                ("some", serde_json::json!({ "sugr": 1 })),
+                "/some/sugr: unknown key (expected one of corn, sugar; did you mean `sugar`?)",
+            ),
+            (
+                ("pick", serde_json::json!(["cron"])),
+                "/pick/0: unknown good `cron` (expected one of corn, sugar; did you mean `corn`?)",
+            ),
+            // A key holding `/` or `~` is named as RFC 6901 escapes it, so the pointer
+            // still leads to it.
+            (("some", serde_json::json!({ "a/b~c": 1 })), "/some/a~1b~0c: unknown key (expected one of corn, sugar)"),
         ] {
             let mut v = written.clone();
             v[edit.0] = edit.1;

@@ -71,7 +71,7 @@
 //! // and validated into `Mundo163`. A house rule states only what differs.
 //! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
 //! let mut bundled = Vec::new();
-//! let text = std::fs::read_to_string(root.join("rulesets/mundo-163.toml"))?.leak();
+//! let text = rulesmith_mundo_163::BUNDLED_TOML;
 //! bundled.push(Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text });
 //! bundled.push(Bundled {
 //!     name: "rich-start",
@@ -136,8 +136,10 @@ use rulesmith_core::ruleset::{Diagnostics, Node};
 use rulesmith_core::{Game, GameError, Outcome, Rng, Seat, ToMove};
 use state::End;
 
-/// The bundled ruleset's text (also embedded by the `rulesmith` facade).
-pub const BUNDLED_TOML: &str = include_str!("../../../rulesets/mundo-163.toml");
+/// The bundled ruleset's text: a copy of the repository's `rulesets/mundo-163.toml` (which
+/// the `rulesmith` facade embeds) kept inside this crate so that it publishes on its own;
+/// the root test `packaging` checks that the two are equal.
+pub const BUNDLED_TOML: &str = include_str!("../mundo-163.toml");
 
 /// Loads and decodes the bundled ruleset `mundo-163`, or an `extends` of it.
 pub fn load(arg: &str) -> Result<Mundo163, String> {

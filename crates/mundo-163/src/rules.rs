@@ -623,7 +623,8 @@ fn index_of<'a, E: serde::de::Error>(
         return Ok(Some(i));
     }
     let known: Vec<&str> = names.collect();
-    de::reject(at, format!("unknown {what} `{name}`: expected one of {}", known.join(", "))).map(|()| None)
+    let hint = rulesmith_core::suggest::hint(name, known.iter().copied());
+    de::reject(at, format!("unknown {what} `{name}`: expected one of {}{hint}", known.join(", "))).map(|()| None)
 }
 
 /// A good by name (its index), or `None` and the problem reported at `name`.
@@ -727,7 +728,10 @@ fn hexes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Hex>, D::Error> {
                     city = i as u8;
                 }
                 Some(_) => de::reject(c.origin, format!("city `{}` stands on two tiles", c.value))?,
-                None => de::reject(c.origin, format!("unknown city `{}`: not in [[cities]]", c.value))?,
+                None => {
+                    let hint = rulesmith_core::suggest::hint(&c.value, city_ids.iter().map(|id| id.as_str()));
+                    de::reject(c.origin, format!("unknown city `{}`: not in [[cities]]{hint}", c.value))?
+                }
             },
             (true, None) => de::reject(item.origin, format!("city tile `{name}` needs `city = \"<id>\"`"))?,
             (false, Some(c)) => de::reject(c.origin, format!("tile `{name}` is not a city but names one"))?,

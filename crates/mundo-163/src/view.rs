@@ -412,7 +412,8 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         s.terrain[t] = terrain.index();
     }
     for (name, goods) in &v.lying_goods {
-        let t = usize::from(tile_of(rules, &format!("/lying_goods/{name}"), name)?);
+        let t =
+            usize::from(tile_of(rules, &format!("/lying_goods/{}", rulesmith_core::game::pointer_token(name)), name)?);
         s.loose[t] = goods.array();
     }
     for (i, (c, cv)) in rules.cities.iter().zip(&v.cities.0).enumerate() {

@@ -111,7 +111,14 @@ fn decode_draft(n: &Node, base: &rulesmith_puerto_rico::Rules, d: &mut Diagnosti
                     id.origin,
                     format!("`{}` is not a violet building: the draft only chooses violet ones", id.value),
                 ),
-                None => d.error(id.origin, format!("unknown building `{}`", id.value)),
+                None => d.error(
+                    id.origin,
+                    format!(
+                        "unknown building `{}`{}",
+                        id.value,
+                        rulesmith_core::suggest::hint(&id.value, base.buildings.iter().map(|b| b.id.as_str()))
+                    ),
+                ),
             }
         }
         exclusive.push(mask);

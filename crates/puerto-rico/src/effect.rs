@@ -340,7 +340,11 @@ fn goods_mask<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
         match Good::from_name(&name.value) {
             Some(g) => mask |= 1 << g as u8,
             None => {
-                de::reject(name.origin, format!("unknown good `{}`: expected {}", name.value, Good::NAMES.join(", ")))?
+                let hint = rulesmith_core::suggest::hint(&name.value, Good::NAMES.iter().copied());
+                de::reject(
+                    name.origin,
+                    format!("unknown good `{}`: expected {}{hint}", name.value, Good::NAMES.join(", ")),
+                )?
             }
         }
     }
@@ -355,7 +359,12 @@ fn role_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
             Some(i) => mask |= RoleKind::ALL[i].bit(),
             None => de::reject(
                 name.origin,
-                format!("unknown role kind `{}`: expected {}", name.value, RoleKind::NAMES.join(", ")),
+                format!(
+                    "unknown role kind `{}`: expected {}{}",
+                    name.value,
+                    RoleKind::NAMES.join(", "),
+                    rulesmith_core::suggest::hint(&name.value, RoleKind::NAMES.iter().copied())
+                ),
             )?,
         }
     }

@@ -95,8 +95,9 @@ impl<'de, T: Deserialize<'de> + Default + Copy> Deserialize<'de> for ByGood<T> {
                 Some(g) => out[g] = v,
                 None => {
                     return Err(serde::de::Error::custom(format!(
-                        "unknown good `{k}`: expected one of {}",
-                        Good::NAMES.join(", ")
+                        "unknown good `{k}`: expected one of {}{}",
+                        Good::NAMES.join(", "),
+                        rulesmith_core::suggest::hint(&k, Good::NAMES.iter().copied())
                     )));
                 }
             }

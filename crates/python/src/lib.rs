@@ -125,6 +125,7 @@ struct Ruleset {
 
 #[pymethods]
 impl Ruleset {
+    /// Loads a bundled ruleset by name or a TOML file; `RulesetError` lists every problem.
     #[new]
     fn new(source: &str) -> PyResult<Self> {
         Ok(Ruleset { inner: load(source)?, source: source.to_string() })
@@ -274,14 +275,17 @@ impl Game {
 
 #[pymethods]
 impl Game {
+    /// The player count.
     #[getter]
     fn players(&self) -> usize {
         self.s().players()
     }
+    /// The game's seed.
     #[getter]
     fn seed(&self) -> u64 {
         self.seed
     }
+    /// The game id (`puerto-rico`, …).
     #[getter]
     fn game(&self) -> &'static str {
         self.ruleset.game.game_id()
@@ -294,6 +298,7 @@ impl Game {
             ToMove::Terminal => None,
         }
     }
+    /// Whether the game has ended.
     #[getter]
     fn is_over(&self) -> bool {
         self.s().to_move() == ToMove::Terminal
@@ -698,5 +703,6 @@ fn _rulesmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ActionError", m.py().get_type::<ActionError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     m.add("DEFAULT_SEED", DEFAULT_SEED)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -482,3 +482,36 @@ def test_merge_names_a_report_of_another_version():
     del a["version"], a["run_games"]
     with pytest.raises(ValueError, match=r"made by another \(earlier\) version of rulesmith"):
         rulesmith.merge([a, b])
+
+
+# --- packaging ----------------------------------------------------------------------------
+
+
+def test_version_typing_and_stubs_are_installed():
+    import ast
+    import importlib.metadata
+    import inspect
+
+    from rulesmith import _rulesmith
+
+    cargo = (REPO / "Cargo.toml").read_text()
+    version = re.search(r'^version = "([^"]+)"', cargo, re.M).group(1)
+    assert rulesmith.__version__ == version
+    # The distribution's name on PyPI differs from the import name.
+    assert importlib.metadata.version("rulesmith-games") == version
+    package = Path(rulesmith.__file__).parent
+    assert (package / "py.typed").is_file()
+    stubs = ast.parse((package / "_rulesmith.pyi").read_text())
+    stubbed = {n.name for n in stubs.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    stubbed |= {n.target.id for n in stubs.body if isinstance(n, ast.AnnAssign)}
+    native = {n for n in dir(_rulesmith) if not n.startswith("_") or n == "__version__"}
+    assert stubbed == native, f"stubs only: {stubbed - native}; native only: {native - stubbed}"
+    # Every public function and method has a docstring.
+    for name in sorted(native):
+        obj = getattr(_rulesmith, name)
+        if callable(obj):
+            assert inspect.getdoc(obj), name
+        if inspect.isclass(obj) and not issubclass(obj, Exception):
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_"):
+                    assert inspect.getdoc(member), f"{name}.{attr}"

@@ -310,7 +310,8 @@ impl Names {
             Some(i) => Some(i as u8),
             None => {
                 let expected = self.goods.join(", ");
-                d.error(v.origin, format!("unknown good `{}`: expected one of {expected}", v.value));
+                let hint = rulesmith_core::suggest::hint(&v.value, self.goods.iter().map(String::as_str));
+                d.error(v.origin, format!("unknown good `{}`: expected one of {expected}{hint}", v.value));
                 None
             }
         }
@@ -432,8 +433,12 @@ fn decode_citizens(
             Some(i) => Flower::Colour(i as u8),
             None => {
                 let known: Vec<&str> = flowers.iter().map(|f| f.id.as_str()).collect();
+                let hint = rulesmith_core::suggest::hint(&c.flower.value, known.iter().copied().chain(["transparent"]));
                 let (v, known) = (&c.flower.value, known.join(", "));
-                d.error(c.flower.origin, format!("unknown flower `{v}`: expected `transparent` or one of {known}"));
+                d.error(
+                    c.flower.origin,
+                    format!("unknown flower `{v}`: expected `transparent` or one of {known}{hint}"),
+                );
                 // Stands in (the error is reported), so counts stay right for other checks.
                 Flower::Transparent
             }

@@ -604,9 +604,10 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
                         format!("unknown key `{}`: this table takes no keys", e.key)
                     } else {
                         format!(
-                            "unknown key `{}`: expected one of {}",
+                            "unknown key `{}`: expected one of {}{}",
                             e.key,
-                            known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                            known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "),
+                            crate::suggest::hint(&e.key, known.iter().copied())
                         )
                     };
                     self.sink.report(e.key_origin, msg);
@@ -635,7 +636,14 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
                 Some((Kind::Str(s), _)) if variants.contains(&s.as_str()) => Some(s.as_str()),
                 Some((Kind::Str(s), at)) => {
                     if !self.quiet {
-                        self.sink.report(at, format!("unknown value `{s}`: expected one of {}", quoted()));
+                        self.sink.report(
+                            at,
+                            format!(
+                                "unknown value `{s}`: expected one of {}{}",
+                                quoted(),
+                                crate::suggest::hint(s, variants.iter().copied())
+                            ),
+                        );
                     }
                     None
                 }
@@ -665,7 +673,14 @@ impl<'de, 'a> de::Deserializer<'de> for De<'a> {
             Some(Kind::Str(s)) => {
                 if !self.quiet {
                     self.sink.stand_in(self.origin());
-                    self.sink.report(self.origin(), format!("unknown value `{s}`: expected one of {}", quoted()));
+                    self.sink.report(
+                        self.origin(),
+                        format!(
+                            "unknown value `{s}`: expected one of {}{}",
+                            quoted(),
+                            crate::suggest::hint(s, variants.iter().copied())
+                        ),
+                    );
                 }
                 (variants.first().copied().unwrap_or(""), self.silent())
             }
@@ -709,11 +724,12 @@ impl<'de, 'a> de::EnumAccess<'de> for Tagged<'a> {
 impl<'a> Tagged<'a> {
     /// Reports the keys other than `kind` that the variant does not take.
     fn unknown_keys(&self, fields: &[&str]) {
-        let mut known: Vec<&str> = fields.iter().copied().chain([KIND]).collect();
-        known.sort_unstable();
-        let known = known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+        let mut names: Vec<&str> = fields.iter().copied().chain([KIND]).collect();
+        names.sort_unstable();
+        let known = names.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
         for e in self.entries.iter().filter(|e| e.key != KIND && !fields.contains(&e.key.as_str())) {
-            self.de.sink.report(e.key_origin, format!("unknown key `{}`: expected one of {known}", e.key));
+            let hint = crate::suggest::hint(&e.key, names.iter().copied());
+            self.de.sink.report(e.key_origin, format!("unknown key `{}`: expected one of {known}{hint}", e.key));
         }
     }
 }

@@ -107,7 +107,12 @@ impl<'n> Table<'n> {
                 let msg = if expected.is_empty() {
                     format!("unknown key `{}`: this table takes no keys", e.key)
                 } else {
-                    format!("unknown key `{}`: expected one of {}", e.key, quoted(&expected))
+                    format!(
+                        "unknown key `{}`: expected one of {}{}",
+                        e.key,
+                        quoted(&expected),
+                        crate::suggest::hint(&e.key, expected.iter().copied())
+                    )
                 };
                 d.error(e.key_origin, msg);
             }

@@ -24,6 +24,9 @@ impl Origin {
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
     files: Vec<SourceFile>,
+    /// New elements of a derived ruleset whose id is close to an id of its base: where,
+    /// the id, and the base's id it likely misspells.
+    near_misses: Vec<(Origin, String, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -42,6 +45,12 @@ impl Sources {
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         self.files.push(SourceFile { name: name.into(), text, line_starts });
         self.files.len() - 1
+    }
+
+    /// Notes that the element at `origin` has a new `id` close to the base's `near` (see
+    /// [`Diagnostics::resolved`]).
+    pub fn near_miss(&mut self, origin: Origin, id: &str, near: &str) {
+        self.near_misses.push((origin, id.to_string(), near.to_string()));
     }
 
     /// The names of every file, in the order added (the files a ruleset was read from).
@@ -76,6 +85,11 @@ impl Sources {
         let line_start = f.line_starts.get(line - 1).copied().unwrap_or(0);
         let col = f.text.get(line_start..offset).map_or(0, |s| s.chars().count()) + 1;
         (line, col)
+    }
+
+    /// The byte offset at which a 1-based line starts (the file's length past its end).
+    pub fn line_start(&self, file: usize, line: usize) -> usize {
+        self.files.get(file).map_or(0, |f| f.line_starts.get(line.wrapping_sub(1)).copied().unwrap_or(f.text.len()))
     }
 
     /// The text of a 1-based line, without its line break.
@@ -131,31 +145,81 @@ impl Diagnostics {
         self.items.len()
     }
 
-    /// Renders every diagnostic: location, message, the offending line and a marker.
-    pub fn render(&self, sources: &Sources) -> String {
-        let mut out = String::new();
+    /// The diagnostics to show. The keys missing from a new element whose id is close to
+    /// one of the base ruleset's (a misspelt id, most likely: `harbour` for `harbor`) become
+    /// one problem that says so, in place of one "missing key" per key.
+    pub fn resolved(&self, sources: &Sources) -> Vec<Diagnostic> {
+        // By hash: a file with many new elements still renders in linear time.
+        let near: std::collections::HashMap<(u16, u32, u32), usize> =
+            sources.near_misses.iter().enumerate().map(|(i, (o, _, _))| ((o.file, o.start, o.end), i)).collect();
+        let missing = |d: &Diagnostic| -> Option<(usize, String)> {
+            let o = d.origin?;
+            let at = *near.get(&(o.file, o.start, o.end))?;
+            // The wording of `de`'s report of a missing key.
+            let key = d.message.strip_prefix("missing key `")?.split('`').next()?;
+            Some((at, format!("`{key}`")))
+        };
+        let mut out = Vec::with_capacity(self.items.len());
+        let mut merged: Vec<Option<usize>> = vec![None; sources.near_misses.len()];
+        let mut keys: Vec<Vec<String>> = vec![Vec::new(); sources.near_misses.len()];
         for d in &self.items {
+            let Some((at, key)) = missing(d) else {
+                out.push(d.clone());
+                continue;
+            };
+            keys[at].push(key);
+            if merged[at].is_none() {
+                merged[at] = Some(out.len());
+                out.push(d.clone());
+            }
+        }
+        for (at, slot) in merged.iter().enumerate() {
+            let (Some(slot), Some((_, id, near))) = (slot, sources.near_misses.get(at)) else { continue };
+            if let Some(d) = out.get_mut(*slot) {
+                d.message = format!(
+                    "new element `{id}` lacks {}: the base ruleset has no element with that id; did you mean `{near}`?",
+                    keys[at].join(", ")
+                );
+            }
+        }
+        out
+    }
+
+    /// Renders every diagnostic: location, message, the offending line and a marker under
+    /// the offending text, laid out by `annotate-snippets` (as cargo's are), so the marker
+    /// stays under its text after tabs and wide characters.
+    pub fn render(&self, sources: &Sources) -> String {
+        let renderer = annotate_snippets::Renderer::plain();
+        let mut out = String::new();
+        for d in &self.resolved(sources) {
             let Some(origin) = d.origin else {
                 let _ = writeln!(out, "error: {}", d.message);
                 continue;
             };
             let file = origin.file as usize;
             let (line, col) = sources.line_col(file, origin.start);
-            let _ = writeln!(out, "error: {}:{line}:{col}: {}", sources.name(file), d.message);
+            let title = format!("{}:{line}:{col}: {}", sources.name(file), d.message);
+            // Only the offending line is handed over (a file with thousands of problems
+            // renders in linear time); the span is made relative to it and kept inside it.
             let text = sources.line_text(file, line);
-            let width = line.to_string().len();
-            let span_chars = {
-                let (end_line, end_col) = sources.line_col(file, origin.end);
-                if end_line == line {
-                    end_col.saturating_sub(col).max(1)
-                } else {
-                    text.chars().count().saturating_sub(col - 1).max(1)
-                }
-            };
-            let _ = writeln!(out, "{:width$} |", "");
-            let _ = writeln!(out, "{line} | {text}");
-            let _ = writeln!(out, "{:width$} | {}{}", "", " ".repeat(col - 1), "^".repeat(span_chars));
+            let line_start = sources.line_start(file, line);
+            let start = (origin.start as usize).saturating_sub(line_start).min(text.len());
+            let end = (origin.end as usize).saturating_sub(line_start).clamp(start, text.len());
+            let span = if end > start { start..end } else { start..char_end(text, start) };
+            let report = [annotate_snippets::Level::ERROR.primary_title(title.as_str()).element(
+                annotate_snippets::Snippet::source(text)
+                    .line_start(line)
+                    .annotation(annotate_snippets::AnnotationKind::Primary.span(span)),
+            )];
+            out.push_str(&renderer.render(&report));
+            out.push('\n');
         }
         out
     }
+}
+
+/// The end of the character that starts at byte `at` of `text` (`at` itself at the end):
+/// the one-character span marked for a problem found at a point, such as a missing key.
+fn char_end(text: &str, at: usize) -> usize {
+    text.get(at..).and_then(|rest| rest.chars().next()).map_or(at, |c| at + c.len_utf8())
 }

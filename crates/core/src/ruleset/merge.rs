@@ -6,12 +6,14 @@
 //!   with `remove = true` deletes the base's element of that id.
 //! - Anything else in the child replaces the base's value.
 
-use super::diag::Diagnostics;
+use super::diag::{Diagnostics, Sources};
 use super::node::{Entry, Kind, Node};
 use std::collections::HashMap;
 
-/// Merges `child` over `base`.
-pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
+/// Merges `child` over `base`. A new element whose id is close to one of the base's (a
+/// misspelling, most likely) is noted in `sources`, so that the keys it then lacks are
+/// reported as one problem with a suggestion.
+pub fn merge(base: Node, child: Node, diags: &mut Diagnostics, sources: &mut Sources) -> Node {
     match (base.kind, child.kind) {
         (Kind::Table(mut base_entries), Kind::Table(child_entries)) => {
             // Keys looked up by hash: a file with many keys merges in linear time.
@@ -21,7 +23,7 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
                 match at.get(&entry.key) {
                     Some(&i) => {
                         let old = std::mem::replace(&mut base_entries[i].value, placeholder());
-                        base_entries[i].value = merge(old, entry.value, diags);
+                        base_entries[i].value = merge(old, entry.value, diags, sources);
                         base_entries[i].key_origin = entry.key_origin;
                     }
                     None => {
@@ -56,14 +58,22 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
                         }
                         None => diags.error(
                             item.origin,
-                            format!("cannot remove `{id}`: the base ruleset has no element with that id"),
+                            format!(
+                                "cannot remove `{id}`: the base ruleset has no element with that id{}",
+                                crate::suggest::hint(&id, items.iter().flatten().filter_map(id_of))
+                            ),
                         ),
                     }
                     continue;
                 }
                 match pos.and_then(|i| items[i].take().map(|old| (i, old))) {
-                    Some((i, old)) => items[i] = Some(merge(old, item, diags)),
+                    Some((i, old)) => items[i] = Some(merge(old, item, diags, sources)),
                     None => {
+                        if let Some(near) = crate::suggest::closest(&id, items.iter().flatten().filter_map(id_of)) {
+                            if !is_variant(&id, near) {
+                                sources.near_miss(item.origin, &id, near);
+                            }
+                        }
                         at.insert(id, items.len());
                         items.push(Some(item));
                     }
@@ -73,6 +83,17 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics) -> Node {
         }
         (_, kind) => Node { kind, origin: child.origin },
     }
+}
+
+/// Whether `id` names a deliberate variant of `base`, `base` with a part joined by `-` or
+/// `_` or a number (`settler-2`, `big_harbor`, `city11`): a new element, not a misspelling.
+fn is_variant(id: &str, base: &str) -> bool {
+    let joined = |rest: &str, at_end: bool| {
+        let c = if at_end { rest.chars().next() } else { rest.chars().last() };
+        c.is_some_and(|c| c == '-' || c == '_' || c.is_ascii_digit())
+    };
+    id.strip_prefix(base).is_some_and(|rest| joined(rest, true))
+        || id.strip_suffix(base).is_some_and(|rest| joined(rest, false))
 }
 
 /// A file with no base still may not say `remove = true`: report it instead of

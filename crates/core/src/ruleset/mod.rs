@@ -196,7 +196,7 @@ fn load_rec(
                         }
                     }
                 }
-                base.map(|b| merge::merge(b, tree, diags))
+                base.map(|b| merge::merge(b, tree, diags, sources))
             }
             None => {
                 diags.error(
@@ -241,8 +241,9 @@ fn read(arg: &str, from_dir: Option<&Path>, bundled: &[Bundled]) -> Result<(Stri
             None => {
                 let names: Vec<&str> = bundled.iter().map(|b| b.name).collect();
                 Err(format!(
-                    "unknown ruleset `{arg}`: expected a bundled ruleset ({}) or a path to a .toml file",
-                    names.join(", ")
+                    "unknown ruleset `{arg}`: expected a bundled ruleset ({}) or a path to a .toml file{}",
+                    names.join(", "),
+                    crate::suggest::hint(arg, names.iter().copied())
                 ))
             }
         };

@@ -344,7 +344,7 @@ effect = { kind = "plain", vp = 1 }
         for expected in [
             "rulesets/t.toml:7:11: 400 is out of range: expected an integer from 0 to 255",
             "rulesets/t.toml:8:6: expected an integer, found a string",
-            "rulesets/t.toml:9:1: unknown key `lable`: expected one of `label`, `players`, `vp`",
+            "rulesets/t.toml:9:1: unknown key `lable`: expected one of `label`, `players`, `vp`; did you mean `label`?",
             "rulesets/t.toml:11:1: missing key `cost`: expected an integer",
             "rulesets/t.toml:13:8: unknown value `huge`: expected one of `small`, `large`",
             "rulesets/t.toml:16:6: expected a string, found an integer",
@@ -544,4 +544,89 @@ cost = 300
         assert!(r.contains("r.toml:3:6: "), "the id's own check, at the id: {r}");
         assert_eq!((rules.ships, rules.rounds, rules.id.as_str()), ([0; crate::MAX_PLAYERS + 1], 0, ""), "stand-ins");
     }
+}
+
+/// The marker stays under the offending text after a tab and after wide characters (CJK,
+/// emoji take two columns on a terminal), and every problem of the file is rendered.
+#[test]
+fn markers_stay_under_their_text_after_tabs_and_wide_characters() {
+    let mut sources = Sources::default();
+    let text = "[ruleset]\n\tcost = \"x\"\nname = \"港口\" = 3\nlabel = \"🎲🎲\"\tvp = -1\n";
+    let file = sources.add("wide.toml", text);
+    let at = |needle: &str| {
+        let start = text.find(needle).unwrap();
+        Origin::new(file, start..start + needle.len())
+    };
+    let mut d = Diagnostics::default();
+    d.error(at("\"x\""), "expected an integer, found a string");
+    d.error(at("= 3"), "expected a newline");
+    d.error(at("-1"), "-1 is out of range: expected an integer from 0 to 99");
+    let expected = [
+        "error: wide.toml:2:9: expected an integer, found a string",
+        "  |",
+        "2 |     cost = \"x\"",
+        "  |            ^^^",
+        "error: wide.toml:3:13: expected a newline",
+        "  |",
+        "3 | name = \"港口\" = 3",
+        "  |               ^^^",
+        "error: wide.toml:4:19: -1 is out of range: expected an integer from 0 to 99",
+        "  |",
+        "4 | label = \"🎲🎲\"    vp = -1",
+        "  |                        ^^",
+    ];
+    assert_eq!(d.render(&sources).lines().collect::<Vec<_>>(), expected);
+}
+
+/// A misspelt id in a derived ruleset is one problem with a suggestion: removing it, or
+/// changing it (which reads as a new element that lacks every key), or naming the base.
+#[test]
+fn a_misspelt_id_is_one_problem_with_a_suggestion() {
+    let e = load("bsae", &bundled()).unwrap_err().render();
+    assert!(e.contains("unknown ruleset `bsae`") && e.ends_with("; did you mean `base`?\n"), "{e}");
+
+    let dir = scratch("misspelt");
+    let gone =
+        write(&dir, "gone.toml", "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"markte\"\nremove = true\n");
+    let e = load(&gone, &bundled()).unwrap_err().render();
+    assert!(
+        e.contains("cannot remove `markte`: the base ruleset has no element with that id; did you mean `market`?"),
+        "{e}"
+    );
+
+    let f = write(&dir, "dear.toml", "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"hutt\"\n");
+    let l = load(&f, &bundled()).unwrap();
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Building {
+        id: de::Located<String>,
+        cost: de::Located<i64>,
+        label: de::Located<String>,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Rules {
+        ruleset: serde::de::IgnoredAny,
+        limits: serde::de::IgnoredAny,
+        buildings: Vec<Building>,
+    }
+    let mut d = Diagnostics::default();
+    let _: Option<Rules> = de::from_tree(&l.tree, &mut d);
+    let e = d.render(&l.sources);
+    // (The base's buildings have no label: their problems are their own.)
+    assert_eq!(e.lines().filter(|l| l.starts_with("error:") && l.contains("dear.toml")).count(), 1, "{e}");
+    assert!(
+        e.contains(
+            "dear.toml:3:1: new element `hutt` lacks `cost`, `label`: the base ruleset has no element with that id; did you mean `hut`?"
+        ),
+        "{e}"
+    );
+
+    // A numbered or prefixed id is a deliberate new element: its keys are missing as usual.
+    let f = write(&dir, "more.toml", "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"hut-2\"\n");
+    let l = load(&f, &bundled()).unwrap();
+    let mut d = Diagnostics::default();
+    let _: Option<Rules> = de::from_tree(&l.tree, &mut d);
+    let e = d.render(&l.sources);
+    assert!(e.contains("more.toml:3:1: missing key `cost`") && !e.contains("did you mean"), "{e}");
 }

@@ -12,12 +12,17 @@ The core classes and functions come from the native module:
 - ``simulate(...)``, ``compare(...)``, ``merge(reports)``: reports as dicts.
 - ``game_seed(run_seed, i)``: the seed of game ``i`` of a run.
 
+The distribution on PyPI is ``rulesmith-games`` (``pip install rulesmith-games``; the
+name ``rulesmith`` there belongs to another project); the import name is ``rulesmith``.
+``rulesmith.__version__`` is the version of the crates it was built from.
+
 Environments: ``rulesmith.env`` (PettingZoo AEC) and ``rulesmith.gym`` (Gymnasium,
 one seat against rulesmith bots).
 """
 
 from rulesmith._rulesmith import (
     DEFAULT_SEED,
+    __version__,
     ActionError,
     Game,
     Ruleset,
@@ -34,6 +39,7 @@ GAMES = ("puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"
 
 __all__ = [
     "DEFAULT_SEED",
+    "__version__",
     "GAMES",
     "ActionError",
     "Game",

@@ -68,12 +68,16 @@ class RulesmithEnv(AECEnv):
         self.game = None
 
     def observation_space(self, agent):
+        """The agent's observation space: a dict of ``observation`` and ``action_mask`` boxes."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        """The agent's action space: ``Discrete(action_count)``, the ruleset's action ids."""
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
+        """Starts the next game: ``seed`` starts a run (game 0 of ``rulesmith simulate --seed``),
+        no seed plays the run's next game, ``options={"game_seed": s}`` the game of seed ``s``."""
         gseed = next_game_seed(self, seed, options)
         self.game = self.ruleset.new_game(self.players, gseed)
         self.agents = self.possible_agents[:]
@@ -90,6 +94,8 @@ class RulesmithEnv(AECEnv):
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent):
+        """``agent``'s observation (float32 array) and legal-action mask (int8 array, all zero
+        unless ``agent`` is to act), built from what its seat may see only."""
         if self.game is None:
             raise RuntimeError("no game yet: call reset() first")
         obs, mask = self.game.observe(self._seat[agent])
@@ -104,6 +110,8 @@ class RulesmithEnv(AECEnv):
         return self.game.legal_ids() if self.game.to_move is not None else []
 
     def step(self, action):
+        """Plays action id ``action`` for the acting agent; at the end every agent's reward is
+        its share of the win."""
         if self.game is None:
             raise RuntimeError("no game yet: call reset() before step()")
         agent = self.agent_selection
@@ -124,6 +132,7 @@ class RulesmithEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self):
+        """The round, who is to move and the legal actions (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None or self.game is None:
             return None
         seat = self.game.to_move
@@ -139,6 +148,7 @@ class RulesmithEnv(AECEnv):
         return text
 
     def close(self):
+        """Nothing to release: the game lives in this process."""
         pass
 
 

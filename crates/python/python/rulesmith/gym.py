@@ -22,6 +22,8 @@ from rulesmith._rulesmith import ActionError, DEFAULT_SEED, Ruleset, game_seed
 
 
 class RulesmithGymEnv(gym.Env):
+    """One seat of a rulesmith game as a Gymnasium environment; bots play the other seats."""
+
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(
@@ -80,6 +82,7 @@ class RulesmithGymEnv(gym.Env):
         }
 
     def action_masks(self) -> np.ndarray:
+        """The learner's legal-action mask as booleans, one per action id."""
         return self._obs()["action_mask"].astype(bool)
 
     def _play_bots(self):
@@ -95,6 +98,8 @@ class RulesmithGymEnv(gym.Env):
         return reward, {"outcome": out}
 
     def reset(self, seed=None, options=None):
+        """Starts the next game (seeds as in :mod:`rulesmith.env`) and lets the bots play up to the
+        learner's first decision."""
         super().reset(seed=seed)
         gseed = next_game_seed(self, seed, options)
         self.game = self.ruleset.new_game(self.players, gseed)
@@ -103,6 +108,8 @@ class RulesmithGymEnv(gym.Env):
         return self._obs(), {}
 
     def step(self, action):
+        """Plays action id ``action`` for the learner, then the bots up to its next decision;
+        the reward at the end is the seat's share of the win."""
         action = action_id(self, action)
         try:
             self.game.play_id(action)
@@ -118,6 +125,7 @@ class RulesmithGymEnv(gym.Env):
         return self._obs(), 0.0, False, False, {}
 
     def render(self):
+        """The round and the legal actions (``ansi`` only)."""
         if self.render_mode != "ansi" or self.game is None:
             return None
         return f"round {self.game.rounds}; legal: {', '.join(self.game.legal())}"

@@ -31,6 +31,8 @@ def sweep(rulesets, games=10000, shards=4, seed=1, bots="random", players=None) 
 
 
 def main(argv=None):
+    """The command line of ``python -m rulesmith.ray_sweep``: runs :func:`sweep` and prints
+    each ruleset's win rates by seat."""
     p = argparse.ArgumentParser(description="A sweep over rulesets as Ray tasks, merged per ruleset.")
     p.add_argument("rulesets", nargs="+")
     p.add_argument("--games", type=int, default=10000)

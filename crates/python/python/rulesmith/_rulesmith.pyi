@@ -1,0 +1,144 @@
+"""Type stubs of the native module ``rulesmith._rulesmith`` (PyO3, ``crates/python/src/lib.rs``).
+
+Keep them in step with the ``#[pyclass]``/``#[pyfunction]`` definitions there; the package
+test ``test_stubs_match_the_native_module`` checks that every name here exists natively
+and every public native name is here.
+"""
+
+from typing import Any, Optional, Sequence
+
+__version__: str
+DEFAULT_SEED: int
+
+class RulesetError(ValueError):
+    """A ruleset that does not load: every diagnostic, with file:line:col."""
+
+class ActionError(ValueError):
+    """An action that is not legal or does not parse."""
+
+class SimulationError(RuntimeError):
+    """A simulation that stopped (a game error)."""
+
+class Ruleset:
+    """A loaded, validated ruleset: ``Ruleset("puerto-rico")`` or ``Ruleset("my-house-rules.toml")``."""
+
+    def __init__(self, source: str) -> None:
+        """Loads a bundled ruleset by name or a TOML file; ``RulesetError`` lists every problem."""
+    @property
+    def name(self) -> str:
+        """``[ruleset] name``."""
+    @property
+    def source(self) -> str:
+        """What was loaded: a bundled name or a path."""
+    @property
+    def game(self) -> str:
+        """``[ruleset] game``."""
+    @property
+    def digest(self) -> str:
+        """The digest of the effective ruleset (as in records)."""
+    @property
+    def players(self) -> tuple[int, int]:
+        """``(min, max)`` players."""
+    @property
+    def default_players(self) -> int:
+        """The player count commands use when none is given."""
+    def to_toml(self) -> str:
+        """The effective ruleset as TOML."""
+    def new_game(self, players: Optional[int] = None, seed: int = ...) -> Game:
+        """A new game right after setup."""
+
+class Game:
+    """A game in progress. Not shared between threads."""
+
+    @property
+    def players(self) -> int:
+        """The player count."""
+    @property
+    def seed(self) -> int:
+        """The game's seed."""
+    @property
+    def game(self) -> str:
+        """The game id (``puerto-rico``, …)."""
+    @property
+    def to_move(self) -> Optional[int]:
+        """The seat to act, or ``None`` once the game is over."""
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+    @property
+    def rounds(self) -> int:
+        """The game's own round count."""
+    def legal(self) -> list[str]:
+        """The legal actions in the game's notation, in its stable order."""
+    def play(self, action: str) -> None:
+        """Plays an action in notation; ``ActionError`` names the legal actions."""
+    def action_space(self) -> list[str]:
+        """Every action id of this ruleset and player count in notation, in id order."""
+    @property
+    def action_count(self) -> int:
+        """How many action ids there are (``len(action_space())``)."""
+    def observation_names(self) -> list[str]:
+        """The names of the observation's features, in order."""
+    @property
+    def observation_len(self) -> int:
+        """How many numbers an observation has (``len(observation_names())``)."""
+    def legal_ids(self) -> list[int]:
+        """The ids of the legal actions, in the order of ``legal()``."""
+    def legal_mask(self) -> bytes:
+        """The legal-action mask: one byte per action id (1 legal, 0 not)."""
+    def action_of(self, id: int) -> Optional[str]:
+        """The notation of the action with this id, or ``None`` past the space."""
+    def play_id(self, id: int) -> None:
+        """Plays the legal action with this id; ``ActionError`` if it is not legal now."""
+    def play_index(self, index: int) -> None:
+        """Plays the ``index``-th legal action (of ``legal()``)."""
+    def observation(self, seat: int) -> bytes:
+        """``seat``'s observation: float32 little-endian bytes of ``observation_len`` numbers."""
+    def observe(self, seat: int) -> tuple[bytes, Optional[bytes]]:
+        """``(observation(seat), legal_mask() or None)``: the mask only when ``seat`` is to act."""
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees, as a dict (hidden parts hidden)."""
+    def state(self) -> dict[str, Any]:
+        """The full state as a dict (everything, including hidden parts: for tools)."""
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Replaces the state (checked for every invariant)."""
+    def clone(self) -> Game:
+        """An independent copy of this game."""
+    def __copy__(self) -> Game: ...
+    def outcome(self) -> Optional[dict[str, Any]]:
+        """The result once the game is over (scores, tie-breaks, ranks, end), else ``None``."""
+    def history(self) -> list[str]:
+        """The actions played so far, in notation."""
+    def bot_action(self, bot: str, seed: int = ...) -> Optional[str]:
+        """The action a bot (``random``, ``greedy``, ``mcts:N``) would choose now, or ``None`` when over."""
+    def record(self, bots: Optional[Sequence[str]] = None) -> dict[str, Any]:
+        """The game as a record (what ``rulesmith replay`` reads)."""
+
+def simulate(
+    ruleset: str,
+    players: Optional[int] = None,
+    games: int = 1000,
+    seed: int = ...,
+    bots: str = "random",
+    shard: Optional[tuple[int, int]] = None,
+    record: bool = False,
+) -> dict[str, Any]:
+    """Plays seeded games between bots, like ``rulesmith simulate --format json``; returns the report."""
+
+def compare(
+    rulesets: Sequence[str],
+    players: Optional[int] = None,
+    games: int = 1000,
+    seed: int = ...,
+    bots: str = "random",
+) -> dict[str, Any]:
+    """Plays the same games under each ruleset, like ``rulesmith compare --format json``."""
+
+def merge(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Merges the reports of a run's shards into the report of the whole run."""
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``run_seed``."""
+
+def bundled() -> list[str]:
+    """The bundled rulesets' names."""
