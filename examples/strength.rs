@@ -89,7 +89,14 @@ impl Cell {
 }
 
 /// Plays `tested` against `P - 1` copies of `opponent` in every rotation on `games` seeds.
-fn cell<G: Game>(game: &G, players: usize, games: u64, seed: u64, tested: &BotSpec, opponent: &BotSpec) -> Cell {
+fn cell<G: rulesmith::core::erased::Complete>(
+    game: &G,
+    players: usize,
+    games: u64,
+    seed: u64,
+    tested: &BotSpec,
+    opponent: &BotSpec,
+) -> Cell {
     let spent = Rc::new(RefCell::new(Spent::default()));
     let mut c = Cell { games: 0, unfinished: 0, wins: 0.0, spent: Rc::clone(&spent) };
     for i in 0..games {
@@ -158,7 +165,7 @@ fn args() -> Result<Args, String> {
     Ok(a)
 }
 
-fn rows<G: Game>(game: &G, name: &str, a: &Args, budgets: &[BotSpec]) {
+fn rows<G: rulesmith::core::erased::Complete>(game: &G, name: &str, a: &Args, budgets: &[BotSpec]) {
     let range = game.players();
     for &p in a.players.iter().filter(|p| range.contains(p)) {
         let c = cell(game, p, a.games, a.seed, &BotSpec::Greedy, &BotSpec::Random);

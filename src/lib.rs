@@ -47,7 +47,7 @@
 //! ```
 
 pub use rulesmith_core as core;
-use rulesmith_core::erased::AnyGame;
+use rulesmith_core::erased::{AnyGame, Erase, Visit};
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics, LoadFailure, Loaded};
 
 /// The rulesets embedded in the binary, usable by name.
@@ -92,19 +92,29 @@ impl Ruleset {
 /// Loads a ruleset by bundled name or path and decodes it for its game.
 pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
     let loaded = ruleset::load(arg, BUNDLED)?;
+    match decode_with(&loaded, Erase) {
+        Ok(game) => Ok(Ruleset { loaded, game }),
+        Err(diagnostics) => Err(LoadFailure { sources: loaded.sources, diagnostics }),
+    }
+}
+
+/// Decodes a loaded ruleset for its game and hands the typed game to `visit` (the way to
+/// a game's type, which only its ruleset tells: [`load`] erases it, the conformance suite
+/// runs the test kit's generic checks on it). Every problem is in the diagnostics.
+pub fn decode_with<V: Visit>(loaded: &Loaded, visit: V) -> Result<V::Out, Diagnostics> {
     let mut d = Diagnostics::default();
-    let game: Option<Box<dyn AnyGame>> = match loaded.game.as_str() {
-        // Each game crate decodes the whole merged tree (including `[ruleset]`):
-        "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
+    // Each game crate decodes the whole merged tree (including `[ruleset]`):
+    let out = match loaded.game.as_str() {
+        "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| visit.visit(g)),
         "puerto-rico-expansion" => {
-            rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _)
+            rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d).map(|g| visit.visit(g))
         }
-        "santiago-de-cuba" => rulesmith_santiago_de_cuba::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
-        "mundo-163" => rulesmith_mundo_163::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _),
+        "santiago-de-cuba" => rulesmith_santiago_de_cuba::decode(&loaded.tree, &mut d).map(|g| visit.visit(g)),
+        "mundo-163" => rulesmith_mundo_163::decode(&loaded.tree, &mut d).map(|g| visit.visit(g)),
         // The toy game of `rulesmith_core::testing` (not bundled): lets the binary be
         // tested and learned on a game small enough to follow by hand.
         rulesmith_core::testing::GAME_ID => {
-            rulesmith_core::testing::decode(&loaded.tree, &mut d).map(|g| Box::new(g) as _)
+            rulesmith_core::testing::decode(&loaded.tree, &mut d).map(|g| visit.visit(g))
         }
         other => {
             let origin = loaded.tree.path("ruleset.game").map(|n| n.origin);
@@ -112,8 +122,8 @@ pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
             None
         }
     };
-    match game {
-        Some(game) if d.is_empty() => Ok(Ruleset { loaded, game }),
-        _ => Err(LoadFailure { sources: loaded.sources, diagnostics: d }),
+    match out {
+        Some(out) if d.is_empty() => Ok(out),
+        _ => Err(d),
     }
 }

@@ -10,13 +10,62 @@
 pub mod bot;
 pub mod exec;
 
-use crate::game::{Game, RolloutPolicy, Seat, ToMove};
+use crate::game::{Game, Seat, ToMove};
 use crate::rng::Rng;
 use std::fmt;
 use std::sync::Arc;
 
 pub use bot::{Bot, BotError};
 pub use exec::ExecSpec;
+
+/// How the `mcts` bot picks a rollout's moves ([`Evaluate::search_rollout_policy`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RolloutPolicy {
+    /// A uniformly random legal move.
+    Random,
+    /// The legal move whose result [`Evaluate::heuristic`] rates best for the player to move
+    /// (one ply, on the rollout's already determinised state), or a random one
+    /// `explore_percent` times in a hundred so rollouts do not all follow one line.
+    Greedy { explore_percent: u8 },
+}
+
+/// Moves a rollout plays before the game's evaluation scores where it stands (the
+/// default of [`Evaluate::search_rollout_depth`]).
+/// Full random rollouts of a long game (Mundo 163 runs to ~700 decisions and random
+/// play rarely ends it) carry no signal; a short one scored by the heuristic does.
+pub const ROLLOUT_DEPTH: usize = 8;
+
+/// A capability: what the built-in bots know of a game. The heuristic is game knowledge;
+/// the rest are settings of the bots, not rules, each game setting what measured best.
+pub trait Evaluate: Game {
+    /// A heuristic value of the position for `seat` (higher is better), used by the
+    /// `greedy` bot and to cut off search. Game-specific knowledge lives here.
+    fn heuristic(&self, state: &Self::State, seat: Seat) -> f64;
+
+    /// How many moves the `mcts` bot plays from a new leaf (as
+    /// [`Evaluate::search_rollout_policy`] picks them) before [`Evaluate::heuristic`]
+    /// scores it. Random moves carry signal in some games and only noise in others.
+    fn search_rollout_depth(&self) -> usize {
+        ROLLOUT_DEPTH
+    }
+
+    /// How the `mcts` bot picks the moves of a rollout. Uniformly random moves are
+    /// cheapest; where they are mostly noise (a dice game whose turn is a chain of
+    /// choices), the game's own one-ply choice carries more signal per iteration than the
+    /// extra iterations random moves would buy.
+    fn search_rollout_policy(&self) -> RolloutPolicy {
+        RolloutPolicy::Random
+    }
+
+    /// How many more of its own decisions in a row the `greedy` bot looks through after
+    /// each candidate (taking the best), before scoring with [`Evaluate::heuristic`]. 0 is
+    /// plain one-ply greedy. A game whose turn is a short chain of choices (move, then
+    /// place, then use) whose worth shows only at its end sets the chain's length; it
+    /// stops where another player or chance is to move.
+    fn greedy_turn_depth(&self) -> usize {
+        0
+    }
+}
 
 /// Iterations of a plain `mcts`: reproducible (a count, not a time). Measured against greedy
 /// players in 4-player Santiago de Cuba, the hardest case, on one core (`cargo run
@@ -93,7 +142,7 @@ impl std::str::FromStr for BotSpec {
 
 impl BotSpec {
     /// A fresh bot of this kind for one seat of one game.
-    pub fn instantiate<G: Game>(&self, seat: Seat) -> Box<dyn Bot<G> + Send> {
+    pub fn instantiate<G: Evaluate + crate::json::StateJson>(&self, seat: Seat) -> Box<dyn Bot<G> + Send> {
         match self {
             BotSpec::Exec(e) => Box::new(exec::ExecBot::new(Arc::clone(e), seat)),
             builtin => Box::new(Builtin { spec: builtin.clone(), seat }),
@@ -113,7 +162,7 @@ struct Builtin {
     seat: Seat,
 }
 
-impl<G: Game> Bot<G> for Builtin {
+impl<G: Evaluate> Bot<G> for Builtin {
     fn name(&self) -> String {
         self.spec.to_string()
     }
@@ -150,7 +199,13 @@ pub fn parse_bots(spec: &str, players: usize) -> Result<Vec<BotSpec>, String> {
 /// Chooses an action for the player to move with a built-in bot. `legal` is non-empty.
 /// An `exec:` spec has no process here and plays uniformly at random: use
 /// [`BotSpec::instantiate`] for it.
-pub fn choose<G: Game>(game: &G, spec: &BotSpec, state: &G::State, legal: &[G::Action], rng: &mut Rng) -> G::Action {
+pub fn choose<G: Evaluate>(
+    game: &G,
+    spec: &BotSpec,
+    state: &G::State,
+    legal: &[G::Action],
+    rng: &mut Rng,
+) -> G::Action {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -165,7 +220,7 @@ pub fn choose<G: Game>(game: &G, spec: &BotSpec, state: &G::State, legal: &[G::A
     }
 }
 
-fn greedy<G: Game>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rng) -> G::Action {
+fn greedy<G: Evaluate>(game: &G, state: &G::State, legal: &[G::Action], rng: &mut Rng) -> G::Action {
     let ToMove::Seat(me) = game.to_move(state) else {
         return legal[0];
     };
@@ -208,7 +263,7 @@ pub fn seat_sample<G: Game>(game: &G, seen: &G::State, me: Seat, rng: &mut Rng) 
 
 /// The value of `state` for `me`, through up to `depth` more of `me`'s own decisions in a
 /// row (the best of each), as [`Game::greedy_turn_depth`] asks.
-fn turn_value<G: Game>(game: &G, state: &G::State, me: Seat, depth: usize, buf: &mut Vec<G::Action>) -> f64 {
+fn turn_value<G: Evaluate>(game: &G, state: &G::State, me: Seat, depth: usize, buf: &mut Vec<G::Action>) -> f64 {
     if depth == 0 || game.to_move(state) != ToMove::Seat(me) {
         return value_for(game, state, me);
     }
@@ -225,7 +280,7 @@ fn turn_value<G: Game>(game: &G, state: &G::State, me: Seat, depth: usize, buf: 
 }
 
 /// The heuristic, or the final result when the game is over.
-fn value_for<G: Game>(game: &G, state: &G::State, seat: Seat) -> f64 {
+fn value_for<G: Evaluate>(game: &G, state: &G::State, seat: Seat) -> f64 {
     match game.outcome(state) {
         Some(o) => 1000.0 * o.win_shares()[seat as usize] + f64::from(o.scores[seat as usize]),
         None => game.heuristic(state, seat),
@@ -277,11 +332,6 @@ pub mod mcts {
     }
 
     const EXPLORATION: f64 = 0.7;
-    /// Moves a rollout plays before the game's evaluation scores where it stands (the
-    /// default of [`Game::search_rollout_depth`]).
-    /// Full random rollouts of a long game (Mundo 163 runs to ~700 decisions and random
-    /// play rarely ends it) carry no signal; a short one scored by the heuristic does.
-    pub const ROLLOUT_DEPTH: usize = 8;
     /// The most iterations a time budget may run (a bound on the tree's memory).
     const MAX_TIMED_ITERATIONS: u32 = 1_000_000;
 
@@ -293,7 +343,7 @@ pub mod mcts {
         Time(std::time::Instant),
     }
 
-    pub fn search<G: Game>(
+    pub fn search<G: Evaluate>(
         game: &G,
         root_state: &G::State,
         legal: &[G::Action],
@@ -431,7 +481,7 @@ pub mod mcts {
 
     /// The legal move (of `legal`, not empty) after which the game's heuristic rates the
     /// position best for the player to move; the first of equals.
-    pub(super) fn best_for_mover<G: Game>(game: &G, state: &G::State, legal: &[G::Action]) -> G::Action {
+    pub(super) fn best_for_mover<G: Evaluate>(game: &G, state: &G::State, legal: &[G::Action]) -> G::Action {
         let ToMove::Seat(mover) = game.to_move(state) else { return legal[0] };
         let mut best = legal[0];
         let mut best_value = f64::NEG_INFINITY;
@@ -448,7 +498,7 @@ pub mod mcts {
     }
 
     /// Win shares at the end, or heuristic shares when a rollout was cut off.
-    fn rewards<G: Game>(game: &G, state: &G::State, players: usize) -> [f64; MAX_PLAYERS] {
+    fn rewards<G: Evaluate>(game: &G, state: &G::State, players: usize) -> [f64; MAX_PLAYERS] {
         let mut r = [0.0; MAX_PLAYERS];
         match game.outcome(state) {
             Some(o) => {

@@ -2,19 +2,35 @@
 //! fixed-length observation vector of a seat's view, both per ruleset and player count.
 //!
 //! **Action ids.** Each game enumerates, from its ruleset and the player count, every
-//! action its rules can ever make legal ([`Game::action_space`]), in an order it
+//! action its rules can ever make legal ([`Encode::action_space`]), in an order it
 //! documents; an action's id is its index there and the space's size is its length. No
 //! two actions share an id, and the same action has the same id in every state.
 //! [`ActionSpace`] holds that list with the reverse lookup.
 //!
-//! **Observations.** Each game names its features ([`Game::observation_names`]) and
+//! **Observations.** Each game names its features ([`Encode::observation_names`]) and
 //! writes a seat's observation into a caller's `f32` buffer of that length
-//! ([`Game::observation`]), reading only what the seat may see. [`Features`] is the
+//! ([`Encode::observation`]), reading only what the seat may see. [`Features`] is the
 //! cursor the games write with; [`Names`] builds the matching list of names.
 
-use crate::game::Game;
+use crate::game::{Game, Seat};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// A capability: fixed-size encodings for learning.
+pub trait Encode: Game {
+    /// Every action the rules of this ruleset can ever make legal at a table of
+    /// `players`, each once, in a stable order the game documents: an action's id is its
+    /// index here. Built from the ruleset (its roles, buildings, goods, tiles …), so a
+    /// house rule's new parts get ids without code.
+    fn action_space(&self, players: usize) -> Vec<Self::Action>;
+    /// The names of the observation's features at a table of `players`, in order: the
+    /// observation has exactly this many numbers.
+    fn observation_names(&self, players: usize) -> Vec<String>;
+    /// Writes what `seat` may see of `state` into `out` (as long as
+    /// [`Encode::observation_names`] for the state's table; entries are overwritten),
+    /// feature by feature in that order. Reads nothing `seat` may not see.
+    fn observation(&self, state: &Self::State, seat: Seat, out: &mut [f32]);
+}
 
 /// FNV-1a: actions are a few bytes, and the lookup sits on the environments' hot path.
 pub struct Fnv(u64);
@@ -49,7 +65,7 @@ pub struct ActionSpace<A> {
 impl<A: Copy + Eq + Hash> ActionSpace<A> {
     /// The space of `game` at a table of `players`. An action listed twice is an error of
     /// the game's enumeration (it would have two ids).
-    pub fn new<G: Game<Action = A>>(game: &G, players: usize) -> Result<Self, String>
+    pub fn new<G: Encode<Action = A>>(game: &G, players: usize) -> Result<Self, String>
     where
         A: std::fmt::Debug,
     {

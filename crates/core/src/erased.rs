@@ -2,10 +2,15 @@
 //! loaded: every `G: Game` is an [`AnyGame`], and a game in progress is an
 //! [`AnySession`] that speaks the game's notation and JSON.
 
+use crate::bots::Evaluate;
 use crate::bots::{self, BotSpec};
 use crate::encode::ActionSpace;
+use crate::encode::Encode;
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove, play_text};
+use crate::json::StateJson;
+use crate::metrics::Metrics;
 use crate::rng::Rng;
+use crate::screen::Screen;
 use crate::sim::{self, GameResult, SimError, SimOptions, Tally};
 use std::any::Any;
 use std::ops::RangeInclusive;
@@ -21,16 +26,10 @@ pub trait AnyGame: Send + Sync {
         &self,
         opts: &crate::tournament::TournamentOptions,
     ) -> Result<crate::tournament::TournamentTally, SimError>;
-    /// The game's designer metrics for this ruleset ([`Game::metric_defs`]).
+    /// The game's designer metrics for this ruleset ([`Metrics::metric_defs`]).
     fn metric_defs(&self) -> Vec<crate::metrics::MetricDef>;
     /// A new game right after setup.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + Send + '_>, GameError>;
-    /// Checks the game's action space and observation on seeded random games
-    /// ([`crate::testing::checks::check_encoding`]).
-    fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String>;
-    /// Checks the game's own `apply` against `apply_legal` and on actions that are not
-    /// legal ([`crate::testing::checks::check_apply_paths`]).
-    fn check_apply_paths(&self, players: usize, seed: u64) -> Result<(), String>;
 }
 
 /// A game in progress.
@@ -64,10 +63,10 @@ pub trait AnySession {
 
     // --- Screens (`rulesmith play`, `rulesmith show-game`) ---
 
-    /// The position as `seat` sees it ([`Game::screen`]), in colour when `colour`.
+    /// The position as `seat` sees it ([`Screen::screen`]), in colour when `colour`.
     fn screen(&self, seat: Seat, colour: bool) -> String;
     /// The legal actions in notation, each with what it costs or gives where the game
-    /// knows it ([`Game::annotate`]), in the order of [`AnySession::legal`].
+    /// knows it ([`Screen::annotate`]), in the order of [`AnySession::legal`].
     fn legal_annotated(&self) -> Vec<(String, Option<String>)>;
     /// Goes back to the position after the first `n` actions of the history, by playing
     /// them again from the start (the game is deterministic from its seed).
@@ -83,7 +82,7 @@ pub trait AnySession {
 
     // --- Fixed-size encodings for learning ([`crate::encode`]) ---
 
-    /// Every action id of this table in notation, in id order ([`Game::action_space`]).
+    /// Every action id of this table in notation, in id order ([`Encode::action_space`]).
     fn action_names(&self) -> Result<Vec<String>, GameError>;
     /// This table's action space, to hand to other games of the same ruleset and player
     /// count ([`AnySession::adopt_action_space`]): building a large one (the expansion's
@@ -95,7 +94,7 @@ pub trait AnySession {
     fn adopt_action_space(&mut self, handle: Arc<dyn Any + Send + Sync>) -> bool;
     /// How many action ids this table has (the action space's size).
     fn action_count(&self) -> Result<usize, GameError>;
-    /// The observation's feature names ([`Game::observation_names`]).
+    /// The observation's feature names ([`Encode::observation_names`]).
     fn observation_names(&self) -> Vec<String>;
     /// The ids of the legal actions into `out` (cleared first), in the legal order.
     fn legal_ids(&self, out: &mut Vec<u32>) -> Result<(), GameError>;
@@ -106,11 +105,36 @@ pub trait AnySession {
     /// hot path, like [`Game::apply_legal`]); anything else goes through
     /// [`AnySession::play_id`].
     fn play_legal_id(&mut self, id: u32) -> Result<(), GameError>;
-    /// `seat`'s observation into `out` ([`Game::observation`]).
+    /// `seat`'s observation into `out` ([`Encode::observation`]).
     fn observation(&self, seat: Seat, out: &mut [f32]);
 }
 
-impl<G: Game> AnyGame for G {
+/// Every capability the binary drives a game through: the rules ([`Game`]), state JSON
+/// and views, designer metrics, the bots' settings, screens and encodings. A game that
+/// implements them all is [`Complete`] (a blanket impl) and so an [`AnyGame`].
+pub trait Complete: Game + StateJson + Metrics + Evaluate + Screen + Encode {}
+
+impl<G: Game + StateJson + Metrics + Evaluate + Screen + Encode> Complete for G {}
+
+/// Something done with a game whose type is known only once its ruleset is read (the
+/// binary's loader decodes the ruleset, then hands the typed game here): how a caller
+/// reaches the typed game, e.g. the conformance suite calling the test kit's generic checks.
+pub trait Visit {
+    type Out;
+    fn visit<G: Complete>(self, game: G) -> Self::Out;
+}
+
+/// The visitor that makes the typed game an [`AnyGame`].
+pub struct Erase;
+
+impl Visit for Erase {
+    type Out = Box<dyn AnyGame>;
+    fn visit<G: Complete>(self, game: G) -> Box<dyn AnyGame> {
+        Box::new(game)
+    }
+}
+
+impl<G: Complete> AnyGame for G {
     fn game_id(&self) -> &'static str {
         Game::game_id(self)
     }
@@ -131,7 +155,7 @@ impl<G: Game> AnyGame for G {
     }
 
     fn metric_defs(&self) -> Vec<crate::metrics::MetricDef> {
-        Game::metric_defs(self)
+        Metrics::metric_defs(self)
     }
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnySession + Send + '_>, GameError> {
@@ -145,18 +169,10 @@ impl<G: Game> AnyGame for G {
             bots: Vec::new(),
         }))
     }
-
-    fn check_encoding(&self, players: usize, seed: u64) -> Result<(), String> {
-        crate::testing::checks::check_encoding(self, players, seed)
-    }
-
-    fn check_apply_paths(&self, players: usize, seed: u64) -> Result<(), String> {
-        crate::testing::checks::check_apply_paths(self, players, seed)
-    }
 }
 
 /// A typed game in progress.
-pub struct Session<'g, G: Game> {
+pub struct Session<'g, G: Complete> {
     pub game: &'g G,
     pub state: G::State,
     pub history: Vec<String>,
@@ -168,7 +184,7 @@ pub struct Session<'g, G: Game> {
     bots: Vec<Option<Box<dyn bots::Bot<G> + Send>>>,
 }
 
-impl<G: Game> Session<'_, G> {
+impl<G: Complete> Session<'_, G> {
     fn space(&self) -> Result<&ActionSpace<G::Action>, GameError> {
         let players = self.game.player_count(&self.state);
         self.space
@@ -179,7 +195,7 @@ impl<G: Game> Session<'_, G> {
     }
 }
 
-impl<G: Game> AnySession for Session<'_, G> {
+impl<G: Complete> AnySession for Session<'_, G> {
     fn players(&self) -> usize {
         self.game.player_count(&self.state)
     }

@@ -21,17 +21,6 @@ use std::hash::Hash;
 
 pub use crate::by_player::Seat;
 
-/// How the `mcts` bot picks a rollout's moves ([`Game::search_rollout_policy`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RolloutPolicy {
-    /// A uniformly random legal move.
-    Random,
-    /// The legal move whose result [`Game::heuristic`] rates best for the player to move
-    /// (one ply, on the rollout's already determinised state), or a random one
-    /// `explore_percent` times in a hundred so rollouts do not all follow one line.
-    Greedy { explore_percent: u8 },
-}
-
 /// Who must act next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -66,12 +55,6 @@ pub use crate::outcome::Outcome;
 /// ruleset allows more ([`crate::Game::decision_limit`]).
 pub const MAX_DECISIONS: u64 = 200_000;
 
-/// Moves a rollout plays before the game's evaluation scores where it stands (the
-/// default of [`Game::search_rollout_depth`]).
-/// Full random rollouts of a long game (Mundo 163 runs to ~700 decisions and random
-/// play rarely ends it) carry no signal; a short one scored by the heuristic does.
-pub const ROLLOUT_DEPTH: usize = 8;
-
 /// Game-independent measures of how far a game has gone, for reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
@@ -79,7 +62,13 @@ pub struct Progress {
     pub rounds: u32,
 }
 
-/// One game's rules, validated, and everything needed to play it.
+/// One game's rules, validated: the rules and nothing else.
+///
+/// What else a game offers is a capability of its own, each a trait with defaults where
+/// one exists: state JSON and views ([`crate::json::StateJson`]), encodings for learning
+/// ([`crate::encode::Encode`]), designer metrics ([`crate::metrics::Metrics`]), screens
+/// ([`crate::screen::Screen`]) and the bots' settings ([`crate::bots::Evaluate`]). A game
+/// implements what it offers; the harness asks for what it needs.
 pub trait Game: Send + Sync + Sized + 'static {
     /// The full game state: plain data, cheap to clone, serialisable.
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
@@ -97,13 +86,27 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn to_move(&self, state: &Self::State) -> ToMove;
     /// Clears `out` and fills it with every legal action, in a stable order.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
-    /// Plays `action` for the player to move; illegal → error and the state unchanged.
-    fn apply(&self, state: &mut Self::State, action: Self::Action) -> Result<(), GameError>;
-    /// Plays an action taken from [`Game::legal_actions`] of this very state, skipping
-    /// the legality check (the playout hot path: simulation and search). Anything else
-    /// must go through [`Game::apply`].
-    fn apply_legal(&self, state: &mut Self::State, action: Self::Action) {
-        let _ = self.apply(state, action);
+    /// Plays an action taken from [`Game::legal_actions`] of this very state, with no
+    /// check (the playout hot path: simulation and search). Anything else goes through
+    /// [`Game::apply`].
+    fn apply_legal(&self, state: &mut Self::State, action: Self::Action);
+    /// Plays `action` for the player to move if it is legal; otherwise an error and the
+    /// state unchanged. Provided: the legal list, then [`Game::apply_legal`].
+    fn apply(&self, state: &mut Self::State, action: Self::Action) -> Result<(), GameError> {
+        if self.to_move(state) == ToMove::Terminal {
+            return Err(GameError::Over);
+        }
+        let mut legal = Vec::new();
+        self.legal_actions(state, &mut legal);
+        if !legal.contains(&action) {
+            let names: Vec<String> = legal.iter().map(|&a| self.format_action(state, a)).collect();
+            return Err(GameError::Illegal {
+                action: self.format_action(state, action),
+                reason: format!("legal now: {}", names.join(", ")),
+            });
+        }
+        self.apply_legal(state, action);
+        Ok(())
     }
     /// `Some` once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
@@ -115,30 +118,9 @@ pub trait Game: Send + Sync + Sized + 'static {
         MAX_DECISIONS
     }
 
-    // --- Designer metrics ([`crate::metrics`]) ---
-
-    /// The game's metrics for this ruleset, in a stable order (names in the game's own
-    /// words). Default: none (the game-independent figures still come with every report).
-    fn metric_defs(&self) -> Vec<crate::metrics::MetricDef> {
-        Vec::new()
-    }
-    /// How many metrics [`Game::metric_defs`] lists, without building the list.
-    fn metric_len(&self) -> usize {
-        0
-    }
-    /// Called on the playout path before each decision is applied: records into `sheet`
-    /// what no final-state read can give (when something happened). Must not allocate.
-    fn metric_before(&self, _state: &Self::State, _action: Self::Action, _sheet: &mut crate::metrics::MetricSheet) {}
-    /// Called right after each decision is applied (to see what it changed, with what
-    /// [`Game::metric_before`] kept in the sheet's scratch). Must not allocate.
-    fn metric_after(&self, _state: &Self::State, _sheet: &mut crate::metrics::MetricSheet) {}
-    /// A seat's standing at a round end, which the `lead changes` metric follows. Default:
-    /// the heuristic; a game that can count its score so far gives that instead.
-    fn standing(&self, state: &Self::State, seat: Seat) -> f64 {
-        self.heuristic(state, seat)
-    }
-    /// Called once on the final state: records what it tells.
-    fn metric_final(&self, _state: &Self::State, _sheet: &mut crate::metrics::MetricSheet) {}
+    /// Checks every invariant of a state (components conserved, counts in range).
+    /// Used after scenario edits and by the conformance suite.
+    fn check_state(&self, state: &Self::State) -> Result<(), GameError>;
 
     /// The action in the game's notation: lowercase words, stable.
     fn format_action(&self, state: &Self::State, action: Self::Action) -> String;
@@ -154,109 +136,6 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// (face-down order, other players' hidden values, the generator) is drawn anew from
     /// what is public, never copied from the state.
     fn determinize(&self, state: &Self::State, seat: Seat, rng: &mut Rng) -> Self::State;
-
-    /// Checks every invariant of a state (components conserved, counts in range).
-    /// Used after scenario edits and by the conformance suite.
-    fn check_state(&self, state: &Self::State) -> Result<(), GameError>;
-
-    /// A heuristic value of the position for `seat` (higher is better), used by the
-    /// `greedy` bot and to cut off search. Game-specific knowledge lives here.
-    fn heuristic(&self, state: &Self::State, seat: Seat) -> f64;
-
-    /// How many moves the `mcts` bot plays from a new leaf (as
-    /// [`Game::search_rollout_policy`] picks them) before [`Game::heuristic`] scores it: a
-    /// setting of the bot, not a rule. Random moves carry signal in some games and only
-    /// noise in others; each game sets what measured best.
-    fn search_rollout_depth(&self) -> usize {
-        ROLLOUT_DEPTH
-    }
-
-    /// How the `mcts` bot picks the moves of a rollout: a setting of the bot, not a rule.
-    /// Uniformly random moves are cheapest; where they are mostly noise (a dice game whose
-    /// turn is a chain of choices), the game's own one-ply choice carries more signal per
-    /// iteration than the extra iterations random moves would buy.
-    fn search_rollout_policy(&self) -> RolloutPolicy {
-        RolloutPolicy::Random
-    }
-
-    /// How many more of its own decisions in a row the `greedy` bot looks through after
-    /// each candidate (taking the best), before scoring with [`Game::heuristic`]: a setting
-    /// of the bot, not a rule. 0 is plain one-ply greedy. A game whose turn is a short
-    /// chain of choices (move, then place, then use) whose worth shows only at its end
-    /// sets the chain's length; it stops where another player or chance is to move.
-    fn greedy_turn_depth(&self) -> usize {
-        0
-    }
-
-    /// The state as JSON with stable snake_case keys (what `rulesmith state` prints
-    /// and scenario pointers address).
-    fn state_to_json(&self, state: &Self::State) -> serde_json::Value {
-        serde_json::to_value(state).unwrap_or(serde_json::Value::Null)
-    }
-    /// The inverse of [`Game::state_to_json`], followed by [`Game::check_state`].
-    fn state_from_json(&self, value: serde_json::Value) -> Result<Self::State, GameError> {
-        let state: Self::State = from_json(&value).map_err(GameError::InvalidState)?;
-        self.check_state(&state)?;
-        Ok(state)
-    }
-    /// What `seat` receives as JSON (`rulesmith state --seat`, `play`, bot interfaces):
-    /// the JSON of [`Game::observe`]'s state without the generator (`rng`). Games whose
-    /// rules hide values override this to mark them `"hidden"` or leave them out, never
-    /// showing a plausible stand-in.
-    fn view_to_json(&self, state: &Self::State, seat: Seat) -> serde_json::Value {
-        let mut v = self.state_to_json(&self.observe(state, seat));
-        if let Some(m) = v.as_object_mut() {
-            m.remove("rng");
-        }
-        v
-    }
-
-    // --- Fixed-size encodings for learning (`crate::encode`) ---
-
-    /// Every action the rules of this ruleset can ever make legal at a table of
-    /// `players`, each once, in a stable order the game documents: an action's id is its
-    /// index here. Built from the ruleset (its roles, buildings, goods, tiles …), so a
-    /// house rule's new parts get ids without code.
-    fn action_space(&self, players: usize) -> Vec<Self::Action>;
-    /// The names of the observation's features at a table of `players`, in order: the
-    /// observation has exactly this many numbers.
-    fn observation_names(&self, players: usize) -> Vec<String>;
-    /// Writes what `seat` may see of `state` into `out` (as long as
-    /// [`Game::observation_names`] for the state's table; entries are overwritten), feature
-    /// by feature in that order. Reads nothing `seat` may not see.
-    fn observation(&self, state: &Self::State, seat: Seat, out: &mut [f32]);
-
-    // --- Screens (`rulesmith play`, `rulesmith show-game`) ---
-
-    /// The position as `seat` sees it, drawn for an 80×40 terminal in the game's own
-    /// words; what `seat` may not see is drawn as hidden. Games override this; the
-    /// default is a compact summary.
-    fn screen(&self, state: &Self::State, seat: Seat, style: &crate::screen::Style) -> String {
-        let who = match self.to_move(state) {
-            ToMove::Seat(s) => format!("seat {s} to move"),
-            ToMove::Terminal => "the game is over".to_string(),
-        };
-        let mut out = format!(
-            "{} · round {} · {who} · you are {}\n",
-            self.game_id(),
-            self.progress(state).rounds,
-            style.seat(seat, &format!("seat {seat}"))
-        );
-        // Every part of the seat's view (hidden values marked as such), one line each.
-        if let serde_json::Value::Object(m) = self.view_to_json(state, seat) {
-            for (k, v) in &m {
-                let items = [v.to_string()];
-                crate::screen::wrap(&format!("{k}: "), &items, "", &mut out);
-            }
-        }
-        out
-    }
-
-    /// A short note of what a legal action costs or gives (`3 doubloons`), where the game
-    /// knows it, for the numbered menu of `play`. Default: none.
-    fn annotate(&self, _state: &Self::State, _action: Self::Action) -> Option<String> {
-        None
-    }
 }
 
 /// Plays an action given in notation, with an error that lists the legal actions.

@@ -116,6 +116,7 @@ pub mod encode;
 pub mod erased;
 pub mod game;
 pub mod input;
+pub mod json;
 pub mod metrics;
 pub mod names;
 pub mod outcome;
@@ -126,11 +127,27 @@ pub mod ruleset;
 pub mod scenario;
 pub mod screen;
 pub mod sim;
+pub mod staged;
 pub mod steps;
 pub mod suggest;
 pub mod testing;
 pub mod tournament;
 
+/// The game interface and its capabilities, for `use rulesmith_core::prelude::*`.
+pub mod prelude {
+    pub use crate::bots::Evaluate;
+    pub use crate::encode::Encode;
+    pub use crate::game::Game;
+    pub use crate::json::StateJson;
+    pub use crate::metrics::Metrics;
+    pub use crate::screen::Screen;
+}
+
+pub use bots::{Evaluate, RolloutPolicy};
 pub use by_player::{ByPlayer, MAX_PLAYERS};
-pub use game::{Game, GameError, Outcome, RolloutPolicy, Seat, ToMove};
+pub use encode::Encode;
+pub use game::{Game, GameError, Outcome, Seat, ToMove};
+pub use json::StateJson;
+pub use metrics::Metrics;
 pub use rng::Rng;
+pub use screen::Screen;

@@ -13,9 +13,37 @@
 //! standing ([`crate::Game::standing`]: the score so far where the game counts it, as in
 //! Puerto Rico, else the game's heuristic) between round ends, and to the winner at the end.
 
+use crate::bots::Evaluate;
+use crate::game::{Game, Seat};
 use crate::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// A capability: the game's designer metrics, kept on the playout path.
+pub trait Metrics: Game + Evaluate {
+    /// The game's metrics for this ruleset, in a stable order (names in the game's own
+    /// words). Default: none (the game-independent figures still come with every report).
+    fn metric_defs(&self) -> Vec<MetricDef> {
+        Vec::new()
+    }
+    /// How many metrics [`Metrics::metric_defs`] lists, without building the list.
+    fn metric_len(&self) -> usize {
+        0
+    }
+    /// Called on the playout path before each decision is applied: records into `sheet`
+    /// what no final-state read can give (when something happened). Must not allocate.
+    fn metric_before(&self, _state: &Self::State, _action: Self::Action, _sheet: &mut MetricSheet) {}
+    /// Called right after each decision is applied (to see what it changed, with what
+    /// [`Metrics::metric_before`] kept in the sheet's scratch). Must not allocate.
+    fn metric_after(&self, _state: &Self::State, _sheet: &mut MetricSheet) {}
+    /// A seat's standing at a round end, which the `lead changes` metric follows. Default:
+    /// the heuristic; a game that can count its score so far gives that instead.
+    fn standing(&self, state: &Self::State, seat: Seat) -> f64 {
+        self.heuristic(state, seat)
+    }
+    /// Called once on the final state: records what it tells.
+    fn metric_final(&self, _state: &Self::State, _sheet: &mut MetricSheet) {}
+}
 
 /// What a metric counts, which decides its figures.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,42 @@
 //! layout helpers the games' screens share.
 
 use crate::by_player::Seat;
+use crate::game::ToMove;
+use crate::json::StateJson;
 use anstyle::{AnsiColor, Effects, Style as Paint};
+
+/// A capability: the game drawn for a terminal (`rulesmith play`, `rulesmith show-game`).
+pub trait Screen: StateJson {
+    /// The position as `seat` sees it, drawn for an 80×40 terminal in the game's own
+    /// words; what `seat` may not see is drawn as hidden. Games override this; the
+    /// default is a compact summary.
+    fn screen(&self, state: &Self::State, seat: Seat, style: &Style) -> String {
+        let who = match self.to_move(state) {
+            ToMove::Seat(s) => format!("seat {s} to move"),
+            ToMove::Terminal => "the game is over".to_string(),
+        };
+        let mut out = format!(
+            "{} · round {} · {who} · you are {}\n",
+            self.game_id(),
+            self.progress(state).rounds,
+            style.seat(seat, &format!("seat {seat}"))
+        );
+        // Every part of the seat's view (hidden values marked as such), one line each.
+        if let serde_json::Value::Object(m) = self.view_to_json(state, seat) {
+            for (k, v) in &m {
+                let items = [v.to_string()];
+                wrap(&format!("{k}: "), &items, "", &mut out);
+            }
+        }
+        out
+    }
+
+    /// A short note of what a legal action costs or gives (`3 doubloons`), where the game
+    /// knows it, for the numbered menu of `play`. Default: none.
+    fn annotate(&self, _state: &Self::State, _action: Self::Action) -> Option<String> {
+        None
+    }
+}
 
 /// Screens are drawn for a terminal this wide.
 pub const WIDTH: usize = 80;

@@ -6,7 +6,9 @@
 //! floating-point sums are identical on every run.
 
 use crate::bots::{self, Bot, BotError, BotSpec};
-use crate::game::{Game, GameError, Outcome, Seat, ToMove};
+use crate::game::{GameError, Outcome, Seat, ToMove};
+use crate::json::StateJson;
+use crate::metrics::Metrics;
 use crate::rng::{Rng, game_seed};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -115,7 +117,7 @@ pub fn bot_rng(seed: u64) -> Rng {
 }
 
 /// Plays one game from setup to the end, each seat played by a fresh bot of its spec.
-pub fn play_game<G: Game>(
+pub fn play_game<G: Metrics + StateJson>(
     game: &G,
     players: usize,
     index: u64,
@@ -129,7 +131,7 @@ pub fn play_game<G: Game>(
 /// [`play_game`], collecting the designer metrics only when `metrics`; the game stops
 /// ([`SimError::Stopped`]) at its next decision once `stop` is set.
 #[allow(clippy::too_many_arguments)]
-pub fn play_game_collecting<G: Game>(
+pub fn play_game_collecting<G: Metrics + StateJson>(
     game: &G,
     players: usize,
     index: u64,
@@ -154,7 +156,7 @@ pub fn play_game_collecting<G: Game>(
 
 /// Plays one game from setup to the end with the given bots, one per seat (a Rust
 /// user's own [`Bot`]s included).
-pub fn play_game_with<G: Game>(
+pub fn play_game_with<G: Metrics + StateJson>(
     game: &G,
     players: usize,
     index: u64,
@@ -168,7 +170,7 @@ pub fn play_game_with<G: Game>(
 /// [`play_game_with`], collecting the designer metrics only when `metrics`; stopped like
 /// [`play_game_collecting`].
 #[allow(clippy::too_many_arguments)]
-pub fn play_game_with_collecting<G: Game>(
+pub fn play_game_with_collecting<G: Metrics + StateJson>(
     game: &G,
     players: usize,
     index: u64,
@@ -192,7 +194,7 @@ pub fn play_game_with_collecting<G: Game>(
 
 /// The game loop both entry points share; `choose` answers for the seat to move.
 #[allow(clippy::too_many_arguments)]
-fn run_game<G: Game>(
+fn run_game<G: Metrics + StateJson>(
     game: &G,
     players: usize,
     index: u64,
@@ -265,7 +267,11 @@ fn run_game<G: Game>(
 }
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
-pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResult)) -> Result<Tally, SimError> {
+pub fn simulate<G: Metrics + StateJson>(
+    game: &G,
+    opts: &SimOptions,
+    each: impl FnMut(&GameResult),
+) -> Result<Tally, SimError> {
     let play = |i: u64, r: u32, stop: &AtomicBool| {
         let seed = game_seed(opts.seed, i);
         let (record, metrics, stop) = (opts.record, opts.metrics, Some(stop));
@@ -283,7 +289,7 @@ pub fn simulate<G: Game>(game: &G, opts: &SimOptions, each: impl FnMut(&GameResu
 /// Runs a simulation whose bots come from `make_bot` (called once per seat of each
 /// game, on the worker threads): the way to simulate with a [`Bot`] of one's own.
 /// `opts.bots` only names the seats in the report.
-pub fn simulate_with<G: Game>(
+pub fn simulate_with<G: Metrics + StateJson>(
     game: &G,
     opts: &SimOptions,
     make_bot: &(dyn Fn(Seat) -> Box<dyn Bot<G>> + Sync),
@@ -1093,10 +1099,10 @@ mod stop_tests {
         fn choose(
             &mut self,
             _game: &TakeAway,
-            _state: &<TakeAway as Game>::State,
-            legal: &[<TakeAway as Game>::Action],
+            _state: &<TakeAway as crate::game::Game>::State,
+            legal: &[<TakeAway as crate::game::Game>::Action],
             _rng: &mut Rng,
-        ) -> Result<<TakeAway as Game>::Action, BotError> {
+        ) -> Result<<TakeAway as crate::game::Game>::Action, BotError> {
             if self.fails {
                 return Err(BotError { bot: "counted".into(), seat: 0, reason: "fails on purpose".into() });
             }

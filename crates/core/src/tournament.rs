@@ -14,7 +14,8 @@
 //! TrueSkill update would.
 
 use crate::bots::BotSpec;
-use crate::game::Game;
+use crate::json::StateJson;
+use crate::metrics::Metrics;
 use crate::rng::game_seed;
 use crate::sim::{SimError, play_game_collecting, wilson};
 use rayon::prelude::*;
@@ -152,7 +153,7 @@ impl TournamentTally {
 }
 
 /// Plays the tournament (or its shard).
-pub fn run<G: Game>(game: &G, opts: &TournamentOptions) -> Result<TournamentTally, SimError> {
+pub fn run<G: Metrics + StateJson>(game: &G, opts: &TournamentOptions) -> Result<TournamentTally, SimError> {
     let seatings = seatings(opts.bots.len(), opts.players).map_err(|reason| SimError::Game {
         index: 0,
         seed: opts.seed,

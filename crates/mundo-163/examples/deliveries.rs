@@ -5,6 +5,7 @@
 //! the goods left at the end of each game; `SHOW=2` the value of each legal action there.
 #![allow(clippy::expect_used)]
 use rulesmith_core::bots::{self, BotSpec};
+use rulesmith_core::prelude::*;
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::trolley::open_demand;
 use rulesmith_mundo_163::{Action, Phase};

@@ -2,6 +2,7 @@
 //! `cargo run --release -p rulesmith-mundo-163 --example trace -- PLAYERS SEED BOT ROUNDS`
 //! (defaults: 2 players, seed 1, greedy, 5 rounds).
 use rulesmith_core::bots::{self, BotSpec};
+use rulesmith_core::prelude::*;
 use rulesmith_core::{Game, Rng, ToMove};
 
 fn main() {

@@ -276,20 +276,6 @@ impl Game for Mundo163 {
         }
     }
 
-    fn apply(&self, state: &mut State, action: Action) -> Result<(), GameError> {
-        if state.phase == Phase::Over {
-            return Err(GameError::Over);
-        }
-        if !self.is_legal(state, action) {
-            return Err(GameError::Illegal {
-                action: self.format_action(state, action),
-                reason: "not legal in this position".into(),
-            });
-        }
-        self.play(state, action);
-        Ok(())
-    }
-
     fn apply_legal(&self, state: &mut State, action: Action) {
         if state.phase != Phase::Over {
             self.play(state, action);
@@ -314,6 +300,28 @@ impl Game for Mundo163 {
         Progress { rounds: state.round }
     }
 
+    fn format_action(&self, _state: &State, action: Action) -> String {
+        action::format(&self.rules, action)
+    }
+
+    fn parse_action(&self, _state: &State, text: &str) -> Result<Action, GameError> {
+        action::parse(&self.rules, text)
+    }
+
+    fn observe(&self, state: &State, _seat: Seat) -> State {
+        hidden::observe(&self.rules, state)
+    }
+
+    fn determinize(&self, state: &State, _seat: Seat, rng: &mut Rng) -> State {
+        hidden::determinize(&self.rules, state, rng)
+    }
+
+    fn check_state(&self, state: &State) -> Result<(), GameError> {
+        check::check(&self.rules, state)
+    }
+}
+
+impl rulesmith_core::metrics::Metrics for Mundo163 {
     fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
         metrics::list(&self.rules)
     }
@@ -335,27 +343,9 @@ impl Game for Mundo163 {
     fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
         metrics::end(&self.rules, s, m);
     }
+}
 
-    fn format_action(&self, _state: &State, action: Action) -> String {
-        action::format(&self.rules, action)
-    }
-
-    fn parse_action(&self, _state: &State, text: &str) -> Result<Action, GameError> {
-        action::parse(&self.rules, text)
-    }
-
-    fn observe(&self, state: &State, _seat: Seat) -> State {
-        hidden::observe(&self.rules, state)
-    }
-
-    fn determinize(&self, state: &State, _seat: Seat, rng: &mut Rng) -> State {
-        hidden::determinize(&self.rules, state, rng)
-    }
-
-    fn check_state(&self, state: &State) -> Result<(), GameError> {
-        check::check(&self.rules, state)
-    }
-
+impl rulesmith_core::encode::Encode for Mundo163 {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(&self.rules, players)
     }
@@ -367,7 +357,9 @@ impl Game for Mundo163 {
     fn observation(&self, state: &State, seat: Seat, out: &mut [f32]) {
         encoding::observe(&self.rules, state, seat, out);
     }
+}
 
+impl rulesmith_core::bots::Evaluate for Mundo163 {
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {
         heuristic::heuristic(&self.rules, state, seat)
     }
@@ -378,7 +370,9 @@ impl Game for Mundo163 {
     fn search_rollout_depth(&self) -> usize {
         0
     }
+}
 
+impl rulesmith_core::json::StateJson for Mundo163 {
     fn state_to_json(&self, state: &State) -> serde_json::Value {
         view::to_json(&self.rules, state)
     }
@@ -390,7 +384,9 @@ impl Game for Mundo163 {
     fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
         view::from_json(&self.rules, value)
     }
+}
 
+impl rulesmith_core::screen::Screen for Mundo163 {
     fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
         screen::draw(&self.rules, &self.observe(state, seat), seat, style)
     }

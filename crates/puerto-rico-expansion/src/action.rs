@@ -9,13 +9,9 @@
 use crate::rules::Rules;
 use rulesmith_core::GameError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// Pick a building (by building index) for an empty slot of its cost.
-    Draft(u8),
-    /// An action of the game proper.
-    Play(rulesmith_puerto_rico::Action),
-}
+/// A draft pick (`Setup`: a building index, for an empty slot of its cost), then an
+/// action of the game proper (`Play`).
+pub type Action = rulesmith_core::staged::Staged<u8, rulesmith_puerto_rico::Action>;
 
 pub fn format_draft(rules: &Rules, b: u8) -> String {
     let id = rules.base.buildings.get(usize::from(b)).map_or_else(|| format!("building-{b}"), |x| x.id.clone());
@@ -23,15 +19,13 @@ pub fn format_draft(rules: &Rules, b: u8) -> String {
 }
 
 /// Reads `draft ID`; `None` if the text is not a draft pick.
-pub fn parse_draft(rules: &Rules, text: &str) -> Option<Result<Action, GameError>> {
+pub fn parse_draft(rules: &Rules, text: &str) -> Option<Result<u8, GameError>> {
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {
-        ["draft", id] => {
-            Some(rules.base.building_index(id).map(|i| Action::Draft(i as u8)).ok_or_else(|| GameError::Unparsable {
-                text: text.to_string(),
-                reason: format!("`{id}` is not a building of this ruleset"),
-            }))
-        }
+        ["draft", id] => Some(rules.base.building_index(id).map(|i| i as u8).ok_or_else(|| GameError::Unparsable {
+            text: text.to_string(),
+            reason: format!("`{id}` is not a building of this ruleset"),
+        })),
         ["draft", ..] => {
             Some(Err(GameError::Unparsable { text: text.to_string(), reason: "expected `draft BUILDING`".to_string() }))
         }

@@ -22,7 +22,7 @@ fn candidates(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
 
 pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
     candidates(rules)
-        .map(|b| Action::Draft(b as u8))
+        .map(|b| Action::Setup(b as u8))
         .chain(base::action_space(&rules.base, players).into_iter().map(Action::Play))
         .collect()
 }

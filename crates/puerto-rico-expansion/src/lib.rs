@@ -97,150 +97,86 @@ pub use action::Action;
 pub use rules::{Rules, decode};
 pub use state::State;
 
-use rulesmith_core::Rng;
-use rulesmith_core::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
+use rulesmith_core::game::{Game, GameError, Seat};
+use rulesmith_core::staged::SetupThenBase;
 use serde_json::Value;
 
-impl Game for Rules {
+/// The draft, then the base game: [`SetupThenBase`] makes this a [`Game`], with the base
+/// game's outcome, metrics and the bots' settings.
+impl SetupThenBase for Rules {
+    type Base = rulesmith_puerto_rico::Rules;
     type State = State;
-    type Action = Action;
+    type Pick = u8;
 
     fn game_id(&self) -> &'static str {
         "puerto-rico-expansion"
     }
 
-    fn players(&self) -> std::ops::RangeInclusive<usize> {
-        self.base.players()
+    fn base(&self) -> &rulesmith_puerto_rico::Rules {
+        &self.base
     }
 
-    fn new_game(&self, players: usize, seed: u64) -> Result<State, GameError> {
-        let base = self.base.new_game(players, seed)?;
+    fn base_state<'s>(&self, s: &'s State) -> &'s rulesmith_puerto_rico::State {
+        &s.base
+    }
+
+    fn base_state_mut<'s>(&self, s: &'s mut State) -> &'s mut rulesmith_puerto_rico::State {
+        &mut s.base
+    }
+
+    fn with_base_state(&self, s: &State, base: rulesmith_puerto_rico::State) -> State {
+        State { base, draft: s.draft }
+    }
+
+    fn begin(&self, base: rulesmith_puerto_rico::State) -> State {
         let mut s = State { base, draft: state::Draft { slots: [None; rules::MAX_SLOTS], over: false } };
         draft::setup(self, &mut s);
-        Ok(s)
+        s
     }
 
-    fn player_count(&self, s: &State) -> usize {
-        s.base.player_count()
+    fn setup_over(&self, s: &State) -> bool {
+        s.draft.over
     }
 
-    fn to_move(&self, s: &State) -> ToMove {
-        if s.draft.over { self.base.to_move(&s.base) } else { ToMove::Seat(draft::seat(s)) }
+    fn setup_seat(&self, s: &State) -> Seat {
+        draft::seat(s)
     }
 
-    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
-        out.clear();
-        if s.draft.over {
-            rulesmith_puerto_rico::phases::for_each_legal(&self.base, &s.base, &mut |a| out.push(Action::Play(a)));
-        } else {
-            draft::legal(self, s, &mut |b| out.push(Action::Draft(b)));
-        }
+    fn setup_legal(&self, s: &State, f: &mut dyn FnMut(u8)) {
+        draft::legal(self, s, &mut |b| f(b));
     }
 
-    fn apply(&self, s: &mut State, a: Action) -> Result<(), GameError> {
-        match (s.draft.over, a) {
-            (true, Action::Play(a)) => self.base.apply(&mut s.base, a),
-            (false, Action::Draft(b)) => {
-                let mut legal = false;
-                draft::legal(self, s, &mut |x| legal |= x == b);
-                if !legal {
-                    return Err(GameError::Illegal {
-                        action: action::format_draft(self, b),
-                        reason: "no empty slot of its cost, already drafted, or excluded by a drafted building".into(),
-                    });
-                }
-                draft::pick(self, s, b);
-                draft::finish_if_done(self, s);
-                Ok(())
-            }
-            (true, Action::Draft(b)) => {
-                Err(GameError::Illegal { action: action::format_draft(self, b), reason: "the draft is over".into() })
-            }
-            (false, Action::Play(a)) => Err(GameError::Illegal {
-                action: self.base.format_action(&s.base, a),
-                reason: "the building draft is not over: pick a building (`draft ID`)".into(),
-            }),
-        }
+    fn setup_pick(&self, s: &mut State, b: u8) {
+        draft::pick(self, s, b);
+        draft::finish_if_done(self, s);
     }
 
-    fn apply_legal(&self, s: &mut State, a: Action) {
-        match a {
-            Action::Play(a) => self.base.apply_legal(&mut s.base, a),
-            Action::Draft(b) => {
-                draft::pick(self, s, b);
-                draft::finish_if_done(self, s);
-            }
-        }
+    fn format_pick(&self, b: u8) -> String {
+        action::format_draft(self, b)
     }
 
-    fn outcome(&self, s: &State) -> Option<Outcome> {
-        if s.draft.over { self.base.outcome(&s.base) } else { None }
+    fn parse_pick(&self, text: &str) -> Option<Result<u8, GameError>> {
+        action::parse_draft(self, text)
     }
 
-    fn progress(&self, s: &State) -> Progress {
-        self.base.progress(&s.base)
-    }
-
-    // The metrics are the base game's (the draft is setup, not play).
-    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
-        self.base.metric_defs()
-    }
-
-    fn metric_len(&self) -> usize {
-        self.base.metric_len()
-    }
-
-    #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
-        if let Action::Play(a) = a {
-            self.base.metric_before(&s.base, a, m);
-        }
-    }
-
-    #[inline]
-    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        if s.draft.over {
-            self.base.metric_after(&s.base, m);
-        }
-    }
-
-    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.base.metric_final(&s.base, m);
-    }
-
-    #[inline]
-    fn standing(&self, s: &State, seat: Seat) -> f64 {
-        self.base.standing(&s.base, seat)
-    }
-
-    fn format_action(&self, s: &State, a: Action) -> String {
-        match a {
-            Action::Draft(b) => action::format_draft(self, b),
-            Action::Play(a) => self.base.format_action(&s.base, a),
-        }
-    }
-
-    fn parse_action(&self, s: &State, text: &str) -> Result<Action, GameError> {
-        match action::parse_draft(self, text.trim()) {
-            Some(r) => r,
-            None => self.base.parse_action(&s.base, text).map(Action::Play),
-        }
-    }
-
-    fn observe(&self, s: &State, seat: Seat) -> State {
-        State { base: self.base.observe(&s.base, seat), draft: s.draft }
-    }
-
-    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
-        State { base: self.base.determinize(&s.base, seat, rng), draft: s.draft }
-    }
-
-    fn check_state(&self, s: &State) -> Result<(), GameError> {
-        self.base.check_state(&s.base).map_err(json::rename_error)?;
+    /// The forests' invariants (tiles conserved, laid on the island) and the draft's.
+    fn check_setup(&self, s: &State) -> Result<(), GameError> {
         forests::Forests.check(&s.base).map_err(GameError::InvalidState)?;
         draft::check(self, s).map_err(GameError::InvalidState)
     }
 
+    /// The base game's messages name `/forests` and `/forest_tiles` as this game's JSON does.
+    fn base_error(&self, e: GameError) -> GameError {
+        json::rename_error(e)
+    }
+
+    /// Without a list per decision (the playout path).
+    fn base_legal(&self, s: &rulesmith_puerto_rico::State, f: &mut dyn FnMut(rulesmith_puerto_rico::Action)) {
+        rulesmith_puerto_rico::phases::for_each_legal(&self.base, s, &mut |a| f(a));
+    }
+}
+
+impl rulesmith_core::encode::Encode for Rules {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(self, players)
     }
@@ -252,11 +188,9 @@ impl Game for Rules {
     fn observation(&self, s: &State, seat: Seat, out: &mut [f32]) {
         encoding::observe(self, s, seat, out);
     }
+}
 
-    fn heuristic(&self, s: &State, seat: Seat) -> f64 {
-        self.base.heuristic(&s.base, seat)
-    }
-
+impl rulesmith_core::json::StateJson for Rules {
     fn state_to_json(&self, s: &State) -> Value {
         let mut v = self.base.state_to_json(&s.base);
         json::rename_out(&mut v);
@@ -281,7 +215,9 @@ impl Game for Rules {
         self.check_state(&s)?;
         Ok(s)
     }
+}
 
+impl rulesmith_core::screen::Screen for Rules {
     fn screen(&self, s: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
         screen::draw(self, &self.observe(s, seat), seat, style)
     }

@@ -38,6 +38,6 @@ pub fn draw(rules: &Rules, s: &State, seat: Seat, style: &Style) -> String {
 pub fn annotate(rules: &Rules, s: &State, a: Action) -> Option<String> {
     match a {
         Action::Play(a) => rulesmith_puerto_rico::screen::annotate(&rules.base, &s.base, a),
-        Action::Draft(b) => rules.base.buildings.get(usize::from(b)).map(|x| format!("{} VP, costs {}", x.vp, x.cost)),
+        Action::Setup(b) => rules.base.buildings.get(usize::from(b)).map(|x| format!("{} VP, costs {}", x.vp, x.cost)),
     }
 }

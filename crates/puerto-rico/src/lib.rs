@@ -159,19 +159,6 @@ impl Game for Rules {
         phases::for_each_legal(self, s, &mut |a| out.push(a));
     }
 
-    fn apply(&self, s: &mut State, a: Action) -> Result<(), GameError> {
-        if s.phase == state::Phase::GameOver {
-            return Err(GameError::Over);
-        }
-        let mut legal = false;
-        phases::for_each_legal(self, s, &mut |x| legal |= x == a);
-        if !legal {
-            return Err(GameError::Illegal { action: self.format_action(s, a), reason: "not legal now".into() });
-        }
-        phases::play(self, s, a);
-        Ok(())
-    }
-
     fn apply_legal(&self, s: &mut State, a: Action) {
         phases::play(self, s, a);
     }
@@ -188,34 +175,6 @@ impl Game for Rules {
 
     fn progress(&self, s: &State) -> Progress {
         Progress { rounds: s.round }
-    }
-
-    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
-        self.metric_list()
-    }
-
-    fn metric_len(&self) -> usize {
-        self.metric_count()
-    }
-
-    #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_decision(s, a, m);
-    }
-
-    #[inline]
-    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_applied(s, m);
-    }
-
-    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_end(s, m);
-    }
-
-    /// Lead changes follow the score so far: VP chips, buildings and bonuses.
-    #[inline]
-    fn standing(&self, s: &State, seat: Seat) -> f64 {
-        f64::from(score(self, &s.players[seat]))
     }
 
     fn format_action(&self, s: &State, a: Action) -> String {
@@ -294,7 +253,39 @@ impl Game for Rules {
     fn check_state(&self, s: &State) -> Result<(), GameError> {
         check::check(self, s).map_err(GameError::InvalidState)
     }
+}
 
+impl rulesmith_core::metrics::Metrics for Rules {
+    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+        self.metric_list()
+    }
+
+    fn metric_len(&self) -> usize {
+        self.metric_count()
+    }
+
+    #[inline]
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_decision(s, a, m);
+    }
+
+    #[inline]
+    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_applied(s, m);
+    }
+
+    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        self.metric_end(s, m);
+    }
+
+    /// Lead changes follow the score so far: VP chips, buildings and bonuses.
+    #[inline]
+    fn standing(&self, s: &State, seat: Seat) -> f64 {
+        f64::from(score(self, &s.players[seat]))
+    }
+}
+
+impl rulesmith_core::encode::Encode for Rules {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(self, players)
     }
@@ -306,7 +297,9 @@ impl Game for Rules {
     fn observation(&self, s: &State, seat: Seat, out: &mut [f32]) {
         encoding::observe(self, s, seat, &mut rulesmith_core::encode::Features::new(out));
     }
+}
 
+impl rulesmith_core::bots::Evaluate for Rules {
     /// VP as they would be scored now, plus what the rest will likely turn into VP. The
     /// weights are VP per unit (their effect on strength: `examples/strength.rs`):
     fn heuristic(&self, s: &State, seat: Seat) -> f64 {
@@ -335,7 +328,9 @@ impl Game for Rules {
             // weight from 0.05 to 0.2 gave the same games, see README).
             + 0.1 * f64::from(board::island_used(p))
     }
+}
 
+impl rulesmith_core::json::StateJson for Rules {
     fn state_to_json(&self, s: &State) -> serde_json::Value {
         json::to_json(self, s)
     }
@@ -351,7 +346,9 @@ impl Game for Rules {
         self.check_state(&s)?;
         Ok(s)
     }
+}
 
+impl rulesmith_core::screen::Screen for Rules {
     fn screen(&self, s: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
         screen::draw(self, &self.observe(s, seat), seat, style)
     }

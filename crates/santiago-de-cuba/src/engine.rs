@@ -8,9 +8,9 @@
 use crate::action::{Action, Gift, Use};
 use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
 use crate::state::{Phase, State};
+use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
 use rulesmith_core::steps::{self, PassRound};
-use rulesmith_core::{GameError, Seat};
 
 /// Calls `f` with every legal action, in a stable order.
 pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -296,25 +296,6 @@ fn can_deliver(r: &Rules, s: &State, seat: Seat) -> bool {
     let mut any = false;
     each_delivery(r, s, seat, &mut |_| any = true);
     any
-}
-
-/// Plays `a`; an illegal action leaves the state unchanged.
-pub fn apply(r: &Rules, s: &mut State, a: Action) -> Result<(), GameError> {
-    if s.is_over() {
-        return Err(GameError::Over);
-    }
-    let mut legal = false;
-    each_legal(r, s, &mut |x| legal |= x == a);
-    if !legal {
-        let mut names = Vec::new();
-        each_legal(r, s, &mut |x| names.push(crate::action::format(r, x)));
-        return Err(GameError::Illegal {
-            action: crate::action::format(r, a),
-            reason: format!("legal now: {}", names.join(", ")),
-        });
-    }
-    apply_legal(r, s, a);
-    Ok(())
 }
 
 /// Plays an action taken from this very state's legal actions, unchecked (the playout

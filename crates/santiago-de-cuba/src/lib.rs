@@ -141,24 +141,6 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<SantiagoDeCuba> {
 }
 
 impl Game for SantiagoDeCuba {
-    /// A turn is `drive`, then the citizen's choice, `pawn` and `use`: the building a drive
-    /// reaches is worth only what using it brings, so greedy looks through the rest of
-    /// the turn (3 measured best: 75% → 98% against random players with 3 players, 78% →
-    /// 96% with 4; `cargo run --release --example strength -- --budgets none`).
-    fn greedy_turn_depth(&self) -> usize {
-        3
-    }
-
-    /// The dice and the street make random rollout moves mostly noise: `mcts` rollouts take
-    /// the game's one-ply choice instead (a random move one time in ten). Measured with
-    /// `cargo run --release --example strength -- --games 50 --budgets mcts --rulesets
-    /// santiago-de-cuba --players 2,3,4` against greedy: 98 / 82 / 66% with random moves,
-    /// 100 / 88 / 75% with these (8 moves deep; 4 or 30 moves, or a random move one time
-    /// in four, did worse), at about twice the time a decision.
-    fn search_rollout_policy(&self) -> rulesmith_core::RolloutPolicy {
-        rulesmith_core::RolloutPolicy::Greedy { explore_percent: 10 }
-    }
-
     type State = State;
     type Action = Action;
 
@@ -241,10 +223,6 @@ impl Game for SantiagoDeCuba {
         engine::each_legal(&self.rules, state, &mut |a| out.push(a));
     }
 
-    fn apply(&self, state: &mut State, action: Action) -> Result<(), GameError> {
-        engine::apply(&self.rules, state, action)
-    }
-
     /// The playout path: no second legality check (issue 31).
     fn apply_legal(&self, state: &mut State, action: Action) {
         engine::apply_legal(&self.rules, state, action)
@@ -256,28 +234,6 @@ impl Game for SantiagoDeCuba {
 
     fn progress(&self, state: &State) -> Progress {
         Progress { rounds: state.turn.round }
-    }
-
-    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
-        metrics::list(&self.rules)
-    }
-
-    fn metric_len(&self) -> usize {
-        metrics::count(&self.rules)
-    }
-
-    #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
-        metrics::decision(&self.rules, self.to_move(s), s, a, m);
-    }
-
-    #[inline]
-    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        metrics::applied(&self.rules, s, m);
-    }
-
-    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
-        metrics::end(&self.rules, s, m);
     }
 
     fn format_action(&self, _state: &State, action: Action) -> String {
@@ -299,7 +255,33 @@ impl Game for SantiagoDeCuba {
     fn check_state(&self, state: &State) -> Result<(), GameError> {
         check::check_state(&self.rules, state)
     }
+}
 
+impl rulesmith_core::metrics::Metrics for SantiagoDeCuba {
+    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+        metrics::list(&self.rules)
+    }
+
+    fn metric_len(&self) -> usize {
+        metrics::count(&self.rules)
+    }
+
+    #[inline]
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+        metrics::decision(&self.rules, self.to_move(s), s, a, m);
+    }
+
+    #[inline]
+    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        metrics::applied(&self.rules, s, m);
+    }
+
+    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+        metrics::end(&self.rules, s, m);
+    }
+}
+
+impl rulesmith_core::encode::Encode for SantiagoDeCuba {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(&self.rules, players)
     }
@@ -311,11 +293,33 @@ impl Game for SantiagoDeCuba {
     fn observation(&self, state: &State, seat: Seat, out: &mut [f32]) {
         encoding::observe(&self.rules, state, seat, out);
     }
+}
+
+impl rulesmith_core::bots::Evaluate for SantiagoDeCuba {
+    /// A turn is `drive`, then the citizen's choice, `pawn` and `use`: the building a drive
+    /// reaches is worth only what using it brings, so greedy looks through the rest of
+    /// the turn (3 measured best: 75% → 98% against random players with 3 players, 78% →
+    /// 96% with 4; `cargo run --release --example strength -- --budgets none`).
+    fn greedy_turn_depth(&self) -> usize {
+        3
+    }
+
+    /// The dice and the street make random rollout moves mostly noise: `mcts` rollouts take
+    /// the game's one-ply choice instead (a random move one time in ten). Measured with
+    /// `cargo run --release --example strength -- --games 50 --budgets mcts --rulesets
+    /// santiago-de-cuba --players 2,3,4` against greedy: 98 / 82 / 66% with random moves,
+    /// 100 / 88 / 75% with these (8 moves deep; 4 or 30 moves, or a random move one time
+    /// in four, did worse), at about twice the time a decision.
+    fn search_rollout_policy(&self) -> rulesmith_core::RolloutPolicy {
+        rulesmith_core::RolloutPolicy::Greedy { explore_percent: 10 }
+    }
 
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {
         heuristic::heuristic(&self.rules, state, seat)
     }
+}
 
+impl rulesmith_core::json::StateJson for SantiagoDeCuba {
     fn state_to_json(&self, state: &State) -> serde_json::Value {
         json::to_json(&self.rules, state)
     }
@@ -329,7 +333,9 @@ impl Game for SantiagoDeCuba {
         self.check_state(&state)?;
         Ok(state)
     }
+}
 
+impl rulesmith_core::screen::Screen for SantiagoDeCuba {
     /// Drawn from what the seat sees; once the game is over every holding is revealed
     /// for the final scores (S002:L406-412), so from the state itself.
     fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {

@@ -23,7 +23,8 @@
 //! with anything but a legal action stops the run with an error naming it.
 
 use super::bot::{Bot, BotError};
-use crate::game::{Game, Seat, ToMove};
+use crate::game::{Seat, ToMove};
+use crate::json::StateJson;
 use crate::rng::Rng;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -177,7 +178,7 @@ impl ExecBot {
         BotError { bot: format!("exec:{}", self.spec.command), seat: self.seat, reason: reason.into() }
     }
 
-    fn start<G: Game>(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<(), BotError> {
+    fn start<G: StateJson>(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<(), BotError> {
         let argv = &self.spec.argv;
         let mut command = Command::new(&argv[0]);
         command.args(&argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -337,7 +338,7 @@ fn clip(text: &str) -> String {
     out
 }
 
-impl<G: Game> Bot<G> for ExecBot {
+impl<G: StateJson> Bot<G> for ExecBot {
     fn name(&self) -> String {
         format!("exec:{}", self.spec.command)
     }

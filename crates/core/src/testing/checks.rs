@@ -1,7 +1,9 @@
 //! Checks every game passes on a seeded random game, called through [`crate::erased::AnyGame`]
 //! by the conformance suite: encodings, and `apply` against `apply_legal`.
 
-use crate::game::{Game, Seat, ToMove};
+use crate::bots::Evaluate;
+use crate::encode::Encode;
+use crate::game::{Seat, ToMove};
 use crate::sim::bot_rng;
 
 /// Checks a game's encodings on one seeded random game: the action space lists each
@@ -10,7 +12,7 @@ use crate::sim::bot_rng;
 /// to it; every seat's observation writes exactly as many finite numbers as there are
 /// names; and it is the same for the state and for states that differ from it only in
 /// what the seat may not see ([`Game::determinize`] of the position, three draws).
-pub fn check_encoding<G: Game>(game: &G, players: usize, seed: u64) -> Result<(), String> {
+pub fn check_encoding<G: Encode + Evaluate>(game: &G, players: usize, seed: u64) -> Result<(), String> {
     let space = crate::encode::ActionSpace::new(game, players)?;
     let names = game.observation_names(players);
     let start = game.new_game(players, seed).map_err(|e| format!("setup failed: {e}"))?;
@@ -80,7 +82,7 @@ pub fn check_encoding<G: Game>(game: &G, players: usize, seed: u64) -> Result<()
 /// [`Game::apply`] and [`Game::apply_legal`] (the fast path simulations and search use),
 /// and actions that were legal earlier but are not now are refused by `apply` without
 /// changing the state.
-pub fn check_apply_paths<G: Game>(game: &G, players: usize, seed: u64) -> Result<(), String> {
+pub fn check_apply_paths<G: Evaluate>(game: &G, players: usize, seed: u64) -> Result<(), String> {
     let mut s = game.new_game(players, seed).map_err(|e| format!("setup failed: {e}"))?;
     let mut rng = bot_rng(seed);
     let mut legal = Vec::new();

@@ -7,6 +7,7 @@
 #![allow(clippy::panic)]
 
 use crate::game::{Game, ToMove};
+use crate::json::StateJson;
 use crate::rng::Rng;
 
 /// Every legal action in notation, in the game's stable order.
@@ -74,7 +75,7 @@ impl Default for Checks {
 /// `checks.json_each`) the JSON round-trips to an equal state; the final state always
 /// round-trips. Returns the actions in notation and the final state.
 #[track_caller]
-pub fn random_game<G: Game>(
+pub fn random_game<G: StateJson>(
     g: &G,
     players: usize,
     seed: u64,
@@ -119,7 +120,7 @@ pub fn random_game<G: Game>(
 }
 
 #[track_caller]
-fn json_round_trip<G: Game>(g: &G, s: &G::State, at: &str) {
+fn json_round_trip<G: StateJson>(g: &G, s: &G::State, at: &str) {
     match g.state_from_json(g.state_to_json(s)) {
         Ok(back) => assert!(&back == s, "{at}: the state read back from its JSON differs"),
         Err(e) => panic!("{at}: the state's JSON does not read back: {e}"),
@@ -128,7 +129,7 @@ fn json_round_trip<G: Game>(g: &G, s: &G::State, at: &str) {
 
 /// A state from its JSON with edits at JSON Pointers, as a scenario's `[set]` does.
 #[track_caller]
-pub fn edited<G: Game>(g: &G, s: &G::State, edits: &[(&str, serde_json::Value)]) -> G::State {
+pub fn edited<G: StateJson>(g: &G, s: &G::State, edits: &[(&str, serde_json::Value)]) -> G::State {
     let mut j = g.state_to_json(s);
     for (p, v) in edits {
         match j.pointer_mut(p) {
@@ -146,7 +147,7 @@ pub fn edited<G: Game>(g: &G, s: &G::State, edits: &[(&str, serde_json::Value)])
 /// value there, or as a new key of the object above it): for tests of refused states.
 /// Panics if the state reads back.
 #[track_caller]
-pub fn refused_json<G: Game>(g: &G, json: &serde_json::Value, pointer: &str, value: serde_json::Value) -> String {
+pub fn refused_json<G: StateJson>(g: &G, json: &serde_json::Value, pointer: &str, value: serde_json::Value) -> String {
     let mut v = json.clone();
     match v.pointer_mut(pointer) {
         Some(slot) => *slot = value,

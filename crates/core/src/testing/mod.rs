@@ -201,17 +201,10 @@ impl Game for TakeAway {
         }
     }
 
-    fn apply(&self, s: &mut TakeAwayState, action: Move) -> Result<(), GameError> {
-        let illegal = |reason: &str| GameError::Illegal { action: format_move(action), reason: reason.to_string() };
-        if self.end(s).is_some() {
-            return Err(GameError::Over);
-        }
+    fn apply_legal(&self, s: &mut TakeAwayState, action: Move) {
         let me = s.to_move;
         match action {
             Move::Take(n) => {
-                if n == 0 || n > self.max_take || n > s.pile {
-                    return Err(illegal(&format!("you may take 1 to {} stones", self.max_take.min(s.pile))));
-                }
                 s.pile -= n;
                 s.players[me].taken += n;
                 if self.spill_one_in > 0 && s.pile > 0 && s.rng.below(self.spill_one_in) == 0 {
@@ -219,16 +212,10 @@ impl Game for TakeAway {
                     s.discarded += 1;
                 }
             }
-            Move::Pass => {
-                if s.players[me].passed {
-                    return Err(illegal("you have already passed once"));
-                }
-                s.players[me].passed = true;
-            }
+            Move::Pass => s.players[me].passed = true,
         }
         s.decisions += 1;
         s.to_move = (me + 1) % s.players.len() as Seat;
-        Ok(())
     }
 
     fn outcome(&self, s: &TakeAwayState) -> Option<Outcome> {
@@ -278,6 +265,31 @@ impl Game for TakeAway {
         v
     }
 
+    fn check_state(&self, s: &TakeAwayState) -> Result<(), GameError> {
+        let bad = |m: String| Err(GameError::InvalidState(m));
+        if !self.players.contains(&s.players.len()) {
+            return bad(format!("{} players, but this ruleset seats {:?}", s.players.len(), self.players));
+        }
+        if s.to_move as usize >= s.players.len() {
+            return bad(format!("seat {} is to move, but there are {} players", s.to_move, s.players.len()));
+        }
+        let taken: u64 = s.players.iter().map(|h| u64::from(h.taken)).sum();
+        let total = taken + u64::from(s.pile) + u64::from(s.discarded);
+        if total != u64::from(self.stones) {
+            return bad(format!(
+                "stones are not conserved: pile {} + discarded {} + taken {taken} = {total}, expected {}",
+                s.pile, s.discarded, self.stones
+            ));
+        }
+        if let Some((i, h)) = s.players.iter().enumerate().find(|(_, h)| h.secret > self.secret_max) {
+            return bad(format!("player {i} has secret {}, above the maximum {}", h.secret, self.secret_max));
+        }
+        Ok(())
+    }
+}
+
+// The capabilities: encodings and the bots' heuristic of its own, the defaults for the rest.
+impl crate::encode::Encode for TakeAway {
     /// `take 1` … `take max_take`, then `pass`.
     fn action_space(&self, _players: usize) -> Vec<Move> {
         (1..=self.max_take).map(Move::Take).chain([Move::Pass]).collect()
@@ -309,33 +321,17 @@ impl Game for TakeAway {
             f.push(if i == usize::from(seat) { h.secret } else { 0 });
         }
     }
+}
 
-    fn check_state(&self, s: &TakeAwayState) -> Result<(), GameError> {
-        let bad = |m: String| Err(GameError::InvalidState(m));
-        if !self.players.contains(&s.players.len()) {
-            return bad(format!("{} players, but this ruleset seats {:?}", s.players.len(), self.players));
-        }
-        if s.to_move as usize >= s.players.len() {
-            return bad(format!("seat {} is to move, but there are {} players", s.to_move, s.players.len()));
-        }
-        let taken: u64 = s.players.iter().map(|h| u64::from(h.taken)).sum();
-        let total = taken + u64::from(s.pile) + u64::from(s.discarded);
-        if total != u64::from(self.stones) {
-            return bad(format!(
-                "stones are not conserved: pile {} + discarded {} + taken {taken} = {total}, expected {}",
-                s.pile, s.discarded, self.stones
-            ));
-        }
-        if let Some((i, h)) = s.players.iter().enumerate().find(|(_, h)| h.secret > self.secret_max) {
-            return bad(format!("player {i} has secret {}, above the maximum {}", h.secret, self.secret_max));
-        }
-        Ok(())
-    }
-
+impl crate::bots::Evaluate for TakeAway {
     fn heuristic(&self, s: &TakeAwayState, seat: Seat) -> f64 {
         s.players.as_slice().get(seat as usize).map_or(0.0, |h| f64::from(h.taken + h.secret))
     }
 }
+
+impl crate::json::StateJson for TakeAway {}
+impl crate::metrics::Metrics for TakeAway {}
+impl crate::screen::Screen for TakeAway {}
 
 fn format_move(m: Move) -> String {
     match m {

@@ -5,6 +5,7 @@
 
 use crate::common::game;
 use rulesmith_core::bots::BotSpec;
+use rulesmith_core::prelude::*;
 use rulesmith_core::sim::MAX_DECISIONS;
 use rulesmith_core::testing::conformance_deterministic;
 use rulesmith_core::{Game, Rng, ToMove};
@@ -178,9 +179,9 @@ fn greedy_games_end_by_deliveries() {
 /// the end less the starting money), and the deliveries are those of the final state.
 #[test]
 fn metrics_account_for_money_and_deliveries() {
+    use rulesmith_core::Rng;
     use rulesmith_core::bots::{self, Bot, BotError, BotSpec};
     use rulesmith_core::metrics::seat_count;
-    use rulesmith_core::{Game, Rng};
     use rulesmith_mundo_163::{Mundo163, state::State};
 
     /// The greedy bot, keeping the final state.

@@ -3,6 +3,7 @@
 //! up as a diff of this transcript.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use rulesmith_core::prelude::*;
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::scoring::income;
 use std::fmt::Write as _;

@@ -8,6 +8,7 @@
 
 use crate::common::*;
 use rulesmith_core::game::{Game, ToMove};
+use rulesmith_core::prelude::*;
 use rulesmith_puerto_rico::board;
 use rulesmith_puerto_rico::state::{END_COLONISTS, Phase};
 use rulesmith_puerto_rico::{Good, State as BaseState};

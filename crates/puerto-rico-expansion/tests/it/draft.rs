@@ -6,6 +6,7 @@
 use crate::common::*;
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::game::{Game, GameError, ToMove};
+use rulesmith_core::prelude::*;
 use rulesmith_core::sim;
 use rulesmith_puerto_rico_expansion::{Action, Rules, State};
 use serde_json::json;
@@ -160,7 +161,7 @@ fn draft_actions() {
         rules.legal_actions(&s, &mut buf);
         rules.apply(&mut s, buf[0]).unwrap();
     }
-    assert!(matches!(rules.apply(&mut s, Action::Draft(0)), Err(GameError::Illegal { .. })));
+    assert!(matches!(rules.apply(&mut s, Action::Setup(0)), Err(GameError::Illegal { .. })));
     // 2 players: one copy of each violet building (chosen default, as the base 2-player rules).
     let lib = rules.base.building_index("library").unwrap();
     assert_eq!(s.base.buildings[lib], 1);

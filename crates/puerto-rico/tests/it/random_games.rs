@@ -3,6 +3,7 @@
 //! action, the notation round-trips, and the state survives JSON.
 
 use rulesmith_core::game::Game;
+use rulesmith_core::prelude::*;
 
 #[test]
 fn random_games_end_and_keep_invariants() {

@@ -5,6 +5,7 @@
 
 use crate::common::*;
 use rulesmith_core::game::{Game, ToMove};
+use rulesmith_core::prelude::*;
 use rulesmith_puerto_rico::board;
 use rulesmith_puerto_rico::state::{END_CITY, END_COLONISTS, END_VP, Phase};
 use rulesmith_puerto_rico::{Good, Rules, State};

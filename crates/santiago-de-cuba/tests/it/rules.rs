@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
 use crate::common::*;
+use rulesmith_core::prelude::*;
 use rulesmith_core::{Game, GameError, Rng, ToMove};
 use rulesmith_santiago_de_cuba::{Phase, SantiagoDeCuba, State};
 use serde_json::{Value, json};

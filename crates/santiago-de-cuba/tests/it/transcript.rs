@@ -3,6 +3,7 @@
 //! up as a diff of this transcript.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
+use rulesmith_core::prelude::*;
 use rulesmith_core::{Game, Rng, ToMove};
 use std::fmt::Write as _;
 
