@@ -289,6 +289,31 @@ pub struct Scoring {
     pub goods_of_a_kind: Vec<i32>,
     #[serde(deserialize_with = "de::num::<0, 1000, _, _>")]
     pub complete_set: i32,
+    /// Tie-break keys after VP, in order (REF §2.10: goods in the trolley, then the last
+    /// round's income); still tied players share the win (REF §6 Q15).
+    #[serde(deserialize_with = "tiebreaks")]
+    pub tiebreaks: Vec<TieBreak>,
+}
+
+/// What breaks a tie in VP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreak {
+    /// Goods in the trolley at the end.
+    TrolleyGoods,
+    /// The income of the last round.
+    LastIncome,
+    /// Goods delivered over the game.
+    DeliveredGoods,
+}
+
+/// A list of tie-break keys, each at most once.
+fn tiebreaks<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<TieBreak>, D::Error> {
+    let list = Vec::<TieBreak>::deserialize(d)?;
+    if list.iter().enumerate().any(|(i, t)| list[..i].contains(t)) {
+        return Err(serde::de::Error::custom("a tie-break is listed twice"));
+    }
+    Ok(list)
 }
 
 impl Rules {

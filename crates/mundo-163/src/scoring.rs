@@ -1,7 +1,7 @@
 //! The majority board, 3 H income (REF §2.7) and the final scoring (REF §2.10).
 
 use crate::purchase::effects;
-use crate::rules::{Effect, MAX_TERRAINS, Rules, TerrainKind};
+use crate::rules::{Effect, MAX_TERRAINS, Rules, TerrainKind, TieBreak};
 use crate::state::State;
 use rulesmith_core::{Outcome, Seat};
 
@@ -83,15 +83,25 @@ pub fn score(rules: &Rules, s: &State, seat: Seat) -> i32 {
     vp
 }
 
-/// Final result: ties go to the most goods in the trolley, then to the highest income of
-/// the last round (REF §2.10); still tied players share the win (REF §6 Q15).
+/// Final result: ties go by the ruleset's `[scoring] tiebreaks` (REF §2.10: the most goods
+/// in the trolley, then the highest income of the last round); still tied players share
+/// the win (REF §6 Q15).
 pub fn outcome(rules: &Rules, s: &State, end: &str) -> Outcome {
     let n = usize::from(s.players);
     let scores = (0..n).map(|i| score(rules, s, i as Seat)).collect();
     let tiebreaks = (0..n)
         .map(|i| {
             let p = s.player(i as Seat);
-            vec![i32::from(p.trolley.goods_count()), p.last_income]
+            rules
+                .scoring
+                .tiebreaks
+                .iter()
+                .map(|t| match t {
+                    TieBreak::TrolleyGoods => i32::from(p.trolley.goods_count()),
+                    TieBreak::LastIncome => p.last_income,
+                    TieBreak::DeliveredGoods => p.delivered.iter().map(|&n| i32::from(n)).sum(),
+                })
+                .collect()
         })
         .collect();
     Outcome::ranked(scores, tiebreaks, end)

@@ -168,8 +168,8 @@ impl Game for Rules {
             return None;
         }
         let scores = s.players.iter().map(|p| score(self, p)).collect();
-        // Ties: doubloons plus goods, a barrel worth a doubloon (S000:L429).
-        let tiebreaks = s.players.iter().map(|p| vec![i32::from(p.doubloons) + p.goods.total() as i32]).collect();
+        // Ties: the ruleset's keys in order (S000:L429: doubloons plus goods).
+        let tiebreaks = s.players.iter().map(|p| self.tiebreaks.iter().map(|&t| tiebreak(p, t)).collect()).collect();
         Some(Outcome::ranked(scores, tiebreaks, phases::round::end_name(s.end_triggers)))
     }
 
@@ -453,6 +453,18 @@ fn ship_capacities(s: &State) -> [u8; rules::MAX_SHIPS] {
 
 /// Final score: VP (chips and paper) + building VP + bonuses of occupied large
 /// buildings (S000:L418-427).
+/// A player's value for one tie-break key.
+fn tiebreak(p: &state::Player, t: role_kind::TieBreak) -> i32 {
+    use role_kind::TieBreak::*;
+    match t {
+        DoubloonsAndGoods => i32::from(p.doubloons) + p.goods.total() as i32,
+        Doubloons => i32::from(p.doubloons),
+        Goods => p.goods.total() as i32,
+        Colonists => board::colonists(p) as i32,
+        Buildings => i32::from(p.city.len),
+    }
+}
+
 pub fn score(rules: &Rules, p: &state::Player) -> i32 {
     i32::from(p.vp) + board::building_points(rules, p)
 }

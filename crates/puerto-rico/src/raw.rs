@@ -26,6 +26,7 @@ pub struct Raw {
     pub goods: Goods,
     pub setup: L<Setup>,
     pub rules: RulesTable,
+    pub scoring: Scoring,
     pub roles: L<Vec<L<Role>>>,
     pub buildings: L<Vec<L<Building>>>,
 }
@@ -70,6 +71,13 @@ pub struct Setup {
     pub starting_plantations: PerCount<Names>,
     pub ships: PerCount<Ints>,
     pub face_up_extra: Int<0, 10>,
+}
+
+/// The `[scoring]` table.
+#[derive(Deserialize)]
+pub struct Scoring {
+    /// Tie-break keys after VP, in order (at most one of each).
+    pub tiebreaks: L<Vec<crate::role_kind::TieBreak>>,
 }
 
 /// The `[rules]` table.

@@ -2,6 +2,22 @@
 
 use serde::Deserialize;
 
+/// What breaks a tie in VP, in the order the `[scoring] tiebreaks` list gives: the
+/// rulebook's one key is doubloons plus goods, a barrel worth a doubloon (S000:L429).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreak {
+    /// Doubloons plus barrels held.
+    DoubloonsAndGoods,
+    Doubloons,
+    /// Barrels held.
+    Goods,
+    /// Colonists on the board and on San Juan.
+    Colonists,
+    /// Buildings in the city.
+    Buildings,
+}
+
 /// A role's phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -80,6 +80,8 @@ pub struct Rules {
     /// The captain is asked whether to take the privilege VP when they would take the
     /// last VP chips (and so end the game): a privilege may be declined (S000:L131).
     pub captain_may_decline_last_vp: bool,
+    /// Tie-break keys after VP, in order (`[scoring] tiebreaks`).
+    pub tiebreaks: Vec<crate::role_kind::TieBreak>,
     pub roles: Vec<Role>,
     pub buildings: Vec<Building>,
     /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
@@ -215,6 +217,10 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
     let free_barrels = r.free_barrels.value as u8;
     let ship_refill_minimum_per_player = r.ship_refill_minimum_per_player.value as u8;
     let captain_may_decline_last_vp = r.captain_may_decline_last_vp;
+    let tiebreaks = raw.scoring.tiebreaks.value.clone();
+    if let Some(t) = tiebreaks.iter().enumerate().find(|(i, t)| tiebreaks[..*i].contains(t)) {
+        d.error(raw.scoring.tiebreaks.origin, format!("a tie-break is listed twice ({})", t.0 + 1));
+    }
 
     if raw.roles.value.len() > MAX_ROLES {
         d.error(raw.roles.origin, format!("at most {MAX_ROLES} roles"));
@@ -264,6 +270,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         free_barrels,
         ship_refill_minimum_per_player,
         captain_may_decline_last_vp,
+        tiebreaks,
         roles,
         buildings,
         effects_present,
