@@ -1049,6 +1049,31 @@ fn closed_standard_streams_are_exit_2() {
     assert_eq!(o.code(), Some(0));
 }
 
+/// Issue 29: every `[set]` edit sticks or is refused. A derived value (Mundo 163's income,
+/// its residents in storage) and a value the reader undoes (a Santiago de Cuba die set
+/// aside) are refused, saying what they are derived from.
+#[test]
+fn set_edits_that_do_not_stick_are_refused() {
+    let o = expect(&["run", "tests/fixtures/set-refused"], 2);
+    assert!(o.stdout.ends_with("0 passed, 3 failed\n"), "{}", o.stdout);
+    for (file, said) in [
+        (
+            "mundo-163-income.toml",
+            "`/players/0/income` = 99 (tests/fixtures/set-refused/mundo-163-income.toml:6:1) does not stick: the state reads back 20 there; `income` is derived from",
+        ),
+        (
+            "mundo-163-residents-in-storage.toml",
+            "`/players/0/residents_in_storage` = 3 (tests/fixtures/set-refused/mundo-163-residents-in-storage.toml:6:1) does not stick: the state reads back 30 there; `residents_in_storage` is derived",
+        ),
+        (
+            "santiago-de-cuba-die-aside.toml",
+            "`/ship/dice/black` = 3 (tests/fixtures/set-refused/santiago-de-cuba-die-aside.toml:11:1) does not stick: the state reads back 0 there; the black die is set aside",
+        ),
+    ] {
+        assert!(o.stdout.contains(&format!("{file}: invalid scenario: [set] {said}")), "{file}: {}", o.stdout);
+    }
+}
+
 /// Issue 15: an id with a space, an upper-case letter or nothing at all cannot be typed
 /// back in an action: refused at validation, located at its file, line and column.
 #[test]

@@ -47,6 +47,8 @@ pub trait AnySession {
     fn set_state_json(&mut self, value: serde_json::Value) -> Result<(), GameError>;
     /// What `seat` sees, as JSON.
     fn view_json(&self, seat: Seat) -> serde_json::Value;
+    /// What the game derives the state's value at `pointer` from ([`StateJson::derived`]).
+    fn derived(&self, pointer: &str) -> Option<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn progress(&self) -> Progress;
     /// The action a bot would choose now (not played), in notation.
@@ -237,6 +239,10 @@ impl<G: Complete> AnySession for Session<'_, G> {
 
     fn view_json(&self, seat: Seat) -> serde_json::Value {
         self.game.view_to_json(&self.state, seat)
+    }
+
+    fn derived(&self, pointer: &str) -> Option<String> {
+        self.game.derived(pointer)
     }
 
     fn outcome(&self) -> Option<Outcome> {

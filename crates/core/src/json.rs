@@ -28,4 +28,11 @@ pub trait StateJson: Game {
         }
         v
     }
+
+    /// Why the value at `pointer` (a JSON Pointer into [`StateJson::state_to_json`]) cannot
+    /// be set: what the game derives it from, for a scenario's `[set]` that does not stick.
+    /// Default: nothing to say.
+    fn derived(&self, _pointer: &str) -> Option<String> {
+        None
+    }
 }

@@ -446,7 +446,7 @@ fn apply_edits(
         put(&mut edited, e).map_err(|m| format!("[set] {}: {m}", e.location))?;
     }
     let Err(err) = set_checked(session, edited) else {
-        return Ok(());
+        return stuck(edits, session);
     };
     // Name the edits without which the state would be valid.
     let mut culprits = Vec::new();
@@ -473,6 +473,66 @@ fn apply_edits(
         }
     };
     Err(format!("[set] {blame} leaves an impossible state: {}", describe(&err)))
+}
+
+/// Every edit must stick: the state read back carries each edited value. A value the
+/// state derives (an income from tiles, a count it does not keep) or a reader normalises
+/// away is refused, naming what the game derives it from, since a scenario that checks
+/// something other than what it says is worse than one refused.
+fn stuck(edits: &[Edit], session: &dyn AnySession) -> Result<(), String> {
+    let now = session.state_json();
+    for e in edits {
+        let found = now.pointer(&e.pointer);
+        if found.is_some_and(|back| sticks(&e.value, back)) {
+            continue;
+        }
+        let kept = found.map_or_else(|| "nothing".to_string(), compact);
+        let why = session
+            .derived(&e.pointer)
+            .unwrap_or_else(|| "the game derives it from the rest of the state or does not keep it".to_string());
+        return Err(format!(
+            "[set] `{}` = {} ({}) does not stick: the state reads back {kept} there; {why}",
+            e.pointer, e.value, e.location
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the value read back carries the edited one, up to how a reader normalises: a
+/// map may gain keys the edit left out at their empty value (the residents of a tile not
+/// named: 0), and a list kept as a set may come back in the game's order. Every value
+/// the edit names must come back equal.
+fn sticks(edit: &Value, back: &Value) -> bool {
+    match (edit, back) {
+        (Value::Object(e), Value::Object(b)) => {
+            e.iter().all(|(k, v)| b.get(k).is_some_and(|w| sticks(v, w)))
+                && b.iter().all(|(k, w)| e.contains_key(k) || is_empty(w))
+        }
+        (Value::Array(e), Value::Array(b)) if e.len() == b.len() => {
+            let mut used = vec![false; b.len()];
+            e.iter().all(|v| match (0..b.len()).find(|&i| !used[i] && sticks(v, &b[i])) {
+                Some(i) => {
+                    used[i] = true;
+                    true
+                }
+                None => false,
+            })
+        }
+        (Value::Number(e), Value::Number(b)) => e.as_f64() == b.as_f64(),
+        _ => edit == back,
+    }
+}
+
+/// A value a reader fills in for what an edit left out: 0, false, null, "" or empty.
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Bool(false) => true,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.values().all(is_empty),
+        Value::Bool(true) => false,
+    }
 }
 
 /// Sets an edited state, refusing one in which the game goes on but nobody can: the seat

@@ -384,6 +384,10 @@ impl rulesmith_core::json::StateJson for Mundo163 {
     fn state_from_json(&self, value: serde_json::Value) -> Result<State, GameError> {
         view::from_json(&self.rules, value)
     }
+
+    fn derived(&self, pointer: &str) -> Option<String> {
+        view::derived(pointer).map(str::to_string)
+    }
 }
 
 impl rulesmith_core::screen::Screen for Mundo163 {

@@ -20,6 +20,30 @@ use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// What a derived value of the state JSON is computed from (printed for reading, never
+/// read): a `[set]` on it is refused with this.
+pub fn derived(pointer: &str) -> Option<&'static str> {
+    let key = pointer.rsplit('/').next()?;
+    let player = pointer.starts_with("/players/");
+    Some(match key {
+        "delivered_total" if !player => {
+            "`delivered_total` is derived: the sum of every player's `delivered` goods; set those"
+        }
+        "residents_in_storage" if player => {
+            "`residents_in_storage` is derived: the ruleset's residents less those on the player's tiles and trolley; set `residents` or `trolley/residents`"
+        }
+        "settlements_in_storage" if player => {
+            "`settlements_in_storage` is derived: the ruleset's settlements less those on the map; set `settlements`"
+        }
+        "majority" if player => "`majority` is derived from the goods every player delivered; set `delivered`",
+        "income" if player => {
+            "`income` is derived from the player's tiles, settlements, roads and cities (REF §2.7); set those"
+        }
+        "score" if player => "`score` is derived from `delivered` and the player's privileges; set those",
+        _ => return None,
+    })
+}
+
 type GoodsMap = BTreeMap<String, u8>;
 /// Goods by name; read, goods left out count 0.
 type Goods = Given<Good, u8>;

@@ -333,6 +333,14 @@ impl rulesmith_core::json::StateJson for SantiagoDeCuba {
         self.check_state(&state)?;
         Ok(state)
     }
+
+    /// A die set aside demands nothing (S002:L110): the reader shows it as 0.
+    fn derived(&self, pointer: &str) -> Option<String> {
+        let die = pointer.strip_prefix("/ship/dice/")?;
+        Some(format!(
+            "the {die} die is set aside (`/ship/aside`) and so demands nothing (S002:L110); take it out of `/ship/aside` to give it a demand"
+        ))
+    }
 }
 
 impl rulesmith_core::screen::Screen for SantiagoDeCuba {
