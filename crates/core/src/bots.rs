@@ -262,7 +262,7 @@ pub fn seat_sample<G: Game>(game: &G, seen: &G::State, me: Seat, rng: &mut Rng) 
 }
 
 /// The value of `state` for `me`, through up to `depth` more of `me`'s own decisions in a
-/// row (the best of each), as [`Game::greedy_turn_depth`] asks.
+/// row (the best of each), as [`crate::bots::Evaluate::greedy_turn_depth`] asks.
 fn turn_value<G: Evaluate>(game: &G, state: &G::State, me: Seat, depth: usize, buf: &mut Vec<G::Action>) -> f64 {
     if depth == 0 || game.to_move(state) != ToMove::Seat(me) {
         return value_for(game, state, me);
@@ -291,8 +291,8 @@ pub mod mcts {
     //! Determinised UCT: each iteration samples a full state consistent with what the
     //! searching player sees, then walks one shared tree keyed by actions, using only
     //! the children legal in that sample. Rewards are win shares per seat. Past each new
-    //! leaf a rollout plays [`Game::search_rollout_depth`] moves, random or the game's
-    //! one-ply choice ([`Game::search_rollout_policy`]), and the game's heuristic scores
+    //! leaf a rollout plays [`crate::bots::Evaluate::search_rollout_depth`] moves, random or the game's
+    //! one-ply choice ([`crate::bots::Evaluate::search_rollout_policy`]), and the game's heuristic scores
     //! where it stops.
 
     use super::*;

@@ -1,49 +1,30 @@
-//! Game-independent core of rulesmith.
+//! The harness of rulesmith: everything that plays, measures and checks games.
 //!
-//! The rules primitives the four games share (each names the games that use it):
+//! The rules themselves — the narrow game interface, turn structure, cargo, names,
+//! rulesets and the generator — are the crate `rulesmith-rules`, re-exported here under
+//! the same module names ([`game`], [`steps`], [`cargo`], [`names`], [`ruleset`], [`rng`],
+//! [`outcome`], [`by_player`], [`input`], [`suggest`]), so a game crate reads
+//! `rulesmith_core::steps` whichever crate it names.
 //!
-//! - [`steps`]: turn structure. Seats from a start, clockwise (`clockwise`, `seat_after`,
-//!   `next_seat`; `stop_after` for a closed track: Santiago de Cuba's street); each player
-//!   once from a start (`Rotation`: Puerto Rico's settler, mayor, builder, trader and
-//!   storage turns); act until all pass (`PassRound`: Puerto Rico's captain, Santiago de
-//!   Cuba's loading round); role cards with coins on the unchosen ones (`RoleBoard`:
-//!   Puerto Rico); setup choices in reverse seat order (Mundo 163's capitals). Private
-//!   fields with a `check`, so an edited state cannot make them point past the table.
-//! - [`cargo`]: pickup and deliver. Components counted by kind (`Tally`) move only by
-//!   `transfer`; `Hold` (Puerto Rico's ships), `Row` (its trading house), `Demand`
-//!   (Santiago de Cuba's ship), `DemandSpaces` (Mundo 163's cities), `holds_needed`
-//!   (Mundo 163's trolley); `conserved`, the one conservation check every game's
-//!   `check_state` calls.
-//! - [`ruleset::de`]: rulesets read by derivation: each game declares its TOML as strict
-//!   structs and validates them in one step, every problem at its file:line:col. A typed
-//!   rule may read itself with no raw copy (`byte`, `num`, `per_players_byte`, `reject`,
-//!   `checked`): Mundo 163's whole rules, Puerto Rico's effects; Puerto Rico and Santiago
-//!   de Cuba (`raw.rs`) and the expansion's `[draft]` still read raw structs first.
-//! - [`names`]: the ruleset's names in state JSON, given to the serde pass itself
-//!   (`Id`, `Every`, `Given`: Santiago de Cuba, Mundo 163; Puerto Rico's building ids).
-//! - [`testing::kit`]: the test helpers every game crate's tests use.
+//! What a game may offer beyond its rules, each a capability trait with defaults where
+//! one exists (the [`prelude`] brings them all): state JSON and views
+//! ([`json::StateJson`]), encodings for learning ([`encode::Encode`]: enumerated action ids
+//! and named observation features), designer metrics ([`metrics::Metrics`]), terminal
+//! screens ([`screen::Screen`]) and what the bots know of it ([`bots::Evaluate`]).
 //!
 //! The harness around them:
 //!
-//! - [`game`]: the interface every game implements ([`Game`]): who is to move, legal
-//!   actions in a stable order, applying an action, the outcome, action notation,
-//!   per-player views and determinisation for hidden information.
-//! - [`rng`]: the seeded generator kept in every game state, with our own range and
-//!   shuffle functions (golden-tested so results never drift with dependency updates).
-//! - [`ruleset`]: TOML rulesets as data: `extends` with deep merge, located diagnostics,
-//!   the merged tree the games read.
 //! - [`sim`], [`bots`], [`tournament`]: the simulation driver, the bots, tournaments and
 //!   the reports; [`metrics`], [`paired`]: designer metrics and paired differences.
-//! - [`by_player`]: a small fixed-capacity map keyed by seat.
 //! - [`scenario`], [`record`]: scenario files (set up, play, expect) and game records
 //!   with their replay.
-//! - [`input`]: bounded reading of input files (regular files only, size and line limits).
-//! - [`testing`]: a toy game, read like a real game crate's, and the conformance checks
-//!   every game must pass.
+//! - [`staged`]: the metrics and bot settings of a game made of setup decisions, then a
+//!   base game.
 //! - [`erased`]: an object-safe view of any game, used by the binary to drive the
-//!   ruleset it loaded without knowing its game at compile time.
-//! - [`encode`]: fixed-size numbers for learning: each game's enumerated action ids and
-//!   named observation features ([`Game::action_space`], [`Game::observation`]).
+//!   ruleset it loaded without knowing its game at compile time; [`erased::Visit`]
+//!   reaches the typed game.
+//! - [`testing`]: a toy game, read like a real game crate's; the test kit every game
+//!   crate's tests use ([`testing::kit`]) and the conformance checks every game must pass.
 //!
 //! # Example
 //!
@@ -109,27 +90,19 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub use rulesmith_rules::{by_player, cargo, game, input, names, outcome, rng, ruleset, steps, suggest};
+
 pub mod bots;
-pub mod by_player;
-pub mod cargo;
 pub mod encode;
 pub mod erased;
-pub mod game;
-pub mod input;
 pub mod json;
 pub mod metrics;
-pub mod names;
-pub mod outcome;
 pub mod paired;
 pub mod record;
-pub mod rng;
-pub mod ruleset;
 pub mod scenario;
 pub mod screen;
 pub mod sim;
 pub mod staged;
-pub mod steps;
-pub mod suggest;
 pub mod testing;
 pub mod tournament;
 

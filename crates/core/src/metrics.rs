@@ -2,7 +2,7 @@
 //! points came from), collected per game and summed exactly across games, threads and
 //! shards.
 //!
-//! A game names its metrics once per ruleset ([`crate::Game::metric_defs`]) and fills a
+//! A game names its metrics once per ruleset ([`crate::metrics::Metrics::metric_defs`]) and fills a
 //! [`MetricSheet`] per game: from a per-decision hook only where the final state cannot
 //! tell (when a building was built), else from the final state. The sheet is a flat array
 //! indexed by seat and metric, allocated once per game; nothing is allocated per decision.
@@ -10,7 +10,7 @@
 //!
 //! Game-independent figures come with every game: score distribution, margin of victory,
 //! first-player win share, and lead changes — changes of the single leader by each seat's
-//! standing ([`crate::Game::standing`]: the score so far where the game counts it, as in
+//! standing ([`crate::metrics::Metrics::standing`]: the score so far where the game counts it, as in
 //! Puerto Rico, else the game's heuristic) between round ends, and to the winner at the end.
 
 use crate::bots::Evaluate;
@@ -494,7 +494,7 @@ fn quantile(h: &BTreeMap<i64, u64>, total: u64, q: f64) -> f64 {
     0.0
 }
 
-/// Follows the single leader between round ends (by [`crate::Game::standing`]) and counts
+/// Follows the single leader between round ends (by [`crate::metrics::Metrics::standing`]) and counts
 /// its changes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lead {

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 pub use crate::metrics::WIN_UNIT;
 
 /// A game's figures, as integers in their units (see [`figure_scale`]), with its designer
-/// metrics (`defs`: the game's [`crate::Game::metric_defs`]) summed over the seats, each
+/// metrics (`defs`: the game's [`crate::metrics::Metrics::metric_defs`]) summed over the seats, each
 /// named `"<group>: <item> <verb or unit>"` (e.g. `building: harbor built`), and the
 /// game-independent `score: margin of victory` and `lead: lead changes`.
 pub fn game_figures(r: &GameResult, players: usize, defs: &[MetricDef]) -> BTreeMap<String, i64> {

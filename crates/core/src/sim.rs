@@ -109,12 +109,7 @@ pub enum SimError {
     Stopped { index: u64, seed: u64 },
 }
 
-/// The generator the bots of a game share, derived one way from the game's seed only
-/// ([`crate::rng::derive_seed`]): what a bot can learn of its generator tells it nothing
-/// about the game's (the dice and face-down order to come).
-pub fn bot_rng(seed: u64) -> Rng {
-    Rng::from_seed(crate::rng::derive_seed("rulesmith bots", &[seed]))
-}
+pub use crate::rng::bot_rng;
 
 /// Plays one game from setup to the end, each seat played by a fresh bot of its spec.
 pub fn play_game<G: Metrics + StateJson>(

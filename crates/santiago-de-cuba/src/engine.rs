@@ -299,7 +299,7 @@ fn can_deliver(r: &Rules, s: &State, seat: Seat) -> bool {
 }
 
 /// Plays an action taken from this very state's legal actions, unchecked (the playout
-/// path: simulation and search; [`apply`] checks first).
+/// path: simulation and search; `Game::apply` checks first).
 pub fn apply_legal(r: &Rules, s: &mut State, a: Action) {
     let me = s.turn.player;
     match (s.phase, a) {

@@ -11,7 +11,7 @@ use crate::sim::bot_rng;
 /// and its name in the space (notation after setup) is its notation now and parses back
 /// to it; every seat's observation writes exactly as many finite numbers as there are
 /// names; and it is the same for the state and for states that differ from it only in
-/// what the seat may not see ([`Game::determinize`] of the position, three draws).
+/// what the seat may not see ([`crate::game::Game::determinize`] of the position, three draws).
 pub fn check_encoding<G: Encode + Evaluate>(game: &G, players: usize, seed: u64) -> Result<(), String> {
     let space = crate::encode::ActionSpace::new(game, players)?;
     let names = game.observation_names(players);
@@ -79,7 +79,7 @@ pub fn check_encoding<G: Encode + Evaluate>(game: &G, players: usize, seed: u64)
 
 /// Checks a game's own `apply` on a seeded random game: at each of the first 200
 /// decisions and every 7th after, every legal action gives the same state through
-/// [`Game::apply`] and [`Game::apply_legal`] (the fast path simulations and search use),
+/// [`crate::game::Game::apply`] and [`crate::game::Game::apply_legal`] (the fast path simulations and search use),
 /// and actions that were legal earlier but are not now are refused by `apply` without
 /// changing the state.
 pub fn check_apply_paths<G: Evaluate>(game: &G, players: usize, seed: u64) -> Result<(), String> {

@@ -64,11 +64,11 @@ pub struct Progress {
 
 /// One game's rules, validated: the rules and nothing else.
 ///
-/// What else a game offers is a capability of its own, each a trait with defaults where
-/// one exists: state JSON and views ([`crate::json::StateJson`]), encodings for learning
-/// ([`crate::encode::Encode`]), designer metrics ([`crate::metrics::Metrics`]), screens
-/// ([`crate::screen::Screen`]) and the bots' settings ([`crate::bots::Evaluate`]). A game
-/// implements what it offers; the harness asks for what it needs.
+/// What else a game offers is a capability of its own, a trait of the harness
+/// (`rulesmith-core`) with defaults where one exists: state JSON and views (`StateJson`),
+/// encodings for learning (`Encode`), designer metrics (`Metrics`), screens (`Screen`)
+/// and the bots' settings (`Evaluate`). A game implements what it offers; the harness
+/// asks for what it needs. This crate names none of them.
 pub trait Game: Send + Sync + Sized + 'static {
     /// The full game state: plain data, cheap to clone, serialisable.
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;

@@ -121,6 +121,13 @@ pub fn game_seed(run_seed: u64, index: u64) -> u64 {
     splitmix64(run_seed ^ splitmix64(index.wrapping_add(0x6761_6d65)))
 }
 
+/// The generator the bots of a game share, derived one way from the game's seed only
+/// ([`derive_seed`]): what a bot can learn of its generator tells it nothing
+/// about the game's (the dice and face-down order to come).
+pub fn bot_rng(seed: u64) -> Rng {
+    Rng::from_seed(crate::rng::derive_seed("rulesmith bots", &[seed]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,9 +160,9 @@ mod tests {
         let (mut total, mut fewest, mut most) = (0u64, 64u32, 0u32);
         let mut n = 0u64;
         for seed in (0..64u64).map(|i| game_seed(7, i)) {
-            let first = crate::sim::bot_rng(seed).next_u64();
+            let first = bot_rng(seed).next_u64();
             for bit in 0..64 {
-                let other = crate::sim::bot_rng(seed ^ (1 << bit)).next_u64();
+                let other = bot_rng(seed ^ (1 << bit)).next_u64();
                 let d = (first ^ other).count_ones();
                 total += u64::from(d);
                 fewest = fewest.min(d);
@@ -167,7 +174,7 @@ mod tests {
         assert!((31.0..33.0).contains(&mean), "mean {mean} differing bits of 64");
         assert!(fewest >= 12 && most <= 52, "{fewest}..{most} differing bits");
         // The exec bot's seed is derived again: it is none of the bots' generator outputs.
-        let mut bots = crate::sim::bot_rng(5);
+        let mut bots = bot_rng(5);
         let drawn = bots.next_u64();
         assert_ne!(derive_seed("rulesmith exec bot", &[drawn, 0]), drawn);
     }

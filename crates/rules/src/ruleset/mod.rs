@@ -7,12 +7,12 @@
 //! tree with [`de`] into the raw structs it declares and validates them into its rules.
 
 pub mod de;
-pub(crate) mod decode;
+pub mod decode;
 pub mod diag;
 pub mod merge;
 pub mod node;
 
-pub(crate) use decode::Table;
+pub use decode::Table;
 pub use diag::{Diagnostic, Diagnostics, Origin, Sources};
 pub use node::{Entry, Kind, Node};
 
