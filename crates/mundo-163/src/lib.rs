@@ -62,7 +62,8 @@
 //! ```
 //! use std::sync::Arc;
 //! use rulesmith_core::erased::AnyGame;
-//! use rulesmith_core::game::{Game, GameError, play_text};
+//! use rulesmith_core::game::{GameError, play_text};
+//! use rulesmith_core::prelude::*; // the game interface and its capabilities (state JSON …)
 //! use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
 //! use rulesmith_core::{bots, scenario, sim};
 //! use rulesmith_mundo_163::Mundo163;
