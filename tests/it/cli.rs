@@ -1092,7 +1092,7 @@ fn ids_must_be_notation_safe() {
         let f = dir.join("pr.toml");
         std::fs::write(&f, text.replace("id = \"small-market\"", &format!("id = {bad:?}"))).unwrap();
         let o = expect(&["validate", f.to_str().unwrap()], 2);
-        let at = format!("pr.toml:208:6: id {bad:?}: expected lowercase letters, digits");
+        let at = format!("pr.toml:215:6: id {bad:?}: expected lowercase letters, digits");
         assert!(o.stderr.contains(&at), "{bad:?}: {}", o.stderr);
     }
 }

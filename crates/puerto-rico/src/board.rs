@@ -106,7 +106,8 @@ pub fn empty_building_circles(rules: &Rules, p: &Player) -> u32 {
 }
 
 /// Barrels a player produces of each good, before the supply limits it: occupied
-/// plantations, and for goods other than corn at most the occupied production circles.
+/// plantations, and for goods that need a building (`needs_building`: all but corn,
+/// S000:L472) at most the occupied production circles.
 pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
     let mut capacity = ByGood::<u8>::default();
     for b in p.city.iter() {
@@ -117,7 +118,7 @@ pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
     let mut out = ByGood::default();
     for g in Good::ALL {
         let plantations = p.plantations_occupied[g];
-        out[g] = if g == Good::Corn { plantations } else { plantations.min(capacity[g]) };
+        out[g] = if rules.needs_building[g] { plantations.min(capacity[g]) } else { plantations };
     }
     out
 }

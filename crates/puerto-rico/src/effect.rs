@@ -12,8 +12,13 @@ use rulesmith_core::ruleset::de::{self, Int, Located};
 /// parameters in the ruleset; effects work only while the building is occupied. Read
 /// straight from the ruleset (`effect = { kind = "trade_bonus", doubloons = 1 }`): its
 /// `kind` names the variant, each field declares its range or reader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+///
+/// The kinds' names ([`EFFECT_KINDS`]) and indices ([`EffectKind`]) are derived from this
+/// enum, so the vocabulary is written once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, strum::VariantNames, strum::EnumDiscriminants)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+#[strum_discriminants(name(EffectKind))]
 pub enum Effect {
     None,
     /// Trader phase: extra doubloons when the owner sells (small/large market).
@@ -188,55 +193,26 @@ pub enum Effect {
 impl Effect {
     /// The effect's kind, as an index into [`EFFECT_KINDS`].
     pub fn kind_index(&self) -> usize {
-        match self {
-            Effect::None => 0,
-            Effect::TradeBonus { .. } => 1,
-            Effect::ExtraPlantation => 2,
-            Effect::QuarryInstead => 3,
-            Effect::Storage { .. } => 4,
-            Effect::ColonistOnNewTile => 5,
-            Effect::SellDuplicates => 6,
-            Effect::ProductionBonus { .. } => 7,
-            Effect::ColonistOnNewBuilding => 8,
-            Effect::ShippingBonus { .. } => 9,
-            Effect::OwnShip => 10,
-            Effect::ProductionBuildingBonus { .. } => 11,
-            Effect::IslandBonus { .. } => 12,
-            Effect::ColonistBonus { .. } => 13,
-            Effect::VpChipBonus { .. } => 14,
-            Effect::VioletBuildingBonus { .. } => 15,
-            Effect::ProductionPerNormalPlant { .. } => 16,
-            Effect::ForestTiles { .. } => 17,
-            Effect::PayWithComponents { .. } => 18,
-            Effect::ExtraStorageBarrels { .. } => 19,
-            Effect::Guests { .. } => 20,
-            Effect::OwnTradingPost { .. } => 21,
-            Effect::BuildVpByColumn { .. } => 22,
-            Effect::MixedShip { .. } => 23,
-            Effect::DoubloonPerLoad { .. } => 24,
-            Effect::DoubloonsByTopProduction { .. } => 25,
-            Effect::DoublePrivilege { .. } => 26,
-            Effect::VpPerPairOnHold { .. } => 27,
-            Effect::NoColonist => 28,
-            Effect::TileGroupsBonus { .. } => 29,
-        }
+        EffectKind::from(self) as usize
     }
 }
 
 /// Indices of effect kinds in [`EFFECT_KINDS`] (for [`crate::rules::Rules::has_effect`]).
 pub mod kind {
-    pub const PRODUCTION_PER_NORMAL_PLANT: usize = 16;
-    pub const FOREST_TILES: usize = 17;
-    pub const PAY_WITH_COMPONENTS: usize = 18;
-    pub const EXTRA_STORAGE_BARRELS: usize = 19;
-    pub const GUESTS: usize = 20;
-    pub const OWN_TRADING_POST: usize = 21;
-    pub const BUILD_VP_BY_COLUMN: usize = 22;
-    pub const MIXED_SHIP: usize = 23;
-    pub const DOUBLOON_PER_LOAD: usize = 24;
-    pub const DOUBLOONS_BY_TOP_PRODUCTION: usize = 25;
-    pub const DOUBLE_PRIVILEGE: usize = 26;
-    pub const VP_PER_PAIR_ON_HOLD: usize = 27;
+    use crate::effect::EffectKind;
+
+    pub const PRODUCTION_PER_NORMAL_PLANT: usize = EffectKind::ProductionPerNormalPlant as usize;
+    pub const FOREST_TILES: usize = EffectKind::ForestTiles as usize;
+    pub const PAY_WITH_COMPONENTS: usize = EffectKind::PayWithComponents as usize;
+    pub const EXTRA_STORAGE_BARRELS: usize = EffectKind::ExtraStorageBarrels as usize;
+    pub const GUESTS: usize = EffectKind::Guests as usize;
+    pub const OWN_TRADING_POST: usize = EffectKind::OwnTradingPost as usize;
+    pub const BUILD_VP_BY_COLUMN: usize = EffectKind::BuildVpByColumn as usize;
+    pub const MIXED_SHIP: usize = EffectKind::MixedShip as usize;
+    pub const DOUBLOON_PER_LOAD: usize = EffectKind::DoubloonPerLoad as usize;
+    pub const DOUBLOONS_BY_TOP_PRODUCTION: usize = EffectKind::DoubloonsByTopProduction as usize;
+    pub const DOUBLE_PRIVILEGE: usize = EffectKind::DoublePrivilege as usize;
+    pub const VP_PER_PAIR_ON_HOLD: usize = EffectKind::VpPerPairOnHold as usize;
 }
 
 /// Effect kinds whose rules the base game leaves to an extension ([`crate::extension`]):
@@ -245,40 +221,11 @@ pub const EXTENSION_KINDS: u32 = (1 << kind::GUESTS) | (1 << kind::FOREST_TILES)
 
 /// Index of the first effect kind that needs state beyond the base game's (forests,
 /// guests, multi-step payments …): rulesets without any keep the base state JSON.
-pub const FIRST_EXTENDED_KIND: usize = 16;
+pub const FIRST_EXTENDED_KIND: usize = kind::PRODUCTION_PER_NORMAL_PLANT;
 
-pub const EFFECT_KINDS: [&str; 30] = [
-    "none",
-    "trade_bonus",
-    "extra_plantation",
-    "quarry_instead",
-    "storage",
-    "colonist_on_new_tile",
-    "sell_duplicates",
-    "production_bonus",
-    "colonist_on_new_building",
-    "shipping_bonus",
-    "own_ship",
-    "production_building_bonus",
-    "island_bonus",
-    "colonist_bonus",
-    "vp_chip_bonus",
-    "violet_building_bonus",
-    "production_per_normal_plant",
-    "forest_tiles",
-    "pay_with_components",
-    "extra_storage_barrels",
-    "guests",
-    "own_trading_post",
-    "build_vp_by_column",
-    "mixed_ship",
-    "doubloon_per_load",
-    "doubloons_by_top_production",
-    "double_privilege",
-    "vp_per_pair_on_hold",
-    "no_colonist",
-    "tile_groups_bonus",
-];
+/// Every effect kind's name, as the ruleset writes it (`kind = "trade_bonus"`), in the
+/// enum's order: an index here is [`Effect::kind_index`].
+pub const EFFECT_KINDS: &[&str] = <Effect as strum::VariantNames>::VARIANTS;
 
 // The readers of effect parameters that are more than an integer in a range: each
 // reports what it finds wrong where it was written ([`de::reject`]) and returns a neutral
@@ -381,4 +328,25 @@ enum TileFrom {
 
 fn from_face_up<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     <TileFrom as serde::Deserialize>::deserialize(d).map(|t| t == TileFrom::FaceUp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EFFECT_KINDS, Effect};
+
+    /// The names derived for the kinds are the names serde reads: each is a variant of
+    /// `Effect` (a unit kind reads from its name alone; the others then ask for their
+    /// parameters), in the enum's order.
+    #[test]
+    fn effect_kind_names_are_what_the_ruleset_reads() {
+        assert_eq!(EFFECT_KINDS.len(), 30);
+        for (i, name) in EFFECT_KINDS.iter().enumerate() {
+            match serde_json::from_value::<Effect>(serde_json::json!(name)) {
+                Ok(e) => assert_eq!(e.kind_index(), i, "{name}"),
+                Err(e) => assert!(!e.to_string().contains("unknown variant"), "{name}: {e}"),
+            }
+        }
+        assert_eq!(EFFECT_KINDS[Effect::TradeBonus { doubloons: 1 }.kind_index()], "trade_bonus");
+        assert!(serde_json::from_value::<Effect>(serde_json::json!("no_such_kind")).is_err());
+    }
 }

@@ -56,6 +56,8 @@ pub struct Goods {
 #[derive(Deserialize)]
 pub struct Good {
     pub price: Small,
+    /// Whether producing it needs an occupied production building (S000:L472: corn not).
+    pub needs_building: bool,
     pub barrels: PerCount<L<i64>>,
     pub plantations: PerCount<L<i64>>,
 }

@@ -71,6 +71,9 @@ pub struct Rules {
     pub island_spaces: u8,
     pub city_spaces: u8,
     pub price: ByGood<u8>,
+    /// Goods whose production needs an occupied production building (`[goods.*]
+    /// needs_building`; S000:L472: every good but corn).
+    pub needs_building: ByGood<bool>,
     pub setup: PerPlayers<Setup>,
     pub face_up_extra: u8,
     pub coins_on_unchosen_roles: u8,
@@ -141,9 +144,11 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
 
     let mut setup: PerPlayers<Setup> = Default::default();
     let mut price = ByGood::<u8>::default();
+    let mut needs_building = ByGood::<bool>::default();
     let g = &raw.goods;
     for (good, r) in Good::ALL.into_iter().zip([&g.corn, &g.indigo, &g.sugar, &g.tobacco, &g.coffee]) {
         price[good] = r.price.value as u8;
+        needs_building[good] = r.needs_building;
         let barrels: Option<Vec<u8>> = per_count(&r.barrels, 200, d);
         let plantations: Option<Vec<u8>> = per_count(&r.plantations, 40, d);
         for p in counts.clone() {
@@ -263,6 +268,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         island_spaces,
         city_spaces,
         price,
+        needs_building,
         setup,
         face_up_extra,
         coins_on_unchosen_roles,
