@@ -143,8 +143,8 @@ impl SetupThenBase for Rules {
         draft::seat(s)
     }
 
-    fn setup_legal(&self, s: &State, f: &mut dyn FnMut(u8)) {
-        draft::legal(self, s, &mut |b| f(b));
+    fn setup_legal(&self, s: &State, f: &mut impl FnMut(u8)) {
+        draft::legal(self, s, f);
     }
 
     fn setup_pick(&self, s: &mut State, b: u8) {
@@ -172,8 +172,8 @@ impl SetupThenBase for Rules {
     }
 
     /// Without a list per decision (the playout path).
-    fn base_legal(&self, s: &rulesmith_puerto_rico::State, f: &mut dyn FnMut(rulesmith_puerto_rico::Action)) {
-        rulesmith_puerto_rico::phases::for_each_legal(&self.base, s, &mut |a| f(a));
+    fn base_legal(&self, s: &rulesmith_puerto_rico::State, f: &mut impl FnMut(rulesmith_puerto_rico::Action)) {
+        rulesmith_puerto_rico::phases::for_each_legal(&self.base, s, f);
     }
 }
 

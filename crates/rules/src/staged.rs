@@ -53,7 +53,7 @@ pub trait SetupThenBase: Send + Sync + Sized + 'static {
     /// Who decides now while the setup lasts.
     fn setup_seat(&self, state: &Self::State) -> Seat;
     /// Every legal setup decision, in a stable order.
-    fn setup_legal(&self, state: &Self::State, f: &mut dyn FnMut(Self::Pick));
+    fn setup_legal(&self, state: &Self::State, f: &mut impl FnMut(Self::Pick));
     /// Plays a legal setup decision (and ends the setup when it is complete).
     fn setup_pick(&self, state: &mut Self::State, pick: Self::Pick);
     fn format_pick(&self, pick: Self::Pick) -> String;
@@ -68,7 +68,7 @@ pub trait SetupThenBase: Send + Sync + Sized + 'static {
     }
     /// The base game's legal actions, one by one. Provided through a list, which
     /// allocates: a game on the playout path gives its base game's allocation-free walk.
-    fn base_legal(&self, state: &BaseState<Self>, f: &mut dyn FnMut(BaseAction<Self>)) {
+    fn base_legal(&self, state: &BaseState<Self>, f: &mut impl FnMut(BaseAction<Self>)) {
         let mut out = Vec::new();
         self.base().legal_actions(state, &mut out);
         out.into_iter().for_each(f);
