@@ -88,8 +88,13 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
     } else {
         a.rulesets.clone()
     };
-    if a.record.is_some() && names.len() != 1 {
-        return Err(bad("--record FILE keeps one game: give one RULESET with it"));
+    if let Some(path) = &a.record {
+        if names.len() != 1 {
+            return Err(bad("--record FILE keeps one game: give one RULESET with it"));
+        }
+        let inputs: Vec<&str> =
+            names.iter().map(String::as_str).chain(a.replay.iter().filter_map(|p| p.to_str())).collect();
+        super::output::check_distinct(&[("the record", path)], &inputs)?;
     }
     for source in &names {
         let r = load(source)?;

@@ -198,10 +198,10 @@ async function replay(id) {
       rounds.map(r => el("option", { value: String(r), text: "round " + r, selected: r === d.round })));
     const slider = el("input", { type: "range", id: "replay-slider", min: 0, max: d.steps, value: d.step, oninput: ev => go(Number(ev.target.value)) });
     const controls = el("div", { class: "controls" },
-      el("button", { type: "button", id: "replay-first", onclick: () => go(0), text: "⏮" }),
+      el("button", { type: "button", id: "replay-first", onclick: () => go(0), text: "« first" }),
       el("button", { type: "button", id: "replay-prev", onclick: () => go(step - 1), text: "◀ previous" }),
       el("button", { type: "button", id: "replay-next", onclick: () => go(step + 1), text: "next ▶" }),
-      el("button", { type: "button", id: "replay-last", onclick: () => go(d.steps), text: "⏭" }),
+      el("button", { type: "button", id: "replay-last", onclick: () => go(d.steps), text: "last »" }),
       slider);
     const board = drawBoard(d.game, d.view, rules, { players: d.players, names: d.names, seat: d.seat, toMove: d.to_move, legal: new Map() });
     const last = d.step > 0 ? d.log[d.step - 1] : null;

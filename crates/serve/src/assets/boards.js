@@ -238,7 +238,7 @@
       const city = cityOf[h.name];
       if (city) {
         const [id, c] = city;
-        g.append(S("circle", { cx: x, cy: y, r: 15, fill: GOOD[c.goods] || "#bbb", stroke: "#333" }));
+        g.append(title(S("circle", { cx: x, cy: y, r: 15, fill: GOOD[c.goods] || "#bbb", stroke: "#333", "data-act": "capital " + id }), "city " + id + ": " + c.goods + ", stock " + show(c.stock)));
         g.append(T(x - 10, y + 4, id + "·" + show(c.stock), { "font-size": 10, "font-weight": "bold" }));
         (c.demands || []).forEach((d, k) => g.append(title(S("rect", { x: x - 15 + k * 10, y: y + 17, width: 8, height: 8, fill: d.covered ? "#555" : (GOOD[d.goods] || "#bbb"), stroke: "#222" }), "demand " + d.goods + (d.covered ? " (covered)" : ""))));
       }
