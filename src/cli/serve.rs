@@ -132,6 +132,17 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             replays.push((ruleset, rec));
         }
     }
+    // Ctrl-C (or SIGTERM) ends the bot programs with the server; the record file, if
+    // any, holds every decision already made.
+    let kept = match a.record.as_ref().or(a.resume.as_ref()) {
+        Some(p) => format!(
+            "; the game so far is kept in {} (continue with `rulesmith serve --resume {}`)",
+            p.display(),
+            p.display()
+        ),
+        None => String::new(),
+    };
+    super::output::stop_on_signals_saying(kept);
     let app = App::new(Options { tables, replays, rulesets, seating: a.seats }).map_err(|e| bad(e.to_string()))?;
     let ip = a.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let addr = SocketAddr::new(ip, a.port);

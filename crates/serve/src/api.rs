@@ -156,10 +156,10 @@ fn number(what: &str, text: &str) -> Result<usize, ApiError> {
 fn table(s: &Shared, id: Id) -> Result<Arc<Table>, ApiError> {
     let Path(id) = id?;
     let n = number("table", &id).map_err(|e| ApiError::not_found(e.message))?;
-    s.tables
-        .get(n)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(format!("no table {n} (tables 0 to {})", s.tables.len().saturating_sub(1))))
+    s.tables.get(n).cloned().ok_or_else(|| match s.tables.len() {
+        0 => ApiError::not_found(format!("no table {n}: this server has no tables")),
+        k => ApiError::not_found(format!("no table {n} (tables 0 to {})", k - 1)),
+    })
 }
 
 /// Whose page a request is: `None` at a hot-seat table; at a links table the seat its
