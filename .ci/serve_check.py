@@ -95,6 +95,12 @@ def tables(context, server, out, problems):
         page.screenshot(path=str(shot), full_page=True)
         if page.locator("#board svg *").count() < 20:
             problems.append(f"{game}: the board drew almost nothing")
+        if game == "puerto-rico":
+            # A role card on the board is a control: clicking it takes the role.
+            page.click("#role-builder.clickable")
+            page.wait_for_function("() => document.querySelector('#log li') !== null")
+            if "seat 0: builder" not in page.locator("#log").inner_text():
+                problems.append("puerto-rico: clicking the builder card did not take the role")
         print(f"{game}: table ok (screenshot {shot})")
         page.close()
 

@@ -136,13 +136,17 @@ async function table(id) {
     const legal = new Map(s.legal.map(l => [l.action, l.note]));
     const board = drawBoard(s.game, s.view, rules, { players: s.players, names: s.names, seat: s.seat, toMove: s.to_move, legal });
     for (const node of board.querySelectorAll("[data-act]")) {
-      const a = node.getAttribute("data-act");
-      if (legal.has(a)) {
+      // One action, or a JSON list of the actions an item may stand for (the first legal one).
+      const raw = node.getAttribute("data-act");
+      let names = [raw];
+      if (raw.startsWith("[")) { try { names = JSON.parse(raw); } catch (_) { names = []; } }
+      const a = names.find(n => legal.has(n));
+      if (a !== undefined) {
         node.classList.add("clickable");
         node.addEventListener("click", () => act(a));
-        const t = document.createElementNS("http://www.w3.org/2000/svg", "title");
+        let t = node.querySelector(":scope > title");
+        if (!t) { t = document.createElementNS("http://www.w3.org/2000/svg", "title"); node.append(t); }
         t.textContent = a + (legal.get(a) ? ": " + legal.get(a) : "");
-        node.append(t);
       }
     }
     let status;

@@ -74,9 +74,12 @@
     let sy = 184;
     (v.ships || []).filter(s => s.capacity > 0).forEach((ship, i) => {
       g.append(T(10, sy + 13, "ship " + (i + 1) + (ship.good ? " · " + ship.good : "")));
+      const loads = JSON.stringify(Object.keys(GOOD).map(good => "ship " + good + " on " + ship.capacity));
+      const hold = S("g", { "data-act": loads });
       for (let c = 0; c < ship.capacity; c++) {
-        g.append(S("rect", { x: 110 + c * 18, y: sy, width: 16, height: 16, fill: c < ship.load ? (GOOD[ship.good] || "#999") : "#fff", stroke: "#555" }));
+        hold.append(S("rect", { x: 110 + c * 18, y: sy, width: 16, height: 16, fill: c < ship.load ? (GOOD[ship.good] || "#999") : "#fff", stroke: "#555" }));
       }
+      g.append(hold);
       sy += 22;
     });
     // Trading house.
@@ -158,7 +161,9 @@
       const x = cx + rx * Math.cos(a), y = cy + ry * Math.sin(a);
       const inactive = v.inactive && v.inactive[c];
       const pawns = players.map((p, s) => [p, s]).filter(([p]) => p.pawn === c);
-      g.append(S("g", { "data-act": c, id: "citizen-" + c },
+      const from = street.indexOf(v.car);
+      const steps = from < 0 ? i + 1 : (i - from + n) % n;
+      g.append(S("g", { "data-act": "drive " + steps, id: "citizen-" + c },
         S("rect", { x: x - 44, y: y - 16, width: 88, height: 32, rx: 6, fill: inactive ? "#ccc" : "#fffaf0", stroke: v.car === c ? "#d12" : "#776" , "stroke-width": v.car === c ? 3 : 1 }),
         T(x - 40, y - 2, short(c), { "font-size": 11 }),
         pawns.map(([, s], k) => S("circle", { cx: x - 34 + k * 12, cy: y + 9, r: 5, fill: SEAT[s % 5] }))));
@@ -169,7 +174,7 @@
     g.append(T(520, 50, "Ship · value " + show(ship.value) + " · departed " + show(ship.departed), { "font-weight": "bold" }));
     let dx = 520;
     for (const [colour, pips] of entries(ship.dice)) {
-      g.append(title(S("rect", { x: dx, y: 60, width: 34, height: 34, rx: 6, fill: colour === "black" ? "#333" : colour, stroke: "#222" }), colour + " die: " + pips));
+      g.append(title(S("rect", { x: dx, y: 60, width: 34, height: 34, rx: 6, fill: colour === "black" ? "#333" : colour, stroke: "#222", "data-act": "keep aside " + colour }), colour + " die: " + pips));
       g.append(T(dx + 12, 83, show(pips), { "font-size": 16, fill: colour === "black" || colour === "red" || colour === "green" ? "#fff" : "#000" }));
       dx += 42;
     }
@@ -179,7 +184,7 @@
     g.append(T(520, 164, "Buildings", { "font-weight": "bold" }));
     entries(v.buildings).forEach(([id, b], i) => {
       const x = 520 + (i % 3) * 156, y = 172 + Math.floor(i / 3) * 40;
-      g.append(S("g", { "data-act": id, id: "building-" + id },
+      g.append(S("g", { "data-act": JSON.stringify(["pawn " + id, "use " + id, "claim " + id]), id: "building-" + id },
         S("rect", { x, y, width: 150, height: 34, rx: 4, fill: "#fff", stroke: b.owner === null || b.owner === undefined ? "#999" : SEAT[b.owner % 5], "stroke-width": b.owner === null ? 1 : 3 }),
         S("circle", { cx: x + 12, cy: y + 17, r: 7, fill: b.flower || "#ccc", stroke: "#555" }),
         T(x + 24, y + 15, short(id), { "font-size": 11 }),
@@ -233,7 +238,7 @@
       const terrain = (v.terrain && v.terrain[h.name]) || h.terrain;
       const pts = [];
       for (let k = 0; k < 6; k++) { const a = Math.PI / 180 * (60 * k - 30); pts.push((x + size * Math.cos(a)).toFixed(1) + "," + (y + size * Math.sin(a)).toFixed(1)); }
-      g.append(title(S("polygon", { points: pts.join(" "), fill: TERRAIN[terrain] || "#ddd", stroke: "#fff", "stroke-width": 2, "data-act": h.name, id: "hex-" + h.name }), h.name + ": " + terrain));
+      g.append(title(S("polygon", { points: pts.join(" "), fill: TERRAIN[terrain] || "#ddd", stroke: "#fff", "stroke-width": 2, "data-act": "go " + h.name, id: "hex-" + h.name }), h.name + ": " + terrain));
       g.append(T(x - 8, y - 18, h.name, { "font-size": 9, fill: "#333" }));
       const city = cityOf[h.name];
       if (city) {
