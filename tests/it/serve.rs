@@ -329,3 +329,43 @@ fn replays_step_as_any_seat_or_the_observer() {
         refused(st, &b, StatusCode::BAD_REQUEST, "the record");
     });
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    /// Whatever a request holds, the answer is a page, a position or a 4xx with a message:
+    /// never a server error, and the game stays playable.
+    #[test]
+    fn no_request_makes_a_server_error(
+        route in proptest::sample::select(vec!["act", "undo", "record", "rules", "", "x"]),
+        table in "[0-9a-z%]{0,3}",
+        query in "[a-z0-9=&%]{0,24}",
+        body in proptest::option::of(proptest::prelude::any::<String>()),
+        json_body in proptest::option::of(("[0-9]{0,4}", "[a-z 0-9-]{0,20}")),
+    ) {
+        thread_local! {
+            static APP: App = {
+                let rs = offered("puerto-rico");
+                App::new(Options {
+                    tables: vec![TableSpec::new(Arc::clone(&rs), 2, 3, vec![None, Some(BotSpec::Random)])],
+                    replays: vec![],
+                    rulesets: vec![rs],
+                    seating: Seating::HotSeat,
+                })
+                .unwrap()
+            };
+        }
+        let uri = format!("/api/table/{table}/{route}?{query}");
+        let body = match (body, json_body) {
+            (_, Some((n, a))) => Some(format!("{{\"move\": {}, \"action\": \"{a}\"}}", if n.is_empty() { "0" } else { &n })),
+            (b, None) => b,
+        };
+        let (status, reply) = APP.with(|app| {
+            runtime().block_on(send(app, if body.is_some() { "POST" } else { "GET" }, &uri, body))
+        });
+        proptest::prop_assert!(status.is_success() || status.is_client_error(), "{uri}: {status} {reply}");
+        if status.is_client_error() {
+            proptest::prop_assert!(reply["error"].is_string(), "{uri}: {status} without a message: {reply}");
+        }
+    }
+}
