@@ -54,6 +54,11 @@ fn with_time_limit(seats: Vec<Option<BotSpec>>, limit: f64) -> Vec<Option<BotSpe
         .collect()
 }
 
+/// Writes a table's record as `play` does ([`super::play::write_record`]).
+fn saver(path: PathBuf) -> rulesmith_serve::Saver {
+    Box::new(move |rec| super::play::write_record(&path, rec).map_err(|e| e.message))
+}
+
 /// `rulesmith serve`.
 pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let limit = a.bot_time_limit;
@@ -80,7 +85,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             seed: rec.seed,
             seats,
             resume: Some(rec),
-            save_to: Some(path.clone()),
+            save: Some(saver(path.clone())),
         });
     }
     let names: Vec<String> = if a.rulesets.is_empty() && a.resume.is_none() && a.replay.is_empty() {
@@ -115,7 +120,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             seed: a.seed,
             seats: with_time_limit(seats, limit),
             resume: None,
-            save_to: a.record.clone(),
+            save: a.record.clone().map(saver),
         });
     }
     let mut replays = Vec::new();
@@ -147,14 +152,16 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let ip = a.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let addr = SocketAddr::new(ip, a.port);
     let seating = a.seats;
+    let kept_where = match a.record.as_ref().or(a.resume.as_ref()) {
+        Some(p) => format!("every decision is kept in {}", p.display()),
+        None => "the games are kept only with --record".to_string(),
+    };
     rulesmith_serve::run(app, addr, |local, app| {
         let host = match local.ip() {
             IpAddr::V6(v6) => format!("[{v6}]:{}", local.port()),
             IpAddr::V4(v4) => format!("{v4}:{}", local.port()),
         };
-        say(format!(
-            "rulesmith serve: listening on http://{host}/ (Ctrl-C stops; the game is kept only with --record)"
-        ));
+        say(format!("rulesmith serve: listening on http://{host}/ (Ctrl-C stops; {kept_where})"));
         if seating == Seating::Links {
             say("Each person opens their own seat's link (its token is secret: it shows that seat's hidden values):");
         }

@@ -37,7 +37,6 @@ use rulesmith_core::bots::BotSpec;
 use rulesmith_core::erased::AnyGame;
 use rulesmith_core::record::Record;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use api::router;
@@ -78,14 +77,19 @@ pub struct TableSpec {
     /// A saved game to continue (its actions are played again first); its ruleset,
     /// players, seed and seats must be this table's.
     pub resume: Option<Record>,
-    /// Where the record is written after every decision (the `play --record` format).
-    pub save_to: Option<PathBuf>,
+    /// Writes the record (the `play --record` format) after every decision, and once when
+    /// the table opens (so a path that cannot be written is found before anyone plays); an
+    /// error is a message naming the file.
+    pub save: Option<Saver>,
 }
+
+/// Keeps a table's record: see [`TableSpec::save`].
+pub type Saver = Box<dyn Fn(&Record) -> Result<(), String> + Send + Sync>;
 
 impl TableSpec {
     /// A new game at a table, not saved to a file.
     pub fn new(ruleset: Arc<Ruleset>, players: usize, seed: u64, seats: Vec<Option<BotSpec>>) -> Self {
-        TableSpec { ruleset, players, seed, seats, resume: None, save_to: None }
+        TableSpec { ruleset, players, seed, seats, resume: None, save: None }
     }
 }
 

@@ -10,7 +10,6 @@ use rulesmith_core::record::{HUMAN, Record};
 use rulesmith_core::rng::Rng;
 use rulesmith_core::sim::bot_rng;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, TryLockError};
 
 /// Most decisions one game may take (bots included) before it stops with a message: a
@@ -301,15 +300,10 @@ impl Table {
         lock(&self.live).session.end_bots();
     }
 
-    /// Writes the record to the table's file, if it has one; the message if it failed.
+    /// Writes the record, if the table keeps one; the message if it failed.
     fn save(&self, live: &Live) -> Option<String> {
-        let path: &PathBuf = self.spec.save_to.as_ref()?;
-        let line = record(live, &self.spec, &self.names).to_line() + "\n";
-        // A temporary file renamed into place: a failed write never loses the one before.
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-        let tmp = dir.join(format!(".{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("record")));
-        let written = std::fs::write(&tmp, line).and_then(|()| std::fs::rename(&tmp, path));
-        written.err().map(|e| format!("cannot write the record {}: {e}", path.display()))
+        let save = self.spec.save.as_ref()?;
+        save(&record(live, &self.spec, &self.names)).err()
     }
 }
 
