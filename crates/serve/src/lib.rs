@@ -3,13 +3,13 @@
 //! on a drawn SVG board.
 //!
 //! The page (HTML, CSS and JavaScript, bundled in the binary) draws each game's board from
-//! the seat's view JSON ([`AnySession::view_json`], what `rulesmith state --seat` prints),
+//! the seat's view JSON ([`rulesmith_core::erased::AnySession::view_json`], what `rulesmith state --seat` prints),
 //! so a seat's page carries nothing the seat may not see. Every request is bounded in size
 //! and time; a wrong one (an illegal or stale action, an unknown table, seat or token, a
 //! malformed body) is refused with a 4xx and a JSON `{"error": …}` naming what is wrong.
 //!
 //! ```no_run
-//! # fn demo(game: &'static dyn rulesmith_core::erased::AnyGame) -> Result<(), rulesmith_serve::Error> {
+//! # fn demo(game: &'static dyn rulesmith_core::erased::AnyGame) -> Result<(), Box<dyn std::error::Error>> {
 //! use rulesmith_serve::{App, Options, Ruleset, Seating, TableSpec};
 //! use std::sync::Arc;
 //! let ruleset = Arc::new(Ruleset {
@@ -25,7 +25,8 @@
 //!     for link in app.links() {
 //!         println!("{}: http://{addr}{}", link.label, link.path);
 //!     }
-//! })
+//! })?;
+//! # Ok(())
 //! # }
 //! ```
 
@@ -69,8 +70,11 @@ pub enum Seating {
 
 /// One table to open.
 pub struct TableSpec {
+    /// The rules played.
     pub ruleset: Arc<Ruleset>,
+    /// The player count (within the ruleset's range).
     pub players: usize,
+    /// The game's seed: the same seed deals the same game.
     pub seed: u64,
     /// Per seat: a bot, or `None` for a person.
     pub seats: Vec<Option<BotSpec>>,
@@ -95,12 +99,14 @@ impl TableSpec {
 
 /// What the server offers.
 pub struct Options {
+    /// The tables, numbered from 0 in this order.
     pub tables: Vec<TableSpec>,
     /// Records to step through, with their (digest-checked) rulesets.
     pub replays: Vec<(Arc<Ruleset>, Record)>,
     /// The rulesets a record sent from the page may be replayed under (matched by digest:
     /// a page never makes the server read a file).
     pub rulesets: Vec<Arc<Ruleset>>,
+    /// How people sit at every table.
     pub seating: Seating,
 }
 
@@ -113,8 +119,15 @@ pub enum Error {
     /// The system's random source failed (seat tokens come from it).
     #[error("cannot draw secret seat tokens from the system's random source: {0}")]
     Random(String),
+    /// The address could not be listened on (in use, not this machine's).
     #[error("cannot listen on {addr}: {source}")]
-    Bind { addr: SocketAddr, source: std::io::Error },
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// Why not.
+        source: std::io::Error,
+    },
+    /// The runtime could not start, or serving failed.
     #[error("the web server stopped: {0}")]
     Io(#[from] std::io::Error),
     /// A bot given as text does not read.
