@@ -33,7 +33,9 @@
 
   function puertoRico(v, rules, ctx) {
     const players = v.players || [];
-    const W = 1000, playerH = 170, top = 330;
+    const drafting = !!(v.draft && !v.draft.over);
+    const pool = drafting && Array.isArray(v.out_of_game) ? v.out_of_game : [];
+    const W = 1000, playerH = 170, top = 330 + (pool.length ? 30 + Math.ceil(pool.length / 6) * 16 : 0);
     const H = top + players.length * playerH + 10;
     const g = svg(W, H, S("rect", { x: 0, y: 0, width: W, height: H, fill: "#f6efe0" }));
     const roleDefs = rules.roles || [];
@@ -89,7 +91,16 @@
     });
     // Buildings for sale (or the expansion's draft).
     let bx = 520, by = 230;
-    if (v.draft && !v.draft.over) {
+    if (pool.length) {
+      // The buildings not in the game yet: what the draft may bring in.
+      g.append(T(10, 350, "Not in the game yet (draft one into a slot)", { "font-weight": "bold" }));
+      pool.forEach((id, i) => {
+        const cx = 10 + (i % 6) * 163, cy = 358 + Math.floor(i / 6) * 16;
+        g.append(S("g", { "data-act": "draft " + id }, S("rect", { x: cx, y: cy, width: 160, height: 14, fill: "#fff", stroke: "#ddd" }),
+          T(cx + 3, cy + 11, short(id), { "font-size": 10 })));
+      });
+    }
+    if (drafting) {
       g.append(T(520, 224, "Building draft", { "font-weight": "bold" }));
       v.draft.slots.forEach((slot, i) => {
         const cx = 520 + (i % 6) * 78, cy = 232 + Math.floor(i / 6) * 30;
@@ -150,7 +161,8 @@
     const W = 1000, H = 430 + players.length * 60;
     const g = svg(W, H, S("rect", { x: 0, y: 0, width: W, height: H, fill: "#f3ecd9" }));
     const turn = v.turn || {};
-    g.append(T(10, 20, "Santiago de Cuba · round " + show(turn.round) + " · seat " + show(turn.player) + " to play · step: " + short(show(v.phase && v.phase.step)), { "font-weight": "bold" }));
+    const over = v.phase && v.phase.step === "over";
+    g.append(T(10, 20, "Santiago de Cuba · round " + show(turn.round) + (over ? " · game over" : " · seat " + show(turn.player) + " to play · step: " + short(show(v.phase && v.phase.step))), { "font-weight": "bold" }));
     // The street: the citizens in order along a loop, the car among them.
     const street = v.street || [];
     const n = street.length || 1;
