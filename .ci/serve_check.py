@@ -95,6 +95,14 @@ def tables(context, server, out, problems):
         page.screenshot(path=str(shot), full_page=True)
         if page.locator("#board svg *").count() < 20:
             problems.append(f"{game}: the board drew almost nothing")
+        if game == "santiago-de-cuba":
+            # A stop on the street is a control: clicking it drives the car there.
+            stop = page.locator("#board .clickable[id^=stop-]").last
+            act = stop.get_attribute("data-act")
+            stop.click()
+            page.wait_for_function(
+                "a => [...document.querySelectorAll('#log li')].some(li => li.textContent === 'seat 0: ' + a)", arg=act
+            )
         if game == "puerto-rico":
             # A role card on the board is a control: clicking it takes the role.
             page.click("#role-builder.clickable")

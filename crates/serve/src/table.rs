@@ -93,7 +93,9 @@ impl Table {
             resume(&mut live, &spec, rec)?;
         }
         live.mark(&spec.seats);
-        let snapshot = snapshot(&live, &spec, &names, false, 0);
+        // Bots to move first: the page shows them thinking until they have moved.
+        let thinking = live.bot_to_move(&spec.seats).is_some();
+        let snapshot = snapshot(&live, &spec, &names, thinking, 0);
         let table = Table {
             id,
             spec,
@@ -251,12 +253,15 @@ impl Table {
     pub fn start_bots(table: &Arc<Table>) {
         let t = Arc::clone(table);
         let run = move || t.bots_move();
-        // Outside a runtime (tests building an app without serving it) the bots play here.
+        // Outside a runtime (an app opening its tables before it serves) on a thread of
+        // their own: the server starts listening while they think.
         match tokio::runtime::Handle::try_current() {
             Ok(h) => {
                 h.spawn_blocking(run);
             }
-            Err(_) => run(),
+            Err(_) => {
+                std::thread::spawn(run);
+            }
         }
     }
 

@@ -163,22 +163,23 @@
     const turn = v.turn || {};
     const over = v.phase && v.phase.step === "over";
     g.append(T(10, 20, "Santiago de Cuba · round " + show(turn.round) + (over ? " · game over" : " · seat " + show(turn.player) + " to play · step: " + short(show(v.phase && v.phase.step))), { "font-weight": "bold" }));
-    // The street: the citizens in order along a loop, the car among them.
+    // The street: the port, then the citizens in order, along a loop; the car stops at one
+    // of them (a stop N steps on is `drive N`).
     const street = v.street || [];
-    const n = street.length || 1;
+    const stops = street.length + 1;
     const cx = 250, cy = 200, rx = 210, ry = 140;
+    const carAt = v.car === "port" ? 0 : street.indexOf(v.car) + 1;
     g.append(S("ellipse", { cx, cy, rx, ry, fill: "none", stroke: "#bba", "stroke-width": 18 }));
-    street.forEach((c, i) => {
-      const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
+    ["port", ...street].forEach((c, k) => {
+      const a = -Math.PI / 2 + (2 * Math.PI * k) / stops;
       const x = cx + rx * Math.cos(a), y = cy + ry * Math.sin(a);
       const inactive = v.inactive && v.inactive[c];
       const pawns = players.map((p, s) => [p, s]).filter(([p]) => p.pawn === c);
-      const from = street.indexOf(v.car);
-      const steps = from < 0 ? i + 1 : (i - from + n) % n;
-      g.append(S("g", { "data-act": "drive " + steps, id: "citizen-" + c },
-        S("rect", { x: x - 44, y: y - 16, width: 88, height: 32, rx: 6, fill: inactive ? "#ccc" : "#fffaf0", stroke: v.car === c ? "#d12" : "#776" , "stroke-width": v.car === c ? 3 : 1 }),
-        T(x - 40, y - 2, short(c), { "font-size": 11 }),
-        pawns.map(([, s], k) => S("circle", { cx: x - 34 + k * 12, cy: y + 9, r: 5, fill: SEAT[s % 5] }))));
+      const steps = (k - carAt + stops) % stops;
+      g.append(S("g", { "data-act": steps > 0 ? "drive " + steps : null, id: "stop-" + c },
+        S("rect", { x: x - 44, y: y - 16, width: 88, height: 32, rx: 6, fill: k === 0 ? "#d8ecf7" : inactive ? "#ccc" : "#fffaf0", stroke: v.car === c ? "#d12" : "#776", "stroke-width": v.car === c ? 3 : 1 }),
+        T(x - 40, y - 2, short(c), { "font-size": 11, "font-weight": k === 0 ? "bold" : null }),
+        pawns.map(([, s], m) => S("circle", { cx: x - 34 + m * 12, cy: y + 9, r: 5, fill: SEAT[s % 5] }))));
     });
     g.append(T(cx - 40, cy, "car: " + short(show(v.car)), { "font-weight": "bold" }));
     // The ship and its dice.
