@@ -174,12 +174,10 @@
       const a = -Math.PI / 2 + (2 * Math.PI * k) / stops;
       const x = cx + rx * Math.cos(a), y = cy + ry * Math.sin(a);
       const inactive = v.inactive && v.inactive[c];
-      const pawns = players.map((p, s) => [p, s]).filter(([p]) => p.pawn === c);
       const steps = (k - carAt + stops) % stops;
       g.append(S("g", { "data-act": steps > 0 ? "drive " + steps : null, id: "stop-" + c },
         S("rect", { x: x - 44, y: y - 16, width: 88, height: 32, rx: 6, fill: k === 0 ? "#d8ecf7" : inactive ? "#ccc" : "#fffaf0", stroke: v.car === c ? "#d12" : "#776", "stroke-width": v.car === c ? 3 : 1 }),
-        T(x - 40, y - 2, short(c), { "font-size": 11, "font-weight": k === 0 ? "bold" : null }),
-        pawns.map(([, s], m) => S("circle", { cx: x - 34 + m * 12, cy: y + 9, r: 5, fill: SEAT[s % 5] }))));
+        T(x - 40, y - 2, short(c), { "font-size": 11, "font-weight": k === 0 ? "bold" : null })));
     });
     g.append(T(cx - 40, cy, "car: " + short(show(v.car)), { "font-weight": "bold" }));
     // The ship and its dice.
@@ -201,7 +199,10 @@
         S("rect", { x, y, width: 150, height: 34, rx: 4, fill: "#fff", stroke: b.owner === null || b.owner === undefined ? "#999" : SEAT[b.owner % 5], "stroke-width": b.owner === null ? 1 : 3 }),
         S("circle", { cx: x + 12, cy: y + 17, r: 7, fill: b.flower || "#ccc", stroke: "#555" }),
         T(x + 24, y + 15, short(id), { "font-size": 11 }),
-        T(x + 24, y + 28, b.owner === null || b.owner === undefined ? "free" : "seat " + b.owner, { "font-size": 10 })));
+        T(x + 24, y + 28, b.owner === null || b.owner === undefined ? "free" : "seat " + b.owner, { "font-size": 10 }),
+        // The players' pawns standing on the building.
+        players.map((p, s) => [p, s]).filter(([p]) => p.pawn === id).map(([, s], m) =>
+          title(S("circle", { cx: x + 136 - m * 12, cy: y + 17, r: 6, fill: SEAT[s % 5], stroke: "#000" }), "pawn of seat " + s))));
     });
     // The players.
     players.forEach((p, s) => {
