@@ -78,10 +78,12 @@ async function index() {
     const label = t.ruleset + " · " + t.players + " players · " + t.names.map((n, i) => i + ":" + n).join(", ");
     tables.append(el("li", {}, d.seating === "hot-seat" ? el("a", { href: "/?table=" + t.id, text: label }) : el("span", { text: label + " (open your seat's link as printed by the server)" })));
   }
+  if (!d.tables.length) tables.append(el("li", { text: "none (name rulesets to `rulesmith serve` to play them)" }));
   const replays = el("ul", { class: "tables", id: "replays" });
   for (const r of d.replays) {
     replays.append(el("li", {}, el("a", { href: "/?replay=" + r.id, text: r.ruleset + " · " + r.players + " players · " + r.steps + " decisions" })));
   }
+  if (!d.replays.length) replays.append(el("li", { text: "none yet" }));
   const file = el("input", { type: "file", id: "record-file", accept: ".json,.jsonl,application/json" });
   const form = el("form", { id: "replay-form", onsubmit: async ev => {
     ev.preventDefault();
