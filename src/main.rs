@@ -141,6 +141,50 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         bot_time_limit: f64,
     },
+    /// A local web table: play any ruleset in the browser (hot-seat or one secret link per
+    /// seat, against bots) and step through records. Prints the addresses to open.
+    Serve {
+        /// Rulesets to open a table for [default: every bundled ruleset].
+        #[arg(value_name = "RULESET")]
+        rulesets: Vec<String>,
+        /// The port to listen on (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8163)]
+        port: u16,
+        /// Listen on this address instead of 127.0.0.1 (e.g. 0.0.0.0 to let others on
+        /// the network join: anyone who can reach the port can open the hot-seat table).
+        #[arg(long, value_name = "ADDR")]
+        bind: Option<std::net::IpAddr>,
+        /// Player count [default: 4 if the ruleset seats 4, else its minimum].
+        #[arg(long)]
+        players: Option<usize>,
+        /// The games' seed: the same seed deals the same game.
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// The seats people play (0-based) [default: 0]; `--human` alone: none (bots only).
+        #[arg(long, value_name = "SEAT", num_args = 0..)]
+        human: Option<Vec<u8>>,
+        /// The bots of the other seats: one for all, or one per seat [default: greedy].
+        #[arg(long)]
+        bots: Option<String>,
+        /// How people sit: `hot-seat` (one page, whoever is to move acts; undo) or `links`
+        /// (one secret link per person's seat, showing that seat's view only).
+        #[arg(long, value_enum, default_value_t = SeatsArg::HotSeat)]
+        seats: SeatsArg,
+        /// Write the game as a JSON line to this file after every decision (the `play
+        /// --record` format; one RULESET).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Continue a game saved by `play` or `serve` (its ruleset, seats and seed), saving
+        /// to the same file.
+        #[arg(long, value_name = "RECORD", conflicts_with_all = ["players", "seed", "human", "bots", "record"])]
+        resume: Option<PathBuf>,
+        /// Offer a record file's games to step through (repeatable; at most 32 games a file).
+        #[arg(long, value_name = "RECORD")]
+        replay: Vec<PathBuf>,
+        /// Seconds an `exec:` bot may take for one decision.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        bot_time_limit: f64,
+    },
     /// Step through a recorded game on the play screens (`--step N` or `--round R`:
     /// print the screen there).
     ShowGame {
@@ -329,6 +373,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// `serve --seats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SeatsArg {
+    /// One page; whoever's seat is to move acts there.
+    HotSeat,
+    /// One secret link per person's seat.
+    Links,
+}
+
 fn dispatch(cli: Cli) -> Result<u8, Failure> {
     let f = cli.format;
     match cli.command {
@@ -369,6 +422,36 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             record,
             resume,
             json_view,
+            bot_time_limit,
+        }),
+        Command::Serve {
+            rulesets,
+            port,
+            bind,
+            players,
+            seed,
+            human,
+            bots,
+            seats,
+            record,
+            resume,
+            replay,
+            bot_time_limit,
+        } => cli::serve::serve(cli::serve::ServeArgs {
+            rulesets,
+            port,
+            bind,
+            players,
+            seed,
+            humans: human.unwrap_or_else(|| vec![0]),
+            bots,
+            seats: match seats {
+                SeatsArg::HotSeat => rulesmith_serve::Seating::HotSeat,
+                SeatsArg::Links => rulesmith_serve::Seating::Links,
+            },
+            record,
+            resume,
+            replay,
             bot_time_limit,
         }),
         Command::ShowGame { record, game, rotation, step, round, seat } => {

@@ -9,6 +9,7 @@ pub mod play;
 pub mod replay;
 pub mod rulesets;
 pub mod scenarios;
+pub mod serve;
 pub mod show_game;
 pub mod simulate;
 pub mod tournament;

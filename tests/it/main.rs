@@ -7,7 +7,8 @@
 //! - `modules`: no module cycle inside the core or a game crate;
 //! - `packaging`: licence files in every crate, copies a crate publishes equal their originals;
 //! - `play`: the play screens, the menu, undo, save and resume, bot programs;
-//! - `scenarios`: the scenario library of `tests/scenarios/`.
+//! - `scenarios`: the scenario library of `tests/scenarios/`;
+//! - `serve`: the web table's HTTP API (through the router, no network).
 
 mod cli;
 mod conformance;
@@ -16,6 +17,7 @@ mod modules;
 mod packaging;
 mod play;
 mod scenarios;
+mod serve;
 
 use std::path::Path;
 

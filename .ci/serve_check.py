@@ -1,0 +1,269 @@
+"""`rulesmith serve` in headless Chromium: each game's table loads without a console error
+and is screenshotted; one game is played by clicks against bots to its end; a replay is
+stepped (next, previous, slider, round, seat); at a table seated by links, a seat's page
+carries none of another seat's hidden values.
+
+usage: serve_check.py CHROMIUM RULESMITH OUT_DIR
+"""
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from playwright.sync_api import sync_playwright
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+GAMES = ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"]
+# The game played to its end by clicks (two players: about 110 decisions of the person).
+PLAYED = "santiago-de-cuba"
+
+
+class Server:
+    """`rulesmith serve --port 0 ARGS…`: the address and the links it prints (`expected`
+    of them, the index's included)."""
+
+    def __init__(self, rulesmith, expected, *args):
+        self.proc = subprocess.Popen(
+            [rulesmith, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        self.links = {}
+        self.base = None
+        while len(self.links) < expected:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise SystemExit(f"serve exited: {self.proc.stderr.read()}")
+            if line.startswith("rulesmith serve: listening on "):
+                self.base = line.split()[4].rstrip("/")
+            m = re.match(r"\s+(.*?): (http://\S+)$", line)
+            if m:
+                self.links[m.group(1)] = m.group(2)
+        if not self.base:
+            raise SystemExit("serve printed no address")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def start(rulesmith, expected, *args):
+    return Server(rulesmith, expected, *args)
+
+
+def get_json(url):
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def watch(page, problems, name):
+    page.on(
+        "console",
+        lambda m: problems.append(f"{name}: console {m.type}: {m.text}") if m.type in ("error", "warning") else None,
+    )
+    page.on("pageerror", lambda e: problems.append(f"{name}: page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"{name}: request failed: {r.url}"))
+
+
+def tables(context, server, out, problems):
+    for i, game in enumerate(GAMES):
+        page = context.new_page()
+        watch(page, problems, game)
+        page.goto(f"{server.base}/?table={i}", wait_until="load")
+        page.wait_for_selector("#board svg")
+        page.wait_for_selector("#actions button")
+        shot = out / f"serve-{game}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        if page.locator("#board svg *").count() < 20:
+            problems.append(f"{game}: the board drew almost nothing")
+        if game == "santiago-de-cuba":
+            # A stop on the street is a control: clicking it drives the car there.
+            stop = page.locator("#board .clickable[id^=stop-]").last
+            act = stop.get_attribute("data-act")
+            stop.click()
+            page.wait_for_function(
+                "a => [...document.querySelectorAll('#log li')].some(li => li.textContent === 'seat 0: ' + a)", arg=act
+            )
+        if game == "puerto-rico":
+            # A role card on the board is a control: clicking it takes the role.
+            page.click("#role-builder.clickable")
+            page.wait_for_function("() => document.querySelector('#log li') !== null")
+            if "seat 0: builder" not in page.locator("#log").inner_text():
+                problems.append("puerto-rico: clicking the builder card did not take the role")
+        print(f"{game}: table ok (screenshot {shot})")
+        page.close()
+
+
+def play_by_clicks(context, server, out, problems):
+    page = context.new_page()
+    watch(page, problems, "play")
+    page.goto(server.links["santiago-de-cuba, 2 players, hot-seat"], wait_until="load")
+    clicks = 0
+    deadline = time.time() + 600
+    while time.time() < deadline:
+        page.wait_for_selector("#scores, #actions button", timeout=60_000)
+        if page.locator("#scores").count():
+            break
+        hint = page.locator(".hint").inner_text()
+        # Alternate between the first and the last action, so the game moves along.
+        buttons = page.locator("#actions button")
+        (buttons.first if clicks % 2 == 0 else buttons.last).click()
+        clicks += 1
+        # Wait for the position to move on from the one clicked.
+        page.wait_for_function(
+            "h => { const e = document.querySelector('.hint'); return !e || e.textContent !== h; }",
+            arg=hint,
+            timeout=60_000,
+        )
+    else:
+        problems.append("play: the game did not end within 10 minutes")
+    page.screenshot(path=str(out / "serve-game-over.png"), full_page=True)
+    text = page.locator("#scores").inner_text()
+    if "Game over" not in text:
+        problems.append(f"play: no final scores shown: {text!r}")
+    print(f"played {PLAYED} to its end by {clicks} clicks")
+    # Save the record, as a person would, and replay it through the page's form.
+    with page.expect_download() as d:
+        page.click("#save")
+    record = out / "serve-played.json"
+    d.value.save_as(str(record))
+    page.goto(server.base + "/", wait_until="load")
+    page.set_input_files("#record-file", str(record))
+    page.click("#replay-form button")
+    page.wait_for_selector("#replay-slider")
+    page.close()
+    return record
+
+
+def step_replay(context, server, out, problems):
+    page = context.new_page()
+    watch(page, problems, "replay")
+    page.goto(server.base + "/?replay=0", wait_until="load")
+    page.wait_for_selector("#replay-next")
+
+    def status():
+        return page.locator("#status").inner_text()
+
+    def wait_step(n):
+        page.wait_for_function("n => document.querySelector('#status').textContent.startsWith('step ' + n + ' ')", arg=n)
+
+    wait_step(0)
+    for n in (1, 2, 3):
+        page.click("#replay-next")
+        wait_step(n)
+    page.click("#replay-prev")
+    wait_step(2)
+    page.locator("#replay-slider").fill("40")
+    wait_step(40)
+    page.select_option("#replay-seat", "1")
+    wait_step(40)
+    rounds = page.locator("#replay-round option").all_inner_texts()
+    page.select_option("#replay-round", index=len(rounds) // 2)
+    page.wait_for_function("() => !document.querySelector('#status').textContent.startsWith('step 40 ')")
+    page.click("#replay-last")
+    page.wait_for_selector("#scores")
+    page.screenshot(path=str(out / "serve-replay.png"), full_page=True)
+    print(f"replay stepped ({status()})")
+    page.close()
+
+
+def hidden_values(context, rulesmith, out, problems):
+    """Two people by link at Santiago de Cuba (goods and pesos are hidden from others)."""
+    server = start(rulesmith, 3, "santiago-de-cuba", "--players", "3", "--human", "0", "1", "--seats", "links")
+    try:
+        seat0 = server.links["santiago-de-cuba, seat 0"]
+        seat1 = server.links["santiago-de-cuba, seat 1"]
+        token1 = re.search(r"token=(\w+)", seat1).group(1)
+        page = context.new_page()
+        watch(page, problems, "links")
+        seen = []
+        page.on(
+            "response",
+            lambda r: seen.append(r) if "/api/table/" in r.url and "/rules" not in r.url else None,
+        )
+        page.goto(seat0, wait_until="load")
+        page.wait_for_selector("#board svg")
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(out / "serve-links-seat0.png"), full_page=True)
+        if not seen:
+            problems.append("links: seat 0's page fetched no position")
+        own1 = get_json(f"{server.base}/api/table/0?seat=1&token={token1}")[1]["view"]["players"][1]
+        for r in seen:
+            body = r.json()
+            other = body["view"]["players"][1]
+            if body["seat"] != 0:
+                problems.append(f"links: seat 0's page got seat {body['seat']}'s view")
+            for key in ("goods", "pesos", "vp"):
+                if other.get(key) != "hidden":
+                    problems.append(f"links: seat 0's page sees seat 1's {key}: {other.get(key)!r} (seat 1 has {own1.get(key)!r})")
+        # Another seat's token opens nothing.
+        code, err = get_json(f"{server.base}/api/table/0?seat=0&token={token1}")
+        if code != 403:
+            problems.append(f"links: seat 1's token opened seat 0 ({code} {err})")
+        page.goto(seat0.replace("seat=0", "seat=2"), wait_until="load")
+        page.wait_for_selector("#message:not([hidden])")
+        print("links: seat 0's page carries none of seat 1's hidden values; a wrong token is refused")
+        # The page's own error message is expected there; its console line is not a fault.
+        problems[:] = [p for p in problems if not (p.startswith("links: console") and "403" in p)]
+        page.close()
+    finally:
+        server.stop()
+
+
+def main() -> int:
+    if len(sys.argv) != 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    chromium, rulesmith, out = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+    out.mkdir(parents=True, exist_ok=True)
+    problems = []
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=chromium,
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1280, "height": 900},
+            device_scale_factor=1,
+            accept_downloads=True,
+        )
+        server = start(rulesmith, len(GAMES) + 1, *GAMES, "--players", "2")
+        try:
+            tables(context, server, out, problems)
+        finally:
+            server.stop()
+        server = start(rulesmith, 2, PLAYED, "--players", "2", "--seed", "7")
+        try:
+            play_by_clicks(context, server, out, problems)
+            step_replay(context, server, out, problems)
+        finally:
+            server.stop()
+        hidden_values(context, rulesmith, out, problems)
+        context.close()
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print("serve-check: " + ("FAIL" if problems else "ok"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

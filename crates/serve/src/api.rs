@@ -1,0 +1,348 @@
+//! The HTTP routes: the bundled page, and a small JSON API the page speaks.
+
+use crate::replay::Replays;
+use crate::table::Table;
+use crate::{Ruleset, Seating};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use rulesmith_core::game::Seat;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Most bytes of a request body (an action, an undo).
+pub const BODY_LIMIT: usize = 16 << 10;
+/// Most bytes of a record sent to replay.
+pub const RECORD_LIMIT: usize = 8 << 20;
+/// Most time a request may take.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const BOARDS_JS: &str = include_str!("assets/boards.js");
+const APP_CSS: &str = include_str!("assets/app.css");
+
+pub struct Shared {
+    pub tables: Vec<Arc<Table>>,
+    pub replays: Mutex<Replays>,
+    pub rulesets: Vec<Arc<Ruleset>>,
+    pub seating: Seating,
+}
+
+/// A lock that a panic elsewhere does not make unusable (nothing here panics; the data a
+/// lock guards is consistent between statements).
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A refused request: its status and a message saying why, sent as `{"error": …}`.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError { status, message: message.into() }
+    }
+    pub fn bad(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, m)
+    }
+    pub fn forbidden(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, m)
+    }
+    pub fn not_found(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, m)
+    }
+    pub fn conflict(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, m)
+    }
+    pub fn unprocessable(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, m)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<BytesRejection> for ApiError {
+    fn from(r: BytesRejection) -> Self {
+        ApiError::new(r.status(), format!("the request body: {}", r.body_text()))
+    }
+}
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, format!("the address: {}", r.body_text()))
+    }
+}
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> Self {
+        ApiError::bad(format!("the query: {}", r.body_text()))
+    }
+}
+
+type Reply = Result<Response, ApiError>;
+type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
+type Id = Result<Path<String>, PathRejection>;
+
+/// The routes over `shared`, with body size limits and a time limit on every request.
+pub fn router(shared: Arc<Shared>) -> Router {
+    let api = Router::new()
+        .route("/api/tables", get(tables))
+        .route("/api/table/{id}", get(table_state))
+        .route("/api/table/{id}/rules", get(table_rules))
+        .route("/api/table/{id}/record", get(table_record))
+        .route("/api/table/{id}/act", post(act))
+        .route("/api/table/{id}/undo", post(undo))
+        .route("/api/replay/{id}", get(replay_step))
+        .route("/api/replay/{id}/rules", get(replay_rules))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .merge(Router::new().route("/api/replays", post(add_replay)).layer(DefaultBodyLimit::max(RECORD_LIMIT)));
+    Router::new()
+        .route("/", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
+        .route("/assets/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
+        .route("/assets/boards.js", get(|| async { asset(BOARDS_JS, "text/javascript; charset=utf-8") }))
+        .route("/assets/app.css", get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }))
+        .merge(api)
+        .fallback(|| async { ApiError::not_found("no such page or API route") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this route does not take that method")
+        })
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .with_state(shared)
+}
+
+fn asset(body: &'static str, kind: &'static str) -> Response {
+    let mut r = body.into_response();
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    // Only this server's own scripts and styles: the page fetches nothing from elsewhere.
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"),
+    );
+    r
+}
+
+fn json_reply(v: Value) -> Reply {
+    let mut r = axum::Json(v).into_response();
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(r)
+}
+
+fn number(what: &str, text: &str) -> Result<usize, ApiError> {
+    text.parse::<usize>().map_err(|_| ApiError::bad(format!("{what} `{text}`: not a number")))
+}
+
+fn table(s: &Shared, id: Id) -> Result<Arc<Table>, ApiError> {
+    let Path(id) = id?;
+    let n = number("table", &id).map_err(|e| ApiError::not_found(e.message))?;
+    s.tables.get(n).cloned().ok_or_else(|| match s.tables.len() {
+        0 => ApiError::not_found(format!("no table {n}: this server has no tables")),
+        k => ApiError::not_found(format!("no table {n} (tables 0 to {})", k - 1)),
+    })
+}
+
+/// Whose page a request is: `None` at a hot-seat table; at a links table the seat its
+/// token opens.
+fn viewer(t: &Table, seat: Option<&str>, token: Option<&str>) -> Result<Option<Seat>, ApiError> {
+    if t.seating == Seating::HotSeat {
+        return Ok(None);
+    }
+    let (Some(seat), Some(token)) = (seat, token) else {
+        return Err(ApiError::forbidden(
+            "this table seats people by link: open the address the server printed for your seat",
+        ));
+    };
+    let seat = number("seat", seat)?;
+    match Seat::try_from(seat) {
+        Ok(s) if seat < t.players() && t.admits(s, token) => Ok(Some(s)),
+        _ => Err(ApiError::forbidden(format!("seat {seat}: no such seat link (a wrong seat or token)"))),
+    }
+}
+
+async fn tables(State(s): State<Arc<Shared>>) -> Reply {
+    let tables: Vec<Value> = s
+        .tables
+        .iter()
+        .map(|t| {
+            json!({
+                "id": t.id,
+                "ruleset": t.ruleset().name,
+                "game": t.ruleset().game.game_id(),
+                "players": t.players(),
+                "names": t.names,
+            })
+        })
+        .collect();
+    let replays = lock(&s.replays).list();
+    json_reply(json!({
+        "seating": match s.seating { Seating::HotSeat => "hot-seat", Seating::Links => "links" },
+        "tables": tables,
+        "replays": replays,
+        "rulesets": s.rulesets.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+    }))
+}
+
+async fn table_state(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply {
+    let t = table(&s, id)?;
+    let Query(q) = q?;
+    let seat = viewer(&t, q.get("seat").map(String::as_str), q.get("token").map(String::as_str))?;
+    json_reply(t.snapshot().to_json(&t, seat))
+}
+
+async fn table_rules(State(s): State<Arc<Shared>>, id: Id) -> Reply {
+    let t = table(&s, id)?;
+    json_reply(t.ruleset().rules.clone())
+}
+
+async fn table_record(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply {
+    let t = table(&s, id)?;
+    let Query(q) = q?;
+    viewer(&t, q.get("seat").map(String::as_str), q.get("token").map(String::as_str))?;
+    let snap = t.snapshot();
+    // The record carries the seed, from which the hidden order follows: a seat by link
+    // gets it only once the game is over.
+    if t.seating == Seating::Links && snap.outcome.is_none() {
+        return Err(ApiError::forbidden(
+            "the record (with its seed) is given to a seat by link only once the game is over",
+        ));
+    }
+    let mut r = (snap.record.to_line() + "\n").into_response();
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let name = format!("attachment; filename=\"{}-{}.json\"", t.ruleset().name, snap.moves);
+    if let Ok(v) = HeaderValue::from_str(&name) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
+}
+
+/// A JSON body of type `T`, its errors named.
+fn body<T: for<'de> Deserialize<'de>>(b: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let b = b?;
+    serde_json::from_slice(&b).map_err(|e| ApiError::bad(format!("the request body: {e}")))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Act {
+    /// The move number the page showed (refused if the game moved on).
+    #[serde(rename = "move")]
+    moves: usize,
+    action: String,
+    #[serde(default)]
+    seat: Option<String>,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn act(State(s): State<Arc<Shared>>, id: Id, b: Result<Bytes, BytesRejection>) -> Reply {
+    let t = table(&s, id)?;
+    let a: Act = body(b)?;
+    let seat = viewer(&t, a.seat.as_deref(), a.token.as_deref())?;
+    if a.action.len() > 1000 {
+        return Err(ApiError::bad("the action is longer than any action of the game"));
+    }
+    t.act(seat, a.moves, &a.action)?;
+    json_reply(t.snapshot().to_json(&t, seat))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Undo {
+    #[serde(rename = "move")]
+    moves: usize,
+}
+
+async fn undo(State(s): State<Arc<Shared>>, id: Id, b: Result<Bytes, BytesRejection>) -> Reply {
+    let t = table(&s, id)?;
+    let u: Undo = body(b)?;
+    t.undo(u.moves)?;
+    json_reply(t.snapshot().to_json(&t, None))
+}
+
+fn replay(s: &Shared, id: Id) -> Result<Arc<crate::replay::Replay>, ApiError> {
+    let Path(id) = id?;
+    let n = number("replay", &id).map_err(|e| ApiError::not_found(e.message))?;
+    lock(&s.replays).get(n).ok_or_else(|| ApiError::not_found(format!("no replay {n}")))
+}
+
+async fn replay_step(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply {
+    let r = replay(&s, id)?;
+    let Query(q) = q?;
+    let step = match q.get("step") {
+        Some(t) => number("step", t)?,
+        None => 0,
+    };
+    let seat = match q.get("seat").map(String::as_str) {
+        None | Some("observer") | Some("") => None,
+        Some(t) => {
+            let n = number("seat", t)?;
+            Some(Seat::try_from(n).map_err(|_| ApiError::bad(format!("seat {n}: no such seat")))?)
+        }
+    };
+    // Up to a whole game played again: off the request thread.
+    let v = tokio::task::spawn_blocking(move || r.at(step, seat))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    json_reply(v)
+}
+
+async fn replay_rules(State(s): State<Arc<Shared>>, id: Id) -> Reply {
+    let r = replay(&s, id)?;
+    json_reply(r.ruleset.rules.clone())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewReplay {
+    /// A record file's text: one game's JSON line.
+    record: String,
+}
+
+async fn add_replay(State(s): State<Arc<Shared>>, b: Result<Bytes, BytesRejection>) -> Reply {
+    let n: NewReplay = body(b)?;
+    let mut lines = rulesmith_core::record::parse_lines(&n.record);
+    let rec = match (lines.next(), lines.next()) {
+        (None, _) => return Err(ApiError::bad("the record: no game record in it")),
+        (Some((_, first)), None) => first.map_err(|e| ApiError::bad(format!("the record: {e}")))?,
+        (Some(_), Some((line, _))) => {
+            return Err(ApiError::bad(format!("the record: more than one game (line {line}); send one game's line")));
+        }
+    };
+    let Some(ruleset) = s.rulesets.iter().find(|r| r.digest == rec.digest).cloned() else {
+        return Err(ApiError::unprocessable(format!(
+            "the record's ruleset `{}` is not one this server plays (by digest); serve it to replay it",
+            rec.ruleset
+        )));
+    };
+    let shared = Arc::clone(&s);
+    let id = tokio::task::spawn_blocking(move || {
+        // Checked outside the lock (it plays the whole game), kept under it.
+        let replay = crate::replay::Replay::check(ruleset, rec)?;
+        Ok::<_, ApiError>(lock(&shared.replays).insert(replay))
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    json_reply(json!({ "replay": id }))
+}

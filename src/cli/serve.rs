@@ -1,0 +1,207 @@
+//! `serve [RULESET…]`: reads the options, loads the rulesets and records, and starts the
+//! web table of `rulesmith-serve`.
+
+use super::common::{Failure, bad, load, players_for, say};
+use super::play::{read_record, ruleset_of};
+use rulesmith::Ruleset;
+use rulesmith::core::bots::{BotSpec, parse_bots};
+use rulesmith::core::record::{HUMAN, Record};
+use rulesmith_serve::{App, Options, Seating, TableSpec};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub struct ServeArgs {
+    pub rulesets: Vec<String>,
+    pub port: u16,
+    pub bind: Option<IpAddr>,
+    pub players: Option<usize>,
+    pub seed: u64,
+    pub humans: Vec<u8>,
+    pub bots: Option<String>,
+    pub seats: Seating,
+    pub record: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+    pub replay: Vec<PathBuf>,
+    pub bot_time_limit: f64,
+}
+
+/// Games of one `--replay` file offered at most (a simulation's record may hold
+/// thousands).
+const MAX_REPLAYS_PER_FILE: usize = 32;
+
+/// What the server plays, as the serving crate takes it. The game is leaked: the server
+/// runs until the process ends.
+fn offered(r: Ruleset, source: &str) -> Arc<rulesmith_serve::Ruleset> {
+    Arc::new(rulesmith_serve::Ruleset {
+        name: r.name().to_string(),
+        source: source.to_string(),
+        digest: r.digest(),
+        rules: r.loaded.tree.to_json(),
+        game: Box::leak(r.game),
+    })
+}
+
+fn with_time_limit(seats: Vec<Option<BotSpec>>, limit: f64) -> Vec<Option<BotSpec>> {
+    seats
+        .into_iter()
+        .map(|s| match s {
+            Some(BotSpec::Exec(e)) => {
+                Some(BotSpec::Exec(Arc::new((*e).clone().with_time_limit(std::time::Duration::from_secs_f64(limit)))))
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// Writes a table's record as `play` does ([`super::play::write_record`]).
+fn saver(path: PathBuf) -> rulesmith_serve::Saver {
+    Box::new(move |rec| super::play::write_record(&path, rec).map_err(|e| e.message))
+}
+
+/// `rulesmith serve`.
+pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
+    let limit = a.bot_time_limit;
+    if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
+        return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
+    }
+    let mut tables = Vec::new();
+    let mut rulesets: Vec<Arc<rulesmith_serve::Ruleset>> = Vec::new();
+    if let Some(path) = &a.resume {
+        let rec = read_record(path)?;
+        let r = ruleset_of(&rec, path)?;
+        let seats = seats_of(&rec, path)?;
+        if seats.iter().any(|s| s.as_ref().is_some_and(BotSpec::is_external)) {
+            return Err(bad(format!(
+                "{} names bot programs (`exec:`): `serve --resume` runs built-in bots only; continue it with `rulesmith play --resume`",
+                path.display()
+            )));
+        }
+        let ruleset = offered(r, &rec.source);
+        rulesets.push(Arc::clone(&ruleset));
+        tables.push(TableSpec {
+            ruleset,
+            players: rec.players,
+            seed: rec.seed,
+            seats,
+            resume: Some(rec),
+            save: Some(saver(path.clone())),
+        });
+    }
+    let names: Vec<String> = if a.rulesets.is_empty() && a.resume.is_none() && a.replay.is_empty() {
+        rulesmith::BUNDLED.iter().map(|b| b.name.to_string()).collect()
+    } else {
+        a.rulesets.clone()
+    };
+    if let Some(path) = &a.record {
+        if names.len() != 1 {
+            return Err(bad("--record FILE keeps one game: give one RULESET with it"));
+        }
+        let inputs: Vec<&str> =
+            names.iter().map(String::as_str).chain(a.replay.iter().filter_map(|p| p.to_str())).collect();
+        super::output::check_distinct(&[("the record", path)], &inputs)?;
+    }
+    for source in &names {
+        let r = load(source)?;
+        let players = players_for(a.players, &r.game.players(), source)?;
+        for &h in &a.humans {
+            if usize::from(h) >= players {
+                return Err(bad(format!("--human {h}: {source} has {players} players (seats 0 to {})", players - 1)));
+            }
+        }
+        let specs = parse_bots(a.bots.as_deref().unwrap_or("greedy"), players).map_err(super::common::bots_error)?;
+        let seats =
+            (0..players).map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).cloned() }).collect();
+        let ruleset = offered(r, source);
+        rulesets.push(Arc::clone(&ruleset));
+        tables.push(TableSpec {
+            ruleset,
+            players,
+            seed: a.seed,
+            seats: with_time_limit(seats, limit),
+            resume: None,
+            save: a.record.clone().map(saver),
+        });
+    }
+    let mut replays = Vec::new();
+    for path in &a.replay {
+        for rec in read_records(path)? {
+            let ruleset = match rulesets.iter().find(|r| r.digest == rec.digest) {
+                Some(r) => Arc::clone(r),
+                None => {
+                    let r = offered(ruleset_of(&rec, path)?, &rec.source);
+                    rulesets.push(Arc::clone(&r));
+                    r
+                }
+            };
+            replays.push((ruleset, rec));
+        }
+    }
+    // Ctrl-C (or SIGTERM) ends the bot programs with the server; the record file, if
+    // any, holds every decision already made.
+    let kept = match a.record.as_ref().or(a.resume.as_ref()) {
+        Some(p) => format!(
+            "; the game so far is kept in {} (continue with `rulesmith serve --resume {}`)",
+            p.display(),
+            p.display()
+        ),
+        None => String::new(),
+    };
+    super::output::stop_on_signals_saying(kept);
+    let app = App::new(Options { tables, replays, rulesets, seating: a.seats }).map_err(|e| bad(e.to_string()))?;
+    let ip = a.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    let addr = SocketAddr::new(ip, a.port);
+    let seating = a.seats;
+    let kept_where = match a.record.as_ref().or(a.resume.as_ref()) {
+        Some(p) => format!("every decision is kept in {}", p.display()),
+        None => "the games are kept only with --record".to_string(),
+    };
+    rulesmith_serve::run(app, addr, |local, app| {
+        let host = match local.ip() {
+            IpAddr::V6(v6) => format!("[{v6}]:{}", local.port()),
+            IpAddr::V4(v4) => format!("{v4}:{}", local.port()),
+        };
+        say(format!("rulesmith serve: listening on http://{host}/ (Ctrl-C stops; {kept_where})"));
+        if seating == Seating::Links {
+            say("Each person opens their own seat's link (its token is secret: it shows that seat's hidden values):");
+        }
+        for link in app.links() {
+            say(format!("  {}: http://{host}{}", link.label, link.path));
+        }
+    })
+    .map_err(|e| bad(e.to_string()))?;
+    Ok(0)
+}
+
+/// The seats' players from a record's `bots` (`human` or a bot).
+fn seats_of(rec: &Record, path: &std::path::Path) -> Result<Vec<Option<BotSpec>>, Failure> {
+    rec.bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if b == HUMAN {
+                Ok(None)
+            } else {
+                b.parse::<BotSpec>().map(Some).map_err(|e| bad(format!("{}: seat {i}: {e}", path.display())))
+            }
+        })
+        .collect()
+}
+
+/// The first games of a record file, bounded in size.
+fn read_records(path: &std::path::Path) -> Result<Vec<Record>, Failure> {
+    let text = rulesmith::core::input::read_text_limited(path, 64 << 20)
+        .map_err(|e| bad(format!("--replay {}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (line, rec) in rulesmith::core::record::parse_lines(&text) {
+        if out.len() == MAX_REPLAYS_PER_FILE {
+            say(format!("{}: replaying its first {MAX_REPLAYS_PER_FILE} games", path.display()));
+            break;
+        }
+        out.push(rec.map_err(|e| bad(format!("{}:{line}: {e}", path.display())))?);
+    }
+    if out.is_empty() {
+        return Err(bad(format!("--replay {}: no game record in it", path.display())));
+    }
+    Ok(out)
+}
