@@ -52,8 +52,17 @@ fn deal_goods(r: &Rules, v: &mut State, seat: Seat, rng: Option<&mut Rng>) {
 
 /// What `seat` receives as JSON: the observed state without the generator, other
 /// players' goods, pesos and VP (behind their screens, VP tokens face down: S002:L100,
-/// data sheet C.1) marked `"hidden"`.
+/// data sheet C.1) marked `"hidden"` until the game is over.
 pub fn view_json(r: &Rules, s: &State, seat: Seat) -> serde_json::Value {
+    // Once the last ship has left, screens come down and VP tokens are counted
+    // (S002:L406-412): every player's goods, pesos and VP are shown.
+    if s.is_over() {
+        let mut v = crate::json::to_json(r, s);
+        if let Some(m) = v.as_object_mut() {
+            m.remove("rng");
+        }
+        return v;
+    }
     let mut v = crate::json::to_json(r, &observe(r, s, seat));
     if let Some(m) = v.as_object_mut() {
         m.remove("rng");

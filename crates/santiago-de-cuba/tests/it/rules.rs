@@ -903,6 +903,25 @@ fn observe_hides_other_screens_but_keeps_the_board() {
     assert_eq!(v.street, s.street);
 }
 
+/// Screens come down at the end (S002:L406-412): once the last ship has left, a seat's
+/// view shows every player's goods, pesos and VP, as the final scores count them.
+#[test]
+fn the_view_at_game_over_shows_every_screen() {
+    let g = game();
+    let over = random_game(&g, 3, 7, |_, _| {});
+    assert!(g.outcome(&over).is_some());
+    let hidden_before = g.view_to_json(&at(&g, 3, &[]), 0)["players"][1]["pesos"].clone();
+    assert_eq!(hidden_before, json!("hidden"));
+    let v = g.view_to_json(&over, 0);
+    let full = g.state_to_json(&over);
+    for seat in 0..3 {
+        for key in ["goods", "pesos", "vp"] {
+            assert_eq!(v["players"][seat][key], full["players"][seat][key], "seat {seat} {key}");
+        }
+    }
+    assert!(v.get("rng").is_none(), "the generator never reaches a view");
+}
+
 #[test]
 fn determinize_redeals_opponents_goods_and_the_dice_to_come() {
     let g = game();
