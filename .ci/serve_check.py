@@ -18,16 +18,9 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# The same browser flags as the report pages' check (no network, no first-run work).
+from html_check import FLAGS
+
 GAMES = ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"]
 # The game played to its end by clicks (two players: about 110 decisions of the person).
 PLAYED = "santiago-de-cuba"

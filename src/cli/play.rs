@@ -175,7 +175,7 @@ fn confirm_programs(
 }
 
 /// The seats' players from a record's `bots` (`human` or a bot).
-fn seats_of(rec: &Record, path: &Path) -> Result<Vec<Option<BotSpec>>, Failure> {
+pub(crate) fn seats_of(rec: &Record, path: &Path) -> Result<Vec<Option<BotSpec>>, Failure> {
     if rec.bots.len() != rec.players {
         return Err(bad(format!("{}: {} seats for {} players", path.display(), rec.bots.len(), rec.players)));
     }

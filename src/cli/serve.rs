@@ -2,10 +2,10 @@
 //! web table of `rulesmith-serve`.
 
 use super::common::{Failure, bad, load, players_for, say};
-use super::play::{read_record, ruleset_of};
+use super::play::{read_record, ruleset_of, seats_of};
 use rulesmith::Ruleset;
 use rulesmith::core::bots::{BotSpec, parse_bots};
-use rulesmith::core::record::{HUMAN, Record};
+use rulesmith::core::record::Record;
 use rulesmith_serve::{App, Options, Seating, TableSpec};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -173,22 +173,6 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// The seats' players from a record's `bots` (`human` or a bot).
-fn seats_of(rec: &Record, path: &std::path::Path) -> Result<Vec<Option<BotSpec>>, Failure> {
-    rec.bots
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if b == HUMAN {
-                Ok(None)
-            } else {
-                b.parse::<BotSpec>().map(Some).map_err(|e| bad(format!("{}: seat {i}: {e}", path.display())))
-            }
-        })
-        .collect()
-}
-
-/// The first games of a record file, bounded in size.
 fn read_records(path: &std::path::Path) -> Result<Vec<Record>, Failure> {
     let text = rulesmith::core::input::read_text_limited(path, 64 << 20)
         .map_err(|e| bad(format!("--replay {}: {e}", path.display())))?;
