@@ -32,12 +32,16 @@ enum Command {
     Show {
         /// A bundled ruleset's name or a path to a .toml file.
         ruleset: String,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// Check ruleset files: an `ok` line per file, or every problem with its location.
     Validate {
         /// Rulesets to check: bundled names or paths to .toml files.
         #[arg(required = true, value_name = "RULESET")]
         rulesets: Vec<String>,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// The effective differences between two rulesets, key by key.
     Diff {
@@ -47,6 +51,8 @@ enum Command {
         /// The ruleset compared to: what it changes is shown.
         #[arg(value_name = "RULESET_B")]
         b: String,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// Run seeded games between bots and print a report.
     Simulate {
@@ -94,6 +100,8 @@ enum Command {
         /// Play only shard K of N (1-based) of the seeds; merge the JSON reports with `merge`.
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// Merge the JSON reports of the shards of one simulation into one report.
     Merge {
@@ -140,6 +148,8 @@ enum Command {
         /// an error (the game so far is kept).
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         bot_time_limit: f64,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// Step through a recorded game on the play screens (`--step N` or `--round R`:
     /// print the screen there).
@@ -254,6 +264,20 @@ struct RunArgs {
     /// random Puerto Rico games); the report then has no metrics section.
     #[arg(long)]
     no_metrics: bool,
+    #[command(flatten)]
+    set: SetArgs,
+}
+
+/// `--set KEY=VALUE`, on every command that loads a ruleset.
+#[derive(Args, Clone, Default)]
+pub struct SetArgs {
+    /// Override one value of the effective ruleset before it is checked and played: KEY is
+    /// a dotted path as `rulesmith show` prints it (a component by its id:
+    /// `buildings.harbor.cost=6`; other arrays by index: `setup.ships.4.0=4`), VALUE is TOML
+    /// (quote a string: `'ruleset.name="mine"'`). Repeatable, applied in order; reports and
+    /// records name the overrides.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
 }
 
 #[derive(Args)]
@@ -333,16 +357,16 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
     let f = cli.format;
     match cli.command {
         Command::Rulesets => cli::rulesets::list(f),
-        Command::Show { ruleset } => cli::rulesets::show(&ruleset, f),
-        Command::Validate { rulesets } => cli::rulesets::validate(&rulesets, f),
-        Command::Diff { a, b } => cli::rulesets::diff(&a, &b, f),
+        Command::Show { ruleset, set } => cli::rulesets::show(&ruleset, &set.set, f),
+        Command::Validate { rulesets, set } => cli::rulesets::validate(&rulesets, &set.set, f),
+        Command::Diff { a, b, set } => cli::rulesets::diff(&a, &b, &set.set, f),
         Command::Simulate { ruleset, run, record, shard } => {
             cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), f)
         }
         Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
         Command::Merge { reports } => cli::simulate::merge(&reports, f),
-        Command::Tournament { ruleset, bots, players, games, seed, threads, shard } => cli::tournament::tournament(
-            &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard },
+        Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set } => cli::tournament::tournament(
+            &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },
             f,
         ),
         Command::Play { .. } | Command::ShowGame { .. } if f == Format::Json => Err(cli::common::bad(
@@ -359,6 +383,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             trust_bots,
             json_view,
             bot_time_limit,
+            set,
         } => cli::play::play(cli::play::PlayArgs {
             ruleset,
             players,
@@ -370,6 +395,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             resume,
             json_view,
             bot_time_limit,
+            sets: set.set,
         }),
         Command::ShowGame { record, game, rotation, step, round, seat } => {
             cli::show_game::show_game(&record, cli::show_game::At { game, rotation, step, round, seat })
@@ -406,6 +432,7 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             },
             games_csv: a.games_csv,
             no_metrics: a.no_metrics,
+            sets: a.set.set,
         }
     }
 }

@@ -96,9 +96,10 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// Loads a ruleset (bundled name or path); its diagnostics become the failure message.
-pub fn load(arg: &str) -> Result<Ruleset, Failure> {
-    rulesmith::load(arg).map_err(|e| bad(e.render() + &scenario_hint(arg)))
+/// Loads a ruleset (bundled name or path) with the `--set` overrides; its diagnostics
+/// become the failure message.
+pub fn load(arg: &str, sets: &[String]) -> Result<Ruleset, Failure> {
+    rulesmith::load_with(arg, sets).map_err(|e| bad(e.render() + &scenario_hint(arg)))
 }
 
 /// A hint when a scenario file is given where a ruleset is expected.

@@ -41,6 +41,8 @@ pub struct RunSpec {
     pub games_csv: Option<PathBuf>,
     /// `--no-metrics`: skip the designer metrics (the fastest runs).
     pub no_metrics: bool,
+    /// `--set KEY=VALUE` overrides, applied to every ruleset.
+    pub sets: Vec<String>,
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.
@@ -137,7 +139,7 @@ pub fn simulate(
     shard: Option<&str>,
     f: Format,
 ) -> Result<u8, Failure> {
-    let r = load(arg)?;
+    let r = load(arg, &spec.sets)?;
     configure_threads(spec.threads)?;
     let players = players_for(spec.players, &r.game.players(), arg)?;
     let mut opts = options(spec, players)?;
@@ -167,6 +169,7 @@ pub fn simulate(
         source: arg.to_string(),
         digest: r.digest(),
         game: r.game.game_id().to_string(),
+        overrides: r.loaded.overrides.clone(),
     };
     let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
     let mut dist = html.as_ref().map(|_| Distributions::new(players));
@@ -197,7 +200,8 @@ pub fn simulate(
     if let Some(c) = csv {
         files.push(c.finish()?);
     }
-    let report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
+    let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
+    report.overrides = r.loaded.overrides.clone();
     if let Some(out) = html {
         let page = serde_json::to_value(&report)
             .map_err(|e| rulesmith_report_html::Error::Shape(e.to_string()))
@@ -214,7 +218,7 @@ pub fn simulate(
 
 /// `rulesmith compare A B ...`.
 pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure> {
-    let rulesets: Vec<Ruleset> = args.iter().map(|a| load(a)).collect::<Result<_, _>>()?;
+    let rulesets: Vec<Ruleset> = args.iter().map(|a| load(a, &spec.sets)).collect::<Result<_, _>>()?;
     let lo = rulesets.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
     let hi = rulesets.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
     if lo > hi {
@@ -299,7 +303,9 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         .zip(&seconds)
         .map(|((r, t), &secs)| {
             let tally = t.unwrap_or_else(|| Tally::new(players));
-            Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, secs)
+            let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, secs);
+            report.overrides = r.loaded.overrides.clone();
+            report
         })
         .collect();
     let diffs: Vec<Vec<paired::Difference>> = pairings
@@ -318,6 +324,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         files.push(c.finish()?);
     }
     let json = serde_json::json!({
+        "overrides": spec.sets,
         "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
         "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "rulesets": reports,
@@ -453,7 +460,7 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{} players, {} games each, seed {}, bots {}{}\n",
+        "{} players, {} games each, seed {}, bots {}{}",
         opts.players,
         opts.games,
         opts.seed,
@@ -467,6 +474,10 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
             String::new()
         }
     );
+    for set in reports.first().map(|r| r.overrides.as_slice()).unwrap_or_default() {
+        let _ = writeln!(o, "--set {set} (every ruleset)");
+    }
+    let _ = writeln!(o);
     for (l, cells) in &rows {
         let _ = write!(o, "{l:label$}");
         for (i, c) in cells.iter().enumerate() {

@@ -16,10 +16,12 @@ pub struct TournamentArgs {
     pub seed: u64,
     pub threads: Option<usize>,
     pub shard: Option<String>,
+    /// `--set KEY=VALUE` overrides.
+    pub sets: Vec<String>,
 }
 
 pub fn tournament(a: &TournamentArgs, f: Format) -> Result<u8, Failure> {
-    let r = load(&a.ruleset)?;
+    let r = load(&a.ruleset, &a.sets)?;
     configure_threads(a.threads)?;
     let listed = a.bots.split(',').count();
     let range = r.game.players();

@@ -537,6 +537,41 @@ fn records_replay_exactly() {
     expect(&["replay", dir.join("none.jsonl").to_str().unwrap()], 2);
 }
 
+/// `--set KEY=VALUE` edits the effective ruleset on every command, is checked like an edit
+/// in a file, and travels with reports and records so that a replay reproduces the games.
+#[test]
+fn set_overrides_are_checked_reported_and_replayed() {
+    let o = expect(&["show", TOY, "--set", "rules.stones=12", "--set", "rules.target=6", "--format", "json"], 0);
+    let tree: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!((tree["rules"]["stones"].clone(), tree["rules"]["target"].clone()), (12.into(), 6.into()));
+    // The same edit as the house rule's file: no effective difference but the name.
+    let o = expect(&["diff", HOUSE, TOY, "--set", "rules.stones=12", "--set", "rules.target=6"], 0);
+    assert!(o.stdout.lines().skip(2).all(|l| l.starts_with("ruleset.")), "{}", o.stdout);
+    // Located errors naming the argument and the nearest names.
+    let o = expect(&["validate", TOY, "--set", "rulez.stones=3"], 2);
+    assert!(o.stderr.contains("--set:1:1: the ruleset has no key `rulez`: did you mean `rules`?"), "{}", o.stderr);
+    let o = expect(&["simulate", TOY, "--set", "rules.stonez=3"], 2);
+    assert!(o.stderr.contains("--set:1:7: unknown key `stonez`") && o.stderr.contains("did you mean `stones`?"));
+    let o = expect(&["compare", TOY, HOUSE, "--set", "rules.stones=x"], 2);
+    assert!(o.stderr.contains("a string is quoted"), "{}", o.stderr);
+    let o = expect(&["tournament", TOY, "--bots", "random,greedy", "--set", "rules.stones=-1"], 2);
+    assert!(o.stderr.contains("1 | rules.stones=-1"), "{}", o.stderr);
+    expect(&["play", TOY, "--set", "rules"], 2);
+    // Reports and records carry the overrides; replay applies them again.
+    let dir = scratch("set");
+    let rec = dir.join("games.jsonl");
+    let args = ["simulate", TOY, "--games", "5", "--players", "2", "--set", "rules.stones=30", "--format", "json"];
+    let o = expect(&[&args[..], &["--record", rec.to_str().unwrap()]].concat(), 0);
+    let report: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(report["overrides"], serde_json::json!(["rules.stones=30"]));
+    let line: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&rec).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(line["overrides"], serde_json::json!(["rules.stones=30"]));
+    expect(&["replay", rec.to_str().unwrap()], 0);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "4", "--set", "rules.max_take=2"], 0);
+    assert!(o.stdout.contains("--set rules.max_take=2 (every ruleset)"), "{}", o.stdout);
+}
+
 #[test]
 fn play_reads_moves_and_records_the_game() {
     let dir = scratch("play");

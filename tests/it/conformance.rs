@@ -457,6 +457,7 @@ mod never_panics {
                 source: "santiago-de-cuba".into(),
                 digest: ruleset.digest(),
                 game: "santiago-de-cuba".into(),
+                overrides: Vec::new(),
             };
             let mut record = String::new();
             let tally = ruleset

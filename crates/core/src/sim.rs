@@ -642,6 +642,9 @@ pub struct Report {
     pub ruleset: String,
     /// The ruleset's digest: shards of one run must agree on it.
     pub digest: String,
+    /// The `--set KEY=VALUE` overrides the ruleset was played with (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
     pub game: String,
     pub players: usize,
     pub seed: u64,
@@ -720,6 +723,7 @@ impl Report {
             version: VERSION.to_string(),
             ruleset: ruleset.to_string(),
             digest: digest.to_string(),
+            overrides: Vec::new(),
             game: game.to_string(),
             players: opts.players,
             seed: opts.seed,
@@ -755,6 +759,9 @@ impl Report {
             self.seed,
             self.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
         );
+        for set in &self.overrides {
+            let _ = writeln!(o, "--set {set}");
+        }
         let _ = writeln!(o);
         // One line per seat (or per bot when rotating): the first column `width` wide.
         let row = |o: &mut String, width: usize, s: &SeatReport| {
