@@ -76,6 +76,26 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// The same games at every value of a ruleset's key (`--vary KEY=A..B[:STEP]` or
+    /// `KEY=v1,v2,…`; two make a grid), each paired with the base value's games.
+    Sweep {
+        /// The ruleset swept: a bundled name or a path to a .toml file.
+        ruleset: String,
+        /// KEY=A..B[:STEP] (integers, or reals if a bound or STEP has a point) or
+        /// KEY=v1,v2,… (TOML values); KEY as for --set. Twice: a grid of both.
+        #[arg(long, required = true, value_name = "KEY=VALUES")]
+        vary: Vec<String>,
+        /// The value the others are compared with, one per --vary in order [default: the
+        /// ruleset's own value; played as well if not among the values].
+        #[arg(long, value_name = "VALUE")]
+        base: Vec<String>,
+        /// Also tabulate and plot this figure, named as in the JSON's `figures` (e.g.
+        /// `building: harbor built share`, `score: margin of victory mean`). Repeatable.
+        #[arg(long, value_name = "NAME")]
+        figure: Vec<String>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
     /// Bots round robin over rotated seatings: win shares with intervals, who finishes
     /// ahead of whom, and a rating.
     Tournament {
@@ -237,8 +257,9 @@ struct RunArgs {
     /// `mcts:N` (N search iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
     /// milliseconds a decision: a time budget, which does not reproduce), or
     /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
-    #[arg(long, value_name = "SPEC", default_value = "random")]
-    bots: String,
+    /// [default: random for `simulate`; greedy for `compare`, `sweep` and `tune`]
+    #[arg(long, value_name = "SPEC")]
+    bots: Option<String>,
     /// Worker threads, 1–1024 [default: one per core]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
@@ -364,6 +385,11 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), f)
         }
         Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
+        Command::Sweep { ruleset, vary, base, figure, run } => cli::sweep::sweep(
+            &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure },
+            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
+            f,
+        ),
         Command::Merge { reports } => cli::simulate::merge(&reports, f),
         Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set } => cli::tournament::tournament(
             &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },

@@ -11,5 +11,6 @@ pub mod rulesets;
 pub mod scenarios;
 pub mod show_game;
 pub mod simulate;
+pub mod sweep;
 pub mod tournament;
 pub mod view;

@@ -29,7 +29,8 @@ pub struct RunSpec {
     pub players: Option<usize>,
     pub games: u64,
     pub seed: u64,
-    pub bots: String,
+    /// `--bots`; `None`: the command's default.
+    pub bots: Option<String>,
     pub threads: Option<usize>,
     /// Seconds per decision for `exec:` bots.
     pub bot_time_limit: f64,
@@ -102,12 +103,12 @@ fn run_games(
     Ok((tally, start.elapsed().as_secs_f64()))
 }
 
-fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
+pub fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
     let limit = spec.bot_time_limit;
     if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
         return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
     }
-    let bots = parse_bots(&spec.bots, players)
+    let bots = parse_bots(spec.bots.as_deref().unwrap_or("random"), players)
         .map_err(bots_error)?
         .into_iter()
         .map(|b| match b {
@@ -253,72 +254,10 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         }
         None => None,
     };
-    let n = rulesets.len();
-    let defs: Vec<_> = rulesets.iter().map(|r| if opts.metrics { r.game.metric_defs() } else { Vec::new() }).collect();
-    let mut tallies: Vec<Option<Tally>> = vec![None; n];
-    let mut seconds = vec![0.0; n];
-    let mut dists = vec![Distributions::new(players); n];
-    let mut pairings = vec![paired::Pairing::default(); n.saturating_sub(1)];
-    // The games are played in blocks, each ruleset in turn, and paired block by block:
-    // memory holds one block's per-game figures, whatever the number of games.
-    let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
-    let mut lo = 0;
-    while lo < opts.games {
-        let hi = lo.saturating_add(block).min(opts.games);
-        let part = SimOptions { from: lo, games: hi, ..opts.clone() };
-        let mut first = Vec::new();
-        for (i, r) in rulesets.iter().enumerate() {
-            let mut mine = Vec::new();
-            let prefix = if opts.games > block {
-                format!("{} (seeds {}–{hi} of {})", r.name(), lo + 1, opts.games)
-            } else {
-                r.name().to_string()
-            };
-            let dist = &mut dists[i];
-            let (tally, secs) = run_games(r, &part, &prefix, |g| {
-                mine.push(paired::game_figures(g, players, &defs[i]));
-                if html.is_some() {
-                    dist.add(g);
-                }
-                if let Some(c) = csv.as_mut() {
-                    c.row(r.name(), &opts.bots, g, &defs[i]);
-                }
-            })?;
-            seconds[i] += secs;
-            match &mut tallies[i] {
-                Some(t) => t.merge(&tally).map_err(|e| failed(format!("compare: `{}`: {e}", r.name())))?,
-                none => *none = Some(tally),
-            }
-            if i == 0 {
-                first = mine;
-            } else if let Some(p) = pairings.get_mut(i - 1) {
-                p.add(&first, &mine);
-            }
-        }
-        lo = hi;
-    }
-    let reports: Vec<Report> = rulesets
-        .iter()
-        .zip(tallies)
-        .zip(&seconds)
-        .map(|((r, t), &secs)| {
-            let tally = t.unwrap_or_else(|| Tally::new(players));
-            let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, secs);
-            report.overrides = r.loaded.overrides.clone();
-            report
-        })
-        .collect();
-    let diffs: Vec<Vec<paired::Difference>> = pairings
-        .into_iter()
-        .map(|p| {
-            let mut sums = p.finish();
-            // Unfinished games are their own figure only where some game was unfinished.
-            if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
-                sums.remove("unfinished");
-            }
-            paired::differences(&sums)
-        })
-        .collect();
+    let labels: Vec<String> = rulesets.iter().map(|r| r.name().to_string()).collect();
+    let run = play_paired(&rulesets, &labels, &opts, 0, html.is_some(), &mut csv)?;
+    let PairedRun { reports, mut diffs, dists } = run;
+    let diffs: Vec<Vec<paired::Difference>> = diffs.drain(1..).collect();
     let mut files = Vec::new();
     if let Some(c) = csv {
         files.push(c.finish()?);
@@ -352,6 +291,102 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     }
     emit(&text);
     Ok(0)
+}
+
+/// What `compare` and `sweep` play: the same games (seeds, bots, rotations) under each
+/// ruleset, each paired game by game with the base ruleset's.
+pub struct PairedRun {
+    pub reports: Vec<Report>,
+    /// Each ruleset's paired differences from the base (none for the base itself).
+    pub diffs: Vec<Vec<paired::Difference>>,
+    /// Each ruleset's distributions (empty ones unless asked for).
+    pub dists: Vec<Distributions>,
+}
+
+/// Plays `rulesets` (named `labels` on the progress bar and in the games CSV) on the same
+/// games, in blocks, the base first in each block: memory holds one block's per-game
+/// figures, whatever the number of games.
+pub fn play_paired(
+    rulesets: &[Ruleset],
+    labels: &[String],
+    opts: &SimOptions,
+    base: usize,
+    want_dists: bool,
+    csv: &mut Option<GamesCsv>,
+) -> Result<PairedRun, Failure> {
+    let n = rulesets.len();
+    let players = opts.players;
+    let defs: Vec<_> = rulesets.iter().map(|r| if opts.metrics { r.game.metric_defs() } else { Vec::new() }).collect();
+    let mut tallies: Vec<Option<Tally>> = vec![None; n];
+    let mut seconds = vec![0.0; n];
+    let mut dists = vec![Distributions::new(players); n];
+    let mut pairings = vec![paired::Pairing::default(); n];
+    let order: Vec<usize> = std::iter::once(base).chain((0..n).filter(|&i| i != base)).collect();
+    let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
+    let mut lo = 0;
+    while lo < opts.games {
+        let hi = lo.saturating_add(block).min(opts.games);
+        let part = SimOptions { from: lo, games: hi, ..opts.clone() };
+        let mut first = Vec::new();
+        for &i in &order {
+            let r = &rulesets[i];
+            let label = labels.get(i).map_or_else(|| r.name(), String::as_str);
+            let mut mine = Vec::new();
+            let prefix = if opts.games > block {
+                format!("{label} (seeds {}–{hi} of {})", lo + 1, opts.games)
+            } else {
+                label.to_string()
+            };
+            let dist = &mut dists[i];
+            let (tally, secs) = run_games(r, &part, &prefix, |g| {
+                mine.push(paired::game_figures(g, players, &defs[i]));
+                if want_dists {
+                    dist.add(g);
+                }
+                if let Some(c) = csv.as_mut() {
+                    c.row(label, &opts.bots, g, &defs[i]);
+                }
+            })?;
+            seconds[i] += secs;
+            match &mut tallies[i] {
+                Some(t) => t.merge(&tally).map_err(|e| failed(format!("`{label}`: {e}")))?,
+                none => *none = Some(tally),
+            }
+            if i == base {
+                first = mine;
+            } else {
+                pairings[i].add(&first, &mine);
+            }
+        }
+        lo = hi;
+    }
+    let reports: Vec<Report> = rulesets
+        .iter()
+        .zip(tallies)
+        .zip(&seconds)
+        .map(|((r, t), &secs)| {
+            let tally = t.unwrap_or_else(|| Tally::new(players));
+            let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), opts, tally, secs);
+            report.overrides = r.loaded.overrides.clone();
+            report
+        })
+        .collect();
+    let diffs = pairings
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i == base {
+                return Vec::new();
+            }
+            let mut sums = p.finish();
+            // Unfinished games are their own figure only where some game was unfinished.
+            if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
+                sums.remove("unfinished");
+            }
+            paired::differences(&sums)
+        })
+        .collect();
+    Ok(PairedRun { reports, diffs, dists })
 }
 
 /// The paired differences of one ruleset from the first, one figure a line.

@@ -128,6 +128,7 @@ pub mod screen;
 pub mod sim;
 pub mod steps;
 pub mod suggest;
+pub mod sweep;
 pub mod testing;
 pub mod tournament;
 

@@ -307,6 +307,162 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
 /// Tables longer than this open on demand.
 const LONG_TABLE: usize = 40;
 
+/// One figure of a sweep's value.
+#[derive(Clone, Debug, Deserialize)]
+struct NamedView {
+    figure: String,
+    value: Option<f64>,
+    ci95: Option<[f64; 2]>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct PointView {
+    label: String,
+    x: Option<f64>,
+    #[serde(default)]
+    base: bool,
+    figures: Vec<NamedView>,
+    #[serde(default)]
+    differences: Vec<DifferenceView>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct SweepView {
+    ruleset: String,
+    x_axis: String,
+    players: usize,
+    games: u64,
+    seed: u64,
+    bots: Vec<String>,
+    #[serde(default)]
+    item: Option<String>,
+    #[serde(default)]
+    plots: Vec<String>,
+    correction: String,
+    points: Vec<PointView>,
+}
+
+/// The page of one `sweep` (or `tune`) output (its JSON): each figure over the swept
+/// value, with 95% interval bands, and the differences from the base value.
+pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Error> {
+    let c: SweepView = rulesmith_core::game::from_json(sweep).map_err(Error::Shape)?;
+    let mut o = String::new();
+    head(&mut o, &format!("{} · {} · rulesmith {command}", c.ruleset, c.x_axis));
+    let _ = write!(
+        o,
+        "<header><p class=\"kicker\">rulesmith {}</p><h1>{} <span class=\"vs\">over</span> {}</h1><p class=\"sub\">{} values · {} players · {} games per value, same seeds and bots · seed {} · bots {}</p></header>",
+        esc(command),
+        esc(&c.ruleset),
+        esc(&c.x_axis),
+        c.points.len(),
+        c.players,
+        c.games,
+        c.seed,
+        esc(&c.bots.join(", "))
+    );
+    // The value itself on the x axis when every point is a number, else positions with labels.
+    let numeric = c.points.iter().all(|p| p.x.is_some());
+    let labels: Vec<String> = c.points.iter().map(|p| p.label.clone()).collect();
+    let xs: Vec<f64> = c.points.iter().enumerate().map(|(i, p)| if numeric { p.x.unwrap_or(0.0) } else { i as f64 }).collect();
+    let ticks = (!numeric).then_some(labels.as_slice());
+    let series = |names: &[String]| -> Vec<plot::Band> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| plot::Band {
+                points: c
+                    .points
+                    .iter()
+                    .zip(&xs)
+                    .map(|(p, &x)| {
+                        let f = p.figures.iter().find(|f| &f.figure == name);
+                        (x, f.and_then(|f| f.value), f.and_then(|f| f.ci95))
+                    })
+                    .collect(),
+                colour: colour(k),
+            })
+            .collect()
+    };
+    let names_where = |keep: &dyn Fn(&str) -> bool| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for p in &c.points {
+            for f in &p.figures {
+                if keep(&f.figure) && !out.contains(&f.figure) {
+                    out.push(f.figure.clone());
+                }
+            }
+        }
+        out
+    };
+    let chart = |o: &mut String, title: &str, text: &str, names: Vec<String>, y: &str, percent: bool| -> Result<(), Error> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        section(o, title);
+        note(o, text);
+        legend(o, names.iter().enumerate().map(|(k, n)| (n.as_str(), colour(k))));
+        figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent)?);
+        o.push_str("</section>");
+        Ok(())
+    };
+    let band = "Lines: the figure at each value; bands: its 95% interval.";
+    chart(&mut o, "Win share per seat", band, names_where(&|f| f.starts_with("seat ") && f.ends_with(" win share")), "win share", true)?;
+    if let Some(item) = &c.item {
+        let needle = format!(": {item} ");
+        chart(
+            &mut o,
+            &format!("Owners and non-owners of {item}"),
+            "The win share of the seats that had it against that of the others (seat-games); a gap means it is strong.",
+            names_where(&|f| f.contains(&needle) && f.ends_with(" win share") && !f.contains('−')),
+            "win share",
+            true,
+        )?;
+    }
+    chart(&mut o, "Game length", band, names_where(&|f| f == "rounds"), "rounds", false)?;
+    chart(&mut o, "Scores", band, names_where(&|f| f.starts_with("seat ") && f.ends_with(" score")), "mean score", false)?;
+    chart(&mut o, "End reasons", band, names_where(&|f| f.starts_with("ended by ")), "share of games", true)?;
+    for name in &c.plots {
+        let percent = is_share(name);
+        chart(&mut o, name, band, vec![name.clone()], name, percent)?;
+    }
+    section(&mut o, "Differences from the base, paired by game");
+    note(&mut o, &format!("Each value's mean difference from the base value over the same games. Significance: {}; marked cells are significant.", c.correction));
+    let base = c.points.iter().find(|p| p.base).map_or(String::new(), |p| p.label.clone());
+    let cols: Vec<String> = c
+        .points
+        .iter()
+        .flat_map(|p| p.differences.iter().map(|d| d.figure.clone()))
+        .filter(|f| !f.contains(": "))
+        .fold(Vec::new(), |mut v, f| {
+            if !v.contains(&f) {
+                v.push(f);
+            }
+            v
+        });
+    let _ = write!(o, "<div style=\"overflow-x:auto\"><table><tr><th>{} (base {})</th>", esc(&c.x_axis), esc(&base));
+    for f in &cols {
+        let _ = write!(o, "<th class=\"n\">{}</th>", esc(f));
+    }
+    o.push_str("</tr>");
+    for p in c.points.iter().filter(|p| !p.base) {
+        let _ = write!(o, "<tr><td>{}</td>", esc(&p.label));
+        for f in &cols {
+            match p.differences.iter().find(|d| &d.figure == f) {
+                Some(d) => {
+                    let v = if is_share(f) { format!("{:+.1} pp", 100.0 * d.mean) } else { format!("{:+.2}", d.mean) };
+                    let class = if d.significant { " sig" } else { "" };
+                    let _ = write!(o, "<td class=\"n{class}\">{v}</td>");
+                }
+                None => o.push_str("<td class=\"n\">–</td>"),
+            }
+        }
+        o.push_str("</tr>");
+    }
+    o.push_str("</table></div></section>");
+    let _ = writeln!(o, "<footer>Generated by rulesmith</footer></main></body></html>");
+    Ok(o)
+}
+
 fn seat_label(s: &SeatView) -> String {
     if s.bot.is_empty() { format!("seat {}", s.seat) } else { format!("seat {} ({})", s.seat, s.bot) }
 }

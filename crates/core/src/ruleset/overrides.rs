@@ -41,6 +41,24 @@ pub fn key_of(arg: &str) -> Option<&str> {
     arg.split_once('=').map(|(k, _)| k.trim())
 }
 
+/// The value at KEY of a tree, addressed as `--set` addresses it (components by id, other
+/// arrays by index): what `sweep` takes as the ruleset's own value.
+pub fn get<'a>(tree: &'a Node, key: &str) -> Option<&'a Node> {
+    key.split('.').map(str::trim).try_fold(tree, |n, seg| match &n.kind {
+        Kind::Table(_) => n.get(seg),
+        Kind::Array(items) if !items.is_empty() && items.iter().all(|i| id_of(i).is_some()) => {
+            items.iter().find(|i| id_of(i) == Some(seg))
+        }
+        Kind::Array(items) => seg.parse::<usize>().ok().and_then(|k| items.get(k)),
+        _ => None,
+    })
+}
+
+/// A value as TOML text, as VALUE of `--set` takes it (`8`, `[5, 6, 7]`, `"x"`).
+pub fn value_text(n: &Node) -> String {
+    n.to_toml().to_string()
+}
+
 fn apply_one(tree: &mut Node, arg: &str, file: usize, diags: &mut Diagnostics) {
     let whole = Origin::new(file, 0..arg.len());
     let Some(eq) = arg.find('=') else {
@@ -217,6 +235,10 @@ mod tests {
         assert_eq!(j["setup"]["ships"]["4"], serde_json::json!([4, 6, 8]));
         // A key the table does not state is added (the game checks it).
         assert_eq!(set(T, &["rules.new=true"]).expect("adds")["rules"]["new"], true);
+        let (t, _) = tree(T);
+        assert_eq!(get(&t, "b.wharf.cost").map(value_text), Some("9".into()));
+        assert_eq!(get(&t, "setup.ships.4").map(value_text), Some("[5, 6, 7]".into()));
+        assert_eq!(get(&t, "b.nope"), None);
     }
 
     #[test]

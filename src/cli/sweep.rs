@@ -1,0 +1,447 @@
+//! `sweep RULESET --vary KEY=A..B`: the same games at every value of a key, side by side,
+//! each value paired with the base value's games.
+
+use super::common::{Failure, Format, bad, configure_threads, emit, emit_json, load, players_for};
+use super::games_csv::GamesCsv;
+use super::html::HtmlOut;
+use super::output;
+use super::simulate::{PairedRun, RunSpec, options, play_paired};
+use rulesmith::Ruleset;
+use rulesmith::core::paired::{self, Difference};
+use rulesmith::core::ruleset::overrides;
+use rulesmith::core::sim::{Report, SimOptions};
+use rulesmith::core::sweep::{self, MAX_POINTS, Named, Vary};
+use rulesmith_report_html::Distributions;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// What `sweep` (and `tune`) asked for.
+pub struct SweepArgs {
+    pub ruleset: String,
+    pub vary: Vec<String>,
+    pub base: Vec<String>,
+    pub figures: Vec<String>,
+}
+
+/// The text of the correction used across a sweep.
+pub const CORRECTION: &str = "Holm–Bonferroni, family-wise 5% over every value's outcome figures together and, apart, over every value's designer metrics together";
+
+/// The values played, their rulesets, and which is the base.
+pub struct Plan {
+    pub varies: Vec<Vary>,
+    pub points: Vec<Vec<String>>,
+    pub rulesets: Vec<Ruleset>,
+    pub base: usize,
+    /// Whether the base values were the ruleset's own (not `--base`).
+    pub own_base: bool,
+    pub players: usize,
+    /// The component the first key touches (`harbor` of `buildings.harbor.cost`).
+    pub item: Option<String>,
+}
+
+impl Plan {
+    pub fn label(&self, i: usize) -> String {
+        self.points.get(i).map_or_else(String::new, |p| p.join(", "))
+    }
+
+    fn x_axis(&self) -> String {
+        self.varies.iter().map(|v| v.key.as_str()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The x position of a point: its value when one key is swept over numbers.
+    fn x(&self, i: usize) -> Option<f64> {
+        if self.varies.len() != 1 {
+            return None;
+        }
+        self.points.get(i)?.first()?.parse().ok()
+    }
+}
+
+/// The sets of one point: the command's `--set` then `KEY=VALUE` of each `--vary`.
+pub fn sets_of(spec: &RunSpec, varies: &[Vary], values: &[String]) -> Vec<String> {
+    let mut sets = spec.sets.clone();
+    sets.extend(varies.iter().zip(values).map(|(v, x)| format!("{}={x}", v.key)));
+    sets
+}
+
+/// Parses `--vary` and `--base`, and loads the ruleset at every value (checked as `--set`).
+pub fn plan(a: &SweepArgs, spec: &RunSpec, max_keys: usize) -> Result<Plan, Failure> {
+    if a.vary.len() > max_keys {
+        return Err(bad(format!("{} --vary: give at most {max_keys}", a.vary.len())));
+    }
+    let mut varies: Vec<Vary> = a.vary.iter().map(|v| sweep::parse_vary(v).map_err(bad)).collect::<Result<_, _>>()?;
+    if !a.base.is_empty() && a.base.len() != varies.len() {
+        return Err(bad(format!("{} --base for {} --vary: give one base value per --vary, in order", a.base.len(), varies.len())));
+    }
+    let own = load(&a.ruleset, &spec.sets)?;
+    let mut base_values = Vec::new();
+    for (k, v) in varies.iter_mut().enumerate() {
+        let base = match a.base.get(k) {
+            Some(b) => sweep::normal(b).map_err(|e| bad(format!("--base `{b}` {e}")))?,
+            None => match overrides::get(&own.loaded.tree, &v.key) {
+                Some(n) => overrides::value_text(n),
+                None => {
+                    // Load it set once: the error names the nearest valid key.
+                    load(&a.ruleset, &sets_of(spec, std::slice::from_ref(v), &v.values[..1]))?;
+                    return Err(bad(format!(
+                        "--vary {}: the ruleset states no value there to compare with; give --base VALUE",
+                        v.key
+                    )));
+                }
+            },
+        };
+        // The base is played too: among the values where it falls, else first.
+        if !v.values.contains(&base) {
+            let x: Option<f64> = base.parse().ok();
+            let at = v.values.iter().position(|y| x.zip(y.parse::<f64>().ok()).is_some_and(|(x, y)| y > x));
+            let at = match (x, v.numbers()) {
+                (Some(_), Some(_)) => at.unwrap_or(v.values.len()),
+                _ => 0,
+            };
+            v.values.insert(at, base.clone());
+        }
+        base_values.push(base);
+    }
+    let points = sweep::grid(&varies);
+    if points.len() > MAX_POINTS {
+        return Err(bad(format!("{} values in the grid: at most {MAX_POINTS} are played", points.len())));
+    }
+    let base = points.iter().position(|p| *p == base_values).unwrap_or(0);
+    let rulesets: Vec<Ruleset> = points
+        .iter()
+        .map(|p| {
+            load(&a.ruleset, &sets_of(spec, &varies, p)).map_err(|e| {
+                let at = varies.iter().zip(p).map(|(v, x)| format!("{}={x}", v.key)).collect::<Vec<_>>().join(", ");
+                bad(format!("at {at}:\n{}", e.message))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let lo = rulesets.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
+    let hi = rulesets.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
+    if lo > hi {
+        return Err(bad("the swept values have no player count in common"));
+    }
+    let players = players_for(spec.players, &(lo..=hi), &a.ruleset)?;
+    let item = varies.first().and_then(|v| sweep::item_of(&v.key)).map(str::to_string);
+    Ok(Plan { varies, points, rulesets, base, own_base: a.base.is_empty(), players, item })
+}
+
+/// The run options of a sweep: greedy players unless `--bots` says otherwise, seats
+/// rotated when the bots differ by seat.
+pub fn sweep_options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
+    let mut opts = options(spec, players)?;
+    let names: Vec<String> = opts.bots.iter().map(ToString::to_string).collect();
+    opts.rotate_seats = spec.rotate_seats.unwrap_or(names.windows(2).any(|w| w[0] != w[1]));
+    Ok(opts)
+}
+
+/// The standard deviation of the game length, from its distribution.
+pub fn rounds_sd(d: &Distributions) -> Option<f64> {
+    let n: u64 = d.rounds.values().sum();
+    if n < 2 {
+        return None;
+    }
+    let mean = d.rounds.iter().map(|(&k, &c)| k as f64 * c as f64).sum::<f64>() / n as f64;
+    let ss: f64 = d.rounds.iter().map(|(&k, &c)| (k as f64 - mean).powi(2) * c as f64).sum();
+    Some((ss / (n - 1) as f64).sqrt())
+}
+
+/// `rulesmith sweep`.
+pub fn sweep(a: &SweepArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
+    let plan = plan(a, spec, 2)?;
+    configure_threads(spec.threads)?;
+    let opts = sweep_options(spec, plan.players)?;
+    let inputs: Vec<&str> = plan.rulesets.iter().flat_map(|r| r.loaded.sources.names()).collect();
+    let outputs: Vec<(&str, &Path)> =
+        [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
+            .into_iter()
+            .filter_map(|(w, p)| p.map(|p| (w, p)))
+            .collect();
+    output::check_distinct(&outputs, &inputs)?;
+    output::stop_on_signals();
+    let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
+    let mut csv = match &spec.games_csv {
+        Some(path) => {
+            let defs = plan.rulesets.first().filter(|_| opts.metrics).map(|r| r.game.metric_defs()).unwrap_or_default();
+            Some(GamesCsv::create(path, plan.players, defs)?)
+        }
+        None => None,
+    };
+    let labels: Vec<String> = (0..plan.points.len()).map(|i| plan.label(i)).collect();
+    let PairedRun { reports, mut diffs, dists } = play_paired(&plan.rulesets, &labels, &opts, plan.base, true, &mut csv)?;
+    paired::holm_across(&mut diffs);
+    let mut files = Vec::new();
+    if let Some(c) = csv {
+        files.push(c.finish()?);
+    }
+    let figures = point_figures(&reports, &dists);
+    let json = sweep_json(&plan, a, spec, &opts, &reports, &diffs, &figures);
+    if let Some(out) = html {
+        files.push(out.write(rulesmith_report_html::sweep_page(&json, "sweep"))?);
+    }
+    output::commit_all(files)?;
+    match f {
+        Format::Json => emit_json(&json),
+        Format::Text => emit(&sweep_text(&plan, &json, &reports, &diffs, &figures, &a.figures)),
+    }
+    Ok(0)
+}
+
+/// The figures of each point (named as `--figure` names them).
+pub fn point_figures(reports: &[Report], dists: &[Distributions]) -> Vec<Vec<Named>> {
+    reports.iter().enumerate().map(|(i, r)| sweep::named_figures(r, dists.get(i).and_then(rounds_sd))).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_json(
+    plan: &Plan,
+    a: &SweepArgs,
+    spec: &RunSpec,
+    opts: &SimOptions,
+    reports: &[Report],
+    diffs: &[Vec<Difference>],
+    figures: &[Vec<Named>],
+) -> serde_json::Value {
+    let power = power_json(diffs);
+    serde_json::json!({
+        "ruleset": plan.rulesets.first().map(|r| r.name().to_string()),
+        "source": a.ruleset,
+        "overrides": spec.sets,
+        "vary": plan.varies.iter().map(|v| serde_json::json!({"key": v.key, "values": v.values})).collect::<Vec<_>>(),
+        "x_axis": plan.x_axis(),
+        "item": plan.item,
+        "plots": a.figures,
+        "base": plan.points.get(plan.base),
+        "base_is_own": plan.own_base,
+        "players": plan.players, "games": opts.games, "seed": opts.seed, "rotate_seats": opts.rotate_seats,
+        "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "interval": "95%, normal approximation of the mean paired difference",
+        "correction": CORRECTION,
+        "power": power,
+        "points": reports.iter().enumerate().map(|(i, r)| serde_json::json!({
+            "label": plan.label(i),
+            "values": plan.points.get(i),
+            "x": plan.x(i),
+            "base": i == plan.base,
+            "figures": figures.get(i),
+            "differences": diffs.get(i),
+            "report": r,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// For the outcome figures: the smallest difference the sample detects at 80% power (5%
+/// two-sided, before the correction) from the paired differences' spread, pooled over
+/// the values.
+fn power_json(diffs: &[Vec<Difference>]) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    let mut names: Vec<&str> = diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !paired::is_metric(f)).collect();
+    names.dedup();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let sds: Vec<(f64, u64)> =
+            diffs.iter().flatten().filter(|d| d.figure == name).map(|d| (d.sd(), d.pairs)).filter(|(s, _)| s.is_finite()).collect();
+        if sds.is_empty() {
+            continue;
+        }
+        let sd = (sds.iter().map(|(s, _)| s * s).sum::<f64>() / sds.len() as f64).sqrt();
+        let n = sds.iter().map(|(_, n)| *n).min().unwrap_or(0);
+        let smallest = paired::detectable(sd, n);
+        out.insert(
+            name.to_string(),
+            serde_json::json!({"sd": sd, "pairs": n, "detectable": smallest.is_finite().then_some(smallest)}),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
+/// A figure's name as a column header: `seat 0 win`, `harbor owner`, `end: colonists`.
+fn short(name: &str) -> String {
+    let name = name.strip_suffix(" win share").map_or_else(|| name.to_string(), |n| format!("{n} win"));
+    let name = match name.split_once(": ") {
+        Some((_, rest)) if !name.starts_with("ended by") => rest.to_string(),
+        _ => name,
+    };
+    let name = name.strip_suffix(" win").filter(|n| n.contains("owner")).map_or(name.clone(), str::to_string);
+    name.strip_prefix("ended by ").map_or(name.clone(), |e| format!("end: {e}"))
+}
+
+/// `12.3%` or `–` for an undefined share.
+fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".to_string(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+fn cell(f: Option<&Named>) -> String {
+    let Some(f) = f else { return "–".to_string() };
+    let share = f.figure.contains("share") || f.figure.starts_with("ended by");
+    match (f.value, f.ci95, share) {
+        (None, _, _) => "–".to_string(),
+        (Some(v), Some(c), true) => format!("{} [{:.1}, {:.1}]", pct(Some(v)), 100.0 * c[0], 100.0 * c[1]),
+        (Some(v), Some(c), false) => format!("{v:.2} [{:.2}, {:.2}]", c[0], c[1]),
+        (Some(v), None, true) => pct(Some(v)),
+        (Some(v), None, false) => format!("{v:.2}"),
+    }
+}
+
+/// Lays out rows of cells under a header, the first column left-aligned.
+pub fn table(header: &[String], rows: &[Vec<String>]) -> String {
+    let cols = header.len();
+    let width: Vec<usize> = (0..cols)
+        .map(|c| rows.iter().chain(std::iter::once(&header.to_vec())).map(|r| r.get(c).map_or(0, |s| s.chars().count())).max().unwrap_or(0))
+        .collect();
+    let mut o = String::new();
+    for r in std::iter::once(&header.to_vec()).chain(rows) {
+        let mut line = String::new();
+        for (c, w) in width.iter().enumerate() {
+            let s = r.get(c).map_or("", String::as_str);
+            if c == 0 {
+                let _ = write!(line, "{s:<w$}");
+            } else {
+                let _ = write!(line, "  {s:>w$}");
+            }
+        }
+        let _ = writeln!(o, "{}", line.trim_end());
+    }
+    o
+}
+
+/// The figures a sweep's tables show: seats' win shares, length, and the owners' figures of
+/// the touched component, then any `--figure`.
+pub fn shown_figures(plan: &Plan, figures: &[Vec<Named>], extra: &[String]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |n: &str| {
+        if !names.iter().any(|x| x == n) {
+            names.push(n.to_string());
+        }
+    };
+    for s in 0..plan.players {
+        add(&format!("seat {s} win share"));
+    }
+    add("rounds");
+    if let Some(item) = &plan.item {
+        let needle = format!(": {item} ");
+        for f in figures.iter().flatten().filter(|f| f.figure.contains(&needle) && f.figure.ends_with("win share")) {
+            add(&f.figure);
+        }
+    }
+    for e in extra {
+        add(e);
+    }
+    names
+}
+
+fn sweep_text(
+    plan: &Plan,
+    json: &serde_json::Value,
+    reports: &[Report],
+    diffs: &[Vec<Difference>],
+    figures: &[Vec<Named>],
+    extra: &[String],
+) -> String {
+    let mut o = header_text(plan, json, reports);
+    let names = shown_figures(plan, figures, extra);
+    let mut header = vec![plan.x_axis()];
+    header.extend(names.iter().map(|n| short(n)));
+    let rows: Vec<Vec<String>> = (0..plan.points.len())
+        .map(|i| {
+            let mut row = vec![format!("{}{}", plan.label(i), if i == plan.base { " (base)" } else { "" })];
+            row.extend(names.iter().map(|n| cell(figures.get(i).and_then(|fs| fs.iter().find(|f| &f.figure == n)))));
+            row
+        })
+        .collect();
+    o.push_str(&table(&header, &rows));
+    let _ = writeln!(o, "win: win share (ties split) with its 95% interval; – where undefined (nobody had it).");
+    for e in extra {
+        if !figures.iter().flatten().any(|f| &f.figure == e) {
+            let _ = writeln!(o, "--figure `{e}`: no such figure (--format json lists every point's figures)");
+        }
+    }
+    o.push('\n');
+    o.push_str(&differences_text(plan, diffs, json));
+    o
+}
+
+fn header_text(plan: &Plan, json: &serde_json::Value, reports: &[Report]) -> String {
+    let mut o = String::new();
+    let base = plan.label(plan.base);
+    let games = json["games"].as_u64().unwrap_or(0);
+    let played = reports.first().map_or(0, |r| r.games);
+    let bots: Vec<String> =
+        json["bots"].as_array().map(|b| b.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    let _ = writeln!(
+        o,
+        "{} over {}: {} values, base {base} ({})",
+        plan.rulesets.first().map_or("", |r| r.name()),
+        plan.x_axis(),
+        plan.points.len(),
+        if plan.own_base { "the ruleset's own" } else { "--base" }
+    );
+    let _ = writeln!(
+        o,
+        "{} players, {games} seeds per value{}, seed {}, players: {}{}",
+        plan.players,
+        if played != games { format!(" ({played} games: seats rotated)") } else { String::new() },
+        json["seed"],
+        bots.join(","),
+        if json["rotate_seats"] == true { " (rotated)" } else { "" }
+    );
+    for set in json["overrides"].as_array().into_iter().flatten() {
+        let _ = writeln!(o, "--set {}", set.as_str().unwrap_or(""));
+    }
+    o.push('\n');
+    o
+}
+
+fn differences_text(plan: &Plan, diffs: &[Vec<Difference>], json: &serde_json::Value) -> String {
+    let mut o = String::new();
+    let base = plan.label(plan.base);
+    let _ = writeln!(o, "difference from the base ({base}), paired by game:");
+    let mut cols: Vec<String> = Vec::new();
+    for d in diffs.iter().flatten().filter(|d| !paired::is_metric(&d.figure)) {
+        if !cols.contains(&d.figure) && !d.figure.ends_with(" score") {
+            cols.push(d.figure.clone());
+        }
+    }
+    // Seats first, then length, then ends.
+    cols.sort_by_key(|c| (!c.starts_with("seat "), c != "rounds", c.clone()));
+    let mut header = vec![plan.x_axis()];
+    header.extend(cols.iter().map(|c| short(c)));
+    header.push("metrics moved".into());
+    let rows: Vec<Vec<String>> = (0..plan.points.len())
+        .filter(|&i| i != plan.base)
+        .map(|i| {
+            let set = diffs.get(i).map(Vec::as_slice).unwrap_or_default();
+            let mut row = vec![plan.label(i)];
+            for c in &cols {
+                row.push(set.iter().find(|d| &d.figure == c).map_or("–".into(), |d| {
+                    let share = c.ends_with("share") || c.starts_with("ended by") || c == "unfinished";
+                    let v = if share { format!("{:+.1}", 100.0 * d.mean) } else { format!("{:+.2}", d.mean) };
+                    format!("{v}{}", if d.significant { "*" } else { " " })
+                }));
+            }
+            let moved = set.iter().filter(|d| paired::is_metric(&d.figure) && d.significant).count();
+            let total = set.iter().filter(|d| paired::is_metric(&d.figure)).count();
+            row.push(format!("{moved} of {total}"));
+            row
+        })
+        .collect();
+    o.push_str(&table(&header, &rows));
+    let tests = diffs.iter().flatten().filter(|d| !paired::is_metric(&d.figure)).count();
+    let _ = writeln!(
+        o,
+        "Shares in percentage points. * significant at 5% after Holm–Bonferroni over all {tests} outcome differences of the sweep (metrics apart; --format json lists them)."
+    );
+    if let Some(p) = json["power"].get("seat 0 win share") {
+        let d = p["detectable"].as_f64();
+        let sd = p["sd"].as_f64().unwrap_or(f64::NAN);
+        let needed = paired::games_needed(sd, 0.02).map_or("–".to_string(), |n| n.to_string());
+        let _ = writeln!(
+            o,
+            "Power: with {} paired games a value's seat-0 win share differs detectably (80% power, 5% two-sided) from {} pp; 2 pp needs about {needed} paired games.",
+            p["pairs"],
+            d.map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
+        );
+    }
+    o
+}
