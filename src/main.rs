@@ -96,6 +96,24 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// The value of a ruleset's key that brings a figure closest to a target: a coarse pass
+    /// over the range, then games where they decide the answer.
+    Tune {
+        /// The ruleset tuned: a bundled name or a path to a .toml file.
+        ruleset: String,
+        /// KEY=A..B[:STEP]: integers (bisection, STEP 1 unless given) or reals with a
+        /// decimal point (interpolation, STEP the resolution [default: (B−A)/64]).
+        #[arg(long, value_name = "KEY=A..B")]
+        vary: String,
+        /// FIGURE=VALUE: a figure named as in `sweep --format json` (`rounds=15`,
+        /// `seat 0 win share=25%`, `building: harbor owner − non-owner win share=0`).
+        #[arg(long, value_name = "FIGURE=VALUE")]
+        target: String,
+        /// Games per value and per evaluation (the confirming pass plays 4 ×), and the
+        /// rest of the run options as for `sweep`.
+        #[command(flatten)]
+        run: RunArgs,
+    },
     /// Bots round robin over rotated seatings: win shares with intervals, who finishes
     /// ahead of whom, and a rating.
     Tournament {
@@ -387,6 +405,11 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
         Command::Sweep { ruleset, vary, base, figure, run } => cli::sweep::sweep(
             &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure },
+            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
+            f,
+        ),
+        Command::Tune { ruleset, vary, target, run } => cli::sweep::tune(
+            &cli::sweep::TuneArgs { ruleset, vary, target },
             &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
             f,
         ),

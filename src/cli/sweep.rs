@@ -445,3 +445,165 @@ fn differences_text(plan: &Plan, diffs: &[Vec<Difference>], json: &serde_json::V
     }
     o
 }
+
+/// What `tune` asked for.
+pub struct TuneArgs {
+    pub ruleset: String,
+    pub vary: String,
+    pub target: String,
+}
+
+/// `FIGURE=VALUE` of `--target` (a share may be given in %: `50%`).
+fn parse_target(s: &str) -> Result<(String, f64), Failure> {
+    let bad_target = || bad(format!("--target `{s}`: expected FIGURE=VALUE, e.g. `rounds=15` or `seat 0 win share=25%`"));
+    let (name, value) = s.rsplit_once('=').ok_or_else(bad_target)?;
+    let value = value.trim();
+    let v = match value.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => value.parse::<f64>(),
+    }
+    .ok()
+    .filter(|v| v.is_finite())
+    .ok_or_else(bad_target)?;
+    // `-` typed for the report's `−`.
+    Ok((name.trim().replace(" - ", " − "), v))
+}
+
+/// `rulesmith tune`.
+pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
+    let (key, span) = sweep::parse_span(&a.vary).map_err(bad)?;
+    let (figure, target) = parse_target(&a.target)?;
+    let own = load(&a.ruleset, &spec.sets)?;
+    let first = load(&a.ruleset, &sets_of(spec, &[Vary { key: key.clone(), values: Vec::new() }], &[span.text(span.lo)]))?;
+    let lo = (*own.game.players().start()).max(*first.game.players().start());
+    let hi = (*own.game.players().end()).min(*first.game.players().end());
+    let players = players_for(spec.players, &(lo..=hi), &a.ruleset)?;
+    configure_threads(spec.threads)?;
+    let opts = sweep_options(spec, players)?;
+    if let Some(p) = spec.html.as_deref() {
+        let inputs: Vec<&str> = own.loaded.sources.names().collect();
+        output::check_distinct(&[("the HTML page", p)], &inputs)?;
+    }
+    output::stop_on_signals();
+    let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
+    let vary = Vary { key: key.clone(), values: Vec::new() };
+    // Every evaluation's figures, for the evidence table and the page.
+    let mut evidence: Vec<(f64, u64, Vec<Named>)> = Vec::new();
+    let tuned = sweep::tune(span, target, spec.games, |x, games, _pass| {
+        let value = span.text(x);
+        let r = load(&a.ruleset, &sets_of(spec, std::slice::from_ref(&vary), std::slice::from_ref(&value)))?;
+        let o = SimOptions { games, ..opts.clone() };
+        let run = play_paired(std::slice::from_ref(&r), &[format!("{key}={value}")], &o, 0, true, &mut None)?;
+        let (Some(report), Some(dist)) = (run.reports.first(), run.dists.first()) else {
+            return Err(bad("tune: no report"));
+        };
+        let figures = sweep::named_figures(report, rounds_sd(dist));
+        let Some(found) = figures.iter().find(|n| n.figure == figure) else {
+            let names: Vec<&str> = figures.iter().map(|n| n.figure.as_str()).collect();
+            return Err(bad(format!(
+                "--target: no figure `{figure}`{}; figures: {}",
+                rulesmith::core::suggest::hint(&figure, names.iter().copied()),
+                names.join(", ")
+            )));
+        };
+        let out = (found.value, found.ci95);
+        evidence.push((x, games, figures));
+        Ok(out)
+    })?;
+    let mut points: Vec<&(f64, u64, Vec<Named>)> = Vec::new();
+    for e in &evidence {
+        // The largest sample at each value.
+        match points.iter_mut().find(|p| p.0 == e.0) {
+            Some(p) if p.1 < e.1 => *p = e,
+            Some(_) => {}
+            None => points.push(e),
+        }
+    }
+    points.sort_by(|p, q| p.0.total_cmp(&q.0));
+    let bots: Vec<String> = opts.bots.iter().map(ToString::to_string).collect();
+    let json = serde_json::json!({
+        "ruleset": own.name(), "source": a.ruleset, "overrides": spec.sets,
+        "key": key, "x_axis": key, "range": [span.lo, span.hi], "step": span.step, "integer": span.integer,
+        "target": {"figure": figure, "value": target},
+        "item": sweep::item_of(&key), "plots": [figure],
+        "players": players, "games": spec.games, "seed": opts.seed, "rotate_seats": opts.rotate_seats, "bots": bots,
+        "stopping_rule": STOPPING_RULE,
+        "correction": "none: tune reports 95% intervals, not tests",
+        "answer": {"value": tuned.value, "text": span.text(tuned.value), "figure": tuned.figure, "ci95": tuned.ci95,
+                   "interval": tuned.interval, "crossed": tuned.crossed},
+        "probes": tuned.probes,
+        "points": points.iter().map(|(x, games, figures)| serde_json::json!({
+            "label": span.text(*x), "x": x, "games": games, "base": false, "figures": figures,
+        })).collect::<Vec<_>>(),
+    });
+    let mut files = Vec::new();
+    if let Some(out) = html {
+        files.push(out.write(rulesmith_report_html::sweep_page(&json, "tune"))?);
+    }
+    output::commit_all(files)?;
+    match f {
+        Format::Json => emit_json(&json),
+        Format::Text => emit(&tune_text(&key, span, &figure, target, &tuned, &bots, players, &opts)),
+    }
+    Ok(0)
+}
+
+/// The stopping rule, as reports state it.
+pub const STOPPING_RULE: &str = "5 values evenly over the range with --games games each; the first neighbouring pair on either side of the target is narrowed (bisection for integers, interpolation for reals; --games games per value) until one STEP apart; its ends are played again with 4 × --games games (and, if both then fall on one side of the target, up to 3 further values towards it); the confirmed value closest to the target is the answer (reals: the interpolated crossing). At most 24 evaluations.";
+
+#[allow(clippy::too_many_arguments)]
+fn tune_text(
+    key: &str,
+    span: sweep::Span,
+    figure: &str,
+    target: f64,
+    t: &sweep::Tuned,
+    bots: &[String],
+    players: usize,
+    opts: &SimOptions,
+) -> String {
+    let share = figure.contains("share") || figure.starts_with("ended by");
+    let show = |v: Option<f64>| match v {
+        None => "–".to_string(),
+        Some(v) if share => format!("{:.1}%", 100.0 * v),
+        Some(v) => format!("{v:.2}"),
+    };
+    let ci = |c: Option<[f64; 2]>| c.map_or(String::new(), |c| format!("[{}, {}]", show(Some(c[0])), show(Some(c[1]))));
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "tune {key} over {}..{} (step {}) for `{figure}` = {}",
+        span.text(span.lo),
+        span.text(span.hi),
+        span.step,
+        show(Some(target))
+    );
+    let _ = writeln!(
+        o,
+        "{players} players, players: {}{}, seed {}\n",
+        bots.join(","),
+        if opts.rotate_seats { " (rotated)" } else { "" },
+        opts.seed
+    );
+    let rows: Vec<Vec<String>> = t
+        .probes
+        .iter()
+        .map(|p| vec![span.text(p.value), p.games.to_string(), p.pass.to_string(), show(p.figure), ci(p.ci95)])
+        .collect();
+    let header: Vec<String> = [key, "games", "pass", figure, "95% interval"].iter().map(|s| s.to_string()).collect();
+    o.push_str(&table(&header, &rows));
+    o.push('\n');
+    let interval = t.interval.map_or("no evaluated value's interval holds the target".to_string(), |[lo, hi]| {
+        format!("values whose 95% interval holds the target: {} to {}", span.text(lo), span.text(hi))
+    });
+    let _ = writeln!(
+        o,
+        "{} {key} = {}: `{figure}` {} {} ({interval})",
+        if t.crossed { "answer:" } else { "not crossed in the range; closest end:" },
+        span.text(t.value),
+        show(t.figure),
+        ci(t.ci95)
+    );
+    let _ = writeln!(o, "stopping rule: {STOPPING_RULE}");
+    o
+}

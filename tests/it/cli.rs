@@ -572,6 +572,39 @@ fn set_overrides_are_checked_reported_and_replayed() {
     assert!(o.stdout.contains("--set rules.max_take=2 (every ruleset)"), "{}", o.stdout);
 }
 
+/// `sweep` plays the same games at every value (the base added when not among them),
+/// pairs each with the base and corrects across the whole sweep.
+#[test]
+fn sweep_pairs_every_value_with_the_base() {
+    let dir = scratch("sweep");
+    let (html, csv) = (dir.join("sweep.html"), dir.join("games.csv"));
+    let args = ["sweep", TOY, "--vary", "rules.stones=10..14:2", "--games", "6", "--players", "2", "--format", "json"];
+    let more = ["--html", html.to_str().unwrap(), "--games-csv", csv.to_str().unwrap()];
+    let o = expect(&[&args[..], &more[..]].concat(), 0);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let labels: Vec<&str> = j["points"].as_array().unwrap().iter().map(|p| p["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["10", "12", "14", "21"], "the ruleset's own 21 is the base, played too");
+    assert_eq!(j["base"], serde_json::json!(["21"]));
+    assert_eq!(j["bots"], serde_json::json!(["greedy", "greedy"]), "designer default: greedy players");
+    assert!(j["points"][3]["differences"].as_array().unwrap().is_empty());
+    assert!(j["points"][0]["differences"].as_array().unwrap().iter().any(|d| d["figure"] == "rounds"));
+    assert!(j["correction"].as_str().unwrap().contains("every value's outcome figures together"));
+    assert!(std::fs::read_to_string(&html).unwrap().contains("rulesmith sweep"));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 1 + 4 * 6);
+    // The same seeds at every value: a value equal to the base plays the base's games.
+    let o = expect(&["sweep", TOY, "--vary", "rules.stones=21,22", "--base", "22", "--games", "4", "--players", "2"], 0);
+    assert!(o.stdout.contains("22 (base)") && o.stdout.contains("base 22 (--base)"), "{}", o.stdout);
+    // A grid of two keys; bad keys and values are located as for --set.
+    let o = expect(&["sweep", TOY, "--vary", "rules.stones=10,12", "--vary", "rules.target=5,9", "--games", "2", "--format", "json"], 0);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["points"].as_array().unwrap().len(), 6, "2 × 2 and the base (21, 9) added to the first key");
+    let o = expect(&["sweep", TOY, "--vary", "rules.stonez=1,2"], 2);
+    assert!(o.stderr.contains("did you mean `stones`?"), "{}", o.stderr);
+    let o = expect(&["sweep", TOY, "--vary", "rules.stones=1..1000"], 2);
+    assert!(o.stderr.contains("at most 64"), "{}", o.stderr);
+    expect(&["sweep", TOY, "--vary", "rules.stones=x,y"], 2);
+}
+
 #[test]
 fn play_reads_moves_and_records_the_game() {
     let dir = scratch("play");

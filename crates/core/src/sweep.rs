@@ -247,3 +247,249 @@ mod tests {
         assert_eq!(item_of("rules"), None);
     }
 }
+
+/// The range of `tune --vary KEY=A..B[:STEP]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Span {
+    pub lo: f64,
+    pub hi: f64,
+    /// The finest resolution searched: 1 for integer keys unless given; for reals, the
+    /// given STEP or (B − A) / 64.
+    pub step: f64,
+    pub integer: bool,
+}
+
+impl Span {
+    /// A value as TOML text: an integer, or a float with its point.
+    pub fn text(&self, x: f64) -> String {
+        if self.integer { format!("{}", x.round() as i64) } else { toml::Value::Float(x).to_string() }
+    }
+
+    /// `x` moved onto the grid of `step` from `lo`, inside the range.
+    fn snap(&self, x: f64) -> f64 {
+        let k = ((x - self.lo) / self.step).round();
+        (self.lo + k * self.step).clamp(self.lo, self.hi)
+    }
+}
+
+/// Reads `KEY=A..B[:STEP]` for `tune`.
+pub fn parse_span(arg: &str) -> Result<(String, Span), String> {
+    let bad = || format!("--vary `{arg}`: expected KEY=A..B[:STEP] (integers, or reals with a decimal point)");
+    let (key, spec) = arg.split_once('=').ok_or_else(bad)?;
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(bad());
+    }
+    let (ab, step) = match spec.rsplit_once(':') {
+        Some((ab, s)) => (ab, Some(s.trim())),
+        None => (spec, None),
+    };
+    let (a, b) = ab.split_once("..").ok_or_else(bad)?;
+    let (a, b) = (a.trim(), b.trim());
+    let integer = [Some(a), Some(b), step].into_iter().flatten().all(|t| t.parse::<i64>().is_ok());
+    let num = |t: &str| t.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(bad);
+    let (lo, hi) = (num(a)?, num(b)?);
+    let step = match step {
+        Some(s) => num(s)?,
+        None if integer => 1.0,
+        None => (hi - lo) / 64.0,
+    };
+    if !(lo < hi && step > 0.0 && (hi - lo) / step <= 1e6) {
+        return Err(format!("--vary `{arg}`: expected A < B and a positive STEP, at most a million steps"));
+    }
+    Ok((key.to_string(), Span { lo, hi, step, integer }))
+}
+
+/// One evaluation of `tune`: the figure at a value, over some games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Probe {
+    pub value: f64,
+    pub games: u64,
+    pub figure: Option<f64>,
+    pub ci95: Option<[f64; 2]>,
+    /// `coarse`, `refine` or `confirm`.
+    pub pass: &'static str,
+}
+
+/// What `tune` found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tuned {
+    /// The value whose figure is closest to the target (after the confirming games).
+    pub value: f64,
+    /// The figure there.
+    pub figure: Option<f64>,
+    pub ci95: Option<[f64; 2]>,
+    /// The values whose 95% interval of the figure holds the target: a 95% range for the
+    /// value (lowest and highest evaluated such value, widened to the crossing of the
+    /// interval band for real keys); `None` when no evaluated value's interval holds it.
+    pub interval: Option<[f64; 2]>,
+    /// Whether the figure crosses the target inside the range (else the closest end).
+    pub crossed: bool,
+    /// Every evaluation, in the order made.
+    pub probes: Vec<Probe>,
+}
+
+/// Most evaluations one `tune` makes (coarse, refining and confirming together).
+pub const MAX_PROBES: usize = 24;
+
+/// Finds the value of `span` that brings a figure closest to `target`, spending games
+/// where they decide the answer. `eval(value, games)` plays `games` games at `value`
+/// (the same seeds at every value) and returns the figure with its 95% interval.
+///
+/// The stopping rule, in full:
+/// 1. **Coarse pass**: 5 values evenly over the range (both ends included, on the grid
+///    of STEP), `games` games each.
+/// 2. **Bracket**: the neighbouring pair whose figures lie on either side of the target
+///    (the first such pair, from the low end). None: the target is not crossed; the end
+///    closest to it is the answer.
+/// 3. **Refine**: the bracket is narrowed, `games` games per new value, by bisection for
+///    integer keys and by linear interpolation (regula falsi, kept off the ends) for real
+///    keys, until its ends are one STEP apart, or the figure hits the target exactly.
+/// 4. **Confirm**: the two ends of the final bracket are played again with 4 × `games`
+///    games. If both now fall on one side of the target, the next value towards the
+///    crossing is confirmed too (a STEP at a time, at most 3). The confirmed value whose
+///    figure is closest to the target is the answer; for real keys the crossing between
+///    the confirmed neighbours on either side, by linear interpolation, on the grid of STEP.
+///
+/// At most [`MAX_PROBES`] evaluations are made. The interval is the range of values whose
+/// 95% interval of the figure holds the target, among the confirmed and refined values.
+pub fn tune<E>(
+    span: Span,
+    target: f64,
+    games: u64,
+    mut eval: impl FnMut(f64, u64, &'static str) -> Result<(Option<f64>, Option<[f64; 2]>), E>,
+) -> Result<Tuned, E> {
+    let mut probes: Vec<Probe> = Vec::new();
+    let mut probe = |x: f64, n: u64, pass: &'static str, probes: &mut Vec<Probe>| -> Result<Option<f64>, E> {
+        if let Some(p) = probes.iter().find(|p| p.value == x && p.games == n) {
+            return Ok(p.figure);
+        }
+        let (figure, ci95) = eval(x, n, pass)?;
+        probes.push(Probe { value: x, games: n, figure, ci95, pass });
+        Ok(figure)
+    };
+    // 1. Coarse.
+    let mut coarse: Vec<f64> = (0..5).map(|i| span.snap(span.lo + (span.hi - span.lo) * i as f64 / 4.0)).collect();
+    coarse.dedup();
+    let mut seen: Vec<(f64, f64)> = Vec::new();
+    for &x in &coarse {
+        if let Some(f) = probe(x, games, "coarse", &mut probes)? {
+            seen.push((x, f - target));
+        }
+    }
+    // 2. Bracket.
+    let bracket = seen.windows(2).find(|w| w[0].1 == 0.0 || w[0].1.signum() != w[1].1.signum()).map(|w| (w[0], w[1]));
+    let crossed = bracket.is_some();
+    let finals: Vec<f64> = match bracket {
+        None => {
+            let best = seen.iter().min_by(|a, b| a.1.abs().total_cmp(&b.1.abs())).map_or(span.lo, |b| b.0);
+            vec![best]
+        }
+        Some(((mut a, mut fa), (mut b, mut fb))) => {
+            // 3. Refine.
+            while fa != 0.0 && b - a > span.step * 1.0001 && probes.len() + 2 < MAX_PROBES {
+                let mid = if span.integer {
+                    span.snap((a + b) / 2.0)
+                } else {
+                    let t = (fa / (fa - fb)).clamp(0.2, 0.8);
+                    span.snap(a + t * (b - a))
+                };
+                let mid = if mid <= a || mid >= b { span.snap(a + span.step) } else { mid };
+                if mid <= a || mid >= b {
+                    break;
+                }
+                let Some(fm) = probe(mid, games, "refine", &mut probes)?.map(|f| f - target) else { break };
+                if fm == 0.0 {
+                    (a, fa) = (mid, 0.0);
+                } else if fm.signum() == fa.signum() {
+                    (a, fa) = (mid, fm);
+                } else {
+                    (b, fb) = (mid, fm);
+                }
+            }
+            if fa == 0.0 { vec![a] } else { vec![a, b] }
+        }
+    };
+    // 4. Confirm with more games.
+    let mut confirmed: Vec<(f64, f64)> = Vec::new();
+    for &x in &finals {
+        if let Some(f) = probe(x, games.saturating_mul(4), "confirm", &mut probes)? {
+            confirmed.push((x, f - target));
+        }
+    }
+    // With more games both ends may fall on one side of the target (the coarse games
+    // were noisy): step on towards the crossing, a STEP at a time, at most 3 steps.
+    let low_sign = bracket.map(|((_, fa), _)| fa.signum());
+    for _ in 0..3 {
+        let (Some(low_sign), true) = (low_sign, confirmed.len() >= 2 || finals.len() == 1) else { break };
+        if confirmed.iter().any(|c| c.1 == 0.0) || confirmed.windows(2).any(|w| w[0].1.signum() != w[1].1.signum()) {
+            break;
+        }
+        let Some(side) = confirmed.first().map(|c| c.1.signum()) else { break };
+        let (lo, hi) = confirmed.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), c| (l.min(c.0), h.max(c.0)));
+        let next = if side == low_sign { span.snap(hi + span.step) } else { span.snap(lo - span.step) };
+        if confirmed.iter().any(|c| c.0 == next) || probes.len() >= MAX_PROBES {
+            break;
+        }
+        match probe(next, games.saturating_mul(4), "confirm", &mut probes)? {
+            Some(f) => {
+                confirmed.push((next, f - target));
+                confirmed.sort_by(|a, b| a.0.total_cmp(&b.0));
+            }
+            None => break,
+        }
+    }
+    let mut value = confirmed.iter().min_by(|a, b| a.1.abs().total_cmp(&b.1.abs())).map_or(finals[0], |c| c.0);
+    if !span.integer {
+        if let Some(w) = confirmed.windows(2).find(|w| w[0].1.signum() != w[1].1.signum() && w[0].1 != w[1].1) {
+            let ((a, fa), (b, fb)) = (w[0], w[1]);
+            value = span.snap(a + fa / (fa - fb) * (b - a));
+        }
+    }
+    let at = |x: f64| probes.iter().filter(|p| p.value == x).max_by_key(|p| p.games);
+    let holds: Vec<f64> = {
+        let mut xs: Vec<f64> = probes.iter().map(|p| p.value).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        xs.into_iter().filter(|&x| at(x).and_then(|p| p.ci95).is_some_and(|c| c[0] <= target && target <= c[1])).collect()
+    };
+    let interval = match (holds.first(), holds.last()) {
+        (Some(&lo), Some(&hi)) => Some([lo.min(value), hi.max(value)]),
+        _ => None,
+    };
+    let best = at(value);
+    Ok(Tuned {
+        value,
+        figure: best.and_then(|p| p.figure),
+        ci95: best.and_then(|p| p.ci95),
+        interval,
+        crossed,
+        probes,
+    })
+}
+
+#[cfg(test)]
+mod tune_tests {
+    use super::*;
+
+    /// A figure falling linearly through the target at 6.3 with ±0.05 intervals: integer
+    /// keys end on 6, real keys near 6.3, with few evaluations.
+    #[test]
+    fn finds_the_crossing_with_few_evaluations() {
+        let f = |x: f64| 0.63 - 0.1 * x;
+        let eval = |x: f64, _n: u64, _p: &'static str| Ok::<_, ()>((Some(f(x)), Some([f(x) - 0.05, f(x) + 0.05])));
+        let (_, span) = parse_span("k=4..12").unwrap_or_else(|e| panic!("{e}"));
+        let t = tune(span, 0.0, 100, eval).unwrap_or_else(|()| panic!());
+        assert_eq!(t.value, 6.0);
+        assert!(t.crossed);
+        assert!(t.probes.len() <= 9, "{:?}", t.probes);
+        assert_eq!(t.interval, Some([6.0, 6.0]));
+        let (_, span) = parse_span("k=4.0..12.0:0.01").unwrap_or_else(|e| panic!("{e}"));
+        let t = tune(span, 0.0, 100, eval).unwrap_or_else(|()| panic!());
+        assert!((t.value - 6.3).abs() < 0.02, "{t:?}");
+        // Not crossed: the closest end.
+        let t = tune(span, 5.0, 100, eval).unwrap_or_else(|()| panic!());
+        assert!(!t.crossed && t.value == 4.0 && t.interval.is_none(), "{t:?}");
+        assert!(parse_span("k=5..1").is_err() && parse_span("k=1,2").is_err());
+    }
+}

@@ -439,6 +439,9 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
             }
             v
         });
+    let mut cols = cols;
+    // Seats first, then length, then ends.
+    cols.sort_by_key(|c| (!c.starts_with("seat "), c != "rounds", c.clone()));
     let _ = write!(o, "<div style=\"overflow-x:auto\"><table><tr><th>{} (base {})</th>", esc(&c.x_axis), esc(&base));
     for f in &cols {
         let _ = write!(o, "<th class=\"n\">{}</th>", esc(f));

@@ -257,6 +257,8 @@ pub fn bands(series: &[Band], x_axis: &str, ticks: Option<&[String]>, y_axis: &s
     let pad = (y1 - y0) * 0.06;
     let (y0, y1) = (y0 - pad, y1 + pad);
     let xpad = if x1 > x0 { (x1 - x0) * 0.03 } else { 0.5 };
+    // Integer values (a cost, a count) get labels at integers only.
+    let integral = xs().all(|x| x.fract() == 0.0);
     svg((760, 300), |root| {
         let mut chart = ChartBuilder::on(root)
             .margin_top(12)
@@ -270,6 +272,7 @@ pub fn bands(series: &[Band], x_axis: &str, ticks: Option<&[String]>, y_axis: &s
                 let k = v.round();
                 if (v - k).abs() < 1e-6 && k >= 0.0 { t.get(k as usize).cloned().unwrap_or_default() } else { String::new() }
             }
+            None if integral && (v - v.round()).abs() > 1e-9 => String::new(),
             None => format!("{}", (v * 1000.0).round() / 1000.0),
         };
         let ylabel = |v: &f64| if percent { axis_percent(*v) } else { format!("{}", (v * 100.0).round() / 100.0) };
@@ -286,6 +289,8 @@ pub fn bands(series: &[Band], x_axis: &str, ticks: Option<&[String]>, y_axis: &s
             .axis_desc_style((FONT, 13).into_font().color(&INK));
         if let Some(t) = ticks {
             mesh.x_labels(t.len().max(2));
+        } else if integral {
+            mesh.x_labels(((x1 - x0) as usize + 1).clamp(2, 20));
         }
         mesh.draw().map_err(err)?;
         if y0 < 0.0 && y1 > 0.0 {
