@@ -599,7 +599,7 @@ fn tune_text(
     let _ = writeln!(
         o,
         "{} {key} = {}: `{figure}` {} {} ({interval})",
-        if t.crossed { "answer:" } else { "not crossed in the range; closest end:" },
+        if t.crossed { "answer:" } else { "not crossed in the range; closest value:" },
         span.text(t.value),
         show(t.figure),
         ci(t.ci95)

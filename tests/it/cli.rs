@@ -605,6 +605,29 @@ fn sweep_pairs_every_value_with_the_base() {
     expect(&["sweep", TOY, "--vary", "rules.stones=x,y"], 2);
 }
 
+/// `tune` brackets the target and confirms the answer with more games.
+#[test]
+fn tune_finds_the_value_closest_to_a_target() {
+    let dir = scratch("tune");
+    let html = dir.join("tune.html");
+    let args = ["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds=2.5", "--games", "10", "--players", "2"];
+    let o = expect(&[&args[..], &["--format", "json", "--html", html.to_str().unwrap()]].concat(), 0);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["answer"]["crossed"], true);
+    let answer = j["answer"]["value"].as_f64().unwrap();
+    assert!((5.0..=7.0).contains(&answer), "{}", j["answer"]);
+    let passes: Vec<&str> = j["probes"].as_array().unwrap().iter().map(|p| p["pass"].as_str().unwrap()).collect();
+    assert_eq!(passes.iter().filter(|p| **p == "coarse").count(), 5);
+    assert!(passes.contains(&"confirm"));
+    assert!(std::fs::read_to_string(&html).unwrap().contains("rulesmith tune"));
+    let o = expect(&args, 0);
+    assert!(o.stdout.contains("answer: rules.target = ") && o.stdout.contains("stopping rule:"), "{}", o.stdout);
+    let o = expect(&["tune", TOY, "--vary", "rules.target=2..12", "--target", "roundz=2", "--games", "2"], 2);
+    assert!(o.stderr.contains("did you mean `rounds`?"), "{}", o.stderr);
+    expect(&["tune", TOY, "--vary", "rules.target=2,3", "--target", "rounds=2"], 2);
+    expect(&["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds"], 2);
+}
+
 #[test]
 fn play_reads_moves_and_records_the_game() {
     let dir = scratch("play");

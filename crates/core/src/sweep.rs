@@ -340,8 +340,8 @@ pub const MAX_PROBES: usize = 24;
 /// 1. **Coarse pass**: 5 values evenly over the range (both ends included, on the grid
 ///    of STEP), `games` games each.
 /// 2. **Bracket**: the neighbouring pair whose figures lie on either side of the target
-///    (the first such pair, from the low end). None: the target is not crossed; the end
-///    closest to it is the answer.
+///    (the first such pair, from the low end). None: the target is not crossed; the
+///    evaluated value closest to it is the answer.
 /// 3. **Refine**: the bracket is narrowed, `games` games per new value, by bisection for
 ///    integer keys and by linear interpolation (regula falsi, kept off the ends) for real
 ///    keys, until its ends are one STEP apart, or the figure hits the target exactly.
