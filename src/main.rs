@@ -402,7 +402,11 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Simulate { ruleset, run, record, shard } => {
             cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), f)
         }
-        Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
+        Command::Compare { rulesets, run } => cli::simulate::compare(
+            &rulesets,
+            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
+            f,
+        ),
         Command::Sweep { ruleset, vary, base, figure, run } => cli::sweep::sweep(
             &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure },
             &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },

@@ -1,7 +1,7 @@
 //! `simulate`, `compare`, `merge`.
 
 use super::common::{
-    Failure, Format, bad, bots_error, configure_threads, emit, emit_json, failed, load, parse_shard, players_for,
+    Failure, Format, bad, bots_error, configure_threads, emit, emit_json, failed, load, note, parse_shard, players_for,
     stderr_is_terminal,
 };
 use super::games_csv::GamesCsv;
@@ -11,6 +11,7 @@ use rulesmith::Ruleset;
 use rulesmith::core::bots::BotSpec;
 use rulesmith::core::bots::parse_bots;
 use rulesmith::core::paired;
+use rulesmith::core::sweep;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally, rate_text};
 use rulesmith_report_html::Distributions;
@@ -219,7 +220,38 @@ pub fn simulate(
 
 /// `rulesmith compare A B ...`.
 pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure> {
-    let rulesets: Vec<Ruleset> = args.iter().map(|a| load(a, &spec.sets)).collect::<Result<_, _>>()?;
+    let all: Vec<Ruleset> = args.iter().map(|a| load(a, &spec.sets)).collect::<Result<_, _>>()?;
+    // Rulesets with the same rules (apart from name and description) would play the same
+    // games: each is reported as identical to the first of its kind and not played.
+    let rules: Vec<String> = all.iter().map(|r| r.loaded.rules_digest()).collect();
+    let mut rulesets = Vec::new();
+    let mut kept_args: Vec<String> = Vec::new();
+    let mut identical = Vec::new();
+    for (i, r) in all.into_iter().enumerate() {
+        match (0..i).find(|&j| rules[j] == rules[i]) {
+            Some(j) => identical.push(serde_json::json!({"ruleset": args[i], "same_as": args[j]})),
+            None => {
+                rulesets.push(r);
+                kept_args.push(args[i].clone());
+            }
+        }
+    }
+    for same in &identical {
+        note(&format!(
+            "note: `{}` has the same rules as `{}` (after `extends` and --set; only its [ruleset] table differs): reported identical, not played",
+            same["ruleset"].as_str().unwrap_or_default(),
+            same["same_as"].as_str().unwrap_or_default()
+        ));
+    }
+    if rulesets.len() < 2 {
+        if f == Format::Json {
+            emit_json(&serde_json::json!({ "identical": identical }));
+        } else {
+            emit(&format!("{}: the same rules; nothing to compare, no game played.\n", args.join(", ")));
+        }
+        return Ok(0);
+    }
+    let args = kept_args.as_slice();
     let lo = rulesets.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
     let hi = rulesets.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
     if lo > hi {
@@ -264,9 +296,11 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     }
     let json = serde_json::json!({
         "overrides": spec.sets,
+        "identical": identical,
         "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
         "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "rulesets": reports,
+        "power": super::sweep::power_json(&diffs),
         "differences": {
             "from": reports.first().map(|r| r.ruleset.clone()),
             "interval": "95%, normal approximation of the mean paired difference",
@@ -289,6 +323,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         text.push('\n');
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
     }
+    text.push_str(&super::sweep::power_text(&json["power"]));
     emit(&text);
     Ok(0)
 }
@@ -383,7 +418,15 @@ pub fn play_paired(
             if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
                 sums.remove("unfinished");
             }
-            paired::differences(&sums)
+            let mut d = paired::differences(&sums);
+            // Owners' − non-owners' win share of each building, role, privilege: what says
+            // a component became too strong.
+            let figs = |k: usize| {
+                reports.get(k).map(|r| sweep::named_figures(r, None)).unwrap_or_default()
+            };
+            d.extend(sweep::gap_differences(&figs(base), &figs(i)));
+            paired::rejudge(&mut d);
+            d
         })
         .collect();
     Ok(PairedRun { reports, diffs, dists })

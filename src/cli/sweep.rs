@@ -233,7 +233,7 @@ pub fn sweep_json(
 /// For the outcome figures: the smallest difference the sample detects at 80% power (5%
 /// two-sided, before the correction) from the paired differences' spread, pooled over
 /// the values.
-fn power_json(diffs: &[Vec<Difference>]) -> serde_json::Value {
+pub fn power_json(diffs: &[Vec<Difference>]) -> serde_json::Value {
     let mut out = serde_json::Map::new();
     let mut names: Vec<&str> = diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !paired::is_metric(f)).collect();
     names.dedup();
@@ -265,6 +265,23 @@ fn short(name: &str) -> String {
     };
     let name = name.strip_suffix(" win").filter(|n| n.contains("owner")).map_or(name.clone(), str::to_string);
     name.strip_prefix("ended by ").map_or(name.clone(), |e| format!("end: {e}"))
+}
+
+/// The power line of a report: the smallest difference its sample detects (80% power,
+/// 5% two-sided) in seat 0's win share and in the length, and the games 2 points need.
+pub fn power_text(power: &serde_json::Value) -> String {
+    let Some(p) = power.get("seat 0 win share") else { return String::new() };
+    let sd = p["sd"].as_f64().unwrap_or(f64::NAN);
+    let needed = paired::games_needed(sd, 0.02).map_or("–".to_string(), |n| n.to_string());
+    let rounds = power
+        .get("rounds")
+        .and_then(|r| r["detectable"].as_f64())
+        .map_or(String::new(), |d| format!(", in rounds {d:.2}"));
+    format!(
+        "Power: {} paired games detect (80% power, 5% two-sided) a difference in seat 0's win share of {} pp{rounds}; 2 pp needs about {needed} paired games.\n",
+        p["pairs"],
+        p["detectable"].as_f64().map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
+    )
 }
 
 /// `12.3%` or `–` for an undefined share.
@@ -432,17 +449,7 @@ fn differences_text(plan: &Plan, diffs: &[Vec<Difference>], json: &serde_json::V
         o,
         "Shares in percentage points. * significant at 5% after Holm–Bonferroni over all {tests} outcome differences of the sweep (metrics apart; --format json lists them)."
     );
-    if let Some(p) = json["power"].get("seat 0 win share") {
-        let d = p["detectable"].as_f64();
-        let sd = p["sd"].as_f64().unwrap_or(f64::NAN);
-        let needed = paired::games_needed(sd, 0.02).map_or("–".to_string(), |n| n.to_string());
-        let _ = writeln!(
-            o,
-            "Power: with {} paired games a value's seat-0 win share differs detectably (80% power, 5% two-sided) from {} pp; 2 pp needs about {needed} paired games.",
-            p["pairs"],
-            d.map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
-        );
-    }
+    o.push_str(&power_text(&json["power"]));
     o
 }
 

@@ -179,6 +179,19 @@ pub fn differences(sums: &BTreeMap<String, PairedSums>) -> Vec<Difference> {
     out
 }
 
+/// Redoes the significance of one set of differences (after figures were added to it), as
+/// [`differences`] judges it: Holm–Bonferroni within the outcome figures and, apart, within
+/// the designer metrics.
+pub fn rejudge(diffs: &mut [Difference]) {
+    for d in diffs.iter_mut() {
+        d.significant = false;
+    }
+    for metrics in [false, true] {
+        let family: Vec<usize> = (0..diffs.len()).filter(|&i| is_metric(&diffs[i].figure) == metrics).collect();
+        holm(diffs, family);
+    }
+}
+
 /// Redoes the significance of several sets of differences (each value of a sweep against
 /// its base) as one test: Holm–Bonferroni at family-wise 5% over the outcome figures of
 /// every set together, and apart over the designer metrics of every set together, so
@@ -240,6 +253,11 @@ fn holm(out: &mut [Difference], mut family: Vec<usize>) {
             break;
         }
     }
+}
+
+/// The two-sided p-value of a standard normal statistic `z`.
+pub fn two_sided_p(z: f64) -> f64 {
+    erfc(z.abs() / std::f64::consts::SQRT_2)
 }
 
 /// The complementary error function (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7:

@@ -221,6 +221,35 @@ pub fn named_figures(r: &Report, rounds_sd: Option<f64>) -> Vec<Named> {
     out
 }
 
+/// The change of each component's owners' − non-owners' win share from `base` to `other`
+/// (figures of [`named_figures`]), as differences in the designer metrics' family. The
+/// games are the same, but a seat-game's ownership differs between the rulesets, so the
+/// shares are not paired game by game: the interval treats the two as independent
+/// (conservative), normal approximation.
+pub fn gap_differences(base: &[Named], other: &[Named]) -> Vec<crate::paired::Difference> {
+    let half = |c: Option<[f64; 2]>| c.map(|c| (c[1] - c[0]) / 2.0);
+    other
+        .iter()
+        .filter(|f| f.figure.contains(" − non-"))
+        .filter_map(|f| {
+            let b = base.iter().find(|b| b.figure == f.figure)?;
+            let mean = f.value? - b.value?;
+            let h = (half(f.ci95)?.powi(2) + half(b.ci95)?.powi(2)).sqrt();
+            let se = h / 1.959_964;
+            let p_value = if se > 0.0 { crate::paired::two_sided_p(mean / se) } else { f64::from(u8::from(mean == 0.0)) };
+            Some(crate::paired::Difference {
+                figure: f.figure.clone(),
+                pairs: 0,
+                mean,
+                ci95: [mean - h, mean + h],
+                p_value,
+                significant: false,
+                sums: crate::paired::PairedSums::default(),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,6 +72,16 @@ impl Loaded {
         digest_of(&self.tree)
     }
 
+    /// A digest of the rules alone (the tree without its `[ruleset]` table of name,
+    /// description and `extends`): two rulesets with the same one play the same games.
+    pub fn rules_digest(&self) -> String {
+        let mut tree = self.tree.clone();
+        if let Kind::Table(entries) = &mut tree.kind {
+            entries.retain(|e| e.key != "ruleset");
+        }
+        digest_of(&tree)
+    }
+
     /// The effective ruleset as TOML text.
     pub fn to_toml_string(&self) -> String {
         let mut tree = self.tree.clone();
