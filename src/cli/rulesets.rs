@@ -88,9 +88,23 @@ pub fn validate(args: &[String], sets: &[String], f: Format) -> Result<u8, Failu
                 if f == Format::Text {
                     say(format!("ok {arg}"));
                 }
+                // A complete new element whose id is close to one of the base's: valid, but
+                // most likely a misspelt id that adds a building instead of changing one.
+                let s = &r.loaded.sources;
+                let warnings: Vec<String> = s
+                    .near_misses()
+                    .map(|(origin, id, near)| {
+                        format!("{}: new element `{id}` is not in the base ruleset; did you mean `{near}`?", s.locate(origin))
+                    })
+                    .collect();
+                if f == Format::Text {
+                    for w in &warnings {
+                        super::common::note(&format!("warning: {w}"));
+                    }
+                }
                 out.push(json!({
                     "ruleset": arg, "ok": true, "name": r.name(), "game": r.game.game_id(),
-                    "players": [range.start(), range.end()], "digest": r.digest(),
+                    "players": [range.start(), range.end()], "digest": r.digest(), "warnings": warnings,
                 }));
             }
             Err(e) => {

@@ -244,6 +244,14 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         ));
     }
     if rulesets.len() < 2 {
+        // Asked-for outputs are still checked (never over an input), though none is written.
+        let inputs: Vec<&str> = rulesets.iter().flat_map(|r| r.loaded.sources.names()).chain(args.iter().map(String::as_str)).collect();
+        let outputs: Vec<(&str, &Path)> =
+            [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
+                .into_iter()
+                .filter_map(|(w, p)| p.map(|p| (w, p)))
+                .collect();
+        output::check_distinct(&outputs, &inputs)?;
         if f == Format::Json {
             emit_json(&serde_json::json!({ "identical": identical }));
         } else {

@@ -308,12 +308,13 @@ fn compare_reports_paired_differences() {
     let figures = v["differences"]["rulesets"][0]["figures"].as_array().unwrap();
     assert!(figures.iter().any(|f| f["figure"] == "rounds" && f["pairs"] == 60));
     assert!(v["differences"]["correction"].as_str().unwrap().starts_with("Holm-Bonferroni"));
-    // A ruleset against itself: every paired difference is exactly zero, none marked.
+    // A ruleset against itself: reported identical without playing.
     let same = report(&["compare", "puerto-rico", "puerto-rico", "--games", "30", "--format", "json"]);
-    for f in same["differences"]["rulesets"][0]["figures"].as_array().unwrap() {
-        assert_eq!(f["mean"], 0.0, "{f}");
-        assert_eq!(f["significant"], false, "{f}");
-    }
+    assert_eq!(same["identical"][0]["same_as"], "puerto-rico", "{same}");
+    assert!(same.get("differences").is_none(), "{same}");
+    // Designer defaults: greedy players, and a power line.
+    assert!(text.starts_with("4 players, 60 games each, seed 1, bots greedy,greedy,greedy,greedy"), "{text}");
+    assert!(text.contains("Power: 60 paired games detect"), "{text}");
 }
 
 #[test]
@@ -329,7 +330,7 @@ fn simulate_text_report_is_stable() {
 
 #[test]
 fn compare_runs_the_same_games_under_each_ruleset() {
-    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--players", "2"], 0);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--players", "2", "--bots", "random"], 0);
     let header = o.stdout.lines().find(|l| l.starts_with("ruleset")).unwrap();
     assert!(header.contains(" take-away ") && header.ends_with(" take-away-short"), "{}", o.stdout);
     assert!(
@@ -337,7 +338,7 @@ fn compare_runs_the_same_games_under_each_ruleset() {
         "{}",
         o.stdout
     );
-    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--format", "json"], 0);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--format", "json", "--bots", "random"], 0);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let r = v["rulesets"].as_array().unwrap();
     assert_eq!(r.len(), 2);
@@ -570,6 +571,20 @@ fn set_overrides_are_checked_reported_and_replayed() {
     expect(&["replay", rec.to_str().unwrap()], 0);
     let o = expect(&["compare", TOY, HOUSE, "--games", "4", "--set", "rules.max_take=2"], 0);
     assert!(o.stdout.contains("--set rules.max_take=2 (every ruleset)"), "{}", o.stdout);
+    // Two rulesets with the same rules are reported identical, not played.
+    let o = expect(&["compare", TOY, TOY, "--set", "rules.stones=12", "--format", "json"], 0);
+    assert!(o.stdout.contains("\"identical\"") && !o.stdout.contains("\"differences\""), "{}", o.stdout);
+    // A complete new element whose id is close to one of the base's: valid, with a warning.
+    let near = dir.join("near.toml");
+    std::fs::write(
+        &near,
+        "[ruleset]\nname = \"near\"\nextends = \"puerto-rico\"\n\n[[buildings]]\nid = \"harbour\"\ntype = \"violet\"\n\
+         cost = 8\nvp = 3\ncolumn = 3\ncircles = 1\ncopies = { 2 = 1, 3 = 1, 4 = 1, 5 = 1 }\n\
+         effect = { kind = \"extra_plantation\" }\n",
+    )
+    .unwrap();
+    let o = expect(&["validate", near.to_str().unwrap()], 0);
+    assert!(o.stderr.contains(":5:1: new element `harbour` is not in the base ruleset; did you mean `harbor`?"), "{}", o.stderr);
 }
 
 /// `sweep` plays the same games at every value (the base added when not among them),
