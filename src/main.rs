@@ -418,10 +418,12 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             f,
         ),
         Command::Merge { reports } => cli::simulate::merge(&reports, f),
-        Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set } => cli::tournament::tournament(
-            &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },
-            f,
-        ),
+        Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set } => {
+            cli::tournament::tournament(
+                &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },
+                f,
+            )
+        }
         Command::Play { .. } | Command::ShowGame { .. } if f == Format::Json => Err(cli::common::bad(
             "--format json: `play` and `show-game` draw screens for a person and print no JSON (`play --json-view` shows each view as JSON)",
         )),

@@ -94,7 +94,10 @@ pub fn validate(args: &[String], sets: &[String], f: Format) -> Result<u8, Failu
                 let warnings: Vec<String> = s
                     .near_misses()
                     .map(|(origin, id, near)| {
-                        format!("{}: new element `{id}` is not in the base ruleset; did you mean `{near}`?", s.locate(origin))
+                        format!(
+                            "{}: new element `{id}` is not in the base ruleset; did you mean `{near}`?",
+                            s.locate(origin)
+                        )
                     })
                     .collect();
                 if f == Format::Text {

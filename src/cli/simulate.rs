@@ -11,9 +11,9 @@ use rulesmith::Ruleset;
 use rulesmith::core::bots::BotSpec;
 use rulesmith::core::bots::parse_bots;
 use rulesmith::core::paired;
-use rulesmith::core::sweep;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally, rate_text};
+use rulesmith::core::sweep;
 use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -245,7 +245,8 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     }
     if rulesets.len() < 2 {
         // Asked-for outputs are still checked (never over an input), though none is written.
-        let inputs: Vec<&str> = rulesets.iter().flat_map(|r| r.loaded.sources.names()).chain(args.iter().map(String::as_str)).collect();
+        let inputs: Vec<&str> =
+            rulesets.iter().flat_map(|r| r.loaded.sources.names()).chain(args.iter().map(String::as_str)).collect();
         let outputs: Vec<(&str, &Path)> =
             [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
                 .into_iter()
@@ -429,9 +430,7 @@ pub fn play_paired(
             let mut d = paired::differences(&sums);
             // Owners' − non-owners' win share of each building, role, privilege: what says
             // a component became too strong.
-            let figs = |k: usize| {
-                reports.get(k).map(|r| sweep::named_figures(r, None)).unwrap_or_default()
-            };
+            let figs = |k: usize| reports.get(k).map(|r| sweep::named_figures(r, None)).unwrap_or_default();
             d.extend(sweep::gap_differences(&figs(base), &figs(i)));
             paired::rejudge(&mut d);
             d

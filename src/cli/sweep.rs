@@ -71,7 +71,11 @@ pub fn plan(a: &SweepArgs, spec: &RunSpec, max_keys: usize) -> Result<Plan, Fail
     }
     let mut varies: Vec<Vary> = a.vary.iter().map(|v| sweep::parse_vary(v).map_err(bad)).collect::<Result<_, _>>()?;
     if !a.base.is_empty() && a.base.len() != varies.len() {
-        return Err(bad(format!("{} --base for {} --vary: give one base value per --vary, in order", a.base.len(), varies.len())));
+        return Err(bad(format!(
+            "{} --base for {} --vary: give one base value per --vary, in order",
+            a.base.len(),
+            varies.len()
+        )));
     }
     let own = load(&a.ruleset, &spec.sets)?;
     let mut base_values = Vec::new();
@@ -168,7 +172,8 @@ pub fn sweep(a: &SweepArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
         None => None,
     };
     let labels: Vec<String> = (0..plan.points.len()).map(|i| plan.label(i)).collect();
-    let PairedRun { reports, mut diffs, dists } = play_paired(&plan.rulesets, &labels, &opts, plan.base, true, &mut csv)?;
+    let PairedRun { reports, mut diffs, dists } =
+        play_paired(&plan.rulesets, &labels, &opts, plan.base, true, &mut csv)?;
     paired::holm_across(&mut diffs);
     let mut files = Vec::new();
     if let Some(c) = csv {
@@ -235,13 +240,19 @@ pub fn sweep_json(
 /// the values.
 pub fn power_json(diffs: &[Vec<Difference>]) -> serde_json::Value {
     let mut out = serde_json::Map::new();
-    let mut names: Vec<&str> = diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !paired::is_metric(f)).collect();
+    let mut names: Vec<&str> =
+        diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !paired::is_metric(f)).collect();
     names.dedup();
     names.sort_unstable();
     names.dedup();
     for name in names {
-        let sds: Vec<(f64, u64)> =
-            diffs.iter().flatten().filter(|d| d.figure == name).map(|d| (d.sd(), d.pairs)).filter(|(s, _)| s.is_finite()).collect();
+        let sds: Vec<(f64, u64)> = diffs
+            .iter()
+            .flatten()
+            .filter(|d| d.figure == name)
+            .map(|d| (d.sd(), d.pairs))
+            .filter(|(s, _)| s.is_finite())
+            .collect();
         if sds.is_empty() {
             continue;
         }
@@ -305,7 +316,13 @@ fn cell(f: Option<&Named>) -> String {
 pub fn table(header: &[String], rows: &[Vec<String>]) -> String {
     let cols = header.len();
     let width: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().chain(std::iter::once(&header.to_vec())).map(|r| r.get(c).map_or(0, |s| s.chars().count())).max().unwrap_or(0))
+        .map(|c| {
+            rows.iter()
+                .chain(std::iter::once(&header.to_vec()))
+                .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut o = String::new();
     for r in std::iter::once(&header.to_vec()).chain(rows) {
@@ -384,8 +401,10 @@ fn header_text(plan: &Plan, json: &serde_json::Value, reports: &[Report]) -> Str
     let base = plan.label(plan.base);
     let games = json["games"].as_u64().unwrap_or(0);
     let played = reports.first().map_or(0, |r| r.games);
-    let bots: Vec<String> =
-        json["bots"].as_array().map(|b| b.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    let bots: Vec<String> = json["bots"]
+        .as_array()
+        .map(|b| b.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
     let _ = writeln!(
         o,
         "{} over {}: {} values, base {base} ({})",
@@ -462,7 +481,8 @@ pub struct TuneArgs {
 
 /// `FIGURE=VALUE` of `--target` (a share may be given in %: `50%`).
 fn parse_target(s: &str) -> Result<(String, f64), Failure> {
-    let bad_target = || bad(format!("--target `{s}`: expected FIGURE=VALUE, e.g. `rounds=15` or `seat 0 win share=25%`"));
+    let bad_target =
+        || bad(format!("--target `{s}`: expected FIGURE=VALUE, e.g. `rounds=15` or `seat 0 win share=25%`"));
     let (name, value) = s.rsplit_once('=').ok_or_else(bad_target)?;
     let value = value.trim();
     let v = match value.strip_suffix('%') {
@@ -481,7 +501,8 @@ pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     let (key, span) = sweep::parse_span(&a.vary).map_err(bad)?;
     let (figure, target) = parse_target(&a.target)?;
     let own = load(&a.ruleset, &spec.sets)?;
-    let first = load(&a.ruleset, &sets_of(spec, &[Vary { key: key.clone(), values: Vec::new() }], &[span.text(span.lo)]))?;
+    let first =
+        load(&a.ruleset, &sets_of(spec, &[Vary { key: key.clone(), values: Vec::new() }], &[span.text(span.lo)]))?;
     let lo = (*own.game.players().start()).max(*first.game.players().start());
     let hi = (*own.game.players().end()).min(*first.game.players().end());
     let players = players_for(spec.players, &(lo..=hi), &a.ruleset)?;

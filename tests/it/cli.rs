@@ -584,7 +584,11 @@ fn set_overrides_are_checked_reported_and_replayed() {
     )
     .unwrap();
     let o = expect(&["validate", near.to_str().unwrap()], 0);
-    assert!(o.stderr.contains(":5:1: new element `harbour` is not in the base ruleset; did you mean `harbor`?"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains(":5:1: new element `harbour` is not in the base ruleset; did you mean `harbor`?"),
+        "{}",
+        o.stderr
+    );
 }
 
 /// `sweep` plays the same games at every value (the base added when not among them),
@@ -607,10 +611,25 @@ fn sweep_pairs_every_value_with_the_base() {
     assert!(std::fs::read_to_string(&html).unwrap().contains("rulesmith sweep"));
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 1 + 4 * 6);
     // The same seeds at every value: a value equal to the base plays the base's games.
-    let o = expect(&["sweep", TOY, "--vary", "rules.stones=21,22", "--base", "22", "--games", "4", "--players", "2"], 0);
+    let o =
+        expect(&["sweep", TOY, "--vary", "rules.stones=21,22", "--base", "22", "--games", "4", "--players", "2"], 0);
     assert!(o.stdout.contains("22 (base)") && o.stdout.contains("base 22 (--base)"), "{}", o.stdout);
     // A grid of two keys; bad keys and values are located as for --set.
-    let o = expect(&["sweep", TOY, "--vary", "rules.stones=10,12", "--vary", "rules.target=5,9", "--games", "2", "--format", "json"], 0);
+    let o = expect(
+        &[
+            "sweep",
+            TOY,
+            "--vary",
+            "rules.stones=10,12",
+            "--vary",
+            "rules.target=5,9",
+            "--games",
+            "2",
+            "--format",
+            "json",
+        ],
+        0,
+    );
     let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(j["points"].as_array().unwrap().len(), 6, "2 × 2 and the base (21, 9) added to the first key");
     let o = expect(&["sweep", TOY, "--vary", "rules.stonez=1,2"], 2);
@@ -625,7 +644,8 @@ fn sweep_pairs_every_value_with_the_base() {
 fn tune_finds_the_value_closest_to_a_target() {
     let dir = scratch("tune");
     let html = dir.join("tune.html");
-    let args = ["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds=2.5", "--games", "10", "--players", "2"];
+    let args =
+        ["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds=2.5", "--games", "10", "--players", "2"];
     let o = expect(&[&args[..], &["--format", "json", "--html", html.to_str().unwrap()]].concat(), 0);
     let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(j["answer"]["crossed"], true);

@@ -333,11 +333,19 @@ impl MetricTally {
                     out.push(f("mean round", round, None));
                     let unit = WIN_UNIT as f64;
                     let with = if s.seats_with > 0 { s.win_with as f64 / unit / s.seats_with as f64 } else { f64::NAN };
-                    out.push(f(&format!("{who} win share"), with, (s.seats_with > 0).then(|| wilson(with, s.seats_with))));
+                    out.push(f(
+                        &format!("{who} win share"),
+                        with,
+                        (s.seats_with > 0).then(|| wilson(with, s.seats_with)),
+                    ));
                     let others = seat_games.saturating_sub(s.seats_with);
                     let won_others = (n as f64 * unit - s.win_with as f64).max(0.0) / unit;
                     let without = if others > 0 { won_others / others as f64 } else { f64::NAN };
-                    out.push(f(&format!("non-{who} win share"), without, (others > 0).then(|| wilson(without, others))));
+                    out.push(f(
+                        &format!("non-{who} win share"),
+                        without,
+                        (others > 0).then(|| wilson(without, others)),
+                    ));
                 }
             }
         }
@@ -433,7 +441,12 @@ pub fn text(figures: &[Figure]) -> String {
                 let not = mine(&|x| x.ends_with(" win share") && x.starts_with("non-"));
                 let who = match (who, not) {
                     (Some(w), Some(n)) => {
-                        format!(", {} {} vs {}", w.figure.trim_end_matches(" share"), percent(w.value), percent(n.value))
+                        format!(
+                            ", {} {} vs {}",
+                            w.figure.trim_end_matches(" share"),
+                            percent(w.value),
+                            percent(n.value)
+                        )
                     }
                     _ => String::new(),
                 };

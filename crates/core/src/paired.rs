@@ -225,7 +225,7 @@ pub fn detectable(sd: f64, n: u64) -> f64 {
 /// 5% level: ((z₀.₉₇₅ + z₀.₈) · sd / delta)², rounded up.
 pub fn games_needed(sd: f64, delta: f64) -> Option<u64> {
     let n = ((1.959_964 + 0.841_621) * sd / delta).powi(2).ceil();
-    (n.is_finite() && n >= 0.0 && n < 1e15).then_some(n as u64)
+    (0.0..1e15).contains(&n).then_some(n as u64)
 }
 
 impl Difference {

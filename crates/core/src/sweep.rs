@@ -80,7 +80,7 @@ fn range(spec: &str) -> Option<Result<Vec<String>, String>> {
         (|| {
             let (a, b) = (num(a)?, num(b)?);
             let step = step.map(num).transpose()?.unwrap_or((b - a) / 4.0);
-            if !(step > 0.0) || b < a {
+            if step.is_nan() || step <= 0.0 || b < a {
                 return Err("expected A ≤ B and a positive STEP".to_string());
             }
             let n = ((b - a) / step + 1e-9).floor() as usize + 1;
@@ -178,7 +178,11 @@ pub fn named_figures(r: &Report, rounds_sd: Option<f64>) -> Vec<Named> {
     for s in &r.seats {
         push(format!("seat {} win share", s.seat), defined.then_some(s.win_rate), Some(s.win_rate_ci95));
         let h = z * s.score_sd / (finished.max(1) as f64).sqrt();
-        push(format!("seat {} score", s.seat), defined.then_some(s.score_mean), Some([s.score_mean - h, s.score_mean + h]));
+        push(
+            format!("seat {} score", s.seat),
+            defined.then_some(s.score_mean),
+            Some([s.score_mean - h, s.score_mean + h]),
+        );
     }
     let rounds_ci = rounds_sd.map(|sd| {
         let h = z * sd / (finished.max(1) as f64).sqrt();
@@ -189,30 +193,31 @@ pub fn named_figures(r: &Report, rounds_sd: Option<f64>) -> Vec<Named> {
         let p = n as f64 / r.games.max(1) as f64;
         push(format!("ended by {end}"), (r.games > 0).then_some(p), Some(crate::metrics::wilson(p, r.games)));
     }
-    let mut owners: Vec<(String, String, String, Option<f64>, Option<[f64; 2]>)> = Vec::new();
-    for f in &r.metrics {
-        let name = format!("{}: {} {}", f.group, f.name, f.figure);
-        // A share of no seat-games is undefined, not 0.
+    // A share of no seat-games is undefined, not 0.
+    let value_of = |f: &crate::metrics::Figure| {
         let empty = !f.value.is_finite() || (f.ci95 == Some([0.0, 1.0]) && f.value == 0.0);
-        let value = (!empty).then_some(f.value);
-        if f.figure.ends_with(" win share") && f.group != "seat" {
-            owners.push((f.group.clone(), f.name.clone(), f.figure.clone(), value, f.ci95));
-        }
-        push(name, value, f.ci95);
+        (!empty).then_some(f.value)
+    };
+    for f in &r.metrics {
+        push(format!("{}: {} {}", f.group, f.name, f.figure), value_of(f), f.ci95);
     }
     // Owners' minus non-owners' win share of each item: the figure that says it is too strong.
-    for (i, (g, n, fig, v, ci)) in owners.iter().enumerate() {
-        if fig.starts_with("non-") {
+    let shares: Vec<&crate::metrics::Figure> =
+        r.metrics.iter().filter(|f| f.figure.ends_with(" win share") && f.group != "seat").collect();
+    for (i, f) in shares.iter().enumerate() {
+        if f.figure.starts_with("non-") {
             continue;
         }
-        let Some((_, _, _, w, cj)) = owners.iter().skip(i + 1).find(|o| &o.0 == g && &o.1 == n && o.2 == format!("non-{fig}"))
+        let (g, n, fig) = (&f.group, &f.name, &f.figure);
+        let Some(other) =
+            shares.iter().skip(i + 1).find(|o| &o.group == g && &o.name == n && o.figure == format!("non-{fig}"))
         else {
             continue;
         };
         let who = fig.trim_end_matches(" win share");
-        let value = v.zip(*w).map(|(a, b)| a - b);
-        let half = |c: &Option<[f64; 2]>| c.map(|c| (c[1] - c[0]) / 2.0);
-        let ci = value.zip(half(ci).zip(half(cj))).map(|(d, (a, b))| {
+        let value = value_of(f).zip(value_of(other)).map(|(a, b)| a - b);
+        let half = |c: Option<[f64; 2]>| c.map(|c| (c[1] - c[0]) / 2.0);
+        let ci = value.zip(half(f.ci95).zip(half(other.ci95))).map(|(d, (a, b))| {
             let h = (a * a + b * b).sqrt();
             [d - h, d + h]
         });
@@ -236,7 +241,8 @@ pub fn gap_differences(base: &[Named], other: &[Named]) -> Vec<crate::paired::Di
             let mean = f.value? - b.value?;
             let h = (half(f.ci95)?.powi(2) + half(b.ci95)?.powi(2)).sqrt();
             let se = h / 1.959_964;
-            let p_value = if se > 0.0 { crate::paired::two_sided_p(mean / se) } else { f64::from(u8::from(mean == 0.0)) };
+            let p_value =
+                if se > 0.0 { crate::paired::two_sided_p(mean / se) } else { f64::from(u8::from(mean == 0.0)) };
             Some(crate::paired::Difference {
                 figure: f.figure.clone(),
                 pairs: 0,
@@ -268,7 +274,10 @@ mod tests {
         assert!(parse_vary("a=x,y").is_err_and(|e| e.contains("quote a string")));
         assert!(parse_vary("a=1,1").is_err_and(|e| e.contains("twice")));
         assert!(parse_vary("=1,2").is_err());
-        let g = grid(&[parse_vary("a=1,2").unwrap_or_else(|e| panic!("{e}")), parse_vary("b=3..5").unwrap_or_else(|e| panic!("{e}"))]);
+        let g = grid(&[
+            parse_vary("a=1,2").unwrap_or_else(|e| panic!("{e}")),
+            parse_vary("b=3..5").unwrap_or_else(|e| panic!("{e}")),
+        ]);
         assert_eq!(g.len(), 6);
         assert_eq!(g[1], vec!["1".to_string(), "4".to_string()]);
         assert_eq!(item_of("buildings.harbor.cost"), Some("harbor"));
@@ -480,21 +489,16 @@ pub fn tune<E>(
         let mut xs: Vec<f64> = probes.iter().map(|p| p.value).collect();
         xs.sort_by(f64::total_cmp);
         xs.dedup();
-        xs.into_iter().filter(|&x| at(x).and_then(|p| p.ci95).is_some_and(|c| c[0] <= target && target <= c[1])).collect()
+        xs.into_iter()
+            .filter(|&x| at(x).and_then(|p| p.ci95).is_some_and(|c| c[0] <= target && target <= c[1]))
+            .collect()
     };
     let interval = match (holds.first(), holds.last()) {
         (Some(&lo), Some(&hi)) => Some([lo.min(value), hi.max(value)]),
         _ => None,
     };
     let best = at(value);
-    Ok(Tuned {
-        value,
-        figure: best.and_then(|p| p.figure),
-        ci95: best.and_then(|p| p.ci95),
-        interval,
-        crossed,
-        probes,
-    })
+    Ok(Tuned { value, figure: best.and_then(|p| p.figure), ci95: best.and_then(|p| p.ci95), interval, crossed, probes })
 }
 
 #[cfg(test)]

@@ -363,7 +363,8 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
     // The value itself on the x axis when every point is a number, else positions with labels.
     let numeric = c.points.iter().all(|p| p.x.is_some());
     let labels: Vec<String> = c.points.iter().map(|p| p.label.clone()).collect();
-    let xs: Vec<f64> = c.points.iter().enumerate().map(|(i, p)| if numeric { p.x.unwrap_or(0.0) } else { i as f64 }).collect();
+    let xs: Vec<f64> =
+        c.points.iter().enumerate().map(|(i, p)| if numeric { p.x.unwrap_or(0.0) } else { i as f64 }).collect();
     let ticks = (!numeric).then_some(labels.as_slice());
     let series = |names: &[String]| -> Vec<plot::Band> {
         names
@@ -394,19 +395,27 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
         }
         out
     };
-    let chart = |o: &mut String, title: &str, text: &str, names: Vec<String>, y: &str, percent: bool| -> Result<(), Error> {
-        if names.is_empty() {
-            return Ok(());
-        }
-        section(o, title);
-        note(o, text);
-        legend(o, names.iter().enumerate().map(|(k, n)| (n.as_str(), colour(k))));
-        figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent)?);
-        o.push_str("</section>");
-        Ok(())
-    };
+    let chart =
+        |o: &mut String, title: &str, text: &str, names: Vec<String>, y: &str, percent: bool| -> Result<(), Error> {
+            if names.is_empty() {
+                return Ok(());
+            }
+            section(o, title);
+            note(o, text);
+            legend(o, names.iter().enumerate().map(|(k, n)| (n.as_str(), colour(k))));
+            figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent)?);
+            o.push_str("</section>");
+            Ok(())
+        };
     let band = "Lines: the figure at each value; bands: its 95% interval.";
-    chart(&mut o, "Win share per seat", band, names_where(&|f| f.starts_with("seat ") && f.ends_with(" win share")), "win share", true)?;
+    chart(
+        &mut o,
+        "Win share per seat",
+        band,
+        names_where(&|f| f.starts_with("seat ") && f.ends_with(" win share")),
+        "win share",
+        true,
+    )?;
     if let Some(item) = &c.item {
         let needle = format!(": {item} ");
         chart(
@@ -419,14 +428,27 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
         )?;
     }
     chart(&mut o, "Game length", band, names_where(&|f| f == "rounds"), "rounds", false)?;
-    chart(&mut o, "Scores", band, names_where(&|f| f.starts_with("seat ") && f.ends_with(" score")), "mean score", false)?;
+    chart(
+        &mut o,
+        "Scores",
+        band,
+        names_where(&|f| f.starts_with("seat ") && f.ends_with(" score")),
+        "mean score",
+        false,
+    )?;
     chart(&mut o, "End reasons", band, names_where(&|f| f.starts_with("ended by ")), "share of games", true)?;
     for name in &c.plots {
         let percent = is_share(name);
         chart(&mut o, name, band, vec![name.clone()], name, percent)?;
     }
     section(&mut o, "Differences from the base, paired by game");
-    note(&mut o, &format!("Each value's mean difference from the base value over the same games. Significance: {}; marked cells are significant.", c.correction));
+    note(
+        &mut o,
+        &format!(
+            "Each value's mean difference from the base value over the same games. Significance: {}; marked cells are significant.",
+            c.correction
+        ),
+    );
     let base = c.points.iter().find(|p| p.base).map_or(String::new(), |p| p.label.clone());
     let cols: Vec<String> = c
         .points

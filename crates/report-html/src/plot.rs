@@ -239,7 +239,13 @@ pub fn axis_percent(v: f64) -> String {
 
 /// Lines over a swept value with interval bands. `ticks`: the x positions' labels when
 /// x is not itself the value (a list of values, or a grid); `percent`: the y axis in %.
-pub fn bands(series: &[Band], x_axis: &str, ticks: Option<&[String]>, y_axis: &str, percent: bool) -> Result<String, Error> {
+pub fn bands(
+    series: &[Band],
+    x_axis: &str,
+    ticks: Option<&[String]>,
+    y_axis: &str,
+    percent: bool,
+) -> Result<String, Error> {
     let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = || {
         series.iter().flat_map(|s| {
@@ -270,7 +276,11 @@ pub fn bands(series: &[Band], x_axis: &str, ticks: Option<&[String]>, y_axis: &s
         let xlabel = |v: &f64| match ticks {
             Some(t) => {
                 let k = v.round();
-                if (v - k).abs() < 1e-6 && k >= 0.0 { t.get(k as usize).cloned().unwrap_or_default() } else { String::new() }
+                if (v - k).abs() < 1e-6 && k >= 0.0 {
+                    t.get(k as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
             }
             None if integral && (v - v.round()).abs() > 1e-9 => String::new(),
             None => format!("{}", (v * 1000.0).round() / 1000.0),
@@ -295,12 +305,16 @@ pub fn bands(series: &[Band], x_axis: &str, ticks: Option<&[String]>, y_axis: &s
         mesh.draw().map_err(err)?;
         if y0 < 0.0 && y1 > 0.0 {
             chart
-                .draw_series(std::iter::once(PathElement::new(vec![(x0 - xpad, 0.0), (x1 + xpad, 0.0)], INK.stroke_width(1))))
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x0 - xpad, 0.0), (x1 + xpad, 0.0)],
+                    INK.stroke_width(1),
+                )))
                 .map_err(err)?;
         }
         for s in series {
             // The band: the upper ends left to right, then the lower ends back.
-            let with_ci: Vec<(f64, [f64; 2])> = s.points.iter().filter_map(|&(x, v, ci)| v.and(ci).map(|c| (x, c))).collect();
+            let with_ci: Vec<(f64, [f64; 2])> =
+                s.points.iter().filter_map(|&(x, v, ci)| v.and(ci).map(|c| (x, c))).collect();
             if with_ci.len() > 1 {
                 let outline: Vec<(f64, f64)> = with_ci
                     .iter()
@@ -310,7 +324,10 @@ pub fn bands(series: &[Band], x_axis: &str, ticks: Option<&[String]>, y_axis: &s
                 chart.draw_series(std::iter::once(Polygon::new(outline, s.colour.mix(0.18).filled()))).map_err(err)?;
             } else if let Some(&(x, c)) = with_ci.first() {
                 chart
-                    .draw_series(std::iter::once(PathElement::new(vec![(x, c[0]), (x, c[1])], s.colour.stroke_width(2))))
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x, c[0]), (x, c[1])],
+                        s.colour.stroke_width(2),
+                    )))
                     .map_err(err)?;
             }
             let line: Vec<(f64, f64)> = s.points.iter().filter_map(|&(x, v, _)| v.map(|v| (x, v))).collect();

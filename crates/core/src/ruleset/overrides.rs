@@ -95,7 +95,8 @@ fn apply_one(tree: &mut Node, arg: &str, file: usize, diags: &mut Diagnostics) {
         let last = i + 1 == segments.len();
         let here = if path.is_empty() { "the ruleset".to_string() } else { format!("`{path}`") };
         let kind = node.type_name();
-        let keyed = matches!(&node.kind, Kind::Array(items) if !items.is_empty() && items.iter().all(|n| id_of(n).is_some()));
+        let keyed =
+            matches!(&node.kind, Kind::Array(items) if !items.is_empty() && items.iter().all(|n| id_of(n).is_some()));
         let next: &mut Node = match &mut node.kind {
             Kind::Table(entries) => match entries.iter().position(|e| e.key == *seg) {
                 Some(p) => &mut entries[p].value,
@@ -134,10 +135,7 @@ fn apply_one(tree: &mut Node, arg: &str, file: usize, diags: &mut Diagnostics) {
                 &mut items[k]
             }
             _ => {
-                diags.error(
-                    *origin,
-                    format!("{here} is {kind}, not a table or an array: KEY cannot go into it"),
-                );
+                diags.error(*origin, format!("{here} is {kind}, not a table or an array: KEY cannot go into it"));
                 return;
             }
         };
@@ -196,7 +194,8 @@ fn names_hint(name: &str, names: &[&str], what: &str) -> String {
     if names.len() > SHOWN {
         list.push(format!("… ({} in all)", names.len()));
     }
-    let listed = if names.is_empty() { format!("it has no {what}") } else { format!("its {what}: {}", list.join(", ")) };
+    let listed =
+        if names.is_empty() { format!("it has no {what}") } else { format!("its {what}: {}", list.join(", ")) };
     match near {
         Some(n) => format!("did you mean `{n}`? ({listed})"),
         None => listed,
