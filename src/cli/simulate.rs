@@ -562,6 +562,9 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
     for set in reports.first().map(|r| r.overrides.as_slice()).unwrap_or_default() {
         let _ = writeln!(o, "--set {set} (every ruleset)");
     }
+    if let Some(note) = sim::unrotated_note(&bots, opts.rotate_seats) {
+        let _ = writeln!(o, "{note}");
+    }
     let _ = writeln!(o);
     for (l, cells) in &rows {
         let _ = write!(o, "{l:label$}");

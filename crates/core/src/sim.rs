@@ -676,6 +676,16 @@ pub struct Report {
     pub tally: Tally,
 }
 
+/// The note a report carries when different bots sit in fixed seats: its seat figures
+/// (the first player's share included) measure the bots as much as the seats.
+pub fn unrotated_note(bots: &[String], rotated: bool) -> Option<String> {
+    (!rotated && bots.windows(2).any(|w| w[0] != w[1])).then(|| {
+        "note: the bots differ by seat and the seats are not rotated: the seat figures (the first player's share \
+         included) measure the bots, not the seats; --rotate-seats separates them"
+            .to_string()
+    })
+}
+
 impl Report {
     pub fn new(ruleset: &str, digest: &str, game: &str, opts: &SimOptions, tally: Tally, seconds: f64) -> Self {
         let finished = tally.finished();
@@ -761,6 +771,9 @@ impl Report {
         );
         for set in &self.overrides {
             let _ = writeln!(o, "--set {set}");
+        }
+        if let Some(note) = unrotated_note(&self.bots, self.rotate_seats) {
+            let _ = writeln!(o, "{note}");
         }
         let _ = writeln!(o);
         // One line per seat (or per bot when rotating): the first column `width` wide.

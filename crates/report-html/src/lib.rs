@@ -61,6 +61,8 @@ struct ReportView {
     unfinished: u64,
     #[serde(default)]
     shard: Option<String>,
+    #[serde(default)]
+    rotate_seats: bool,
     seats: Vec<SeatView>,
     rounds_mean: f64,
     decisions_mean: f64,
@@ -112,6 +114,8 @@ struct Differences {
 
 #[derive(Clone, Debug, Deserialize)]
 struct CompareView {
+    #[serde(default)]
+    rotate_seats: bool,
     players: usize,
     games: u64,
     seed: u64,
@@ -137,6 +141,9 @@ pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -
         r.seed,
         esc(&r.bots.join(", "))
     );
+    if let Some(n) = rulesmith_core::sim::unrotated_note(&r.bots, r.rotate_seats) {
+        let _ = write!(o, "<p class=\"note sig\">{}</p>", esc(n.trim_start_matches("note: ")));
+    }
     cards(&mut o, &r);
 
     section(&mut o, "Win share per seat");
@@ -218,6 +225,9 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
         c.seed,
         esc(&c.bots.join(", "))
     );
+    if let Some(n) = rulesmith_core::sim::unrotated_note(&c.bots, c.rotate_seats) {
+        let _ = write!(o, "<p class=\"note sig\">{}</p>", esc(n.trim_start_matches("note: ")));
+    }
     let ruleset_legend = |o: &mut String| legend(o, names.iter().enumerate().map(|(i, n)| (n.as_str(), colour(i))));
 
     section(&mut o, "Side by side");
@@ -464,7 +474,7 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
     let mut cols = cols;
     // Seats first, then length, then ends.
     cols.sort_by_key(|c| (!c.starts_with("seat "), c != "rounds", c.clone()));
-    let _ = write!(o, "<div style=\"overflow-x:auto\"><table><tr><th>{} (base {})</th>", esc(&c.x_axis), esc(&base));
+    let _ = write!(o, "<div class=\"scroll\"><table><tr><th>{} (base {})</th>", esc(&c.x_axis), esc(&base));
     for f in &cols {
         let _ = write!(o, "<th class=\"n\">{}</th>", esc(f));
     }
@@ -551,7 +561,9 @@ td svg{display:block}\
 tr.sig td{background:#fff4ec}\
 .sig{color:var(--sig);font-weight:600}\
 details summary{cursor:pointer;color:var(--accent);margin:6px 0}\
-footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}";
+footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}\
+.scroll,section{overflow-x:auto}\
+table.wide{font-size:12px}table.wide td,table.wide th{padding:4px 5px}table.wide th.n{white-space:normal}";
 
 fn head(o: &mut String, title: &str) {
     let _ = write!(
@@ -659,7 +671,9 @@ fn ends_table(o: &mut String, reports: &[ReportView]) {
 }
 
 fn side_by_side(o: &mut String, reports: &[ReportView]) {
-    o.push_str("<table><thead><tr><th>figure</th>");
+    // Many rulesets: a smaller table that scrolls inside its card rather than overflowing it.
+    let class = if reports.len() >= 5 { " class=\"wide\"" } else { "" };
+    let _ = write!(o, "<div class=\"scroll\"><table{class}><thead><tr><th>figure</th>");
     for (i, r) in reports.iter().enumerate() {
         let _ = write!(o, "<th class=\"n\"><i style=\"color:{}\">●</i> {}</th>", css(colour(i)), esc(&r.ruleset));
     }
@@ -700,7 +714,7 @@ fn side_by_side(o: &mut String, reports: &[ReportView]) {
         });
     }
     row(o, "games per second", &|r| rate(r.games_per_second));
-    o.push_str("</tbody></table>");
+    o.push_str("</tbody></table></div>");
 }
 
 fn differences_table(o: &mut String, diffs: &[DifferenceView]) -> Result<(), Error> {
@@ -766,25 +780,51 @@ fn metrics_section(o: &mut String, reports: &[ReportView]) -> Result<(), Error> 
                 figures.push(&m.figure);
             }
         }
+        // The owners' and the non-owners' win share go on one chart, side by side.
+        let paired_with = |fig: &str| {
+            let other = format!("non-{fig}");
+            (fig.ends_with("win share") && figures.contains(&other.as_str())).then_some(other)
+        };
         for fig in figures.iter().filter(|f| plotted(g, f)) {
+            if fig.starts_with("non-") && figures.contains(&fig.trim_start_matches("non-")) {
+                continue;
+            }
+            let non = paired_with(fig);
             let mut names: Vec<&str> = keys.iter().filter(|k| k.1 == *fig).map(|k| k.0).collect();
             // Most popular first, by the first report.
             let lead = |n: &str| find(&reports[0], g, n, fig).map_or(f64::NEG_INFINITY, |m| m.value);
             names.sort_by(|a, b| lead(b).total_cmp(&lead(a)));
             let mut bars = Vec::new();
             for n in names {
+                let first = bars.len();
                 for (i, r) in reports.iter().enumerate() {
-                    if let Some(m) = find(r, g, n, fig) {
-                        bars.push(Bar {
-                            label: if i == 0 || bars.is_empty() { n.to_string() } else { String::new() },
-                            value: m.value,
-                            ci95: m.ci95,
-                            colour: colour(i),
-                        });
+                    for (which, pale) in std::iter::once((*fig, false)).chain(non.as_deref().map(|x| (x, true))) {
+                        if let Some(m) = find(r, g, n, which) {
+                            let c = colour(i);
+                            bars.push(Bar {
+                                label: if bars.len() == first { n.to_string() } else { String::new() },
+                                value: m.value,
+                                ci95: m.ci95,
+                                colour: if pale { plot::pale(c) } else { c },
+                            });
+                        }
                     }
                 }
             }
-            let _ = write!(o, "<p class=\"note\">{} {}</p>", esc(g), esc(fig));
+            match &non {
+                Some(other) => {
+                    let _ = write!(
+                        o,
+                        "<p class=\"note\">{} {} (solid) against {} (pale): a gap means the item is strong</p>",
+                        esc(g),
+                        esc(fig),
+                        esc(other)
+                    );
+                }
+                None => {
+                    let _ = write!(o, "<p class=\"note\">{} {}</p>", esc(g), esc(fig));
+                }
+            }
             figure(o, &plot::bars(&bars, fig, is_share(fig))?);
         }
         let _ = write!(

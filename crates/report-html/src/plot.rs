@@ -24,6 +24,12 @@ pub fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// A colour blended two thirds towards white: the second bar of a pair.
+pub fn pale(c: RGBColor) -> RGBColor {
+    let f = |v: u8| ((u16::from(v) + 2 * 255) / 3) as u8;
+    RGBColor(f(c.0), f(c.1), f(c.2))
+}
+
 /// `#rrggbb` of a palette colour, for legends written in HTML.
 pub fn css(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
@@ -87,7 +93,7 @@ pub fn bars(bars: &[Bar], axis: &str, percent: bool) -> Result<String, Error> {
             }
             _ => String::new(),
         };
-        let xlabel = |v: &f64| if percent { format!("{:.0}%", 100.0 * v) } else { format!("{v}") };
+        let xlabel = |v: &f64| if percent { axis_percent(*v) } else { format!("{v}") };
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -171,7 +177,7 @@ pub fn distribution(series: &[Series], axis: &str) -> Result<String, Error> {
             .build_cartesian_2d((x0 as f64 - 0.5)..(x1 as f64 + 0.5 + (width - 1) as f64), 0.0..top * 1.08)
             .map_err(err)?;
         let xlabel = |v: &f64| format!("{v:.0}");
-        let ylabel = |v: &f64| format!("{:.0}%", 100.0 * v);
+        let ylabel = |v: &f64| axis_percent(*v);
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -231,10 +237,21 @@ pub struct Band {
     pub colour: RGBColor,
 }
 
-/// A percentage for an axis: never `-0%`.
+/// A percentage for an axis, to the percent: never `-0%` (a tick just below zero).
 pub fn axis_percent(v: f64) -> String {
     let p = (100.0 * v).round();
     format!("{}%", if p == 0.0 { 0.0 } else { p })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn axis_never_reads_minus_zero() {
+        assert_eq!(super::axis_percent(-0.001), "0%");
+        assert_eq!(super::axis_percent(-0.0), "0%");
+        assert_eq!(super::axis_percent(-0.25), "-25%");
+        assert_eq!(super::axis_percent(0.5), "50%");
+    }
 }
 
 /// Lines over a swept value with interval bands. `ticks`: the x positions' labels when
