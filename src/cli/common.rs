@@ -157,3 +157,41 @@ pub fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
             .map_err(|e| bad(format!("cannot start {t} threads: {e}"))),
     }
 }
+
+/// Runs `work` with a progress bar of `total` games on a terminal (stderr), like
+/// `simulate`'s: `work` gets the counter to bump as games finish (none off a terminal).
+pub fn with_progress<R>(
+    total: u64,
+    prefix: &str,
+    work: impl FnOnce(Option<std::sync::Arc<std::sync::atomic::AtomicU64>>) -> R,
+) -> R {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    if !stderr_is_terminal() {
+        return work(None);
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let template = "{prefix} [{bar:40}] {pos}/{len} games, {rate} games/s, {elapsed} elapsed, about {eta} left";
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&rulesmith::core::sim::rate_text(s.per_sec()));
+        };
+        bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
+    }
+    bar.set_prefix(prefix.to_string());
+    let counter = std::sync::Arc::new(AtomicU64::new(0));
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let (b, c, d) = (&bar, &counter, &done);
+        scope.spawn(move || {
+            while !d.load(Ordering::Relaxed) {
+                b.set_position(c.load(Ordering::Relaxed));
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let r = work(Some(counter.clone()));
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    bar.finish_and_clear();
+    result
+}
