@@ -305,6 +305,11 @@ struct RunArgs {
     no_metrics: bool,
     #[command(flatten)]
     set: SetArgs,
+    /// `compare` and `sweep`: also play one STRONG player against WEAK ones (`mcts:200,greedy`),
+    /// seats rotated, and report STRONG's win share per ruleset or value: whether a rule
+    /// makes the game more a matter of skill (fair share: 1 / players).
+    #[arg(long, value_name = "STRONG,WEAK")]
+    skill: Option<String>,
 }
 
 /// `--set KEY=VALUE`, on every command that loads a ruleset.
@@ -488,6 +493,7 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             games_csv: a.games_csv,
             no_metrics: a.no_metrics,
             sets: a.set.set,
+            skill: a.skill,
         }
     }
 }

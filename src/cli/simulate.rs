@@ -13,7 +13,7 @@ use rulesmith::core::bots::parse_bots;
 use rulesmith::core::paired;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally, rate_text};
-use rulesmith::core::sweep;
+use rulesmith::core::sweep::{self, Named};
 use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -45,6 +45,8 @@ pub struct RunSpec {
     pub no_metrics: bool,
     /// `--set KEY=VALUE` overrides, applied to every ruleset.
     pub sets: Vec<String>,
+    /// `--skill STRONG,WEAK` (`compare`, `sweep`): also the skill figure.
+    pub skill: Option<String>,
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.
@@ -141,6 +143,9 @@ pub fn simulate(
     shard: Option<&str>,
     f: Format,
 ) -> Result<u8, Failure> {
+    if spec.skill.is_some() {
+        return Err(bad("--skill is for `compare` and `sweep`"));
+    }
     let r = load(arg, &spec.sets)?;
     configure_threads(spec.threads)?;
     let players = players_for(spec.players, &r.game.players(), arg)?;
@@ -299,6 +304,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     let run = play_paired(&rulesets, &labels, &opts, 0, html.is_some(), &mut csv)?;
     let PairedRun { reports, mut diffs, dists } = run;
     let diffs: Vec<Vec<paired::Difference>> = diffs.drain(1..).collect();
+    let skill = skill_figures(&rulesets, spec, players)?;
     let mut files = Vec::new();
     if let Some(c) = csv {
         files.push(c.finish()?);
@@ -310,6 +316,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "rulesets": reports,
         "power": super::sweep::power_json(&diffs),
+        "skill": skill.iter().any(Option::is_some).then_some(&skill),
         "differences": {
             "from": reports.first().map(|r| r.ruleset.clone()),
             "interval": "95%, normal approximation of the mean paired difference",
@@ -328,6 +335,22 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         return Ok(0);
     }
     let mut text = compare_table(args, &reports, &opts);
+    if let Some(Some(first)) = skill.first() {
+        let cells: Vec<String> = skill
+            .iter()
+            .map(|n| match n.as_ref().and_then(|n| n.value.zip(n.ci95)) {
+                Some((v, c)) => format!("{:.1}% [{:.1}, {:.1}]", 100.0 * v, 100.0 * c[0], 100.0 * c[1]),
+                None => "–".into(),
+            })
+            .collect();
+        let _ = writeln!(
+            text,
+            "{}: {} (fair share {:.1}%; seats rotated, same seeds)",
+            first.figure,
+            cells.join("  |  "),
+            100.0 / players as f64
+        );
+    }
     for (r, d) in reports.iter().skip(1).zip(&diffs) {
         text.push('\n');
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
@@ -437,6 +460,38 @@ pub fn play_paired(
         })
         .collect();
     Ok(PairedRun { reports, diffs, dists })
+}
+
+/// The skill figure of each ruleset (`--skill STRONG,WEAK`): the win share of one STRONG
+/// player against WEAK ones, seats rotated so that it sits in every seat, on the same
+/// seeds under every ruleset. Fair is 1 / players: above it, the ruleset rewards the
+/// stronger play.
+pub fn skill_figures(rulesets: &[Ruleset], spec: &RunSpec, players: usize) -> Result<Vec<Option<Named>>, Failure> {
+    let Some(skill) = &spec.skill else { return Ok(vec![None; rulesets.len()]) };
+    let Some((strong, weak)) = skill.split_once(',').filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
+    else {
+        return Err(bad(format!("--skill `{skill}`: expected STRONG,WEAK, e.g. `mcts:200,greedy`")));
+    };
+    let (strong, weak) = (strong.trim(), weak.trim());
+    let mut opts = options(spec, players)?;
+    let list = std::iter::once(strong).chain(std::iter::repeat_n(weak, players.saturating_sub(1))).collect::<Vec<_>>();
+    opts.bots = parse_bots(&list.join(","), players).map_err(|e| bad(format!("--skill: {e}")))?;
+    opts.rotate_seats = true;
+    opts.metrics = false;
+    let labels: Vec<String> =
+        rulesets.iter().map(|r| format!("{} (skill: {strong} against {weak})", r.name())).collect();
+    let run = play_paired(rulesets, &labels, &opts, 0, false, &mut None)?;
+    Ok(run
+        .reports
+        .iter()
+        .map(|r| {
+            r.by_bot.first().map(|b| Named {
+                figure: format!("skill: {strong} win share against {weak}"),
+                value: (r.games > r.unfinished).then_some(b.win_rate),
+                ci95: Some(b.win_rate_ci95),
+            })
+        })
+        .collect())
 }
 
 /// The paired differences of one ruleset from the first, one figure a line.

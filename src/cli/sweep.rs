@@ -179,7 +179,11 @@ pub fn sweep(a: &SweepArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     if let Some(c) = csv {
         files.push(c.finish()?);
     }
-    let figures = point_figures(&reports, &dists);
+    let mut figures = point_figures(&reports, &dists);
+    let skill = super::simulate::skill_figures(&plan.rulesets, spec, plan.players)?;
+    for (f, s) in figures.iter_mut().zip(skill) {
+        f.extend(s);
+    }
     let json = sweep_json(&plan, a, spec, &opts, &reports, &diffs, &figures);
     if let Some(out) = html {
         files.push(out.write(rulesmith_report_html::sweep_page(&json, "sweep"))?);
@@ -359,6 +363,9 @@ pub fn shown_figures(plan: &Plan, figures: &[Vec<Named>], extra: &[String]) -> V
             add(&f.figure);
         }
     }
+    for f in figures.iter().flatten().filter(|f| f.figure.starts_with("skill: ")) {
+        add(&f.figure);
+    }
     for e in extra {
         add(e);
     }
@@ -498,6 +505,9 @@ fn parse_target(s: &str) -> Result<(String, f64), Failure> {
 
 /// `rulesmith tune`.
 pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
+    if spec.skill.is_some() {
+        return Err(bad("--skill is for `compare` and `sweep`"));
+    }
     let (key, span) = sweep::parse_span(&a.vary).map_err(bad)?;
     let (figure, target) = parse_target(&a.target)?;
     let own = load(&a.ruleset, &spec.sets)?;

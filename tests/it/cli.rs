@@ -637,6 +637,17 @@ fn sweep_pairs_every_value_with_the_base() {
     let o = expect(&["sweep", TOY, "--vary", "rules.stones=1..1000"], 2);
     assert!(o.stderr.contains("at most 64"), "{}", o.stderr);
     expect(&["sweep", TOY, "--vary", "rules.stones=x,y"], 2);
+    // The skill figure (opt-in): one strong player against weak ones, per value and per ruleset.
+    let o = expect(
+        &["sweep", TOY, "--vary", "rules.stones=10,12", "--games", "3", "--players", "2", "--skill", "greedy,random"],
+        0,
+    );
+    assert!(o.stdout.contains("greedy win share against random"), "{}", o.stdout);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "3", "--skill", "greedy,random", "--format", "json"], 0);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["skill"][1]["figure"], "skill: greedy win share against random", "{}", j["skill"]);
+    expect(&["compare", TOY, HOUSE, "--skill", "greedy"], 2);
+    expect(&["simulate", TOY, "--skill", "greedy,random"], 2);
 }
 
 /// `tune` brackets the target and confirms the answer with more games.

@@ -447,6 +447,14 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
         false,
     )?;
     chart(&mut o, "End reasons", band, names_where(&|f| f.starts_with("ended by ")), "share of games", true)?;
+    chart(
+        &mut o,
+        "Skill",
+        "The win share of one stronger player against weaker ones, seats rotated: above the fair share, the rules reward the better play.",
+        names_where(&|f| f.starts_with("skill: ")),
+        "win share",
+        true,
+    )?;
     for name in &c.plots {
         let percent = is_share(name);
         chart(&mut o, name, band, vec![name.clone()], name, percent)?;
