@@ -93,6 +93,10 @@ enum Command {
         /// `building: harbor built share`, `score: margin of victory mean`). Repeatable.
         #[arg(long, value_name = "NAME")]
         figure: Vec<String>,
+        /// Play only shard K of N (1-based) of the seeds, at every value; merge the JSON
+        /// outputs (`--format json`) with `merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -141,7 +145,7 @@ enum Command {
         #[command(flatten)]
         set: SetArgs,
     },
-    /// Merge the JSON reports of the shards of one simulation into one report.
+    /// Merge the JSON reports of the shards of one simulation (or tournament, or sweep) into one report.
     Merge {
         /// JSON reports (`--format json`) of the shards, in any order.
         #[arg(required = true, value_name = "REPORT")]
@@ -412,8 +416,8 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
             f,
         ),
-        Command::Sweep { ruleset, vary, base, figure, run } => cli::sweep::sweep(
-            &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure },
+        Command::Sweep { ruleset, vary, base, figure, shard, run } => cli::sweep::sweep(
+            &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure, shard },
             &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
             f,
         ),

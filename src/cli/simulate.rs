@@ -641,6 +641,9 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     if super::tournament::is_tournament(&first_text) {
         return super::tournament::merge(paths, first_text, f);
     }
+    if super::sweep::is_sweep(&first_text) {
+        return super::sweep::merge(paths, first_text, f);
+    }
     let mut m = sim::ReportMerge::default();
     let mut text = Some(first_text);
     for p in paths {

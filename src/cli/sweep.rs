@@ -21,6 +21,8 @@ pub struct SweepArgs {
     pub vary: Vec<String>,
     pub base: Vec<String>,
     pub figures: Vec<String>,
+    /// `--shard K/N`: only the seeds of that shard, at every value.
+    pub shard: Option<String>,
 }
 
 /// The text of the correction used across a sweep.
@@ -154,7 +156,8 @@ pub fn rounds_sd(d: &Distributions) -> Option<f64> {
 pub fn sweep(a: &SweepArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     let plan = plan(a, spec, 2)?;
     configure_threads(spec.threads)?;
-    let opts = sweep_options(spec, plan.players)?;
+    let mut opts = sweep_options(spec, plan.players)?;
+    opts.shard = a.shard.as_deref().map(super::common::parse_shard).transpose()?;
     let inputs: Vec<&str> = plan.rulesets.iter().flat_map(|r| r.loaded.sources.names()).collect();
     let outputs: Vec<(&str, &Path)> =
         [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
@@ -213,6 +216,9 @@ pub fn sweep_json(
 ) -> serde_json::Value {
     let power = power_json(diffs);
     serde_json::json!({
+        "kind": "sweep",
+        "version": rulesmith::core::sim::VERSION,
+        "shard": opts.shard.map(|(k, n)| format!("{}/{n}", k + 1)),
         "ruleset": plan.rulesets.first().map(|r| r.name().to_string()),
         "source": a.ruleset,
         "overrides": spec.sets,
@@ -644,4 +650,142 @@ fn tune_text(
     );
     let _ = writeln!(o, "stopping rule: {STOPPING_RULE}");
     o
+}
+
+/// Whether a report's text is a sweep's (`"kind": "sweep"`).
+pub fn is_sweep(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Kind {
+        #[serde(default)]
+        kind: Option<String>,
+    }
+    serde_json::from_str::<Kind>(text).is_ok_and(|k| k.kind.as_deref() == Some("sweep"))
+}
+
+/// The part of a sweep's JSON that its shards must share.
+fn sweep_header(j: &serde_json::Value) -> serde_json::Value {
+    let keep =
+        ["version", "source", "overrides", "vary", "base", "players", "games", "seed", "rotate_seats", "bots", "plots"];
+    keep.iter().map(|k| ((*k).to_string(), j[*k].clone())).collect::<serde_json::Map<_, _>>().into()
+}
+
+/// `merge` of the JSON outputs of a sweep's shards (`sweep --shard K/N --format json`): the
+/// reports and the exact paired sums of every value add up to the unsplit sweep's; the
+/// figures, differences and significance are computed again from them. (The shards' game
+/// length intervals and skill figures are not kept.)
+pub fn merge(paths: &[std::path::PathBuf], first_text: String, f: Format) -> Result<u8, Failure> {
+    use std::collections::BTreeMap;
+    let mut header: Option<serde_json::Value> = None;
+    let mut merges: Vec<rulesmith::core::sim::ReportMerge> = Vec::new();
+    let mut sums: Vec<BTreeMap<String, paired::PairedSums>> = Vec::new();
+    let mut text = Some(first_text);
+    for p in paths {
+        let name = p.display().to_string();
+        let t = match text.take() {
+            Some(t) => t,
+            None => rulesmith::core::input::read_text(p).map_err(|e| bad(e.to_string()))?,
+        };
+        if !is_sweep(&t) {
+            return Err(bad(format!("`{name}` is not a JSON output of `rulesmith sweep`, unlike the first file")));
+        }
+        let j: serde_json::Value =
+            serde_json::from_str(&t).map_err(|e| bad(format!("`{name}` is not a sweep's JSON: {e}")))?;
+        drop(t);
+        let h = sweep_header(&j);
+        match &header {
+            None => header = Some(h),
+            Some(first) if *first != h => {
+                return Err(bad(format!(
+                    "merge: `{name}` is not a shard of the same sweep (values, base, players, seed, bots, --games or --set differ)"
+                )));
+            }
+            Some(_) => {}
+        }
+        let points = j["points"].as_array().cloned().unwrap_or_default();
+        if merges.is_empty() {
+            merges = points.iter().map(|_| Default::default()).collect();
+            sums = vec![BTreeMap::new(); points.len()];
+        }
+        if points.len() != merges.len() {
+            return Err(bad(format!("merge: `{name}` has {} values, the first file {}", points.len(), merges.len())));
+        }
+        for (i, point) in points.iter().enumerate() {
+            let r: Report = serde_json::from_value(point["report"].clone())
+                .map_err(|e| bad(format!("`{name}`: value {}: not a report: {e}", i + 1)))?;
+            merges[i].add(&name, &r).map_err(|e| bad(format!("merge: {e}")))?;
+            let diffs: Vec<Difference> = serde_json::from_value(point["differences"].clone())
+                .map_err(|e| bad(format!("`{name}`: value {}: differences: {e}", i + 1)))?;
+            for d in diffs.into_iter().filter(|d| d.sums.n > 0 || d.pairs > 0) {
+                let e = sums[i].entry(d.figure).or_default();
+                e.n = e.n.saturating_add(d.sums.n);
+                e.sum = e.sum.saturating_add(d.sums.sum);
+                e.sum_sq = e.sum_sq.saturating_add(d.sums.sum_sq);
+            }
+        }
+    }
+    let Some(h) = header else { return Err(bad("merge: no reports given")) };
+    let reports: Vec<Report> =
+        merges.into_iter().map(|m| m.finish().map_err(|e| bad(format!("merge: {e}")))).collect::<Result<_, _>>()?;
+    // The sweep again, from its own arguments: the same values, base and players.
+    let strs = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    };
+    let vary: Vec<String> = h["vary"]
+        .as_array()
+        .map(|a| {
+            a.iter().map(|v| format!("{}={}", v["key"].as_str().unwrap_or(""), strs(&v["values"]).join(","))).collect()
+        })
+        .unwrap_or_default();
+    let a = SweepArgs {
+        ruleset: h["source"].as_str().unwrap_or_default().to_string(),
+        vary,
+        base: strs(&h["base"]),
+        figures: strs(&h["plots"]),
+        shard: None,
+    };
+    let bots = strs(&h["bots"]).join(",");
+    let spec = RunSpec {
+        players: h["players"].as_u64().map(|p| p as usize),
+        games: h["games"].as_u64().unwrap_or(0),
+        seed: h["seed"].as_u64().unwrap_or(0),
+        bots: Some(bots),
+        threads: None,
+        bot_time_limit: 10.0,
+        html: None,
+        rotate_seats: h["rotate_seats"].as_bool(),
+        games_csv: None,
+        no_metrics: false,
+        sets: strs(&h["overrides"]),
+        skill: None,
+    };
+    let plan = plan(&a, &spec, 2)?;
+    if plan.points.len() != reports.len() {
+        return Err(bad("merge: the sweep's values no longer load as they did (a changed ruleset?)"));
+    }
+    let opts = sweep_options(&spec, plan.players)?;
+    let figures: Vec<Vec<Named>> = reports.iter().map(|r| sweep::named_figures(r, None)).collect();
+    let mut diffs: Vec<Vec<Difference>> = sums
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == plan.base {
+                return Vec::new();
+            }
+            let mut s = s.clone();
+            if s.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
+                s.remove("unfinished");
+            }
+            let mut d = paired::differences(&s);
+            d.extend(sweep::gap_differences(&figures[plan.base], &figures[i]));
+            paired::rejudge(&mut d);
+            d
+        })
+        .collect();
+    paired::holm_across(&mut diffs);
+    let json = sweep_json(&plan, &a, &spec, &opts, &reports, &diffs, &figures);
+    match f {
+        Format::Json => emit_json(&json),
+        Format::Text => emit(&sweep_text(&plan, &json, &reports, &diffs, &figures, &a.figures)),
+    }
+    Ok(0)
 }

@@ -610,6 +610,23 @@ fn sweep_pairs_every_value_with_the_base() {
     assert!(j["correction"].as_str().unwrap().contains("every value's outcome figures together"));
     assert!(std::fs::read_to_string(&html).unwrap().contains("rulesmith sweep"));
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 1 + 4 * 6);
+    // Shards of a sweep merge into the unsplit sweep: the same reports and paired sums.
+    let whole: serde_json::Value = serde_json::from_str(&expect(&args, 0).stdout).unwrap();
+    let shards: Vec<String> = (1..=3)
+        .map(|k| {
+            let f = dir.join(format!("shard-{k}.json"));
+            std::fs::write(&f, expect(&[&args[..], &["--shard", &format!("{k}/3")]].concat(), 0).stdout).unwrap();
+            f.display().to_string()
+        })
+        .collect();
+    let merged = expect(&["merge", &shards[2], &shards[0], &shards[1], "--format", "json"], 0);
+    let merged: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    for (a, b) in whole["points"].as_array().unwrap().iter().zip(merged["points"].as_array().unwrap()) {
+        assert_eq!(a["differences"], b["differences"]);
+        assert_eq!(a["report"]["tally"], b["report"]["tally"]);
+    }
+    let o = expect(&["merge", &shards[0], &shards[1]], 2);
+    assert!(o.stderr.contains("shards missing: 3/3"), "{}", o.stderr);
     // The same seeds at every value: a value equal to the base plays the base's games.
     let o =
         expect(&["sweep", TOY, "--vary", "rules.stones=21,22", "--base", "22", "--games", "4", "--players", "2"], 0);
