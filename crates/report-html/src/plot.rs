@@ -243,17 +243,6 @@ pub fn axis_percent(v: f64) -> String {
     format!("{}%", if p == 0.0 { 0.0 } else { p })
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn axis_never_reads_minus_zero() {
-        assert_eq!(super::axis_percent(-0.001), "0%");
-        assert_eq!(super::axis_percent(-0.0), "0%");
-        assert_eq!(super::axis_percent(-0.25), "-25%");
-        assert_eq!(super::axis_percent(0.5), "50%");
-    }
-}
-
 /// Lines over a swept value with interval bands. `ticks`: the x positions' labels when
 /// x is not itself the value (a list of values, or a grid); `percent`: the y axis in %.
 pub fn bands(
@@ -353,4 +342,15 @@ pub fn bands(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn axis_never_reads_minus_zero() {
+        assert_eq!(super::axis_percent(-0.001), "0%");
+        assert_eq!(super::axis_percent(-0.0), "0%");
+        assert_eq!(super::axis_percent(-0.25), "-25%");
+        assert_eq!(super::axis_percent(0.5), "50%");
+    }
 }
