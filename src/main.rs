@@ -426,7 +426,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
             f,
         ),
-        Command::Merge { reports } => cli::simulate::merge(&reports, f),
+        Command::Merge { reports } => cli::sweep::merge_any(&reports, f),
         Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set } => {
             cli::tournament::tournament(
                 &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },

@@ -315,7 +315,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
         "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "rulesets": reports,
-        "power": super::sweep::power_json(&diffs),
+        "power": paired::power_summary(&diffs),
         "skill": skill.iter().any(Option::is_some).then_some(&skill),
         "differences": {
             "from": reports.first().map(|r| r.ruleset.clone()),
@@ -355,7 +355,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         text.push('\n');
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
     }
-    text.push_str(&super::sweep::power_text(&json["power"]));
+    text.push_str(&super::common::power_text(&json["power"]));
     emit(&text);
     Ok(0)
 }
@@ -640,9 +640,6 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     let first_text = read(first)?;
     if super::tournament::is_tournament(&first_text) {
         return super::tournament::merge(paths, first_text, f);
-    }
-    if super::sweep::is_sweep(&first_text) {
-        return super::sweep::merge(paths, first_text, f);
     }
     let mut m = sim::ReportMerge::default();
     let mut text = Some(first_text);

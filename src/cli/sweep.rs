@@ -214,7 +214,7 @@ pub fn sweep_json(
     diffs: &[Vec<Difference>],
     figures: &[Vec<Named>],
 ) -> serde_json::Value {
-    let power = power_json(diffs);
+    let power = paired::power_summary(diffs);
     serde_json::json!({
         "kind": "sweep",
         "version": rulesmith::core::sim::VERSION,
@@ -245,38 +245,6 @@ pub fn sweep_json(
     })
 }
 
-/// For the outcome figures: the smallest difference the sample detects at 80% power (5%
-/// two-sided, before the correction) from the paired differences' spread, pooled over
-/// the values.
-pub fn power_json(diffs: &[Vec<Difference>]) -> serde_json::Value {
-    let mut out = serde_json::Map::new();
-    let mut names: Vec<&str> =
-        diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !paired::is_metric(f)).collect();
-    names.dedup();
-    names.sort_unstable();
-    names.dedup();
-    for name in names {
-        let sds: Vec<(f64, u64)> = diffs
-            .iter()
-            .flatten()
-            .filter(|d| d.figure == name)
-            .map(|d| (d.sd(), d.pairs))
-            .filter(|(s, _)| s.is_finite())
-            .collect();
-        if sds.is_empty() {
-            continue;
-        }
-        let sd = (sds.iter().map(|(s, _)| s * s).sum::<f64>() / sds.len() as f64).sqrt();
-        let n = sds.iter().map(|(_, n)| *n).min().unwrap_or(0);
-        let smallest = paired::detectable(sd, n);
-        out.insert(
-            name.to_string(),
-            serde_json::json!({"sd": sd, "pairs": n, "detectable": smallest.is_finite().then_some(smallest)}),
-        );
-    }
-    serde_json::Value::Object(out)
-}
-
 /// A figure's name as a column header: `seat 0 win`, `harbor owner`, `end: colonists`.
 fn short(name: &str) -> String {
     let name = name.strip_suffix(" win share").map_or_else(|| name.to_string(), |n| format!("{n} win"));
@@ -286,23 +254,6 @@ fn short(name: &str) -> String {
     };
     let name = name.strip_suffix(" win").filter(|n| n.contains("owner")).map_or(name.clone(), str::to_string);
     name.strip_prefix("ended by ").map_or(name.clone(), |e| format!("end: {e}"))
-}
-
-/// The power line of a report: the smallest difference its sample detects (80% power,
-/// 5% two-sided) in seat 0's win share and in the length, and the games 2 points need.
-pub fn power_text(power: &serde_json::Value) -> String {
-    let Some(p) = power.get("seat 0 win share") else { return String::new() };
-    let sd = p["sd"].as_f64().unwrap_or(f64::NAN);
-    let needed = paired::games_needed(sd, 0.02).map_or("–".to_string(), |n| n.to_string());
-    let rounds = power
-        .get("rounds")
-        .and_then(|r| r["detectable"].as_f64())
-        .map_or(String::new(), |d| format!(", in rounds {d:.2}"));
-    format!(
-        "Power: {} paired games detect (80% power, 5% two-sided) a difference in seat 0's win share of {} pp{rounds}; 2 pp needs about {needed} paired games.\n",
-        p["pairs"],
-        p["detectable"].as_f64().map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
-    )
 }
 
 /// `12.3%` or `–` for an undefined share.
@@ -481,7 +432,7 @@ fn differences_text(plan: &Plan, diffs: &[Vec<Difference>], json: &serde_json::V
         o,
         "Shares in percentage points. * significant at 5% after Holm–Bonferroni over all {tests} outcome differences of the sweep (metrics apart; --format json lists them)."
     );
-    o.push_str(&power_text(&json["power"]));
+    o.push_str(&super::common::power_text(&json["power"]));
     o
 }
 
@@ -650,6 +601,18 @@ fn tune_text(
     );
     let _ = writeln!(o, "stopping rule: {STOPPING_RULE}");
     o
+}
+
+/// `rulesmith merge`: the shards of a sweep (by the first file), else of a simulation or
+/// tournament.
+pub fn merge_any(paths: &[std::path::PathBuf], f: Format) -> Result<u8, Failure> {
+    if let Some(first) = paths.first() {
+        let text = rulesmith::core::input::read_text(first).map_err(|e| bad(e.to_string()))?;
+        if is_sweep(&text) {
+            return merge(paths, text, f);
+        }
+    }
+    super::simulate::merge(paths, f)
 }
 
 /// Whether a report's text is a sweep's (`"kind": "sweep"`).

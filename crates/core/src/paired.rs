@@ -241,6 +241,37 @@ impl Difference {
     }
 }
 
+/// For the outcome figures: the smallest difference the sample detects at 80% power (5%
+/// two-sided, before the correction) from the paired differences' spread, pooled over
+/// the values.
+pub fn power_summary(diffs: &[Vec<Difference>]) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    let mut names: Vec<&str> = diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !is_metric(f)).collect();
+    names.dedup();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let sds: Vec<(f64, u64)> = diffs
+            .iter()
+            .flatten()
+            .filter(|d| d.figure == name)
+            .map(|d| (d.sd(), d.pairs))
+            .filter(|(s, _)| s.is_finite())
+            .collect();
+        if sds.is_empty() {
+            continue;
+        }
+        let sd = (sds.iter().map(|(s, _)| s * s).sum::<f64>() / sds.len() as f64).sqrt();
+        let n = sds.iter().map(|(_, n)| *n).min().unwrap_or(0);
+        let smallest = detectable(sd, n);
+        out.insert(
+            name.to_string(),
+            serde_json::json!({"sd": sd, "pairs": n, "detectable": smallest.is_finite().then_some(smallest)}),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
 /// Holm over the figures `family` of `out`: sort p ascending; reject while
 /// p_(i) ≤ α / (m − i).
 fn holm(out: &mut [Difference], mut family: Vec<usize>) {
