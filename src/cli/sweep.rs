@@ -264,8 +264,11 @@ fn pct(v: Option<f64>) -> String {
 fn cell(f: Option<&Named>) -> String {
     let Some(f) = f else { return "–".to_string() };
     let share = f.figure.contains("share") || f.figure.starts_with("ended by");
+    let gap = f.figure.contains(" − ");
     match (f.value, f.ci95, share) {
         (None, _, _) => "–".to_string(),
+        // A gap between two shares: percentage points.
+        (Some(v), Some(c), true) if gap => format!("{:+.1} pp [{:+.1}, {:+.1}]", 100.0 * v, 100.0 * c[0], 100.0 * c[1]),
         (Some(v), Some(c), true) => format!("{} [{:.1}, {:.1}]", pct(Some(v)), 100.0 * c[0], 100.0 * c[1]),
         (Some(v), Some(c), false) => format!("{v:.2} [{:.2}, {:.2}]", c[0], c[1]),
         (Some(v), None, true) => pct(Some(v)),
