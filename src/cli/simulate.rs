@@ -243,7 +243,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     }
     for same in &identical {
         note(&format!(
-            "note: `{}` has the same rules as `{}` (after `extends` and --set; only its [ruleset] table differs): reported identical, not played",
+            "note: `{}` has the same rules as `{}` (after `extends` and --set; only its name or description differs): reported identical, not played",
             same["ruleset"].as_str().unwrap_or_default(),
             same["same_as"].as_str().unwrap_or_default()
         ));

@@ -72,12 +72,17 @@ impl Loaded {
         digest_of(&self.tree)
     }
 
-    /// A digest of the rules alone (the tree without its `[ruleset]` table of name,
-    /// description and `extends`): two rulesets with the same one play the same games.
+    /// A digest of the rules alone (the tree without the name, description and `extends`
+    /// of its `[ruleset]` table; the game stays): two rulesets with the same one play the
+    /// same games.
     pub fn rules_digest(&self) -> String {
         let mut tree = self.tree.clone();
         if let Kind::Table(entries) = &mut tree.kind {
-            entries.retain(|e| e.key != "ruleset");
+            for e in entries.iter_mut().filter(|e| e.key == "ruleset") {
+                if let Kind::Table(meta) = &mut e.value.kind {
+                    meta.retain(|m| !["name", "description", "extends"].contains(&m.key.as_str()));
+                }
+            }
         }
         digest_of(&tree)
     }
