@@ -314,6 +314,10 @@ struct RunArgs {
     /// makes the game more a matter of skill (fair share: 1 / players).
     #[arg(long, value_name = "STRONG,WEAK")]
     skill: Option<String>,
+    /// The difference in seat 0's win share, in percentage points, for which the report's
+    /// power line states the games needed (80% power, 5% two-sided).
+    #[arg(long, value_name = "PP", default_value_t = 2.0)]
+    detect: f64,
 }
 
 /// `--set KEY=VALUE`, on every command that loads a ruleset.
@@ -498,6 +502,7 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             no_metrics: a.no_metrics,
             sets: a.set.set,
             skill: a.skill,
+            detect: a.detect,
         }
     }
 }

@@ -198,17 +198,34 @@ pub fn with_progress<R>(
 
 /// The power line of a report: the smallest difference its sample detects (80% power,
 /// 5% two-sided) in seat 0's win share and in the length, and the games 2 points need.
-pub fn power_text(power: &serde_json::Value) -> String {
+pub fn power_text(power: &serde_json::Value, detect_pp: f64) -> String {
     let Some(p) = power.get("seat 0 win share") else { return String::new() };
     let sd = p["sd"].as_f64().unwrap_or(f64::NAN);
-    let needed = rulesmith::core::paired::games_needed(sd, 0.02).map_or("–".to_string(), |n| n.to_string());
+    let needed =
+        rulesmith::core::paired::games_needed(sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
     let rounds = power
         .get("rounds")
         .and_then(|r| r["detectable"].as_f64())
         .map_or(String::new(), |d| format!(", in rounds {d:.2}"));
     format!(
-        "Power: {} paired games detect (80% power, 5% two-sided) a difference in seat 0's win share of {} pp{rounds}; 2 pp needs about {needed} paired games.\n",
+        "Power: {} paired games detect (80% power, 5% two-sided) a difference in seat 0's win share of {} pp{rounds}; {detect_pp} pp needs about {needed} paired games (--detect).\n",
         p["pairs"],
         p["detectable"].as_f64().map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
+    )
+}
+
+/// The power line of a single run: how far from the fair share seat 0's win share must
+/// be for its games to detect it (80% power, 5% two-sided, one-sample), and the games
+/// that `detect_pp` points need.
+pub fn single_power_text(r: &rulesmith::core::sim::Report, detect_pp: f64) -> String {
+    let n = r.games.saturating_sub(r.unfinished);
+    let Some(s) = r.seats.first().filter(|_| n > 0) else { return String::new() };
+    let sd = (s.win_rate * (1.0 - s.win_rate)).sqrt();
+    let d = rulesmith::core::paired::detectable(sd, n);
+    let needed =
+        rulesmith::core::paired::games_needed(sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
+    format!(
+        "power: {n} games detect (80% power, 5% two-sided) seat 0's win share {:.1} pp away from a given share; {detect_pp} pp needs about {needed} games (--detect)\n",
+        100.0 * d
     )
 }

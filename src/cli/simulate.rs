@@ -47,6 +47,8 @@ pub struct RunSpec {
     pub sets: Vec<String>,
     /// `--skill STRONG,WEAK` (`compare`, `sweep`): also the skill figure.
     pub skill: Option<String>,
+    /// `--detect PP`: the difference whose games needed the power line states.
+    pub detect: f64,
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.
@@ -107,6 +109,9 @@ fn run_games(
 }
 
 pub fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
+    if !(spec.detect.is_finite() && spec.detect > 0.0 && spec.detect <= 100.0) {
+        return Err(bad(format!("--detect {}: give percentage points, more than 0 and at most 100", spec.detect)));
+    }
     let limit = spec.bot_time_limit;
     if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
         return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
@@ -218,7 +223,7 @@ pub fn simulate(
     output::commit_all(files)?;
     match f {
         Format::Json => emit_json(&report),
-        Format::Text => emit(&report.to_text()),
+        Format::Text => emit(&(report.to_text() + &super::common::single_power_text(&report, spec.detect))),
     }
     Ok(0)
 }
@@ -355,7 +360,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         text.push('\n');
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
     }
-    text.push_str(&super::common::power_text(&json["power"]));
+    text.push_str(&super::common::power_text(&json["power"], spec.detect));
     emit(&text);
     Ok(0)
 }

@@ -233,6 +233,7 @@ pub fn sweep_json(
         "interval": "95%, normal approximation of the mean paired difference",
         "correction": CORRECTION,
         "power": power,
+        "detect": spec.detect,
         "points": reports.iter().enumerate().map(|(i, r)| serde_json::json!({
             "label": plan.label(i),
             "values": plan.points.get(i),
@@ -435,7 +436,7 @@ fn differences_text(plan: &Plan, diffs: &[Vec<Difference>], json: &serde_json::V
         o,
         "Shares in percentage points. * significant at 5% after Holm–Bonferroni over all {tests} outcome differences of the sweep (metrics apart; --format json lists them)."
     );
-    o.push_str(&super::common::power_text(&json["power"]));
+    o.push_str(&super::common::power_text(&json["power"], json["detect"].as_f64().unwrap_or(2.0)));
     o
 }
 
@@ -723,6 +724,7 @@ pub fn merge(paths: &[std::path::PathBuf], first_text: String, f: Format) -> Res
         no_metrics: false,
         sets: strs(&h["overrides"]),
         skill: None,
+        detect: 2.0,
     };
     let plan = plan(&a, &spec, 2)?;
     if plan.points.len() != reports.len() {
