@@ -350,6 +350,15 @@ struct SweepView {
     plots: Vec<String>,
     correction: String,
     points: Vec<PointView>,
+    /// `tune`'s target: drawn as a line on its figure's plot.
+    #[serde(default)]
+    target: Option<TargetView>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct TargetView {
+    figure: String,
+    value: f64,
 }
 
 /// The page of one `sweep` (or `tune`) output (its JSON): each figure over the swept
@@ -413,7 +422,8 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
             section(o, title);
             note(o, text);
             legend(o, names.iter().enumerate().map(|(k, n)| (n.as_str(), colour(k))));
-            figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent)?);
+            let target = c.target.as_ref().filter(|t| names.len() == 1 && names.contains(&t.figure)).map(|t| t.value);
+            figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent, target)?);
             o.push_str("</section>");
             Ok(())
         };

@@ -251,6 +251,7 @@ pub fn bands(
     ticks: Option<&[String]>,
     y_axis: &str,
     percent: bool,
+    target: Option<f64>,
 ) -> Result<String, Error> {
     let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = || {
@@ -260,6 +261,9 @@ pub fn bands(
     };
     let (x0, x1) = (xs().fold(f64::INFINITY, f64::min), xs().fold(f64::NEG_INFINITY, f64::max));
     let (mut y0, mut y1) = (ys().fold(f64::INFINITY, f64::min), ys().fold(f64::NEG_INFINITY, f64::max));
+    if let Some(t) = target.filter(|t| t.is_finite()) {
+        (y0, y1) = (y0.min(t), y1.max(t));
+    }
     if !(x0.is_finite() && x1.is_finite() && y0.is_finite() && y1.is_finite()) {
         return svg((760, 60), |_| Ok(()));
     }
@@ -314,6 +318,15 @@ pub fn bands(
                 .draw_series(std::iter::once(PathElement::new(
                     vec![(x0 - xpad, 0.0), (x1 + xpad, 0.0)],
                     INK.stroke_width(1),
+                )))
+                .map_err(err)?;
+        }
+        if let Some(t) = target.filter(|t| t.is_finite()) {
+            // The target of `tune`: a red line across.
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x0 - xpad, t), (x1 + xpad, t)],
+                    PALETTE[5].stroke_width(2),
                 )))
                 .map_err(err)?;
         }
