@@ -91,7 +91,14 @@ impl Ruleset {
 
 /// Loads a ruleset by bundled name or path and decodes it for its game.
 pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
-    let loaded = ruleset::load(arg, BUNDLED)?;
+    load_with(arg, &[])
+}
+
+/// [`load`] with `--set KEY=VALUE` overrides applied to the merged tree before the game
+/// decodes it (see [`rulesmith_core::ruleset::overrides`]): checked as the same edit in a
+/// file would be.
+pub fn load_with(arg: &str, sets: &[String]) -> Result<Ruleset, LoadFailure> {
+    let loaded = ruleset::load_with(arg, BUNDLED, sets)?;
     match decode_with(&loaded, Erase) {
         Ok(game) => Ok(Ruleset { loaded, game }),
         Err(diagnostics) => Err(LoadFailure { sources: loaded.sources, diagnostics }),

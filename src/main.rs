@@ -32,12 +32,16 @@ enum Command {
     Show {
         /// A bundled ruleset's name or a path to a .toml file.
         ruleset: String,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// Check ruleset files: an `ok` line per file, or every problem with its location.
     Validate {
         /// Rulesets to check: bundled names or paths to .toml files.
         #[arg(required = true, value_name = "RULESET")]
         rulesets: Vec<String>,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// The effective differences between two rulesets, key by key.
     Diff {
@@ -47,6 +51,8 @@ enum Command {
         /// The ruleset compared to: what it changes is shown.
         #[arg(value_name = "RULESET_B")]
         b: String,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// Run seeded games between bots and print a report.
     Simulate {
@@ -67,6 +73,48 @@ enum Command {
         /// Two or more rulesets (bundled names or .toml paths), each playing the same games.
         #[arg(required = true, num_args = 2.., value_name = "RULESET")]
         rulesets: Vec<String>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// The same games at every value of a ruleset's key (`--vary KEY=A..B[:STEP]` or
+    /// `KEY=v1,v2,…`; two make a grid), each paired with the base value's games.
+    Sweep {
+        /// The ruleset swept: a bundled name or a path to a .toml file.
+        ruleset: String,
+        /// KEY=A..B[:STEP] (integers, or reals if a bound or STEP has a point) or
+        /// KEY=v1,v2,… (TOML values); KEY as for --set. Twice: a grid of both.
+        #[arg(long, required = true, value_name = "KEY=VALUES")]
+        vary: Vec<String>,
+        /// The value the others are compared with, one per --vary in order [default: the
+        /// ruleset's own value; played as well if not among the values].
+        #[arg(long, value_name = "VALUE")]
+        base: Vec<String>,
+        /// Also tabulate and plot this figure, named as in the JSON's `figures` (e.g.
+        /// `building: harbor built share`, `score: margin of victory mean`). Repeatable.
+        #[arg(long, value_name = "NAME")]
+        figure: Vec<String>,
+        /// Play only shard K of N (1-based) of the seeds, at every value; merge the JSON
+        /// outputs (`--format json`) with `merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// The value of a ruleset's key that brings a figure closest to a target: a coarse pass
+    /// over the range, then games where they decide the answer.
+    Tune {
+        /// The ruleset tuned: a bundled name or a path to a .toml file.
+        ruleset: String,
+        /// KEY=A..B[:STEP]: integers (bisection, STEP 1 unless given) or reals with a
+        /// decimal point (interpolation, STEP the resolution [default: (B−A)/64]).
+        #[arg(long, value_name = "KEY=A..B")]
+        vary: String,
+        /// FIGURE=VALUE: a figure named as in `sweep --format json` (`rounds=15`,
+        /// `seat 0 win share=25%`, `building: harbor owner − non-owner win share=0`).
+        #[arg(long, value_name = "FIGURE=VALUE")]
+        target: String,
+        /// Games per value and per evaluation (the confirming pass plays 4 ×), and the
+        /// rest of the run options as for `sweep`.
         #[command(flatten)]
         run: RunArgs,
     },
@@ -94,8 +142,10 @@ enum Command {
         /// Play only shard K of N (1-based) of the seeds; merge the JSON reports with `merge`.
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
+        #[command(flatten)]
+        set: SetArgs,
     },
-    /// Merge the JSON reports of the shards of one simulation into one report.
+    /// Merge the JSON reports of the shards of one simulation (or tournament, or sweep) into one report.
     Merge {
         /// JSON reports (`--format json`) of the shards, in any order.
         #[arg(required = true, value_name = "REPORT")]
@@ -140,6 +190,8 @@ enum Command {
         /// an error (the game so far is kept).
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         bot_time_limit: f64,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// A local web table: play any ruleset in the browser (hot-seat or one secret link per
     /// seat, against bots) and step through records. Prints the addresses to open.
@@ -184,6 +236,8 @@ enum Command {
         /// Seconds an `exec:` bot may take for one decision.
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         bot_time_limit: f64,
+        #[command(flatten)]
+        set: SetArgs,
     },
     /// Step through a recorded game on the play screens (`--step N` or `--round R`:
     /// print the screen there).
@@ -271,8 +325,9 @@ struct RunArgs {
     /// `mcts:N` (N search iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
     /// milliseconds a decision: a time budget, which does not reproduce), or
     /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
-    #[arg(long, value_name = "SPEC", default_value = "random")]
-    bots: String,
+    /// [default: random for `simulate`; greedy for `compare`, `sweep` and `tune`]
+    #[arg(long, value_name = "SPEC")]
+    bots: Option<String>,
     /// Worker threads, 1–1024 [default: one per core]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
@@ -298,6 +353,29 @@ struct RunArgs {
     /// random Puerto Rico games); the report then has no metrics section.
     #[arg(long)]
     no_metrics: bool,
+    #[command(flatten)]
+    set: SetArgs,
+    /// `compare` and `sweep`: also play one STRONG player against WEAK ones (`mcts:200,greedy`),
+    /// seats rotated, and report STRONG's win share per ruleset or value: whether a rule
+    /// makes the game more a matter of skill (fair share: 1 / players).
+    #[arg(long, value_name = "STRONG,WEAK")]
+    skill: Option<String>,
+    /// The difference in seat 0's win share, in percentage points, for which the report's
+    /// power line states the games needed (80% power, 5% two-sided).
+    #[arg(long, value_name = "PP", default_value_t = 2.0)]
+    detect: f64,
+}
+
+/// `--set KEY=VALUE`, on every command that loads a ruleset.
+#[derive(Args, Clone, Default)]
+pub struct SetArgs {
+    /// Override one value of the effective ruleset before it is checked and played: KEY is
+    /// a dotted path as `rulesmith show` prints it (a component by its id:
+    /// `buildings.harbor.cost=6`; other arrays by index: `setup.ships.4.0=4`), VALUE is TOML
+    /// (quote a string: `'ruleset.name="mine"'`). Repeatable, applied in order; reports and
+    /// records name the overrides.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
 }
 
 #[derive(Args)]
@@ -386,18 +464,34 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
     let f = cli.format;
     match cli.command {
         Command::Rulesets => cli::rulesets::list(f),
-        Command::Show { ruleset } => cli::rulesets::show(&ruleset, f),
-        Command::Validate { rulesets } => cli::rulesets::validate(&rulesets, f),
-        Command::Diff { a, b } => cli::rulesets::diff(&a, &b, f),
+        Command::Show { ruleset, set } => cli::rulesets::show(&ruleset, &set.set, f),
+        Command::Validate { rulesets, set } => cli::rulesets::validate(&rulesets, &set.set, f),
+        Command::Diff { a, b, set } => cli::rulesets::diff(&a, &b, &set.set, f),
         Command::Simulate { ruleset, run, record, shard } => {
             cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), f)
         }
-        Command::Compare { rulesets, run } => cli::simulate::compare(&rulesets, &run.into(), f),
-        Command::Merge { reports } => cli::simulate::merge(&reports, f),
-        Command::Tournament { ruleset, bots, players, games, seed, threads, shard } => cli::tournament::tournament(
-            &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard },
+        Command::Compare { rulesets, run } => cli::simulate::compare(
+            &rulesets,
+            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
             f,
         ),
+        Command::Sweep { ruleset, vary, base, figure, shard, run } => cli::sweep::sweep(
+            &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure, shard },
+            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
+            f,
+        ),
+        Command::Tune { ruleset, vary, target, run } => cli::sweep::tune(
+            &cli::sweep::TuneArgs { ruleset, vary, target },
+            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
+            f,
+        ),
+        Command::Merge { reports } => cli::sweep::merge_any(&reports, f),
+        Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set } => {
+            cli::tournament::tournament(
+                &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },
+                f,
+            )
+        }
         Command::Play { .. } | Command::ShowGame { .. } if f == Format::Json => Err(cli::common::bad(
             "--format json: `play` and `show-game` draw screens for a person and print no JSON (`play --json-view` shows each view as JSON)",
         )),
@@ -412,6 +506,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             trust_bots,
             json_view,
             bot_time_limit,
+            set,
         } => cli::play::play(cli::play::PlayArgs {
             ruleset,
             players,
@@ -423,6 +518,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             resume,
             json_view,
             bot_time_limit,
+            sets: set.set,
         }),
         Command::Serve {
             rulesets,
@@ -437,6 +533,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             resume,
             replay,
             bot_time_limit,
+            set,
         } => cli::serve::serve(cli::serve::ServeArgs {
             rulesets,
             port,
@@ -453,6 +550,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             resume,
             replay,
             bot_time_limit,
+            sets: set.set,
         }),
         Command::ShowGame { record, game, rotation, step, round, seat } => {
             cli::show_game::show_game(&record, cli::show_game::At { game, rotation, step, round, seat })
@@ -489,6 +587,9 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             },
             games_csv: a.games_csv,
             no_metrics: a.no_metrics,
+            sets: a.set.set,
+            skill: a.skill,
+            detect: a.detect,
         }
     }
 }

@@ -96,9 +96,10 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// Loads a ruleset (bundled name or path); its diagnostics become the failure message.
-pub fn load(arg: &str) -> Result<Ruleset, Failure> {
-    rulesmith::load(arg).map_err(|e| bad(e.render() + &scenario_hint(arg)))
+/// Loads a ruleset (bundled name or path) with the `--set` overrides; its diagnostics
+/// become the failure message.
+pub fn load(arg: &str, sets: &[String]) -> Result<Ruleset, Failure> {
+    rulesmith::load_with(arg, sets).map_err(|e| bad(e.render() + &scenario_hint(arg)))
 }
 
 /// A hint when a scenario file is given where a ruleset is expected.
@@ -155,4 +156,76 @@ pub fn configure_threads(threads: Option<usize>) -> Result<(), Failure> {
             .build_global()
             .map_err(|e| bad(format!("cannot start {t} threads: {e}"))),
     }
+}
+
+/// Runs `work` with a progress bar of `total` games on a terminal (stderr), like
+/// `simulate`'s: `work` gets the counter to bump as games finish (none off a terminal).
+pub fn with_progress<R>(
+    total: u64,
+    prefix: &str,
+    work: impl FnOnce(Option<std::sync::Arc<std::sync::atomic::AtomicU64>>) -> R,
+) -> R {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    if !stderr_is_terminal() {
+        return work(None);
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let template = "{prefix} [{bar:40}] {pos}/{len} games, {rate} games/s, {elapsed} elapsed, about {eta} left";
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&rulesmith::core::sim::rate_text(s.per_sec()));
+        };
+        bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
+    }
+    bar.set_prefix(prefix.to_string());
+    let counter = std::sync::Arc::new(AtomicU64::new(0));
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let (b, c, d) = (&bar, &counter, &done);
+        scope.spawn(move || {
+            while !d.load(Ordering::Relaxed) {
+                b.set_position(c.load(Ordering::Relaxed));
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let r = work(Some(counter.clone()));
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    bar.finish_and_clear();
+    result
+}
+
+/// The power line of a report: the smallest difference its sample detects (80% power,
+/// 5% two-sided) in seat 0's win share and in the length, and the games 2 points need.
+pub fn power_text(power: &serde_json::Value, detect_pp: f64) -> String {
+    let Some(p) = power.get("seat 0 win share") else { return String::new() };
+    let sd = p["sd"].as_f64().unwrap_or(f64::NAN);
+    let needed =
+        rulesmith::core::paired::games_needed(sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
+    let rounds = power
+        .get("rounds")
+        .and_then(|r| r["detectable"].as_f64())
+        .map_or(String::new(), |d| format!(", in rounds {d:.2}"));
+    format!(
+        "Power: {} paired games detect (80% power, 5% two-sided) a difference in seat 0's win share of {} pp{rounds}; {detect_pp} pp needs about {needed} paired games (--detect).\n",
+        p["pairs"],
+        p["detectable"].as_f64().map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
+    )
+}
+
+/// The power line of a single run: how far from the fair share seat 0's win share must
+/// be for its games to detect it (80% power, 5% two-sided, one-sample), and the games
+/// that `detect_pp` points need.
+pub fn single_power_text(r: &rulesmith::core::sim::Report, detect_pp: f64) -> String {
+    let n = r.games.saturating_sub(r.unfinished);
+    let Some(s) = r.seats.first().filter(|_| n > 0) else { return String::new() };
+    let sd = (s.win_rate * (1.0 - s.win_rate)).sqrt();
+    let d = rulesmith::core::paired::detectable(sd, n);
+    let needed =
+        rulesmith::core::paired::games_needed(sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
+    format!(
+        "power: {n} games detect (80% power, 5% two-sided) seat 0's win share {:.1} pp away from a given share; {detect_pp} pp needs about {needed} games (--detect)\n",
+        100.0 * d
+    )
 }

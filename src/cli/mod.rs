@@ -12,5 +12,6 @@ pub mod scenarios;
 pub mod serve;
 pub mod show_game;
 pub mod simulate;
+pub mod sweep;
 pub mod tournament;
 pub mod view;

@@ -31,6 +31,8 @@ pub struct PlayArgs {
     pub json_view: bool,
     /// Seconds an `exec:` bot may take for one decision.
     pub bot_time_limit: f64,
+    /// `--set KEY=VALUE` overrides (with --resume: the record's).
+    pub sets: Vec<String>,
 }
 
 const HELP: &str = "Type the number of an action, or the action in the game's notation (any case;
@@ -69,6 +71,7 @@ impl Table<'_> {
             ruleset: self.ruleset.name().to_string(),
             source: self.source.clone(),
             digest: self.ruleset.digest(),
+            overrides: self.ruleset.loaded.overrides.clone(),
             game: self.ruleset.game.game_id().to_string(),
             players: self.players,
             seed: self.seed,
@@ -194,7 +197,7 @@ pub(crate) fn seats_of(rec: &Record, path: &Path) -> Result<Vec<Option<BotSpec>>
 
 /// Loads the ruleset of a record and checks it is the same ruleset (by digest).
 pub fn ruleset_of(rec: &Record, path: &Path) -> Result<Ruleset, Failure> {
-    let r = load(&rec.source)?;
+    let r = load(&rec.source, &rec.overrides)?;
     if r.digest() != rec.digest {
         return Err(bad(format!(
             "{}: the ruleset `{}` changed since the game was recorded (digest {} now, {} then)",
@@ -250,7 +253,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
             let Some(source) = a.ruleset.clone() else {
                 return Err(bad("give a RULESET to play, or --resume RECORD"));
             };
-            let r = load(&source)?;
+            let r = load(&source, &a.sets)?;
             let players = players_for(a.players, &r.game.players(), &source)?;
             for &h in &a.humans {
                 if h as usize >= players {

@@ -22,10 +22,12 @@ pub fn replay(path: &Path, ruleset: Option<&str>, check_bots: bool, f: Format) -
         if looks_like_path(&arg) && !Path::new(&arg).exists() && dir.join(&arg).exists() {
             arg = dir.join(&arg).display().to_string();
         }
+        // The record's `--set` overrides apply again (to `--ruleset` too).
+        let sets = &rec.overrides;
         cache
-            .entry(arg.clone())
+            .entry(format!("{arg}\0{}", sets.join("\0")))
             .or_insert_with(|| {
-                rulesmith::load(&arg).map(|r| (Arc::from(r.game), r.loaded.digest())).map_err(|e| e.render())
+                rulesmith::load_with(&arg, sets).map(|r| (Arc::from(r.game), r.loaded.digest())).map_err(|e| e.render())
             })
             .clone()
     };

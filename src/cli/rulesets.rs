@@ -54,8 +54,8 @@ pub fn list(f: Format) -> Result<u8, Failure> {
 }
 
 /// `rulesmith show RULESET`.
-pub fn show(arg: &str, f: Format) -> Result<u8, Failure> {
-    let r = load(arg)?;
+pub fn show(arg: &str, sets: &[String], f: Format) -> Result<u8, Failure> {
+    let r = load(arg, sets)?;
     match f {
         Format::Json => emit_json(&r.loaded.tree.to_json()),
         Format::Text => emit(&r.loaded.to_toml_string()),
@@ -78,19 +78,36 @@ fn diagnostics_json(e: &LoadFailure) -> Vec<serde_json::Value> {
 }
 
 /// `rulesmith validate RULESET...`: exit 2 if any is invalid.
-pub fn validate(args: &[String], f: Format) -> Result<u8, Failure> {
+pub fn validate(args: &[String], sets: &[String], f: Format) -> Result<u8, Failure> {
     let mut any_bad = false;
     let mut out = Vec::new();
     for arg in args {
-        match rulesmith::load(arg) {
+        match rulesmith::load_with(arg, sets) {
             Ok(r) => {
                 let range = r.game.players();
                 if f == Format::Text {
                     say(format!("ok {arg}"));
                 }
+                // A complete new element whose id is close to one of the base's: valid, but
+                // most likely a misspelt id that adds a building instead of changing one.
+                let s = &r.loaded.sources;
+                let warnings: Vec<String> = s
+                    .near_misses()
+                    .map(|(origin, id, near)| {
+                        format!(
+                            "{}: new element `{id}` is not in the base ruleset; did you mean `{near}`?",
+                            s.locate(origin)
+                        )
+                    })
+                    .collect();
+                if f == Format::Text {
+                    for w in &warnings {
+                        super::common::note(&format!("warning: {w}"));
+                    }
+                }
                 out.push(json!({
                     "ruleset": arg, "ok": true, "name": r.name(), "game": r.game.game_id(),
-                    "players": [range.start(), range.end()], "digest": r.digest(),
+                    "players": [range.start(), range.end()], "digest": r.digest(), "warnings": warnings,
                 }));
             }
             Err(e) => {
@@ -113,8 +130,9 @@ pub fn validate(args: &[String], f: Format) -> Result<u8, Failure> {
 }
 
 /// `rulesmith diff A B`.
-pub fn diff(a: &str, b: &str, f: Format) -> Result<u8, Failure> {
-    let (ra, rb) = match (rulesmith::load(a), rulesmith::load(b)) {
+pub fn diff(a: &str, b: &str, sets: &[String], f: Format) -> Result<u8, Failure> {
+    // `--set` applies to both: what it changes shows only where the two differ.
+    let (ra, rb) = match (rulesmith::load_with(a, sets), rulesmith::load_with(b, sets)) {
         (Ok(ra), Ok(rb)) => (ra, rb),
         (ea, eb) => {
             let msgs: Vec<String> = [ea.err(), eb.err()].into_iter().flatten().map(|e| e.render()).collect();

@@ -131,7 +131,7 @@ fn with_position(
             show(session.as_ref())
         }
         Target::Ruleset(r) => {
-            let ruleset = load(&r)?;
+            let ruleset = load(&r, &[])?;
             let players = players_for(players, &ruleset.game.players(), &r)?;
             let session =
                 ruleset.game.start(players, seed.unwrap_or(DEFAULT_SEED)).map_err(|e| bad(format!("`{r}`: {e}")))?;

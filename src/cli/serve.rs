@@ -24,6 +24,9 @@ pub struct ServeArgs {
     pub resume: Option<PathBuf>,
     pub replay: Vec<PathBuf>,
     pub bot_time_limit: f64,
+    /// `--set KEY=VALUE` overrides applied to every ruleset served (not to `--resume` or
+    /// `--replay`, whose records name their own).
+    pub sets: Vec<String>,
 }
 
 /// Games of one `--replay` file offered at most (a simulation's record may hold
@@ -32,10 +35,11 @@ const MAX_REPLAYS_PER_FILE: usize = 32;
 
 /// What the server plays, as the serving crate takes it. The game is leaked: the server
 /// runs until the process ends.
-fn offered(r: Ruleset, source: &str) -> Arc<rulesmith_serve::Ruleset> {
+fn offered(r: Ruleset, source: &str, overrides: &[String]) -> Arc<rulesmith_serve::Ruleset> {
     Arc::new(rulesmith_serve::Ruleset {
         name: r.name().to_string(),
         source: source.to_string(),
+        overrides: overrides.to_vec(),
         digest: r.digest(),
         rules: r.loaded.tree.to_json(),
         game: Box::leak(r.game),
@@ -77,7 +81,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
                 path.display()
             )));
         }
-        let ruleset = offered(r, &rec.source);
+        let ruleset = offered(r, &rec.source, &rec.overrides);
         rulesets.push(Arc::clone(&ruleset));
         tables.push(TableSpec {
             ruleset,
@@ -102,7 +106,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
         super::output::check_distinct(&[("the record", path)], &inputs)?;
     }
     for source in &names {
-        let r = load(source)?;
+        let r = load(source, &a.sets)?;
         let players = players_for(a.players, &r.game.players(), source)?;
         for &h in &a.humans {
             if usize::from(h) >= players {
@@ -112,7 +116,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
         let specs = parse_bots(a.bots.as_deref().unwrap_or("greedy"), players).map_err(super::common::bots_error)?;
         let seats =
             (0..players).map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).cloned() }).collect();
-        let ruleset = offered(r, source);
+        let ruleset = offered(r, source, &a.sets);
         rulesets.push(Arc::clone(&ruleset));
         tables.push(TableSpec {
             ruleset,
@@ -129,7 +133,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             let ruleset = match rulesets.iter().find(|r| r.digest == rec.digest) {
                 Some(r) => Arc::clone(r),
                 None => {
-                    let r = offered(ruleset_of(&rec, path)?, &rec.source);
+                    let r = offered(ruleset_of(&rec, path)?, &rec.source, &rec.overrides);
                     rulesets.push(Arc::clone(&r));
                     r
                 }

@@ -1,7 +1,7 @@
 //! `simulate`, `compare`, `merge`.
 
 use super::common::{
-    Failure, Format, bad, bots_error, configure_threads, emit, emit_json, failed, load, parse_shard, players_for,
+    Failure, Format, bad, bots_error, configure_threads, emit, emit_json, failed, load, note, parse_shard, players_for,
     stderr_is_terminal,
 };
 use super::games_csv::GamesCsv;
@@ -13,6 +13,7 @@ use rulesmith::core::bots::parse_bots;
 use rulesmith::core::paired;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally, rate_text};
+use rulesmith::core::sweep::{self, Named};
 use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -29,7 +30,8 @@ pub struct RunSpec {
     pub players: Option<usize>,
     pub games: u64,
     pub seed: u64,
-    pub bots: String,
+    /// `--bots`; `None`: the command's default.
+    pub bots: Option<String>,
     pub threads: Option<usize>,
     /// Seconds per decision for `exec:` bots.
     pub bot_time_limit: f64,
@@ -41,6 +43,12 @@ pub struct RunSpec {
     pub games_csv: Option<PathBuf>,
     /// `--no-metrics`: skip the designer metrics (the fastest runs).
     pub no_metrics: bool,
+    /// `--set KEY=VALUE` overrides, applied to every ruleset.
+    pub sets: Vec<String>,
+    /// `--skill STRONG,WEAK` (`compare`, `sweep`): also the skill figure.
+    pub skill: Option<String>,
+    /// `--detect PP`: the difference whose games needed the power line states.
+    pub detect: f64,
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.
@@ -100,12 +108,15 @@ fn run_games(
     Ok((tally, start.elapsed().as_secs_f64()))
 }
 
-fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
+pub fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
+    if !(spec.detect.is_finite() && spec.detect > 0.0 && spec.detect <= 100.0) {
+        return Err(bad(format!("--detect {}: give percentage points, more than 0 and at most 100", spec.detect)));
+    }
     let limit = spec.bot_time_limit;
     if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
         return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
     }
-    let bots = parse_bots(&spec.bots, players)
+    let bots = parse_bots(spec.bots.as_deref().unwrap_or("random"), players)
         .map_err(bots_error)?
         .into_iter()
         .map(|b| match b {
@@ -137,7 +148,10 @@ pub fn simulate(
     shard: Option<&str>,
     f: Format,
 ) -> Result<u8, Failure> {
-    let r = load(arg)?;
+    if spec.skill.is_some() {
+        return Err(bad("--skill is for `compare` and `sweep`"));
+    }
+    let r = load(arg, &spec.sets)?;
     configure_threads(spec.threads)?;
     let players = players_for(spec.players, &r.game.players(), arg)?;
     let mut opts = options(spec, players)?;
@@ -167,6 +181,7 @@ pub fn simulate(
         source: arg.to_string(),
         digest: r.digest(),
         game: r.game.game_id().to_string(),
+        overrides: r.loaded.overrides.clone(),
     };
     let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
     let mut dist = html.as_ref().map(|_| Distributions::new(players));
@@ -197,7 +212,8 @@ pub fn simulate(
     if let Some(c) = csv {
         files.push(c.finish()?);
     }
-    let report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
+    let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
+    report.overrides = r.loaded.overrides.clone();
     if let Some(out) = html {
         let page = serde_json::to_value(&report)
             .map_err(|e| rulesmith_report_html::Error::Shape(e.to_string()))
@@ -207,14 +223,54 @@ pub fn simulate(
     output::commit_all(files)?;
     match f {
         Format::Json => emit_json(&report),
-        Format::Text => emit(&report.to_text()),
+        Format::Text => emit(&(report.to_text() + &super::common::single_power_text(&report, spec.detect))),
     }
     Ok(0)
 }
 
 /// `rulesmith compare A B ...`.
 pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure> {
-    let rulesets: Vec<Ruleset> = args.iter().map(|a| load(a)).collect::<Result<_, _>>()?;
+    let all: Vec<Ruleset> = args.iter().map(|a| load(a, &spec.sets)).collect::<Result<_, _>>()?;
+    // Rulesets with the same rules (apart from name and description) would play the same
+    // games: each is reported as identical to the first of its kind and not played.
+    let rules: Vec<String> = all.iter().map(|r| r.loaded.rules_digest()).collect();
+    let mut rulesets = Vec::new();
+    let mut kept_args: Vec<String> = Vec::new();
+    let mut identical = Vec::new();
+    for (i, r) in all.into_iter().enumerate() {
+        match (0..i).find(|&j| rules[j] == rules[i]) {
+            Some(j) => identical.push(serde_json::json!({"ruleset": args[i], "same_as": args[j]})),
+            None => {
+                rulesets.push(r);
+                kept_args.push(args[i].clone());
+            }
+        }
+    }
+    for same in &identical {
+        note(&format!(
+            "note: `{}` has the same rules as `{}` (after `extends` and --set; only its name or description differs): reported identical, not played",
+            same["ruleset"].as_str().unwrap_or_default(),
+            same["same_as"].as_str().unwrap_or_default()
+        ));
+    }
+    if rulesets.len() < 2 {
+        // Asked-for outputs are still checked (never over an input), though none is written.
+        let inputs: Vec<&str> =
+            rulesets.iter().flat_map(|r| r.loaded.sources.names()).chain(args.iter().map(String::as_str)).collect();
+        let outputs: Vec<(&str, &Path)> =
+            [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
+                .into_iter()
+                .filter_map(|(w, p)| p.map(|p| (w, p)))
+                .collect();
+        output::check_distinct(&outputs, &inputs)?;
+        if f == Format::Json {
+            emit_json(&serde_json::json!({ "identical": identical }));
+        } else {
+            emit(&format!("{}: the same rules; nothing to compare, no game played.\n", args.join(", ")));
+        }
+        return Ok(0);
+    }
+    let args = kept_args.as_slice();
     let lo = rulesets.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
     let hi = rulesets.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
     if lo > hi {
@@ -249,78 +305,23 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         }
         None => None,
     };
-    let n = rulesets.len();
-    let defs: Vec<_> = rulesets.iter().map(|r| if opts.metrics { r.game.metric_defs() } else { Vec::new() }).collect();
-    let mut tallies: Vec<Option<Tally>> = vec![None; n];
-    let mut seconds = vec![0.0; n];
-    let mut dists = vec![Distributions::new(players); n];
-    let mut pairings = vec![paired::Pairing::default(); n.saturating_sub(1)];
-    // The games are played in blocks, each ruleset in turn, and paired block by block:
-    // memory holds one block's per-game figures, whatever the number of games.
-    let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
-    let mut lo = 0;
-    while lo < opts.games {
-        let hi = lo.saturating_add(block).min(opts.games);
-        let part = SimOptions { from: lo, games: hi, ..opts.clone() };
-        let mut first = Vec::new();
-        for (i, r) in rulesets.iter().enumerate() {
-            let mut mine = Vec::new();
-            let prefix = if opts.games > block {
-                format!("{} (seeds {}–{hi} of {})", r.name(), lo + 1, opts.games)
-            } else {
-                r.name().to_string()
-            };
-            let dist = &mut dists[i];
-            let (tally, secs) = run_games(r, &part, &prefix, |g| {
-                mine.push(paired::game_figures(g, players, &defs[i]));
-                if html.is_some() {
-                    dist.add(g);
-                }
-                if let Some(c) = csv.as_mut() {
-                    c.row(r.name(), &opts.bots, g, &defs[i]);
-                }
-            })?;
-            seconds[i] += secs;
-            match &mut tallies[i] {
-                Some(t) => t.merge(&tally).map_err(|e| failed(format!("compare: `{}`: {e}", r.name())))?,
-                none => *none = Some(tally),
-            }
-            if i == 0 {
-                first = mine;
-            } else if let Some(p) = pairings.get_mut(i - 1) {
-                p.add(&first, &mine);
-            }
-        }
-        lo = hi;
-    }
-    let reports: Vec<Report> = rulesets
-        .iter()
-        .zip(tallies)
-        .zip(&seconds)
-        .map(|((r, t), &secs)| {
-            let tally = t.unwrap_or_else(|| Tally::new(players));
-            Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, secs)
-        })
-        .collect();
-    let diffs: Vec<Vec<paired::Difference>> = pairings
-        .into_iter()
-        .map(|p| {
-            let mut sums = p.finish();
-            // Unfinished games are their own figure only where some game was unfinished.
-            if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
-                sums.remove("unfinished");
-            }
-            paired::differences(&sums)
-        })
-        .collect();
+    let labels: Vec<String> = rulesets.iter().map(|r| r.name().to_string()).collect();
+    let run = play_paired(&rulesets, &labels, &opts, 0, html.is_some(), &mut csv)?;
+    let PairedRun { reports, mut diffs, dists } = run;
+    let diffs: Vec<Vec<paired::Difference>> = diffs.drain(1..).collect();
+    let skill = skill_figures(&rulesets, spec, players)?;
     let mut files = Vec::new();
     if let Some(c) = csv {
         files.push(c.finish()?);
     }
     let json = serde_json::json!({
+        "overrides": spec.sets,
+        "identical": identical,
         "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
         "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "rulesets": reports,
+        "power": paired::power_summary(&diffs),
+        "skill": skill.iter().any(Option::is_some).then_some(&skill),
         "differences": {
             "from": reports.first().map(|r| r.ruleset.clone()),
             "interval": "95%, normal approximation of the mean paired difference",
@@ -339,12 +340,163 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         return Ok(0);
     }
     let mut text = compare_table(args, &reports, &opts);
+    if let Some(Some(first)) = skill.first() {
+        let cells: Vec<String> = skill
+            .iter()
+            .map(|n| match n.as_ref().and_then(|n| n.value.zip(n.ci95)) {
+                Some((v, c)) => format!("{:.1}% [{:.1}, {:.1}]", 100.0 * v, 100.0 * c[0], 100.0 * c[1]),
+                None => "–".into(),
+            })
+            .collect();
+        let _ = writeln!(
+            text,
+            "{}: {} (fair share {:.1}%; seats rotated, same seeds)",
+            first.figure,
+            cells.join("  |  "),
+            100.0 / players as f64
+        );
+    }
     for (r, d) in reports.iter().skip(1).zip(&diffs) {
         text.push('\n');
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
     }
+    text.push_str(&super::common::power_text(&json["power"], spec.detect));
     emit(&text);
     Ok(0)
+}
+
+/// What `compare` and `sweep` play: the same games (seeds, bots, rotations) under each
+/// ruleset, each paired game by game with the base ruleset's.
+pub struct PairedRun {
+    pub reports: Vec<Report>,
+    /// Each ruleset's paired differences from the base (none for the base itself).
+    pub diffs: Vec<Vec<paired::Difference>>,
+    /// Each ruleset's distributions (empty ones unless asked for).
+    pub dists: Vec<Distributions>,
+}
+
+/// Plays `rulesets` (named `labels` on the progress bar and in the games CSV) on the same
+/// games, in blocks, the base first in each block: memory holds one block's per-game
+/// figures, whatever the number of games.
+pub fn play_paired(
+    rulesets: &[Ruleset],
+    labels: &[String],
+    opts: &SimOptions,
+    base: usize,
+    want_dists: bool,
+    csv: &mut Option<GamesCsv>,
+) -> Result<PairedRun, Failure> {
+    let n = rulesets.len();
+    let players = opts.players;
+    let defs: Vec<_> = rulesets.iter().map(|r| if opts.metrics { r.game.metric_defs() } else { Vec::new() }).collect();
+    let mut tallies: Vec<Option<Tally>> = vec![None; n];
+    let mut seconds = vec![0.0; n];
+    let mut dists = vec![Distributions::new(players); n];
+    let mut pairings = vec![paired::Pairing::default(); n];
+    let order: Vec<usize> = std::iter::once(base).chain((0..n).filter(|&i| i != base)).collect();
+    let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
+    let mut lo = 0;
+    while lo < opts.games {
+        let hi = lo.saturating_add(block).min(opts.games);
+        let part = SimOptions { from: lo, games: hi, ..opts.clone() };
+        let mut first = Vec::new();
+        for &i in &order {
+            let r = &rulesets[i];
+            let label = labels.get(i).map_or_else(|| r.name(), String::as_str);
+            let mut mine = Vec::new();
+            let prefix = if opts.games > block {
+                format!("{label} (seeds {}–{hi} of {})", lo + 1, opts.games)
+            } else {
+                label.to_string()
+            };
+            let dist = &mut dists[i];
+            let (tally, secs) = run_games(r, &part, &prefix, |g| {
+                mine.push(paired::game_figures(g, players, &defs[i]));
+                if want_dists {
+                    dist.add(g);
+                }
+                if let Some(c) = csv.as_mut() {
+                    c.row(label, &opts.bots, g, &defs[i]);
+                }
+            })?;
+            seconds[i] += secs;
+            match &mut tallies[i] {
+                Some(t) => t.merge(&tally).map_err(|e| failed(format!("`{label}`: {e}")))?,
+                none => *none = Some(tally),
+            }
+            if i == base {
+                first = mine;
+            } else {
+                pairings[i].add(&first, &mine);
+            }
+        }
+        lo = hi;
+    }
+    let reports: Vec<Report> = rulesets
+        .iter()
+        .zip(tallies)
+        .zip(&seconds)
+        .map(|((r, t), &secs)| {
+            let tally = t.unwrap_or_else(|| Tally::new(players));
+            let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), opts, tally, secs);
+            report.overrides = r.loaded.overrides.clone();
+            report
+        })
+        .collect();
+    let diffs = pairings
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i == base {
+                return Vec::new();
+            }
+            let mut sums = p.finish();
+            // Unfinished games are their own figure only where some game was unfinished.
+            if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
+                sums.remove("unfinished");
+            }
+            let mut d = paired::differences(&sums);
+            // Owners' − non-owners' win share of each building, role, privilege: what says
+            // a component became too strong.
+            let figs = |k: usize| reports.get(k).map(|r| sweep::named_figures(r, None)).unwrap_or_default();
+            d.extend(sweep::gap_differences(&figs(base), &figs(i)));
+            paired::rejudge(&mut d);
+            d
+        })
+        .collect();
+    Ok(PairedRun { reports, diffs, dists })
+}
+
+/// The skill figure of each ruleset (`--skill STRONG,WEAK`): the win share of one STRONG
+/// player against WEAK ones, seats rotated so that it sits in every seat, on the same
+/// seeds under every ruleset. Fair is 1 / players: above it, the ruleset rewards the
+/// stronger play.
+pub fn skill_figures(rulesets: &[Ruleset], spec: &RunSpec, players: usize) -> Result<Vec<Option<Named>>, Failure> {
+    let Some(skill) = &spec.skill else { return Ok(vec![None; rulesets.len()]) };
+    let Some((strong, weak)) = skill.split_once(',').filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
+    else {
+        return Err(bad(format!("--skill `{skill}`: expected STRONG,WEAK, e.g. `mcts:200,greedy`")));
+    };
+    let (strong, weak) = (strong.trim(), weak.trim());
+    let mut opts = options(spec, players)?;
+    let list = std::iter::once(strong).chain(std::iter::repeat_n(weak, players.saturating_sub(1))).collect::<Vec<_>>();
+    opts.bots = parse_bots(&list.join(","), players).map_err(|e| bad(format!("--skill: {e}")))?;
+    opts.rotate_seats = true;
+    opts.metrics = false;
+    let labels: Vec<String> =
+        rulesets.iter().map(|r| format!("{} (skill: {strong} against {weak})", r.name())).collect();
+    let run = play_paired(rulesets, &labels, &opts, 0, false, &mut None)?;
+    Ok(run
+        .reports
+        .iter()
+        .map(|r| {
+            r.by_bot.first().map(|b| Named {
+                figure: format!("skill: {strong} win share against {weak}"),
+                value: (r.games > r.unfinished).then_some(b.win_rate),
+                ci95: Some(b.win_rate_ci95),
+            })
+        })
+        .collect())
 }
 
 /// The paired differences of one ruleset from the first, one figure a line.
@@ -453,7 +605,7 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{} players, {} games each, seed {}, bots {}{}\n",
+        "{} players, {} games each, seed {}, bots {}{}",
         opts.players,
         opts.games,
         opts.seed,
@@ -467,6 +619,13 @@ fn compare_table(args: &[String], reports: &[Report], opts: &SimOptions) -> Stri
             String::new()
         }
     );
+    for set in reports.first().map(|r| r.overrides.as_slice()).unwrap_or_default() {
+        let _ = writeln!(o, "--set {set} (every ruleset)");
+    }
+    if let Some(note) = sim::unrotated_note(&bots, opts.rotate_seats) {
+        let _ = writeln!(o, "{note}");
+    }
+    let _ = writeln!(o);
     for (l, cells) in &rows {
         let _ = write!(o, "{l:label$}");
         for (i, c) in cells.iter().enumerate() {

@@ -16,10 +16,12 @@ pub struct TournamentArgs {
     pub seed: u64,
     pub threads: Option<usize>,
     pub shard: Option<String>,
+    /// `--set KEY=VALUE` overrides.
+    pub sets: Vec<String>,
 }
 
 pub fn tournament(a: &TournamentArgs, f: Format) -> Result<u8, Failure> {
-    let r = load(&a.ruleset)?;
+    let r = load(&a.ruleset, &a.sets)?;
     configure_threads(a.threads)?;
     let listed = a.bots.split(',').count();
     let range = r.game.players();
@@ -39,8 +41,17 @@ pub fn tournament(a: &TournamentArgs, f: Format) -> Result<u8, Failure> {
         seed: a.seed,
         bots,
         shard: a.shard.as_deref().map(parse_shard).transpose()?,
+        progress: None,
     };
-    let tally = r.game.tournament(&opts).map_err(|e| {
+    let seeds = match opts.shard {
+        Some((k, n)) => rulesmith::core::sim::shard_games(opts.games, k, n),
+        None => opts.games,
+    };
+    let total = seeds.saturating_mul(tables as u64);
+    let result = super::common::with_progress(total, r.name(), |counter| {
+        r.game.tournament(&TournamentOptions { progress: counter, ..opts.clone() })
+    });
+    let tally = result.map_err(|e| {
         let message = format!("tournament of `{}` stopped: {e}", r.name());
         if matches!(e, SimError::Bot { .. }) { bad(message) } else { failed(message) }
     })?;
@@ -139,6 +150,7 @@ pub fn merge(paths: &[PathBuf], first_text: String, f: Format) -> Result<u8, Fai
         seed: first.seed,
         bots,
         shard: None,
+        progress: None,
     };
     let report = TournamentReport::new(&first.ruleset, &first.digest, &first.game, &opts, first.seatings, tally);
     match f {

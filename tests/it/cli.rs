@@ -308,12 +308,13 @@ fn compare_reports_paired_differences() {
     let figures = v["differences"]["rulesets"][0]["figures"].as_array().unwrap();
     assert!(figures.iter().any(|f| f["figure"] == "rounds" && f["pairs"] == 60));
     assert!(v["differences"]["correction"].as_str().unwrap().starts_with("Holm-Bonferroni"));
-    // A ruleset against itself: every paired difference is exactly zero, none marked.
+    // A ruleset against itself: reported identical without playing.
     let same = report(&["compare", "puerto-rico", "puerto-rico", "--games", "30", "--format", "json"]);
-    for f in same["differences"]["rulesets"][0]["figures"].as_array().unwrap() {
-        assert_eq!(f["mean"], 0.0, "{f}");
-        assert_eq!(f["significant"], false, "{f}");
-    }
+    assert_eq!(same["identical"][0]["same_as"], "puerto-rico", "{same}");
+    assert!(same.get("differences").is_none(), "{same}");
+    // Designer defaults: greedy players, and a power line.
+    assert!(text.starts_with("4 players, 60 games each, seed 1, bots greedy,greedy,greedy,greedy"), "{text}");
+    assert!(text.contains("Power: 60 paired games detect"), "{text}");
 }
 
 #[test]
@@ -329,7 +330,7 @@ fn simulate_text_report_is_stable() {
 
 #[test]
 fn compare_runs_the_same_games_under_each_ruleset() {
-    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--players", "2"], 0);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--players", "2", "--bots", "random"], 0);
     let header = o.stdout.lines().find(|l| l.starts_with("ruleset")).unwrap();
     assert!(header.contains(" take-away ") && header.ends_with(" take-away-short"), "{}", o.stdout);
     assert!(
@@ -337,7 +338,7 @@ fn compare_runs_the_same_games_under_each_ruleset() {
         "{}",
         o.stdout
     );
-    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--format", "json"], 0);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "200", "--format", "json", "--bots", "random"], 0);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let r = v["rulesets"].as_array().unwrap();
     assert_eq!(r.len(), 2);
@@ -535,6 +536,159 @@ fn records_replay_exactly() {
     let o = expect(&["replay", f.to_str().unwrap()], 2);
     assert!(o.stderr.contains("corrupt.jsonl:2: not a game record"), "{}", o.stderr);
     expect(&["replay", dir.join("none.jsonl").to_str().unwrap()], 2);
+}
+
+/// `--set KEY=VALUE` edits the effective ruleset on every command, is checked like an edit
+/// in a file, and travels with reports and records so that a replay reproduces the games.
+#[test]
+fn set_overrides_are_checked_reported_and_replayed() {
+    let o = expect(&["show", TOY, "--set", "rules.stones=12", "--set", "rules.target=6", "--format", "json"], 0);
+    let tree: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!((tree["rules"]["stones"].clone(), tree["rules"]["target"].clone()), (12.into(), 6.into()));
+    // The same edit as the house rule's file: no effective difference but the name.
+    let o = expect(&["diff", HOUSE, TOY, "--set", "rules.stones=12", "--set", "rules.target=6"], 0);
+    assert!(o.stdout.lines().skip(2).all(|l| l.starts_with("ruleset.")), "{}", o.stdout);
+    // Located errors naming the argument and the nearest names.
+    let o = expect(&["validate", TOY, "--set", "rulez.stones=3"], 2);
+    assert!(o.stderr.contains("--set:1:1: the ruleset has no key `rulez`: did you mean `rules`?"), "{}", o.stderr);
+    let o = expect(&["simulate", TOY, "--set", "rules.stonez=3"], 2);
+    assert!(o.stderr.contains("--set:1:7: unknown key `stonez`") && o.stderr.contains("did you mean `stones`?"));
+    let o = expect(&["compare", TOY, HOUSE, "--set", "rules.stones=x"], 2);
+    assert!(o.stderr.contains("a string is quoted"), "{}", o.stderr);
+    let o = expect(&["tournament", TOY, "--bots", "random,greedy", "--set", "rules.stones=-1"], 2);
+    assert!(o.stderr.contains("1 | rules.stones=-1"), "{}", o.stderr);
+    expect(&["play", TOY, "--set", "rules"], 2);
+    // Reports and records carry the overrides; replay applies them again.
+    let dir = scratch("set");
+    let rec = dir.join("games.jsonl");
+    let args = ["simulate", TOY, "--games", "5", "--players", "2", "--set", "rules.stones=30", "--format", "json"];
+    let o = expect(&[&args[..], &["--record", rec.to_str().unwrap()]].concat(), 0);
+    let report: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(report["overrides"], serde_json::json!(["rules.stones=30"]));
+    let line: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&rec).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(line["overrides"], serde_json::json!(["rules.stones=30"]));
+    expect(&["replay", rec.to_str().unwrap()], 0);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "4", "--set", "rules.max_take=2"], 0);
+    assert!(o.stdout.contains("--set rules.max_take=2 (every ruleset)"), "{}", o.stdout);
+    // Two rulesets with the same rules are reported identical, not played.
+    let o = expect(&["compare", TOY, TOY, "--set", "rules.stones=12", "--format", "json"], 0);
+    assert!(o.stdout.contains("\"identical\"") && !o.stdout.contains("\"differences\""), "{}", o.stdout);
+    // A complete new element whose id is close to one of the base's: valid, with a warning.
+    let near = dir.join("near.toml");
+    std::fs::write(
+        &near,
+        "[ruleset]\nname = \"near\"\nextends = \"puerto-rico\"\n\n[[buildings]]\nid = \"harbour\"\ntype = \"violet\"\n\
+         cost = 8\nvp = 3\ncolumn = 3\ncircles = 1\ncopies = { 2 = 1, 3 = 1, 4 = 1, 5 = 1 }\n\
+         effect = { kind = \"extra_plantation\" }\n",
+    )
+    .unwrap();
+    let o = expect(&["validate", near.to_str().unwrap()], 0);
+    assert!(
+        o.stderr.contains(":5:1: new element `harbour` is not in the base ruleset; did you mean `harbor`?"),
+        "{}",
+        o.stderr
+    );
+}
+
+/// `sweep` plays the same games at every value (the base added when not among them),
+/// pairs each with the base and corrects across the whole sweep.
+#[test]
+fn sweep_pairs_every_value_with_the_base() {
+    let dir = scratch("sweep");
+    let (html, csv) = (dir.join("sweep.html"), dir.join("games.csv"));
+    let args = ["sweep", TOY, "--vary", "rules.stones=10..14:2", "--games", "6", "--players", "2", "--format", "json"];
+    let more = ["--html", html.to_str().unwrap(), "--games-csv", csv.to_str().unwrap()];
+    let o = expect(&[&args[..], &more[..]].concat(), 0);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let labels: Vec<&str> = j["points"].as_array().unwrap().iter().map(|p| p["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["10", "12", "14", "21"], "the ruleset's own 21 is the base, played too");
+    assert_eq!(j["base"], serde_json::json!(["21"]));
+    assert_eq!(j["bots"], serde_json::json!(["greedy", "greedy"]), "designer default: greedy players");
+    assert!(j["points"][3]["differences"].as_array().unwrap().is_empty());
+    assert!(j["points"][0]["differences"].as_array().unwrap().iter().any(|d| d["figure"] == "rounds"));
+    assert!(j["correction"].as_str().unwrap().contains("every value's outcome figures together"));
+    assert!(std::fs::read_to_string(&html).unwrap().contains("rulesmith sweep"));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 1 + 4 * 6);
+    // Shards of a sweep merge into the unsplit sweep: the same reports and paired sums.
+    let whole: serde_json::Value = serde_json::from_str(&expect(&args, 0).stdout).unwrap();
+    let shards: Vec<String> = (1..=3)
+        .map(|k| {
+            let f = dir.join(format!("shard-{k}.json"));
+            std::fs::write(&f, expect(&[&args[..], &["--shard", &format!("{k}/3")]].concat(), 0).stdout).unwrap();
+            f.display().to_string()
+        })
+        .collect();
+    let merged = expect(&["merge", &shards[2], &shards[0], &shards[1], "--format", "json"], 0);
+    let merged: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    for (a, b) in whole["points"].as_array().unwrap().iter().zip(merged["points"].as_array().unwrap()) {
+        assert_eq!(a["differences"], b["differences"]);
+        assert_eq!(a["report"]["tally"], b["report"]["tally"]);
+    }
+    let o = expect(&["merge", &shards[0], &shards[1]], 2);
+    assert!(o.stderr.contains("shards missing: 3/3"), "{}", o.stderr);
+    // The same seeds at every value: a value equal to the base plays the base's games.
+    let o =
+        expect(&["sweep", TOY, "--vary", "rules.stones=21,22", "--base", "22", "--games", "4", "--players", "2"], 0);
+    assert!(o.stdout.contains("22 (base)") && o.stdout.contains("base 22 (--base)"), "{}", o.stdout);
+    // A grid of two keys; bad keys and values are located as for --set.
+    let o = expect(
+        &[
+            "sweep",
+            TOY,
+            "--vary",
+            "rules.stones=10,12",
+            "--vary",
+            "rules.target=5,9",
+            "--games",
+            "2",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["points"].as_array().unwrap().len(), 6, "2 × 2 and the base (21, 9) added to the first key");
+    let o = expect(&["sweep", TOY, "--vary", "rules.stonez=1,2"], 2);
+    assert!(o.stderr.contains("did you mean `stones`?"), "{}", o.stderr);
+    let o = expect(&["sweep", TOY, "--vary", "rules.stones=1..1000"], 2);
+    assert!(o.stderr.contains("at most 64"), "{}", o.stderr);
+    expect(&["sweep", TOY, "--vary", "rules.stones=x,y"], 2);
+    // The skill figure (opt-in): one strong player against weak ones, per value and per ruleset.
+    let o = expect(
+        &["sweep", TOY, "--vary", "rules.stones=10,12", "--games", "3", "--players", "2", "--skill", "greedy,random"],
+        0,
+    );
+    assert!(o.stdout.contains("greedy win share against random"), "{}", o.stdout);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "3", "--skill", "greedy,random", "--format", "json"], 0);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["skill"][1]["figure"], "skill: greedy win share against random", "{}", j["skill"]);
+    expect(&["compare", TOY, HOUSE, "--skill", "greedy"], 2);
+    expect(&["simulate", TOY, "--skill", "greedy,random"], 2);
+}
+
+/// `tune` brackets the target and confirms the answer with more games.
+#[test]
+fn tune_finds_the_value_closest_to_a_target() {
+    let dir = scratch("tune");
+    let html = dir.join("tune.html");
+    let args =
+        ["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds=2.5", "--games", "10", "--players", "2"];
+    let o = expect(&[&args[..], &["--format", "json", "--html", html.to_str().unwrap()]].concat(), 0);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["answer"]["crossed"], true);
+    let answer = j["answer"]["value"].as_f64().unwrap();
+    assert!((5.0..=7.0).contains(&answer), "{}", j["answer"]);
+    let passes: Vec<&str> = j["probes"].as_array().unwrap().iter().map(|p| p["pass"].as_str().unwrap()).collect();
+    assert_eq!(passes.iter().filter(|p| **p == "coarse").count(), 5);
+    assert!(passes.contains(&"confirm"));
+    assert!(std::fs::read_to_string(&html).unwrap().contains("rulesmith tune"));
+    let o = expect(&args, 0);
+    assert!(o.stdout.contains("answer: rules.target = ") && o.stdout.contains("stopping rule:"), "{}", o.stdout);
+    let o = expect(&["tune", TOY, "--vary", "rules.target=2..12", "--target", "roundz=2", "--games", "2"], 2);
+    assert!(o.stderr.contains("did you mean `rounds`?"), "{}", o.stderr);
+    expect(&["tune", TOY, "--vary", "rules.target=2,3", "--target", "rounds=2"], 2);
+    expect(&["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds"], 2);
 }
 
 #[test]

@@ -23,6 +23,7 @@ fn offered(name: &str) -> Arc<rulesmith_serve::Ruleset> {
     Arc::new(rulesmith_serve::Ruleset {
         name: r.name().to_string(),
         source: name.to_string(),
+        overrides: Vec::new(),
         digest: r.digest(),
         rules: r.loaded.tree.to_json(),
         game: Box::leak(r.game),
@@ -250,6 +251,7 @@ fn bot_record(name: &str, players: usize, seed: u64) -> Record {
     Record {
         ruleset: r.name().to_string(),
         source: name.to_string(),
+        overrides: Vec::new(),
         digest: r.digest(),
         game: r.game.game_id().to_string(),
         players,

@@ -103,6 +103,7 @@ pub mod scenario;
 pub mod screen;
 pub mod sim;
 pub mod staged;
+pub mod sweep;
 pub mod testing;
 pub mod tournament;
 

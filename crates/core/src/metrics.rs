@@ -355,15 +355,25 @@ impl MetricTally {
                     let share = s.games_with as f64 / n as f64;
                     out.push(f(&format!("{verb} share"), share, Some(wilson(share, n))));
                     out.push(f(&format!("{verb} per game"), mean, Some(ci)));
-                    let round = if s.sum > 0 { s.round_sum as f64 / s.sum as f64 } else { 0.0 };
+                    // Undefined where it never happened (nobody built it): NaN, `null` in
+                    // JSON and `–` in text, never a misleading 0.
+                    let round = if s.sum > 0 { s.round_sum as f64 / s.sum as f64 } else { f64::NAN };
                     out.push(f("mean round", round, None));
                     let unit = WIN_UNIT as f64;
-                    let with = if s.seats_with > 0 { s.win_with as f64 / unit / s.seats_with as f64 } else { 0.0 };
-                    out.push(f(&format!("{who} win share"), with, Some(wilson(with, s.seats_with))));
+                    let with = if s.seats_with > 0 { s.win_with as f64 / unit / s.seats_with as f64 } else { f64::NAN };
+                    out.push(f(
+                        &format!("{who} win share"),
+                        with,
+                        (s.seats_with > 0).then(|| wilson(with, s.seats_with)),
+                    ));
                     let others = seat_games.saturating_sub(s.seats_with);
                     let won_others = (n as f64 * unit - s.win_with as f64).max(0.0) / unit;
-                    let without = if others > 0 { won_others / others as f64 } else { 0.0 };
-                    out.push(f(&format!("non-{who} win share"), without, Some(wilson(without, others))));
+                    let without = if others > 0 { won_others / others as f64 } else { f64::NAN };
+                    out.push(f(
+                        &format!("non-{who} win share"),
+                        without,
+                        (others > 0).then(|| wilson(without, others)),
+                    ));
                 }
             }
         }
@@ -377,12 +387,24 @@ pub struct Figure {
     pub group: String,
     pub name: String,
     pub figure: String,
+    /// NaN where undefined (written `null`).
+    #[serde(deserialize_with = "nan_if_null")]
     pub value: f64,
     /// 95% interval: Wilson for shares, normal approximation for means; `null` for
     /// quantiles and mean rounds.
     pub ci95: Option<[f64; 2]>,
     /// Games counted (finished games).
     pub n: u64,
+}
+
+/// Reads a number, `null` (an undefined figure, as NaN is written) as NaN.
+fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
+/// `12.3%`, or `–` for an undefined share.
+fn percent(v: f64) -> String {
+    if v.is_finite() { format!("{:.1}%", 100.0 * v) } else { "–".to_string() }
 }
 
 /// The compact text section of a report: the game-independent figures, then the top
@@ -441,21 +463,22 @@ pub fn text(figures: &[Figure]) -> String {
         for f in &firsts[..shown] {
             let mine = |pick: &dyn Fn(&str) -> bool| items.iter().find(|x| x.name == f.name && pick(&x.figure));
             if event {
-                let round = mine(&|x| x == "mean round").map_or(0.0, |x| x.value);
+                let round = mine(&|x| x == "mean round").map_or(f64::NAN, |x| x.value);
+                let round = if round.is_finite() { format!("{round:.1}") } else { "–".to_string() };
                 let who = mine(&|x| x.ends_with(" win share") && !x.starts_with("non-"));
                 let not = mine(&|x| x.ends_with(" win share") && x.starts_with("non-"));
                 let who = match (who, not) {
                     (Some(w), Some(n)) => {
                         format!(
-                            ", {} {:.1}% vs {:.1}%",
+                            ", {} {} vs {}",
                             w.figure.trim_end_matches(" share"),
-                            100.0 * w.value,
-                            100.0 * n.value
+                            percent(w.value),
+                            percent(n.value)
                         )
                     }
                     _ => String::new(),
                 };
-                parts.push(format!("{} {:.2} (round {round:.1}{who})", f.name, f.value));
+                parts.push(format!("{} {:.2} (round {round}{who})", f.name, f.value));
             } else {
                 let all: Vec<String> = items
                     .iter()

@@ -179,6 +179,99 @@ pub fn differences(sums: &BTreeMap<String, PairedSums>) -> Vec<Difference> {
     out
 }
 
+/// Redoes the significance of one set of differences (after figures were added to it), as
+/// [`differences`] judges it: Holm–Bonferroni within the outcome figures and, apart, within
+/// the designer metrics.
+pub fn rejudge(diffs: &mut [Difference]) {
+    for d in diffs.iter_mut() {
+        d.significant = false;
+    }
+    for metrics in [false, true] {
+        let family: Vec<usize> = (0..diffs.len()).filter(|&i| is_metric(&diffs[i].figure) == metrics).collect();
+        holm(diffs, family);
+    }
+}
+
+/// Redoes the significance of several sets of differences (each value of a sweep against
+/// its base) as one test: Holm–Bonferroni at family-wise 5% over the outcome figures of
+/// every set together, and apart over the designer metrics of every set together, so
+/// that testing many values does not make chance differences look significant.
+pub fn holm_across(sets: &mut [Vec<Difference>]) {
+    for metrics in [false, true] {
+        let mut all: Vec<Difference> = Vec::new();
+        let mut at: Vec<(usize, usize)> = Vec::new();
+        for (k, set) in sets.iter().enumerate() {
+            for (i, d) in set.iter().enumerate().filter(|(_, d)| is_metric(&d.figure) == metrics) {
+                all.push(Difference { significant: false, ..d.clone() });
+                at.push((k, i));
+            }
+        }
+        let family: Vec<usize> = (0..all.len()).collect();
+        holm(&mut all, family);
+        for (d, (k, i)) in all.into_iter().zip(at) {
+            sets[k][i].significant = d.significant;
+        }
+    }
+}
+
+/// The smallest true difference of a figure that `n` paired games detect with 80% power
+/// at a two-sided 5% level, given the standard deviation `sd` of one game's paired
+/// difference: (z₀.₉₇₅ + z₀.₈) · sd / √n.
+pub fn detectable(sd: f64, n: u64) -> f64 {
+    if n == 0 { f64::NAN } else { (1.959_964 + 0.841_621) * sd / (n as f64).sqrt() }
+}
+
+/// Paired games needed to detect a true difference `delta` with 80% power at a two-sided
+/// 5% level: ((z₀.₉₇₅ + z₀.₈) · sd / delta)², rounded up.
+pub fn games_needed(sd: f64, delta: f64) -> Option<u64> {
+    let n = ((1.959_964 + 0.841_621) * sd / delta).powi(2).ceil();
+    (0.0..1e15).contains(&n).then_some(n as u64)
+}
+
+impl Difference {
+    /// The standard deviation of one game's paired difference, in the figure's unit.
+    pub fn sd(&self) -> f64 {
+        let s = &self.sums;
+        if s.n < 2 {
+            return f64::NAN;
+        }
+        let n = s.n as f64;
+        let mean = s.sum as f64 / n;
+        (((s.sum_sq as f64 - s.sum as f64 * mean) / (n - 1.0)).max(0.0)).sqrt() / figure_scale(&self.figure)
+    }
+}
+
+/// For the outcome figures: the smallest difference the sample detects at 80% power (5%
+/// two-sided, before the correction) from the paired differences' spread, pooled over
+/// the values.
+pub fn power_summary(diffs: &[Vec<Difference>]) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    let mut names: Vec<&str> = diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !is_metric(f)).collect();
+    names.dedup();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let sds: Vec<(f64, u64)> = diffs
+            .iter()
+            .flatten()
+            .filter(|d| d.figure == name)
+            .map(|d| (d.sd(), d.pairs))
+            .filter(|(s, _)| s.is_finite())
+            .collect();
+        if sds.is_empty() {
+            continue;
+        }
+        let sd = (sds.iter().map(|(s, _)| s * s).sum::<f64>() / sds.len() as f64).sqrt();
+        let n = sds.iter().map(|(_, n)| *n).min().unwrap_or(0);
+        let smallest = detectable(sd, n);
+        out.insert(
+            name.to_string(),
+            serde_json::json!({"sd": sd, "pairs": n, "detectable": smallest.is_finite().then_some(smallest)}),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
 /// Holm over the figures `family` of `out`: sort p ascending; reject while
 /// p_(i) ≤ α / (m − i).
 fn holm(out: &mut [Difference], mut family: Vec<usize>) {
@@ -191,6 +284,11 @@ fn holm(out: &mut [Difference], mut family: Vec<usize>) {
             break;
         }
     }
+}
+
+/// The two-sided p-value of a standard normal statistic `z`.
+pub fn two_sided_p(z: f64) -> f64 {
+    erfc(z.abs() / std::f64::consts::SQRT_2)
 }
 
 /// The complementary error function (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7:
@@ -239,5 +337,12 @@ mod tests {
         assert!((get("rounds").p_value - 0.0037).abs() < 2e-4, "{:?}", get("rounds"));
         assert!(get("rounds").significant);
         assert!(!get("vp: x").significant, "0.0037 > 0.05 / 61");
+        // Across a sweep of 20 such sets, `rounds` is one of 20 outcome tests.
+        let mut sets = vec![d.clone(); 20];
+        holm_across(&mut sets);
+        assert!(sets.iter().all(|s| s.iter().all(|x| !x.significant)), "0.0037 > 0.05 / 20");
+        // Power: sd 1 and 100 games detect 0.28; 0.28 needs 100 games.
+        assert!((detectable(1.0, 100) - 0.28).abs() < 1e-3);
+        assert_eq!(games_needed(1.0, 0.28016), Some(100));
     }
 }

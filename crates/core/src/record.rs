@@ -30,6 +30,10 @@ pub struct Record {
     pub source: String,
     /// [`crate::ruleset::Loaded::digest`] of the effective ruleset.
     pub digest: String,
+    /// The `--set KEY=VALUE` overrides the ruleset was loaded with, in order (absent when
+    /// none): a replay loads it with the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
     /// `[ruleset] game`.
     pub game: String,
     pub players: usize,
@@ -65,6 +69,8 @@ pub struct RulesetId {
     pub source: String,
     pub digest: String,
     pub game: String,
+    /// `--set KEY=VALUE` overrides, in order.
+    pub overrides: Vec<String>,
 }
 
 impl Record {
@@ -74,6 +80,7 @@ impl Record {
             ruleset: id.name.clone(),
             source: id.source.clone(),
             digest: id.digest.clone(),
+            overrides: id.overrides.clone(),
             game: id.game.clone(),
             players,
             seed: r.seed,
@@ -343,6 +350,7 @@ mod tests {
             source: "take-away".into(),
             digest: "d1".into(),
             game: "take-away".into(),
+            overrides: Vec::new(),
         }
     }
 

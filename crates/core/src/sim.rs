@@ -643,6 +643,9 @@ pub struct Report {
     pub ruleset: String,
     /// The ruleset's digest: shards of one run must agree on it.
     pub digest: String,
+    /// The `--set KEY=VALUE` overrides the ruleset was played with (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
     pub game: String,
     pub players: usize,
     pub seed: u64,
@@ -672,6 +675,16 @@ pub struct Report {
     pub games_per_second: f64,
     /// The raw sums, so reports of shards can be merged.
     pub tally: Tally,
+}
+
+/// The note a report carries when different bots sit in fixed seats: its seat figures
+/// (the first player's share included) measure the bots as much as the seats.
+pub fn unrotated_note(bots: &[String], rotated: bool) -> Option<String> {
+    (!rotated && bots.windows(2).any(|w| w[0] != w[1])).then(|| {
+        "note: the bots differ by seat and the seats are not rotated: the seat figures (the first player's share \
+         included) measure the bots, not the seats; --rotate-seats separates them"
+            .to_string()
+    })
 }
 
 impl Report {
@@ -721,6 +734,7 @@ impl Report {
             version: VERSION.to_string(),
             ruleset: ruleset.to_string(),
             digest: digest.to_string(),
+            overrides: Vec::new(),
             game: game.to_string(),
             players: opts.players,
             seed: opts.seed,
@@ -756,6 +770,12 @@ impl Report {
             self.seed,
             self.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
         );
+        for set in &self.overrides {
+            let _ = writeln!(o, "--set {set}");
+        }
+        if let Some(note) = unrotated_note(&self.bots, self.rotate_seats) {
+            let _ = writeln!(o, "{note}");
+        }
         let _ = writeln!(o);
         // One line per seat (or per bot when rotating): the first column `width` wide.
         let row = |o: &mut String, width: usize, s: &SeatReport| {

@@ -36,6 +36,8 @@ pub struct TournamentOptions {
     pub bots: Vec<BotSpec>,
     /// `(k, n)`: only seeds `i` with `i % n == k`.
     pub shard: Option<(u64, u64)>,
+    /// Counts games as each one finishes, on any thread (a progress bar reads it).
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// Every seating: each `players`-subset of the bots (in index order) in each rotation.
@@ -176,8 +178,12 @@ pub fn run<G: Metrics + StateJson>(game: &G, opts: &TournamentOptions) -> Result
             .par_iter()
             .map(|&(i, s)| {
                 let specs: Vec<BotSpec> = seatings[s].iter().map(|&b| opts.bots[b].clone()).collect();
-                play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false, None)
-                    .map(|r| (s, r.outcome))
+                let r =
+                    play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false, None);
+                if let Some(p) = &opts.progress {
+                    p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                r.map(|r| (s, r.outcome))
             })
             .collect();
         for r in results {
@@ -405,6 +411,7 @@ mod tests {
             seed: 5,
             bots: vec![BotSpec::Greedy, BotSpec::Random, BotSpec::Mcts(8)],
             shard: None,
+            progress: None,
         };
         let whole = run(&game, &opts).unwrap();
         assert_eq!(whole.games + whole.unfinished, 9 * 6);

@@ -499,6 +499,7 @@ impl Game {
             ruleset: self.ruleset.name().to_string(),
             source: self.source.clone(),
             digest: self.ruleset.digest(),
+            overrides: self.ruleset.loaded.overrides.clone(),
             game: self.ruleset.game.game_id().to_string(),
             players,
             seed: self.seed,
@@ -558,6 +559,7 @@ fn run(
         source: source.to_string(),
         digest: r.digest(),
         game: r.game.game_id().to_string(),
+        overrides: r.loaded.overrides.clone(),
     };
     let (tally, seconds, records) = py
         .detach(|| {

@@ -61,6 +61,8 @@ struct ReportView {
     unfinished: u64,
     #[serde(default)]
     shard: Option<String>,
+    #[serde(default)]
+    rotate_seats: bool,
     seats: Vec<SeatView>,
     rounds_mean: f64,
     decisions_mean: f64,
@@ -112,6 +114,8 @@ struct Differences {
 
 #[derive(Clone, Debug, Deserialize)]
 struct CompareView {
+    #[serde(default)]
+    rotate_seats: bool,
     players: usize,
     games: u64,
     seed: u64,
@@ -137,6 +141,9 @@ pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -
         r.seed,
         esc(&r.bots.join(", "))
     );
+    if let Some(n) = rulesmith_core::sim::unrotated_note(&r.bots, r.rotate_seats) {
+        let _ = write!(o, "<p class=\"note sig\">{}</p>", esc(n.trim_start_matches("note: ")));
+    }
     cards(&mut o, &r);
 
     section(&mut o, "Win share per seat");
@@ -218,6 +225,9 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
         c.seed,
         esc(&c.bots.join(", "))
     );
+    if let Some(n) = rulesmith_core::sim::unrotated_note(&c.bots, c.rotate_seats) {
+        let _ = write!(o, "<p class=\"note sig\">{}</p>", esc(n.trim_start_matches("note: ")));
+    }
     let ruleset_legend = |o: &mut String| legend(o, names.iter().enumerate().map(|(i, n)| (n.as_str(), colour(i))));
 
     section(&mut o, "Side by side");
@@ -307,6 +317,209 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
 /// Tables longer than this open on demand.
 const LONG_TABLE: usize = 40;
 
+/// One figure of a sweep's value.
+#[derive(Clone, Debug, Deserialize)]
+struct NamedView {
+    figure: String,
+    value: Option<f64>,
+    ci95: Option<[f64; 2]>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct PointView {
+    label: String,
+    x: Option<f64>,
+    #[serde(default)]
+    base: bool,
+    figures: Vec<NamedView>,
+    #[serde(default)]
+    differences: Vec<DifferenceView>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct SweepView {
+    ruleset: String,
+    x_axis: String,
+    players: usize,
+    games: u64,
+    seed: u64,
+    bots: Vec<String>,
+    #[serde(default)]
+    item: Option<String>,
+    #[serde(default)]
+    plots: Vec<String>,
+    correction: String,
+    points: Vec<PointView>,
+    /// `tune`'s target: drawn as a line on its figure's plot.
+    #[serde(default)]
+    target: Option<TargetView>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct TargetView {
+    figure: String,
+    value: f64,
+}
+
+/// The page of one `sweep` (or `tune`) output (its JSON): each figure over the swept
+/// value, with 95% interval bands, and the differences from the base value.
+pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Error> {
+    let c: SweepView = rulesmith_core::game::from_json(sweep).map_err(Error::Shape)?;
+    let mut o = String::new();
+    head(&mut o, &format!("{} · {} · rulesmith {command}", c.ruleset, c.x_axis));
+    let _ = write!(
+        o,
+        "<header><p class=\"kicker\">rulesmith {}</p><h1>{} <span class=\"vs\">over</span> {}</h1><p class=\"sub\">{} values · {} players · {} games per value, same seeds and bots · seed {} · bots {}</p></header>",
+        esc(command),
+        esc(&c.ruleset),
+        esc(&c.x_axis),
+        c.points.len(),
+        c.players,
+        c.games,
+        c.seed,
+        esc(&c.bots.join(", "))
+    );
+    // The value itself on the x axis when every point is a number, else positions with labels.
+    let numeric = c.points.iter().all(|p| p.x.is_some());
+    let labels: Vec<String> = c.points.iter().map(|p| p.label.clone()).collect();
+    let xs: Vec<f64> =
+        c.points.iter().enumerate().map(|(i, p)| if numeric { p.x.unwrap_or(0.0) } else { i as f64 }).collect();
+    let ticks = (!numeric).then_some(labels.as_slice());
+    let series = |names: &[String]| -> Vec<plot::Band> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| plot::Band {
+                points: c
+                    .points
+                    .iter()
+                    .zip(&xs)
+                    .map(|(p, &x)| {
+                        let f = p.figures.iter().find(|f| &f.figure == name);
+                        (x, f.and_then(|f| f.value), f.and_then(|f| f.ci95))
+                    })
+                    .collect(),
+                colour: colour(k),
+            })
+            .collect()
+    };
+    let names_where = |keep: &dyn Fn(&str) -> bool| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for p in &c.points {
+            for f in &p.figures {
+                if keep(&f.figure) && !out.contains(&f.figure) {
+                    out.push(f.figure.clone());
+                }
+            }
+        }
+        out
+    };
+    let chart =
+        |o: &mut String, title: &str, text: &str, names: Vec<String>, y: &str, percent: bool| -> Result<(), Error> {
+            if names.is_empty() {
+                return Ok(());
+            }
+            section(o, title);
+            note(o, text);
+            legend(o, names.iter().enumerate().map(|(k, n)| (n.as_str(), colour(k))));
+            let target = c.target.as_ref().filter(|t| names.len() == 1 && names.contains(&t.figure)).map(|t| t.value);
+            figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent, target)?);
+            o.push_str("</section>");
+            Ok(())
+        };
+    let band = "Lines: the figure at each value; bands: its 95% interval.";
+    chart(
+        &mut o,
+        "Win share per seat",
+        band,
+        names_where(&|f| f.starts_with("seat ") && f.ends_with(" win share")),
+        "win share",
+        true,
+    )?;
+    if let Some(item) = &c.item {
+        let needle = format!(": {item} ");
+        chart(
+            &mut o,
+            &format!("Owners and non-owners of {item}"),
+            "The win share of the seats that had it against that of the others (seat-games); a gap means it is strong.",
+            names_where(&|f| f.contains(&needle) && f.ends_with(" win share") && !f.contains('−')),
+            "win share",
+            true,
+        )?;
+    }
+    chart(&mut o, "Game length", band, names_where(&|f| f == "rounds"), "rounds", false)?;
+    chart(
+        &mut o,
+        "Scores",
+        band,
+        names_where(&|f| f.starts_with("seat ") && f.ends_with(" score")),
+        "mean score",
+        false,
+    )?;
+    chart(&mut o, "End reasons", band, names_where(&|f| f.starts_with("ended by ")), "share of games", true)?;
+    chart(
+        &mut o,
+        "Skill",
+        "The win share of one stronger player against weaker ones, seats rotated: above the fair share, the rules reward the better play.",
+        names_where(&|f| f.starts_with("skill: ")),
+        "win share",
+        true,
+    )?;
+    for name in &c.plots {
+        let percent = is_share(name);
+        chart(&mut o, name, band, vec![name.clone()], name, percent)?;
+    }
+    if c.points.iter().all(|p| p.differences.is_empty()) {
+        let _ = writeln!(o, "<footer>Generated by rulesmith</footer></main></body></html>");
+        return Ok(o);
+    }
+    section(&mut o, "Differences from the base, paired by game");
+    note(
+        &mut o,
+        &format!(
+            "Each value's mean difference from the base value over the same games. Significance: {}; marked cells are significant.",
+            c.correction
+        ),
+    );
+    let base = c.points.iter().find(|p| p.base).map_or(String::new(), |p| p.label.clone());
+    let cols: Vec<String> = c
+        .points
+        .iter()
+        .flat_map(|p| p.differences.iter().map(|d| d.figure.clone()))
+        .filter(|f| !f.contains(": "))
+        .fold(Vec::new(), |mut v, f| {
+            if !v.contains(&f) {
+                v.push(f);
+            }
+            v
+        });
+    let mut cols = cols;
+    // Seats first, then length, then ends.
+    cols.sort_by_key(|c| (!c.starts_with("seat "), c != "rounds", c.clone()));
+    let _ = write!(o, "<div class=\"scroll\"><table><tr><th>{} (base {})</th>", esc(&c.x_axis), esc(&base));
+    for f in &cols {
+        let _ = write!(o, "<th class=\"n\">{}</th>", esc(f));
+    }
+    o.push_str("</tr>");
+    for p in c.points.iter().filter(|p| !p.base) {
+        let _ = write!(o, "<tr><td>{}</td>", esc(&p.label));
+        for f in &cols {
+            match p.differences.iter().find(|d| &d.figure == f) {
+                Some(d) => {
+                    let v = if is_share(f) { format!("{:+.1} pp", 100.0 * d.mean) } else { format!("{:+.2}", d.mean) };
+                    let class = if d.significant { " sig" } else { "" };
+                    let _ = write!(o, "<td class=\"n{class}\">{v}</td>");
+                }
+                None => o.push_str("<td class=\"n\">–</td>"),
+            }
+        }
+        o.push_str("</tr>");
+    }
+    o.push_str("</table></div></section>");
+    let _ = writeln!(o, "<footer>Generated by rulesmith</footer></main></body></html>");
+    Ok(o)
+}
+
 fn seat_label(s: &SeatView) -> String {
     if s.bot.is_empty() { format!("seat {}", s.seat) } else { format!("seat {} ({})", s.seat, s.bot) }
 }
@@ -370,7 +583,9 @@ td svg{display:block}\
 tr.sig td{background:#fff4ec}\
 .sig{color:var(--sig);font-weight:600}\
 details summary{cursor:pointer;color:var(--accent);margin:6px 0}\
-footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}";
+footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}\
+.scroll,section{overflow-x:auto}\
+table.wide{font-size:12px}table.wide td,table.wide th{padding:4px 5px}table.wide th.n{white-space:normal}";
 
 fn head(o: &mut String, title: &str) {
     let _ = write!(
@@ -478,7 +693,9 @@ fn ends_table(o: &mut String, reports: &[ReportView]) {
 }
 
 fn side_by_side(o: &mut String, reports: &[ReportView]) {
-    o.push_str("<table><thead><tr><th>figure</th>");
+    // Many rulesets: a smaller table that scrolls inside its card rather than overflowing it.
+    let class = if reports.len() >= 5 { " class=\"wide\"" } else { "" };
+    let _ = write!(o, "<div class=\"scroll\"><table{class}><thead><tr><th>figure</th>");
     for (i, r) in reports.iter().enumerate() {
         let _ = write!(o, "<th class=\"n\"><i style=\"color:{}\">●</i> {}</th>", css(colour(i)), esc(&r.ruleset));
     }
@@ -519,7 +736,7 @@ fn side_by_side(o: &mut String, reports: &[ReportView]) {
         });
     }
     row(o, "games per second", &|r| rate(r.games_per_second));
-    o.push_str("</tbody></table>");
+    o.push_str("</tbody></table></div>");
 }
 
 fn differences_table(o: &mut String, diffs: &[DifferenceView]) -> Result<(), Error> {
@@ -585,25 +802,51 @@ fn metrics_section(o: &mut String, reports: &[ReportView]) -> Result<(), Error> 
                 figures.push(&m.figure);
             }
         }
+        // The owners' and the non-owners' win share go on one chart, side by side.
+        let paired_with = |fig: &str| {
+            let other = format!("non-{fig}");
+            (fig.ends_with("win share") && figures.contains(&other.as_str())).then_some(other)
+        };
         for fig in figures.iter().filter(|f| plotted(g, f)) {
+            if fig.starts_with("non-") && figures.contains(&fig.trim_start_matches("non-")) {
+                continue;
+            }
+            let non = paired_with(fig);
             let mut names: Vec<&str> = keys.iter().filter(|k| k.1 == *fig).map(|k| k.0).collect();
             // Most popular first, by the first report.
             let lead = |n: &str| find(&reports[0], g, n, fig).map_or(f64::NEG_INFINITY, |m| m.value);
             names.sort_by(|a, b| lead(b).total_cmp(&lead(a)));
             let mut bars = Vec::new();
             for n in names {
+                let first = bars.len();
                 for (i, r) in reports.iter().enumerate() {
-                    if let Some(m) = find(r, g, n, fig) {
-                        bars.push(Bar {
-                            label: if i == 0 || bars.is_empty() { n.to_string() } else { String::new() },
-                            value: m.value,
-                            ci95: m.ci95,
-                            colour: colour(i),
-                        });
+                    for (which, pale) in std::iter::once((*fig, false)).chain(non.as_deref().map(|x| (x, true))) {
+                        if let Some(m) = find(r, g, n, which) {
+                            let c = colour(i);
+                            bars.push(Bar {
+                                label: if bars.len() == first { n.to_string() } else { String::new() },
+                                value: m.value,
+                                ci95: m.ci95,
+                                colour: if pale { plot::pale(c) } else { c },
+                            });
+                        }
                     }
                 }
             }
-            let _ = write!(o, "<p class=\"note\">{} {}</p>", esc(g), esc(fig));
+            match &non {
+                Some(other) => {
+                    let _ = write!(
+                        o,
+                        "<p class=\"note\">{} {} (solid) against {} (pale): a gap means the item is strong</p>",
+                        esc(g),
+                        esc(fig),
+                        esc(other)
+                    );
+                }
+                None => {
+                    let _ = write!(o, "<p class=\"note\">{} {}</p>", esc(g), esc(fig));
+                }
+            }
             figure(o, &plot::bars(&bars, fig, is_share(fig))?);
         }
         let _ = write!(

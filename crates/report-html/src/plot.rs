@@ -24,6 +24,12 @@ pub fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// A colour blended two thirds towards white: the second bar of a pair.
+pub fn pale(c: RGBColor) -> RGBColor {
+    let f = |v: u8| ((u16::from(v) + 2 * 255) / 3) as u8;
+    RGBColor(f(c.0), f(c.1), f(c.2))
+}
+
 /// `#rrggbb` of a palette colour, for legends written in HTML.
 pub fn css(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
@@ -87,7 +93,7 @@ pub fn bars(bars: &[Bar], axis: &str, percent: bool) -> Result<String, Error> {
             }
             _ => String::new(),
         };
-        let xlabel = |v: &f64| if percent { format!("{:.0}%", 100.0 * v) } else { format!("{v}") };
+        let xlabel = |v: &f64| if percent { axis_percent(*v) } else { format!("{v}") };
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -171,7 +177,7 @@ pub fn distribution(series: &[Series], axis: &str) -> Result<String, Error> {
             .build_cartesian_2d((x0 as f64 - 0.5)..(x1 as f64 + 0.5 + (width - 1) as f64), 0.0..top * 1.08)
             .map_err(err)?;
         let xlabel = |v: &f64| format!("{v:.0}");
-        let ylabel = |v: &f64| format!("{:.0}%", 100.0 * v);
+        let ylabel = |v: &f64| axis_percent(*v);
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -222,4 +228,142 @@ pub fn interval_glyph(mean: f64, ci95: [f64; 2], significant: bool) -> Result<St
         chart.draw_series(std::iter::once(Circle::new((mean.clamp(-m, m), 0.5), 3, colour.filled()))).map_err(err)?;
         Ok(())
     })
+}
+
+/// One line of a sweep plot: a value at each x (none where undefined), its 95% interval
+/// drawn as a band around the line.
+pub struct Band {
+    pub points: Vec<(f64, Option<f64>, Option<[f64; 2]>)>,
+    pub colour: RGBColor,
+}
+
+/// A percentage for an axis, to the percent: never `-0%` (a tick just below zero).
+pub fn axis_percent(v: f64) -> String {
+    let p = (100.0 * v).round();
+    format!("{}%", if p == 0.0 { 0.0 } else { p })
+}
+
+/// Lines over a swept value with interval bands. `ticks`: the x positions' labels when
+/// x is not itself the value (a list of values, or a grid); `percent`: the y axis in %.
+pub fn bands(
+    series: &[Band],
+    x_axis: &str,
+    ticks: Option<&[String]>,
+    y_axis: &str,
+    percent: bool,
+    target: Option<f64>,
+) -> Result<String, Error> {
+    let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+    let ys = || {
+        series.iter().flat_map(|s| {
+            s.points.iter().flat_map(|&(_, v, ci)| v.into_iter().chain(ci.into_iter().flat_map(|c| [c[0], c[1]])))
+        })
+    };
+    let (x0, x1) = (xs().fold(f64::INFINITY, f64::min), xs().fold(f64::NEG_INFINITY, f64::max));
+    let (mut y0, mut y1) = (ys().fold(f64::INFINITY, f64::min), ys().fold(f64::NEG_INFINITY, f64::max));
+    if let Some(t) = target.filter(|t| t.is_finite()) {
+        (y0, y1) = (y0.min(t), y1.max(t));
+    }
+    if !(x0.is_finite() && x1.is_finite() && y0.is_finite() && y1.is_finite()) {
+        return svg((760, 60), |_| Ok(()));
+    }
+    if y1 - y0 <= f64::EPSILON {
+        (y0, y1) = (y0 - 0.5, y1 + 0.5);
+    }
+    let pad = (y1 - y0) * 0.06;
+    let (y0, y1) = (y0 - pad, y1 + pad);
+    let xpad = if x1 > x0 { (x1 - x0) * 0.03 } else { 0.5 };
+    // Integer values (a cost, a count) get labels at integers only.
+    let integral = xs().all(|x| x.fract() == 0.0);
+    svg((760, 300), |root| {
+        let mut chart = ChartBuilder::on(root)
+            .margin_top(12)
+            .margin_right(24)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((x0 - xpad)..(x1 + xpad), y0..y1)
+            .map_err(err)?;
+        let xlabel = |v: &f64| match ticks {
+            Some(t) => {
+                let k = v.round();
+                if (v - k).abs() < 1e-6 && k >= 0.0 {
+                    t.get(k as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            }
+            None if integral && (v - v.round()).abs() > 1e-9 => String::new(),
+            None => format!("{}", (v * 1000.0).round() / 1000.0),
+        };
+        let ylabel = |v: &f64| if percent { axis_percent(*v) } else { format!("{}", (v * 100.0).round() / 100.0) };
+        let mut mesh = chart.configure_mesh();
+        mesh.disable_x_mesh()
+            .light_line_style(WHITE)
+            .bold_line_style(GRID)
+            .axis_style(INK)
+            .x_label_formatter(&xlabel)
+            .y_label_formatter(&ylabel)
+            .x_desc(x_axis)
+            .y_desc(y_axis)
+            .label_style((FONT, 13).into_font().color(&INK))
+            .axis_desc_style((FONT, 13).into_font().color(&INK));
+        if let Some(t) = ticks {
+            mesh.x_labels(t.len().max(2));
+        } else if integral {
+            mesh.x_labels(((x1 - x0) as usize + 1).clamp(2, 20));
+        }
+        mesh.draw().map_err(err)?;
+        if y0 < 0.0 && y1 > 0.0 {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x0 - xpad, 0.0), (x1 + xpad, 0.0)],
+                    INK.stroke_width(1),
+                )))
+                .map_err(err)?;
+        }
+        if let Some(t) = target.filter(|t| t.is_finite()) {
+            // The target of `tune`: a red line across.
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x0 - xpad, t), (x1 + xpad, t)],
+                    PALETTE[5].stroke_width(2),
+                )))
+                .map_err(err)?;
+        }
+        for s in series {
+            // The band: the upper ends left to right, then the lower ends back.
+            let with_ci: Vec<(f64, [f64; 2])> =
+                s.points.iter().filter_map(|&(x, v, ci)| v.and(ci).map(|c| (x, c))).collect();
+            if with_ci.len() > 1 {
+                let outline: Vec<(f64, f64)> = with_ci
+                    .iter()
+                    .map(|&(x, c)| (x, c[1]))
+                    .chain(with_ci.iter().rev().map(|&(x, c)| (x, c[0])))
+                    .collect();
+                chart.draw_series(std::iter::once(Polygon::new(outline, s.colour.mix(0.18).filled()))).map_err(err)?;
+            } else if let Some(&(x, c)) = with_ci.first() {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x, c[0]), (x, c[1])],
+                        s.colour.stroke_width(2),
+                    )))
+                    .map_err(err)?;
+            }
+            let line: Vec<(f64, f64)> = s.points.iter().filter_map(|&(x, v, _)| v.map(|v| (x, v))).collect();
+            chart.draw_series(LineSeries::new(line.clone(), s.colour.stroke_width(2))).map_err(err)?;
+            chart.draw_series(line.into_iter().map(|p| Circle::new(p, 3, s.colour.filled()))).map_err(err)?;
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn axis_never_reads_minus_zero() {
+        assert_eq!(super::axis_percent(-0.001), "0%");
+        assert_eq!(super::axis_percent(-0.0), "0%");
+        assert_eq!(super::axis_percent(-0.25), "-25%");
+        assert_eq!(super::axis_percent(0.5), "50%");
+    }
 }

@@ -15,6 +15,7 @@
 //! let ruleset = Arc::new(Ruleset {
 //!     name: "puerto-rico".into(),
 //!     source: "puerto-rico".into(),
+//!     overrides: vec![],
 //!     digest: "…".into(),
 //!     rules: serde_json::Value::Null,
 //!     game,
@@ -48,6 +49,9 @@ pub struct Ruleset {
     pub name: String,
     /// How it was named on the command line (a bundled name or a path), for records.
     pub source: String,
+    /// The `--set KEY=VALUE` overrides it was loaded with, in order, for records (a replay
+    /// or resume loads it with the same).
+    pub overrides: Vec<String>,
     /// The effective ruleset's digest, for records.
     pub digest: String,
     /// The effective ruleset as JSON (`rulesmith show --format json`): public rules the

@@ -367,6 +367,7 @@ fn record(live: &Live, spec: &TableSpec, names: &[String]) -> Record {
     Record {
         ruleset: r.name.clone(),
         source: r.source.clone(),
+        overrides: r.overrides.clone(),
         digest: r.digest.clone(),
         game: r.game.game_id().to_string(),
         players: spec.players,

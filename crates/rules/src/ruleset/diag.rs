@@ -53,6 +53,12 @@ impl Sources {
         self.near_misses.push((origin, id.to_string(), near.to_string()));
     }
 
+    /// The new elements whose id is close to one of the base's: `(where, id, base's id)`.
+    /// A valid ruleset may still have them (a complete new element): `validate` warns.
+    pub fn near_misses(&self) -> impl Iterator<Item = (Origin, &str, &str)> {
+        self.near_misses.iter().map(|(o, id, near)| (*o, id.as_str(), near.as_str()))
+    }
+
     /// The names of every file, in the order added (the files a ruleset was read from).
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.files.iter().map(|f| f.name.as_str())

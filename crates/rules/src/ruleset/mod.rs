@@ -11,6 +11,7 @@ pub mod decode;
 pub mod diag;
 pub mod merge;
 pub mod node;
+pub mod overrides;
 
 pub use decode::Table;
 pub use diag::{Diagnostic, Diagnostics, Origin, Sources};
@@ -39,6 +40,8 @@ pub struct Loaded {
     /// `[ruleset] game`.
     pub game: String,
     pub description: String,
+    /// The `--set KEY=VALUE` overrides applied to the merged tree, in order.
+    pub overrides: Vec<String>,
 }
 
 /// A ruleset that could not be loaded: the diagnostics and the files to render them.
@@ -67,6 +70,21 @@ impl Loaded {
     /// changed ruleset is refused.
     pub fn digest(&self) -> String {
         digest_of(&self.tree)
+    }
+
+    /// A digest of the rules alone (the tree without the name, description and `extends`
+    /// of its `[ruleset]` table; the game stays): two rulesets with the same one play the
+    /// same games.
+    pub fn rules_digest(&self) -> String {
+        let mut tree = self.tree.clone();
+        if let Kind::Table(entries) = &mut tree.kind {
+            for e in entries.iter_mut().filter(|e| e.key == "ruleset") {
+                if let Kind::Table(meta) = &mut e.value.kind {
+                    meta.retain(|m| !["name", "description", "extends"].contains(&m.key.as_str()));
+                }
+            }
+        }
+        digest_of(&tree)
     }
 
     /// The effective ruleset as TOML text.
@@ -110,6 +128,12 @@ fn canonical_json(v: &serde_json::Value) -> String {
 
 /// Resolves a ruleset argument: a bundled name, or a path to a `.toml` file.
 pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
+    load_with(arg, bundled, &[])
+}
+
+/// [`load`], then the `--set KEY=VALUE` overrides applied to the merged tree (see
+/// [`overrides`]) before anything reads it.
+pub fn load_with(arg: &str, bundled: &[Bundled], sets: &[String]) -> Result<Loaded, LoadFailure> {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
     let tree = load_rec(arg, None, None, bundled, &mut sources, &mut diags, &mut Vec::new());
@@ -118,6 +142,10 @@ pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
         return Err(failure(sources, diags));
     };
     merge::drop_removed(&mut tree);
+    // Overrides edit a tree that loaded cleanly (an error in a file is reported first).
+    if diags.is_empty() {
+        overrides::apply(&mut tree, sets, &mut sources, &mut diags);
+    }
     let stem = Path::new(arg).file_stem().and_then(|s| s.to_str()).unwrap_or(arg).to_string();
     let meta = |key: &str| tree.path(&format!("ruleset.{key}")).and_then(Node::as_str).map(str::to_string);
     let name = meta("name").unwrap_or(stem);
@@ -132,7 +160,7 @@ pub fn load(arg: &str, bundled: &[Bundled]) -> Result<Loaded, LoadFailure> {
     if !diags.is_empty() {
         return Err(failure(sources, diags));
     }
-    Ok(Loaded { sources, tree, name, game, description })
+    Ok(Loaded { sources, tree, name, game, description, overrides: sets.to_vec() })
 }
 
 /// How many files an `extends` chain may hold (the file itself included).
