@@ -1,14 +1,14 @@
 //! Every bundled ruleset, at every player count it seats, keeps the contract of the
 //! `Game` interface: random and greedy games end, every invariant holds after every
 //! action, the state's JSON round-trips, replaying a game's actions reproduces it, the
-//! same seed gives the same game (see `rulesmith_core::testing::conformance_game`).
+//! same seed gives the same game (see `rulesmith_testkit::conformance_game`).
 
 // Tests may unwrap and panic, helpers included.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
 use rulesmith::core::bots::BotSpec;
-use rulesmith::core::testing::conformance_deterministic;
+use rulesmith_testkit::conformance_deterministic;
 
 /// Every bundled ruleset, plus the toy game the command-line tests use.
 fn rulesets() -> Result<Vec<(String, rulesmith::Ruleset)>, String> {
@@ -73,8 +73,8 @@ fn run_check(r: &rulesmith::Ruleset, check: Check, players: usize, seed: u64) ->
         type Out = Result<(), String>;
         fn visit<G: rulesmith::core::erased::Complete>(self, game: G) -> Result<(), String> {
             match self.0 {
-                Check::Encoding => rulesmith::core::testing::check_encoding(&game, self.1, self.2),
-                Check::ApplyPaths => rulesmith::core::testing::check_apply_paths(&game, self.1, self.2),
+                Check::Encoding => rulesmith_testkit::check_encoding(&game, self.1, self.2),
+                Check::ApplyPaths => rulesmith_testkit::check_apply_paths(&game, self.1, self.2),
             }
         }
     }
@@ -85,7 +85,7 @@ fn run_check(r: &rulesmith::Ruleset, check: Check, players: usize, seed: u64) ->
 /// ruleset, the action space lists each action once, every legal action of random games
 /// has an id that maps back to it and is named in the space as it prints, and every seat's
 /// observation fills exactly its named features, the same for states that differ only in
-/// what the seat may not see (`rulesmith::core::testing::check_encoding`).
+/// what the seat may not see (`rulesmith_testkit::check_encoding`).
 #[test]
 fn action_ids_and_observations_conform() {
     let mut failures = Vec::new();
@@ -103,7 +103,7 @@ fn action_ids_and_observations_conform() {
 
 /// Each game's own `apply` (issue 10): it agrees with `apply_legal` on every legal action
 /// and refuses actions that are not legal without changing the state, at every player
-/// count of every ruleset (`rulesmith::core::testing::check_apply_paths`).
+/// count of every ruleset (`rulesmith_testkit::check_apply_paths`).
 #[test]
 fn apply_agrees_with_apply_legal_and_refuses_the_illegal() {
     let mut failures = Vec::new();

@@ -228,11 +228,32 @@ fn the_cycle_check_sees_a_cycle() {
     assert!(cycle_from(&g, "rules").is_none());
 }
 
-/// Issue 29: production code calls no test helper. No module of the harness but the test
-/// kit itself reaches `testing` (the toy game's loader in the binary aside, which is a game).
+/// Issue 29: production code calls no test helper. The test kit is its own crate,
+/// `rulesmith-testkit`, which every crate names only among its dev-dependencies; the
+/// harness's `testing` module is the toy game, which no other harness module reaches
+/// outside tests. The rules core depends on nothing of the harness.
 #[test]
 fn production_code_calls_no_test_helper() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut manifests = vec![root.join("Cargo.toml")];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        let path = entry.unwrap().path().join("Cargo.toml");
+        if path.is_file() {
+            manifests.push(path);
+        }
+    }
+    for path in &manifests {
+        let text = std::fs::read_to_string(path).unwrap();
+        let manifest: toml::Table = toml::from_str(&text).unwrap();
+        for section in ["dependencies", "build-dependencies"] {
+            let deps = manifest.get(section).and_then(toml::Value::as_table);
+            assert!(
+                deps.is_none_or(|d| !d.contains_key("rulesmith-testkit")),
+                "{}: the test kit among its {section}",
+                path.display()
+            );
+        }
+    }
     let g = graph(&root.join("crates/core/src")).unwrap();
     let offenders: Vec<&String> = g
         .iter()
@@ -241,8 +262,7 @@ fn production_code_calls_no_test_helper() {
         })
         .map(|(m, _)| m)
         .collect();
-    assert!(offenders.is_empty(), "modules that call the test kit: {offenders:?}");
-    // The rules core depends on nothing of the harness (its manifest names no harness crate).
+    assert!(offenders.is_empty(), "modules that reach the toy game outside tests: {offenders:?}");
     let manifest = std::fs::read_to_string(root.join("crates/rules/Cargo.toml")).unwrap();
     assert!(!manifest.contains("rulesmith-core"), "crates/rules depends on the harness");
 }

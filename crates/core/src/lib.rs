@@ -23,8 +23,9 @@
 //! - [`erased`]: an object-safe view of any game, used by the binary to drive the
 //!   ruleset it loaded without knowing its game at compile time; [`erased::Visit`]
 //!   reaches the typed game.
-//! - [`testing`]: a toy game, read like a real game crate's; the test kit every game
-//!   crate's tests use ([`testing::kit`]) and the conformance checks every game must pass.
+//! - [`testing`]: a toy game, read like a real game crate's (the binary can load it, and
+//!   the harness's own tests play it). The test kit every game crate's tests use, with the
+//!   conformance checks every game must pass, is the crate `rulesmith-testkit`.
 //!
 //! # Example
 //!

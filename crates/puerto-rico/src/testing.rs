@@ -1,7 +1,8 @@
 //! The Puerto Rico test kit, shared by this crate's tests and the expansion's: set up a
 //! position by moving components from the supply (so every count stays conserved), start
-//! a role's phase as if its chooser had the turn, and play until a phase. Playing by
-//! notation and random playouts are the core's kit (`rulesmith_core::testing::kit`).
+//! a role's phase as if its chooser had the turn, and play until a phase. The general
+//! test kit (playing by notation, random playouts) is `rulesmith-testkit`, which tests use
+//! as a dev-dependency; these helpers play by notation through `play_text`.
 //!
 //! These helpers are for tests: they panic (with a message) where a test should fail.
 #![allow(clippy::panic)]
@@ -12,8 +13,8 @@ use crate::rules::Rules;
 use crate::state::{Phase, State};
 use rulesmith_core::cargo::Hold;
 use rulesmith_core::game::Game;
+use rulesmith_core::game::play_text;
 use rulesmith_core::steps::places_after;
-use rulesmith_core::testing::kit;
 
 /// Moves barrels from the supply to a player.
 pub fn give(s: &mut State, seat: u8, g: Good, n: u8) {
@@ -108,7 +109,7 @@ pub fn start_role(rules: &Rules, s: &mut State, seat: u8, id: &str) {
     for &r in others.iter().rev().take(usize::from(s.roles_chosen)) {
         s.roles.take(r);
     }
-    kit::play(rules, s, id);
+    play(rules, s, id);
 }
 
 /// The state's invariants hold.
@@ -132,11 +133,22 @@ pub fn pass_until(rules: &Rules, s: &mut State, phase: Phase) {
         if s.phase == phase || s.phase == Phase::GameOver {
             return;
         }
-        let legal = kit::legal(rules, s);
+        let mut buf = Vec::new();
+        rules.legal_actions(s, &mut buf);
+        let legal: Vec<String> = buf.iter().map(|&a| rules.format_action(s, a)).collect();
         let Some(a) = legal.iter().find(|a| *a == "pass").or(legal.first()).cloned() else {
             panic!("no legal action before the {phase:?} phase")
         };
-        kit::play(rules, s, &a);
+        play(rules, s, &a);
     }
     panic!("1000 actions and still not the {phase:?} phase");
+}
+
+/// Plays one action by its notation; it must be legal and leave a valid state.
+#[track_caller]
+fn play(rules: &Rules, s: &mut State, text: &str) {
+    if let Err(e) = play_text(rules, s, text) {
+        panic!("`{text}`: {e}");
+    }
+    check(rules, s);
 }

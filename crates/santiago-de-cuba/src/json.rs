@@ -318,7 +318,7 @@ mod tests {
             ("/car", json!("zorro"), "/car: unknown citizen `zorro`"),
         ];
         for (at, value, message) in cases {
-            let err = rulesmith_core::testing::kit::refused_json(&g, &good, at, value);
+            let err = rulesmith_testkit::kit::refused_json(&g, &good, at, value);
             assert!(err.contains(message), "{at}: {err}");
         }
         let mut v = good.clone();

@@ -7,9 +7,9 @@ use crate::common::game;
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::prelude::*;
 use rulesmith_core::sim::MAX_DECISIONS;
-use rulesmith_core::testing::conformance_deterministic;
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::Mundo163;
+use rulesmith_testkit::conformance_deterministic;
 use std::collections::BTreeSet;
 
 /// Games per player count: 200 by default so `cargo test` stays quick on 2 cores;
@@ -233,7 +233,7 @@ fn wrong_names_in_state_json_are_named_at_their_pointer() {
     let g = game();
     let s = g.new_game(3, 1).unwrap();
     let json = g.state_to_json(&s);
-    let refused = |pointer: &str, value| rulesmith_core::testing::kit::refused_json(&g, &json, pointer, value);
+    let refused = |pointer: &str, value| rulesmith_testkit::kit::refused_json(&g, &json, pointer, value);
     let e = refused("/players/1/trolley/goods/rum", 1.into());
     assert!(e.contains("/players/1/trolley/goods/rum: unknown key (expected one of "), "{e}");
     let e = refused("/players/0/settlements", serde_json::json!(["z9"]));

@@ -649,7 +649,7 @@ fn residents_ride_one_trolley_phase() {
     assert!(!s.p[0].owns(e3 as u8));
     g.check_state(&s).unwrap();
     // The house rule keeps them aboard.
-    let f = rulesmith_core::testing::kit::scratch_file(
+    let f = rulesmith_testkit::kit::scratch_file(
         "m163-stay",
         "stay.toml",
         "[ruleset]\nextends = \"mundo-163\"\n[trolley]\nresidents_aboard_at_end = \"stay\"\n",
@@ -990,7 +990,7 @@ fn views_hide_the_deck_and_determinisations_redraw_it() {
 /// The ruleset's errors name file, line and column, all of them at once.
 #[test]
 fn ruleset_errors_are_located() {
-    let f = rulesmith_core::testing::kit::scratch_file(
+    let f = rulesmith_testkit::kit::scratch_file(
         "m163-rules",
         "bad.toml",
         "[ruleset]\nextends = \"mundo-163\"\n[trolley]\nmovment = [3]\nown_road_mp = 0.3\n[end]\ndelivered_goods = { 2 = 19, 6 = 23 }\n[[cities]]\nid = \"1\"\ngoods = \"gold\"\n",
@@ -1028,7 +1028,7 @@ fn the_decision_limit_follows_max_rounds() {
         }
     }
     assert!(most_per_round > 10, "{most_per_round}");
-    let f = rulesmith_core::testing::kit::scratch_file(
+    let f = rulesmith_testkit::kit::scratch_file(
         "rulesmith-mundo-limit",
         "long.toml",
         "[ruleset]\nname = \"long\"\nextends = \"mundo-163\"\n[end]\nmax_rounds = 10000\n",

@@ -1,4 +1,4 @@
-//! The `Game` contract (rulesmith_core::testing::conformance_game) for the expansion at
+//! The `Game` contract (rulesmith_testkit::conformance_game) for the expansion at
 //! every player count: random, greedy and search bots; legal actions distinct and
 //! playable, stale actions refused without effect, views buildable, JSON round trips,
 //! replays reproduce the game, the same seed gives the same game.
@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use rulesmith_core::bots::BotSpec;
-use rulesmith_core::testing::conformance_deterministic;
+use rulesmith_testkit::conformance_deterministic;
 
 #[test]
 fn random_and_greedy_games_conform() {

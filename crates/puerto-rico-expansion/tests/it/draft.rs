@@ -212,7 +212,7 @@ fn draft_state_is_checked() {
         ("/draft", json!(null), "/draft: missing (the building draft)"),
     ];
     for (at, value, message) in cases {
-        let err = rulesmith_core::testing::kit::refused_json(&rules, &good, at, value);
+        let err = rulesmith_testkit::kit::refused_json(&rules, &good, at, value);
         assert!(err.contains(message), "{at}: {err}");
     }
 }

@@ -20,12 +20,12 @@ pub fn rules() -> Rules {
 /// after every action (the core's test kit); returns the actions in notation and the
 /// final state.
 pub fn random_game(rules: &Rules, players: usize, seed: u64) -> (Vec<String>, State) {
-    rulesmith_core::testing::kit::random_game(rules, players, seed, Default::default(), |_, _| {})
+    rulesmith_testkit::kit::random_game(rules, players, seed, Default::default(), |_, _| {})
 }
 
 /// Plays one action by its notation (it must be legal; the invariants must hold after it).
 #[allow(unused_imports)]
-pub use rulesmith_core::testing::kit::{legal, play};
+pub use rulesmith_testkit::kit::{legal, play};
 
 /// Position set-up, role starts and checks: the crate's test kit (shared with the expansion).
 #[allow(unused_imports)]

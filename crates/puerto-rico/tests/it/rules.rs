@@ -580,7 +580,7 @@ fn extension_tiles_need_an_extension() {
 #[test]
 fn a_broken_ruleset_is_refused_with_every_problem() {
     use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
-    let file = rulesmith_core::testing::kit::scratch_file(
+    let file = rulesmith_testkit::kit::scratch_file(
         "pr-raw",
         "broken.toml",
         r#"[ruleset]
@@ -638,7 +638,7 @@ fn wrong_building_ids_in_state_json_are_named_at_their_pointer() {
         ("/buildings", json!(3), "/buildings: invalid type: integer `3`, expected a map"),
     ];
     for (at, value, message) in cases {
-        let err = rulesmith_core::testing::kit::refused_json(&rules, &good, at, value);
+        let err = rulesmith_testkit::kit::refused_json(&rules, &good, at, value);
         assert!(err.contains(message), "{at}: {err}");
     }
 }

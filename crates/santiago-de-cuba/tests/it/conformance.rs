@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests may fail loudly
 
 use rulesmith_core::bots::BotSpec;
-use rulesmith_core::testing::conformance_deterministic;
+use rulesmith_testkit::conformance_deterministic;
 
 #[test]
 fn conforms_with_random_and_greedy_bots() {

@@ -543,7 +543,7 @@ fn no_vp_for_visiting_your_own_building_but_vp_for_staying() {
 #[test]
 fn owner_vp_only_for_a_visit_is_a_ruleset_choice() {
     // C.6.7: the other reading of S002:L290 ("visite", L211) as a house rule.
-    let f = rulesmith_core::testing::kit::scratch_file(
+    let f = rulesmith_testkit::kit::scratch_file(
         "sdc-house",
         "visit.toml",
         "[ruleset]\nextends = \"santiago-de-cuba\"\n[visits]\nowner_vp_when = \"visit\"\n",
@@ -1001,7 +1001,7 @@ fn the_ruleset_decodes_with_every_number() {
 
 #[test]
 fn ruleset_errors_are_located_and_all_reported() {
-    let f = rulesmith_core::testing::kit::scratch_file(
+    let f = rulesmith_testkit::kit::scratch_file(
         "sdc-bad",
         "bad.toml",
         r#"[ruleset]
@@ -1038,7 +1038,7 @@ spaces = 2
 
 #[test]
 fn a_house_rule_changes_one_number() {
-    let f = rulesmith_core::testing::kit::scratch_file(
+    let f = rulesmith_testkit::kit::scratch_file(
         "sdc-ships",
         "short.toml",
         r#"[ruleset]
@@ -1071,8 +1071,8 @@ fn an_empty_demand_departs_unless_the_ruleset_rerolls() {
         departs.push_str(&format!("[[dice]]\nid = \"{d}\"\n{zeros}\n"));
         reroll.push_str(&format!("[[dice]]\nid = \"{d}\"\n{zeros}\n"));
     }
-    let departs = rulesmith_core::testing::kit::scratch_file("sdc-empty", "departs.toml", &departs);
-    let reroll = rulesmith_core::testing::kit::scratch_file("sdc-empty", "reroll.toml", &reroll);
+    let departs = rulesmith_testkit::kit::scratch_file("sdc-empty", "departs.toml", &departs);
+    let reroll = rulesmith_testkit::kit::scratch_file("sdc-empty", "reroll.toml", &reroll);
     let departs = load(departs.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
     let reroll = load(reroll.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
     let (mut left, mut guarded) = (0, 0);

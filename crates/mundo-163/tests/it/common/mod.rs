@@ -15,7 +15,7 @@ pub fn t(g: &Mundo163, name: &str) -> u8 {
 
 // Playing by notation, legal lists and refusals: the core's test kit.
 #[allow(unused_imports)]
-pub use rulesmith_core::testing::kit::{legal, play, play_all, refused};
+pub use rulesmith_testkit::kit::{legal, play, play_all, refused};
 
 /// A game right after setup with the given capitals (`capitals[seat]` is a city id),
 /// chosen in reverse seat order; the first player is in 3 C.

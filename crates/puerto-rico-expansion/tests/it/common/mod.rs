@@ -45,8 +45,8 @@ pub fn random_game(rules: &Rules, players: usize, seed: u64) -> (Vec<String>, St
 }
 
 pub fn random_game_with(rules: &Rules, players: usize, seed: u64, json_each: bool) -> (Vec<String>, State) {
-    let checks = rulesmith_core::testing::kit::Checks { json_each };
-    rulesmith_core::testing::kit::random_game(rules, players, seed, checks, |_, _| {})
+    let checks = rulesmith_testkit::kit::Checks { json_each };
+    rulesmith_testkit::kit::random_game(rules, players, seed, checks, |_, _| {})
 }
 
 // Rule tests play the game proper on the base engine with the expansion's rules: every
@@ -62,11 +62,11 @@ pub fn game(players: usize) -> (Rules, BaseState) {
 /// Plays one action by its notation on the base engine (the core's test kit).
 #[track_caller]
 pub fn play(rules: &Rules, s: &mut BaseState, text: &str) {
-    rulesmith_core::testing::kit::play(&rules.base, s, text);
+    rulesmith_testkit::kit::play(&rules.base, s, text);
 }
 
 pub fn legal(rules: &Rules, s: &BaseState) -> Vec<String> {
-    rulesmith_core::testing::kit::legal(&rules.base, s)
+    rulesmith_testkit::kit::legal(&rules.base, s)
 }
 
 pub fn check(rules: &Rules, s: &BaseState) {

@@ -27,12 +27,12 @@ pub fn load(arg: &str) -> Result<SantiagoDeCuba, String> {
 
 // Playing by notation, legal lists and edited states: the core's test kit.
 #[allow(unused_imports)]
-pub use rulesmith_core::testing::kit::{edited, legal, play};
+pub use rulesmith_testkit::kit::{edited, legal, play};
 
 /// A random playout (invariants and notation checked after every action, the JSON at the
 /// end: the workspace conformance suite reads it back at every decision), calling `each`
 /// before every action.
 pub fn random_game(g: &SantiagoDeCuba, players: usize, seed: u64, each: impl FnMut(&State, Action)) -> State {
-    let checks = rulesmith_core::testing::kit::Checks { json_each: false };
-    rulesmith_core::testing::kit::random_game(g, players, seed, checks, each).1
+    let checks = rulesmith_testkit::kit::Checks { json_each: false };
+    rulesmith_testkit::kit::random_game(g, players, seed, checks, each).1
 }

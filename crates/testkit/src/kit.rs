@@ -6,9 +6,9 @@
 //! These helpers are for tests: they panic (with a message) where a test should fail.
 #![allow(clippy::panic)]
 
-use crate::game::{Game, ToMove};
-use crate::json::StateJson;
-use crate::rng::Rng;
+use rulesmith_core::game::{Game, ToMove};
+use rulesmith_core::json::StateJson;
+use rulesmith_core::rng::Rng;
 
 /// Every legal action in notation, in the game's stable order.
 pub fn legal<G: Game>(g: &G, s: &G::State) -> Vec<String> {

@@ -1,19 +1,19 @@
-//! Checks every game passes on a seeded random game, called through [`crate::erased::AnyGame`]
+//! Checks every game passes on a seeded random game, called through [`rulesmith_core::erased::AnyGame`]
 //! by the conformance suite: encodings, and `apply` against `apply_legal`.
 
-use crate::bots::Evaluate;
-use crate::encode::Encode;
-use crate::game::{Seat, ToMove};
-use crate::sim::bot_rng;
+use rulesmith_core::bots::Evaluate;
+use rulesmith_core::encode::Encode;
+use rulesmith_core::game::{Seat, ToMove};
+use rulesmith_core::sim::bot_rng;
 
 /// Checks a game's encodings on one seeded random game: the action space lists each
 /// action once; every legal action of every position has an id that maps back to it,
 /// and its name in the space (notation after setup) is its notation now and parses back
 /// to it; every seat's observation writes exactly as many finite numbers as there are
 /// names; and it is the same for the state and for states that differ from it only in
-/// what the seat may not see ([`crate::game::Game::determinize`] of the position, three draws).
+/// what the seat may not see ([`rulesmith_core::game::Game::determinize`] of the position, three draws).
 pub fn check_encoding<G: Encode + Evaluate>(game: &G, players: usize, seed: u64) -> Result<(), String> {
-    let space = crate::encode::ActionSpace::new(game, players)?;
+    let space = rulesmith_core::encode::ActionSpace::new(game, players)?;
     let names = game.observation_names(players);
     let start = game.new_game(players, seed).map_err(|e| format!("setup failed: {e}"))?;
     let mut s = start.clone();
@@ -79,7 +79,7 @@ pub fn check_encoding<G: Encode + Evaluate>(game: &G, players: usize, seed: u64)
 
 /// Checks a game's own `apply` on a seeded random game: at each of the first 200
 /// decisions and every 7th after, every legal action gives the same state through
-/// [`crate::game::Game::apply`] and [`crate::game::Game::apply_legal`] (the fast path simulations and search use),
+/// [`rulesmith_core::game::Game::apply`] and [`rulesmith_core::game::Game::apply_legal`] (the fast path simulations and search use),
 /// and actions that were legal earlier but are not now are refused by `apply` without
 /// changing the state.
 pub fn check_apply_paths<G: Evaluate>(game: &G, players: usize, seed: u64) -> Result<(), String> {
