@@ -28,7 +28,7 @@ pub struct Played {
     pub outcome: Outcome,
 }
 
-/// Plays one game with `bot` at every seat and checks the contract of [`Game`] at each
+/// Plays one game with `bot` at every seat and checks the contract of [`Game`](rulesmith_core::game::Game) at each
 /// decision: the invariants hold (`check_state`), the legal actions are distinct and
 /// playable; at every decision of the first 200 and every 7th after: the state's JSON
 /// round-trips and the state read back offers the same legal actions, an action that is not legal is refused and leaves the state unchanged,
