@@ -19,6 +19,9 @@ use std::sync::Mutex;
 
 /// Most envs in one `VectorEnv` (each holds a game: bound what an argument allocates).
 const MAX_ENVS: usize = 1 << 16;
+/// Most bytes of output buffers one `VectorEnv` holds (the expansion's mask alone is
+/// about 159 kB a game).
+const MAX_BUFFER_BYTES: usize = 1 << 30;
 /// Most threads one `VectorEnv` steps with.
 const MAX_THREADS: usize = 256;
 /// Most fresh games one reset may find already over before a decision (a ruleset whose
@@ -204,33 +207,36 @@ impl Table {
         Ok(())
     }
 
-    /// Steps every env, in `threads` chunks of consecutive envs: each env's game depends on
-    /// its own seed and actions only, so the results are the same for any thread count.
-    fn step_all(&self, slots: &mut [Slot], actions: &[u32], threads: usize, rows: Rows<'_>) -> Result<(), String> {
-        let n = slots.len();
-        let chunk = n.div_ceil(threads.max(1)).max(1);
-        if threads <= 1 || n <= chunk {
-            return self.step_range(0, slots, actions, rows);
+    /// Steps every env, in chunks of consecutive envs on `pool`'s threads (none: on this
+    /// one): each env's game depends on its own seed and actions only, so the results are
+    /// the same for any thread count.
+    fn step_all(
+        &self,
+        slots: &mut [Slot],
+        actions: &[u32],
+        pool: Option<&rayon::ThreadPool>,
+        rows: Rows<'_>,
+    ) -> Result<(), String> {
+        let Some(pool) = pool else { return self.step_range(0, slots, actions, rows) };
+        // A few chunks per thread, so that a thread slowed by other work does not hold up
+        // the step; the pool's threads live as long as the env (spawning per step costs more
+        // than a small step).
+        let chunk = slots.len().div_ceil(pool.current_num_threads() * 4).max(1);
+        let mut tasks = Vec::new();
+        let (mut rows, mut rest_slots, mut first) = (rows, slots, 0);
+        while !rest_slots.is_empty() {
+            let take = chunk.min(rest_slots.len());
+            let (mine, later) = rest_slots.split_at_mut(take);
+            rest_slots = later;
+            let (one, rest) = rows.split(take, self);
+            rows = rest;
+            let acts = actions.get(first..(first + take).min(actions.len())).unwrap_or(&[]);
+            tasks.push((first as u64, mine, acts, one));
+            first += take;
         }
-        std::thread::scope(|scope| {
-            let mut handles = Vec::new();
-            let mut rows = rows;
-            let mut rest_slots = slots;
-            let mut first = 0;
-            while !rest_slots.is_empty() {
-                let take = chunk.min(rest_slots.len());
-                let (mine, later) = rest_slots.split_at_mut(take);
-                rest_slots = later;
-                let (one, rest) = rows.split(take, self);
-                rows = rest;
-                let acts = actions.get(first..(first + take).min(actions.len())).unwrap_or(&[]);
-                let at = first as u64;
-                handles.push(scope.spawn(move || self.step_range(at, mine, acts, one)));
-                first += take;
-            }
-            handles
-                .into_iter()
-                .try_for_each(|h| h.join().unwrap_or_else(|_| Err("a stepping thread failed".to_string())))
+        pool.install(|| {
+            use rayon::prelude::*;
+            tasks.into_par_iter().try_for_each(|(at, mine, acts, one)| self.step_range(at, mine, acts, one))
         })
     }
 }
@@ -240,6 +246,8 @@ impl Table {
 pub(crate) struct VectorEnv {
     table: Table,
     threads: usize,
+    /// The threads of a step, when more than one.
+    pool: Option<rayon::ThreadPool>,
     /// Behind a lock so that the class is `Sync`; one call steps at a time.
     state: Mutex<(Vec<Slot>, Buffers)>,
 }
@@ -350,6 +358,16 @@ impl VectorEnv {
         let mut probe = r.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let (action_count, obs_len) = share(r, players, &mut *probe)?;
         let space = probe.action_space_handle().map_err(|e| SimulationError::new_err(e.to_string()))?;
+        let row = 8 * obs_len + action_count + 8 + 4 * players + 1;
+        if num_envs.saturating_mul(row) > MAX_BUFFER_BYTES {
+            return Err(PyValueError::new_err(format!(
+                "num_envs={num_envs}: its batches would take {} MB ({row} bytes a game: {obs_len} numbers \
+                 of observation twice, {action_count} of mask); at most {} MB, {} games of this table",
+                num_envs.saturating_mul(row) >> 20,
+                MAX_BUFFER_BYTES >> 20,
+                MAX_BUFFER_BYTES / row
+            )));
+        }
         let table =
             Table { ruleset: r, players, num_envs: num_envs as u64, seed, obs_len, action_count, learner, space };
         let mut slots = Vec::with_capacity(num_envs);
@@ -364,7 +382,14 @@ impl VectorEnv {
             terminated: vec![0; num_envs],
             final_obs: vec![0.0; num_envs * obs_len],
         };
-        Ok(VectorEnv { table, threads: threads.min(num_envs), state: Mutex::new((slots, buffers)) })
+        let threads = threads.min(num_envs);
+        let pool = if threads > 1 {
+            let built = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+            Some(built.map_err(|e| SimulationError::new_err(format!("cannot start {threads} threads: {e}")))?)
+        } else {
+            None
+        };
+        Ok(VectorEnv { table, threads, pool, state: Mutex::new((slots, buffers)) })
     }
 
     /// How many games are stepped together.
@@ -406,7 +431,7 @@ impl VectorEnv {
         if let Some(s) = seed {
             self.table.seed = s;
         }
-        let (table, threads) = (&self.table, self.threads);
+        let (table, pool) = (&self.table, self.pool.as_ref());
         let mut guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let (slots, buffers) = &mut *guard;
         py.detach(|| -> Result<(), String> {
@@ -415,7 +440,7 @@ impl VectorEnv {
             }
             buffers.final_obs.fill(0.0);
             buffers.terminated.fill(0);
-            table.step_all(slots, &[], threads, buffers.rows())
+            table.step_all(slots, &[], pool, buffers.rows())
         })
         .map_err(SimulationError::new_err)?;
         Self::batch(py, buffers)
@@ -434,7 +459,7 @@ impl VectorEnv {
             )));
         }
         let ids: Vec<u32> = actions.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        let (table, threads) = (&self.table, self.threads);
+        let (table, pool) = (&self.table, self.pool.as_ref());
         let mut guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let (slots, buffers) = &mut *guard;
         for (k, (slot, &id)) in slots.iter().zip(&ids).enumerate() {
@@ -445,7 +470,7 @@ impl VectorEnv {
                 )));
             }
         }
-        py.detach(|| table.step_all(slots, &ids, threads, buffers.rows())).map_err(SimulationError::new_err)?;
+        py.detach(|| table.step_all(slots, &ids, pool, buffers.rows())).map_err(SimulationError::new_err)?;
         Self::batch(py, buffers)
     }
 

@@ -116,6 +116,8 @@ def test_an_illegal_id_raises_naming_the_env_and_plays_nothing():
         VectorEnv("puerto-rico", players=4, num_envs=0)
     with pytest.raises(ValueError, match="num_threads=0"):
         VectorEnv("puerto-rico", players=4, num_envs=2, num_threads=0)
+    with pytest.raises(ValueError, match="num_envs=65536: its batches would take"):
+        VectorEnv("puerto-rico-expansion", players=4, num_envs=65536)
     with pytest.raises(ValueError, match="7 players"):
         VectorEnv("puerto-rico", players=7, num_envs=2)
 
