@@ -153,17 +153,18 @@ impl Table {
             self.play_bots(slot, k)?;
             let mut empty = 0;
             while slot.session.to_move() == ToMove::Terminal {
-                if let Some(out) = slot.session.outcome()
-                    && !out.unfinished
-                {
-                    let winners = out.ranks.iter().filter(|&&r| r == 0).count().max(1);
-                    for (r, &rank) in rows.reward.iter_mut().zip(&out.ranks) {
-                        if rank == 0 {
-                            *r += 1.0 / winners as f32;
+                // The game the step ended (not one that a restart found over at once).
+                if rows.terminated[0] == 0 {
+                    if let Some(out) = slot.session.outcome()
+                        && !out.unfinished
+                    {
+                        let winners = out.ranks.iter().filter(|&&r| r == 0).count().max(1);
+                        for (r, &rank) in rows.reward.iter_mut().zip(&out.ranks) {
+                            if rank == 0 {
+                                *r = 1.0 / winners as f32;
+                            }
                         }
                     }
-                }
-                if rows.terminated[0] == 0 {
                     let seat = self.learner.as_ref().map_or(mover, |(s, _)| *s);
                     slot.session.observation(seat, rows.final_obs);
                     rows.terminated[0] = 1;
