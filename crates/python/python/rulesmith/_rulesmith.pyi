@@ -152,8 +152,6 @@ class VectorEnv:
         """Plays one action id per env (little-endian uint32 bytes); returns the batch as ``reset`` does."""
     def game_seed(self, k: int) -> int:
         """The seed of the game env ``k`` plays now."""
-    def history(self, k: int) -> list[str]:
-        """The actions of env ``k``'s current game so far, in notation."""
 
 def simulate(
     ruleset: str,

@@ -122,10 +122,6 @@ class VectorEnv:
         """The seed of the game env ``k`` plays now."""
         return self._native.game_seed(k)
 
-    def history(self, k: int) -> list[str]:
-        """The actions of env ``k``'s current game so far, in notation."""
-        return self._native.history(k)
-
     def close(self):
         """Nothing to release."""
 
