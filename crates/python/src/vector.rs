@@ -251,6 +251,8 @@ pub(crate) struct VectorEnv {
     threads: usize,
     /// The threads of a step, when more than one.
     pool: Option<rayon::ThreadPool>,
+    /// A reset has been made: one without a seed moves every env to its next game.
+    started: bool,
     /// Behind a lock so that the class is `Sync`; one call steps at a time.
     state: Mutex<(Vec<Slot>, Buffers)>,
 }
@@ -392,7 +394,7 @@ impl VectorEnv {
         } else {
             None
         };
-        Ok(VectorEnv { table, threads, pool, state: Mutex::new((slots, buffers)) })
+        Ok(VectorEnv { table, threads, pool, started: false, state: Mutex::new((slots, buffers)) })
     }
 
     /// How many games are stepped together.
@@ -426,26 +428,31 @@ impl VectorEnv {
         self.table.obs_len
     }
 
-    /// Restarts every env at its first game of the run seeded `seed` (or the current run
-    /// seed); returns the batch `(obs, mask, to_move, reward, terminated, final_obs)` as
-    /// little-endian `bytes` (float32, uint8, int64, float32, uint8, float32).
+    /// `seed` given: restarts every env at its first game of the run seeded `seed`; none:
+    /// every env starts its next game of the run (as a reset without a seed does in the
+    /// single environments); the first reset without a seed keeps each at its first game. Returns the batch `(obs, mask, to_move, reward,
+    /// terminated, final_obs)` as little-endian `bytes` (float32, uint8, int64, float32,
+    /// uint8, float32).
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Batch<'py>> {
         if let Some(s) = seed {
             self.table.seed = s;
         }
+        let next = seed.is_none() && self.started;
         let (table, pool) = (&self.table, self.pool.as_ref());
         let mut guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let (slots, buffers) = &mut *guard;
         py.detach(|| -> Result<(), String> {
             for (k, slot) in slots.iter_mut().enumerate() {
-                *slot = table.start(k as u64, 0).map_err(|e| format!("env {k}: {e}"))?;
+                let episode = if next { slot.episode + 1 } else { 0 };
+                *slot = table.start(k as u64, episode).map_err(|e| format!("env {k}: {e}"))?;
             }
             buffers.final_obs.fill(0.0);
             buffers.terminated.fill(0);
             table.step_all(slots, &[], pool, buffers.rows())
         })
         .map_err(SimulationError::new_err)?;
+        self.started = true;
         Self::batch(py, buffers)
     }
 

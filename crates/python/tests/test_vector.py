@@ -81,6 +81,15 @@ def test_seeds_reproduce_and_reset_restarts_the_run():
     env = VectorEnv("puerto-rico", players=4, num_envs=4, seed=1)
     first = env.reset(seed=7)
     assert env.seed == 7 and np.array_equal(first.observation, one[0].observation)
+    # Without a seed, a reset starts each env's next game: env k's game k + N, then k + 2N.
+    env.step(random_actions(first.action_mask, np.random.default_rng(0)))
+    env.reset()
+    assert [env.game_seed(k) for k in range(4)] == [game_seed(7, k + 4) for k in range(4)]
+    env.reset()
+    assert [env.game_seed(k) for k in range(4)] == [game_seed(7, k + 8) for k in range(4)]
+    # The first reset without a seed plays each env's first game.
+    fresh = VectorEnv("puerto-rico", players=4, num_envs=4, seed=7)
+    assert np.array_equal(fresh.reset().observation, one[0].observation) and fresh.game_seed(3) == game_seed(7, 3)
     other = VectorEnv("puerto-rico", players=4, num_envs=4, seed=8).reset()
     assert not np.array_equal(other.observation, first.observation)
 

@@ -147,7 +147,7 @@ class VectorEnv:
     def observation_len(self) -> int:
         """How many numbers an observation has."""
     def reset(self, seed: Optional[int] = None) -> tuple[bytes, bytes, bytes, bytes, bytes, Optional[bytes]]:
-        """Restarts every env at its first game; returns ``(obs, mask, to_move, reward, terminated, final_obs)``."""
+        """Every env at its first game of run ``seed``, or its next game; returns ``(obs, mask, to_move, reward, terminated, final_obs)``."""
     def step(self, actions: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, Optional[bytes]]:
         """Plays one action id per env (little-endian uint32 bytes); returns the batch as ``reset`` does."""
     def game_seed(self, k: int) -> int:

@@ -27,7 +27,9 @@ game's outcome is in ``reward``/``terminated``/``final_observation``.
 Seeds: env ``k`` plays games ``k``, ``k + N``, ``k + 2N``, … of the run seeded ``seed``,
 i.e. game seeds ``game_seed(seed, k + j * N)`` for its ``j``-th game, so ``num_envs=1``
 plays the games of ``rulesmith simulate --seed s`` in order. ``reset(seed=s)`` starts
-every env at its game 0 of run ``s``. The same seed and actions give the same batches for
+every env at its game 0 of run ``s``; ``reset()`` without a seed starts each env's next
+game (the first such reset keeps each env at its first game), as a reset without a seed
+does in :mod:`rulesmith.env`. The same seed and actions give the same batches for
 any ``num_threads``.
 
 :class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for one learning seat,
@@ -104,7 +106,7 @@ class VectorEnv:
         )
 
     def reset(self, seed: int | None = None) -> Batch:
-        """Restarts every env at its first game of the run seeded ``seed`` (or the current one)."""
+        """``seed``: every env at its first game of the run seeded ``seed``; none: each env's next game."""
         return self._batch(self._native.reset(seed))
 
     def step(self, actions) -> Batch:
@@ -202,7 +204,8 @@ if gym is not None:
             return self._mask.astype(bool)
 
         def reset(self, *, seed=None, options=None):
-            """Restarts every env at its first game of run ``seed`` (seeds as in :class:`VectorEnv`)."""
+            """Every env at its first game of run ``seed``, or without a seed at its next game
+            (seeds as in :class:`VectorEnv`)."""
             if isinstance(seed, (list, tuple)):
                 raise ValueError("seed: give one run seed (env k plays its games from it), not a list")
             return self._obs(self.env.reset(seed)), {}
