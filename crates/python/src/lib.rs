@@ -20,6 +20,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
+mod vector;
+
 create_exception!(
     _rulesmith,
     RulesetError,
@@ -696,6 +698,7 @@ fn bundled() -> Vec<&'static str> {
 fn _rulesmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Ruleset>()?;
     m.add_class::<Game>()?;
+    m.add_class::<vector::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;

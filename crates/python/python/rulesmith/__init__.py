@@ -16,8 +16,9 @@ The distribution on PyPI is ``rulesmith-games`` (``pip install rulesmith-games``
 name ``rulesmith`` there belongs to another project); the import name is ``rulesmith``.
 ``rulesmith.__version__`` is the version of the crates it was built from.
 
-Environments: ``rulesmith.env`` (PettingZoo AEC) and ``rulesmith.gym`` (Gymnasium,
-one seat against rulesmith bots).
+Environments: ``rulesmith.env`` (PettingZoo AEC), ``rulesmith.gym`` (Gymnasium,
+one seat against rulesmith bots) and ``rulesmith.vector`` (N games stepped per call in
+Rust, as numpy batches; a Gymnasium vector env for one seat).
 """
 
 from rulesmith._rulesmith import (

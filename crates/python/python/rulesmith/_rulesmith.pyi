@@ -114,6 +114,45 @@ class Game:
     def record(self, bots: Optional[Sequence[str]] = None) -> dict[str, Any]:
         """The game as a record (what ``rulesmith replay`` reads)."""
 
+class VectorEnv:
+    """``num_envs`` games of one ruleset stepped together in Rust (see ``rulesmith.vector``)."""
+
+    def __init__(
+        self,
+        ruleset: str,
+        players: int,
+        num_envs: int,
+        seed: int,
+        num_threads: Optional[int] = None,
+        seat: Optional[int] = None,
+        opponents: Optional[Sequence[str]] = None,
+    ) -> None:
+        """With ``seat``, that seat learns and ``opponents`` (one bot per seat) play the others."""
+    @property
+    def num_envs(self) -> int:
+        """How many games are stepped together."""
+    @property
+    def players(self) -> int:
+        """The player count."""
+    @property
+    def seed(self) -> int:
+        """The run seed: env ``k``'s ``j``-th game has seed ``game_seed(seed, k + j * num_envs)``."""
+    @property
+    def num_threads(self) -> int:
+        """How many threads a step uses."""
+    @property
+    def action_count(self) -> int:
+        """How many action ids there are (the mask's width)."""
+    @property
+    def observation_len(self) -> int:
+        """How many numbers an observation has."""
+    def reset(self, seed: Optional[int] = None) -> tuple[bytes, bytes, bytes, bytes, bytes, Optional[bytes]]:
+        """Every env at its first game of run ``seed``, or its next game; returns ``(obs, mask, to_move, reward, terminated, final_obs)``."""
+    def step(self, actions: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, Optional[bytes]]:
+        """Plays one action id per env (little-endian uint32 bytes); returns the batch as ``reset`` does."""
+    def game_seed(self, k: int) -> int:
+        """The seed of the game env ``k`` plays now."""
+
 def simulate(
     ruleset: str,
     players: Optional[int] = None,

@@ -1,0 +1,221 @@
+"""Batched environments: N games stepped per call in Rust, as numpy arrays.
+
+``VectorEnv("puerto-rico", players=4, num_envs=N, seed=s, num_threads=None)`` holds N games
+and plays one action per game per ``step`` call (one call into Rust per batch, the GIL
+released; ``num_threads`` > 1 steps chunks of games on that many threads). ``reset()`` and
+``step(actions)`` return a :class:`Batch` of numpy arrays:
+
+- ``observation``: float32 ``(N, observation_len)``, each row for the seat to move;
+- ``action_mask``: uint8 ``(N, action_count)``, 1 where the action id is legal;
+- ``to_move``: int64 ``(N,)``, the seat each row's decision belongs to;
+- ``reward``: float32 ``(N, players)``, each seat's share of the win (1, or 1/k for each of
+  k tied winners, 0 otherwise and 0 for all in a game stopped by a safety cap) in the step
+  that ends a game, else 0 (the convention of :mod:`rulesmith.env` and :mod:`rulesmith.gym`);
+- ``terminated``: bool ``(N,)``, the game ended in this step;
+- ``final_observation``: float32 ``(N, observation_len)``, for rows that ended, the
+  finished game's last observation for the seat that played the final action (zeros
+  elsewhere).
+
+Multi-agent shape: every row is a decision of whichever seat ``to_move`` says; a learner
+keeps its own per-seat bookkeeping (reward rows are per seat, so each seat's return is
+there when its game ends).
+
+Auto-reset is Gymnasium 1.x's ``"same_step"``: a game that ends is replaced in the same
+step by the env's next game, so every returned row is a live decision; the finished
+game's outcome is in ``reward``/``terminated``/``final_observation``.
+
+Seeds: env ``k`` plays games ``k``, ``k + N``, ``k + 2N``, … of the run seeded ``seed``,
+i.e. game seeds ``game_seed(seed, k + j * N)`` for its ``j``-th game, so ``num_envs=1``
+plays the games of ``rulesmith simulate --seed s`` in order. ``reset(seed=s)`` starts
+every env at its game 0 of run ``s``; ``reset()`` without a seed starts each env's next
+game (the first such reset keeps each env at its first game), as a reset without a seed
+does in :mod:`rulesmith.env`. The same seed and actions give the same batches for
+any ``num_threads``.
+
+:class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for one learning seat,
+rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from rulesmith._episodes import player_count
+from rulesmith._rulesmith import DEFAULT_SEED, Ruleset
+from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
+
+
+class Batch(NamedTuple):
+    """One step's arrays (shapes in the module docs)."""
+
+    observation: np.ndarray
+    action_mask: np.ndarray
+    to_move: np.ndarray
+    reward: np.ndarray
+    terminated: np.ndarray
+    final_observation: np.ndarray
+
+
+def _source(ruleset) -> tuple[Ruleset, str]:
+    r = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
+    return r, r.source
+
+
+class VectorEnv:
+    """N games of one ruleset stepped together in Rust; every seat is the caller's."""
+
+    def __init__(
+        self,
+        ruleset: str | Ruleset = "puerto-rico",
+        players: int | None = None,
+        num_envs: int = 1,
+        seed: int = DEFAULT_SEED,
+        num_threads: int | None = None,
+        *,
+        _seat: int | None = None,
+        _opponents: list[str] | None = None,
+    ):
+        self.ruleset, source = _source(ruleset)
+        self.players = player_count(players, self.ruleset)
+        self._native = _NativeVectorEnv(source, self.players, num_envs, seed, num_threads, _seat, _opponents)
+        self.num_envs = num_envs
+        self.num_threads = self._native.num_threads
+        self.action_count = self._native.action_count
+        self.observation_len = self._native.observation_len
+        # Shared by every step in which no game ends (read-only, like the arrays over bytes).
+        self._no_final = np.zeros((num_envs, self.observation_len), np.float32)
+        self._no_final.flags.writeable = False
+
+    @property
+    def seed(self) -> int:
+        """The run seed (see the module docs for the games it gives each env)."""
+        return self._native.seed
+
+    def _batch(self, raw) -> Batch:
+        obs, mask, to_move, reward, term, final = raw
+        n = self.num_envs
+        return Batch(
+            np.frombuffer(obs, np.float32).reshape(n, self.observation_len),
+            np.frombuffer(mask, np.uint8).reshape(n, self.action_count),
+            np.frombuffer(to_move, np.int64),
+            np.frombuffer(reward, np.float32).reshape(n, self.players),
+            np.frombuffer(term, np.bool_),
+            self._no_final if final is None else np.frombuffer(final, np.float32).reshape(n, self.observation_len),
+        )
+
+    def reset(self, seed: int | None = None) -> Batch:
+        """``seed``: every env at its first game of the run seeded ``seed``; none: each env's next game."""
+        return self._batch(self._native.reset(seed))
+
+    def step(self, actions) -> Batch:
+        """Plays ``actions[k]`` (an action id set in row ``k`` of the mask) in env ``k``, for every
+        ``k``; an id not legal raises ``ValueError`` naming the env and the id (nothing is played)."""
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions: expected {self.num_envs} integer action ids, got shape {a.shape} of {a.dtype}")
+        if a.size and (a.min() < 0 or a.max() >= self.action_count):
+            k = int(np.argmax((a < 0) | (a >= self.action_count)))
+            raise ValueError(f"env {k}: action id {int(a[k])} is not an action id (0 to {self.action_count - 1})")
+        return self._batch(self._native.step(a.astype("<u4").tobytes()))
+
+    def game_seed(self, k: int) -> int:
+        """The seed of the game env ``k`` plays now."""
+        return self._native.game_seed(k)
+
+    def close(self):
+        """Nothing to release."""
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal id per row of ``mask`` (a random policy for rollouts)."""
+    n, width = mask.shape
+    # One pass over the mask (as bools: numpy's fast path), then each row's run of legal
+    # ids found by binary search: scanning the mask per row costs several times more.
+    flat = np.flatnonzero(mask.view(np.bool_).reshape(-1))
+    bounds = np.arange(n + 1) * width
+    edges = np.searchsorted(flat, bounds)
+    starts = edges[:-1]
+    return flat[starts + (rng.random(n) * (edges[1:] - starts)).astype(np.intp)] - bounds[:-1]
+
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+except ImportError:  # gymnasium is optional (the `envs` extra)
+    gym = None
+
+
+if gym is not None:
+
+    class RulesmithVectorEnv(gym.vector.VectorEnv):
+        """``num_envs`` games in which ``seat`` learns and rulesmith bots (``opponents``: one
+        name, or a list for the other seats or for every seat) play the others, stepped in
+        Rust. Observations are dicts of batched ``observation`` (float32) and ``action_mask``
+        (int8) as in :class:`rulesmith.gym.RulesmithGymEnv`; rewards are the learner's win
+        share. Auto-reset ``"same_step"``: ``infos["final_obs"]`` (with ``infos["_final_obs"]``
+        marking the rows) holds a finished game's last observation for the learner."""
+
+        metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+        def __init__(
+            self,
+            ruleset: str | Ruleset = "puerto-rico",
+            players: int | None = None,
+            num_envs: int = 1,
+            seat: int = 0,
+            opponents: str | list[str] = "random",
+            seed: int = DEFAULT_SEED,
+            num_threads: int | None = None,
+        ):
+            r, _ = _source(ruleset)
+            n = player_count(players, r)
+            if not 0 <= seat < n:
+                raise ValueError(f"seat {seat} is not at a {n}-player table")
+            bots = [opponents] * n if isinstance(opponents, str) else list(opponents)
+            if len(bots) == n - 1:
+                bots.insert(seat, "-")
+            if len(bots) != n:
+                raise ValueError(f"{len(bots)} opponents for {n - 1} other seats")
+            self.seat = seat
+            self.bots = bots
+            self.env = VectorEnv(r, n, num_envs, seed, num_threads, _seat=seat, _opponents=bots)
+            self.num_envs = num_envs
+            single = spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, (self.env.observation_len,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.env.action_count,), np.int8),
+                }
+            )
+            self.single_observation_space = single
+            self.single_action_space = spaces.Discrete(self.env.action_count)
+            self.observation_space = gym.vector.utils.batch_space(single, num_envs)
+            self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+            self._mask = None
+
+        def _obs(self, b: Batch) -> dict:
+            self._mask = b.action_mask
+            return {"observation": b.observation, "action_mask": b.action_mask.view(np.int8)}
+
+        def action_masks(self) -> np.ndarray:
+            """The learner's legal-action masks as booleans, ``(num_envs, action_count)``."""
+            return self._mask.astype(bool)
+
+        def reset(self, *, seed=None, options=None):
+            """Every env at its first game of run ``seed``, or without a seed at its next game
+            (seeds as in :class:`VectorEnv`)."""
+            if isinstance(seed, (list, tuple)):
+                raise ValueError("seed: give one run seed (env k plays its games from it), not a list")
+            return self._obs(self.env.reset(seed)), {}
+
+        def step(self, actions):
+            """Plays the learner's ids; bots play the other seats up to its next decision."""
+            b = self.env.step(actions)
+            reward = b.reward[:, self.seat].astype(np.float64)
+            term = b.terminated.copy()
+            infos = {}
+            if term.any():
+                infos = {"final_obs": np.where(term[:, None], b.final_observation, 0.0).astype(np.float32), "_final_obs": term}
+            return self._obs(b), reward, term, np.zeros(self.num_envs, bool), infos

@@ -1,0 +1,183 @@
+"""The batched environment (rulesmith.vector): shapes, agreement with single games, seeds,
+threads, errors and the Gymnasium vector wrapper."""
+
+import numpy as np
+import pytest
+
+import rulesmith
+from rulesmith import Ruleset, game_seed
+from rulesmith._episodes import win_share
+from rulesmith.vector import VectorEnv, random_actions
+
+
+def _batches(env, steps, rng_seed=0):
+    rng = np.random.default_rng(rng_seed)
+    b = env.reset()
+    out = [b]
+    for _ in range(steps):
+        b = env.step(random_actions(b.action_mask, rng))
+        out.append(b)
+    return out
+
+
+def test_shapes_and_dtypes():
+    env = VectorEnv("puerto-rico", players=4, num_envs=5, seed=3)
+    b = env.reset()
+    n, o, a = 5, env.observation_len, env.action_count
+    assert (b.observation.shape, b.observation.dtype) == ((n, o), np.float32)
+    assert (b.action_mask.shape, b.action_mask.dtype) == ((n, a), np.uint8)
+    assert (b.to_move.shape, b.to_move.dtype) == ((n,), np.int64)
+    assert (b.reward.shape, b.reward.dtype) == ((n, 4), np.float32)
+    assert (b.terminated.shape, b.terminated.dtype) == ((n,), np.bool_)
+    assert (b.final_observation.shape, b.final_observation.dtype) == ((n, o), np.float32)
+    probe = Ruleset("puerto-rico").new_game(4, 1)
+    assert (o, a) == (probe.observation_len, probe.action_count)
+
+
+@pytest.mark.parametrize("name", ["puerto-rico", "santiago-de-cuba"])
+def test_every_row_is_the_single_game_of_its_seed(name):
+    """Each env replays, with plain `Game`s, games k, k+N, … of the run: masks are the legal ids,
+    observations the mover's, rewards the win shares, and a finished game restarts at once."""
+    n, seed, players = 3, 11, 4 if name == "puerto-rico" else 3
+    env = VectorEnv(name, players=players, num_envs=n, seed=seed)
+    r = Ruleset(name)
+    games = [r.new_game(players, game_seed(seed, k)) for k in range(n)]
+    episodes = [0] * n
+    rng = np.random.default_rng(5)
+    b = env.reset()
+    ended = 0
+    for _ in range(1200):
+        for k, g in enumerate(games):
+            ids = np.flatnonzero(b.action_mask[k])
+            assert list(ids) == sorted(g.legal_ids()), k
+            assert b.to_move[k] == g.to_move
+            assert np.array_equal(b.observation[k], np.frombuffer(g.observation(g.to_move), np.float32))
+            assert env.game_seed(k) == g.seed
+        actions = random_actions(b.action_mask, rng)
+        movers = [g.to_move for g in games]
+        b = env.step(actions)
+        for k, g in enumerate(games):
+            g.play_id(int(actions[k]))
+            if g.to_move is None:
+                assert b.terminated[k]
+                out = g.outcome()
+                assert list(b.reward[k]) == pytest.approx([win_share(out, s) for s in range(players)])
+                final = np.frombuffer(g.observation(movers[k]), np.float32)
+                assert np.array_equal(b.final_observation[k], final)
+                episodes[k] += 1
+                ended += 1
+                games[k] = r.new_game(players, game_seed(seed, k + episodes[k] * n))
+            else:
+                assert not b.terminated[k] and not b.reward[k].any() and not b.final_observation[k].any()
+    assert ended >= n, "every env finished a game"
+
+
+def test_seeds_reproduce_and_reset_restarts_the_run():
+    one = _batches(VectorEnv("puerto-rico", players=4, num_envs=4, seed=7), 300)
+    two = _batches(VectorEnv("puerto-rico", players=4, num_envs=4, seed=7), 300)
+    for x, y in zip(one, two):
+        for a, b in zip(x, y):
+            assert np.array_equal(a, b)
+    env = VectorEnv("puerto-rico", players=4, num_envs=4, seed=1)
+    first = env.reset(seed=7)
+    assert env.seed == 7 and np.array_equal(first.observation, one[0].observation)
+    # Without a seed, a reset starts each env's next game: env k's game k + N, then k + 2N.
+    env.step(random_actions(first.action_mask, np.random.default_rng(0)))
+    env.reset()
+    assert [env.game_seed(k) for k in range(4)] == [game_seed(7, k + 4) for k in range(4)]
+    env.reset()
+    assert [env.game_seed(k) for k in range(4)] == [game_seed(7, k + 8) for k in range(4)]
+    # The first reset without a seed plays each env's first game.
+    fresh = VectorEnv("puerto-rico", players=4, num_envs=4, seed=7)
+    assert np.array_equal(fresh.reset().observation, one[0].observation) and fresh.game_seed(3) == game_seed(7, 3)
+    other = VectorEnv("puerto-rico", players=4, num_envs=4, seed=8).reset()
+    assert not np.array_equal(other.observation, first.observation)
+
+
+def test_threads_give_the_same_batches_as_one_thread():
+    single = _batches(VectorEnv("puerto-rico", players=4, num_envs=7, seed=2), 900)
+    env = VectorEnv("puerto-rico", players=4, num_envs=7, seed=2, num_threads=3)
+    assert env.num_threads == 3
+    threaded = _batches(env, 900)
+    assert sum(int(b.terminated.sum()) for b in single) >= 7
+    for x, y in zip(single, threaded):
+        for a, b in zip(x, y):
+            assert np.array_equal(a, b)
+
+
+def test_an_illegal_id_raises_naming_the_env_and_plays_nothing():
+    env = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1)
+    b = env.reset()
+    actions = random_actions(b.action_mask, np.random.default_rng(0))
+    bad = int(np.flatnonzero(b.action_mask[2] == 0)[0])
+    actions[2] = bad
+    with pytest.raises(ValueError, match=rf"env 2: action id {bad} is not legal"):
+        env.step(actions)
+    # Nothing was played: the next step is that of a twin env that never saw the bad id.
+    actions[2] = int(np.flatnonzero(b.action_mask[2])[0])
+    twin = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1)
+    twin.reset()
+    for x, y in zip(env.step(actions), twin.step(actions)):
+        assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="env 1: action id 99999"):
+        env.step([0, 99999, 0])
+    with pytest.raises(ValueError, match="3 integer action ids"):
+        env.step([0, 1])
+    with pytest.raises(ValueError, match="integer"):
+        env.step([0.5, 1.0, 2.0])
+    with pytest.raises(ValueError, match="num_envs=0"):
+        VectorEnv("puerto-rico", players=4, num_envs=0)
+    with pytest.raises(ValueError, match="num_threads=0"):
+        VectorEnv("puerto-rico", players=4, num_envs=2, num_threads=0)
+    with pytest.raises(ValueError, match="num_envs=65536: its batches would take"):
+        VectorEnv("puerto-rico-expansion", players=4, num_envs=65536)
+    with pytest.raises(ValueError, match="7 players"):
+        VectorEnv("puerto-rico", players=7, num_envs=2)
+
+
+def test_gymnasium_vector_wrapper_plays_the_single_env_games():
+    gym = pytest.importorskip("gymnasium")
+    from rulesmith.gym import RulesmithGymEnv
+    from rulesmith.vector import RulesmithVectorEnv
+
+    envs = RulesmithVectorEnv("puerto-rico", players=3, num_envs=2, seat=1, opponents="random", seed=4)
+    assert isinstance(envs, gym.vector.VectorEnv)
+    assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    obs, info = envs.reset(seed=4)
+    assert envs.observation_space.contains(obs)
+    # Env 0 plays game 0 of run 4: the game `RulesmithGymEnv.reset(seed=4)` starts, with the same bots.
+    single = RulesmithGymEnv("puerto-rico", players=3, seat=1, opponents="random")
+    sobs, _ = single.reset(seed=4)
+    rng = np.random.default_rng(1)
+    for _ in range(2000):
+        assert np.array_equal(obs["observation"][0], sobs["observation"])
+        assert np.array_equal(obs["action_mask"][0], sobs["action_mask"])
+        actions = random_actions(envs.action_masks().view(np.uint8), rng)
+        assert envs.action_space.contains(actions)
+        obs, reward, term, trunc, info = envs.step(actions)
+        assert envs.observation_space.contains(obs) and reward.shape == (2,) and not trunc.any()
+        sobs, sreward, sterm, _, sinfo = single.step(int(actions[0]))
+        assert term[0] == sterm and reward[0] == sreward
+        if sterm:
+            assert info["_final_obs"][0]
+            assert np.array_equal(info["final_obs"][0], sobs["observation"])
+            break
+    else:
+        pytest.fail("the game did not end")
+    with pytest.raises(ValueError, match="seat 3"):
+        RulesmithVectorEnv("puerto-rico", players=3, seat=3)
+    with pytest.raises(ValueError, match="nobody"):
+        RulesmithVectorEnv("puerto-rico", players=3, opponents="nobody")
+
+
+def test_vector_benchmark_runs():
+    from rulesmith.bench import run_vector
+
+    r = run_vector("puerto-rico", players=4, games=4, num_envs=4, threads=2)
+    assert r["games"] >= 4 and r["decisions"] > 100 and r["games_per_second"] > 0
+
+
+def test_the_package_exports_the_vector_module():
+    import rulesmith.vector
+
+    assert rulesmith.vector.VectorEnv is VectorEnv
