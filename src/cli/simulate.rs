@@ -229,6 +229,17 @@ pub fn simulate(
 }
 
 /// `rulesmith compare A B ...`.
+/// The games CSV and the HTML page asked for must be distinct files and never one of the
+/// inputs (they are written over).
+pub fn check_outputs(spec: &RunSpec, inputs: &[&str]) -> Result<(), Failure> {
+    let outputs: Vec<(&str, &Path)> =
+        [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
+            .into_iter()
+            .filter_map(|(w, p)| p.map(|p| (w, p)))
+            .collect();
+    output::check_distinct(&outputs, inputs)
+}
+
 pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     let all: Vec<Ruleset> = args.iter().map(|a| load(a, &spec.sets)).collect::<Result<_, _>>()?;
     // Rulesets with the same rules (apart from name and description) would play the same
@@ -257,12 +268,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         // Asked-for outputs are still checked (never over an input), though none is written.
         let inputs: Vec<&str> =
             rulesets.iter().flat_map(|r| r.loaded.sources.names()).chain(args.iter().map(String::as_str)).collect();
-        let outputs: Vec<(&str, &Path)> =
-            [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
-                .into_iter()
-                .filter_map(|(w, p)| p.map(|p| (w, p)))
-                .collect();
-        output::check_distinct(&outputs, &inputs)?;
+        check_outputs(spec, &inputs)?;
         if f == Format::Json {
             emit_json(&serde_json::json!({ "identical": identical }));
         } else {
@@ -284,12 +290,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     opts.rotate_seats = spec.rotate_seats.unwrap_or(names.windows(2).any(|w| w[0] != w[1]));
     configure_threads(spec.threads)?;
     let inputs: Vec<&str> = rulesets.iter().flat_map(|r| r.loaded.sources.names()).collect();
-    let outputs: Vec<(&str, &Path)> =
-        [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
-            .into_iter()
-            .filter_map(|(w, p)| p.map(|p| (w, p)))
-            .collect();
-    output::check_distinct(&outputs, &inputs)?;
+    check_outputs(spec, &inputs)?;
     // Outputs are temporary files until the run is whole: SIGINT or SIGTERM removes them.
     output::stop_on_signals();
     let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;

@@ -5,7 +5,7 @@ use super::common::{Failure, Format, bad, configure_threads, emit, emit_json, lo
 use super::games_csv::GamesCsv;
 use super::html::HtmlOut;
 use super::output;
-use super::simulate::{PairedRun, RunSpec, options, play_paired};
+use super::simulate::{PairedRun, RunSpec, check_outputs, options, play_paired};
 use rulesmith::Ruleset;
 use rulesmith::core::paired::{self, Difference};
 use rulesmith::core::ruleset::overrides;
@@ -13,7 +13,6 @@ use rulesmith::core::sim::{Report, SimOptions};
 use rulesmith::core::sweep::{self, MAX_POINTS, Named, Vary};
 use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// What `sweep` (and `tune`) asked for.
 pub struct SweepArgs {
@@ -159,12 +158,7 @@ pub fn sweep(a: &SweepArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     let mut opts = sweep_options(spec, plan.players)?;
     opts.shard = a.shard.as_deref().map(super::common::parse_shard).transpose()?;
     let inputs: Vec<&str> = plan.rulesets.iter().flat_map(|r| r.loaded.sources.names()).collect();
-    let outputs: Vec<(&str, &Path)> =
-        [("the games CSV", spec.games_csv.as_deref()), ("the HTML page", spec.html.as_deref())]
-            .into_iter()
-            .filter_map(|(w, p)| p.map(|p| (w, p)))
-            .collect();
-    output::check_distinct(&outputs, &inputs)?;
+    check_outputs(spec, &inputs)?;
     output::stop_on_signals();
     let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
     let mut csv = match &spec.games_csv {
