@@ -230,14 +230,18 @@ fn greedy<G: Evaluate>(game: &G, state: &G::State, legal: &[G::Action], rng: &mu
     // generator, so the bot cannot see them before choosing (hidden stays hidden).
     let known = seat_sample(game, &game.observe(state, me), me, rng);
     let mut buf = Vec::new();
+    // What is legal in the drawn position, listed once (not checked again per candidate).
+    let mut known_legal = Vec::new();
+    game.legal_actions(&known, &mut known_legal);
     let mut best = legal[0];
     let mut best_value = f64::NEG_INFINITY;
     let mut ties = 0u32;
     for &a in legal {
-        let mut next = known.clone();
-        if game.apply(&mut next, a).is_err() {
+        if !known_legal.contains(&a) {
             continue;
         }
+        let mut next = known.clone();
+        game.apply_legal(&mut next, a);
         let v = turn_value(game, &next, me, depth, &mut buf);
         if v > best_value + 1e-9 {
             best_value = v;
