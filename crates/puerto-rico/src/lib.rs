@@ -266,8 +266,8 @@ impl rulesmith_core::metrics::Metrics for Rules {
     }
 
     #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_decision(s, a, m);
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) -> bool {
+        self.metric_decision(s, a, m)
     }
 
     #[inline]
