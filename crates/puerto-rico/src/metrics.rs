@@ -51,7 +51,7 @@ impl Rules {
         self.goods_base() + PER_GOOD * GOODS
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) -> bool {
         let seat = usize::from(s.current);
         match a {
