@@ -1655,7 +1655,6 @@ fn merge_names_reports_of_another_version() {
     assert!(o.stderr.contains("made by another (earlier) version of rulesmith"), "{}", o.stderr);
 }
 
-
 /// Speed work must not change a game: the JSON report (its timing left out) and the record
 /// of fixed seeds of every bundled game, random and greedy, hash as they did before issue
 /// 31's harness work. A change here means other games or another report: say why in the
