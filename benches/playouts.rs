@@ -1,15 +1,20 @@
-//! Playout speed: random 4-player games of Puerto Rico (games/s), state clone, and
-//! legal-action generation. Run: `cargo bench --bench playouts`.
+//! Playout speed: one random game of each bundled game (4 players where the game seats 4,
+//! else its minimum), and for Puerto Rico the state clone and legal-action generation.
+//! Run: `cargo bench --bench playouts` (CI runs it once in test mode: `cargo test --benches`).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rulesmith::core::Rng;
 use rulesmith::core::game::{Game, ToMove};
-use rulesmith::core::ruleset::{self, Diagnostics};
+use rulesmith::core::ruleset::{self, Diagnostics, Node};
 use std::hint::black_box;
 
+fn typed<G>(name: &str, decode: fn(&Node, &mut Diagnostics) -> Option<G>) -> Option<G> {
+    let loaded = ruleset::load(name, rulesmith::BUNDLED).ok()?;
+    decode(&loaded.tree, &mut Diagnostics::default())
+}
+
 fn rules() -> Option<rulesmith_puerto_rico::Rules> {
-    let loaded = ruleset::load("puerto-rico", rulesmith::BUNDLED).ok()?;
-    rulesmith_puerto_rico::decode(&loaded.tree, &mut Diagnostics::default())
+    typed("puerto-rico", rulesmith_puerto_rico::decode)
 }
 
 /// One random playout; returns the number of decisions.
@@ -59,5 +64,31 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// `random_playout` of one game: a random game from a new seed each iteration (the
+/// figure is per game; the mean decisions a game is in the README's speed table).
+fn one<G: Game>(c: &mut Criterion, name: &str, game: Option<G>) {
+    let Some(game) = game else { return };
+    let players = rulesmith::core::sim::default_players(&game.players());
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(1));
+    // Mundo 163's random games run to the round cap: fewer samples keep the run short.
+    group.sample_size(if name == "mundo-163" { 10 } else { 50 });
+    let mut seed = 0u64;
+    let mut buf = Vec::with_capacity(64);
+    group.bench_function(format!("random_playout_{players}p"), |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(playout(&game, players, seed, &mut buf))
+        })
+    });
+    group.finish();
+}
+
+fn games(c: &mut Criterion) {
+    one(c, "puerto-rico-expansion", typed("puerto-rico-expansion", rulesmith_puerto_rico_expansion::decode));
+    one(c, "santiago-de-cuba", typed("santiago-de-cuba", rulesmith_santiago_de_cuba::decode));
+    one(c, "mundo-163", typed("mundo-163", rulesmith_mundo_163::decode));
+}
+
+criterion_group!(benches, bench, games);
 criterion_main!(benches);

@@ -349,7 +349,7 @@ struct RunArgs {
     /// seats, bots, scores, ranks, end, length and the game's per-seat metrics.
     #[arg(long, value_name = "FILE")]
     games_csv: Option<PathBuf>,
-    /// Skip the designer metrics: the fastest runs (about 11% fewer instructions for
+    /// Skip the designer metrics: the fastest runs (about 9% fewer instructions for
     /// random Puerto Rico games); the report then has no metrics section.
     #[arg(long)]
     no_metrics: bool,

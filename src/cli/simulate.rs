@@ -16,7 +16,6 @@ use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally
 use rulesmith::core::sweep::{self, Named};
 use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use std::time::Instant;
@@ -195,8 +194,7 @@ pub fn simulate(
         }
         if let (Some(w), None) = (writer.as_mut(), &write_error) {
             let bots = sim::rotated_bots(&opts.bots, players, g.rotation);
-            let line = Record::of_sim(&id, players, opts.seed, &bots, g).to_line();
-            if let Err(e) = writeln!(w, "{line}") {
+            if let Err(e) = Record::write_sim_line(w, &id, players, opts.seed, &bots, g) {
                 write_error = Some(e);
             }
         }

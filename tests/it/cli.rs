@@ -1654,3 +1654,37 @@ fn merge_names_reports_of_another_version() {
     let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
     assert!(o.stderr.contains("made by another (earlier) version of rulesmith"), "{}", o.stderr);
 }
+
+/// Speed work must not change a game: the JSON report (its timing left out) and the record
+/// of fixed seeds of every bundled game, random and greedy, hash as they did before issue
+/// 31's harness work. A change here means other games or another report: say why in the
+/// commit when you update a digest (a version bump changes every report's).
+#[test]
+fn reports_and_records_stay_the_same() {
+    use sha2::{Digest, Sha256};
+    let hash = |b: &[u8]| Sha256::digest(b).iter().take(8).map(|x| format!("{x:02x}")).collect::<String>();
+    let dir = scratch("same");
+    let cases = [
+        ("puerto-rico", "40", "random", "dbe6e8897b908094", "930359d539050bdc"),
+        ("puerto-rico-expansion", "40", "random", "3c139c9ffbe39103", "7a6a6689b65120ff"),
+        ("santiago-de-cuba", "40", "random", "24001ffde6981a96", "92924ec8938564f2"),
+        ("mundo-163", "3", "random", "d4291fb4cca421ad", "141d68850803e78d"),
+        ("puerto-rico", "2", "greedy", "d2b43d11ba899c80", "388cab8173649cf3"),
+        ("puerto-rico-expansion", "2", "greedy", "f0ec6dfaeaf82cf3", "47414493958d630d"),
+        ("santiago-de-cuba", "2", "greedy", "6b516d0d4c197824", "a5cfdf755f7415d1"),
+        ("mundo-163", "1", "greedy", "87fad9e02d518781", "f237b70b099eb48c"),
+    ];
+    for (game, games, bots, report, record) in cases {
+        let rec = dir.join(format!("{game}-{bots}.rec"));
+        let args = ["simulate", game, "--games", games, "--seed", "5", "--threads", "2", "--bots", bots];
+        let o = expect(&[&args[..], &["--format", "json", "--record", rec.to_str().unwrap()]].concat(), 0);
+        let timeless: String = o
+            .stdout
+            .lines()
+            .filter(|l| !l.contains("\"seconds\"") && !l.contains("\"games_per_second\""))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(hash(timeless.as_bytes()), report, "{game} {bots}: the report changed");
+        assert_eq!(hash(&std::fs::read(&rec).unwrap()), record, "{game} {bots}: the record changed");
+    }
+}

@@ -31,10 +31,14 @@ pub trait Metrics: Game + Evaluate {
         0
     }
     /// Called on the playout path before each decision is applied: records into `sheet`
-    /// what no final-state read can give (when something happened). Must not allocate.
-    fn metric_before(&self, _state: &Self::State, _action: Self::Action, _sheet: &mut MetricSheet) {}
-    /// Called right after each decision is applied (to see what it changed, with what
-    /// [`Metrics::metric_before`] kept in the sheet's scratch). Must not allocate.
+    /// what no final-state read can give (when something happened), and says whether
+    /// [`Metrics::metric_after`] must see this decision's result (most decisions need no
+    /// second look; skipping it keeps metrics cheap). Must not allocate.
+    fn metric_before(&self, _state: &Self::State, _action: Self::Action, _sheet: &mut MetricSheet) -> bool {
+        false
+    }
+    /// Called right after a decision whose [`Metrics::metric_before`] asked for it (to see
+    /// what it changed, with what that kept in the sheet's scratch). Must not allocate.
     fn metric_after(&self, _state: &Self::State, _sheet: &mut MetricSheet) {}
     /// A seat's standing at a round end, which the `lead changes` metric follows. Default:
     /// the heuristic; a game that can count its score so far gives that instead.
@@ -217,6 +221,31 @@ impl MetricTally {
         self.lead_changes = self.lead_changes.saturating_add(lc);
         self.lead_changes_sq = self.lead_changes_sq.saturating_add(lc * lc);
         let len = self.defs.len();
+        if let Some(values) = values.get(..players * len * 2).filter(|_| len > 0) {
+            // Each seat's row once, in seat order: per metric the same additions in the
+            // same order as the general loop below, without a lookup per cell.
+            let mut totals = vec![0i64; len];
+            for (s, row) in values.chunks_exact(len * 2).enumerate() {
+                let won = won(s);
+                for ((pair, sums), total) in row.chunks_exact(2).zip(&mut self.sums).zip(&mut totals) {
+                    let (count, rounds) = (pair[0], pair[1]);
+                    *total = total.saturating_add(count);
+                    sums.round_sum = sums.round_sum.saturating_add(rounds);
+                    if count != 0 {
+                        sums.seats_with += 1;
+                        sums.win_with += won;
+                    }
+                }
+            }
+            for (sums, total) in self.sums.iter_mut().zip(totals) {
+                sums.sum = sums.sum.saturating_add(total);
+                sums.sum_sq = sums.sum_sq.saturating_add(total.unsigned_abs().saturating_mul(total.unsigned_abs()));
+                if total != 0 {
+                    sums.games_with += 1;
+                }
+            }
+            return;
+        }
         for (m, sums) in self.sums.iter_mut().enumerate() {
             let mut total = 0i64;
             for s in 0..players {

@@ -96,6 +96,59 @@ impl Record {
         }
     }
 
+    /// Writes the record of one simulated game as one JSON line with its newline: the
+    /// bytes of `Record::of_sim(..).to_line()` and a newline, without copying the game's
+    /// actions (a recorded run writes every decision).
+    pub fn write_sim_line(
+        w: &mut impl std::io::Write,
+        id: &RulesetId,
+        players: usize,
+        run_seed: u64,
+        bots: &[BotSpec],
+        r: &GameResult,
+    ) -> std::io::Result<()> {
+        // Field for field the shape of `Record`, borrowed.
+        #[derive(Serialize)]
+        struct Line<'a> {
+            ruleset: &'a str,
+            source: &'a str,
+            digest: &'a str,
+            #[serde(skip_serializing_if = "<[String]>::is_empty")]
+            overrides: &'a [String],
+            game: &'a str,
+            players: usize,
+            seed: u64,
+            index: u64,
+            run_seed: u64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            rotation: Option<u32>,
+            bots: Vec<String>,
+            actions: &'a [String],
+            rounds: u32,
+            result: &'a Outcome,
+        }
+        let line = Line {
+            ruleset: &id.name,
+            source: &id.source,
+            digest: &id.digest,
+            overrides: &id.overrides,
+            game: &id.game,
+            players,
+            seed: r.seed,
+            index: r.index,
+            run_seed,
+            rotation: Some(r.rotation).filter(|&k| k > 0),
+            bots: (0..players)
+                .map(|s| bots.get(s).map_or_else(|| BotSpec::Random.to_string(), ToString::to_string))
+                .collect(),
+            actions: &r.actions,
+            rounds: r.rounds,
+            result: &r.outcome,
+        };
+        serde_json::to_writer(&mut *w, &line).map_err(std::io::Error::from)?;
+        w.write_all(b"\n")
+    }
+
     /// The record as one JSON line (without the newline).
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()

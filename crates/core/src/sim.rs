@@ -226,9 +226,11 @@ fn run_game<G: Metrics + StateJson>(
             actions.push(game.format_action(&state, action));
         }
         if metrics {
-            game.metric_before(&state, action, &mut sheet);
+            let after = game.metric_before(&state, action, &mut sheet);
             game.apply_legal(&mut state, action);
-            game.metric_after(&state, &mut sheet);
+            if after {
+                game.metric_after(&state, &mut sheet);
+            }
             let now = game.progress(&state).rounds;
             if now != round {
                 round = now;

@@ -22,9 +22,11 @@ where
     }
 
     #[inline]
-    fn metric_before(&self, s: &T::State, a: Self::Action, m: &mut MetricSheet) {
-        if let Staged::Play(a) = a {
-            self.base().metric_before(self.base_state(s), a, m);
+    fn metric_before(&self, s: &T::State, a: Self::Action, m: &mut MetricSheet) -> bool {
+        match a {
+            Staged::Play(a) => self.base().metric_before(self.base_state(s), a, m),
+            // The decision that ends the setup lets the base game look at its start.
+            _ => true,
         }
     }
 

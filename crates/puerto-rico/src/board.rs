@@ -172,13 +172,15 @@ pub fn shipping_bonus(rules: &Rules, p: &Player) -> u16 {
 /// VP of the player's buildings plus the bonuses of occupied buildings (final scoring).
 pub fn building_points(rules: &Rules, p: &Player) -> i32 {
     let mut vp = 0i32;
+    // One pass (lead changes ask this at every round end): every building's printed VP,
+    // and the bonus of each occupied one.
     for b in p.city.iter() {
-        if let Some(x) = rules.buildings.get(b.building as usize) {
-            vp += i32::from(x.vp);
+        let Some(x) = rules.buildings.get(b.building as usize) else { continue };
+        vp += i32::from(x.vp);
+        if b.colonists == 0 {
+            continue;
         }
-    }
-    for e in effects(rules, p) {
-        vp += match *e {
+        vp += match x.effect {
             Effect::ProductionBuildingBonus { small, normal } => p
                 .city
                 .iter()

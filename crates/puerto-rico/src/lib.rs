@@ -265,9 +265,9 @@ impl rulesmith_core::metrics::Metrics for Rules {
         self.metric_count()
     }
 
-    #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
-        self.metric_decision(s, a, m);
+    #[inline(always)]
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) -> bool {
+        self.metric_decision(s, a, m)
     }
 
     #[inline]

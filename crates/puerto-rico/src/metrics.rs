@@ -51,8 +51,8 @@ impl Rules {
         self.goods_base() + PER_GOOD * GOODS
     }
 
-    #[inline]
-    pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) {
+    #[inline(always)]
+    pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) -> bool {
         let seat = usize::from(s.current);
         match a {
             Action::Build(b) => m.event(seat, usize::from(b), s.round),
@@ -78,6 +78,7 @@ impl Rules {
                 }
             }
         }
+        producing
     }
 
     #[inline]

@@ -62,8 +62,9 @@ pub fn format(rules: &Rules, ship_capacities: &[u8], a: Action) -> String {
     }
 }
 
-fn building_name(rules: &Rules, b: u8) -> String {
-    rules.buildings.get(b as usize).map_or_else(|| format!("building-{b}"), |b| b.id.clone())
+/// Borrowed where it can be: a recorded run names a building at every build.
+fn building_name(rules: &Rules, b: u8) -> std::borrow::Cow<'_, str> {
+    rules.buildings.get(b as usize).map_or_else(|| format!("building-{b}").into(), |b| b.id.as_str().into())
 }
 
 /// The notation of a group (a plantation kind, `quarry`, a building id, `san-juan`).
@@ -71,7 +72,7 @@ pub fn group_name(rules: &Rules, g: Group) -> String {
     match g {
         Group::Plantation(g) => g.name().into(),
         Group::Quarry => "quarry".into(),
-        Group::Building(b) => building_name(rules, b),
+        Group::Building(b) => building_name(rules, b).into_owned(),
         Group::SanJuan => "san-juan".into(),
     }
 }

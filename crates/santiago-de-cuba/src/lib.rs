@@ -268,8 +268,10 @@ impl rulesmith_core::metrics::Metrics for SantiagoDeCuba {
     }
 
     #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) {
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) -> bool {
+        // VP may change with any decision: the after hook sees every one.
         metrics::decision(&self.rules, self.to_move(s), s, a, m);
+        true
     }
 
     #[inline]
