@@ -573,12 +573,16 @@ cost = 300
         let r = d.render(&sources);
         let row = row.unwrap();
         assert_eq!((row.good, row.other, d.len()), (2, 0, 1), "{r}");
-        assert!(r.contains("r.toml:2:9: unknown good `suger`: expected one of sugar, rum; did you mean `sugar`?"), "{r}");
+        assert!(
+            r.contains("r.toml:2:9: unknown good `suger`: expected one of sugar, rum; did you mean `sugar`?"),
+            "{r}"
+        );
         // Outside the pass, or asked for another type, there is no context.
         assert!(de::context(|_: &Goods| ()).is_none());
         assert!(de::with_context(Goods(vec![]), || de::context(|_: &String| ())).is_none());
         // Outside a reading, the unknown name is an error of the format read.
-        let e = de::lookup::<serde_json::Error>(["a"], "good", &Located { value: "b".into(), origin: Origin::default() });
+        let e =
+            de::lookup::<serde_json::Error>(["a"], "good", &Located { value: "b".into(), origin: Origin::default() });
         assert!(e.is_err());
     }
 }
