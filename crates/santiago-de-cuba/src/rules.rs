@@ -293,7 +293,8 @@ struct Scoring {
 struct Head {
     /// Goods ids in order (`""` for an id that is not one), the first [`MAX_GOODS`].
     goods: Vec<String>,
-    /// Per good: delivered in place of any demanded good (`substitute_vp` given).
+    /// Per good: delivered in place of any demanded good (`substitute_vp` given, an
+    /// [`Amount`] as read).
     substitutes: Vec<bool>,
     /// Flower colour ids, the first [`MAX_FLOWERS`].
     flowers: Vec<String>,
@@ -323,7 +324,7 @@ impl Head {
             goods: goods.iter().map(id).collect(),
             substitutes: goods
                 .iter()
-                .map(|g| matches!(g.get("substitute_vp").map(|n| &n.kind), Some(Kind::Int(v)) if (0..=20).contains(v)))
+                .map(|g| matches!(g.get("substitute_vp").map(|n| &n.kind), Some(Kind::Int(v)) if (0..=AMOUNT_MAX).contains(v)))
                 .collect(),
             flowers: flowers.iter().map(id).collect(),
             citizens: items("citizens").len().min(MAX_CITIZENS),
@@ -411,8 +412,10 @@ fn across(s: Sections, head: &Head, d: &mut Diagnostics) -> Rules {
 // The fields' own readers. Each reads the shape the TOML has and reports what it finds
 // wrong with `de::reject` (or `de::checked`), going on with a neutral value.
 
+/// The most of a small amount.
+const AMOUNT_MAX: i64 = 20;
 /// A small amount: pesos, VP or goods of an effect.
-type Amount = Int<0, 20>;
+type Amount = Int<0, AMOUNT_MAX>;
 /// A list of goods ids (`["rum", "cigars"]`).
 type Ids = Located<Vec<Located<String>>>;
 /// Goods and their counts as written (`{ sugar = 1, tobacco = 2 }`).
