@@ -10,7 +10,6 @@ use rulesmith_core::MAX_PLAYERS;
 use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
 use rulesmith_core::ruleset::{Diagnostics, Kind, Node, Origin};
 use serde::{Deserialize, Deserializer};
-use std::cell::RefCell;
 
 /// Most map tiles (one bit each in a `u64`).
 pub const MAX_TILES: usize = 64;
@@ -379,7 +378,7 @@ impl Rules {
 /// cover, and the names other sections refer to (goods, terrains, cities), taken from the
 /// tree as written (their own problems are reported where they are read), with the
 /// origins the checks across sections report at.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Head {
     players: (usize, usize),
     goods: Vec<String>,
@@ -391,11 +390,6 @@ struct Head {
     at_cities: Origin,
     at_map: Origin,
     at_privileges: Origin,
-}
-
-thread_local! {
-    /// The [`Head`] of the reading under way.
-    static HEAD: RefCell<Head> = RefCell::new(Head::default());
 }
 
 impl Head {
@@ -446,9 +440,7 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
     let head = Head::of(tree);
     let players = head.players.0..=head.players.1;
-    let outer = HEAD.with(|h| h.replace(head));
-    let read: Option<Rules> = de::with_players(players, || de::from_tree(tree, d));
-    let head = HEAD.with(|h| h.replace(outer));
+    let read: Option<Rules> = de::with_context(head.clone(), || de::with_players(players, || de::from_tree(tree, d)));
     let mut rules = read?;
     across(&mut rules, &head, before, d);
     (d.len() == before).then_some(rules)
@@ -654,9 +646,8 @@ fn index_of<'a, E: serde::de::Error>(
 
 /// A good by name (its index), or `None` and the problem reported at `name`.
 fn good<E: serde::de::Error>(name: &Located<String>) -> Result<Option<u8>, E> {
-    let goods = HEAD.with(|h| h.borrow().goods.clone());
-    let found = index_of(goods.iter().map(String::as_str), "goods", &name.value, name.origin)?;
-    Ok(found.map(|i| i as u8))
+    let goods = de::context(|h: &Head| h.goods.clone()).unwrap_or_default();
+    Ok(de::lookup(goods.iter().map(String::as_str), "goods", name)?.map(|i| i as u8))
 }
 
 fn cities<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<City>, D::Error> {
@@ -719,10 +710,10 @@ fn hexes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Hex>, D::Error> {
         city: Option<Located<String>>,
     }
     let items = Located::<Vec<Located<Entry>>>::deserialize(d)?;
-    let (terrains, city_ids, at_map) = HEAD.with(|h| {
-        let h = h.borrow();
+    let (terrains, city_ids, at_map) = de::context(|h: &Head| {
         (h.terrains.clone(), h.cities.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>(), h.at_map)
-    });
+    })
+    .unwrap_or_default();
     if items.value.is_empty() || items.value.len() > MAX_TILES {
         let found = items.value.len();
         de::reject(at_map, format!("expected 1 to {MAX_TILES} hexes, found {found}"))?;
@@ -817,11 +808,9 @@ fn hold_levels<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
 /// A terrain by name (its index), for effects.
 fn terrain<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
     let name = Located::<String>::deserialize(d)?;
-    HEAD.with(|h| {
-        let names = h.borrow().terrains.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>();
-        let found = index_of(names.iter().map(String::as_str), "terrain", &name.value, name.origin)?;
-        Ok(found.map_or(0, |i| i as u8))
-    })
+    let names = de::context(|h: &Head| h.terrains.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
+    let found = de::lookup(names.iter().flatten().map(String::as_str), "terrain", &name)?;
+    Ok(found.map_or(0, |i| i as u8))
 }
 
 fn privilege_types<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PrivilegeType>, D::Error> {

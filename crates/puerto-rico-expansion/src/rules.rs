@@ -1,10 +1,12 @@
 //! The validated expansion ruleset: the base game's rules (with the new buildings, whose
-//! effects the base crate implements as kinds of effect) and the building draft.
+//! effects the base crate implements as kinds of effect) and the building draft, which
+//! reads itself from `[draft]` by the core's deserializer ([`rulesmith_core::ruleset::de`])
+//! with the base game's buildings at hand: every key required, every problem reported.
 
-use rulesmith_core::ruleset::de::{self, Located};
+use rulesmith_core::ruleset::de::{self, Int, Located};
 use rulesmith_core::ruleset::{Diagnostics, Kind, Node};
 use rulesmith_puerto_rico::rules::{BuildingKind, MAX_BUILDINGS};
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
 /// The most draft slots a ruleset may define.
 pub const MAX_SLOTS: usize = 24;
@@ -21,15 +23,20 @@ pub enum Selection {
     All,
 }
 
-/// The draft settings.
-#[derive(Clone, Debug, PartialEq)]
+/// The draft settings, read straight from `[draft]`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Draft {
     pub selection: Selection,
     /// The cost of each slot.
+    #[serde(deserialize_with = "slots")]
     pub slots: Vec<u8>,
-    /// Groups of buildings of which at most one may be in a game (bit per building).
+    /// Groups of buildings of which at most one may be in a game (bit per building),
+    /// written as groups of building ids (`[]` for none).
+    #[serde(deserialize_with = "exclusive")]
     pub exclusive: Vec<u64>,
-    /// The violet buildings (bit per building): the ones the draft chooses among.
+    /// The violet buildings (bit per building): the ones the draft chooses among (from
+    /// the base game's buildings, not a key of `[draft]`).
+    #[serde(skip)]
     pub candidates: u64,
 }
 
@@ -70,61 +77,70 @@ pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     }
 }
 
-/// The `[draft]` table as the TOML writes it.
-#[derive(Deserialize)]
-struct RawDraft {
-    selection: Selection,
-    slots: Located<Vec<Located<i64>>>,
-    /// Groups of building ids (`[]` for none).
-    exclusive: Vec<Located<Vec<Located<String>>>>,
-}
+/// The base game's buildings as the draft's readers look them up: id, cost, violet.
+struct Buildings(Vec<(String, u8, bool)>);
 
 fn decode_draft(n: &Node, base: &rulesmith_puerto_rico::Rules, d: &mut Diagnostics) -> Option<Draft> {
+    if base.buildings.len() > MAX_BUILDINGS {
+        return None; // refused by the base game's reading
+    }
     let before = d.len();
-    let raw: RawDraft = de::from_tree(n, d)?;
-    let candidates = base
+    let buildings =
+        Buildings(base.buildings.iter().map(|b| (b.id.clone(), b.cost, b.kind == BuildingKind::Violet)).collect());
+    let mut draft: Draft = de::with_context(buildings, || de::from_tree(n, d))?;
+    draft.candidates = base
         .buildings
         .iter()
         .enumerate()
         .filter(|(_, b)| b.kind == BuildingKind::Violet)
         .fold(0u64, |m, (i, _)| m | (1 << i));
-    let costs = &raw.slots;
+    (d.len() == before).then_some(draft)
+}
+
+// The fields' own readers: they report what they find wrong with `de::reject`, going on.
+
+/// 1 to [`MAX_SLOTS`] costs, each the cost of some violet building.
+fn slots<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    let costs = Located::<Vec<Int<0, 99>>>::deserialize(d)?;
     if costs.value.is_empty() || costs.value.len() > MAX_SLOTS {
-        d.error(costs.origin, format!("expected 1 to {MAX_SLOTS} slots"));
+        de::reject(costs.origin, format!("expected 1 to {MAX_SLOTS} slots"))?;
     }
+    let buildings = de::context(|b: &Buildings| b.0.iter().filter(|b| b.2).map(|b| b.1).collect::<Vec<u8>>());
+    let violet_costs = buildings.unwrap_or_default();
     let mut slots = Vec::with_capacity(costs.value.len());
     for c in &costs.value {
-        let Some(cost) = de::int_in(c, 0..=99, d) else { continue };
-        let any = base.buildings.iter().any(|b| b.kind == BuildingKind::Violet && i64::from(b.cost) == cost);
-        if !any {
-            d.error(c.origin, format!("a slot of cost {cost}, but no violet building costs {cost}"));
+        let Some(cost) = c.get() else { continue };
+        let cost = cost as u8;
+        if !violet_costs.contains(&cost) {
+            de::reject(c.origin, format!("a slot of cost {cost}, but no violet building costs {cost}"))?;
         }
-        slots.push(cost as u8);
+        slots.push(cost);
     }
-    let mut exclusive = Vec::with_capacity(raw.exclusive.len());
-    for group in &raw.exclusive {
+    Ok(slots)
+}
+
+/// Groups of violet buildings by id, each as a mask.
+fn exclusive<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+    let groups = Vec::<Located<Vec<Located<String>>>>::deserialize(d)?;
+    let buildings = de::context(|b: &Buildings| b.0.iter().map(|(id, _, violet)| (id.clone(), *violet)).collect());
+    let buildings: Vec<(String, bool)> = buildings.unwrap_or_default();
+    let mut exclusive = Vec::with_capacity(groups.len());
+    for group in &groups {
         let mut mask = 0u64;
         for id in &group.value {
-            match base.building_index(&id.value) {
-                Some(i) if candidates & (1 << i) != 0 => mask |= 1 << i,
-                Some(_) => d.error(
+            match buildings.iter().position(|(b, _)| *b == id.value) {
+                Some(i) if buildings[i].1 => mask |= 1 << i,
+                Some(_) => de::reject(
                     id.origin,
                     format!("`{}` is not a violet building: the draft only chooses violet ones", id.value),
-                ),
-                None => d.error(
-                    id.origin,
-                    format!(
-                        "unknown building `{}`{}",
-                        id.value,
-                        rulesmith_core::suggest::hint(&id.value, base.buildings.iter().map(|b| b.id.as_str()))
-                    ),
-                ),
+                )?,
+                None => {
+                    let hint = rulesmith_core::suggest::hint(&id.value, buildings.iter().map(|(b, _)| b.as_str()));
+                    de::reject(id.origin, format!("unknown building `{}`{hint}", id.value))?
+                }
             }
         }
         exclusive.push(mask);
     }
-    if base.buildings.len() > MAX_BUILDINGS {
-        return None;
-    }
-    (d.len() == before).then_some(Draft { selection: raw.selection, slots, exclusive, candidates })
+    Ok(exclusive)
 }

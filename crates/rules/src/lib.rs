@@ -16,11 +16,12 @@
 //!   (Santiago de Cuba's ship), `DemandSpaces` (Mundo 163's cities), `holds_needed`
 //!   (Mundo 163's trolley); `conserved`, the one conservation check every game's
 //!   `check_state` calls.
-//! - [`ruleset::de`]: rulesets read by derivation: each game declares its TOML as strict
-//!   structs and validates them in one step, every problem at its file:line:col. A typed
-//!   rule may read itself with no raw copy (`byte`, `num`, `per_players_byte`, `reject`,
-//!   `checked`): Mundo 163's whole rules, Puerto Rico's effects; Puerto Rico and Santiago
-//!   de Cuba (`raw.rs`) and the expansion's `[draft]` still read raw structs first.
+//! - [`ruleset::de`]: rulesets read by derivation, every problem at its file:line:col: a
+//!   game's typed rules read themselves with no raw copy, each field by its range or its
+//!   own reader (`byte`, `num`, `per_players_byte`, `reject`, `checked`), names looked up
+//!   as they are read (`with_context`, `lookup`), the checks across sections after:
+//!   Mundo 163's, Santiago de Cuba's, the expansion's `[draft]`, Puerto Rico's effects;
+//!   Puerto Rico's other rules (`raw.rs`) still read strict raw structs first.
 //! - [`names`]: the ruleset's names in state JSON, given to the serde pass itself
 //!   (`Id`, `Every`, `Given`: Santiago de Cuba, Mundo 163; Puerto Rico's building ids).
 //! - [`game`]: the narrow interface every game implements ([`Game`]): setup, who is to

@@ -111,7 +111,6 @@ pub mod heuristic;
 pub mod json;
 pub mod limits;
 pub mod metrics;
-pub mod raw;
 pub mod rules;
 pub mod scoring;
 pub mod screen;

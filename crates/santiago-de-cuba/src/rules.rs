@@ -1,14 +1,20 @@
-//! The validated ruleset: every number and table of the game, decoded from TOML.
+//! The validated ruleset: every number and table of the game, read straight from the
+//! merged TOML tree by the core's deserializer ([`rulesmith_core::ruleset::de`]).
 //!
 //! Rust knows the *kinds* of rule (effect kinds, the turn, the loading round); the
-//! ruleset picks and parameterises them. The TOML's shape is declared in [`crate::raw`];
-//! [`decode`] reads it and validates it here in one step, reporting every problem of the
-//! file (unknown keys, out-of-range values, unknown goods, flowers or dice) at once.
+//! ruleset picks and parameterises them. Each section reads itself, every field by its
+//! range or its own reader, so no raw copy stands between the TOML and the typed rules;
+//! names (goods, flower colours) are looked up while reading, and the few checks that span
+//! sections run after. Every problem of the file is reported (file:line:col), never
+//! stopping at the first; every key is required unless its type says `Option`, and no
+//! rule value has a default here.
 
 pub use crate::choices::{EmptyDemand, OwnerVpWhen, TieBreak};
-use crate::raw::{self, GoodsTable, Ids, Raw};
-use rulesmith_core::ruleset::de::{self, Int, Located};
-use rulesmith_core::ruleset::{Diagnostics, Node};
+use rulesmith_core::MAX_PLAYERS;
+use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
+use rulesmith_core::ruleset::{Diagnostics, Kind, Node, Origin};
+use serde::de::Error;
+use serde::{Deserialize, Deserializer};
 
 pub use crate::limits::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_FLOWERS, MAX_GOODS};
 /// A "none" marker for seats, buildings and dice in fixed arrays.
@@ -199,35 +205,163 @@ impl Rules {
 /// Words the notation uses in the places where ids appear; an id may not be one of them.
 const RESERVED: &[&str] = &["peso", "vp", "for", "flip", "buy", "sell", "left", "right", "nothing", "port", "skip"];
 
-/// Reads and validates the whole merged tree (including `[ruleset]`). Every problem goes
-/// into `d`; `None` if there was any.
-pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
-    let before = d.len();
-    let raw: Raw = de::from_tree(tree, d)?;
-    let rules = validate(&raw, d);
-    (d.len() == before).then_some(rules)
+/// The rules section by section as the TOML has them, each field read by its range or
+/// its own reader; [`decode`] lays them out as [`Rules`] after the checks across sections.
+#[derive(Deserialize)]
+struct Sections {
+    #[serde(rename = "ruleset")]
+    _ruleset: RulesetMeta,
+    players: Players,
+    start: Start,
+    #[serde(deserialize_with = "goods")]
+    goods: Vec<Good>,
+    #[serde(deserialize_with = "dice")]
+    dice: Vec<Die>,
+    ship: Ship,
+    street: Street,
+    visits: Visits,
+    scoring: Scoring,
+    #[serde(deserialize_with = "flowers")]
+    flowers: Vec<FlowerColour>,
+    #[serde(deserialize_with = "citizens")]
+    citizens: Vec<Citizen>,
+    #[serde(deserialize_with = "buildings")]
+    buildings: Vec<Building>,
 }
 
-/// The typed rules; a value that was wrong (reported) stands in as 0 or empty, so the
-/// checks after it still run, and the caller refuses the result.
-fn validate(raw: &Raw, d: &mut Diagnostics) -> Rules {
-    // Goods first: everything else refers to them by id.
-    let goods = decode_goods(&raw.goods, d);
-    let names = Names { goods: goods.iter().map(|g| g.id.clone()).collect() };
+#[derive(Deserialize)]
+struct Players {
+    #[serde(deserialize_with = "de::byte::<1, { MAX_PLAYERS as i64 }, _>")]
+    min: u8,
+    #[serde(deserialize_with = "de::byte::<1, { MAX_PLAYERS as i64 }, _>")]
+    max: u8,
+    #[serde(deserialize_with = "de::byte::<0, 16, _>")]
+    property_markers: u8,
+}
 
-    let p = &raw.players.value;
-    let (min, max) = (p.min.get(), p.max.get());
-    if let (Some(a), Some(b)) = (min, max) {
-        if a > b {
-            d.error(raw.players.origin, format!("`min` ({a}) is more than `max` ({b})"));
+#[derive(Deserialize)]
+struct Start {
+    #[serde(deserialize_with = "de::num::<0, 1000, _, _>")]
+    pesos: u16,
+    #[serde(deserialize_with = "de::num::<0, 1000, _, _>")]
+    vp: u16,
+    /// With where it is written, for the check against the supply.
+    #[serde(deserialize_with = "start_goods")]
+    goods: Option<Located<Goods>>,
+}
+
+#[derive(Deserialize)]
+struct Ship {
+    #[serde(deserialize_with = "de::byte::<1, { MAX_DICE as i64 }, _>")]
+    dice: u8,
+    #[serde(deserialize_with = "value_track")]
+    value_track: Vec<u8>,
+    #[serde(deserialize_with = "de::byte::<1, 50, _>")]
+    ships: u8,
+    empty_demand: EmptyDemand,
+}
+
+#[derive(Deserialize)]
+struct Street {
+    #[serde(deserialize_with = "de::byte::<0, 20, _>")]
+    free_steps: u8,
+    #[serde(deserialize_with = "de::byte::<0, 20, _>")]
+    step_cost: u8,
+    #[serde(deserialize_with = "max_steps")]
+    max_steps: u8,
+}
+
+#[derive(Deserialize)]
+struct Visits {
+    #[serde(deserialize_with = "de::byte::<0, 20, _>")]
+    owner_vp: u8,
+    owner_vp_when: OwnerVpWhen,
+}
+
+#[derive(Deserialize)]
+struct Scoring {
+    #[serde(deserialize_with = "de::byte::<0, 20, _>")]
+    goods_per_vp: u8,
+    tiebreaks: Vec<TieBreak>,
+}
+
+/// What the reading needs before it starts: the names other sections refer to (goods,
+/// flower colours) and the street's length, taken from the tree as written (their own
+/// problems are reported where they are read), with the origins the checks across
+/// sections report at.
+#[derive(Clone, Default)]
+struct Head {
+    /// Goods ids in order (`""` for an id that is not one), the first [`MAX_GOODS`].
+    goods: Vec<String>,
+    /// Per good: delivered in place of any demanded good (`substitute_vp` given, an
+    /// [`Amount`] as read).
+    substitutes: Vec<bool>,
+    /// Flower colour ids, the first [`MAX_FLOWERS`].
+    flowers: Vec<String>,
+    /// Citizens (street stops besides the port), at most [`MAX_CITIZENS`].
+    citizens: usize,
+    at_players: Origin,
+    at_ship: Origin,
+    at_flowers: Origin,
+}
+
+impl Head {
+    fn of(tree: &Node) -> Head {
+        let at = |path: &str| tree.path(path).map_or(Origin::REPORTED, |n| n.origin);
+        let items = |key: &str| match tree.get(key).map(|n| &n.kind) {
+            Some(Kind::Array(items)) => items.as_slice(),
+            _ => &[],
+        };
+        // As the reading has them: an id that is not one stands in as "".
+        let id = |n: &Node| {
+            let v = n.get("id").and_then(Node::as_str).unwrap_or("");
+            let ok = rulesmith_core::ruleset::decode::checked_id(v, n.origin, &mut Diagnostics::default()).is_some();
+            if ok { v.to_string() } else { String::new() }
+        };
+        let goods = &items("goods")[..items("goods").len().min(MAX_GOODS)];
+        let flowers = &items("flowers")[..items("flowers").len().min(MAX_FLOWERS)];
+        Head {
+            goods: goods.iter().map(id).collect(),
+            substitutes: goods
+                .iter()
+                .map(|g| matches!(g.get("substitute_vp").map(|n| &n.kind), Some(Kind::Int(v)) if (0..=AMOUNT_MAX).contains(v)))
+                .collect(),
+            flowers: flowers.iter().map(id).collect(),
+            citizens: items("citizens").len().min(MAX_CITIZENS),
+            at_players: at("players"),
+            at_ship: at("ship"),
+            at_flowers: at("flowers"),
         }
     }
 
-    let start = &raw.start;
-    let start_goods = start.goods.as_ref().and_then(|t| goods_table(t, d, &names)).unwrap_or_default();
-    if let (Some(max), Some(at)) = (max, &start.goods) {
-        for (good, &each) in goods.iter().zip(&start_goods) {
-            if i64::from(each) * max > i64::from(good.supply) {
+    /// The head of the reading under way.
+    fn get() -> Head {
+        de::context(Head::clone).unwrap_or_default()
+    }
+}
+
+/// Reads the whole merged tree (including `[ruleset]`). Every problem goes into `d`;
+/// `None` if there was any.
+pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
+    let before = d.len();
+    let head = Head::of(tree);
+    let read: Sections = de::with_context(head.clone(), || de::from_tree(tree, d))?;
+    let rules = across(read, &head, d);
+    (d.len() == before).then_some(rules)
+}
+
+/// The checks that span sections, then the rules laid out as the game uses them. A value
+/// that was wrong (reported) stands in as 0 or empty, so these checks still run, and the
+/// caller refuses the result.
+fn across(s: Sections, head: &Head, d: &mut Diagnostics) -> Rules {
+    let p = &s.players;
+    // 0 stands in for a bound that could not be read.
+    if p.min >= 1 && p.max >= 1 && p.min > p.max {
+        d.error(head.at_players, format!("`min` ({}) is more than `max` ({})", p.min, p.max));
+    }
+    if let (max @ 1.., Some(at)) = (p.max, &s.start.goods) {
+        for (good, &each) in s.goods.iter().zip(&at.value) {
+            if u32::from(each) * u32::from(max) > u32::from(good.supply) {
                 d.error(
                     at.origin,
                     format!(
@@ -238,308 +372,371 @@ fn validate(raw: &Raw, d: &mut Diagnostics) -> Rules {
             }
         }
     }
-
-    let dice = decode_dice(&raw.dice, d, &names, &goods);
-
-    let ship = &raw.ship.value;
-    let ship_dice = ship.dice.value as u8;
-    if usize::from(ship_dice) > dice.len() && !dice.is_empty() {
-        d.error(raw.ship.origin, format!("the ship takes {ship_dice} dice but only {} are defined", dice.len()));
+    let ship = &s.ship;
+    if usize::from(ship.dice) > s.dice.len() && !s.dice.is_empty() {
+        d.error(head.at_ship, format!("the ship takes {} dice but only {} are defined", ship.dice, s.dice.len()));
     }
-    let track = &ship.value_track;
-    let value_track: Vec<u8> = track.value.iter().filter_map(Int::get).map(|v| v as u8).collect();
-    if track.value.is_empty() {
-        d.error(track.origin, "the value track needs at least one flag");
-    }
-    let mut flags = value_track.clone();
-    flags.sort_unstable();
-    flags.dedup();
-    if flags.len() != value_track.len() {
-        d.error(track.origin, "the flags of the value track must have different values");
-    }
-
-    let flowers = decode_flowers(&raw.flowers, d);
-    let citizens = decode_citizens(&raw.citizens, d, &names, &flowers);
-    let buildings = decode_buildings(&raw.buildings, d, &names);
-    let spaces: u32 = flowers.iter().map(|f| u32::from(f.spaces)).sum();
-    if !buildings.is_empty() && spaces as usize != buildings.len() {
+    let spaces: u32 = s.flowers.iter().map(|f| u32::from(f.spaces)).sum();
+    if !s.buildings.is_empty() && spaces as usize != s.buildings.len() {
         d.error(
-            raw.flowers.origin,
-            format!("the flowers have {spaces} building spaces but there are {} buildings", buildings.len()),
+            head.at_flowers,
+            format!("the flowers have {spaces} building spaces but there are {} buildings", s.buildings.len()),
         );
     }
-
-    let street = &raw.street;
-    // More steps than stops minus one would let the car lap the street and pass the
-    // port twice in one move, which the rulebook does not cover (data sheet C.6.2-3).
-    let most = citizens.len().max(1) as i64;
-
     Rules {
-        min_players: min.unwrap_or(0) as usize,
-        max_players: max.unwrap_or(0) as usize,
-        property_markers: p.property_markers.value as u8,
-        start_pesos: start.pesos.value as u16,
-        start_vp: start.vp.value as u16,
-        start_goods,
-        goods,
-        dice,
-        ship_dice,
-        value_track,
-        ships: ship.ships.value as u8,
-        empty_demand: ship.empty_demand,
-        free_steps: street.free_steps.value as u8,
-        step_cost: street.step_cost.value as u8,
-        max_steps: de::int_in(&street.max_steps, 1..=most, d).unwrap_or(0) as u8,
-        flowers,
-        citizens,
-        buildings,
-        owner_vp: raw.visits.owner_vp.value as u8,
-        owner_vp_when: raw.visits.owner_vp_when,
-        goods_per_vp: raw.scoring.goods_per_vp.value as u8,
-        tiebreaks: raw.scoring.tiebreaks.clone(),
+        min_players: usize::from(p.min),
+        max_players: usize::from(p.max),
+        property_markers: p.property_markers,
+        start_pesos: s.start.pesos,
+        start_vp: s.start.vp,
+        start_goods: s.start.goods.map(|g| g.value).unwrap_or_default(),
+        goods: s.goods,
+        dice: s.dice,
+        ship_dice: ship.dice,
+        value_track: s.ship.value_track,
+        ships: s.ship.ships,
+        empty_demand: s.ship.empty_demand,
+        free_steps: s.street.free_steps,
+        step_cost: s.street.step_cost,
+        max_steps: s.street.max_steps,
+        flowers: s.flowers,
+        citizens: s.citizens,
+        buildings: s.buildings,
+        owner_vp: s.visits.owner_vp,
+        owner_vp_when: s.visits.owner_vp_when,
+        goods_per_vp: s.scoring.goods_per_vp,
+        tiebreaks: s.scoring.tiebreaks,
     }
 }
 
-struct Names {
-    goods: Vec<String>,
-}
+// The fields' own readers. Each reads the shape the TOML has and reports what it finds
+// wrong with `de::reject` (or `de::checked`), going on with a neutral value.
 
-impl Names {
-    fn good(&self, v: &Located<String>, d: &mut Diagnostics) -> Option<u8> {
-        match self.goods.iter().position(|g| *g == v.value) {
-            Some(i) => Some(i as u8),
-            None => {
-                let expected = self.goods.join(", ");
-                let hint = rulesmith_core::suggest::hint(&v.value, self.goods.iter().map(String::as_str));
-                d.error(v.origin, format!("unknown good `{}`: expected one of {expected}{hint}", v.value));
-                None
-            }
-        }
-    }
+/// The most of a small amount.
+const AMOUNT_MAX: i64 = 20;
+/// A small amount: pesos, VP or goods of an effect.
+type Amount = Int<0, AMOUNT_MAX>;
+/// A list of goods ids (`["rum", "cigars"]`).
+type Ids = Located<Vec<Located<String>>>;
+/// Goods and their counts as written (`{ sugar = 1, tobacco = 2 }`).
+type GoodsTable = Located<Entries<Int<0, 50>>>;
 
-    fn mask(&self, list: &Ids, d: &mut Diagnostics) -> Option<GoodsMask> {
-        let mut m = 0;
-        let mut ok = true;
-        for v in &list.value {
-            match self.good(v, d) {
-                Some(g) => m |= 1 << g,
-                None => ok = false,
-            }
-        }
-        ok.then_some(m)
-    }
-
-    /// The goods of an optional `except` list; none when absent.
-    fn except(&self, list: &Option<Ids>, d: &mut Diagnostics) -> Option<GoodsMask> {
-        list.as_ref().map_or(Some(0), |l| self.mask(l, d))
-    }
-}
-
-/// An id: notation-safe, lowercase letters, digits and `_` starting with a letter, unique
-/// in its list (`seen`), not a notation word. The id, or `""` standing in for a wrong one.
-fn check_id(v: &Located<String>, seen: &mut Vec<String>, what: &str, d: &mut Diagnostics) -> String {
-    let Some(id) = de::id(v, d) else { return String::new() };
-    let valid = id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && !id.starts_with(|c: char| c.is_ascii_digit());
-    if !valid {
-        d.error(
-            v.origin,
-            format!("{what} id `{id}` must be lowercase letters, digits and `_`, starting with a letter"),
-        );
-    } else if RESERVED.contains(&id) {
-        d.error(v.origin, format!("{what} id `{id}` is a word of the action notation; choose another"));
-    } else if seen.iter().any(|s| s == id) {
-        d.error(v.origin, format!("duplicate {what} id `{id}`"));
-    }
-    seen.push(id.to_string());
-    id.to_string()
-}
-
-/// The items of a list of 1 to `most`; the ones past `most` are reported, not read.
-fn counted<'a, T>(list: &'a Located<Vec<T>>, most: usize, what: &str, d: &mut Diagnostics) -> &'a [T] {
-    let n = list.value.len();
-    if n == 0 || n > most {
-        d.error(list.origin, format!("expected 1 to {most} {what}, found {n}"));
-    }
-    &list.value[..n.min(most)]
-}
-
-fn decode_goods(list: &Located<Vec<Located<raw::Good>>>, d: &mut Diagnostics) -> Vec<Good> {
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for g in counted(list, MAX_GOODS, "goods", d) {
-        let g = &g.value;
-        let id = check_id(&g.id, &mut seen, "good", d);
-        let supply = g.supply.value as u8;
-        let substitute_vp = g.substitute_vp.as_ref().and_then(Int::get).map(|v| v as u8);
-        out.push(Good { id, supply, substitute_vp });
-    }
-    out
-}
-
-fn decode_dice(list: &Located<Vec<Located<raw::Die>>>, d: &mut Diagnostics, names: &Names, goods: &[Good]) -> Vec<Die> {
-    let mut seen = Vec::new();
-    let mut out: Vec<Die> = Vec::new();
-    for die in counted(list, MAX_DICE, "dice", d) {
-        let (at, die) = (die.origin, &die.value);
-        let id = check_id(&die.id, &mut seen, "die", d);
-        let good = names.good(&die.good, d);
-        if let Some(g) = good {
-            let name = &names.goods[usize::from(g)];
-            if goods.get(usize::from(g)).is_some_and(|x| x.substitute_vp.is_some()) {
-                d.error(at, format!("die `{id}` demands `{name}`, which is a substitute good"));
-            }
-            if out.iter().any(|x| x.good == g) {
-                d.error(at, format!("two dice demand `{name}`: each good may have one die"));
-            }
-        }
-        let faces: Vec<u8> = die.faces.value.iter().filter_map(Int::get).map(|v| v as u8).collect();
-        if faces.iter().all(|&f| f == 0) && faces.len() == die.faces.value.len() {
-            d.error(die.faces.origin, "a die needs at least one face above 0");
-        }
-        out.push(Die { id, good: good.unwrap_or(0), faces });
-    }
-    out
-}
-
-fn decode_flowers(list: &Located<Vec<Located<raw::Flower>>>, d: &mut Diagnostics) -> Vec<FlowerColour> {
-    let mut seen = vec!["transparent".to_string()];
-    let mut out = Vec::new();
-    for f in counted(list, MAX_FLOWERS, "flower colours", d) {
-        let f = &f.value;
-        if f.id.value == "transparent" {
-            d.error(f.id.origin, "`transparent` is the reserved flower of citizens that send the pawn nowhere");
-        }
-        let id = check_id(&f.id, &mut seen, "flower", d);
-        let spaces = f.spaces.get().unwrap_or(1) as u8;
-        out.push(FlowerColour { id, spaces });
-    }
-    out
-}
-
-fn decode_citizens(
-    list: &Located<Vec<Located<raw::Citizen>>>,
-    d: &mut Diagnostics,
-    names: &Names,
-    flowers: &[FlowerColour],
-) -> Vec<Citizen> {
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for c in counted(list, MAX_CITIZENS, "citizens", d) {
-        let c = &c.value;
-        let id = check_id(&c.id, &mut seen, "citizen", d);
-        let flower = match flowers.iter().position(|f| f.id == c.flower.value) {
-            _ if c.flower.value == "transparent" => Flower::Transparent,
-            Some(i) => Flower::Colour(i as u8),
-            None => {
-                let known: Vec<&str> = flowers.iter().map(|f| f.id.as_str()).collect();
-                let hint = rulesmith_core::suggest::hint(&c.flower.value, known.iter().copied().chain(["transparent"]));
-                let (v, known) = (&c.flower.value, known.join(", "));
-                d.error(
-                    c.flower.origin,
-                    format!("unknown flower `{v}`: expected `transparent` or one of {known}{hint}"),
-                );
-                // Stands in (the error is reported), so counts stay right for other checks.
-                Flower::Transparent
-            }
-        };
-        let effect = citizen_effect(&c.effect, d, names).unwrap_or(CitizenEffect::Gain(Bundle::default()));
-        out.push(Citizen { id, flower, effect });
-    }
-    out
-}
-
-fn citizen_effect(e: &Located<raw::CitizenEffect>, d: &mut Diagnostics, names: &Names) -> Option<CitizenEffect> {
-    use raw::CitizenEffect as R;
-    Some(match &e.value {
-        R::Gain { pesos, vp, goods } => CitizenEffect::Gain(bundle(pesos, vp, goods, d, names)?),
-        R::Pickpocket { pesos, vp, goods, except } => {
-            let (pesos, vp, goods) = (byte(pesos), byte(vp), byte(goods));
-            CitizenEffect::Pickpocket { pesos, vp, goods, except: names.except(except, d)? }
-        }
-        R::ChooseGood { count, except } => {
-            CitizenEffect::ChooseGood { count: byte(count), except: names.except(except, d)? }
-        }
-        R::Lawyer { claim_occupied } => CitizenEffect::Lawyer { claim_occupied: *claim_occupied },
-    })
-}
-
-/// A small number whose range the shape checked (every range here fits a byte); a
-/// stand-in reads 0 (its problem is reported).
+/// A number whose range the shape checked (every range here fits a byte); a stand-in
+/// reads 0 (its problem is reported).
 fn byte<const MIN: i64, const MAX: i64>(v: &Int<MIN, MAX>) -> u8 {
     v.value as u8
 }
 
-/// A gain's pesos, VP and goods, each none when absent.
-fn bundle(
-    pesos: &Option<Int<0, 50>>,
-    vp: &Option<Int<0, 50>>,
-    goods: &Option<GoodsTable>,
-    d: &mut Diagnostics,
-    names: &Names,
-) -> Option<Bundle> {
-    let goods = goods.as_ref().map_or(Some([0; MAX_GOODS]), |t| goods_table(t, d, names));
-    Some(Bundle { pesos: pesos.as_ref().map_or(0, byte), vp: vp.as_ref().map_or(0, byte), goods: goods? })
+/// A good by id (its index), or `None` and the problem reported at `name`.
+fn good<E: Error>(name: &Located<String>, head: &Head) -> Result<Option<u8>, E> {
+    Ok(de::lookup(head.goods.iter().map(String::as_str), "good", name)?.map(|g| g as u8))
 }
 
-/// `{ sugar = 1, tobacco = 2 }`.
-fn goods_table(t: &GoodsTable, d: &mut Diagnostics, names: &Names) -> Option<Goods> {
+/// The goods of a list, as a mask; `None` if one is unknown (reported).
+fn mask<E: Error>(list: &Ids, head: &Head) -> Result<Option<GoodsMask>, E> {
+    let mut m = 0;
+    let mut ok = true;
+    for v in &list.value {
+        match good(v, head)? {
+            Some(g) => m |= 1 << g,
+            None => ok = false,
+        }
+    }
+    Ok(ok.then_some(m))
+}
+
+/// The goods of an optional `except` list; none when absent.
+fn except<E: Error>(list: &Option<Ids>, head: &Head) -> Result<Option<GoodsMask>, E> {
+    list.as_ref().map_or(Ok(Some(0)), |l| mask(l, head))
+}
+
+/// `{ sugar = 1, tobacco = 2 }`; `None` if a good is unknown (reported).
+fn goods_table<E: Error>(t: &GoodsTable, head: &Head) -> Result<Option<Goods>, E> {
     let mut out = [0; MAX_GOODS];
     let mut ok = true;
     for (key, v) in &t.value.0 {
-        match names.good(key, d) {
+        match good(key, head)? {
             Some(g) => out[usize::from(g)] = byte(v),
             None => ok = false,
         }
     }
-    ok.then_some(out)
+    Ok(ok.then_some(out))
 }
 
-fn building_effect(e: &Located<raw::BuildingEffect>, d: &mut Diagnostics, names: &Names) -> Option<BuildingEffect> {
-    use raw::BuildingEffect as R;
-    Some(match &e.value {
-        R::Gain { pesos, vp, goods } => BuildingEffect::Gain(bundle(pesos, vp, goods, d, names)?),
-        R::Convert { from, to } => {
-            let (from, to) = (names.good(from, d), names.good(to, d));
-            let (from, to) = (from?, to?);
-            if from == to {
-                d.error(e.origin, "`from` and `to` must be different goods");
+/// A gain's pesos, VP and goods, each none when absent.
+fn bundle<E: Error>(
+    pesos: &Option<Int<0, 50>>,
+    vp: &Option<Int<0, 50>>,
+    goods: &Option<GoodsTable>,
+    head: &Head,
+) -> Result<Option<Bundle>, E> {
+    let goods = match goods {
+        Some(t) => goods_table(t, head)?,
+        None => Some([0; MAX_GOODS]),
+    };
+    Ok(goods.map(|goods| Bundle { pesos: pesos.as_ref().map_or(0, byte), vp: vp.as_ref().map_or(0, byte), goods }))
+}
+
+/// An id: notation-safe, lowercase letters, digits and `_` starting with a letter, unique
+/// in its list (`seen`), not a notation word. The id, or `""` standing in for a wrong one.
+fn check_id<E: Error>(v: &Located<String>, seen: &mut Vec<String>, what: &str) -> Result<String, E> {
+    let Some(id) = de::checked(|d| de::id(v, d).map(str::to_string))? else { return Ok(String::new()) };
+    let valid = id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !id.starts_with(|c: char| c.is_ascii_digit());
+    if !valid {
+        let message = format!("{what} id `{id}` must be lowercase letters, digits and `_`, starting with a letter");
+        de::reject(v.origin, message)?;
+    } else if RESERVED.contains(&id.as_str()) {
+        de::reject(v.origin, format!("{what} id `{id}` is a word of the action notation; choose another"))?;
+    } else if seen.contains(&id) {
+        de::reject(v.origin, format!("duplicate {what} id `{id}`"))?;
+    }
+    seen.push(id.clone());
+    Ok(id)
+}
+
+/// The items of a list of 1 to `most`; the ones past `most` are reported, not read.
+fn counted<'a, T, E: Error>(list: &'a Located<Vec<T>>, most: usize, what: &str) -> Result<&'a [T], E> {
+    let n = list.value.len();
+    if n == 0 || n > most {
+        de::reject(list.origin, format!("expected 1 to {most} {what}, found {n}"))?;
+    }
+    Ok(&list.value[..n.min(most)])
+}
+
+fn start_goods<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Located<Goods>>, D::Error> {
+    let Some(table) = Option::<GoodsTable>::deserialize(d)? else { return Ok(None) };
+    let goods = goods_table(&table, &Head::get())?;
+    // Unknown goods (reported) start as none.
+    Ok(Some(Located { value: goods.unwrap_or_default(), origin: table.origin }))
+}
+
+fn goods<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Good>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        supply: Int<0, 200>,
+        /// Only a good delivered in place of any demanded good (wood).
+        substitute_vp: Option<Amount>,
+    }
+    let list = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for g in counted(&list, MAX_GOODS, "goods")? {
+        let g = &g.value;
+        let id = check_id(&g.id, &mut seen, "good")?;
+        let substitute_vp = g.substitute_vp.as_ref().and_then(Int::get).map(|v| v as u8);
+        out.push(Good { id, supply: byte(&g.supply), substitute_vp });
+    }
+    Ok(out)
+}
+
+fn dice<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Die>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        good: Located<String>,
+        faces: Located<Vec<Int<0, 20>>>,
+    }
+    let list = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    let head = Head::get();
+    let mut seen = Vec::new();
+    let mut out: Vec<Die> = Vec::new();
+    for die in counted(&list, MAX_DICE, "dice")? {
+        let (at, die) = (die.origin, &die.value);
+        let id = check_id(&die.id, &mut seen, "die")?;
+        let good = good(&die.good, &head)?;
+        if let Some(g) = good {
+            let name = &head.goods[usize::from(g)];
+            if head.substitutes.get(usize::from(g)) == Some(&true) {
+                de::reject(at, format!("die `{id}` demands `{name}`, which is a substitute good"))?;
             }
-            BuildingEffect::Convert { from, to }
+            if out.iter().any(|x| x.good == g) {
+                de::reject(at, format!("two dice demand `{name}`: each good may have one die"))?;
+            }
         }
-        R::Exchange { except } => BuildingEffect::Exchange { except: names.except(except, d)? },
-        R::Trade { pay, pesos, vp, goods } => {
-            let pay = goods_table(pay, d, names)?;
-            let paid: Vec<usize> = (0..MAX_GOODS).filter(|&g| pay[g] > 0).collect();
-            let [good] = paid[..] else {
-                d.error(e.origin, "`pay` must name exactly one good with a count above 0");
-                return None;
-            };
-            let gain = bundle(pesos, vp, goods, d, names)?;
-            BuildingEffect::Trade { good: good as u8, pay: pay[good], gain }
+        let faces: Vec<u8> = die.faces.value.iter().filter_map(Int::get).map(|v| v as u8).collect();
+        if faces.iter().all(|&f| f == 0) && faces.len() == die.faces.value.len() {
+            de::reject(die.faces.origin, "a die needs at least one face above 0")?;
         }
-        R::Sell { goods, vp } => BuildingEffect::Sell { goods: names.mask(goods, d)?, vp: byte(vp) },
-        R::ClearDie => BuildingEffect::ClearDie,
-        R::Casino { pesos_per_vp } => BuildingEffect::Casino { pesos_per_vp: byte(pesos_per_vp) },
-        R::MoveMarker => BuildingEffect::MoveMarker,
-        R::DeliverFixed { vp, except } => {
-            BuildingEffect::DeliverFixed { vp: byte(vp), except: names.except(except, d)? }
+        out.push(Die { id, good: good.unwrap_or(0), faces });
+    }
+    Ok(out)
+}
+
+/// VP per good at each flag: at least one flag, no two alike.
+fn value_track<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    let track = Located::<Vec<Int<0, 50>>>::deserialize(d)?;
+    let values: Vec<u8> = track.value.iter().filter_map(Int::get).map(|v| v as u8).collect();
+    if track.value.is_empty() {
+        de::reject(track.origin, "the value track needs at least one flag")?;
+    }
+    let mut flags = values.clone();
+    flags.sort_unstable();
+    flags.dedup();
+    if flags.len() != values.len() {
+        de::reject(track.origin, "the flags of the value track must have different values")?;
+    }
+    Ok(values)
+}
+
+/// At most the citizens' count: more steps than stops minus one would let the car lap the
+/// street and pass the port twice in one move, which the rulebook does not cover (data
+/// sheet C.6.2-3).
+fn max_steps<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    let v = Located::<i64>::deserialize(d)?;
+    let most = Head::get().citizens.max(1) as i64;
+    Ok(de::checked(|d| de::int_in(&v, 1..=most, d))?.unwrap_or(0) as u8)
+}
+
+fn flowers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<FlowerColour>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        spaces: Int<1, { MAX_BUILDINGS as i64 }>,
+    }
+    let list = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    let mut seen = vec!["transparent".to_string()];
+    let mut out = Vec::new();
+    for f in counted(&list, MAX_FLOWERS, "flower colours")? {
+        let f = &f.value;
+        if f.id.value == "transparent" {
+            de::reject(f.id.origin, "`transparent` is the reserved flower of citizens that send the pawn nowhere")?;
         }
-        R::Newspaper { pesos, flip_car_citizen } => {
-            BuildingEffect::Newspaper { pesos: byte(pesos), flip_car_citizen: *flip_car_citizen }
+        let id = check_id(&f.id, &mut seen, "flower")?;
+        let spaces = f.spaces.get().unwrap_or(1) as u8;
+        out.push(FlowerColour { id, spaces });
+    }
+    Ok(out)
+}
+
+/// A citizen effect as written: one variant per kind; absent pesos, VP and goods of a
+/// gain are none.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum CitizenEffectEntry {
+    Gain { pesos: Option<Int<0, 50>>, vp: Option<Int<0, 50>>, goods: Option<GoodsTable> },
+    Pickpocket { pesos: Amount, vp: Amount, goods: Amount, except: Option<Ids> },
+    ChooseGood { count: Int<1, 20>, except: Option<Ids> },
+    Lawyer { claim_occupied: bool },
+}
+
+fn citizens<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Citizen>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        /// A flower colour's id, or `transparent`.
+        flower: Located<String>,
+        effect: CitizenEffectEntry,
+    }
+    let list = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    let head = Head::get();
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for c in counted(&list, MAX_CITIZENS, "citizens")? {
+        let c = &c.value;
+        let id = check_id(&c.id, &mut seen, "citizen")?;
+        let flower = match head.flowers.iter().position(|f| *f == c.flower.value) {
+            _ if c.flower.value == "transparent" => Flower::Transparent,
+            Some(i) => Flower::Colour(i as u8),
+            None => {
+                let known = head.flowers.iter().map(String::as_str);
+                let hint = rulesmith_core::suggest::hint(&c.flower.value, known.clone().chain(["transparent"]));
+                let (v, known) = (&c.flower.value, known.collect::<Vec<_>>().join(", "));
+                let message = format!("unknown flower `{v}`: expected `transparent` or one of {known}{hint}");
+                de::reject(c.flower.origin, message)?;
+                // Stands in (the error is reported), so counts stay right for other checks.
+                Flower::Transparent
+            }
+        };
+        let effect = citizen_effect(&c.effect, &head)?.unwrap_or(CitizenEffect::Gain(Bundle::default()));
+        out.push(Citizen { id, flower, effect });
+    }
+    Ok(out)
+}
+
+fn citizen_effect<E: Error>(e: &CitizenEffectEntry, head: &Head) -> Result<Option<CitizenEffect>, E> {
+    use CitizenEffectEntry as R;
+    Ok(match e {
+        R::Gain { pesos, vp, goods } => bundle(pesos, vp, goods, head)?.map(CitizenEffect::Gain),
+        R::Pickpocket { pesos, vp, goods, except: ex } => {
+            let (pesos, vp, goods) = (byte(pesos), byte(vp), byte(goods));
+            except(ex, head)?.map(|except| CitizenEffect::Pickpocket { pesos, vp, goods, except })
         }
+        R::ChooseGood { count, except: ex } => {
+            except(ex, head)?.map(|except| CitizenEffect::ChooseGood { count: byte(count), except })
+        }
+        R::Lawyer { claim_occupied } => Some(CitizenEffect::Lawyer { claim_occupied: *claim_occupied }),
     })
 }
 
-fn decode_buildings(list: &Located<Vec<Located<raw::Building>>>, d: &mut Diagnostics, names: &Names) -> Vec<Building> {
+/// A building effect as written: one variant per kind.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum BuildingEffectEntry {
+    Gain { pesos: Option<Int<0, 50>>, vp: Option<Int<0, 50>>, goods: Option<GoodsTable> },
+    Convert { from: Located<String>, to: Located<String> },
+    Exchange { except: Option<Ids> },
+    Trade { pay: GoodsTable, pesos: Option<Int<0, 50>>, vp: Option<Int<0, 50>>, goods: Option<GoodsTable> },
+    Sell { goods: Ids, vp: Amount },
+    ClearDie,
+    Casino { pesos_per_vp: Int<1, 20> },
+    MoveMarker,
+    DeliverFixed { vp: Amount, except: Option<Ids> },
+    Newspaper { pesos: Amount, flip_car_citizen: bool },
+}
+
+fn buildings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Building>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        effect: Located<BuildingEffectEntry>,
+    }
+    let list = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    let head = Head::get();
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for b in counted(list, MAX_BUILDINGS, "buildings", d) {
+    for b in counted(&list, MAX_BUILDINGS, "buildings")? {
         let b = &b.value;
-        let id = check_id(&b.id, &mut seen, "building", d);
+        let id = check_id(&b.id, &mut seen, "building")?;
         // Kept even when broken (the error is reported), so counts stay right for other checks.
-        let effect = building_effect(&b.effect, d, names).unwrap_or(BuildingEffect::Gain(Bundle::default()));
+        let effect = building_effect(&b.effect, &head)?.unwrap_or(BuildingEffect::Gain(Bundle::default()));
         out.push(Building { id, effect });
     }
-    out
+    Ok(out)
+}
+
+fn building_effect<E: Error>(e: &Located<BuildingEffectEntry>, head: &Head) -> Result<Option<BuildingEffect>, E> {
+    use BuildingEffectEntry as R;
+    Ok(match &e.value {
+        R::Gain { pesos, vp, goods } => bundle(pesos, vp, goods, head)?.map(BuildingEffect::Gain),
+        R::Convert { from, to } => {
+            let (from, to) = (good(from, head)?, good(to, head)?);
+            let (Some(from), Some(to)) = (from, to) else { return Ok(None) };
+            if from == to {
+                de::reject(e.origin, "`from` and `to` must be different goods")?;
+            }
+            Some(BuildingEffect::Convert { from, to })
+        }
+        R::Exchange { except: ex } => except(ex, head)?.map(|except| BuildingEffect::Exchange { except }),
+        R::Trade { pay, pesos, vp, goods } => {
+            let Some(pay) = goods_table(pay, head)? else { return Ok(None) };
+            let paid: Vec<usize> = (0..MAX_GOODS).filter(|&g| pay[g] > 0).collect();
+            let [good] = paid[..] else {
+                de::reject(e.origin, "`pay` must name exactly one good with a count above 0")?;
+                return Ok(None);
+            };
+            bundle(pesos, vp, goods, head)?.map(|gain| BuildingEffect::Trade { good: good as u8, pay: pay[good], gain })
+        }
+        R::Sell { goods, vp } => mask(goods, head)?.map(|goods| BuildingEffect::Sell { goods, vp: byte(vp) }),
+        R::ClearDie => Some(BuildingEffect::ClearDie),
+        R::Casino { pesos_per_vp } => Some(BuildingEffect::Casino { pesos_per_vp: byte(pesos_per_vp) }),
+        R::MoveMarker => Some(BuildingEffect::MoveMarker),
+        R::DeliverFixed { vp, except: ex } => {
+            except(ex, head)?.map(|except| BuildingEffect::DeliverFixed { vp: byte(vp), except })
+        }
+        R::Newspaper { pesos, flip_car_citizen } => {
+            Some(BuildingEffect::Newspaper { pesos: byte(pesos), flip_car_citizen: *flip_car_citizen })
+        }
+    })
 }

@@ -12,7 +12,7 @@
 use crate::by_player::{ByPlayer, MAX_PLAYERS};
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
 use crate::rng::Rng;
-use crate::ruleset::de::{self, Int, Located};
+use crate::ruleset::de::{self, Located};
 use crate::ruleset::{Diagnostics, Node};
 use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
@@ -53,44 +53,52 @@ pub struct TakeAway {
     pub spill_one_in: u32,
 }
 
-/// The toy game's ruleset as the TOML writes it (strict: every other key is an error).
+/// The toy game's ruleset: `[rules]` reads itself, each number by its range (strict:
+/// every other key is an error, every key required).
 #[derive(Deserialize)]
-struct Raw {
+struct Sections {
     #[serde(rename = "ruleset")]
     _ruleset: de::RulesetMeta,
-    rules: Located<RawRules>,
+    rules: Located<Rules>,
 }
 
 #[derive(Deserialize)]
-struct RawRules {
-    min_players: Int<1, { MAX_PLAYERS as i64 }>,
-    max_players: Int<1, { MAX_PLAYERS as i64 }>,
-    stones: Int<1, 1000>,
-    max_take: Int<1, 100>,
-    secret_max: Int<0, 100>,
-    target: Int<1, 1000>,
-    spill_one_in: Int<0, 1000>,
+struct Rules {
+    #[serde(deserialize_with = "de::num::<1, { MAX_PLAYERS as i64 }, _, _>")]
+    min_players: usize,
+    #[serde(deserialize_with = "de::num::<1, { MAX_PLAYERS as i64 }, _, _>")]
+    max_players: usize,
+    #[serde(deserialize_with = "de::num::<1, 1000, _, _>")]
+    stones: u32,
+    #[serde(deserialize_with = "de::num::<1, 100, _, _>")]
+    max_take: u32,
+    #[serde(deserialize_with = "de::num::<0, 100, _, _>")]
+    secret_max: u32,
+    #[serde(deserialize_with = "de::num::<1, 1000, _, _>")]
+    target: u32,
+    #[serde(deserialize_with = "de::num::<0, 1000, _, _>")]
+    spill_one_in: u32,
 }
 
-/// Reads the toy game's ruleset from a merged tree, reporting every problem: the shape
-/// derived ([`de`]), then one validation step, as every game crate does.
+/// Reads the toy game's ruleset from a merged tree, reporting every problem: the rules
+/// read themselves ([`de`]), then the one check across fields, as every game crate does.
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<TakeAway> {
     let before = d.len();
-    let raw: Raw = de::from_tree(tree, d)?;
-    let r = &raw.rules.value;
-    let rules = TakeAway {
-        players: r.min_players.value as usize..=r.max_players.value as usize,
-        stones: r.stones.value as u32,
-        max_take: r.max_take.value as u32,
-        secret_max: r.secret_max.value as u32,
-        target: r.target.value as u32,
-        spill_one_in: r.spill_one_in.value as u32,
-    };
-    if let (Some(lo), Some(hi)) = (r.min_players.get(), r.max_players.get()) {
-        if lo > hi {
-            d.error(raw.rules.origin, format!("min_players ({lo}) is above max_players ({hi})"));
-        }
+    let read: Sections = de::from_tree(tree, d)?;
+    let r = read.rules.value;
+    // 0 stands in for a bound that could not be read (reported).
+    let (lo, hi) = (r.min_players, r.max_players);
+    if lo >= 1 && hi >= 1 && lo > hi {
+        d.error(read.rules.origin, format!("min_players ({lo}) is above max_players ({hi})"));
     }
+    let rules = TakeAway {
+        players: lo..=hi,
+        stones: r.stones,
+        max_take: r.max_take,
+        secret_max: r.secret_max,
+        target: r.target,
+        spill_one_in: r.spill_one_in,
+    };
     (d.len() == before).then_some(rules)
 }
 

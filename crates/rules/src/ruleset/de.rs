@@ -1,6 +1,7 @@
-//! Derived decoding: a `serde` deserializer over the located tree, so a game declares its
-//! ruleset as plain `#[derive(Deserialize)]` structs (strict: every key they do not name
-//! is an error) and validates them in one step into its typed rules.
+//! Derived decoding: a `serde` deserializer over the located tree, so a game's typed rules
+//! read themselves as `#[derive(Deserialize)]` structs (strict: every key they do not name
+//! is an error), each field by its range or its own reader, with the checks that span
+//! sections after.
 //!
 //! Every problem is collected, each at its file:line:col (across `extends`), not only the
 //! first: a value of the wrong type is reported and read as a neutral value (0, `false`,
@@ -15,13 +16,14 @@
 //! (`effect = { kind = "trade_bonus", doubloons = 1 }`, each variant strict about its
 //! keys): the closed vocabularies of effect kinds, derived.
 //!
-//! [`Located`] keeps a value's origin for the validation step's own messages; [`Int`] is
+//! [`Located`] keeps a value's origin for a reader's or a later check's own messages; [`Int`] is
 //! an integer whose fixed range is part of the shape (checked while reading, and named in
 //! the message when the key is missing or the value wrong). A typed rule can read itself
 //! with no raw copy between: a number field by its range ([`byte`], [`num`]), a table by
 //! player count by the counts of the pass ([`per_players_byte`] inside [`with_players`]),
 //! a field with its own reader that reports what it finds wrong in reading order
-//! ([`reject`], or [`checked`] around a helper that writes to [`Diagnostics`]).
+//! ([`reject`], or [`checked`] around a helper that writes to [`Diagnostics`]), and a
+//! name another section declares looked up as it is read ([`with_context`], [`lookup`]).
 //!
 //! ```ignore
 //! #[derive(Deserialize)]
@@ -140,6 +142,48 @@ pub fn per_players_byte<'de, const MIN: i64, const MAX: i64, D: de::Deserializer
         *slot = v.map_or(0, |v| v as u8);
     }
     Ok(out)
+}
+
+thread_local! {
+    /// What the fields' readers of the pass under way look names up in ([`with_context`]).
+    static CONTEXT: RefCell<Option<std::rc::Rc<dyn std::any::Any>>> = const { RefCell::new(None) };
+}
+
+/// Runs `pass` (a [`from_tree`]) with `context` at hand for the fields' own readers
+/// ([`context`]): the names that other sections declare (goods, flowers, buildings), taken
+/// from the tree or from rules read before, so that a name is looked up as it is read.
+pub fn with_context<C: 'static, R>(context: C, pass: impl FnOnce() -> R) -> R {
+    let outer = CONTEXT.with(|c| c.replace(Some(std::rc::Rc::new(context))));
+    let out = pass();
+    CONTEXT.with(|c| c.replace(outer));
+    out
+}
+
+/// `f` of the context of the pass under way ([`with_context`]); `None` outside one, or
+/// if that context is not a `C`.
+pub fn context<C: 'static, R>(f: impl FnOnce(&C) -> R) -> Option<R> {
+    // Cloned out, so a reader may start a pass of its own inside `f`.
+    let c = CONTEXT.with(|c| c.borrow().clone())?;
+    c.downcast_ref::<C>().map(f)
+}
+
+/// The index of `name` among `names` (the ids a ruleset declares for `what`: goods,
+/// flowers …), or `None` with the problem reported as by [`reject`], naming every id
+/// and the closest one as a hint. An empty name stands in for an id that was wrong (its
+/// problem reported): it keeps its place, and is neither matched nor listed.
+pub fn lookup<'a, E: de::Error>(
+    names: impl IntoIterator<Item = &'a str>,
+    what: &str,
+    name: &Located<String>,
+) -> Result<Option<usize>, E> {
+    let names: Vec<&str> = names.into_iter().collect();
+    if let Some(i) = names.iter().position(|n| !n.is_empty() && *n == name.value) {
+        return Ok(Some(i));
+    }
+    let known: Vec<&str> = names.into_iter().filter(|n| !n.is_empty()).collect();
+    let hint = crate::suggest::hint(&name.value, known.iter().copied());
+    let message = format!("unknown {what} `{}`: expected one of {}{hint}", name.value, known.join(", "));
+    reject(name.origin, message).map(|()| None)
 }
 
 /// A value with where it was written.

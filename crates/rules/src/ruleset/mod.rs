@@ -3,8 +3,9 @@
 //! A ruleset file is TOML with a `[ruleset]` table (`name`, `game`, `description`,
 //! optional `extends`) and the game's own tables. Loading resolves `extends` (a bundled
 //! name, or a path relative to the extending file), deep-merges (see [`merge`]), and
-//! returns the effective tree with every value's origin. The game crate then reads the
-//! tree with [`de`] into the raw structs it declares and validates them into its rules.
+//! returns the effective tree with every value's origin. The game crate's typed rules
+//! then read themselves from the tree with [`de`], with the checks across sections after;
+//! the hand reader [`decode`] reads only `[ruleset]` and scenario files.
 
 pub mod de;
 pub mod decode;

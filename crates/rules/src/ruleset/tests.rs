@@ -544,6 +544,47 @@ cost = 300
         assert!(r.contains("r.toml:3:6: "), "the id's own check, at the id: {r}");
         assert_eq!((rules.ships, rules.rounds, rules.id.as_str()), ([0; crate::MAX_PLAYERS + 1], 0, ""), "stand-ins");
     }
+
+    /// A name that another section declares is looked up as it is read, in the context
+    /// of the pass: an unknown one is reported at its place, naming the known ones.
+    #[test]
+    fn names_are_looked_up_in_the_context_of_the_pass() {
+        struct Goods(Vec<&'static str>);
+        fn good<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+            let name = <Located<String> as Deserialize>::deserialize(d)?;
+            let names = de::context(|g: &Goods| g.0.clone()).unwrap_or_default();
+            Ok(de::lookup(names, "good", &name)?.map_or(0, |i| i as u8))
+        }
+        #[derive(Debug, Deserialize)]
+        struct Row {
+            #[serde(deserialize_with = "good")]
+            good: u8,
+            #[serde(deserialize_with = "good")]
+            other: u8,
+        }
+        let text = "good = \"rum\"\nother = \"suger\"\n";
+        let mut sources = Sources::default();
+        let file = sources.add("r.toml", text);
+        let mut d = Diagnostics::default();
+        let tree = node::parse(file, text, &mut d).unwrap();
+        // "" stands in for a wrong id: it keeps its place but is neither found nor listed.
+        let goods = Goods(vec!["sugar", "", "rum"]);
+        let row: Option<Row> = de::with_context(goods, || de::from_tree(&tree, &mut d));
+        let r = d.render(&sources);
+        let row = row.unwrap();
+        assert_eq!((row.good, row.other, d.len()), (2, 0, 1), "{r}");
+        assert!(
+            r.contains("r.toml:2:9: unknown good `suger`: expected one of sugar, rum; did you mean `sugar`?"),
+            "{r}"
+        );
+        // Outside the pass, or asked for another type, there is no context.
+        assert!(de::context(|_: &Goods| ()).is_none());
+        assert!(de::with_context(Goods(vec![]), || de::context(|_: &String| ())).is_none());
+        // Outside a reading, the unknown name is an error of the format read.
+        let e =
+            de::lookup::<serde_json::Error>(["a"], "good", &Located { value: "b".into(), origin: Origin::default() });
+        assert!(e.is_err());
+    }
 }
 
 /// The marker stays under the offending text after a tab and after wide characters (CJK,

@@ -1018,13 +1018,18 @@ effect = { kind = "teleport" }
 [[flowers]]
 id = "white"
 spaces = 2
+[[goods]]
+id = "Iron"
+supply = 1
 "#,
     );
     let e = load(f.to_str().unwrap()).unwrap_err();
     for want in [
         "bad.toml:4:9: 0 is out of range",
         "bad.toml:5:1: unknown key `colour`",
-        "unknown good `gold`",
+        // Named while read, listing the goods (not the wrong id, reported at its place).
+        "bad.toml:8:37: unknown good `gold`: expected one of sugar, citrus, tobacco, rum, cigars, wood\n",
+        "bad.toml:16:6: id \"Iron\"",
         "bad.toml:11:19: unknown value `teleport`",
         "the flowers have 11 building spaces but there are 12 buildings",
     ] {
