@@ -6,7 +6,6 @@
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
-use crate::goods::Good;
 use crate::rules::{Effect, Rules};
 use crate::state::{Offer, Phase, State};
 use rulesmith_core::Seat;
@@ -42,7 +41,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         f(Action::Draw);
         any = true;
     }
-    for g in Good::ALL {
+    for g in rules.goods() {
         if s.face_up[g] > 0 {
             f(Action::Take(g));
             any = true;
@@ -164,7 +163,7 @@ pub fn next(rules: &Rules, s: &mut State) -> Flow {
     } else {
         s.pending.settler.extra_turn = false;
         // Untaken tiles go to the discards and players + 1 new ones are revealed (S000:L141).
-        for g in Good::ALL {
+        for g in rules.goods() {
             s.discards[g] += s.face_up[g];
             s.face_up[g] = 0;
         }
@@ -184,7 +183,7 @@ pub fn reveal_plantations(rules: &Rules, s: &mut State) {
             if s.discards.total() == 0 {
                 break;
             }
-            for g in Good::ALL {
+            for g in rules.goods() {
                 for _ in 0..s.discards[g] {
                     s.stack.push(g);
                 }

@@ -22,7 +22,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let office = board::has(rules, p, |e| matches!(e, Effect::SellDuplicates));
     let mut any = false;
     if !full {
-        for g in Good::ALL {
+        for g in rules.goods() {
             if p.goods[g] > 0 && (office || !s.trading_house.contains(g)) {
                 f(Action::Sell(g));
                 any = true;
@@ -38,7 +38,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
                 Some(Effect::OwnTradingPost { .. })
             );
             if post && b.colonists > 0 {
-                for g in Good::ALL {
+                for g in rules.goods() {
                     if p.goods[g] > 0 {
                         f(Action::SellPost { good: g, building: b.building });
                         any = true;
