@@ -1,6 +1,6 @@
 //! Questions about one player's board: occupied effects, capacities, costs.
 
-use crate::goods::ByGood;
+use crate::goods::{ByGood, Good};
 use crate::rules::{BuildingKind, Effect, Rules};
 use crate::state::{Player, State};
 
@@ -116,7 +116,7 @@ pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
         }
     }
     let mut out = ByGood::default();
-    for g in rules.goods() {
+    for g in Good::every() {
         let plantations = p.plantations_occupied[g];
         out[g] = if rules.needs_building[g] { plantations.min(capacity[g]) } else { plantations };
     }

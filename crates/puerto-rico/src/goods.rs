@@ -72,6 +72,44 @@ impl ByGood<u8> {
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&v| u32::from(v)).sum()
     }
+
+    /// The goods with a count above 0, as a set (bit per good): each byte folded onto
+    /// its lowest bit, and the eight bits gathered by one multiplication (this runs in
+    /// every legal-action listing of the captain, trader and settler).
+    #[inline]
+    pub fn nonzero(&self) -> u8 {
+        let x = u64::from_le_bytes(self.0);
+        let mut y = x | (x >> 4);
+        y |= y >> 2;
+        y |= y >> 1;
+        y &= 0x0101_0101_0101_0101;
+        (y.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    }
+
+    /// The goods with a count above 0, in order (the hot loops' way over the goods: the
+    /// places past the ruleset's goods are always empty).
+    #[inline]
+    pub fn present(&self) -> Goods {
+        Goods(self.nonzero())
+    }
+}
+
+/// A set of goods (bit per good) iterated in order.
+#[derive(Clone, Copy, Debug)]
+pub struct Goods(pub u8);
+
+impl Iterator for Goods {
+    type Item = Good;
+
+    #[inline]
+    fn next(&mut self) -> Option<Good> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Good(i))
+    }
 }
 
 /// Barrels by good are the core's tallies (kind = [`Good::index`]): they move with
@@ -149,4 +187,24 @@ pub(crate) fn reading<R>(goods: Vec<String>, read: impl FnOnce() -> R) -> R {
 /// The goods of the ruleset being read (see [`reading`]).
 pub(crate) fn read_names() -> Vec<String> {
     READING.with(|r| r.borrow().clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ByGood, Good, MAX_GOODS};
+
+    /// The folded and gathered set is the plain one, for every set of goods.
+    #[test]
+    fn nonzero_is_the_goods_above_zero() {
+        for set in 0..=u8::MAX {
+            for value in [1u8, 2, 15, 16, 128, 255] {
+                let mut by = ByGood::<u8>::default();
+                for i in (0..MAX_GOODS).filter(|i| set & (1 << i) != 0) {
+                    by.0[i] = value;
+                }
+                assert_eq!(by.nonzero(), set, "{by:?}");
+                assert!(by.present().eq(Good::every().filter(|&g| by[g] > 0)));
+            }
+        }
+    }
 }

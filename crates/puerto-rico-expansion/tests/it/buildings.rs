@@ -154,7 +154,7 @@ fn forest_house_with_hacienda() {
     start_role(&rules, &mut s, 0, "settler");
     let top = *s.stack.as_slice().last().unwrap();
     play(&rules, &mut s, "draw");
-    assert_eq!(legal(&rules, &s), [format!("plant {}", top.name()), "forest".to_string()]);
+    assert_eq!(legal(&rules, &s), [format!("plant {}", rules.base.good_name(top)), "forest".to_string()]);
     let plantations = s.players[0].plantations.total();
     play(&rules, &mut s, "forest");
     assert_eq!(s.players[0].extension_tiles, 1);
@@ -172,7 +172,7 @@ fn forest_house_with_hacienda() {
     start_role(&rules, &mut s, 0, "settler");
     let top = *s.stack.as_slice().last().unwrap();
     play(&rules, &mut s, "draw");
-    play(&rules, &mut s, &format!("plant {}", top.name()));
+    play(&rules, &mut s, &format!("plant {}", rules.base.good_name(top)));
     assert_eq!(s.players[0].plantations[top], 1 + u8::from(top == INDIGO));
     assert_eq!(s.players[0].extension_tiles, 0);
 }
@@ -220,7 +220,7 @@ fn forest_from_the_face_up_row_option() {
     start_role(&rules, &mut s, 0, "settler");
     let g = Good::every().find(|&g| s.face_up[g] > 0).unwrap();
     let stack = s.stack.len;
-    play(&rules, &mut s, &format!("forest {}", g.name()));
+    play(&rules, &mut s, &format!("forest {}", rules.base.good_name(g)));
     assert_eq!((s.players[0].extension_tiles, s.stack.len, s.held_tiles[g]), (1, stack, 1));
 }
 

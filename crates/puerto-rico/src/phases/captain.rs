@@ -7,7 +7,7 @@
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
-use crate::goods::{ByGood, Good};
+use crate::goods::{ByGood, Good, Goods};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
@@ -38,7 +38,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
             let vp: u16 = board::effects(rules, p)
                 .map(|e| match *e {
                     Effect::VpPerPairOnHold { barrels_per_vp } => {
-                        rules.goods().map(|g| u16::from(p.goods[g] / barrels_per_vp.max(1))).sum()
+                        Good::every().map(|g| u16::from(p.goods[g] / barrels_per_vp.max(1))).sum()
                     }
                     _ => 0,
                 })
@@ -61,14 +61,11 @@ pub fn begin(rules: &Rules, s: &mut State) {
 /// The cargo-ship loads open to `seat` (L319-326): a kind already on a ship goes only
 /// there, and only if it is not full; a kind on no ship goes on an empty ship, and among
 /// empty ships only on those that take the most of the player's barrels (L325).
-fn ship_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
+fn ship_loads(s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
     let ships = s.ships();
-    for g in rules.goods() {
+    for g in p.goods.present() {
         let have = p.goods[g];
-        if have == 0 {
-            continue;
-        }
         if let Some(i) = ships.iter().position(|x| x.good() == Some(g)) {
             if !ships[i].is_full() {
                 f(Action::Ship { good: g, ship: i as u8 });
@@ -91,10 +88,8 @@ fn wharf_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action))
     if s.wharf_used & (1 << seat) != 0 || !board::has(rules, p, |e| matches!(e, Effect::OwnShip)) {
         return;
     }
-    for g in rules.goods() {
-        if p.goods[g] > 0 {
-            f(Action::Wharf(g));
-        }
+    for g in p.goods.present() {
+        f(Action::Wharf(g));
     }
 }
 
@@ -124,7 +119,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         return;
     }
     let mut must = false;
-    ship_loads(rules, s, seat, &mut |a| {
+    ship_loads(s, seat, &mut |a| {
         must = true;
         f(a)
     });
@@ -144,7 +139,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 
 fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
     let mut any = false;
-    ship_loads(rules, s, seat, &mut |_| any = true);
+    ship_loads(s, seat, &mut |_| any = true);
     if !any {
         wharf_loads(rules, s, seat, &mut |_| any = true);
     }
@@ -305,7 +300,7 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
     }
     let seat = s.current;
     let load = s.pending.mixed.mixed_load;
-    for g in rules.goods() {
+    for g in Good::every() {
         transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), u32::from(load[g]));
     }
     let (per, _, harbor) = mixed_rules(rules, s);
@@ -369,7 +364,7 @@ pub fn begin_storage(s: &mut State) {
 /// are offered (keeping more never costs anything here). Calls `f` for each distinct one.
 fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
-    let held: u8 = rules.goods().filter(|&g| p.goods[g] > 0).fold(0, |m, g| m | g.bit());
+    let held = p.goods.nonzero();
     let k = u32::from(board::storage_kinds(rules, p)).min(rules.good_count() as u32);
     let take = k.min(held.count_ones());
     let extra = if rules.has_effect(kind::EXTRA_STORAGE_BARRELS) { board::extra_storage_barrels(rules, p) } else { 0 };
@@ -381,8 +376,8 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
     if take == 0 {
         // No warehouse: one barrel of one kind each, never the same holding twice and
         // never one keeping more than another (the hot path of random playouts).
-        for g in rules.goods() {
-            if held & g.bit() != 0 && rules.free_barrels > 0 {
+        if rules.free_barrels > 0 {
+            for g in Goods(held) {
                 f(Action::Keep { kinds: 0, barrel: Some(g) });
             }
         }
@@ -393,10 +388,21 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
     }
     // Every choice with what it keeps; then only those no other choice keeps more of
     // (S000:L336: keeping never costs anything), each holding under its first spelling.
-    // At most C(n, k) masks times n − k single barrels (50 with five goods, 280 with
-    // eight): kept on the heap, as only warehouse owners come here.
-    let mut options: Vec<(Action, ByGood<u8>)> = Vec::with_capacity(64);
-    let mut add = |a: Action| options.push((a, kept_by(rules, p.goods, a)));
+    // At most C(n, k) masks times n − k single barrels: 60 with up to six goods, on the
+    // stack; up to 280 with eight, on the heap.
+    let mut small = [(Action::Pass, ByGood::<u8>::default()); 64];
+    let mut large = Vec::new();
+    if rules.good_count() > 6 {
+        large.resize(280, (Action::Pass, ByGood::<u8>::default()));
+    }
+    let options: &mut [(Action, ByGood<u8>)] = if large.is_empty() { &mut small } else { &mut large };
+    let mut n = 0;
+    let mut add = |a: Action| {
+        if let Some(slot) = options.get_mut(n) {
+            *slot = (a, kept_by(rules, p.goods, a));
+            n += 1;
+        }
+    };
     for mask in 0..(1u16 << rules.good_count()) {
         let mask = mask as u8;
         if mask & !held != 0 || mask.count_ones() != take {
@@ -407,14 +413,14 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
             add(Action::Keep { kinds: mask, barrel: None });
             continue;
         }
-        for g in rules.goods() {
+        for g in Good::every() {
             if rest & g.bit() != 0 {
                 add(Action::Keep { kinds: mask, barrel: Some(g) });
             }
         }
     }
-    let options = &options[..];
-    let covers = |a: &ByGood<u8>, b: &ByGood<u8>| rules.goods().all(|g| a[g] >= b[g]);
+    let options = &options[..n];
+    let covers = |a: &ByGood<u8>, b: &ByGood<u8>| Good::every().all(|g| a[g] >= b[g]);
     for (i, (a, h)) in options.iter().enumerate() {
         let dominated = options.iter().any(|(_, o)| o != h && covers(o, h));
         let earlier = options[..i].iter().any(|(_, o)| o == h);
@@ -428,7 +434,7 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
 fn kept_by(rules: &Rules, have: ByGood<u8>, a: Action) -> ByGood<u8> {
     let mut h = ByGood::<u8>::default();
     if let Action::Keep { kinds, barrel } = a {
-        for g in rules.goods() {
+        for g in Good::every() {
             h[g] = if kinds & g.bit() != 0 {
                 have[g]
             } else if barrel == Some(g) {
@@ -514,13 +520,14 @@ fn compositions(
 }
 
 /// Whether keeping per `a` keeps every barrel (then nobody needs to be asked).
-fn keeps_all(rules: &Rules, s: &State, seat: Seat, a: Action) -> bool {
+fn keeps_all(s: &State, seat: Seat, a: Action) -> bool {
     if let Action::KeepExact(kept) = a {
         return kept == s.players[seat].goods;
     }
     let Action::Keep { kinds, barrel } = a else { return false };
     let p = &s.players[seat];
-    rules.goods().all(|g| p.goods[g] == 0 || kinds & g.bit() != 0 || (barrel == Some(g) && p.goods[g] <= 1))
+    let single = barrel.filter(|&g| p.goods[g] <= 1).map_or(0, Good::bit);
+    p.goods.nonzero() & !(kinds | single) == 0
 }
 
 /// The choice made for the player when there is nothing to decide: a single option, or
@@ -532,7 +539,7 @@ fn forced_storage(rules: &Rules, s: &State, seat: Seat) -> Option<Action> {
     storage_options(rules, s, seat, &mut |o| {
         count += 1;
         first.get_or_insert(o);
-        if all.is_none() && keeps_all(rules, s, seat, o) {
+        if all.is_none() && keeps_all(s, seat, o) {
             all = Some(o);
         }
     });
@@ -552,14 +559,14 @@ pub fn play_storage(rules: &Rules, s: &mut State, a: Action) -> Flow {
 
 fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
     if let Action::KeepExact(kept) = a {
-        for g in rules.goods() {
+        for g in Good::every() {
             let spoiled = s.players[seat].goods[g].saturating_sub(kept[g]);
             transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), u32::from(spoiled));
         }
         return;
     }
     let Action::Keep { kinds, barrel } = a else { return };
-    for g in rules.goods() {
+    for g in Good::every() {
         let have = s.players[seat].goods[g];
         let kept = if kinds & g.bit() != 0 {
             have

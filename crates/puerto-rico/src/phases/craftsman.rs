@@ -22,7 +22,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
         let mut kinds = 0u8;
         let mut mask = 0u8;
         let mut received = ByGood::<u8>::default();
-        for g in rules.goods() {
+        for g in Good::every() {
             let got = transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(want[g])) as u8;
             if got > 0 {
                 received[g] = got;
@@ -98,7 +98,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         return;
     }
     let mut any = false;
-    for g in rules.goods() {
+    for g in Good::every() {
         if s.craftsman_kinds & g.bit() != 0 && s.goods_supply[g] > 0 {
             f(Action::Bonus(g));
             any = true;

@@ -99,7 +99,8 @@ fn capacity(rules: &Rules, p: &Player, g: Group) -> u8 {
 #[inline]
 fn capacity_from(rules: &Rules, p: &Player, i: u8) -> u32 {
     let i = usize::from(i);
-    let plantations: u32 = rules.goods().skip(i).map(|g| u32::from(p.plantations[g])).sum();
+    // Every place from `i` on: those past the ruleset's goods are empty.
+    let plantations: u32 = p.plantations.0.get(i..).map_or(0, |x| x.iter().map(|&c| u32::from(c)).sum());
     let goods = rules.good_count();
     let quarries = if i <= goods { u32::from(p.quarries) } else { 0 };
     let circles =

@@ -6,6 +6,7 @@
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
+use crate::goods::Good;
 use crate::rules::{Effect, Rules};
 use crate::state::{Offer, Phase, State};
 use rulesmith_core::Seat;
@@ -41,11 +42,9 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         f(Action::Draw);
         any = true;
     }
-    for g in rules.goods() {
-        if s.face_up[g] > 0 {
-            f(Action::Take(g));
-            any = true;
-        }
+    for g in s.face_up.present() {
+        f(Action::Take(g));
+        any = true;
     }
     if can_take_quarry(rules, s, seat) {
         f(Action::TakeQuarry);
@@ -163,7 +162,7 @@ pub fn next(rules: &Rules, s: &mut State) -> Flow {
     } else {
         s.pending.settler.extra_turn = false;
         // Untaken tiles go to the discards and players + 1 new ones are revealed (S000:L141).
-        for g in rules.goods() {
+        for g in Good::every() {
             s.discards[g] += s.face_up[g];
             s.face_up[g] = 0;
         }
@@ -183,7 +182,7 @@ pub fn reveal_plantations(rules: &Rules, s: &mut State) {
             if s.discards.total() == 0 {
                 break;
             }
-            for g in rules.goods() {
+            for g in Good::every() {
                 for _ in 0..s.discards[g] {
                     s.stack.push(g);
                 }
