@@ -13,58 +13,41 @@ pub const MAX_GOODS: usize = 8;
 // serde pass).
 names::kinds!(pub GoodName = "good");
 
-/// A kind of good (and of plantation): a place in the ruleset's list of goods, the first
-/// to the [`MAX_GOODS`]th. The places are an enum, not a plain index, so that an index is
-/// always in bounds of [`ByGood`]'s array and `Option<Good>` (ships, the trading house,
-/// actions) stays one byte.
+/// A kind of good (and of plantation): an index into the ruleset's goods.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Good {
-    #[default]
-    G0,
-    G1,
-    G2,
-    G3,
-    G4,
-    G5,
-    G6,
-    G7,
-}
-
-/// Every place, in order.
-const PLACES: [Good; MAX_GOODS] = [Good::G0, Good::G1, Good::G2, Good::G3, Good::G4, Good::G5, Good::G6, Good::G7];
+pub struct Good(u8);
 
 impl Good {
     /// The good at `index` in the ruleset's order (`index` < [`MAX_GOODS`]).
     pub const fn at(index: usize) -> Good {
-        PLACES[index % MAX_GOODS]
+        Good(index as u8)
     }
 
     pub fn index(self) -> usize {
-        self as usize
+        usize::from(self.0)
     }
 
     /// The bit of this good in a set of goods (bit per good).
     pub fn bit(self) -> u8 {
-        1 << self as u8
+        1 << self.0
     }
 
     /// Every place a good may have, used or not: for code that runs without the ruleset
     /// (the places past the ruleset's goods stay empty).
     pub fn every() -> impl Iterator<Item = Good> + Clone {
-        PLACES.into_iter()
+        (0..MAX_GOODS as u8).map(Good)
     }
 }
 
 impl Serialize for Good {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        names::write_id::<GoodName, S>(&(*self as u8), s)
+        names::write_id::<GoodName, S>(&self.0, s)
     }
 }
 
 impl<'de> Deserialize<'de> for Good {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        names::read_id::<GoodName, D>(d).map(|i| Good::at(usize::from(i)))
+        names::read_id::<GoodName, D>(d).map(Good)
     }
 }
 
@@ -123,9 +106,9 @@ impl Iterator for Goods {
         if self.0 == 0 {
             return None;
         }
-        let i = self.0.trailing_zeros() as usize;
+        let i = self.0.trailing_zeros() as u8;
         self.0 &= self.0 - 1;
-        Some(Good::at(i))
+        Some(Good(i))
     }
 }
 
