@@ -250,13 +250,11 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         Some(caps)
     });
     let face_up_extra = s.face_up_extra.value as u8;
-    let mut roles_per_round = [0u8; MAX_PLAYERS + 1];
     for p in counts.clone() {
         let x = &mut setup[p];
         let at = |v: &Option<Vec<u8>>| v.as_ref().map_or(0, |v| v[p]);
         (x.quarries, x.colonists_supply, x.colonists_ship) = (at(&quarries), at(&supply), at(&ship));
         (x.doubloons, x.roles_per_round) = (at(&doubloons), at(&rpr));
-        roles_per_round[p] = x.roles_per_round;
         if let Some(Some(v)) = vp.as_ref().map(|v| v[p]) {
             x.vp_chips = v as u16;
         }
@@ -328,7 +326,7 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
             buildings.push(b);
         }
     }
-    cross_check(tree, &goods, &roles, &setup, &roles_per_round, counts.clone(), before, d);
+    cross_check(tree, &goods, &roles, &setup, counts.clone(), before, d);
     let effects_present = buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
     (d.len() == before).then_some(Rules {
         min_players,
@@ -435,13 +433,12 @@ fn cross_check(
     goods: &[GoodDef],
     roles: &[Role],
     setup: &PerPlayers<Setup>,
-    roles_per_round: &[u8; MAX_PLAYERS + 1],
     counts: std::ops::RangeInclusive<usize>,
     before: usize,
     d: &mut Diagnostics,
 ) {
     for p in counts.clone() {
-        let rpr = roles_per_round[p] as usize;
+        let rpr = setup[p].roles_per_round as usize;
         let in_play = roles.iter().filter(|r| r.players & (1 << p) != 0).count();
         if d.len() == before && rpr > in_play {
             d.error(
