@@ -6,7 +6,7 @@ use rulesmith_core::names;
 use serde::{Deserialize, Serialize};
 
 /// Most goods a ruleset may list (bits per good fit a `u8`: kept kinds, craftsman kinds,
-/// effect masks).
+/// effect masks; a seat's barrels fit the one `u64` the metrics keep of them).
 pub const MAX_GOODS: usize = 8;
 
 // A good in the state JSON is its name (`crate::json` gives the ruleset's goods to the
