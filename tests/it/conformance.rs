@@ -1,4 +1,5 @@
-//! Every bundled ruleset, at every player count it seats, keeps the contract of the
+//! Every bundled ruleset (and the house rules of [`HOUSE_RULES`]), at every player count
+//! it seats, keeps the contract of the
 //! `Game` interface: random and greedy games end, every invariant holds after every
 //! action, the state's JSON round-trips, replaying a game's actions reproduces it, the
 //! same seed gives the same game (see `rulesmith_testkit::conformance_game`).
@@ -10,9 +11,14 @@ use proptest::prelude::*;
 use rulesmith::core::bots::BotSpec;
 use rulesmith_testkit::conformance_deterministic;
 
-/// Every bundled ruleset, plus the toy game the command-line tests use.
+/// House rules that change what the rules core knows nothing of by name: Puerto Rico
+/// with a sixth good and with one good fewer (goods are ruleset data).
+const HOUSE_RULES: [&str; 2] = ["puerto-rico-sixth-good.toml", "puerto-rico-no-coffee.toml"];
+
+/// Every bundled ruleset, the house rules above, and the toy game the command-line tests use.
 fn rulesets() -> Result<Vec<(String, rulesmith::Ruleset)>, String> {
     let mut names: Vec<String> = rulesmith::BUNDLED.iter().map(|b| b.name.to_string()).collect();
+    names.extend(HOUSE_RULES.map(|f| format!("{}/tests/fixtures/house/{f}", env!("CARGO_MANIFEST_DIR"))));
     names.push(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/take-away.toml").to_string());
     names
         .into_iter()

@@ -63,7 +63,7 @@ impl Extension<Rules, State, Action, Player> for Expansion {
 
     fn play(&self, rules: &Rules, s: &mut State, code: u16) -> Played {
         if Forests.owns(code) {
-            Forests.play(s, code)
+            Forests.play(rules, s, code)
         } else {
             Guests.play(rules, s, code);
             Played::TurnGoesOn
@@ -78,11 +78,11 @@ impl Extension<Rules, State, Action, Player> for Expansion {
     }
 
     fn format(&self, rules: &Rules, code: u16) -> String {
-        if Forests.owns(code) { Forests.format(code) } else { Guests.format(rules, code) }
+        if Forests.owns(code) { Forests.format(rules, code) } else { Guests.format(rules, code) }
     }
 
     fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>> {
-        Forests.parse(words).or_else(|| Guests.parse(rules, words))
+        Forests.parse(rules, words).or_else(|| Guests.parse(rules, words))
     }
 
     fn window_label(&self) -> &'static str {

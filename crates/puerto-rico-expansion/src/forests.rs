@@ -20,6 +20,7 @@ use rulesmith_puerto_rico::Good;
 use rulesmith_puerto_rico::action::Action;
 use rulesmith_puerto_rico::board;
 use rulesmith_puerto_rico::extension::Played;
+use rulesmith_puerto_rico::goods::MAX_GOODS;
 use rulesmith_puerto_rico::rules::{Effect, Rules, kind};
 use rulesmith_puerto_rico::state::{Player, State};
 
@@ -41,9 +42,9 @@ impl Forests {
         match from_face_up(rules, &s.players[seat]) {
             Some(false) if s.stack.len > 0 || s.discards.total() > 0 => f(Action::Extension(FOREST)),
             Some(true) => {
-                for g in Good::ALL {
+                for g in rules.goods() {
                     if s.face_up[g] > 0 {
-                        f(Action::Extension(FOREST + 1 + g as u16));
+                        f(Action::Extension(FOREST + 1 + g.index() as u16));
                     }
                 }
             }
@@ -86,11 +87,11 @@ impl Forests {
 
     /// Whether `code` is a forest's.
     pub fn owns(&self, code: u16) -> bool {
-        (FOREST..=FOREST + Good::ALL.len() as u16).contains(&code)
+        (FOREST..=FOREST + MAX_GOODS as u16).contains(&code)
     }
 
     /// Lays a forest for the player to move.
-    pub fn play(&self, s: &mut State, code: u16) -> Played {
+    pub fn play(&self, rules: &Rules, s: &mut State, code: u16) -> Played {
         let seat = s.current;
         if code == FOREST {
             if let Some(g) = s.pending.settler.drawn.take() {
@@ -99,8 +100,8 @@ impl Forests {
                 return Played::TurnGoesOn;
             }
         }
-        let tile = match Good::ALL.get(usize::from(code - FOREST).wrapping_sub(1)) {
-            Some(&g) if s.face_up[g] > 0 => {
+        let tile = match face_up_good(rules, code) {
+            Some(g) if s.face_up[g] > 0 => {
                 s.face_up[g] -= 1;
                 Some(g)
             }
@@ -116,24 +117,27 @@ impl Forests {
     /// Every forest code, in the action space's order (when a forest house is in the
     /// ruleset).
     pub fn codes(&self, rules: &Rules) -> Vec<u16> {
-        if rules.has_effect(kind::FOREST_TILES) { (FOREST..=FOREST + Good::ALL.len() as u16).collect() } else { vec![] }
+        if rules.has_effect(kind::FOREST_TILES) {
+            (FOREST..=FOREST + rules.good_count() as u16).collect()
+        } else {
+            vec![]
+        }
     }
 
-    pub fn format(&self, code: u16) -> String {
-        match Good::ALL.get(usize::from(code - FOREST).wrapping_sub(1)) {
-            Some(g) => format!("forest {}", g.name()),
+    pub fn format(&self, rules: &Rules, code: u16) -> String {
+        match face_up_good(rules, code) {
+            Some(g) => format!("forest {}", rules.good_name(g)),
             None => "forest".into(),
         }
     }
 
-    pub fn parse(&self, words: &[&str]) -> Option<Result<u16, String>> {
+    pub fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>> {
         match words {
             ["forest"] => Some(Ok(FOREST)),
-            ["forest", g] => Some(
-                Good::from_name(g)
-                    .map(|g| FOREST + 1 + g as u16)
-                    .ok_or_else(|| format!("`{g}` is not a good ({})", Good::NAMES.join(", "))),
-            ),
+            ["forest", g] => Some(rules.good(g).map(|g| FOREST + 1 + g.index() as u16).ok_or_else(|| {
+                let names: Vec<&str> = rules.good_names().map(String::as_str).collect();
+                format!("`{g}` is not a good ({})", names.join(", "))
+            })),
             _ => None,
         }
     }
@@ -163,4 +167,10 @@ fn from_face_up(rules: &Rules, p: &Player) -> Option<bool> {
 fn lay(s: &mut State, seat: Seat, g: Good) {
     s.held_tiles[g] += 1;
     s.players[seat].extension_tiles += 1;
+}
+
+/// The good of a forest from the face-up row (`FOREST + 1 + good`).
+fn face_up_good(rules: &Rules, code: u16) -> Option<Good> {
+    let i = usize::from(code.checked_sub(FOREST + 1)?);
+    (i < rules.good_count()).then_some(Good::at(i))
 }

@@ -46,8 +46,8 @@ impl Guests {
         let Some(slot) = guest_slot(rules, &s.players[seat], when) else { return };
         let mut any = false;
         window_targets(rules, s, seat, slot, when, &mut |g| {
-            if rank(g) >= s.pending.window.mark {
-                f(Action::Extension(u16::from(rank(g))));
+            if rank(rules, g) >= s.pending.window.mark {
+                f(Action::Extension(u16::from(rank(rules, g))));
                 any = true;
             }
         });
@@ -65,8 +65,8 @@ impl Guests {
             return;
         }
         targets(rules, p, &mut |g| {
-            if rank(g) >= s.pending.window.mark {
-                f(Action::Extension(u16::from(rank(g))));
+            if rank(rules, g) >= s.pending.window.mark {
+                f(Action::Extension(u16::from(rank(rules, g))));
             }
         });
     }
@@ -85,7 +85,7 @@ impl Guests {
 
     /// One code per target: its rank (plantations by kind, the quarries, buildings by index).
     pub fn codes(&self, rules: &Rules) -> Vec<u16> {
-        (0..6 + rules.buildings.len() as u16).collect()
+        (0..(rules.good_count() + 1 + rules.buildings.len()) as u16).collect()
     }
 
     pub fn format(&self, rules: &Rules, code: u16) -> String {
@@ -97,7 +97,7 @@ impl Guests {
 
     pub fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>> {
         let ["guest", "to", what] = words else { return None };
-        Some(notation::parse_group(rules, what).map(|g| u16::from(rank(g))))
+        Some(notation::parse_group(rules, what).map(|g| u16::from(rank(rules, g))))
     }
 
     pub fn window_label(&self) -> &'static str {
@@ -107,10 +107,11 @@ impl Guests {
 
 /// The target of a move code (see [`Guests::codes`]).
 fn group_of(rules: &Rules, code: u16) -> Option<Group> {
+    let goods = rules.good_count() as u16;
     match code {
-        0..=4 => Good::ALL.get(usize::from(code)).map(|&g| Group::Plantation(g)),
-        5 => Some(Group::Quarry),
-        c => u8::try_from(c - 6).ok().filter(|&b| usize::from(b) < rules.buildings.len()).map(Group::Building),
+        c if c < goods => Some(Group::Plantation(Good::at(usize::from(c)))),
+        c if c == goods => Some(Group::Quarry),
+        c => u8::try_from(c - goods - 1).ok().filter(|&b| usize::from(b) < rules.buildings.len()).map(Group::Building),
     }
 }
 
@@ -132,11 +133,12 @@ fn window_allows(e: &Effect, when: When) -> bool {
 
 /// A target's place in the listing order of [`targets`] (plantations, quarry, buildings
 /// by index).
-fn rank(g: Group) -> u8 {
+fn rank(rules: &Rules, g: Group) -> u8 {
+    let goods = rules.good_count() as u8;
     match g {
-        Group::Plantation(x) => x as u8,
-        Group::Quarry => 5,
-        Group::Building(b) => 6u8.saturating_add(b),
+        Group::Plantation(x) => x.index() as u8,
+        Group::Quarry => goods,
+        Group::Building(b) => (goods + 1).saturating_add(b),
         Group::SanJuan => u8::MAX,
     }
 }
@@ -191,7 +193,7 @@ fn moves_on_own_turn(rules: &Rules, p: &Player, slot: usize) -> bool {
 /// Where a guest may go: an unoccupied plantation or quarry, or an empty circle of a
 /// building other than a guests building.
 fn targets(rules: &Rules, p: &Player, f: &mut impl FnMut(Group)) {
-    for g in Good::ALL {
+    for g in rules.goods() {
         if p.plantations[g] > p.plantations_occupied[g] {
             f(Group::Plantation(g));
         }
@@ -212,7 +214,7 @@ fn can_move(rules: &Rules, s: &State, seat: Seat, after: Checkpoint, floor: u8) 
     let when = When::Window(after);
     let Some(slot) = guest_slot(rules, &s.players[seat], when) else { return false };
     let mut any = false;
-    window_targets(rules, s, seat, slot, when, &mut |g| any |= rank(g) >= floor);
+    window_targets(rules, s, seat, slot, when, &mut |g| any |= rank(rules, g) >= floor);
     any
 }
 
@@ -232,5 +234,5 @@ fn move_guest(rules: &Rules, s: &mut State, when: When, target: Group) {
         }
         Group::SanJuan => p.san_juan += 1,
     }
-    s.pending.window.mark = rank(target);
+    s.pending.window.mark = rank(rules, target);
 }

@@ -116,7 +116,7 @@ pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
         }
     }
     let mut out = ByGood::default();
-    for g in Good::ALL {
+    for g in Good::every() {
         let plantations = p.plantations_occupied[g];
         out[g] = if rules.needs_building[g] { plantations.min(capacity[g]) } else { plantations };
     }

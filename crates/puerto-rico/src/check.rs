@@ -75,9 +75,12 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         return Err(format!("colonists: {total} in play (supply, ship, boards), expected {expected}"));
     }
     for (i, p) in s.players.iter().enumerate() {
-        for g in Good::ALL {
+        for g in rules.goods() {
             if p.plantations_occupied[g] > p.plantations[g] {
-                return Err(format!("/players/{i}/plantations_occupied/{}: more than the plantations", g.name()));
+                return Err(format!(
+                    "/players/{i}/plantations_occupied/{}: more than the plantations",
+                    rules.good_name(g)
+                ));
             }
         }
         if p.quarries_occupied > p.quarries {
@@ -116,7 +119,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     let ships = s.ships();
     let places = [Place::Supply, Place::Players, Place::Ships, Place::TradingHouse];
     let count = |place: &Place, k: usize| -> u32 {
-        let g = Good::ALL[k];
+        let g = Good::at(k);
         match place {
             Place::Supply => u32::from(s.goods_supply[g]),
             Place::Players => s.players.iter().map(|p| u32::from(p.goods[g])).sum(),
@@ -124,15 +127,15 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             Place::TradingHouse => s.trading_house.count(g),
         }
     };
-    cargo::conserved(Good::ALL.len(), |k| u32::from(setup.barrels.0[k]), &places, count).map_err(
+    cargo::conserved(rules.good_count(), |k| u32::from(setup.barrels.0[k]), &places, count).map_err(
         |(k, total, expected)| {
-            format!("goods: {total} barrels of {} in play, expected {expected}", Good::ALL[k].name())
+            format!("goods: {total} barrels of {} in play, expected {expected}", rules.good_name(Good::at(k)))
         },
     )?;
     for x in ships {
         if let Some(g) = x.good() {
             if ships.iter().filter(|y| y.good() == Some(g)).count() > 1 {
-                return Err(format!("/ships: {} on two ships", g.name()));
+                return Err(format!("/ships: {} on two ships", rules.good_name(g)));
             }
         }
     }
@@ -140,7 +143,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
 
     // Plantations (held by the extension too: forests) and quarries.
     let stack = s.stack.counts();
-    for g in Good::ALL {
+    for g in rules.goods() {
         let owned: u32 = s.players.iter().map(|p| u32::from(p.plantations[g])).sum();
         let drawn = u32::from(s.pending.settler.drawn == Some(g));
         let total = u32::from(stack[g])
@@ -150,7 +153,11 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
             + u32::from(s.held_tiles[g])
             + drawn;
         if total != u32::from(setup.plantations[g]) {
-            return Err(format!("plantations: {total} {} tiles in play, expected {}", g.name(), setup.plantations[g]));
+            return Err(format!(
+                "plantations: {total} {} tiles in play, expected {}",
+                rules.good_name(g),
+                setup.plantations[g]
+            ));
         }
     }
     // Tiles only an extension places and holds (the expansion checks its own; see

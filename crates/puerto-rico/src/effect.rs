@@ -2,7 +2,7 @@
 //! each field declares its range or its reader, so no raw copy stands between the TOML
 //! and the typed effect.
 
-use crate::goods::Good;
+use crate::goods::MAX_GOODS;
 use crate::limits::MAX_SPACES;
 use crate::role_kind::RoleKind;
 use rulesmith_core::ruleset::Origin;
@@ -42,7 +42,7 @@ pub enum Effect {
     /// Craftsman phase: doubloons by the number of kinds produced (factory).
     ProductionBonus {
         #[serde(deserialize_with = "by_kinds")]
-        doubloons_by_kinds: [u8; 6],
+        doubloons_by_kinds: [u8; MAX_GOODS + 1],
     },
     /// Builder phase: a colonist from the supply (else the ship) onto the new building
     /// (university).
@@ -234,9 +234,10 @@ pub const EFFECT_KINDS: &[&str] = <Effect as strum::VariantNames>::VARIANTS;
 type Names = Located<Vec<Located<String>>>;
 type Smalls = Located<Vec<Int<0, 99>>>;
 
-/// Storage: at most every kind (5) is kept.
+/// Storage: at most every kind of the ruleset's goods is kept.
 fn storage_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
-    de::byte::<0, 99, D>(d).map(|kinds| kinds.min(5))
+    let goods = crate::goods::read_names().len() as u8;
+    de::byte::<0, 99, D>(d).map(|kinds| kinds.min(goods))
 }
 
 /// A list of small numbers, each checked by its shape; `None` if one stands in.
@@ -245,14 +246,19 @@ fn smalls<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(Option<Vec<u8>>, Or
     Ok((v.value.iter().map(|n| n.get().map(|n| n as u8)).collect(), v.origin))
 }
 
-/// Doubloons for 0 to 5 kinds produced (factory).
-fn by_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u8; 6], D::Error> {
+/// Doubloons for 0 to every kind of the ruleset's goods produced (factory).
+fn by_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u8; MAX_GOODS + 1], D::Error> {
+    let goods = crate::goods::read_names().len();
     let (list, at) = smalls(d)?;
-    let Some(list) = list else { return Ok([0; 6]) };
-    <[u8; 6]>::try_from(list).or_else(|list| {
-        de::reject(at, format!("expected 6 numbers (for 0 to 5 kinds produced), found {}", list.len()))?;
-        Ok([0; 6])
-    })
+    let mut table = [0; MAX_GOODS + 1];
+    let Some(list) = list else { return Ok(table) };
+    if list.len() != goods + 1 {
+        let found = list.len();
+        de::reject(at, format!("expected {} numbers (for 0 to {goods} kinds produced), found {found}", goods + 1))?;
+        return Ok(table);
+    }
+    table[..list.len()].copy_from_slice(&list);
+    Ok(table)
 }
 
 fn vp_by_filled<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u8; MAX_SPACES + 1], D::Error> {
@@ -282,16 +288,14 @@ fn table_of<'de, D: serde::Deserializer<'de>>(d: D, what: &str) -> Result<[u8; M
 
 /// A list of goods as a bit mask (bit per good).
 fn goods_mask<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    let goods = crate::goods::read_names();
     let mut mask = 0u8;
     for name in <Names as serde::Deserialize>::deserialize(d)?.value {
-        match Good::from_name(&name.value) {
-            Some(g) => mask |= 1 << g as u8,
+        match goods.iter().position(|g| *g == name.value) {
+            Some(g) => mask |= 1 << g,
             None => {
-                let hint = rulesmith_core::suggest::hint(&name.value, Good::NAMES.iter().copied());
-                de::reject(
-                    name.origin,
-                    format!("unknown good `{}`: expected {}{hint}", name.value, Good::NAMES.join(", ")),
-                )?
+                let hint = rulesmith_core::suggest::hint(&name.value, goods.iter().map(String::as_str));
+                de::reject(name.origin, format!("unknown good `{}`: expected {}{hint}", name.value, goods.join(", ")))?
             }
         }
     }

@@ -5,7 +5,7 @@
 //! **Actions**, in id order (blocks marked † only when a building of the ruleset has the
 //! effect that makes them legal):
 //! 1. each role in play, by ruleset order (`settler`, `prospector-2`, …);
-//! 2. `draw`, `take GOOD` (goods in order corn, indigo, sugar, tobacco, coffee),
+//! 2. `draw`, `take GOOD` (goods in the ruleset's order: corn, indigo, sugar, tobacco, coffee),
 //!    `take quarry`, `take colonist`, `take vp`;
 //! 3. `place N on GROUP` for each group — the goods, `quarry`, then each building — and
 //!    N from 0 to the group's most circles (the island's spaces for plantations and
@@ -13,7 +13,7 @@
 //! 4. `build BUILDING` for each building; `bonus GOOD`; `sell GOOD`;
 //! 5. `ship GOOD on CAPACITY` for each good and each ship of the count's setup;
 //!    `ship GOOD on wharf` for each good;
-//! 6. `keep KINDS [+ GOOD]`: each set of kinds (as a 5-bit number, 0 to 31) without, then
+//! 6. `keep KINDS [+ GOOD]`: each set of kinds (as a number with a bit per good, 0 to 31 with five goods) without, then
 //!    with a single barrel of each good not in the set;
 //! 7. `pass`;
 //! 8. † `plant GOOD` (a drawn tile the extension lets its owner look at);
@@ -86,8 +86,8 @@ fn barrels(rules: &Rules, players: usize) -> ByGood<u8> {
 
 /// The groups colonists and guests go to: the goods, the quarries, each building.
 fn groups(rules: &Rules) -> impl Iterator<Item = Group> + '_ {
-    Good::ALL
-        .into_iter()
+    rules
+        .goods()
         .map(Group::Plantation)
         .chain([Group::Quarry])
         .chain((0..rules.buildings.len()).map(|b| Group::Building(b as u8)))
@@ -102,7 +102,7 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
     let mut out = Vec::new();
     out.extend(roles_in_play(rules, players).map(|(i, _)| Action::Role(i as u8)));
     out.push(Action::Draw);
-    out.extend(Good::ALL.map(Action::Take));
+    out.extend(rules.goods().map(Action::Take));
     out.extend([Action::TakeQuarry, Action::TakeColonist, Action::TakeVp]);
     for group in groups(rules) {
         let most = match group {
@@ -112,16 +112,17 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
         out.extend((0..=most).map(|count| Action::Place { group, count }));
     }
     out.extend((0..rules.buildings.len()).map(|b| Action::Build(b as u8)));
-    out.extend(Good::ALL.map(Action::Bonus));
-    out.extend(Good::ALL.map(Action::Sell));
-    for good in Good::ALL {
+    out.extend(rules.goods().map(Action::Bonus));
+    out.extend(rules.goods().map(Action::Sell));
+    for good in rules.goods() {
         out.extend((0..ship_count(rules, players)).map(|ship| Action::Ship { good, ship: ship as u8 }));
     }
-    out.extend(Good::ALL.map(Action::Wharf));
-    for kinds in 0u8..32 {
+    out.extend(rules.goods().map(Action::Wharf));
+    for kinds in 0..(1u16 << rules.good_count()) {
+        let kinds = kinds as u8;
         out.push(Action::Keep { kinds, barrel: None });
-        for g in Good::ALL {
-            if kinds & (1 << g as u8) == 0 {
+        for g in rules.goods() {
+            if kinds & g.bit() == 0 {
                 out.push(Action::Keep { kinds, barrel: Some(g) });
             }
         }
@@ -129,20 +130,20 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
     out.push(Action::Pass);
     let barrels = barrels(rules, players);
     if rules.extension.get().is_some_and(|ext| ext.drawn_tiles_looked_at(rules)) {
-        out.extend(Good::ALL.map(Action::Plant));
+        out.extend(rules.goods().map(Action::Plant));
     }
     if rules.has_effect(kind::PAY_WITH_COMPONENTS) {
         out.extend(groups(rules).chain([Group::SanJuan]).map(Action::ReturnColonist));
-        out.extend(Good::ALL.map(Action::ReturnGood));
+        out.extend(rules.goods().map(Action::ReturnGood));
         out.push(Action::ReturnVp);
     }
     for building in buildings_with(rules, |e| matches!(e, Effect::OwnTradingPost { .. })) {
-        out.extend(Good::ALL.map(|good| Action::SellPost { good, building }));
+        out.extend(rules.goods().map(|good| Action::SellPost { good, building }));
     }
     let mixed: Vec<u8> = buildings_with(rules, |e| matches!(e, Effect::MixedShip { .. })).collect();
     if !mixed.is_empty() {
         out.extend(mixed.iter().map(|&b| Action::Use(b)));
-        for good in Good::ALL {
+        for good in rules.goods() {
             out.extend((0..=barrels[good]).map(|count| Action::Load { good, count }));
         }
     }
@@ -154,13 +155,13 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
         let mut kept = ByGood::<u8>::default();
         loop {
             out.push(Action::KeepExact(kept));
-            let mut i = Good::ALL.len();
+            let mut i = rules.good_count();
             loop {
                 if i == 0 {
                     return out;
                 }
                 i -= 1;
-                let g = Good::ALL[i];
+                let g = Good::at(i);
                 if kept[g] < barrels[g] {
                     kept[g] += 1;
                     break;
@@ -174,7 +175,8 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
 
 /// The observation's names (see the module docs).
 pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
-    let goods = Good::ALL.map(Good::name);
+    let names: Vec<&str> = rules.good_names().map(String::as_str).collect();
+    let goods = || names.iter().copied();
     let mut n = Names::default();
     n.push("round");
     for what in ["governor", "to_move", "chooser"] {
@@ -193,12 +195,12 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     for x in ["colonists.supply", "colonists.ship", "vp_chips", "quarries.supply"] {
         n.push(x);
     }
-    n.each("goods.supply", goods);
+    n.each("goods.supply", goods());
     n.push("stack.tiles");
-    n.each("stack.unseen", goods);
-    n.each("face_up", goods);
-    n.each("discards", goods);
-    n.each("held_tiles", goods);
+    n.each("stack.unseen", goods());
+    n.each("face_up", goods());
+    n.each("discards", goods());
+    n.each("held_tiles", goods());
     for b in &rules.buildings {
         n.push(format!("building.{}.supply", b.id));
         n.push(format!("building.{}.in_game", b.id));
@@ -206,20 +208,20 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     for k in 0..ship_count(rules, players) {
         n.push(format!("ship{k}.capacity"));
         n.push(format!("ship{k}.load"));
-        n.each(&format!("ship{k}.good"), goods);
+        n.each(&format!("ship{k}.good"), goods());
     }
-    n.each("trading_house", goods);
+    n.each("trading_house", goods());
     n.each("end", ["colonists", "city", "vp_chips"]);
-    n.each("pending.drawn", goods);
+    n.each("pending.drawn", goods());
     n.each("pending", ["settler_extra", "craftsman_picks", "owed"]);
-    n.each("pending.mixed_load", goods);
-    n.each("craftsman_kinds", goods);
+    n.each("pending.mixed_load", goods());
+    n.each("craftsman_kinds", goods());
     for s in 0..players {
         let p = format!("seat{s}");
         n.each(&p, ["hacienda_used", "wharf_used", "captain_done", "doubloons", "vp"]);
-        n.each(&format!("{p}.goods"), goods);
-        n.each(&format!("{p}.plantations"), goods);
-        n.each(&format!("{p}.occupied"), goods);
+        n.each(&format!("{p}.goods"), goods());
+        n.each(&format!("{p}.plantations"), goods());
+        n.each(&format!("{p}.occupied"), goods());
         n.each(&p, ["quarries", "quarries_occupied", "extension_tiles", "san_juan"]);
         for b in &rules.buildings {
             n.push(format!("{p}.building.{}", b.id));
@@ -229,15 +231,15 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     n.into_vec()
 }
 
-fn goods(f: &mut Features<'_>, v: ByGood<u8>) {
-    for g in Good::ALL {
+fn goods(rules: &Rules, f: &mut Features<'_>, v: ByGood<u8>) {
+    for g in rules.goods() {
         f.push(v[g]);
     }
 }
 
-fn good_mask(f: &mut Features<'_>, mask: u8) {
-    for g in Good::ALL {
-        f.flag(mask & (1 << g as u8) != 0);
+fn good_mask(rules: &Rules, f: &mut Features<'_>, mask: u8) {
+    for g in rules.goods() {
+        f.flag(mask & g.bit() != 0);
     }
 }
 
@@ -264,22 +266,22 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     f.push(s.colonist_ship);
     f.push(s.vp_chips);
     f.push(s.quarry_supply);
-    goods(f, s.goods_supply);
+    goods(rules, f, s.goods_supply);
     // The stack's order and, when the extension's tiles lie face down (forests), their
     // goods are hidden: only how many tiles of each good nobody has seen (as the seat's
     // view shows).
     let hidden = crate::board::hidden_held_tiles(rules, s);
     let mut unseen = s.stack.counts();
     if hidden {
-        for g in Good::ALL {
+        for g in rules.goods() {
             unseen[g] += s.held_tiles[g];
         }
     }
     f.push(s.stack.len);
-    goods(f, unseen);
-    goods(f, s.face_up);
-    goods(f, s.discards);
-    goods(f, if hidden { ByGood::default() } else { s.held_tiles });
+    goods(rules, f, unseen);
+    goods(rules, f, s.face_up);
+    goods(rules, f, s.discards);
+    goods(rules, f, if hidden { ByGood::default() } else { s.held_tiles });
     for i in 0..rules.buildings.len() {
         f.push(s.buildings.get(i).copied().unwrap_or(0));
         f.flag(s.in_game(i));
@@ -288,22 +290,22 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         let ship = s.ships().get(k).copied().unwrap_or_default();
         f.push(ship.capacity());
         f.push(ship.load());
-        f.one_hot(Good::ALL.len(), ship.good().map(Good::index));
+        f.one_hot(rules.good_count(), ship.good().map(Good::index));
     }
     let mut house = ByGood::<u8>::default();
     for g in s.trading_house.spaces().iter().flatten() {
         house[*g] += 1;
     }
-    goods(f, house);
+    goods(rules, f, house);
     for bit in [END_COLONISTS, END_CITY, END_VP] {
         f.flag(s.end_triggers & bit != 0);
     }
-    f.one_hot(Good::ALL.len(), s.pending.settler.drawn.map(Good::index));
+    f.one_hot(rules.good_count(), s.pending.settler.drawn.map(Good::index));
     f.push(s.pending.settler.settler_extra);
     f.push(s.pending.craftsman.craftsman_picks);
     f.push(s.pending.payment.owed);
-    goods(f, s.pending.mixed.mixed_load);
-    good_mask(f, s.craftsman_kinds);
+    goods(rules, f, s.pending.mixed.mixed_load);
+    good_mask(rules, f, s.craftsman_kinds);
     for (i, p) in s.players.iter().enumerate() {
         let bit = 1 << i;
         f.flag(s.hacienda_used & bit != 0);
@@ -313,9 +315,9 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         f.flag(loading && s.captain_round.has_passed(i as Seat));
         f.push(p.doubloons);
         f.push(if i == usize::from(seat) { p.vp } else { 0 });
-        goods(f, p.goods);
-        goods(f, p.plantations);
-        goods(f, p.plantations_occupied);
+        goods(rules, f, p.goods);
+        goods(rules, f, p.plantations);
+        goods(rules, f, p.plantations_occupied);
         f.push(p.quarries);
         f.push(p.quarries_occupied);
         f.push(p.extension_tiles);

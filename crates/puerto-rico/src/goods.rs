@@ -1,61 +1,114 @@
-//! The five goods and a map keyed by them.
+//! Goods and a map keyed by them. Which goods exist, their names, order, prices and
+//! colours are the ruleset's (`[goods.*]`, see [`crate::rules::Rules::goods`]); a good
+//! here is only an index into that list, so that states stay flat and `Copy`.
 
+use rulesmith_core::names;
 use serde::{Deserialize, Serialize};
 
-/// A kind of good (and of plantation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Good {
-    Corn,
-    Indigo,
-    Sugar,
-    Tobacco,
-    Coffee,
-}
+/// Most goods a ruleset may list (bits per good fit a `u8`: kept kinds, craftsman kinds,
+/// effect masks; a seat's barrels fit the one `u64` the metrics keep of them).
+pub const MAX_GOODS: usize = 8;
+
+// A good in the state JSON is its name (`crate::json` gives the ruleset's goods to the
+// serde pass).
+names::kinds!(pub GoodName = "good");
+
+/// A kind of good (and of plantation): an index into the ruleset's goods.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Good(u8);
 
 impl Good {
-    pub const ALL: [Good; 5] = [Good::Corn, Good::Indigo, Good::Sugar, Good::Tobacco, Good::Coffee];
-    pub const NAMES: [&'static str; 5] = ["corn", "indigo", "sugar", "tobacco", "coffee"];
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    pub fn from_name(s: &str) -> Option<Good> {
-        Self::NAMES.iter().position(|n| *n == s).map(|i| Self::ALL[i])
+    /// The good at `index` in the ruleset's order (`index` < [`MAX_GOODS`]).
+    pub const fn at(index: usize) -> Good {
+        Good(index as u8)
     }
 
     pub fn index(self) -> usize {
-        self as usize
+        usize::from(self.0)
+    }
+
+    /// The bit of this good in a set of goods (bit per good).
+    pub fn bit(self) -> u8 {
+        1 << self.0
+    }
+
+    /// Every place a good may have, used or not: for code that runs without the ruleset
+    /// (the places past the ruleset's goods stay empty).
+    pub fn every() -> impl Iterator<Item = Good> + Clone {
+        (0..MAX_GOODS as u8).map(Good)
     }
 }
 
-/// One `T` per good. Serialises as a map `{ "corn": .., "indigo": .. }`.
+impl Serialize for Good {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        names::write_id::<GoodName, S>(&self.0, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Good {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        names::read_id::<GoodName, D>(d).map(Good)
+    }
+}
+
+/// One `T` per good. Serialises as a map by the ruleset's goods `{ "corn": .., "indigo": .. }`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ByGood<T>(pub [T; 5]);
+pub struct ByGood<T>(pub [T; MAX_GOODS]);
 
 impl<T> std::ops::Index<Good> for ByGood<T> {
     type Output = T;
     fn index(&self, g: Good) -> &T {
-        &self.0[g as usize]
+        &self.0[g.index()]
     }
 }
 
 impl<T> std::ops::IndexMut<Good> for ByGood<T> {
     fn index_mut(&mut self, g: Good) -> &mut T {
-        &mut self.0[g as usize]
-    }
-}
-
-impl<T: Copy> ByGood<T> {
-    pub fn iter(&self) -> impl Iterator<Item = (Good, T)> + '_ {
-        Good::ALL.iter().map(move |&g| (g, self[g]))
+        &mut self.0[g.index()]
     }
 }
 
 impl ByGood<u8> {
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&v| u32::from(v)).sum()
+    }
+
+    /// The goods with a count above 0, as a set (bit per good): each byte folded onto
+    /// its lowest bit, and the eight bits gathered by one multiplication (this runs in
+    /// every legal-action listing of the captain, trader and settler).
+    #[inline]
+    pub fn nonzero(&self) -> u8 {
+        let x = u64::from_le_bytes(self.0);
+        let mut y = x | (x >> 4);
+        y |= y >> 2;
+        y |= y >> 1;
+        y &= 0x0101_0101_0101_0101;
+        (y.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    }
+
+    /// The goods with a count above 0, in order (the hot loops' way over the goods: the
+    /// places past the ruleset's goods are always empty).
+    #[inline]
+    pub fn present(&self) -> Goods {
+        Goods(self.nonzero())
+    }
+}
+
+/// A set of goods (bit per good) iterated in order.
+#[derive(Clone, Copy, Debug)]
+pub struct Goods(pub u8);
+
+impl Iterator for Goods {
+    type Item = Good;
+
+    #[inline]
+    fn next(&mut self) -> Option<Good> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Good(i))
     }
 }
 
@@ -77,31 +130,81 @@ impl rulesmith_core::cargo::Tally for ByGood<u8> {
 
 impl<T: Serialize> Serialize for ByGood<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(5))?;
-        for g in Good::ALL {
-            m.serialize_entry(g.name(), &self.0[g as usize])?;
-        }
-        m.end()
+        names::write_given::<GoodName, T, S, MAX_GOODS>(&self.0, s)
     }
 }
 
+/// Goods left out of the map take the default.
 impl<'de, T: Deserialize<'de> + Default + Copy> Deserialize<'de> for ByGood<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map: std::collections::BTreeMap<String, T> = std::collections::BTreeMap::deserialize(d)?;
-        let mut out = ByGood::<T>::default();
-        for (k, v) in map {
-            match Good::from_name(&k) {
-                Some(g) => out[g] = v,
-                None => {
-                    return Err(serde::de::Error::custom(format!(
-                        "unknown good `{k}`: expected one of {}{}",
-                        Good::NAMES.join(", "),
-                        rulesmith_core::suggest::hint(&k, Good::NAMES.iter().copied())
-                    )));
+        names::read_given::<GoodName, T, D, MAX_GOODS>(d).map(ByGood)
+    }
+}
+
+/// A good's colour on the play screen (`[goods.*] colour`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Colour {
+    Red,
+    Yellow,
+    Green,
+    Blue,
+    Magenta,
+    Cyan,
+    White,
+    Black,
+}
+
+impl Colour {
+    /// The name the screen's style paints with.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Red => "red",
+            Colour::Yellow => "yellow",
+            Colour::Green => "green",
+            Colour::Blue => "blue",
+            Colour::Magenta => "magenta",
+            Colour::Cyan => "cyan",
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+}
+
+thread_local! {
+    /// The ruleset's goods, by name, while its buildings are read (effects name goods).
+    static READING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `read` (the reading of a ruleset) with the goods its `[goods.*]` tables name.
+pub(crate) fn reading<R>(goods: Vec<String>, read: impl FnOnce() -> R) -> R {
+    let outer = READING.with(|r| r.replace(goods));
+    let out = read();
+    READING.with(|r| r.replace(outer));
+    out
+}
+
+/// The goods of the ruleset being read (see [`reading`]).
+pub(crate) fn read_names() -> Vec<String> {
+    READING.with(|r| r.borrow().clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ByGood, Good, MAX_GOODS};
+
+    /// The folded and gathered set is the plain one, for every set of goods.
+    #[test]
+    fn nonzero_is_the_goods_above_zero() {
+        for set in 0..=u8::MAX {
+            for value in [1u8, 2, 15, 16, 128, 255] {
+                let mut by = ByGood::<u8>::default();
+                for i in (0..MAX_GOODS).filter(|i| set & (1 << i) != 0) {
+                    by.0[i] = value;
                 }
+                assert_eq!(by.nonzero(), set, "{by:?}");
+                assert!(by.present().eq(Good::every().filter(|&g| by[g] > 0)));
             }
         }
-        Ok(out)
     }
 }

@@ -4,6 +4,7 @@
 //! expected). What is left here is what depends on the ruleset or the phase: the keys only
 //! extensions use, and a decision's building outside its decision.
 
+use crate::goods::GoodName;
 use crate::phase::Building;
 use crate::rules::Rules;
 use crate::state::{Phase, State};
@@ -19,13 +20,14 @@ const EXTENDED_KEYS: [&str; 3] = ["held_tiles", "out_of_game", "pending"];
 /// `pending`'s parts are flattened into it, and serde's flattening loses the pointer.
 const PENDING_BUILDINGS: [&str; 2] = ["build", "mixed_building"];
 
-/// Runs a serde pass over the state JSON with the ruleset's building ids.
-fn with_ids<R>(rules: &Rules, pass: impl FnOnce() -> R) -> R {
-    names::with([(Building::WHAT, rules.buildings.iter().map(|b| &b.id))], pass)
+/// Runs a serde pass over the state JSON with the ruleset's building ids and goods.
+pub fn with_names<R>(rules: &Rules, pass: impl FnOnce() -> R) -> R {
+    let goods: Vec<&String> = rules.good_names().collect();
+    names::with([(Building::WHAT, rules.buildings.iter().map(|b| &b.id).collect()), (GoodName::WHAT, goods)], pass)
 }
 
 pub fn to_json(rules: &Rules, s: &State) -> Value {
-    let mut v = with_ids(rules, || serde_json::to_value(s)).unwrap_or(Value::Null);
+    let mut v = with_names(rules, || serde_json::to_value(s)).unwrap_or(Value::Null);
     if let Some(pending) = v.get_mut("pending") {
         // A decision's building index means something only while the decision is under way.
         let live = [s.phase == Phase::BuildPayment, s.phase == Phase::MixedShip];
@@ -71,5 +73,5 @@ pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
             }
         }
     }
-    with_ids(rules, || rulesmith_core::game::from_json(&v))
+    with_names(rules, || rulesmith_core::game::from_json(&v))
 }

@@ -212,12 +212,12 @@ impl Game for Rules {
         let mut counts = v.stack.counts();
         let hidden_held = board::hidden_held_tiles(self, s);
         if hidden_held {
-            for g in Good::ALL {
+            for g in self.goods() {
                 counts[g] += v.held_tiles[g];
             }
         }
         v.stack = state::Stack::default();
-        for g in Good::ALL {
+        for g in self.goods() {
             for _ in 0..counts[g] {
                 v.stack.push(g);
             }
@@ -236,7 +236,7 @@ impl Game for Rules {
     fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
         let mut v = s.clone();
         if board::hidden_held_tiles(self, s) {
-            for g in Good::ALL {
+            for g in self.goods() {
                 for _ in 0..v.held_tiles[g] {
                     v.stack.push(g);
                 }
@@ -370,12 +370,12 @@ impl Rules {
         let hidden_held = board::hidden_held_tiles(self, s);
         let mut unseen = s.stack.counts();
         if hidden_held {
-            for g in Good::ALL {
+            for g in self.goods() {
                 unseen[g] += s.held_tiles[g];
             }
             m.insert("held_tiles".into(), serde_json::json!("hidden"));
         }
-        let unseen = serde_json::to_value(unseen).unwrap_or(serde_json::Value::Null);
+        let unseen = json::with_names(self, || serde_json::to_value(unseen)).unwrap_or(serde_json::Value::Null);
         m.insert("stack".into(), serde_json::json!({ "tiles": s.stack.len, "unseen": unseen }));
         if let Some(players) = m.get_mut("players").and_then(serde_json::Value::as_array_mut) {
             for (o, p) in players.iter_mut().enumerate() {

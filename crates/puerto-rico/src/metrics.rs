@@ -12,7 +12,6 @@
 //! | `goods` | each good | shipped or spoiled per game | produced − traded − kept at the end: barrels shipped, lost at storage or returned to pay |
 
 use crate::board;
-use crate::goods::Good;
 use crate::rules::RoleKind;
 use crate::state::{Phase, State};
 use crate::{Action, Rules};
@@ -21,7 +20,6 @@ use rulesmith_core::metrics::{MetricDef, MetricSheet};
 /// Metrics after the buildings and roles: the VP sources, then three per good.
 const VP: usize = 3;
 const PER_GOOD: usize = 3;
-const GOODS: usize = Good::ALL.len();
 
 impl Rules {
     fn vp_base(&self) -> usize {
@@ -39,16 +37,16 @@ impl Rules {
         for name in ["shipping", "buildings", "large-building bonuses"] {
             d.push(MetricDef::count("vp", name, "VP"));
         }
-        for g in Good::ALL {
+        for name in self.good_names() {
             for unit in ["produced", "traded", "shipped or spoiled"] {
-                d.push(MetricDef::count("goods", g.name(), unit));
+                d.push(MetricDef::count("goods", name, unit));
             }
         }
         d
     }
 
     pub(crate) fn metric_count(&self) -> usize {
-        self.goods_base() + PER_GOOD * GOODS
+        self.goods_base() + PER_GOOD * self.good_count()
     }
 
     #[inline(always)]
@@ -73,9 +71,7 @@ impl Rules {
         m.scratch[SCRATCH_FLAG] = i64::from(producing);
         if producing {
             for (p, player) in s.players.iter().enumerate() {
-                for g in Good::ALL {
-                    m.scratch[p * GOODS + g.index()] = i64::from(player.goods[g]);
-                }
+                m.scratch[p] = i64::from_le_bytes(player.goods.0);
             }
         }
         producing
@@ -87,8 +83,9 @@ impl Rules {
             return;
         }
         for (p, player) in s.players.iter().enumerate() {
-            for g in Good::ALL {
-                let gained = i64::from(player.goods[g]) - m.scratch[p * GOODS + g.index()];
+            let before = m.scratch[p].to_le_bytes();
+            for g in self.goods() {
+                let gained = i64::from(player.goods[g]) - i64::from(before[g.index()]);
                 if gained > 0 {
                     m.add(p, self.goods_base() + PER_GOOD * g.index(), gained);
                 }
@@ -111,7 +108,7 @@ impl Rules {
         }
         let goods = self.goods_base();
         for (p, player) in s.players.iter().enumerate() {
-            for g in Good::ALL {
+            for g in self.goods() {
                 let i = goods + PER_GOOD * g.index();
                 let values = (m.count(p, i), m.count(p, i + 1));
                 m.add(p, i + 2, values.0 - values.1 - i64::from(player.goods[g]));
@@ -121,5 +118,5 @@ impl Rules {
 }
 
 /// The scratch cell that says whether holdings were kept before this decision (the cells
-/// before it hold them: 5 seats × 5 goods).
+/// before it hold them: a seat's barrels by good, a byte each, in one cell).
 const SCRATCH_FLAG: usize = rulesmith_core::metrics::SCRATCH - 1;

@@ -2,7 +2,7 @@
 //! role and group names come from the ruleset.
 
 use crate::action::{Action, Group};
-use crate::goods::{ByGood, Good};
+use crate::goods::ByGood;
 use crate::rules::Rules;
 use rulesmith_core::GameError;
 use std::fmt::Write as _;
@@ -11,47 +11,49 @@ pub fn format(rules: &Rules, ship_capacities: &[u8], a: Action) -> String {
     match a {
         Action::Role(r) => rules.roles.get(r as usize).map_or_else(|| format!("role-{r}"), |r| r.id.clone()),
         Action::Draw => "draw".into(),
-        Action::Take(g) => format!("take {}", g.name()),
+        Action::Take(g) => format!("take {}", rules.good_name(g)),
         Action::TakeQuarry => "take quarry".into(),
         Action::TakeColonist => "take colonist".into(),
         Action::TakeVp => "take vp".into(),
         Action::Place { group, count } => format!("place {count} on {}", group_name(rules, group)),
         Action::Build(b) => format!("build {}", building_name(rules, b)),
-        Action::Bonus(g) => format!("bonus {}", g.name()),
-        Action::Sell(g) => format!("sell {}", g.name()),
+        Action::Bonus(g) => format!("bonus {}", rules.good_name(g)),
+        Action::Sell(g) => format!("sell {}", rules.good_name(g)),
         Action::Ship { good, ship } => {
-            format!("ship {} on {}", good.name(), ship_capacities.get(ship as usize).copied().unwrap_or(0))
+            format!("ship {} on {}", rules.good_name(good), ship_capacities.get(ship as usize).copied().unwrap_or(0))
         }
-        Action::Wharf(g) => format!("ship {} on wharf", g.name()),
+        Action::Wharf(g) => format!("ship {} on wharf", rules.good_name(g)),
         Action::Keep { kinds, barrel } => {
             let mut s = String::from("keep");
-            for g in Good::ALL {
-                if kinds & (1 << g as u8) != 0 {
-                    let _ = write!(s, " {}", g.name());
+            for g in rules.goods() {
+                if kinds & g.bit() != 0 {
+                    let _ = write!(s, " {}", rules.good_name(g));
                 }
             }
             if let Some(b) = barrel {
-                let _ = write!(s, " + {}", b.name());
+                let _ = write!(s, " + {}", rules.good_name(b));
             }
             s
         }
         Action::Pass => "pass".into(),
-        Action::Plant(g) => format!("plant {}", g.name()),
+        Action::Plant(g) => format!("plant {}", rules.good_name(g)),
         Action::ReturnColonist(g) => format!("return colonist from {}", group_name(rules, g)),
-        Action::ReturnGood(g) => format!("return {}", g.name()),
+        Action::ReturnGood(g) => format!("return {}", rules.good_name(g)),
         Action::ReturnVp => "return vp".into(),
-        Action::SellPost { good, building } => format!("sell {} to {}", good.name(), building_name(rules, building)),
+        Action::SellPost { good, building } => {
+            format!("sell {} to {}", rules.good_name(good), building_name(rules, building))
+        }
         Action::Use(b) => format!("use {}", building_name(rules, b)),
-        Action::Load { good, count } => format!("load {count} {}", good.name()),
+        Action::Load { good, count } => format!("load {count} {}", rules.good_name(good)),
         Action::Extension(code) => match rules.extension.get() {
             Some(ext) => ext.format(rules, code),
             None => format!("extension-{code}"),
         },
         Action::KeepExact(kept) => {
             let mut s = String::from("keep");
-            for g in Good::ALL {
+            for g in rules.goods() {
                 if kept[g] > 0 {
-                    let _ = write!(s, " {} {}", kept[g], g.name());
+                    let _ = write!(s, " {} {}", kept[g], rules.good_name(g));
                 }
             }
             if kept.total() == 0 {
@@ -70,7 +72,7 @@ fn building_name(rules: &Rules, b: u8) -> std::borrow::Cow<'_, str> {
 /// The notation of a group (a plantation kind, `quarry`, a building id, `san-juan`).
 pub fn group_name(rules: &Rules, g: Group) -> String {
     match g {
-        Group::Plantation(g) => g.name().into(),
+        Group::Plantation(g) => rules.good_name(g).into(),
         Group::Quarry => "quarry".into(),
         Group::Building(b) => building_name(rules, b).into_owned(),
         Group::SanJuan => "san-juan".into(),
@@ -82,7 +84,7 @@ pub fn parse_group(rules: &Rules, w: &str) -> Result<Group, String> {
     match w {
         "quarry" => Ok(Group::Quarry),
         "san-juan" => Ok(Group::SanJuan),
-        w => match Good::from_name(w) {
+        w => match rules.good(w) {
             Some(g) => Ok(Group::Plantation(g)),
             None => rules
                 .building_index(w)
@@ -96,7 +98,10 @@ pub fn parse(rules: &Rules, ship_capacities: &[u8], text: &str) -> Result<Action
     let bad = |reason: &str| GameError::Unparsable { text: text.to_string(), reason: reason.to_string() };
     let words: Vec<&str> = text.split_whitespace().collect();
     let good = |w: &str| {
-        Good::from_name(w).ok_or_else(|| bad(&format!("`{w}` is not a good (corn, indigo, sugar, tobacco, coffee)")))
+        rules.good(w).ok_or_else(|| {
+            let names: Vec<&str> = rules.good_names().map(String::as_str).collect();
+            bad(&format!("`{w}` is not a good ({})", names.join(", ")))
+        })
     };
     let building = |w: &str| {
         rules.building_index(w).map(|i| i as u8).ok_or_else(|| bad(&format!("`{w}` is not a building of this ruleset")))
@@ -162,7 +167,7 @@ pub fn parse(rules: &Rules, ship_capacities: &[u8], text: &str) -> Result<Action
                 match *w {
                     "+" if !after_plus => after_plus = true,
                     w if after_plus && barrel.is_none() => barrel = Some(good(w)?),
-                    w if !after_plus => kinds |= 1 << good(w)? as u8,
+                    w if !after_plus => kinds |= good(w)?.bit(),
                     _ => return Err(bad("expected `keep KIND... [+ KIND]`")),
                 }
             }

@@ -5,7 +5,8 @@
 //! cross-references and the cross-checks are the validation's.
 
 use crate::limits::{MAX_PLAYERS, MAX_SPACES, MAX_TRADING_HOUSE};
-use rulesmith_core::ruleset::de::{Entries, Int, Located, RulesetMeta};
+use rulesmith_core::ruleset::Origin;
+use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
 use serde::Deserialize;
 
 type L<T> = Located<T>;
@@ -23,7 +24,8 @@ pub struct Raw {
     pub _ruleset: RulesetMeta,
     pub players: L<Players>,
     pub board: Board,
-    pub goods: Goods,
+    /// One table per good, in the order the goods have everywhere (`[goods.corn]` …).
+    pub goods: L<Entries<L<Good>>>,
     pub setup: L<Setup>,
     pub rules: RulesTable,
     pub scoring: Scoring,
@@ -43,21 +45,13 @@ pub struct Board {
     pub city_spaces: Spaces,
 }
 
-/// One table per good, in good order.
-#[derive(Deserialize)]
-pub struct Goods {
-    pub corn: Good,
-    pub indigo: Good,
-    pub sugar: Good,
-    pub tobacco: Good,
-    pub coffee: Good,
-}
-
 #[derive(Deserialize)]
 pub struct Good {
     pub price: Small,
     /// Whether producing it needs an occupied production building (S000:L472: corn not).
     pub needs_building: bool,
+    /// Its colour on the play screen.
+    pub colour: crate::goods::Colour,
     pub barrels: PerCount<L<i64>>,
     pub plantations: PerCount<L<i64>>,
 }
@@ -113,6 +107,7 @@ pub struct Building {
     pub circles: Int<0, 3>,
     pub copies: PerCount<L<i64>>,
     /// Production buildings only.
+    #[serde(deserialize_with = "good_named")]
     pub produces: Option<L<crate::goods::Good>>,
     pub scale: Option<L<Scale>>,
     /// Violet buildings only.
@@ -131,4 +126,18 @@ pub enum BuildingType {
 pub enum Scale {
     Small,
     Normal,
+}
+
+/// A good by its name among the ruleset's `[goods.*]` (see [`crate::goods::reading`]); an
+/// unknown name is reported and stands in as the first good, at [`Origin::REPORTED`].
+fn good_named<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<L<crate::goods::Good>>, D::Error> {
+    let Some(name) = Option::<L<String>>::deserialize(d)? else { return Ok(None) };
+    let goods = crate::goods::read_names();
+    if let Some(i) = goods.iter().position(|g| *g == name.value) {
+        return Ok(Some(Located { value: crate::goods::Good::at(i), origin: name.origin }));
+    }
+    let quoted: Vec<String> = goods.iter().map(|g| format!("`{g}`")).collect();
+    let hint = rulesmith_core::suggest::hint(&name.value, goods.iter().map(String::as_str));
+    de::reject(name.origin, format!("unknown value `{}`: expected one of {}{hint}", name.value, quoted.join(", ")))?;
+    Ok(Some(Located { value: crate::goods::Good::at(0), origin: Origin::REPORTED }))
 }

@@ -1,7 +1,7 @@
 //! The validated Puerto Rico ruleset: every number and table of the rules, decoded once
 //! from TOML. Everything after decoding trusts these values.
 
-use crate::goods::{ByGood, Good};
+use crate::goods::{ByGood, Colour, Good, MAX_GOODS};
 use rulesmith_core::ruleset::de::{self, Int, Located};
 use rulesmith_core::ruleset::{Diagnostics, Node};
 
@@ -10,6 +10,18 @@ pub use crate::limits::{
     MAX_BUILDINGS, MAX_PLANTATIONS, MAX_PLAYERS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE,
 };
 pub use crate::role_kind::RoleKind;
+
+/// A good of the ruleset (`[goods.*]`): its name and colour; its numbers are in
+/// [`Rules::price`], [`Rules::needs_building`] and the setup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoodDef {
+    pub name: String,
+    pub colour: Colour,
+}
+
+/// Words of the action notation that no good may be called (`take quarry`, `take
+/// colonist`, `take vp`, `place 1 on san-juan`, `keep nothing`).
+const RESERVED: [&str; 5] = ["quarry", "colonist", "vp", "san-juan", "nothing"];
 
 /// A value per player count, indexed by the count (entries below the minimum unused).
 pub type PerPlayers<T> = [T; MAX_PLAYERS + 1];
@@ -70,6 +82,8 @@ pub struct Rules {
     pub max_players: usize,
     pub island_spaces: u8,
     pub city_spaces: u8,
+    /// The goods, in the ruleset's order (`[goods.*]`): a [`Good`] is an index here.
+    pub goods: Vec<GoodDef>,
     pub price: ByGood<u8>,
     /// Goods whose production needs an occupied production building (`[goods.*]
     /// needs_building`; S000:L472: every good but corn).
@@ -96,6 +110,30 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Every good of the ruleset, in its order.
+    pub fn goods(&self) -> impl DoubleEndedIterator<Item = Good> + ExactSizeIterator + Clone + use<> {
+        (0..self.goods.len()).map(Good::at)
+    }
+
+    /// How many goods the ruleset has.
+    pub fn good_count(&self) -> usize {
+        self.goods.len()
+    }
+
+    /// The good called `name`.
+    pub fn good(&self, name: &str) -> Option<Good> {
+        self.goods.iter().position(|g| g.name == name).map(Good::at)
+    }
+
+    pub fn good_name(&self, g: Good) -> &str {
+        self.goods.get(g.index()).map_or("?", |x| x.name.as_str())
+    }
+
+    /// The goods' names, in order.
+    pub fn good_names(&self) -> impl Iterator<Item = &String> + Clone {
+        self.goods.iter().map(|g| &g.name)
+    }
+
     pub fn building_index(&self, id: &str) -> Option<usize> {
         self.buildings.iter().position(|b| b.id == id)
     }
@@ -120,7 +158,10 @@ impl Rules {
 /// (`raw.rs`), then validated in one step. Every problem goes into `d`.
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
-    let raw: crate::raw::Raw = de::from_tree(tree, d)?;
+    // Effects name goods: the names are known before the buildings are read.
+    let goods = tree.get("goods").and_then(Node::entries).unwrap_or_default();
+    let names = goods.iter().take(MAX_GOODS).map(|e| e.key.clone()).collect();
+    let raw: crate::raw::Raw = crate::goods::reading(names, || de::from_tree(tree, d))?;
     validate(&raw, tree, before, d)
 }
 
@@ -145,8 +186,26 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
     let mut setup: PerPlayers<Setup> = Default::default();
     let mut price = ByGood::<u8>::default();
     let mut needs_building = ByGood::<bool>::default();
-    let g = &raw.goods;
-    for (good, r) in Good::ALL.into_iter().zip([&g.corn, &g.indigo, &g.sugar, &g.tobacco, &g.coffee]) {
+    let table = &raw.goods.value.0;
+    if table.is_empty() || table.len() > MAX_GOODS {
+        d.error(raw.goods.origin, format!("expected 1 to {MAX_GOODS} goods, found {}", table.len()));
+    }
+    let mut goods: Vec<GoodDef> = Vec::new();
+    for (i, (name, r)) in table.iter().take(MAX_GOODS).enumerate() {
+        let (good, r) = (Good::at(i), &r.value);
+        let word = name.value.starts_with(|c: char| c.is_ascii_lowercase())
+            && name.value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        if !word || RESERVED.contains(&name.value.as_str()) {
+            d.error(
+                name.origin,
+                format!(
+                    "good name `{}` must be a lowercase word (letters, digits, `-`, `_`, starting with a letter) other than {}: actions name goods",
+                    name.value,
+                    RESERVED.join(", ")
+                ),
+            );
+        }
+        goods.push(GoodDef { name: name.value.clone(), colour: r.colour });
         price[good] = r.price.value as u8;
         needs_building[good] = r.needs_building;
         let barrels: Option<Vec<u8>> = per_count(&r.barrels, 200, d);
@@ -164,14 +223,16 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
     let doubloons = per_count(&s.doubloons, 99, d);
     let rpr = per_count(&s.roles_per_round, MAX_ROLES as i64, d);
     let vp = de::per_players(&s.vp_chips, counts.clone(), 0..=9999, d);
+    let good_of = |name: &str| goods.iter().position(|g| g.name == name).map(Good::at);
+    let good_names = || goods.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", ");
     let starting = de::per_players_with(&s.starting_plantations, counts.clone(), d, |names, d| {
-        let goods: Vec<Option<Good>> = names.value.iter().map(|n| Good::from_name(&n.value)).collect();
-        if goods.iter().any(Option::is_none) {
+        let found: Vec<Option<Good>> = names.value.iter().map(|n| good_of(&n.value)).collect();
+        if found.iter().any(Option::is_none) {
             let listed: Vec<&str> = names.value.iter().map(|n| n.value.as_str()).collect();
-            d.error(names.origin, format!("unknown good in {listed:?}: expected {}", Good::NAMES.join(", ")));
+            d.error(names.origin, format!("unknown good in {listed:?}: expected {}", good_names()));
             return None;
         }
-        Some(goods.into_iter().flatten().collect::<Vec<Good>>())
+        Some(found.into_iter().flatten().collect::<Vec<Good>>())
     });
     let ships = de::per_players_with(&s.ships, counts.clone(), d, |caps, d| {
         let caps: Option<Vec<u8>> = caps.value.iter().map(|c| int(c, 1..=30, d)).collect();
@@ -189,13 +250,11 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
         Some(caps)
     });
     let face_up_extra = s.face_up_extra.value as u8;
-    let mut roles_per_round = [0u8; MAX_PLAYERS + 1];
     for p in counts.clone() {
         let x = &mut setup[p];
         let at = |v: &Option<Vec<u8>>| v.as_ref().map_or(0, |v| v[p]);
         (x.quarries, x.colonists_supply, x.colonists_ship) = (at(&quarries), at(&supply), at(&ship));
         (x.doubloons, x.roles_per_round) = (at(&doubloons), at(&rpr));
-        roles_per_round[p] = x.roles_per_round;
         if let Some(Some(v)) = vp.as_ref().map(|v| v[p]) {
             x.vp_chips = v as u16;
         }
@@ -257,16 +316,24 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
             if buildings.iter().any(|o| o.id == b.id) {
                 d.error(item.origin, format!("duplicate building id `{}`", b.id));
             }
+            // A group of the mayor's notation is a good or a building: never both.
+            if good_of(&b.id).is_some() {
+                d.error(
+                    item.origin,
+                    format!("building id `{}` is the name of a good: actions could not tell them apart", b.id),
+                );
+            }
             buildings.push(b);
         }
     }
-    cross_check(tree, &roles, &setup, &roles_per_round, counts.clone(), before, d);
+    cross_check(tree, &goods, &roles, &setup, counts.clone(), before, d);
     let effects_present = buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
     (d.len() == before).then_some(Rules {
         min_players,
         max_players,
         island_spaces,
         city_spaces,
+        goods,
         price,
         needs_building,
         setup,
@@ -313,6 +380,8 @@ fn building(
                 d.error(e.origin, "a production building has no `effect`: it produces its good");
             }
             let kind = match (&b.produces, &b.scale) {
+                // An unknown good (reported while reading) stands in: nothing depends on it.
+                (Some(good), _) if good.origin == rulesmith_core::ruleset::Origin::REPORTED => None,
                 (Some(good), Some(scale)) => {
                     Some(BuildingKind::Production { good: good.value, small: scale.value == Scale::Small })
                 }
@@ -361,15 +430,15 @@ fn building(
 /// Cross-checks: things each table is right about alone but not together.
 fn cross_check(
     tree: &Node,
+    goods: &[GoodDef],
     roles: &[Role],
     setup: &PerPlayers<Setup>,
-    roles_per_round: &[u8; MAX_PLAYERS + 1],
     counts: std::ops::RangeInclusive<usize>,
     before: usize,
     d: &mut Diagnostics,
 ) {
     for p in counts.clone() {
-        let rpr = roles_per_round[p] as usize;
+        let rpr = setup[p].roles_per_round as usize;
         let in_play = roles.iter().filter(|r| r.players & (1 << p) != 0).count();
         if d.len() == before && rpr > in_play {
             d.error(
@@ -401,15 +470,15 @@ fn cross_check(
             );
         }
         let s = &setup[p];
-        for g in Good::ALL {
+        for (i, def) in goods.iter().enumerate() {
+            let g = Good::at(i);
             let starting = s.starting_plantations.iter().filter(|&&x| x == g).count() as u8;
             if starting > s.plantations[g] {
                 d.error(
                     tree.origin,
                     format!(
                         "{p} players start with {starting} {} plantations but the game has only {}",
-                        g.name(),
-                        s.plantations[g]
+                        def.name, s.plantations[g]
                     ),
                 );
             }

@@ -13,11 +13,10 @@ use rulesmith_core::Seat;
 use rulesmith_core::screen::{Style, marks, pad, wrap};
 use std::fmt::Write as _;
 
-/// The goods' colours on the board (corn yellow, indigo blue, sugar white, tobacco
-/// brown-red, coffee black).
-pub fn good(style: &Style, g: Good) -> String {
-    let c = ["yellow", "blue", "white", "red", "black"][g.index()];
-    style.colour(c, g.name())
+/// A good in its colour on the board (`[goods.*] colour`).
+pub fn good(rules: &Rules, style: &Style, g: Good) -> String {
+    let c = rules.goods.get(g.index()).map_or("", |x| x.colour.name());
+    style.colour(c, rules.good_name(g))
 }
 
 fn phase_name(rules: &Rules, s: &State) -> String {
@@ -97,23 +96,25 @@ pub fn draw_titled(
         s.quarry_supply
     );
     let face_up: Vec<String> =
-        Good::ALL.iter().flat_map(|&g| std::iter::repeat_n(good(style, g), s.face_up[g] as usize)).collect();
+        rules.goods().flat_map(|g| std::iter::repeat_n(good(rules, style, g), s.face_up[g] as usize)).collect();
     let face_up = if face_up.is_empty() { "none".to_string() } else { face_up.join(" ") };
     // Only the count of the face-down stack: its order is hidden from everyone.
     let _ = writeln!(out, "{}{face_up} · {} face down", style.dim("Tiles  "), s.stack.len);
-    let goods: Vec<String> = Good::ALL
-        .iter()
-        .map(|&g| format!("{} {} (sells {})", good(style, g), s.goods_supply[g], rules.price[g]))
+    let goods: Vec<String> = rules
+        .goods()
+        .map(|g| format!("{} {} (sells {})", good(rules, style, g), s.goods_supply[g], rules.price[g]))
         .collect();
     wrap(&style.dim("Goods  "), &goods, " · ", &mut out);
     let house: Vec<String> = (0..rules.trading_house_spaces as usize)
-        .map(|i| s.trading_house.spaces().get(i).copied().flatten().map_or_else(|| style.dim("-"), |g| good(style, g)))
+        .map(|i| {
+            s.trading_house.spaces().get(i).copied().flatten().map_or_else(|| style.dim("-"), |g| good(rules, style, g))
+        })
         .collect();
     let ships: Vec<String> = s
         .ships()
         .iter()
         .map(|sh| match sh.good() {
-            Some(g) => format!("{}/{} {}", sh.load(), sh.capacity(), good(style, g)),
+            Some(g) => format!("{}/{} {}", sh.load(), sh.capacity(), good(rules, style, g)),
             None => format!("0/{} empty", sh.capacity()),
         })
         .collect();
@@ -129,7 +130,7 @@ pub fn draw_titled(
             let x = &rules.buildings[b];
             let name = match x.kind {
                 BuildingKind::Production { good: g, .. } => {
-                    style.colour(["yellow", "blue", "white", "red", "black"][g.index()], &x.id)
+                    style.colour(rules.goods.get(g.index()).map_or("", |x| x.colour.name()), &x.id)
                 }
                 BuildingKind::Violet => style.colour("magenta", &x.id),
             };
@@ -150,10 +151,10 @@ fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, current: Seat, style: &
     let name = if mine { format!("seat {p} (you)") } else { format!("seat {p}") };
     let marker = if s.phase != Phase::GameOver && current == p { ">" } else { " " };
     let vp = if mine || s.phase == Phase::GameOver { pl.vp.to_string() } else { style.hidden() };
-    let goods: Vec<String> = Good::ALL
-        .iter()
-        .filter(|&&g| pl.goods[g] > 0)
-        .map(|&g| format!("{} {}", good(style, g), pl.goods[g]))
+    let goods: Vec<String> = rules
+        .goods()
+        .filter(|&g| pl.goods[g] > 0)
+        .map(|g| format!("{} {}", good(rules, style, g), pl.goods[g]))
         .collect();
     let goods = if goods.is_empty() { style.dim("no goods") } else { goods.join(" ") };
     let head = format!(
@@ -164,11 +165,15 @@ fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, current: Seat, style: &
     );
     rulesmith_core::screen::head_tail(&head, &goods, out);
     let used: u32 = pl.plantations.total() + u32::from(pl.quarries) + u32::from(pl.extension_tiles);
-    let mut island: Vec<String> = Good::ALL
-        .iter()
-        .filter(|&&g| pl.plantations[g] > 0)
-        .map(|&g| {
-            format!("{} {}", good(style, g), marks(pl.plantations_occupied[g] as usize, pl.plantations[g] as usize))
+    let mut island: Vec<String> = rules
+        .goods()
+        .filter(|&g| pl.plantations[g] > 0)
+        .map(|g| {
+            format!(
+                "{} {}",
+                good(rules, style, g),
+                marks(pl.plantations_occupied[g] as usize, pl.plantations[g] as usize)
+            )
         })
         .collect();
     if pl.quarries > 0 {

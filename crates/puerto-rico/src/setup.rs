@@ -1,6 +1,6 @@
 //! Setup (S000:L49-110; 2 players S000:L679-695).
 
-use crate::goods::{ByGood, Good};
+use crate::goods::ByGood;
 use crate::rules::{MAX_BUILDINGS, Rules};
 use crate::state::{Phase, Player, Ship, Stack, State, TradingHouse};
 use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
@@ -26,7 +26,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
     // The plantations are shuffled into face-down stacks; one stack is enough, since
     // drawing the top of any shuffled stack is the same chance.
     let mut stack = Stack::default();
-    for g in Good::ALL {
+    for g in rules.goods() {
         for _ in 0..plantations[g] {
             stack.push(g);
         }

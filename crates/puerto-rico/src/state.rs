@@ -222,7 +222,7 @@ pub struct Stack {
 
 impl Default for Stack {
     fn default() -> Self {
-        Stack { tiles: [Good::Corn; MAX_PLANTATIONS], len: 0 }
+        Stack { tiles: [Good::default(); MAX_PLANTATIONS], len: 0 }
     }
 }
 
@@ -296,7 +296,8 @@ impl State {
     /// discards (as when revealing, S000:L146).
     pub fn draw_face_down(&mut self) -> Option<Good> {
         if self.stack.len == 0 {
-            for g in Good::ALL {
+            // Every place: those past the ruleset's goods are empty.
+            for g in Good::every() {
                 for _ in 0..self.discards[g] {
                     self.stack.push(g);
                 }

@@ -36,7 +36,7 @@ pub fn build(rules: &Rules, s: &mut State, seat: u8, id: &str, colonists: u8) {
 pub fn plant(s: &mut State, seat: u8, g: Good, n: u8, occupied: u8) {
     for _ in 0..n {
         let Some(pos) = s.stack.as_slice().iter().rposition(|&x| x == g) else {
-            panic!("no {} tile left in the stack", g.name())
+            panic!("no {g:?} tile left in the stack")
         };
         let len = s.stack.len as usize;
         s.stack.tiles.copy_within(pos + 1..len, pos);

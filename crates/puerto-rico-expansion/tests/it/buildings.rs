@@ -14,6 +14,13 @@ use rulesmith_puerto_rico::state::{END_COLONISTS, Phase};
 use rulesmith_puerto_rico::{Good, State as BaseState};
 use rulesmith_puerto_rico_expansion::Rules;
 
+// The bundled ruleset's goods, in its `[goods.*]` order.
+const CORN: Good = Good::at(0);
+const INDIGO: Good = Good::at(1);
+const SUGAR: Good = Good::at(2);
+const TOBACCO: Good = Good::at(3);
+const COFFEE: Good = Good::at(4);
+
 fn game_with(extra: &str, players: usize) -> (Rules, BaseState) {
     let rules = rules_with(extra);
     let s = rules.base.new_game(players, 11).unwrap();
@@ -34,11 +41,11 @@ fn aqueduct_example_1_small_sugar_mill() {
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 2, "aqueduct", 1);
     build(&rules, &mut s, 2, "small-sugar-mill", 1);
-    plant(&mut s, 2, Good::Sugar, 1, 1);
+    plant(&mut s, 2, SUGAR, 1, 1);
     check(&rules, &s);
     start_role(&rules, &mut s, 1, "craftsman");
-    assert_eq!(s.players[2].goods[Good::Sugar], 1);
-    assert_eq!(s.players[2].goods[Good::Indigo], 0);
+    assert_eq!(s.players[2].goods[SUGAR], 1);
+    assert_eq!(s.players[2].goods[INDIGO], 0);
 }
 
 /// Aqueduct example 2 (S001:L513): 1 indigo in the indigo plant and 3 sugar in the sugar
@@ -49,18 +56,18 @@ fn aqueduct_example_2_normal_plants() {
     build(&rules, &mut s, 2, "aqueduct", 1);
     build(&rules, &mut s, 2, "indigo-plant", 1);
     build(&rules, &mut s, 2, "sugar-mill", 3);
-    plant(&mut s, 2, Good::Indigo, 1, 1);
-    plant(&mut s, 2, Good::Sugar, 3, 3);
+    plant(&mut s, 2, INDIGO, 1, 1);
+    plant(&mut s, 2, SUGAR, 3, 3);
     start_role(&rules, &mut s, 1, "craftsman");
-    assert_eq!(s.players[2].goods[Good::Indigo], 2);
-    assert_eq!(s.players[2].goods[Good::Sugar], 4);
+    assert_eq!(s.players[2].goods[INDIGO], 2);
+    assert_eq!(s.players[2].goods[SUGAR], 4);
     // Unoccupied, it does nothing (S001:L509 "acueducto ocupado").
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 2, "aqueduct", 0);
     build(&rules, &mut s, 2, "sugar-mill", 3);
-    plant(&mut s, 2, Good::Sugar, 3, 3);
+    plant(&mut s, 2, SUGAR, 3, 3);
     start_role(&rules, &mut s, 1, "craftsman");
-    assert_eq!(s.players[2].goods[Good::Sugar], 3);
+    assert_eq!(s.players[2].goods[SUGAR], 3);
 }
 
 // ---------------------------------------------------------------- forest house
@@ -147,7 +154,7 @@ fn forest_house_with_hacienda() {
     start_role(&rules, &mut s, 0, "settler");
     let top = *s.stack.as_slice().last().unwrap();
     play(&rules, &mut s, "draw");
-    assert_eq!(legal(&rules, &s), [format!("plant {}", top.name()), "forest".to_string()]);
+    assert_eq!(legal(&rules, &s), [format!("plant {}", rules.base.good_name(top)), "forest".to_string()]);
     let plantations = s.players[0].plantations.total();
     play(&rules, &mut s, "forest");
     assert_eq!(s.players[0].extension_tiles, 1);
@@ -165,8 +172,8 @@ fn forest_house_with_hacienda() {
     start_role(&rules, &mut s, 0, "settler");
     let top = *s.stack.as_slice().last().unwrap();
     play(&rules, &mut s, "draw");
-    play(&rules, &mut s, &format!("plant {}", top.name()));
-    assert_eq!(s.players[0].plantations[top], 1 + u8::from(top == Good::Indigo));
+    play(&rules, &mut s, &format!("plant {}", rules.base.good_name(top)));
+    assert_eq!(s.players[0].plantations[top], 1 + u8::from(top == INDIGO));
     assert_eq!(s.players[0].extension_tiles, 0);
 }
 
@@ -211,9 +218,9 @@ fn forest_from_the_face_up_row_option() {
     let (rules, mut s) = game_with(extra, 3);
     build(&rules, &mut s, 0, "forest-house", 1);
     start_role(&rules, &mut s, 0, "settler");
-    let g = Good::ALL.into_iter().find(|&g| s.face_up[g] > 0).unwrap();
+    let g = Good::every().find(|&g| s.face_up[g] > 0).unwrap();
     let stack = s.stack.len;
-    play(&rules, &mut s, &format!("forest {}", g.name()));
+    play(&rules, &mut s, &format!("forest {}", rules.base.good_name(g)));
     assert_eq!((s.players[0].extension_tiles, s.stack.len, s.held_tiles[g]), (1, stack, 1));
 }
 
@@ -238,7 +245,7 @@ fn black_market_example() {
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 1, "black-market", 1);
     s.players[1].doubloons = 6;
-    give(&mut s, 1, Good::Indigo, 1);
+    give(&mut s, 1, INDIGO, 1);
     s.colonist_supply -= 1;
     s.players[1].san_juan = 1;
     vp(&mut s, 1, 2);
@@ -259,9 +266,9 @@ fn black_market_example() {
     assert_eq!(s.phase, Phase::Builder);
     let p = &s.players[1];
     assert!(p.city.has(idx(&rules, "harbor") as u8));
-    assert_eq!((p.doubloons, p.goods[Good::Indigo], p.vp, p.san_juan), (0, 0, 2, 0));
+    assert_eq!((p.doubloons, p.goods[INDIGO], p.vp, p.san_juan), (0, 0, 2, 0));
     assert_eq!(s.colonist_supply, supply + 1);
-    assert_eq!(s.goods_supply[Good::Indigo], 11);
+    assert_eq!(s.goods_supply[INDIGO], 11);
 }
 
 /// S001:L539: only when short of doubloons; S001:L537: at most one colonist, one good
@@ -270,17 +277,17 @@ fn black_market_example() {
 fn black_market_limits() {
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 0, "black-market", 1);
-    give(&mut s, 0, Good::Corn, 3);
+    give(&mut s, 0, CORN, 3);
     s.players[0].doubloons = 8;
     start_role(&rules, &mut s, 0, "builder");
     play(&rules, &mut s, "build harbor");
     assert_eq!(s.players[0].doubloons, 1, "not short: paid in doubloons (8 − 1 privilege)");
-    assert_eq!(s.players[0].goods[Good::Corn], 3);
+    assert_eq!(s.players[0].goods[CORN], 3);
 
     // Short by 2 with only goods: one good at most, so no.
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 1, "black-market", 1);
-    give(&mut s, 1, Good::Corn, 3);
+    give(&mut s, 1, CORN, 3);
     s.players[1].doubloons = 6;
     start_role(&rules, &mut s, 0, "builder");
     play(&rules, &mut s, "pass");
@@ -292,7 +299,7 @@ fn black_market_limits() {
     build(&rules, &mut s, 1, "indigo-plant", 2);
     s.players[1].san_juan = 1;
     s.colonist_supply -= 1;
-    give(&mut s, 1, Good::Corn, 1);
+    give(&mut s, 1, CORN, 1);
     vp(&mut s, 1, 1);
     s.players[1].doubloons = 6;
     start_role(&rules, &mut s, 0, "builder");
@@ -345,9 +352,9 @@ fn storehouse_keeps_three_more_barrels() {
     let (rules, mut s) = game(4);
     fill_ships_rest(&mut s);
     build(&rules, &mut s, 1, "storehouse", 1);
-    give(&mut s, 1, Good::Corn, 3);
-    give(&mut s, 1, Good::Sugar, 2);
-    give(&mut s, 1, Good::Coffee, 1);
+    give(&mut s, 1, CORN, 3);
+    give(&mut s, 1, SUGAR, 2);
+    give(&mut s, 1, COFFEE, 1);
     check(&rules, &s);
     start_role(&rules, &mut s, 0, "captain");
     assert_eq!(s.phase, Phase::CaptainStorage);
@@ -363,7 +370,7 @@ fn storehouse_keeps_three_more_barrels() {
     );
     play(&rules, &mut s, "keep 3 corn 1 coffee");
     assert_eq!(s.players[1].goods.total(), 4);
-    assert_eq!(s.goods_supply[Good::Sugar], 11);
+    assert_eq!(s.goods_supply[SUGAR], 11);
 }
 
 /// Ships 5 and 6 full of indigo and tobacco, ship 7 full of coffee: nothing else loads.
@@ -371,7 +378,7 @@ fn fill_ships_rest(s: &mut BaseState) {
     for x in s.ships.iter_mut() {
         x.unload_into(&mut s.goods_supply, Good::index);
     }
-    fill_ships(s, &[Good::Indigo, Good::Tobacco, Good::Coffee]);
+    fill_ships(s, &[INDIGO, TOBACCO, COFFEE]);
 }
 
 /// Storehouse example (S001:L553): with a large warehouse too, every barrel of 2 kinds
@@ -382,10 +389,10 @@ fn storehouse_with_large_warehouse_example() {
     fill_ships_rest(&mut s);
     build(&rules, &mut s, 1, "storehouse", 1);
     build(&rules, &mut s, 1, "large-warehouse", 1);
-    give(&mut s, 1, Good::Corn, 5);
-    give(&mut s, 1, Good::Sugar, 4);
-    give(&mut s, 1, Good::Indigo, 3);
-    give(&mut s, 1, Good::Coffee, 2);
+    give(&mut s, 1, CORN, 5);
+    give(&mut s, 1, SUGAR, 4);
+    give(&mut s, 1, INDIGO, 3);
+    give(&mut s, 1, COFFEE, 2);
     check(&rules, &s);
     start_role(&rules, &mut s, 0, "captain");
     let l = legal(&rules, &s);
@@ -427,8 +434,8 @@ fn guest_house_example() {
     build(&rules, &mut s, 0, "guest-house", 2);
     build(&rules, &mut s, 0, "storehouse", 0);
     build(&rules, &mut s, 0, "library", 0);
-    give(&mut s, 0, Good::Corn, 2);
-    give(&mut s, 0, Good::Sugar, 2);
+    give(&mut s, 0, CORN, 2);
+    give(&mut s, 0, SUGAR, 2);
     check(&rules, &s);
     start_role(&rules, &mut s, 1, "captain");
     // The owner cannot load; on his captain turn he may move guests (S001:L557
@@ -473,7 +480,7 @@ fn guest_windows() {
     assert_eq!(s.phase, Phase::Window);
     assert_eq!(legal(&rules, &s), ["guest to indigo", "pass"]);
     play(&rules, &mut s, "guest to indigo");
-    assert_eq!(s.players[0].plantations_occupied[Good::Indigo], 1);
+    assert_eq!(s.players[0].plantations_occupied[INDIGO], 1);
     // One guest left, but no empty place: the phase goes on.
     assert_ne!(s.phase, Phase::Window);
     // The builder: no window; the owner moves guests on his own turn, before building.
@@ -505,8 +512,8 @@ fn trading_post() {
     build(&rules, &mut s, 0, "trading-post", 1);
     build(&rules, &mut s, 0, "small-market", 1);
     build(&rules, &mut s, 0, "large-market", 1);
-    give(&mut s, 0, Good::Coffee, 2);
-    for g in [Good::Corn, Good::Indigo, Good::Sugar, Good::Tobacco] {
+    give(&mut s, 0, COFFEE, 2);
+    for g in [CORN, INDIGO, SUGAR, TOBACCO] {
         s.goods_supply[g] -= 1;
         s.trading_house.put(g);
     }
@@ -516,7 +523,7 @@ fn trading_post() {
     let d = s.players[0].doubloons;
     play(&rules, &mut s, "sell coffee to trading-post");
     assert_eq!(s.players[0].doubloons - d, 4 + 1, "coffee 4 + privilege 1, no market bonus");
-    assert_eq!(s.goods_supply[Good::Coffee], 8);
+    assert_eq!(s.goods_supply[COFFEE], 8);
     // The full trading house is emptied at the end of the phase as usual.
     assert_eq!(s.phase, Phase::RoleSelection);
     assert_eq!(s.trading_house.len(), 0);
@@ -524,8 +531,8 @@ fn trading_post() {
     // A kind already in the (not full) trading house; another player sells there after.
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 1, "trading-post", 1);
-    give(&mut s, 0, Good::Sugar, 1);
-    give(&mut s, 1, Good::Sugar, 1);
+    give(&mut s, 0, SUGAR, 1);
+    give(&mut s, 1, SUGAR, 1);
     start_role(&rules, &mut s, 0, "trader");
     play(&rules, &mut s, "sell sugar");
     assert_eq!(legal(&rules, &s), ["sell sugar to trading-post", "pass"]);
@@ -584,13 +591,13 @@ fn small_wharf_example() {
         *x = rulesmith_core::cargo::Hold::new(x.capacity());
     }
     build(&rules, &mut s, 0, "small-wharf", 1);
-    give(&mut s, 0, Good::Corn, 3);
-    give(&mut s, 0, Good::Sugar, 2);
-    give(&mut s, 0, Good::Tobacco, 3);
+    give(&mut s, 0, CORN, 3);
+    give(&mut s, 0, SUGAR, 2);
+    give(&mut s, 0, TOBACCO, 3);
     // Every ship full of other goods (corn's ship full), so no ship can be loaded.
-    set_ship(&mut s, 5, Good::Indigo, 5);
-    set_ship(&mut s, 6, Good::Coffee, 6);
-    set_ship(&mut s, 7, Good::Corn, 7);
+    set_ship(&mut s, 5, INDIGO, 5);
+    set_ship(&mut s, 6, COFFEE, 6);
+    set_ship(&mut s, 7, CORN, 7);
     check(&rules, &s);
     start_role(&rules, &mut s, 1, "captain");
     assert_eq!(s.current, 0);
@@ -601,7 +608,7 @@ fn small_wharf_example() {
     play(&rules, &mut s, "load 1 sugar");
     play(&rules, &mut s, "load 2 tobacco");
     let p = &s.players[0];
-    assert_eq!((p.vp, p.goods[Good::Sugar], p.goods[Good::Tobacco], p.goods[Good::Corn]), (3, 1, 1, 0));
+    assert_eq!((p.vp, p.goods[SUGAR], p.goods[TOBACCO], p.goods[CORN]), (3, 1, 1, 0));
     // Used once per phase: nothing more to do; the storage keeps one barrel.
     assert_eq!(s.phase, Phase::CaptainStorage);
     assert_eq!(legal(&rules, &s), ["keep + sugar", "keep + tobacco"]);
@@ -615,8 +622,8 @@ fn small_wharf_and_wharf() {
     fill_ships_rest(&mut s);
     build(&rules, &mut s, 0, "small-wharf", 1);
     build(&rules, &mut s, 0, "wharf", 1);
-    give(&mut s, 0, Good::Corn, 2);
-    give(&mut s, 0, Good::Sugar, 1);
+    give(&mut s, 0, CORN, 2);
+    give(&mut s, 0, SUGAR, 1);
     start_role(&rules, &mut s, 0, "captain");
     play(&rules, &mut s, "use small-wharf");
     play(&rules, &mut s, "load 0 corn");
@@ -637,7 +644,7 @@ fn small_wharf_and_harbor_option() {
         fill_ships_rest(&mut s);
         build(&rules, &mut s, 0, "small-wharf", 1);
         build(&rules, &mut s, 0, "harbor", 1);
-        give(&mut s, 0, Good::Corn, 3);
+        give(&mut s, 0, CORN, 3);
         start_role(&rules, &mut s, 1, "captain");
         play(&rules, &mut s, "use small-wharf");
         play(&rules, &mut s, "load 3 corn");
@@ -658,15 +665,15 @@ fn lighthouse_example() {
     for x in s.ships.iter_mut() {
         *x = rulesmith_core::cargo::Hold::new(x.capacity());
     }
-    set_ship(&mut s, 5, Good::Corn, 1);
-    set_ship(&mut s, 6, Good::Tobacco, 6);
-    set_ship(&mut s, 7, Good::Coffee, 7);
+    set_ship(&mut s, 5, CORN, 1);
+    set_ship(&mut s, 6, TOBACCO, 6);
+    set_ship(&mut s, 7, COFFEE, 7);
     for b in ["lighthouse", "wharf", "small-wharf"] {
         build(&rules, &mut s, 0, b, 1);
     }
-    give(&mut s, 0, Good::Corn, 2);
-    give(&mut s, 0, Good::Indigo, 3);
-    give(&mut s, 0, Good::Sugar, 3);
+    give(&mut s, 0, CORN, 2);
+    give(&mut s, 0, INDIGO, 3);
+    give(&mut s, 0, SUGAR, 3);
     check(&rules, &s);
     let d = s.players[0].doubloons;
     start_role(&rules, &mut s, 0, "captain");
@@ -683,7 +690,7 @@ fn lighthouse_example() {
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 0, "lighthouse", 1);
     build(&rules, &mut s, 1, "lighthouse", 1);
-    give(&mut s, 1, Good::Corn, 1);
+    give(&mut s, 1, CORN, 1);
     let (d0, d1) = (s.players[0].doubloons, s.players[1].doubloons);
     start_role(&rules, &mut s, 0, "captain");
     assert_eq!(s.players[0].doubloons - d0, 1);
@@ -702,16 +709,16 @@ fn specialty_factory_example() {
     build(&rules, &mut s, p, "specialty-factory", 1);
     build(&rules, &mut s, p, "sugar-mill", 3);
     build(&rules, &mut s, p, "coffee-roaster", 2);
-    plant(&mut s, p, Good::Corn, 3, 3);
-    s.players[p].plantations_occupied[Good::Corn] += 1; // the starting corn plantation
+    plant(&mut s, p, CORN, 3, 3);
+    s.players[p].plantations_occupied[CORN] += 1; // the starting corn plantation
     s.colonist_supply -= 1;
-    plant(&mut s, p, Good::Sugar, 3, 3);
-    plant(&mut s, p, Good::Coffee, 2, 2);
+    plant(&mut s, p, SUGAR, 3, 3);
+    plant(&mut s, p, COFFEE, 2, 2);
     check(&rules, &s);
     let d = s.players[p].doubloons;
     start_role(&rules, &mut s, 1, "craftsman");
     let g = s.players[p].goods;
-    assert_eq!((g[Good::Corn], g[Good::Sugar], g[Good::Coffee]), (4, 3, 2));
+    assert_eq!((g[CORN], g[SUGAR], g[COFFEE]), (4, 3, 2));
     assert_eq!(s.players[p].doubloons - d, 2);
 }
 
@@ -724,15 +731,15 @@ fn specialty_factory_most() {
         build(&rules, &mut s, 0, b, c);
     }
     build(&rules, &mut s, 0, "specialty-factory", 1);
-    plant(&mut s, 0, Good::Indigo, 3, 3);
-    s.players[0].plantations_occupied[Good::Indigo] += 1;
+    plant(&mut s, 0, INDIGO, 3, 3);
+    s.players[0].plantations_occupied[INDIGO] += 1;
     s.colonist_supply -= 1;
     let d = s.players[0].doubloons;
     start_role(&rules, &mut s, 0, "craftsman");
-    assert_eq!(s.players[0].goods[Good::Indigo], 5, "4 produced + 1 aqueduct");
+    assert_eq!(s.players[0].goods[INDIGO], 5, "4 produced + 1 aqueduct");
     play(&rules, &mut s, "bonus indigo");
     play(&rules, &mut s, "bonus indigo");
-    assert_eq!(s.players[0].goods[Good::Indigo], 7);
+    assert_eq!(s.players[0].goods[INDIGO], 7);
     assert_eq!(s.players[0].doubloons - d, 6);
 }
 
@@ -778,8 +785,8 @@ fn library_craftsman() {
     let (rules, mut s) = game(3);
     build(&rules, &mut s, 0, "library", 1);
     build(&rules, &mut s, 0, "indigo-plant", 1);
-    plant(&mut s, 0, Good::Corn, 1, 1);
-    s.players[0].plantations_occupied[Good::Indigo] = 1;
+    plant(&mut s, 0, CORN, 1, 1);
+    s.players[0].plantations_occupied[INDIGO] = 1;
     s.colonist_supply -= 1;
     start_role(&rules, &mut s, 0, "craftsman");
     assert_eq!(legal(&rules, &s), ["bonus corn", "bonus indigo", "pass"]);
@@ -787,7 +794,7 @@ fn library_craftsman() {
     assert_eq!(legal(&rules, &s), ["bonus corn", "bonus indigo", "pass"]);
     play(&rules, &mut s, "bonus indigo");
     let g = s.players[0].goods;
-    assert_eq!((g[Good::Corn], g[Good::Indigo]), (2, 2));
+    assert_eq!((g[CORN], g[INDIGO]), (2, 2));
     assert_eq!(s.phase, Phase::RoleSelection);
 }
 
@@ -813,14 +820,14 @@ fn library_other_roles() {
     assert!(legal(&rules, &s).contains(&"build indigo-plant".to_string()), "3 − 2");
 
     let (rules, mut s) = setup();
-    give(&mut s, 0, Good::Corn, 1);
+    give(&mut s, 0, CORN, 1);
     let d = s.players[0].doubloons;
     start_role(&rules, &mut s, 0, "trader");
     play(&rules, &mut s, "sell corn");
     assert_eq!(s.players[0].doubloons - d, 2);
 
     let (rules, mut s) = setup();
-    give(&mut s, 0, Good::Corn, 1);
+    give(&mut s, 0, CORN, 1);
     start_role(&rules, &mut s, 0, "captain");
     play(&rules, &mut s, "ship corn on 7");
     assert_eq!(s.players[0].vp, 1 + 2);
@@ -848,10 +855,7 @@ fn library_roles_option() {
 /// 3 corn, 2 indigo, 1 coffee → 2 VP; 4 corn, 2 coffee → 3 VP.
 #[test]
 fn union_hall_examples() {
-    for (goods, vp) in [
-        (&[(Good::Corn, 3), (Good::Indigo, 2), (Good::Coffee, 1)][..], 2),
-        (&[(Good::Corn, 4), (Good::Coffee, 2)][..], 3),
-    ] {
+    for (goods, vp) in [(&[(CORN, 3), (INDIGO, 2), (COFFEE, 1)][..], 2), (&[(CORN, 4), (COFFEE, 2)][..], 3)] {
         let (rules, mut s) = game(4);
         fill_ships_rest(&mut s);
         build(&rules, &mut s, 1, "union-hall", 1);
@@ -899,13 +903,13 @@ fn cloister_example() {
     build(&rules, &mut s, p, "cloister", 1);
     forests(&mut s, p, 6);
     quarries(&mut s, p, 3, 0);
-    plant(&mut s, p, Good::Corn, 1, 0);
-    plant(&mut s, p, Good::Coffee, 1, 0);
+    plant(&mut s, p, CORN, 1, 0);
+    plant(&mut s, p, COFFEE, 1, 0);
     check(&rules, &s);
     assert_eq!(board::building_points(&rules.base, &s.players[p]), 4 + 6);
     let mut q = s.players[p];
-    q.plantations[Good::Coffee] = 0;
-    q.plantations[Good::Corn] = 3;
+    q.plantations[COFFEE] = 0;
+    q.plantations[CORN] = 3;
     assert_eq!(board::building_points(&rules.base, &q), 4 + 10);
     q.city.iter_mut().for_each(|b| b.colonists = 0);
     assert_eq!(board::building_points(&rules.base, &q), 4);

@@ -116,15 +116,16 @@ pub fn next(_rules: &Rules, s: &mut State) -> Flow {
 
 /// Colonist sources in order: San Juan, plantations by good, quarries, city buildings.
 fn colonist_source(rules: &Rules, p: &crate::state::Player, i: u8) -> Option<(Group, u8)> {
+    let (i, goods) = (usize::from(i), rules.good_count());
     match i {
         0 => Some((Group::SanJuan, p.san_juan)),
-        1..=5 => {
-            let g = Good::ALL[usize::from(i - 1)];
+        _ if i <= goods => {
+            let g = Good::at(i - 1);
             Some((Group::Plantation(g), p.plantations_occupied[g]))
         }
-        6 => Some((Group::Quarry, p.quarries_occupied)),
+        _ if i == goods + 1 => Some((Group::Quarry, p.quarries_occupied)),
         _ => {
-            let b = p.city.as_slice().get(usize::from(i - 7))?;
+            let b = p.city.as_slice().get(i - goods - 2)?;
             // Never the colonist of the building that takes the returns (S001:L545).
             let payer = matches!(
                 rules.buildings.get(b.building as usize).map(|x| x.effect),
@@ -133,6 +134,11 @@ fn colonist_source(rules: &Rules, p: &crate::state::Player, i: u8) -> Option<(Gr
             Some((Group::Building(b.building), if payer { 0 } else { b.colonists }))
         }
     }
+}
+
+/// How many colonist sources the player has (see [`colonist_source`]).
+fn sources(rules: &Rules, p: &crate::state::Player) -> u8 {
+    rules.good_count() as u8 + 2 + p.city.len
 }
 
 /// What can still be raised after the current stage: goods and VP after colonists, VP
@@ -165,7 +171,7 @@ pub fn legal_payment(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let feasible = |from_here: u32| left > 0 && from_here > 0 && owed - 1 <= (left - 1).min(from_here - 1) + later;
     match stage {
         0 => {
-            let end = 7 + p.city.len;
+            let end = sources(rules, p);
             for i in pending.payment.pay_last..end {
                 let Some((g, n)) = colonist_source(rules, p, i) else { continue };
                 let from_here: u32 =
@@ -176,8 +182,8 @@ pub fn legal_payment(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             }
         }
         1 => {
-            for (i, g) in Good::ALL.into_iter().enumerate().skip(usize::from(pending.payment.pay_last)) {
-                let from_here: u32 = Good::ALL[i..].iter().map(|&x| u32::from(p.goods[x])).sum();
+            for (i, g) in rules.goods().enumerate().skip(usize::from(pending.payment.pay_last)) {
+                let from_here: u32 = rules.goods().skip(i).map(|x| u32::from(p.goods[x])).sum();
                 if p.goods[g] > 0 && feasible(from_here) {
                     f(Action::ReturnGood(g));
                 }
@@ -198,7 +204,7 @@ pub fn play_payment(rules: &Rules, s: &mut State, a: Action) -> Flow {
     let seat = s.current;
     let source = |s: &State, g: Group| -> u8 {
         let p = &s.players[seat];
-        (0..7 + p.city.len).find(|&i| colonist_source(rules, p, i).is_some_and(|(x, _)| x == g)).unwrap_or(0)
+        (0..sources(rules, p)).find(|&i| colonist_source(rules, p, i).is_some_and(|(x, _)| x == g)).unwrap_or(0)
     };
     match a {
         Action::ReturnColonist(g) => {
@@ -219,7 +225,7 @@ pub fn play_payment(rules: &Rules, s: &mut State, a: Action) -> Flow {
         }
         Action::ReturnGood(g) => {
             transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), 1);
-            paid(s, g as u8);
+            paid(s, g.index() as u8);
         }
         Action::ReturnVp => {
             super::supply::return_vp(rules, s, seat);

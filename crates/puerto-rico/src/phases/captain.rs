@@ -7,7 +7,7 @@
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
-use crate::goods::{ByGood, Good};
+use crate::goods::{ByGood, Good, Goods};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
@@ -38,7 +38,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
             let vp: u16 = board::effects(rules, p)
                 .map(|e| match *e {
                     Effect::VpPerPairOnHold { barrels_per_vp } => {
-                        Good::ALL.iter().map(|&g| u16::from(p.goods[g] / barrels_per_vp.max(1))).sum()
+                        Good::every().map(|g| u16::from(p.goods[g] / barrels_per_vp.max(1))).sum()
                     }
                     _ => 0,
                 })
@@ -64,11 +64,8 @@ pub fn begin(rules: &Rules, s: &mut State) {
 fn ship_loads(s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
     let ships = s.ships();
-    for g in Good::ALL {
+    for g in p.goods.present() {
         let have = p.goods[g];
-        if have == 0 {
-            continue;
-        }
         if let Some(i) = ships.iter().position(|x| x.good() == Some(g)) {
             if !ships[i].is_full() {
                 f(Action::Ship { good: g, ship: i as u8 });
@@ -91,10 +88,8 @@ fn wharf_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action))
     if s.wharf_used & (1 << seat) != 0 || !board::has(rules, p, |e| matches!(e, Effect::OwnShip)) {
         return;
     }
-    for g in Good::ALL {
-        if p.goods[g] > 0 {
-            f(Action::Wharf(g));
-        }
+    for g in p.goods.present() {
+        f(Action::Wharf(g));
     }
 }
 
@@ -264,10 +259,10 @@ fn mixed_rules(rules: &Rules, s: &State) -> (u8, u8, bool) {
 /// The counts the current good may take: (lowest, highest).
 fn mixed_range(rules: &Rules, s: &State) -> Option<(u8, u8)> {
     let i = usize::from(s.pending.mixed.mixed_good);
-    let g = *Good::ALL.get(i)?;
+    let g = (i < rules.good_count()).then_some(Good::at(i))?;
     let p = &s.players[s.current];
     let have = p.goods[g];
-    let later: u32 = Good::ALL[i + 1..].iter().map(|&x| u32::from(p.goods[x])).sum();
+    let later: u32 = rules.goods().skip(i + 1).map(|x| u32::from(p.goods[x])).sum();
     let (_, min, _) = mixed_rules(rules, s);
     let lo = u32::from(min).saturating_sub(s.pending.mixed.mixed_load.total() + later).min(u32::from(have)) as u8;
     Some((lo, have))
@@ -276,7 +271,7 @@ fn mixed_range(rules: &Rules, s: &State) -> Option<(u8, u8)> {
 pub fn legal_mixed(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     if let Some((lo, hi)) = mixed_range(rules, s) {
         if lo < hi {
-            let good = Good::ALL[usize::from(s.pending.mixed.mixed_good)];
+            let good = Good::at(usize::from(s.pending.mixed.mixed_good));
             for count in lo..=hi {
                 f(Action::Load { good, count });
             }
@@ -299,13 +294,13 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
         if lo < hi {
             return Flow::Decide;
         }
-        let good = Good::ALL[usize::from(s.pending.mixed.mixed_good)];
+        let good = Good::at(usize::from(s.pending.mixed.mixed_good));
         s.pending.mixed.mixed_load[good] = lo;
         s.pending.mixed.mixed_good += 1;
     }
     let seat = s.current;
     let load = s.pending.mixed.mixed_load;
-    for g in Good::ALL {
+    for g in Good::every() {
         transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), u32::from(load[g]));
     }
     let (per, _, harbor) = mixed_rules(rules, s);
@@ -369,20 +364,20 @@ pub fn begin_storage(s: &mut State) {
 /// are offered (keeping more never costs anything here). Calls `f` for each distinct one.
 fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
-    let held: u8 = Good::ALL.iter().filter(|&&g| p.goods[g] > 0).fold(0, |m, &g| m | (1 << g as u8));
-    let k = board::storage_kinds(rules, p).min(5) as u32;
+    let held = p.goods.nonzero();
+    let k = u32::from(board::storage_kinds(rules, p)).min(rules.good_count() as u32);
     let take = k.min(held.count_ones());
     let extra = if rules.has_effect(kind::EXTRA_STORAGE_BARRELS) { board::extra_storage_barrels(rules, p) } else { 0 };
     if extra > 0 {
         let loose = u32::from(rules.free_barrels) + u32::from(extra);
-        exact_options(p.goods, held, take, loose, &mut |kept| f(Action::KeepExact(kept)));
+        exact_options(rules, p.goods, held, take, loose, &mut |kept| f(Action::KeepExact(kept)));
         return;
     }
     if take == 0 {
         // No warehouse: one barrel of one kind each, never the same holding twice and
         // never one keeping more than another (the hot path of random playouts).
-        for g in Good::ALL {
-            if held & (1 << g as u8) != 0 && rules.free_barrels > 0 {
+        if rules.free_barrels > 0 {
+            for g in Goods(held) {
                 f(Action::Keep { kinds: 0, barrel: Some(g) });
             }
         }
@@ -393,8 +388,14 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
     }
     // Every choice with what it keeps; then only those no other choice keeps more of
     // (S000:L336: keeping never costs anything), each holding under its first spelling.
-    // At most C(5, k) masks times 5 single barrels: 50.
-    let mut options = [(Action::Pass, ByGood::<u8>::default()); 64];
+    // At most C(n, k) masks times n − k single barrels: 60 with up to six goods, on the
+    // stack; up to 280 with eight, on the heap.
+    let mut small = [(Action::Pass, ByGood::<u8>::default()); 64];
+    let mut large = Vec::new();
+    if rules.good_count() > 6 {
+        large.resize(280, (Action::Pass, ByGood::<u8>::default()));
+    }
+    let options: &mut [(Action, ByGood<u8>)] = if large.is_empty() { &mut small } else { &mut large };
     let mut n = 0;
     let mut add = |a: Action| {
         if let Some(slot) = options.get_mut(n) {
@@ -402,7 +403,8 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
             n += 1;
         }
     };
-    for mask in 0u8..32 {
+    for mask in 0..(1u16 << rules.good_count()) {
+        let mask = mask as u8;
         if mask & !held != 0 || mask.count_ones() != take {
             continue;
         }
@@ -411,14 +413,14 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
             add(Action::Keep { kinds: mask, barrel: None });
             continue;
         }
-        for g in Good::ALL {
-            if rest & (1 << g as u8) != 0 {
+        for g in Good::every() {
+            if rest & g.bit() != 0 {
                 add(Action::Keep { kinds: mask, barrel: Some(g) });
             }
         }
     }
     let options = &options[..n];
-    let covers = |a: &ByGood<u8>, b: &ByGood<u8>| Good::ALL.iter().all(|&g| a[g] >= b[g]);
+    let covers = |a: &ByGood<u8>, b: &ByGood<u8>| Good::every().all(|g| a[g] >= b[g]);
     for (i, (a, h)) in options.iter().enumerate() {
         let dominated = options.iter().any(|(_, o)| o != h && covers(o, h));
         let earlier = options[..i].iter().any(|(_, o)| o == h);
@@ -432,8 +434,8 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
 fn kept_by(rules: &Rules, have: ByGood<u8>, a: Action) -> ByGood<u8> {
     let mut h = ByGood::<u8>::default();
     if let Action::Keep { kinds, barrel } = a {
-        for g in Good::ALL {
-            h[g] = if kinds & (1 << g as u8) != 0 {
+        for g in Good::every() {
+            h[g] = if kinds & g.bit() != 0 {
                 have[g]
             } else if barrel == Some(g) {
                 have[g].min(rules.free_barrels)
@@ -448,35 +450,34 @@ fn kept_by(rules: &Rules, have: ByGood<u8>, a: Action) -> ByGood<u8> {
 /// Storage with extra barrels of any kinds (storehouse): every barrel of `take` kinds
 /// and `loose` barrels of any kinds. The options are the final holdings, each once, and
 /// only those no other option keeps more of (keeping never costs anything here).
-fn exact_options(have: ByGood<u8>, held: u8, take: u32, loose: u32, f: &mut dyn FnMut(ByGood<u8>)) {
-    let masks = || (0u8..32).filter(move |m| m & !held == 0 && m.count_ones() == take);
+fn exact_options(rules: &Rules, have: ByGood<u8>, held: u8, take: u32, loose: u32, f: &mut dyn FnMut(ByGood<u8>)) {
+    let masks =
+        || (0..(1u16 << rules.good_count())).map(|m| m as u8).filter(move |m| m & !held == 0 && m.count_ones() == take);
     let rest_total = |mask: u8| -> u32 {
-        Good::ALL.iter().filter(|&&g| (held & !mask) & (1 << g as u8) != 0).map(|&g| u32::from(have[g])).sum()
+        rules.goods().filter(|&g| (held & !mask) & g.bit() != 0).map(|g| u32::from(have[g])).sum()
     };
     // Whether `mask` kept whole and the rest loose gives exactly `h`.
     let gives = |mask: u8, h: &ByGood<u8>| -> bool {
-        let whole = Good::ALL.iter().all(|&g| mask & (1 << g as u8) == 0 || h[g] == have[g]);
-        let loose_kept: u32 =
-            Good::ALL.iter().filter(|&&g| (held & !mask) & (1 << g as u8) != 0).map(|&g| u32::from(h[g])).sum();
+        let whole = rules.goods().all(|g| mask & g.bit() == 0 || h[g] == have[g]);
+        let loose_kept: u32 = rules.goods().filter(|&g| (held & !mask) & g.bit() != 0).map(|g| u32::from(h[g])).sum();
         whole && loose_kept == loose.min(rest_total(mask))
     };
     // Whether some option keeps everything `h` keeps and more.
     let dominated = |h: &ByGood<u8>| -> bool {
         masks().any(|m| {
-            let need: u32 =
-                Good::ALL.iter().filter(|&&g| (held & !m) & (1 << g as u8) != 0).map(|&g| u32::from(h[g])).sum();
-            let short_whole = Good::ALL.iter().any(|&g| m & (1 << g as u8) != 0 && h[g] < have[g]);
-            let short_loose = Good::ALL.iter().any(|&g| (held & !m) & (1 << g as u8) != 0 && h[g] < have[g]);
+            let need: u32 = rules.goods().filter(|&g| (held & !m) & g.bit() != 0).map(|g| u32::from(h[g])).sum();
+            let short_whole = rules.goods().any(|g| m & g.bit() != 0 && h[g] < have[g]);
+            let short_loose = rules.goods().any(|g| (held & !m) & g.bit() != 0 && h[g] < have[g]);
             need <= loose && (short_whole || (need < loose && short_loose))
         })
     };
     for mask in masks() {
         let left = loose.min(rest_total(mask));
         let mut cur = ByGood::<u8>::default();
-        compositions(&have, held & !mask, 0, left, &mut cur, &mut |b| {
+        compositions(rules, &have, held & !mask, 0, left, &mut cur, &mut |b| {
             let mut h = b;
-            for g in Good::ALL {
-                if mask & (1 << g as u8) != 0 {
+            for g in rules.goods() {
+                if mask & g.bit() != 0 {
                     h[g] = have[g];
                 }
             }
@@ -490,6 +491,7 @@ fn exact_options(have: ByGood<u8>, held: u8, take: u32, loose: u32, f: &mut dyn 
 
 /// Every way to take `left` barrels from the kinds in `kinds` (at most `have` of each).
 fn compositions(
+    rules: &Rules,
     have: &ByGood<u8>,
     kinds: u8,
     i: usize,
@@ -497,23 +499,22 @@ fn compositions(
     cur: &mut ByGood<u8>,
     f: &mut dyn FnMut(ByGood<u8>),
 ) {
-    let Some(&g) = Good::ALL.get(i) else {
+    let Some(g) = (i < rules.good_count()).then_some(Good::at(i)) else {
         if left == 0 {
             f(*cur);
         }
         return;
     };
-    if kinds & (1 << g as u8) == 0 {
-        compositions(have, kinds, i + 1, left, cur, f);
+    if kinds & g.bit() == 0 {
+        compositions(rules, have, kinds, i + 1, left, cur, f);
         return;
     }
-    let later: u32 =
-        Good::ALL[i + 1..].iter().filter(|&&x| kinds & (1 << x as u8) != 0).map(|&x| u32::from(have[x])).sum();
+    let later: u32 = rules.goods().skip(i + 1).filter(|&x| kinds & x.bit() != 0).map(|x| u32::from(have[x])).sum();
     let lo = left.saturating_sub(later);
     let hi = left.min(u32::from(have[g]));
     for c in lo..=hi {
         cur[g] = c as u8;
-        compositions(have, kinds, i + 1, left - c, cur, f);
+        compositions(rules, have, kinds, i + 1, left - c, cur, f);
     }
     cur[g] = 0;
 }
@@ -525,7 +526,8 @@ fn keeps_all(s: &State, seat: Seat, a: Action) -> bool {
     }
     let Action::Keep { kinds, barrel } = a else { return false };
     let p = &s.players[seat];
-    Good::ALL.iter().all(|&g| p.goods[g] == 0 || kinds & (1 << g as u8) != 0 || (barrel == Some(g) && p.goods[g] <= 1))
+    let single = barrel.filter(|&g| p.goods[g] <= 1).map_or(0, Good::bit);
+    p.goods.nonzero() & !(kinds | single) == 0
 }
 
 /// The choice made for the player when there is nothing to decide: a single option, or
@@ -557,16 +559,16 @@ pub fn play_storage(rules: &Rules, s: &mut State, a: Action) -> Flow {
 
 fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
     if let Action::KeepExact(kept) = a {
-        for g in Good::ALL {
+        for g in Good::every() {
             let spoiled = s.players[seat].goods[g].saturating_sub(kept[g]);
             transfer(&mut s.players[seat].goods, &mut s.goods_supply, g.index(), u32::from(spoiled));
         }
         return;
     }
     let Action::Keep { kinds, barrel } = a else { return };
-    for g in Good::ALL {
+    for g in Good::every() {
         let have = s.players[seat].goods[g];
-        let kept = if kinds & (1 << g as u8) != 0 {
+        let kept = if kinds & g.bit() != 0 {
             have
         } else if barrel == Some(g) {
             have.min(rules.free_barrels)

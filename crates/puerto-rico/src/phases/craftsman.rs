@@ -22,12 +22,12 @@ pub fn begin(rules: &Rules, s: &mut State) {
         let mut kinds = 0u8;
         let mut mask = 0u8;
         let mut received = ByGood::<u8>::default();
-        for g in Good::ALL {
+        for g in Good::every() {
             let got = transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(want[g])) as u8;
             if got > 0 {
                 received[g] = got;
                 kinds += 1;
-                mask |= 1 << g as u8;
+                mask |= g.bit();
             }
         }
         // Aqueduct: one more of a good produced, if a normal production building of it is
@@ -35,8 +35,8 @@ pub fn begin(rules: &Rules, s: &mut State) {
         let before = s.players[seat];
         for e in board::effects(rules, &before) {
             if let Effect::ProductionPerNormalPlant { goods, extra } = *e {
-                for g in Good::ALL {
-                    if goods & (1 << g as u8) != 0 && received[g] > 0 && normal_plant(rules, &before, g) {
+                for g in rules.goods() {
+                    if goods & g.bit() != 0 && received[g] > 0 && normal_plant(rules, &before, g) {
                         let more =
                             transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(extra));
                         received[g] += more as u8;
@@ -47,7 +47,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
         // Factory: by kinds actually received; the barrel count does not matter (L590).
         let bonus: u16 = board::effects(rules, &s.players[seat])
             .map(|e| match e {
-                Effect::ProductionBonus { doubloons_by_kinds } => u16::from(doubloons_by_kinds[kinds.min(5) as usize]),
+                Effect::ProductionBonus { doubloons_by_kinds } => u16::from(doubloons_by_kinds[usize::from(kinds)]),
                 _ => 0,
             })
             .sum();
@@ -85,7 +85,7 @@ fn top_production_bonus(rules: &Rules, p: &Player, received: ByGood<u8>) -> u16 
     board::effects(rules, p)
         .map(|e| match *e {
             Effect::DoubloonsByTopProduction { minus, exclude } => {
-                let top = Good::ALL.iter().filter(|&&g| exclude & (1 << g as u8) == 0).map(|&g| received[g]).max();
+                let top = rules.goods().filter(|&g| exclude & g.bit() == 0).map(|g| received[g]).max();
                 u16::from(top.unwrap_or(0).saturating_sub(minus))
             }
             _ => 0,
@@ -98,8 +98,8 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         return;
     }
     let mut any = false;
-    for g in Good::ALL {
-        if s.craftsman_kinds & (1 << g as u8) != 0 && s.goods_supply[g] > 0 {
+    for g in Good::every() {
+        if s.craftsman_kinds & g.bit() != 0 && s.goods_supply[g] > 0 {
             f(Action::Bonus(g));
             any = true;
         }
@@ -117,7 +117,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
         s.pending.craftsman.craftsman_produced[g] += n;
         s.pending.craftsman.craftsman_picks -= 1;
         // Further picks in good order: each set of picks is one sequence of decisions.
-        s.craftsman_kinds &= !((1u8 << g as u8) - 1);
+        s.craftsman_kinds &= !(g.bit() - 1);
         if s.pending.craftsman.craftsman_picks > 0 {
             return Flow::Continue;
         }

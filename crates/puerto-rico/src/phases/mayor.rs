@@ -11,7 +11,7 @@
 use super::flow::Flow;
 use crate::action::{Action, Group};
 use crate::board;
-use crate::goods::Good;
+use crate::goods::{ByGood, Good};
 use crate::rules::Rules;
 use crate::state::{END_COLONISTS, Phase, Player, State};
 use rulesmith_core::Seat;
@@ -60,10 +60,8 @@ fn deal(_rules: &Rules, s: &mut State) {
 fn pick_up(s: &mut State, seat: Seat) {
     let p = &mut s.players[seat];
     let mut hand = u32::from(p.san_juan);
-    for g in Good::ALL {
-        hand += u32::from(p.plantations_occupied[g]);
-        p.plantations_occupied[g] = 0;
-    }
+    hand += p.plantations_occupied.total();
+    p.plantations_occupied = ByGood::default();
     hand += u32::from(p.quarries_occupied);
     p.quarries_occupied = 0;
     for b in p.city.iter_mut() {
@@ -74,13 +72,15 @@ fn pick_up(s: &mut State, seat: Seat) {
     s.mayor_group = 0;
 }
 
-/// Groups of a player in placement order: 5 plantation kinds, quarries, buildings.
+/// Groups of a player in placement order: the ruleset's plantation kinds, quarries,
+/// buildings.
 #[inline]
-fn group(p: &Player, i: u8) -> Option<Group> {
+fn group(rules: &Rules, p: &Player, i: u8) -> Option<Group> {
+    let (i, goods) = (usize::from(i), rules.good_count());
     match i {
-        0..=4 => Some(Group::Plantation(Good::ALL[i as usize])),
-        5 => Some(Group::Quarry),
-        _ => p.city.as_slice().get(i as usize - 6).map(|b| Group::Building(b.building)),
+        _ if i < goods => Some(Group::Plantation(Good::at(i))),
+        _ if i == goods => Some(Group::Quarry),
+        _ => p.city.as_slice().get(i - goods - 1).map(|b| Group::Building(b.building)),
     }
 }
 
@@ -99,11 +99,14 @@ fn capacity(rules: &Rules, p: &Player, g: Group) -> u8 {
 #[inline]
 fn capacity_from(rules: &Rules, p: &Player, i: u8) -> u32 {
     let i = usize::from(i);
-    let plantations: u32 = Good::ALL.iter().skip(i).map(|&g| u32::from(p.plantations[g])).sum();
-    let quarries = if i <= 5 { u32::from(p.quarries) } else { 0 };
+    // Every place from `i` on: those past the ruleset's goods are empty.
+    let plantations: u32 = p.plantations.0.get(i..).map_or(0, |x| x.iter().map(|&c| u32::from(c)).sum());
+    let goods = rules.good_count();
+    let quarries = if i <= goods { u32::from(p.quarries) } else { 0 };
     let circles =
         |b: &crate::state::CityBuilding| rules.buildings.get(usize::from(b.building)).map_or(0, |x| x.circles);
-    let buildings: u32 = p.city.as_slice().iter().skip(i.saturating_sub(6)).map(|b| u32::from(circles(b))).sum();
+    let buildings: u32 =
+        p.city.as_slice().iter().skip(i.saturating_sub(goods + 1)).map(|b| u32::from(circles(b))).sum();
     plantations + quarries + buildings
 }
 
@@ -118,13 +121,13 @@ fn bounds(cap: u8, hand: u8, later: u32) -> (u8, u8) {
 /// The counts the current group may take: (lowest, highest).
 #[inline]
 fn range(rules: &Rules, p: &Player, i: u8) -> Option<(u8, u8)> {
-    let g = group(p, i)?;
+    let g = group(rules, p, i)?;
     Some(bounds(capacity(rules, p, g), p.san_juan, capacity_from(rules, p, i + 1)))
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let p = &s.players[s.current];
-    let Some(g) = group(p, s.mayor_group) else { return };
+    let Some(g) = group(rules, p, s.mayor_group) else { return };
     if let Some((lo, hi)) = range(rules, p, s.mayor_group) {
         if lo < hi {
             for count in lo..=hi {
@@ -162,7 +165,7 @@ pub fn step(rules: &Rules, s: &mut State) -> Flow {
     let mut later = capacity_from(rules, &s.players[s.current], s.mayor_group);
     loop {
         let p = &s.players[s.current];
-        let Some(g) = group(p, s.mayor_group) else { break };
+        let Some(g) = group(rules, p, s.mayor_group) else { break };
         let cap = capacity(rules, p, g);
         later -= u32::from(cap).min(later);
         let (lo, hi) = bounds(cap, p.san_juan, later);

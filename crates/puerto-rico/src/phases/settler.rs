@@ -42,11 +42,9 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         f(Action::Draw);
         any = true;
     }
-    for g in Good::ALL {
-        if s.face_up[g] > 0 {
-            f(Action::Take(g));
-            any = true;
-        }
+    for g in s.face_up.present() {
+        f(Action::Take(g));
+        any = true;
     }
     if can_take_quarry(rules, s, seat) {
         f(Action::TakeQuarry);
@@ -164,7 +162,7 @@ pub fn next(rules: &Rules, s: &mut State) -> Flow {
     } else {
         s.pending.settler.extra_turn = false;
         // Untaken tiles go to the discards and players + 1 new ones are revealed (S000:L141).
-        for g in Good::ALL {
+        for g in Good::every() {
             s.discards[g] += s.face_up[g];
             s.face_up[g] = 0;
         }
@@ -184,7 +182,7 @@ pub fn reveal_plantations(rules: &Rules, s: &mut State) {
             if s.discards.total() == 0 {
                 break;
             }
-            for g in Good::ALL {
+            for g in Good::every() {
                 for _ in 0..s.discards[g] {
                     s.stack.push(g);
                 }

@@ -22,8 +22,8 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let office = board::has(rules, p, |e| matches!(e, Effect::SellDuplicates));
     let mut any = false;
     if !full {
-        for g in Good::ALL {
-            if p.goods[g] > 0 && (office || !s.trading_house.contains(g)) {
+        for g in p.goods.present() {
+            if office || !s.trading_house.contains(g) {
                 f(Action::Sell(g));
                 any = true;
             }
@@ -38,11 +38,9 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
                 Some(Effect::OwnTradingPost { .. })
             );
             if post && b.colonists > 0 {
-                for g in Good::ALL {
-                    if p.goods[g] > 0 {
-                        f(Action::SellPost { good: g, building: b.building });
-                        any = true;
-                    }
+                for g in p.goods.present() {
+                    f(Action::SellPost { good: g, building: b.building });
+                    any = true;
                 }
             }
         }

@@ -10,6 +10,13 @@ use rulesmith_puerto_rico::board;
 use rulesmith_puerto_rico::state::{END_CITY, END_COLONISTS, END_VP, Phase};
 use rulesmith_puerto_rico::{Good, Rules, State};
 
+// The bundled ruleset's goods, in its `[goods.*]` order.
+const CORN: Good = Good::at(0);
+const INDIGO: Good = Good::at(1);
+const SUGAR: Good = Good::at(2);
+const TOBACCO: Good = Good::at(3);
+const COFFEE: Good = Good::at(4);
+
 fn game(players: usize) -> (Rules, State) {
     let rules = rules();
     let s = rules.new_game(players, 11).unwrap();
@@ -27,15 +34,15 @@ fn set_ship(s: &mut State, cap: u8, g: Good, load: u8) {
 fn captain_phase_example() {
     let (rules, mut s) = game(4);
     let (ana, roberto, cristina, david) = (0, 1, 2, 3);
-    set_ship(&mut s, 6, Good::Corn, 3);
-    give(&mut s, ana, Good::Corn, 2);
-    give(&mut s, ana, Good::Sugar, 6);
-    give(&mut s, roberto, Good::Sugar, 2);
-    give(&mut s, roberto, Good::Tobacco, 3);
-    give(&mut s, cristina, Good::Corn, 2);
-    give(&mut s, cristina, Good::Tobacco, 1);
-    give(&mut s, david, Good::Corn, 1);
-    give(&mut s, david, Good::Indigo, 5);
+    set_ship(&mut s, 6, CORN, 3);
+    give(&mut s, ana, CORN, 2);
+    give(&mut s, ana, SUGAR, 6);
+    give(&mut s, roberto, SUGAR, 2);
+    give(&mut s, roberto, TOBACCO, 3);
+    give(&mut s, cristina, CORN, 2);
+    give(&mut s, cristina, TOBACCO, 1);
+    give(&mut s, david, CORN, 1);
+    give(&mut s, david, INDIGO, 5);
     check(&rules, &s);
     start_role(&rules, &mut s, ana, "captain");
     // Ana must load corn or sugar; sugar only on the 7 (the 5 would leave barrels behind).
@@ -51,7 +58,7 @@ fn captain_phase_example() {
     // From here every load is the player's only option, made for them (forced choices
     // are never asked): David must load his corn (no ship for indigo), Ana her corn,
     // Roberto his tobacco.
-    assert_eq!(s.players[david].goods[Good::Corn], 0);
+    assert_eq!(s.players[david].goods[CORN], 0);
     assert_eq!(s.players[david].vp, 1);
     assert_eq!(s.players[ana].vp, 9, "the privilege is only once");
     assert_eq!(s.players[roberto].vp, 4);
@@ -60,7 +67,7 @@ fn captain_phase_example() {
     assert_eq!(s.players[cristina].goods.total(), 1);
     assert_eq!(s.players[david].goods.total(), 1);
     let ships: Vec<(u8, Option<Good>, u8)> = s.ships().iter().map(|x| (x.capacity(), x.good(), x.load())).collect();
-    assert_eq!(ships, [(5, Some(Good::Tobacco), 4), (6, None, 0), (7, None, 0)]);
+    assert_eq!(ships, [(5, Some(TOBACCO), 4), (6, None, 0), (7, None, 0)]);
     check(&rules, &s);
 }
 
@@ -84,22 +91,22 @@ fn factory_example() {
     let (rules, mut s) = game(4);
     let david = 3;
     build(&rules, &mut s, david, "factory", 1);
-    plant(&mut s, david, Good::Corn, 3, 3);
-    plant(&mut s, david, Good::Sugar, 3, 3);
-    plant(&mut s, david, Good::Tobacco, 1, 1);
+    plant(&mut s, david, CORN, 3, 3);
+    plant(&mut s, david, SUGAR, 3, 3);
+    plant(&mut s, david, TOBACCO, 1, 1);
     build(&rules, &mut s, david, "sugar-mill", 3);
     build(&rules, &mut s, david, "tobacco-storage", 1);
     // Empty the corn supply and leave 2 sugar (to another player).
-    let corn = s.goods_supply[Good::Corn];
-    give(&mut s, 0, Good::Corn, corn);
-    let sugar = s.goods_supply[Good::Sugar] - 2;
-    give(&mut s, 0, Good::Sugar, sugar);
+    let corn = s.goods_supply[CORN];
+    give(&mut s, 0, CORN, corn);
+    let sugar = s.goods_supply[SUGAR] - 2;
+    give(&mut s, 0, SUGAR, sugar);
     // Seat 0 has no occupied plantations (the starting ones are empty), so produces nothing.
     let before = s.players[david].doubloons;
     start_role(&rules, &mut s, david, "craftsman");
-    assert_eq!(s.players[david].goods[Good::Sugar], 2);
-    assert_eq!(s.players[david].goods[Good::Tobacco], 1);
-    assert_eq!(s.players[david].goods[Good::Corn], 0);
+    assert_eq!(s.players[david].goods[SUGAR], 2);
+    assert_eq!(s.players[david].goods[TOBACCO], 1);
+    assert_eq!(s.players[david].goods[CORN], 0);
     assert_eq!(s.players[david].doubloons - before, 1);
     // The privilege: one more of a kind produced and still in the supply (tobacco only).
     assert_eq!(legal(&rules, &s), ["bonus tobacco", "pass"]);
@@ -112,15 +119,15 @@ fn factory_example() {
 fn craftsman_order_under_shortage() {
     let (rules, mut s) = game(3);
     for seat in 0..3 {
-        plant(&mut s, seat, Good::Corn, 2, 2);
+        plant(&mut s, seat, CORN, 2, 2);
     }
-    let spare = s.goods_supply[Good::Corn] - 3;
-    s.goods_supply[Good::Corn] -= spare;
-    s.players[0].goods[Good::Corn] += spare; // seat 0 holds them; seat 1 is the craftsman
+    let spare = s.goods_supply[CORN] - 3;
+    s.goods_supply[CORN] -= spare;
+    s.players[0].goods[CORN] += spare; // seat 0 holds them; seat 1 is the craftsman
     start_role(&rules, &mut s, 1, "craftsman");
-    assert_eq!(s.players[1].goods[Good::Corn], 2);
-    assert_eq!(s.players[2].goods[Good::Corn], 1);
-    assert_eq!(s.players[0].goods[Good::Corn], spare);
+    assert_eq!(s.players[1].goods[CORN], 2);
+    assert_eq!(s.players[2].goods[CORN], 1);
+    assert_eq!(s.players[0].goods[CORN], spare);
     // No corn left: no privilege good, the phase is over.
     assert_eq!(s.phase, Phase::RoleSelection);
 }
@@ -140,7 +147,7 @@ fn large_building_examples() {
     // Residence: 10 filled island spaces → 5.
     build(&rules, &mut s, 1, "residence", 1);
     let have = board::island_used(&s.players[1]);
-    plant(&mut s, 1, Good::Sugar, 10 - have, 0);
+    plant(&mut s, 1, SUGAR, 10 - have, 0);
     assert_eq!(board::building_points(&rules, &s.players[1]) - 4, 5);
     // Fortress: 20 colonists → 6.
     build(&rules, &mut s, 2, "fortress", 1);
@@ -388,9 +395,9 @@ fn hospice_falls_back_to_the_ship() {
 #[test]
 fn trader_rules() {
     let (rules, mut s) = game(4);
-    give(&mut s, 0, Good::Corn, 1);
-    give(&mut s, 1, Good::Corn, 1);
-    give(&mut s, 2, Good::Corn, 1);
+    give(&mut s, 0, CORN, 1);
+    give(&mut s, 1, CORN, 1);
+    give(&mut s, 2, CORN, 1);
     build(&rules, &mut s, 2, "office", 1);
     build(&rules, &mut s, 2, "small-market", 1);
     build(&rules, &mut s, 2, "large-market", 1);
@@ -411,7 +418,7 @@ fn trader_rules() {
 #[test]
 fn full_trading_house() {
     let (rules, mut s) = game(4);
-    for (seat, g) in [(0, Good::Corn), (1, Good::Indigo), (2, Good::Sugar), (3, Good::Tobacco)] {
+    for (seat, g) in [(0, CORN), (1, INDIGO), (2, SUGAR), (3, TOBACCO)] {
         give(&mut s, seat, g, 2);
     }
     build(&rules, &mut s, 0, "office", 1);
@@ -431,10 +438,10 @@ fn harbor_and_wharf_example() {
     let (rules, mut s) = game(4);
     build(&rules, &mut s, 1, "harbor", 1);
     build(&rules, &mut s, 1, "wharf", 1);
-    set_ship(&mut s, 5, Good::Tobacco, 2);
-    set_ship(&mut s, 6, Good::Sugar, 1);
-    give(&mut s, 1, Good::Tobacco, 5);
-    give(&mut s, 1, Good::Sugar, 2);
+    set_ship(&mut s, 5, TOBACCO, 2);
+    set_ship(&mut s, 6, SUGAR, 1);
+    give(&mut s, 1, TOBACCO, 5);
+    give(&mut s, 1, SUGAR, 2);
     start_role(&rules, &mut s, 0, "captain"); // seat 0 has nothing to load
     assert_eq!(s.current, 1);
     let l = legal(&rules, &s);
@@ -456,18 +463,18 @@ fn harbor_and_wharf_example() {
 fn storage_choices() {
     let (rules, mut s) = game(3);
     // Fill every ship with other kinds so nothing can be loaded.
-    for (cap, g) in [(4, Good::Corn), (5, Good::Indigo), (6, Good::Sugar)] {
+    for (cap, g) in [(4, CORN), (5, INDIGO), (6, SUGAR)] {
         set_ship(&mut s, cap, g, cap);
     }
-    give(&mut s, 1, Good::Tobacco, 3);
-    give(&mut s, 1, Good::Coffee, 2);
+    give(&mut s, 1, TOBACCO, 3);
+    give(&mut s, 1, COFFEE, 2);
     build(&rules, &mut s, 1, "small-warehouse", 1);
     start_role(&rules, &mut s, 0, "captain");
     assert_eq!(s.phase, Phase::CaptainStorage);
     assert_eq!(legal(&rules, &s), ["keep tobacco + coffee", "keep coffee + tobacco"]);
     play(&rules, &mut s, "keep coffee + tobacco");
-    assert_eq!(s.players[1].goods[Good::Coffee], 2);
-    assert_eq!(s.players[1].goods[Good::Tobacco], 1);
+    assert_eq!(s.players[1].goods[COFFEE], 2);
+    assert_eq!(s.players[1].goods[TOBACCO], 1);
     // Full ships were emptied.
     assert!(s.ships().iter().all(|x| x.load() == 0));
     check(&rules, &s);
@@ -479,7 +486,7 @@ fn vp_chips_run_out() {
     let (rules, mut s) = game(3);
     s.players[2].vp = s.vp_chips - 2;
     s.vp_chips = 2;
-    give(&mut s, 0, Good::Corn, 4);
+    give(&mut s, 0, CORN, 4);
     start_role(&rules, &mut s, 0, "captain");
     play(&rules, &mut s, "ship corn on 4");
     assert_eq!(s.players[0].vp, 5, "4 + 1, on paper past the chips");
@@ -495,7 +502,7 @@ fn ties_broken_by_doubloons_and_goods() {
     s.phase = Phase::GameOver;
     s.players[0].doubloons = 5;
     s.players[1].doubloons = 3;
-    give(&mut s, 1, Good::Corn, 2);
+    give(&mut s, 1, CORN, 2);
     s.players[2].doubloons = 1;
     let o = rules.outcome(&s).unwrap();
     assert_eq!(o.scores, [0, 0, 0]);

@@ -1,6 +1,7 @@
 //! Deep merge for `extends`: a house-rule file states only what differs.
 //!
-//! - Tables merge key by key, recursively.
+//! - Tables merge key by key, recursively; a table whose value is a table with
+//!   `remove = true` deletes the base's entry of that key (`[goods.coffee] remove = true`).
 //! - Arrays of tables whose elements all have an `id` merge by `id`: an element with a
 //!   known id is merged into the base's element, a new id is appended, and an element
 //!   with `remove = true` deletes the base's element of that id.
@@ -19,7 +20,23 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics, sources: &mut Sou
             // Keys looked up by hash: a file with many keys merges in linear time.
             let mut at: HashMap<String, usize> =
                 base_entries.iter().enumerate().map(|(i, e)| (e.key.clone(), i)).collect();
+            // Removed entries leave an empty slot until the end, so positions stay valid.
+            let mut removed = vec![false; base_entries.len()];
             for entry in child_entries {
+                if is_removal(&entry.value) {
+                    match at.remove(&entry.key) {
+                        Some(i) => removed[i] = true,
+                        None => diags.error(
+                            entry.value.origin,
+                            format!(
+                                "cannot remove `{}`: the base ruleset has no such entry{}",
+                                entry.key,
+                                crate::suggest::hint(&entry.key, at.keys().map(String::as_str))
+                            ),
+                        ),
+                    }
+                    continue;
+                }
                 match at.get(&entry.key) {
                     Some(&i) => {
                         let old = std::mem::replace(&mut base_entries[i].value, placeholder());
@@ -32,7 +49,8 @@ pub fn merge(base: Node, child: Node, diags: &mut Diagnostics, sources: &mut Sou
                     }
                 }
             }
-            Node { kind: Kind::Table(base_entries), origin: child.origin }
+            let kept = base_entries.into_iter().enumerate().filter(|(i, _)| !removed.get(*i).copied().unwrap_or(false));
+            Node { kind: Kind::Table(kept.map(|(_, e)| e).collect()), origin: child.origin }
         }
         (Kind::Array(base_items), Kind::Array(child_items))
             if is_keyed(&base_items) && is_keyed(&child_items) && !base_items.is_empty() =>

@@ -122,6 +122,19 @@ fn extends_depth_limit_is_named_and_located() {
     assert!(e.contains("m.toml:3:11"), "{e}");
 }
 
+/// A table entry with `remove = true` deletes the base's entry of that key (a good of a
+/// `[goods.*]` table); one the base lacks is an error naming it.
+#[test]
+fn extends_removes_table_entries() {
+    let dir = scratch("rm-key");
+    let f = write(&dir, "h.toml", "[ruleset]\nextends = \"base\"\n[limits.vp]\nremove = true\n");
+    let j = load(&f, &bundled()).unwrap().tree.to_json();
+    assert_eq!(j["limits"], serde_json::json!({"players": 4}));
+    let g = write(&dir, "g.toml", "[ruleset]\nextends = \"base\"\n[limits.gold]\nremove = true\n");
+    let e = load(&g, &bundled()).unwrap_err().render();
+    assert!(e.contains("cannot remove `gold`: the base ruleset has no such entry") && e.contains("g.toml:"), "{e}");
+}
+
 #[test]
 fn removing_unknown_id_is_an_error() {
     let dir = scratch("rm");
