@@ -230,15 +230,11 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
 }
 
 fn goods(f: &mut Features<'_>, v: ByGood<u8>) {
-    for g in Good::ALL {
-        f.push(v[g]);
-    }
+    f.extend(Good::ALL.map(|g| v[g]));
 }
 
 fn good_mask(f: &mut Features<'_>, mask: u8) {
-    for g in Good::ALL {
-        f.flag(mask & (1 << g as u8) != 0);
-    }
+    f.extend(Good::ALL.map(|g| u8::from(mask & (1 << g as u8) != 0)));
 }
 
 /// Writes `seat`'s observation of `s` (see the module docs).
@@ -249,9 +245,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     f.one_hot(players, Some(usize::from(s.governor)));
     f.one_hot(players, to_move);
     f.one_hot(players, Some(usize::from(s.chooser)));
-    for (p, _) in PHASES {
-        f.flag(s.phase == p);
-    }
+    f.one_hot(PHASES.len(), PHASES.iter().position(|(p, _)| *p == s.phase));
     let selecting = matches!(s.phase, Phase::RoleSelection | Phase::GameOver);
     for (i, _) in roles_in_play(rules, players) {
         f.flag(!selecting && usize::from(s.role) == i);
@@ -320,18 +314,13 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         f.push(p.quarries_occupied);
         f.push(p.extension_tiles);
         f.push(p.san_juan);
-        let mut city = p.city.iter().peekable();
-        for b in 0..rules.buildings.len() {
-            match city.next_if(|c| usize::from(c.building) == b) {
-                Some(c) => {
-                    f.push(1u8);
-                    f.push(c.colonists);
-                }
-                None => {
-                    f.push(0u8);
-                    f.push(0u8);
-                }
-            }
+        // The block at once, then the buildings built (a dozen at most of the ruleset's).
+        let at = f.position();
+        let nb = rules.buildings.len();
+        f.zeros(2 * nb);
+        for c in p.city.iter().filter(|c| usize::from(c.building) < nb) {
+            f.set(at + 2 * usize::from(c.building), 1u8);
+            f.set(at + 2 * usize::from(c.building) + 1, c.colonists);
         }
     }
 }
