@@ -199,6 +199,16 @@ impl<'a> Features<'a> {
         }
         self.at = end;
     }
+    /// The next `n` features as a slice to fill (every entry: it is not cleared), the part
+    /// past the buffer's end left out: an encoder writing a block through it pays one
+    /// bounds check for the block.
+    #[inline]
+    pub fn block(&mut self, n: usize) -> &mut [f32] {
+        let len = self.out.len();
+        let (start, end) = (self.at.min(len), self.at.saturating_add(n).min(len));
+        self.at = self.at.saturating_add(n);
+        self.out.get_mut(start..end).unwrap_or_default()
+    }
     /// Where the next feature goes (for [`Features::set`]).
     #[inline]
     pub fn position(&self) -> usize {

@@ -229,6 +229,10 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     n.into_vec()
 }
 
+/// A seat's features before its buildings: flags, doubloons, VP, goods, plantations,
+/// occupied plantations, quarries, occupied quarries, extension tiles, San Juan.
+const SEAT_HEAD: usize = 5 + 3 * Good::ALL.len() + 4;
+
 fn goods(f: &mut Features<'_>, v: ByGood<u8>) {
     f.extend(Good::ALL.map(|g| v[g]));
 }
@@ -274,9 +278,9 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     goods(f, s.face_up);
     goods(f, s.discards);
     goods(f, if hidden { ByGood::default() } else { s.held_tiles });
-    for i in 0..rules.buildings.len() {
-        f.push(s.buildings.get(i).copied().unwrap_or(0));
-        f.flag(s.in_game(i));
+    for (i, pair) in f.block(2 * rules.buildings.len()).chunks_exact_mut(2).enumerate() {
+        pair[0] = f32::from(s.buildings.get(i).copied().unwrap_or(0));
+        pair[1] = f32::from(u8::from(s.in_game(i)));
     }
     for k in 0..ship_count(rules, players) {
         let ship = s.ships().get(k).copied().unwrap_or_default();
@@ -298,29 +302,40 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     f.push(s.pending.payment.owed);
     goods(f, s.pending.mixed.mixed_load);
     good_mask(f, s.craftsman_kinds);
+    // Each seat's features as one block: a fixed head, then its buildings (cleared, then
+    // the dozen at most it built).
+    let nb = rules.buildings.len();
+    let loading = matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege);
     for (i, p) in s.players.iter().enumerate() {
         let bit = 1 << i;
-        f.flag(s.hacienda_used & bit != 0);
-        f.flag(s.wharf_used & bit != 0);
+        let mut head = [0f32; SEAT_HEAD];
+        head[0] = f32::from(u8::from(s.hacienda_used & bit != 0));
+        head[1] = f32::from(u8::from(s.wharf_used & bit != 0));
         // Each seat's own flag (it read the observer's for every seat before).
-        let loading = matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege);
-        f.flag(loading && s.captain_round.has_passed(i as Seat));
-        f.push(p.doubloons);
-        f.push(if i == usize::from(seat) { p.vp } else { 0 });
-        goods(f, p.goods);
-        goods(f, p.plantations);
-        goods(f, p.plantations_occupied);
-        f.push(p.quarries);
-        f.push(p.quarries_occupied);
-        f.push(p.extension_tiles);
-        f.push(p.san_juan);
-        // The block at once, then the buildings built (a dozen at most of the ruleset's).
-        let at = f.position();
-        let nb = rules.buildings.len();
-        f.zeros(2 * nb);
-        for c in p.city.iter().filter(|c| usize::from(c.building) < nb) {
-            f.set(at + 2 * usize::from(c.building), 1u8);
-            f.set(at + 2 * usize::from(c.building) + 1, c.colonists);
+        head[2] = f32::from(u8::from(loading && s.captain_round.has_passed(i as Seat)));
+        head[3] = f32::from(p.doubloons);
+        head[4] = if i == usize::from(seat) { f32::from(p.vp) } else { 0.0 };
+        for (k, g) in Good::ALL.into_iter().enumerate() {
+            head[5 + k] = f32::from(p.goods[g]);
+            head[10 + k] = f32::from(p.plantations[g]);
+            head[15 + k] = f32::from(p.plantations_occupied[g]);
+        }
+        head[20] = f32::from(p.quarries);
+        head[21] = f32::from(p.quarries_occupied);
+        head[22] = f32::from(p.extension_tiles);
+        head[23] = f32::from(p.san_juan);
+        let block = f.block(SEAT_HEAD + 2 * nb);
+        let (front, city) = block.split_at_mut(SEAT_HEAD.min(block.len()));
+        for (x, v) in front.iter_mut().zip(head) {
+            *x = v;
+        }
+        city.fill(0.0);
+        for c in p.city.iter() {
+            let b = 2 * usize::from(c.building);
+            if let Some([built, colonists]) = city.get_mut(b..b + 2) {
+                *built = 1.0;
+                *colonists = f32::from(c.colonists);
+            }
         }
     }
 }
