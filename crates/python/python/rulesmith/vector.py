@@ -48,6 +48,10 @@ from rulesmith._rulesmith import DEFAULT_SEED, Ruleset
 from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
 
 
+_ndarray = np.ndarray
+_F32 = np.dtype("<f4")
+_U8 = np.dtype(np.uint8)
+_BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
 _U64 = np.dtype(np.uint64)
 _U32 = np.dtype("<u4")
@@ -93,6 +97,10 @@ class VectorEnv:
         # Shared by every step in which no game ends (read-only, like the arrays over bytes).
         self._no_final = np.zeros((num_envs, self.observation_len), np.float32)
         self._no_final.flags.writeable = False
+        self._obs_shape = (num_envs, self.observation_len)
+        self._mask_shape = (num_envs, self.action_count)
+        self._reward_shape = (num_envs, self.players)
+        self._row_shape = (num_envs,)
 
     @property
     def seed(self) -> int:
@@ -101,14 +109,16 @@ class VectorEnv:
 
     def _batch(self, raw) -> Batch:
         obs, mask, to_move, reward, term, final = raw
-        n = self.num_envs
+        # One constructor call per array (shape, dtype and buffer at once): frombuffer and
+        # reshape are two, and a step's Python side is a fifth of its cost at N = 64.
+        obs_shape = self._obs_shape
         return Batch(
-            np.frombuffer(obs, np.float32).reshape(n, self.observation_len),
-            np.frombuffer(mask, np.uint8).reshape(n, self.action_count),
-            np.frombuffer(to_move, np.int64),
-            np.frombuffer(reward, np.float32).reshape(n, self.players),
-            np.frombuffer(term, np.bool_),
-            self._no_final if final is None else np.frombuffer(final, np.float32).reshape(n, self.observation_len),
+            _ndarray(obs_shape, _F32, obs),
+            _ndarray(self._mask_shape, _U8, mask),
+            _ndarray(self._row_shape, _I64, to_move),
+            _ndarray(self._reward_shape, _F32, reward),
+            _ndarray(self._row_shape, _BOOL, term),
+            self._no_final if final is None else _ndarray(obs_shape, _F32, final),
         )
 
     def reset(self, seed: int | None = None) -> Batch:
