@@ -237,7 +237,13 @@ impl<'g> Table<'g> {
     }
 
     /// Steps envs `first..first + slots.len()` in this thread.
-    fn step_range(&self, first: u64, slots: &mut [Slot<'g>], actions: &[u32], mut rows: Rows<'_>) -> Result<(), String> {
+    fn step_range(
+        &self,
+        first: u64,
+        slots: &mut [Slot<'g>],
+        actions: &[u32],
+        mut rows: Rows<'_>,
+    ) -> Result<(), String> {
         for (i, slot) in slots.iter_mut().enumerate() {
             let (one, rest) = rows.split(1, self);
             rows = rest;
@@ -302,7 +308,7 @@ impl<'g> Batch<'g> {
         space: Option<Arc<dyn Any + Send + Sync>>,
     ) -> Result<Self, BatchError> {
         let BatchOptions { players, num_envs, seed, threads, learner } = opts;
-        let arg = |m: String| BatchError::Argument(m);
+        let arg = BatchError::Argument;
         let range = game.players();
         if !range.contains(&players) {
             return Err(arg(format!(
