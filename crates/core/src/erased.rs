@@ -173,6 +173,7 @@ impl<G: Complete> AnyGame for G {
             history: Vec::new(),
             space: std::cell::OnceCell::new(),
             bots: Vec::new(),
+            legal: std::cell::RefCell::default(),
         }))
     }
 }
@@ -188,6 +189,9 @@ pub struct Session<'g, G: Complete> {
     space: std::cell::OnceCell<Result<Arc<ActionSpace<G::Action>>, String>>,
     /// The bots asked through [`AnySession::bot_move`], by seat.
     bots: Vec<Option<Box<dyn bots::Bot<G> + Send>>>,
+    /// The legal actions' list [`AnySession::legal_ids`] fills (kept: one allocation per
+    /// session, not per decision).
+    legal: std::cell::RefCell<Vec<G::Action>>,
 }
 
 impl<G: Complete> Session<'_, G> {
@@ -366,10 +370,11 @@ impl<G: Complete> AnySession for Session<'_, G> {
 
     fn legal_ids(&self, out: &mut Vec<u32>) -> Result<(), GameError> {
         let space = self.space()?;
-        let mut buf = Vec::new();
-        self.game.legal_actions(&self.state, &mut buf);
+        let (mut kept, mut fresh) = (self.legal.try_borrow_mut().ok(), Vec::new());
+        let buf = kept.as_deref_mut().unwrap_or(&mut fresh);
+        self.game.legal_actions(&self.state, buf);
         out.clear();
-        for a in &buf {
+        for a in buf.iter() {
             let Some(id) = space.id(a) else {
                 return Err(GameError::InvalidState(format!(
                     "the legal action `{}` has no id in the action space of {}",

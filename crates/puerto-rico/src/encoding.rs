@@ -47,7 +47,7 @@
 //! `seatN.building.BUILDING` (1 when built), `seatN.building.BUILDING.colonists`.
 
 use crate::action::{Action, Group};
-use crate::goods::{ByGood, Good};
+use crate::goods::{ByGood, Good, MAX_GOODS};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{END_CITY, END_COLONISTS, END_VP, Phase, State};
 use rulesmith_core::Seat;
@@ -231,15 +231,20 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     n.into_vec()
 }
 
+/// The most a seat's features before its buildings take: two flags and the captain's,
+/// doubloons, VP; goods, plantations and occupied plantations (one each per good); quarries,
+/// occupied quarries, extension tiles, San Juan.
+const SEAT_HEAD_MAX: usize = 5 + 3 * MAX_GOODS + 4;
+
 fn goods(rules: &Rules, f: &mut Features<'_>, v: ByGood<u8>) {
-    for g in rules.goods() {
-        f.push(v[g]);
+    for (x, g) in f.block(rules.good_count()).iter_mut().zip(v.0) {
+        *x = f32::from(g);
     }
 }
 
 fn good_mask(rules: &Rules, f: &mut Features<'_>, mask: u8) {
-    for g in rules.goods() {
-        f.flag(mask & g.bit() != 0);
+    for (x, g) in f.block(rules.good_count()).iter_mut().zip(rules.goods()) {
+        *x = f32::from(u8::from(mask & g.bit() != 0));
     }
 }
 
@@ -251,9 +256,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     f.one_hot(players, Some(usize::from(s.governor)));
     f.one_hot(players, to_move);
     f.one_hot(players, Some(usize::from(s.chooser)));
-    for (p, _) in PHASES {
-        f.flag(s.phase == p);
-    }
+    f.one_hot(PHASES.len(), PHASES.iter().position(|(p, _)| *p == s.phase));
     let selecting = matches!(s.phase, Phase::RoleSelection | Phase::GameOver);
     for (i, _) in roles_in_play(rules, players) {
         f.flag(!selecting && usize::from(s.role) == i);
@@ -282,9 +285,9 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     goods(rules, f, s.face_up);
     goods(rules, f, s.discards);
     goods(rules, f, if hidden { ByGood::default() } else { s.held_tiles });
-    for i in 0..rules.buildings.len() {
-        f.push(s.buildings.get(i).copied().unwrap_or(0));
-        f.flag(s.in_game(i));
+    for (i, pair) in f.block(2 * rules.buildings.len()).chunks_exact_mut(2).enumerate() {
+        pair[0] = f32::from(s.buildings.get(i).copied().unwrap_or(0));
+        pair[1] = f32::from(u8::from(s.in_game(i)));
     }
     for k in 0..ship_count(rules, players) {
         let ship = s.ships().get(k).copied().unwrap_or_default();
@@ -306,33 +309,42 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     f.push(s.pending.payment.owed);
     goods(rules, f, s.pending.mixed.mixed_load);
     good_mask(rules, f, s.craftsman_kinds);
+    // Each seat's features as one block: a head, then its buildings (cleared, then the
+    // dozen at most it built).
+    let nb = rules.buildings.len();
+    let n = rules.good_count();
+    let head_len = 5 + 3 * n + 4;
+    let loading = matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege);
     for (i, p) in s.players.iter().enumerate() {
         let bit = 1 << i;
-        f.flag(s.hacienda_used & bit != 0);
-        f.flag(s.wharf_used & bit != 0);
+        let mut head = [0f32; SEAT_HEAD_MAX];
+        head[0] = f32::from(u8::from(s.hacienda_used & bit != 0));
+        head[1] = f32::from(u8::from(s.wharf_used & bit != 0));
         // Each seat's own flag (it read the observer's for every seat before).
-        let loading = matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege);
-        f.flag(loading && s.captain_round.has_passed(i as Seat));
-        f.push(p.doubloons);
-        f.push(if i == usize::from(seat) { p.vp } else { 0 });
-        goods(rules, f, p.goods);
-        goods(rules, f, p.plantations);
-        goods(rules, f, p.plantations_occupied);
-        f.push(p.quarries);
-        f.push(p.quarries_occupied);
-        f.push(p.extension_tiles);
-        f.push(p.san_juan);
-        let mut city = p.city.iter().peekable();
-        for b in 0..rules.buildings.len() {
-            match city.next_if(|c| usize::from(c.building) == b) {
-                Some(c) => {
-                    f.push(1u8);
-                    f.push(c.colonists);
-                }
-                None => {
-                    f.push(0u8);
-                    f.push(0u8);
-                }
+        head[2] = f32::from(u8::from(loading && s.captain_round.has_passed(i as Seat)));
+        head[3] = f32::from(p.doubloons);
+        head[4] = if i == usize::from(seat) { f32::from(p.vp) } else { 0.0 };
+        for g in rules.goods() {
+            let k = g.index();
+            head[5 + k] = f32::from(p.goods[g]);
+            head[5 + n + k] = f32::from(p.plantations[g]);
+            head[5 + 2 * n + k] = f32::from(p.plantations_occupied[g]);
+        }
+        head[5 + 3 * n] = f32::from(p.quarries);
+        head[6 + 3 * n] = f32::from(p.quarries_occupied);
+        head[7 + 3 * n] = f32::from(p.extension_tiles);
+        head[8 + 3 * n] = f32::from(p.san_juan);
+        let block = f.block(head_len + 2 * nb);
+        let (front, city) = block.split_at_mut(head_len.min(block.len()));
+        for (x, v) in front.iter_mut().zip(head) {
+            *x = v;
+        }
+        city.fill(0.0);
+        for c in p.city.iter() {
+            let b = 2 * usize::from(c.building);
+            if let Some([built, colonists]) = city.get_mut(b..b + 2) {
+                *built = 1.0;
+                *colonists = f32::from(c.colonists);
             }
         }
     }

@@ -264,6 +264,21 @@ impl Game {
         })
     }
 
+    /// `seat`'s observation as `float32` bytes (`seat` checked).
+    fn encode<'py>(&mut self, py: Python<'py>, seat: Seat) -> PyResult<Bound<'py, PyBytes>> {
+        let mut v = std::mem::take(&mut self.scratch);
+        v.resize(self.sizes.1, 0.0);
+        self.s().observation(seat, &mut v);
+        let out = PyBytes::new_with(py, v.len() * 4, |buf| {
+            for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
+                chunk.copy_from_slice(&x.to_le_bytes());
+            }
+            Ok(())
+        });
+        self.scratch = v;
+        out
+    }
+
     fn seat_arg(&self, seat: usize) -> PyResult<Seat> {
         if seat >= self.s().players() {
             return Err(PyValueError::new_err(format!(
@@ -351,14 +366,22 @@ impl Game {
     fn action_of(&self, id: u32) -> PyResult<Option<String>> {
         Ok(self.action_space()?.get(id as usize).cloned())
     }
-    /// Plays the legal action with this id; `ActionError` if it is not legal now.
-    fn play_id(&mut self, id: u32) -> PyResult<()> {
+    /// Plays the legal action with this id; `ActionError` if it is not legal now. Returns
+    /// the seat to move next, `None` once the game is over (one call per decision for the
+    /// environments).
+    fn play_id(&mut self, id: u32) -> PyResult<Option<usize>> {
         // Legal ids already listed for this state need no second look at the rules.
         let known = self.ids.as_ref().is_some_and(|ids| ids.contains(&id));
-        let played = if known { self.s().play_legal_id(id) } else { self.s().play_id(id) };
+        let mut s = self.s();
+        let played = if known { s.play_legal_id(id) } else { s.play_id(id) };
         played.map_err(|e| ActionError::new_err(e.to_string()))?;
+        let next = match s.to_move() {
+            ToMove::Seat(seat) => Some(usize::from(seat)),
+            ToMove::Terminal => None,
+        };
+        drop(s);
         self.ids = None;
-        Ok(())
+        Ok(next)
     }
     /// Plays the `index`-th legal action (of `legal()`).
     fn play_index(&mut self, index: usize) -> PyResult<()> {
@@ -370,17 +393,7 @@ impl Game {
     /// (`numpy.frombuffer(..., numpy.float32)`), built from what the seat may see only.
     fn observation<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
         let seat = self.seat_arg(seat)?;
-        let mut v = std::mem::take(&mut self.scratch);
-        v.resize(self.sizes.1, 0.0);
-        self.s().observation(seat, &mut v);
-        let out = PyBytes::new_with(py, v.len() * 4, |buf| {
-            for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
-                chunk.copy_from_slice(&x.to_le_bytes());
-            }
-            Ok(())
-        });
-        self.scratch = v;
-        out
+        self.encode(py, seat)
     }
     /// `(observation(seat), legal_mask() or None)`: the mask only when `seat` is to act.
     /// One call per decision for the environments.
@@ -389,8 +402,9 @@ impl Game {
         py: Python<'py>,
         seat: usize,
     ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
-        let obs = self.observation(py, seat)?;
-        let mask = if self.s().to_move() == ToMove::Seat(seat as Seat) { Some(self.mask(py)?) } else { None };
+        let seat = self.seat_arg(seat)?;
+        let obs = self.encode(py, seat)?;
+        let mask = if self.s().to_move() == ToMove::Seat(seat) { Some(self.mask(py)?) } else { None };
         Ok((obs, mask))
     }
     /// What `seat` sees, as a dict (hidden parts hidden).

@@ -88,8 +88,9 @@ class Game:
         """The legal-action mask: one byte per action id (1 legal, 0 not)."""
     def action_of(self, id: int) -> Optional[str]:
         """The notation of the action with this id, or ``None`` past the space."""
-    def play_id(self, id: int) -> None:
-        """Plays the legal action with this id; ``ActionError`` if it is not legal now."""
+    def play_id(self, id: int) -> Optional[int]:
+        """Plays the legal action with this id; ``ActionError`` if it is not legal now. Returns
+        the seat to move next, ``None`` once the game is over."""
     def play_index(self, index: int) -> None:
         """Plays the ``index``-th legal action (of ``legal()``)."""
     def observation(self, seat: int) -> bytes:

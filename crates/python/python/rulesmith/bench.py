@@ -1,11 +1,17 @@
-"""Speed of a random-policy loop through the PettingZoo AEC environment.
+"""Speed of random-policy loops through the environments.
 
     python -m rulesmith.bench [--games 1000] [--ruleset puerto-rico] [--players 4] [--seed 1]
+    python -m rulesmith.bench --policy mask ...
     python -m rulesmith.bench --vector 256 [--threads 1] [--games 5000] ...
 
-Each decision fetches the acting seat's observation and legal-action mask with
-``env.last()`` and plays a uniformly random legal id (drawn from ``env.legal_ids()``, the
-ids the mask sets), as a learner's rollout would.
+The PettingZoo AEC loop: each decision fetches the acting seat's observation and
+legal-action mask with ``env.last()`` and plays a uniformly random legal id, as a learner's
+rollout would. ``--policy ids`` (the default) draws it from ``env.legal_ids()``, the ids the
+mask sets; ``--policy mask`` from ``obs["action_mask"]`` in numpy (``np.flatnonzero``), the
+loop a user writes; ``--policy sample`` with ``env.action_space(agent).sample(mask)``
+(Gymnasium's masked sampling, PettingZoo's documented loop). Besides the speeds it prints
+the environment's own cost a decision: the loop's time less the policy's, the policy timed
+alone on the masks of the run's first decisions.
 Prints games per second of wall-clock time and of the process's CPU time (one core: the
 loop is single-threaded; on a machine busy with other work the CPU figure is what the loop
 gets from a core of its own). Pin it to one core with ``taskset -c 0``.
@@ -26,11 +32,44 @@ import time
 from rulesmith.env import RulesmithEnv
 
 
-def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed: int = 1) -> dict:
-    """Plays ``games`` games with a uniformly random policy through :class:`RulesmithEnv`;
-    returns the counts and the wall-clock and CPU speeds as a dict."""
+def _policy(kind: str, env, seed: int):
+    """The random policy ``kind``: a function of the agent and its observation dict."""
+    if kind == "ids":
+        rng = random.Random(seed)
+
+        def ids(agent, obs):
+            legal = env.legal_ids()
+            return legal[rng.randrange(len(legal))]
+
+        return ids
+    import numpy as np
+
+    if kind == "mask":
+        rng = random.Random(seed)
+        flatnonzero = np.flatnonzero
+
+        def mask(agent, obs):
+            legal = flatnonzero(obs["action_mask"])
+            return int(legal[int(rng.random() * len(legal))])
+
+        return mask
+    if kind == "sample":
+        for i, a in enumerate(env.possible_agents):
+            env.action_space(a).seed(seed + i)
+
+        def sample(agent, obs):
+            return int(env.action_space(agent).sample(obs["action_mask"]))
+
+        return sample
+    raise ValueError(f"--policy {kind}: expected ids, mask or sample")
+
+
+def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed: int = 1, policy: str = "ids") -> dict:
+    """Plays ``games`` games with a uniformly random policy (``policy``: ``ids``, ``mask`` or
+    ``sample``, see the module docs) through :class:`RulesmithEnv`; returns the counts, the
+    wall-clock and CPU speeds and the environment's own CPU time a decision as a dict."""
     env = RulesmithEnv(ruleset, players=players)
-    rng = random.Random(seed)
+    choose = _policy(policy, env, seed)
     decisions = 0
     cpu = time.process_time()
     start = time.perf_counter()
@@ -41,14 +80,29 @@ def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed:
             if term or trunc:
                 env.step(None)
                 continue
-            # The mask is built and returned above; the policy draws from the same ids as
-            # a list (scanning a 4096-entry mask in numpy costs more than the game step).
-            legal = env.legal_ids()
-            env.step(legal[rng.randrange(len(legal))])
+            env.step(choose(agent, obs))
             decisions += 1
         env.reset()
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu
+    # The policy alone, on the positions of the run's first decisions (replayed: `ids`
+    # reads the env's state).
+    env.reset(seed=seed)
+    samples = []
+    for agent in env.agent_iter(2000):
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            break
+        samples.append((agent, obs, env.game.clone()))
+        env.step(choose(agent, obs))
+    policy_cpu = 0.0
+    for agent, obs, game in samples:
+        env.game = game
+        t = time.process_time()
+        for _ in range(20):
+            choose(agent, obs)
+        policy_cpu += time.process_time() - t
+    policy_us = 1e6 * policy_cpu / (20 * max(len(samples), 1))
     return {
         "ruleset": ruleset,
         "players": players,
@@ -59,6 +113,9 @@ def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed:
         "decisions_per_second": decisions / seconds,
         "cpu_seconds": cpu_seconds,
         "games_per_cpu_second": games / cpu_seconds,
+        "policy": policy,
+        "policy_us_per_decision": policy_us,
+        "env_us_per_decision": 1e6 * cpu_seconds / max(decisions, 1) - policy_us,
     }
 
 
@@ -104,19 +161,25 @@ def main(argv=None):
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--policy", default="ids", choices=["ids", "mask", "sample"], help="the AEC loop's random policy")
     p.add_argument("--vector", type=int, metavar="N", help="step N games per call with rulesmith.vector.VectorEnv")
     p.add_argument("--threads", type=int, default=1, help="threads of the VectorEnv (with --vector)")
     a = p.parse_args(argv)
     if a.vector:
         r = run_vector(a.ruleset, a.players, a.games, a.seed, a.vector, a.threads)
     else:
-        r = run(a.ruleset, a.players, a.games, a.seed)
+        r = run(a.ruleset, a.players, a.games, a.seed, a.policy)
     print(
         f"{r['ruleset']}, {r['players']} players: {r['games']} games, {r['decisions']} decisions "
         f"in {r['seconds']:.2f} s: {r['games_per_second']:.1f} games/s, "
         f"{r['decisions_per_second']:.0f} decisions/s; CPU time {r['cpu_seconds']:.2f} s: "
         f"{r['games_per_cpu_second']:.1f} games per CPU second"
     )
+    if "env_us_per_decision" in r:
+        print(
+            f"policy {r['policy']}: {r['policy_us_per_decision']:.2f} µs a decision; "
+            f"the environment's own cost {r['env_us_per_decision']:.2f} µs of CPU a decision"
+        )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,34 @@ from pettingzoo import AECEnv
 from rulesmith._episodes import action_id, next_game_seed, player_count, win_share
 from rulesmith._rulesmith import DEFAULT_SEED, Ruleset
 
+_frombuffer = np.frombuffer
+_flatnonzero = np.flatnonzero
+_F32 = np.dtype(np.float32)
+_I8 = np.dtype(np.int8)
+
+
+class MaskedDiscrete(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample(mask)`` draws uniformly among the ids set in a mask the
+    environment returned (read-only, 0/1 by construction) with one pass over it: Gymnasium's
+    checks every entry and draws with ``Generator.choice``, about 9 µs where the game's own
+    step costs 2. Any other mask, or a ``probability``, goes to Gymnasium's ``sample``."""
+
+    def sample(self, mask=None, probability=None):
+        if (
+            probability is not None
+            or type(mask) is not np.ndarray
+            or mask.flags.writeable
+            or mask.dtype != _I8
+            or mask.shape != (self.n,)
+        ):
+            if probability is None:
+                return super().sample(mask)
+            return super().sample(mask, probability)
+        legal = _flatnonzero(mask)
+        if not legal.size:
+            return self.start
+        return self.start + legal[int(self.np_random.random() * legal.size)]
+
 
 class RulesmithEnv(AECEnv):
     """One rulesmith game as a PettingZoo AEC environment."""
@@ -59,7 +87,7 @@ class RulesmithEnv(AECEnv):
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.action_count) for a in self.possible_agents}
+        self.action_spaces = {a: MaskedDiscrete(self.action_count) for a in self.possible_agents}
         # Read-only, like the arrays over the bytes Rust returns: shared, never copied.
         self._no_mask = np.zeros(self.action_count, np.int8)
         self._no_mask.flags.writeable = False
@@ -100,9 +128,42 @@ class RulesmithEnv(AECEnv):
             raise RuntimeError("no game yet: call reset() first")
         obs, mask = self.game.observe(self._seat[agent])
         return {
-            "observation": np.frombuffer(obs, np.float32),
-            "action_mask": self._no_mask if mask is None else np.frombuffer(mask, np.int8),
+            "observation": _frombuffer(obs, _F32),
+            "action_mask": self._no_mask if mask is None else _frombuffer(mask, _I8),
         }
+
+    def last(self, observe=True):
+        """The acting agent's observation (as :meth:`observe`), cumulative reward,
+        termination, truncation and info: PettingZoo's ``last`` with the observation built in
+        place (a learner calls it once per decision)."""
+        agent = self.agent_selection
+        if observe:
+            if self.game is None:
+                raise RuntimeError("no game yet: call reset() first")
+            obs, mask = self.game.observe(self._seat[agent])
+            observation = {
+                "observation": _frombuffer(obs, _F32),
+                "action_mask": self._no_mask if mask is None else _frombuffer(mask, _I8),
+            }
+        else:
+            observation = None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter=2**63):
+        """Yields the acting agent until every agent is done, at most ``max_iter`` times
+        (PettingZoo's iterator, as a generator: a tenth of a decision's cost less)."""
+        return self._agents_in_turn(max_iter)
+
+    def _agents_in_turn(self, max_iter):
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
 
     def legal_ids(self) -> list[int]:
         """The ids set in the acting agent's mask, as a list: cheaper for a policy than
@@ -118,9 +179,9 @@ class RulesmithEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.play_id(action_id(self, action))
+        # A plain int is an id as it is; anything else is checked (numpy ints, bools refused).
+        seat = self.game.play_id(action if type(action) is int else action_id(self, action))
         self._cumulative_rewards[agent] = 0.0
-        seat = self.game.to_move
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
             return
