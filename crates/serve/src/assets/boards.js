@@ -9,6 +9,9 @@
   const GOOD = { corn: "#f2d43a", indigo: "#3b4fa8", sugar: "#f4f4f4", tobacco: "#8a5a2b", coffee: "#3b2616",
     cigars: "#7a4a22", citrus: "#f29b1b", rum: "#b5651d", wood: "#6b8e23",
     cattle: "#c08a5a", fish: "#5ab0d8", ore: "#8a8a8a", wheat: "#e8c55a" };
+  // A good's fill: this palette for the bundled goods, else the colour its ruleset names
+  // (Puerto Rico's `[goods.*] colour`), so a house rule's new good is drawn in its colour.
+  const goodFill = (rules, good) => GOOD[good] || (rules.goods && rules.goods[good] && rules.goods[good].colour) || "#999";
   const TERRAIN = { city: "#e9e2d0", forest: "#3f7d3a", water: "#7fbfe8", mountain: "#9b8f85", grassland: "#a9d36b",
     field: "#e7cf6a", desert: "#e8d9a8" };
 
@@ -63,7 +66,7 @@
     x = 140;
     for (const [kind, n] of entries(v.face_up)) {
       for (let k = 0; k < n; k++) {
-        g.append(title(S("rect", { x, y: 114, width: 22, height: 18, rx: 3, fill: GOOD[kind] || "#999", stroke: "#333", "data-act": "take " + kind }), kind));
+        g.append(title(S("rect", { x, y: 114, width: 22, height: 18, rx: 3, fill: goodFill(rules, kind), stroke: "#333", "data-act": "take " + kind }), kind));
         x += 26;
       }
     }
@@ -76,10 +79,10 @@
     let sy = 184;
     (v.ships || []).filter(s => s.capacity > 0).forEach((ship, i) => {
       g.append(T(10, sy + 13, "ship " + (i + 1) + (ship.good ? " · " + ship.good : "")));
-      const loads = JSON.stringify(Object.keys(GOOD).map(good => "ship " + good + " on " + ship.capacity));
+      const loads = JSON.stringify(Object.keys(rules.goods || GOOD).map(good => "ship " + good + " on " + ship.capacity));
       const hold = S("g", { "data-act": loads });
       for (let c = 0; c < ship.capacity; c++) {
-        hold.append(S("rect", { x: 110 + c * 18, y: sy, width: 16, height: 16, fill: c < ship.load ? (GOOD[ship.good] || "#999") : "#fff", stroke: "#555" }));
+        hold.append(S("rect", { x: 110 + c * 18, y: sy, width: 16, height: 16, fill: c < ship.load ? goodFill(rules, ship.good) : "#fff", stroke: "#555" }));
       }
       g.append(hold);
       sy += 22;
@@ -87,7 +90,7 @@
     // Trading house.
     g.append(T(520, 176, "Trading house", { "font-weight": "bold" }));
     (v.trading_house || []).slice(0, 4).forEach((good, i) => {
-      g.append(title(S("rect", { x: 520 + i * 40, y: 184, width: 34, height: 24, rx: 3, fill: good ? (GOOD[good] || "#999") : "#fff", stroke: "#555" }), good || "empty"));
+      g.append(title(S("rect", { x: 520 + i * 40, y: 184, width: 34, height: 24, rx: 3, fill: good ? goodFill(rules, good) : "#fff", stroke: "#555" }), good || "empty"));
     });
     // Buildings for sale (or the expansion's draft).
     let bx = 520, by = 230;
@@ -134,7 +137,7 @@
       for (let k = 0; k < 12; k++) {
         const tx = 36 + (k % 6) * 30, ty = y + 86 + Math.floor(k / 6) * 30;
         const t = tiles[k];
-        const fill = !t ? "#eee" : t[0] === "quarry" ? "#777" : t[0] === "forest" ? "#2f6b2a" : GOOD[t[0]] || "#999";
+        const fill = !t ? "#eee" : t[0] === "quarry" ? "#777" : t[0] === "forest" ? "#2f6b2a" : goodFill(rules, t[0]);
         g.append(title(S("rect", { x: tx, y: ty, width: 26, height: 26, rx: 3, fill, stroke: "#555" }), t ? t[0] + (t[1] ? " (occupied)" : "") : "empty"));
         if (t && t[1]) g.append(S("circle", { cx: tx + 13, cy: ty + 13, r: 5, fill: "#6b3e1f", stroke: "#fff" }));
       }
