@@ -10,7 +10,9 @@
 //! share over all games (a shared win counts its share; a game stopped unfinished at the
 //! round cap counts as not won, and the unfinished count is shown). Games run one after
 //! another on one thread, so the milliseconds per decision are those of one core (only
-//! the tested bot's decisions with more than one legal action are timed). A benchmark,
+//! the tested bot's decisions with more than one legal action are timed; the slowest
+//! decision's time on the CPU is shown beside its wall time, which on a loaded machine
+//! includes waiting for a core). A benchmark,
 //! not a test: nothing is asserted.
 
 use rulesmith::core::bots::{Bot, BotError, BotSpec};
@@ -28,6 +30,16 @@ struct Spent {
     total: Duration,
     decisions: u64,
     slowest: Duration,
+    /// The slowest decision's time on the CPU (Linux; zero elsewhere): on a loaded machine
+    /// the wall time includes waiting for a core, which no bot can help.
+    slowest_cpu: Duration,
+}
+
+/// This thread's time on a CPU so far (Linux `/proc/thread-self/schedstat`, nanoseconds);
+/// `None` where it cannot be read.
+fn cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok().map(Duration::from_nanos)
 }
 
 /// Wraps a bot and times its decisions into a shared [`Spent`].
@@ -49,12 +61,15 @@ impl<G: Game> Bot<G> for Timed<G> {
         rng: &mut Rng,
     ) -> Result<G::Action, BotError> {
         let start = Instant::now();
+        let cpu_start = cpu_time();
         let action = self.inner.choose(game, state, legal, rng);
         if legal.len() > 1 {
             let took = start.elapsed();
+            let on_cpu = cpu_time().zip(cpu_start).map_or(Duration::ZERO, |(b, a)| b.saturating_sub(a));
             let mut s = self.spent.borrow_mut();
             s.total += took;
             s.slowest = s.slowest.max(took);
+            s.slowest_cpu = s.slowest_cpu.max(on_cpu);
             s.decisions += 1;
         }
         action
@@ -78,12 +93,13 @@ impl Cell {
         let ms = if spent.decisions > 0 { spent.total.as_secs_f64() * 1e3 / spent.decisions as f64 } else { 0.0 };
         let unfinished = if self.unfinished > 0 { format!(" ({} unfinished)", self.unfinished) } else { String::new() };
         format!(
-            "| `{ruleset}` | {players} | {matchup} | {:.1}% [{:.1}, {:.1}] | {}{unfinished} | {ms:.3} | {:.1} |",
+            "| `{ruleset}` | {players} | {matchup} | {:.1}% [{:.1}, {:.1}] | {}{unfinished} | {ms:.3} | {:.1} | {:.1} |",
             share * 100.0,
             lo * 100.0,
             hi * 100.0,
             self.games,
             spent.slowest.as_secs_f64() * 1e3,
+            spent.slowest_cpu.as_secs_f64() * 1e3,
         )
     }
 }
@@ -182,9 +198,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = args()?;
     let budgets: Vec<BotSpec> = a.budgets.iter().map(|b| b.parse::<BotSpec>()).collect::<Result<_, _>>()?;
     println!(
-        "| ruleset | players | bots (one against the rest) | win share [95%] | games | ms/decision | slowest ms |"
+        "| ruleset | players | bots (one against the rest) | win share [95%] | games | ms/decision | slowest ms | slowest ms on CPU |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for name in &a.rulesets {
         let loaded = ruleset::load(name, rulesmith::BUNDLED).map_err(|e| e.render())?;
         let mut d = Diagnostics::default();

@@ -65,6 +65,21 @@ pub trait Evaluate: Game {
     fn greedy_turn_depth(&self) -> usize {
         0
     }
+
+    /// Scratch memory the game's evaluation may keep for the length of one search (one
+    /// `mcts` decision), handed back to [`Evaluate::heuristic_in_search`]: e.g. a cache of
+    /// values derived from parts of the state that most leaves of one search share. It
+    /// lives no longer than the decision, so it cannot go stale across rulesets or games.
+    fn search_scratch(&self) -> Box<dyn std::any::Any> {
+        Box::new(())
+    }
+
+    /// [`Evaluate::heuristic`] inside a search, with that search's scratch. It must return
+    /// exactly what [`Evaluate::heuristic`] returns (the scratch only saves work), so the
+    /// search decides the same with or without it.
+    fn heuristic_in_search(&self, state: &Self::State, seat: Seat, _scratch: &mut dyn std::any::Any) -> f64 {
+        self.heuristic(state, seat)
+    }
 }
 
 /// Iterations of a plain `mcts`: reproducible (a count, not a time). Measured against greedy
@@ -377,6 +392,7 @@ pub mod mcts {
         let policy = game.search_rollout_policy();
         // Every iteration starts from what the seat sees, never from the true state.
         let seen = game.observe(root_state, me);
+        let mut scratch = game.search_scratch();
         for done in 0..iterations {
             if let Budget::Time(deadline) = budget {
                 if done > 0 && std::time::Instant::now() >= deadline {
@@ -398,13 +414,25 @@ pub mod mcts {
                 // was available now), in the children's order.
                 tried.clear();
                 tried.resize(buf.len(), false);
+                // Children were added in the legal list's order, and the lists of most
+                // samples are alike: each search starts past the last match (then wraps), so
+                // matching a node's children costs one pass, not one scan per child.
+                let mut from = 0;
                 let mut c = nodes[node].first_child;
                 while c != NONE {
                     let child = &mut nodes[c as usize];
-                    if let Some(i) = child.action.and_then(|a| buf.iter().position(|&x| x == a)) {
+                    let found = child.action.and_then(|a| {
+                        let (head, tail) = buf.split_at(from);
+                        tail.iter()
+                            .position(|&x| x == a)
+                            .map(|i| i + from)
+                            .or_else(|| head.iter().position(|&x| x == a))
+                    });
+                    if let Some(i) = found {
                         tried[i] = true;
                         child.available += 1;
                         child.seen = done;
+                        from = i + 1;
                     }
                     c = child.next_sibling;
                 }
@@ -445,9 +473,11 @@ pub mod mcts {
             }
             // Rollout.
             let mut steps = 0;
-            while let ToMove::Seat(_) = game.to_move(&state) {
+            // The depth is checked before listing: the last listing was wasted work (and
+            // all of it in a game scored at the leaf, rollout depth 0).
+            while steps < rollout_depth && matches!(game.to_move(&state), ToMove::Seat(_)) {
                 game.legal_actions(&state, &mut buf);
-                if buf.is_empty() || steps >= rollout_depth {
+                if buf.is_empty() {
                     break;
                 }
                 let a = match policy {
@@ -459,7 +489,7 @@ pub mod mcts {
                 game.apply_legal(&mut state, a);
                 steps += 1;
             }
-            let reward = rewards(game, &state, players);
+            let reward = rewards(game, &state, players, &mut *scratch);
             for &n in &path {
                 nodes[n].visits += 1;
                 for (total, r) in nodes[n].reward.iter_mut().zip(reward).take(players) {
@@ -502,7 +532,12 @@ pub mod mcts {
     }
 
     /// Win shares at the end, or heuristic shares when a rollout was cut off.
-    fn rewards<G: Evaluate>(game: &G, state: &G::State, players: usize) -> [f64; MAX_PLAYERS] {
+    fn rewards<G: Evaluate>(
+        game: &G,
+        state: &G::State,
+        players: usize,
+        scratch: &mut dyn std::any::Any,
+    ) -> [f64; MAX_PLAYERS] {
         let mut r = [0.0; MAX_PLAYERS];
         match game.outcome(state) {
             Some(o) => {
@@ -517,7 +552,7 @@ pub mod mcts {
                 // bring it closer (a 0/1 "leader takes all" gives it no signal).
                 let mut values = [0.0; MAX_PLAYERS];
                 for (s, v) in values.iter_mut().enumerate().take(players) {
-                    *v = game.heuristic(state, s as Seat);
+                    *v = game.heuristic_in_search(state, s as Seat, scratch);
                 }
                 let values = &values[..players.min(MAX_PLAYERS)];
                 let total: f64 = values.iter().sum();

@@ -2,15 +2,55 @@
 //! cargo and the player's network are likely to become.
 
 use crate::residents::own_tiles;
-use crate::rules::{MAX_TILES, NONE, Rules};
+use crate::rules::{MAX_EDGES, MAX_TERRAINS, MAX_TILES, NONE, Rules};
 use crate::scoring::{income, score};
 use crate::state::{Phase, State};
-use crate::trolley::{capacity, cheapest_paths, holds_needed, off_road_costs, open_demand};
+use crate::trolley::{capacity, cheapest_paths, holds_needed, off_road_costs};
 use rulesmith_core::Seat;
+
+/// Everything [`distances`] reads from the state: equal keys, equal distances.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PathKey {
+    start: u8,
+    enterable: u64,
+    off: [u8; MAX_TERRAINS],
+    roads: [u64; MAX_EDGES / 64],
+    terrain: [u8; MAX_TILES],
+}
+
+impl PathKey {
+    fn slot(&self) -> usize {
+        // FxHash-style mixing of the key's words: only to spread keys over the slots.
+        let mut h = u64::from(self.start) ^ self.enterable.rotate_left(17);
+        for w in self.roads {
+            h = (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(self.off)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        (h >> 32) as usize % CACHE_SLOTS
+    }
+}
+
+const CACHE_SLOTS: usize = 1024;
+
+/// Trolley distances already computed in one search ([`Evaluate::search_scratch`]): the
+/// leaves of one search mostly share each player's trolley tile, roads and settlements,
+/// and the shortest paths were most of the evaluation's cost. Direct-mapped: a slot keeps
+/// the last key that fell into it.
+///
+/// [`Evaluate::search_scratch`]: rulesmith_core::bots::Evaluate::search_scratch
+pub struct PathCache {
+    slots: Vec<Option<(PathKey, [u16; MAX_TILES])>>,
+}
+
+impl Default for PathCache {
+    fn default() -> Self {
+        PathCache { slots: vec![None; CACHE_SLOTS] }
+    }
+}
 
 /// Trolley distances (half points) from its tile, over the tiles it may enter now
 /// (`own_only`) or with residents aboard.
-fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool) -> [u16; MAX_TILES] {
+fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool, cache: Option<&mut PathCache>) -> [u16; MAX_TILES] {
     let p = s.player(seat);
     let start = usize::from(p.trolley.tile);
     if start >= rules.tiles() {
@@ -18,15 +58,30 @@ fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool) -> [u16; MAX_
     }
     let off = off_road_costs(rules, p);
     let enterable = if own_only { own_tiles(p) } else { u64::MAX };
-    cheapest_paths(rules, start, enterable, u16::MAX, |n, e| {
-        let ti = usize::from(s.terrain[usize::from(n)]);
-        let c = *off.get(ti)?;
-        if c == u8::MAX {
-            return None;
+    let compute = || {
+        cheapest_paths(rules, start, enterable, u16::MAX, |n, e| {
+            let ti = usize::from(s.terrain[usize::from(n)]);
+            let c = *off.get(ti)?;
+            if c == u8::MAX {
+                return None;
+            }
+            let c = if p.has_road(e) { c.min(rules.trolley.own_road_half) } else { c };
+            Some(u16::from(c.max(1)))
+        })
+    };
+    let Some(cache) = cache else { return compute() };
+    let key = PathKey { start: start as u8, enterable, off, roads: p.roads, terrain: s.terrain.0 };
+    let slot = key.slot();
+    if let Some(Some((k, d))) = cache.slots.get(slot) {
+        if *k == key {
+            return *d;
         }
-        let c = if p.has_road(e) { c.min(rules.trolley.own_road_half) } else { c };
-        Some(u16::from(c.max(1)))
-    })
+    }
+    let d = compute();
+    if let Some(entry) = cache.slots.get_mut(slot) {
+        *entry = Some((key, d));
+    }
+    d
 }
 
 /// Money is worth less once there is plenty of it: hoarded money delivers nothing, so a
@@ -39,15 +94,19 @@ fn money_value(money: i32) -> f64 {
 /// Hex distance from the player's nearest own tile to `tile` (9 without own tiles).
 fn frontier_distance(rules: &Rules, own: u64, tile: u8) -> i32 {
     let Some(here) = rules.map.hexes.get(usize::from(tile)) else { return 9 };
-    (0..rules.tiles())
-        .filter(|&t| own & (1 << t) != 0)
-        .map(|t| {
-            let o = &rules.map.hexes[t];
+    // Over the own tiles' bits only (a player owns a few of the map's tiles).
+    let mut bits = own;
+    let mut best = None;
+    while bits != 0 {
+        let t = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if let Some(o) = rules.map.hexes.get(t) {
             let (dq, dr) = (here.q - o.q, here.r - o.r);
-            (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
-        })
-        .min()
-        .unwrap_or(9)
+            let d = (dq.abs() + dr.abs() + (dq + dr).abs()) / 2;
+            best = Some(best.map_or(d, |b: i32| b.min(d)));
+        }
+    }
+    best.unwrap_or(9)
 }
 
 /// VP gained by delivering one more good of type `g` after `ahead` more of that type.
@@ -65,6 +124,11 @@ fn marginal(rules: &Rules, s: &State, seat: Seat, g: usize, ahead: usize) -> f64
 }
 
 pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
+    heuristic_with(rules, s, seat, None)
+}
+
+/// [`heuristic`], with a search's cache of trolley distances (the same value).
+pub fn heuristic_with(rules: &Rules, s: &State, seat: Seat, mut cache: Option<&mut PathCache>) -> f64 {
     let p = s.player(seat);
     let mut h = f64::from(score(rules, s, seat));
     h += money_value(p.money);
@@ -116,8 +180,8 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     }
     let mp = 2.0 * f64::from(rules.trolley.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
     let free_pass = !rules.trolley.needs_own_tile || p.trolley.residents > 0;
-    let dist_now = distances(rules, s, seat, !free_pass);
-    let dist_any = if free_pass { dist_now } else { distances(rules, s, seat, false) };
+    let dist_now = distances(rules, s, seat, !free_pass, cache.as_deref_mut());
+    let dist_any = if free_pass { dist_now } else { distances(rules, s, seat, false, cache) };
     // Residents aboard open the way beyond the player's settlements, but only if a hold is
     // left for them: a trolley full of goods it cannot bring anywhere is stuck until it
     // drops one.
@@ -136,8 +200,10 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
         // city that wants it (else holding two goods for one city beats delivering one).
         let mut prospects = [0.0f64; crate::rules::MAX_CITIES];
         let mut n = 0;
-        for t in 0..rules.tiles() {
-            if n < prospects.len() && open_demand(rules, s, t as u8, g as u8).is_some() {
+        // Over the cities (each stands on one tile), not every tile.
+        for (ci, c) in rules.cities.iter().enumerate() {
+            let t = usize::from(c.tile);
+            if n < prospects.len() && s.covered[ci].open_space(&c.demands, g as u8).is_some() {
                 // A city not yet settled: residents must first walk there, so credit
                 // each step that brings the frontier closer. Kept small (it was 0.6): a
                 // large credit held goods aboard for far cities instead of delivering near
@@ -161,7 +227,7 @@ pub fn heuristic(rules: &Rules, s: &State, seat: Seat) -> f64 {
     if free_holds > 0 {
         let mut wanted = [false; crate::rules::MAX_GOODS];
         for (g, w) in wanted.iter_mut().enumerate().take(rules.goods.len()) {
-            *w = (0..rules.tiles()).any(|c| open_demand(rules, s, c as u8, g as u8).is_some());
+            *w = rules.cities.iter().enumerate().any(|(ci, c)| s.covered[ci].open_space(&c.demands, g as u8).is_some());
         }
         let mut best = 0.0f64;
         for (t, &d) in dist.iter().enumerate().take(rules.tiles()) {

@@ -367,6 +367,14 @@ impl rulesmith_core::bots::Evaluate for Mundo163 {
         heuristic::heuristic(&self.rules, state, seat)
     }
 
+    fn search_scratch(&self) -> Box<dyn std::any::Any> {
+        Box::new(heuristic::PathCache::default())
+    }
+
+    fn heuristic_in_search(&self, state: &State, seat: Seat, scratch: &mut dyn std::any::Any) -> f64 {
+        heuristic::heuristic_with(&self.rules, state, seat, scratch.downcast_mut())
+    }
+
     /// Random moves in Mundo 163 are mostly aimless trolley steps: scoring the leaf at
     /// once beat 8 random moves (mcts:200 against greedy, 2 players: 38.5 against 50.5
     /// points on average, where 8 random moves scored 15 against 70).

@@ -175,6 +175,30 @@ fn greedy_games_end_by_deliveries() {
     assert!(by_rule >= 7, "only {by_rule} of {games} greedy games ended by deliveries");
 }
 
+/// The search's cache of trolley distances only saves work: with one scratch kept through
+/// whole games (as one search keeps it through its leaves), the evaluation in search is
+/// the plain heuristic's value for every seat at every position.
+#[test]
+fn the_search_scratch_changes_no_value() {
+    use rulesmith_core::bots::Evaluate;
+    let g = game();
+    for (players, seed) in [(2, 5), (3, 6), (4, 7)] {
+        let mut scratch = g.search_scratch();
+        let mut s = g.new_game(players, seed).unwrap();
+        let mut rng = Rng::from_seed(seed);
+        let mut buf = Vec::new();
+        while let ToMove::Seat(_) = g.to_move(&s) {
+            for seat in 0..players as rulesmith_core::Seat {
+                let plain = g.heuristic(&s, seat);
+                assert_eq!(g.heuristic_in_search(&s, seat, &mut *scratch).to_bits(), plain.to_bits());
+            }
+            g.legal_actions(&s, &mut buf);
+            let a = rulesmith_core::bots::choose(&g, &BotSpec::Greedy, &s, &buf, &mut rng);
+            g.apply(&mut s, a).unwrap();
+        }
+    }
+}
+
 /// Issue 11: the money metrics account for every coin (their sum per seat is the money at
 /// the end less the starting money), and the deliveries are those of the final state.
 #[test]
