@@ -36,18 +36,15 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             }
         }
         Phase::Drive => {
+            // Every distance whose fare (`drive_cost`) the player can pay: the free steps
+            // and as many paid ones as the pesos cover.
             let pesos = s.players[me].pesos;
-            let mut any = false;
-            for n in 1..=r.max_steps {
-                if drive_cost(r, n) <= pesos {
-                    any = true;
-                    f(Action::Drive(n));
-                }
-            }
+            let paid = pesos.checked_div(u16::from(r.step_cost)).unwrap_or(u16::MAX);
+            let most = u16::from(r.max_steps).min(u16::from(r.free_steps).saturating_add(paid));
             // Driving is compulsory (S002:L126); should a ruleset make even the first
             // step cost more than the player has, the player still moves one stop.
-            if !any {
-                f(Action::Drive(1));
+            for n in 1..=most.max(1) as u8 {
+                f(Action::Drive(n));
             }
         }
         Phase::Pickpocket { victim } => {
