@@ -261,6 +261,17 @@ pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)
 }
 
 fn has_use(r: &Rules, s: &State, seat: Seat, b: u8) -> bool {
+    // The effects whose uses run long, answered without listing them.
+    let p = &s.players[seat];
+    match r.buildings.get(b as usize).map(|x| x.effect) {
+        Some(BuildingEffect::Casino { pesos_per_vp }) => {
+            return p.pesos >= u16::from(pesos_per_vp.max(1)) || p.vp > 0;
+        }
+        Some(BuildingEffect::Convert { from, to }) => {
+            return p.goods[from as usize] > 0 && s.supply[to as usize] > 0;
+        }
+        _ => {}
+    }
     let mut any = false;
     each_use(r, s, seat, b, &mut |_| any = true);
     any
