@@ -26,6 +26,10 @@ pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
         .unwrap_or(3.0);
     let mut value = f64::from(p.vp) + 0.5 * f64::from(p.pesos) / pesos_per_vp;
     for (g, good) in r.goods.iter().enumerate() {
+        // A good not held adds exactly +0.0 to a value that is never -0.0: skipped.
+        if p.goods[g] == 0 {
+            continue;
+        }
         let held = f64::from(p.goods[g]);
         value += match (good.substitute_vp, r.die_of_good(g as u8)) {
             (Some(vp), _) => held * f64::from(vp) * 0.9,
