@@ -6,7 +6,9 @@
 //! the state's generator inside these functions.
 
 use crate::action::{Action, Gift, Use};
-use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, MAX_BUILDINGS, NONE, OwnerVpWhen, Rules};
+use crate::rules::{
+    BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, MAX_BUILDINGS, NONE, OwnerVpWhen, Rules,
+};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
@@ -316,9 +318,10 @@ fn can_deliver(r: &Rules, s: &State, seat: Seat) -> bool {
     }
     let p = &s.players[seat];
     let substitute = r.goods.iter().enumerate().any(|(w, g)| g.substitute_vp.is_some() && p.goods[w] > 0);
-    r.dice.iter().enumerate().any(|(d, die)| {
-        s.on_ship(d as u8) && s.ship.dice.open(d) > 0 && (substitute || p.goods[die.good as usize] > 0)
-    })
+    r.dice
+        .iter()
+        .enumerate()
+        .any(|(d, die)| s.on_ship(d as u8) && s.ship.dice.open(d) > 0 && (substitute || p.goods[die.good as usize] > 0))
 }
 
 /// Plays an action taken from this very state's legal actions, unchecked (the playout
