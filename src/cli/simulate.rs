@@ -210,7 +210,8 @@ pub fn simulate(
     if let Some(c) = csv {
         files.push(c.finish()?);
     }
-    let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), &opts, tally, seconds);
+    // The digest hashes the whole ruleset: once per run, as the record's id has it.
+    let mut report = Report::new(r.name(), &id.digest, r.game.game_id(), &opts, tally, seconds);
     report.overrides = r.loaded.overrides.clone();
     if let Some(out) = html {
         let page = serde_json::to_value(&report)

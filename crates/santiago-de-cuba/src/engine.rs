@@ -6,7 +6,9 @@
 //! the state's generator inside these functions.
 
 use crate::action::{Action, Gift, Use};
-use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
+use crate::rules::{
+    BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, MAX_BUILDINGS, NONE, OwnerVpWhen, Rules,
+};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
@@ -36,18 +38,15 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             }
         }
         Phase::Drive => {
+            // Every distance whose fare (`drive_cost`) the player can pay: the free steps
+            // and as many paid ones as the pesos cover.
             let pesos = s.players[me].pesos;
-            let mut any = false;
-            for n in 1..=r.max_steps {
-                if drive_cost(r, n) <= pesos {
-                    any = true;
-                    f(Action::Drive(n));
-                }
-            }
+            let paid = pesos.checked_div(u16::from(r.step_cost)).unwrap_or(u16::MAX);
+            let most = u16::from(r.max_steps).min(u16::from(r.free_steps).saturating_add(paid));
             // Driving is compulsory (S002:L126); should a ruleset make even the first
             // step cost more than the player has, the player still moves one stop.
-            if !any {
-                f(Action::Drive(1));
+            for n in 1..=most.max(1) as u8 {
+                f(Action::Drive(n));
             }
         }
         Phase::Pickpocket { victim } => {
@@ -131,8 +130,9 @@ fn each_lawyer_option(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let me = s.turn.player;
     let claim_occupied = matches!(citizen_effect(r, s), Some(CitizenEffect::Lawyer { claim_occupied: true }));
     if s.owned_by(me, r.buildings.len()) < usize::from(r.property_markers) {
+        let pawns = s.pawn_mask();
         for b in 0..r.buildings.len() as u8 {
-            if s.owner[b as usize] == NONE && (claim_occupied || s.pawn_on(b).is_none()) {
+            if s.owner[b as usize] == NONE && (claim_occupied || pawns & (1 << b) == 0) {
                 f(Action::Claim(b));
             }
         }
@@ -147,14 +147,24 @@ fn each_lawyer_option(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
 /// Buildings under the citizen's flower, not the pawn's own, without another pawn
 /// (S002:L277-281).
 fn each_destination(r: &Rules, s: &State, f: &mut impl FnMut(u8)) {
-    let Some(c) = r.citizens.get(s.turn.citizen as usize) else { return };
-    let Flower::Colour(flower) = c.flower else { return };
-    let me = s.turn.player;
-    for b in 0..r.buildings.len() as u8 {
-        if s.flower[b as usize] == flower && s.players[me].pawn != b && s.pawn_on(b).is_none() {
-            f(b);
-        }
+    let mut free = destinations(r, s);
+    while free != 0 {
+        f(free.trailing_zeros() as u8);
+        free &= free - 1;
     }
+}
+
+/// [`each_destination`] as a mask (bit `b`: building `b`), found without a branch per
+/// building. The pawn's own building is among those with a pawn.
+fn destinations(r: &Rules, s: &State) -> u32 {
+    let Some(c) = r.citizens.get(s.turn.citizen as usize) else { return 0 };
+    let Flower::Colour(flower) = c.flower else { return 0 };
+    let nb = r.buildings.len().min(MAX_BUILDINGS);
+    let mut under = 0u32;
+    for (b, &f) in s.flower[..nb].iter().enumerate() {
+        under |= u32::from(f == flower) << b;
+    }
+    under & !s.pawn_mask()
 }
 
 fn all_demand_met(r: &Rules, s: &State) -> bool {
@@ -194,16 +204,13 @@ pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)
         BuildingEffect::Sell { goods: sold, .. } => {
             let avail = (0..goods).filter(|&g| sold & (1 << g) != 0 && held(g) > 0).fold(0u8, |m, g| m | (1 << g));
             // Every non-empty subset of `avail`, in increasing order.
-            let mut sub = avail;
-            let mut subsets = [0u8; 256];
-            let mut n = 0;
-            while sub != 0 {
-                subsets[n] = sub;
-                n += 1;
-                sub = (sub - 1) & avail;
-            }
-            for &m in subsets[..n].iter().rev() {
-                f(Use::Sell(m));
+            let mut sub = 0u8;
+            loop {
+                sub = sub.wrapping_sub(avail) & avail;
+                if sub == 0 {
+                    break;
+                }
+                f(Use::Sell(sub));
             }
         }
         BuildingEffect::ClearDie => {
@@ -256,6 +263,17 @@ pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)
 }
 
 fn has_use(r: &Rules, s: &State, seat: Seat, b: u8) -> bool {
+    // The effects whose uses run long, answered without listing them.
+    let p = &s.players[seat];
+    match r.buildings.get(b as usize).map(|x| x.effect) {
+        Some(BuildingEffect::Casino { pesos_per_vp }) => {
+            return p.pesos >= u16::from(pesos_per_vp.max(1)) || p.vp > 0;
+        }
+        Some(BuildingEffect::Convert { from, to }) => {
+            return p.goods[from as usize] > 0 && s.supply[to as usize] > 0;
+        }
+        _ => {}
+    }
     let mut any = false;
     each_use(r, s, seat, b, &mut |_| any = true);
     any
@@ -292,10 +310,18 @@ fn each_delivery(r: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     }
 }
 
+/// Whether [`each_delivery`] offers `seat` anything: some die on the ship still wants
+/// goods, and the seat holds its good or any substitute good.
 fn can_deliver(r: &Rules, s: &State, seat: Seat) -> bool {
-    let mut any = false;
-    each_delivery(r, s, seat, &mut |_| any = true);
-    any
+    if s.ship.awaiting_demand {
+        return false;
+    }
+    let p = &s.players[seat];
+    let substitute = r.goods.iter().enumerate().any(|(w, g)| g.substitute_vp.is_some() && p.goods[w] > 0);
+    r.dice
+        .iter()
+        .enumerate()
+        .any(|(d, die)| s.on_ship(d as u8) && s.ship.dice.open(d) > 0 && (substitute || p.goods[die.good as usize] > 0))
 }
 
 /// Plays an action taken from this very state's legal actions, unchecked (the playout
@@ -570,9 +596,7 @@ fn pawn_step(r: &Rules, s: &mut State) {
         stay(r, s);
         return;
     }
-    let mut any = false;
-    each_destination(r, s, &mut |_| any = true);
-    if any {
+    if destinations(r, s) != 0 {
         s.phase = Phase::Pawn;
     } else {
         // Exception 4 (L288): every building of the colour is taken.

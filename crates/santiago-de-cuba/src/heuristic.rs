@@ -1,7 +1,7 @@
 //! The greedy bot's evaluation of a state.
 
-use crate::rules::{BuildingEffect, MAX_BUILDINGS, Rules};
-use crate::scoring::outcome;
+use crate::rules::{MAX_BUILDINGS, Rules};
+use crate::scoring::score;
 use crate::state::State;
 use rulesmith_core::Seat;
 
@@ -13,23 +13,23 @@ use rulesmith_core::Seat;
 /// substitute good 0.9 of its VP, and 2 VP per owned building for the visits it will
 /// bring.
 pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
-    if let Some(o) = outcome(r, s) {
-        return f64::from(o.scores.get(usize::from(seat)).copied().unwrap_or(0));
+    if s.is_over() {
+        return f64::from(score(r, s, seat));
     }
     let p = &s.players[seat];
     let marker = f64::from(r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0));
     let pesos_per_vp = r
-        .buildings
-        .iter()
-        .find_map(|b| match b.effect {
-            BuildingEffect::Casino { pesos_per_vp } => Some(f64::from(pesos_per_vp)),
-            _ => None,
-        })
+        .casino_rate
+        .map(f64::from)
         // A ruleset without a casino: pesos still buy goods and buildings' uses; value them
         // as at the bundled casino's 3 pesos a VP (an evaluation weight, not a rule).
         .unwrap_or(3.0);
     let mut value = f64::from(p.vp) + 0.5 * f64::from(p.pesos) / pesos_per_vp;
     for (g, good) in r.goods.iter().enumerate() {
+        // A good not held adds exactly +0.0 to a value that is never -0.0: skipped.
+        if p.goods[g] == 0 {
+            continue;
+        }
         let held = f64::from(p.goods[g]);
         value += match (good.substitute_vp, r.die_of_good(g as u8)) {
             (Some(vp), _) => held * f64::from(vp) * 0.9,

@@ -281,6 +281,15 @@ impl rulesmith_core::metrics::Metrics for SantiagoDeCuba {
     fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
         metrics::end(&self.rules, s, m);
     }
+
+    /// Lead changes follow the greedy bot's evaluation, as they always have: the score so
+    /// far (VP, and leftover goods once over) ranks seats otherwise in mid-game, which would
+    /// change every report's `lead changes` figure. The evaluation reads the ruleset's
+    /// derived tables, so it is cheap.
+    #[inline]
+    fn standing(&self, s: &State, seat: Seat) -> f64 {
+        heuristic::heuristic(&self.rules, s, seat)
+    }
 }
 
 impl rulesmith_core::encode::Encode for SantiagoDeCuba {

@@ -88,9 +88,12 @@ pub(crate) fn applied(r: &Rules, s: &State, m: &mut MetricSheet) {
 }
 
 pub(crate) fn end(r: &Rules, s: &State, m: &mut MetricSheet) {
-    let Some(outcome) = crate::scoring::outcome(r, s) else { return };
-    for (p, player) in s.players.iter().enumerate() {
-        let score = i64::from(outcome.scores.get(p).copied().unwrap_or(0));
-        m.add(p, vp_base(r) + 2, score - i64::from(player.vp));
+    if !s.is_over() {
+        return;
+    }
+    // The scores alone, not the ranked outcome (the run scores the game once for that).
+    for seat in s.players.seats() {
+        let score = i64::from(crate::scoring::score(r, s, seat));
+        m.add(usize::from(seat), vp_base(r) + 2, score - i64::from(s.players[seat].vp));
     }
 }

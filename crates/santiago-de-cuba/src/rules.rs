@@ -154,6 +154,10 @@ pub struct Rules {
     pub owner_vp_when: OwnerVpWhen,
     pub goods_per_vp: u8,
     pub tiebreaks: Vec<TieBreak>,
+    /// Derived when read, for the playout path: the die of each good ([`NONE`]: none).
+    pub good_die: [u8; MAX_GOODS],
+    /// Derived when read: the first casino's pesos a VP, if the ruleset has a casino.
+    pub casino_rate: Option<u8>,
 }
 
 impl Rules {
@@ -179,7 +183,7 @@ impl Rules {
     }
     /// The die demanding good `g`, if any.
     pub fn die_of_good(&self, g: u8) -> Option<u8> {
-        self.dice.iter().position(|d| d.good == g).map(|i| i as u8)
+        self.good_die.get(usize::from(g)).copied().filter(|&d| d != NONE)
     }
     pub fn good_name(&self, g: u8) -> &str {
         self.goods.get(g as usize).map_or("?", |x| x.id.as_str())
@@ -383,6 +387,14 @@ fn across(s: Sections, head: &Head, d: &mut Diagnostics) -> Rules {
             format!("the flowers have {spaces} building spaces but there are {} buildings", s.buildings.len()),
         );
     }
+    let mut good_die = [NONE; MAX_GOODS];
+    for (g, slot) in good_die.iter_mut().enumerate() {
+        *slot = s.dice.iter().position(|d| usize::from(d.good) == g).map_or(NONE, |i| i as u8);
+    }
+    let casino_rate = s.buildings.iter().find_map(|b| match b.effect {
+        BuildingEffect::Casino { pesos_per_vp } => Some(pesos_per_vp),
+        _ => None,
+    });
     Rules {
         min_players: usize::from(p.min),
         max_players: usize::from(p.max),
@@ -406,6 +418,8 @@ fn across(s: Sections, head: &Head, d: &mut Diagnostics) -> Rules {
         owner_vp_when: s.visits.owner_vp_when,
         goods_per_vp: s.scoring.goods_per_vp,
         tiebreaks: s.scoring.tiebreaks,
+        good_die,
+        casino_rate,
     }
 }
 

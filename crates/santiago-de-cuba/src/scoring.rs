@@ -9,6 +9,14 @@ fn leftover(s: &State, seat: Seat) -> i32 {
     s.players[seat].goods_total() as i32
 }
 
+/// A seat's score as the end of the game counts it: VP plus 1 per `goods_per_vp` leftover
+/// goods (S002:L406-408).
+#[inline]
+pub fn score(r: &Rules, s: &State, seat: Seat) -> i32 {
+    let bonus = if r.goods_per_vp > 0 { leftover(s, seat) / i32::from(r.goods_per_vp) } else { 0 };
+    i32::from(s.players[seat].vp) + bonus
+}
+
 /// Final scores once the last ship has left: VP plus 1 per 3 leftover goods; ties go to
 /// the most leftover goods, then the most money (S002:L406-412).
 pub fn outcome(r: &Rules, s: &State) -> Option<Outcome> {
@@ -19,8 +27,7 @@ pub fn outcome(r: &Rules, s: &State) -> Option<Outcome> {
     let mut ties = Vec::new();
     for seat in s.players.seats() {
         let p = &s.players[seat];
-        let bonus = if r.goods_per_vp > 0 { leftover(s, seat) / i32::from(r.goods_per_vp) } else { 0 };
-        scores.push(i32::from(p.vp) + bonus);
+        scores.push(score(r, s, seat));
         ties.push(
             r.tiebreaks
                 .iter()

@@ -131,9 +131,18 @@ impl State {
         self.players.seats().find(|&s| self.players[s].pawn == b)
     }
 
+    /// Bit `b` set for each building a pawn stands on (one pass over the players, for
+    /// loops over the buildings).
+    #[inline]
+    pub fn pawn_mask(&self) -> u32 {
+        self.players.iter().fold(0, |m, p| if usize::from(p.pawn) < MAX_BUILDINGS { m | 1 << p.pawn } else { m })
+    }
+
     /// How many buildings `seat` owns.
+    #[inline]
     pub fn owned_by(&self, seat: Seat, buildings: usize) -> usize {
-        self.owner.iter().take(buildings).filter(|&&o| o == seat).count()
+        let owner = self.owner.get(..buildings).unwrap_or(&self.owner);
+        owner.iter().filter(|&&o| o == seat).count()
     }
 
     pub fn is_over(&self) -> bool {
