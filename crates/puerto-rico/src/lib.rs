@@ -80,7 +80,6 @@ pub mod metrics;
 pub mod notation;
 pub mod phase;
 pub mod phases;
-mod raw;
 pub mod role_kind;
 pub mod rules;
 pub mod screen;
