@@ -236,7 +236,7 @@ type Smalls = Located<Vec<Int<0, 99>>>;
 
 /// Storage: at most every kind of the ruleset's goods is kept.
 fn storage_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
-    let goods = crate::goods::read_names().len() as u8;
+    let goods = crate::reading::goods_read().len() as u8;
     de::byte::<0, 99, D>(d).map(|kinds| kinds.min(goods))
 }
 
@@ -248,7 +248,7 @@ fn smalls<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(Option<Vec<u8>>, Or
 
 /// Doubloons for 0 to every kind of the ruleset's goods produced (factory).
 fn by_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u8; MAX_GOODS + 1], D::Error> {
-    let goods = crate::goods::read_names().len();
+    let goods = crate::reading::goods_read().len();
     let (list, at) = smalls(d)?;
     let mut table = [0; MAX_GOODS + 1];
     let Some(list) = list else { return Ok(table) };
@@ -288,7 +288,7 @@ fn table_of<'de, D: serde::Deserializer<'de>>(d: D, what: &str) -> Result<[u8; M
 
 /// A list of goods as a bit mask (bit per good).
 fn goods_mask<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
-    let goods = crate::goods::read_names();
+    let goods = crate::reading::goods_read();
     let mut mask = 0u8;
     for name in <Names as serde::Deserialize>::deserialize(d)?.value {
         match goods.iter().position(|g| *g == name.value) {

@@ -171,24 +171,6 @@ impl Colour {
     }
 }
 
-thread_local! {
-    /// The ruleset's goods, by name, while its buildings are read (effects name goods).
-    static READING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Runs `read` (the reading of a ruleset) with the goods its `[goods.*]` tables name.
-pub(crate) fn reading<R>(goods: Vec<String>, read: impl FnOnce() -> R) -> R {
-    let outer = READING.with(|r| r.replace(goods));
-    let out = read();
-    READING.with(|r| r.replace(outer));
-    out
-}
-
-/// The goods of the ruleset being read (see [`reading`]).
-pub(crate) fn read_names() -> Vec<String> {
-    READING.with(|r| r.borrow().clone())
-}
-
 #[cfg(test)]
 mod tests {
     use super::{ByGood, Good, MAX_GOODS};

@@ -80,7 +80,7 @@ pub mod metrics;
 pub mod notation;
 pub mod phase;
 pub mod phases;
-mod raw;
+mod reading;
 pub mod role_kind;
 pub mod rules;
 pub mod screen;

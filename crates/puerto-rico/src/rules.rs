@@ -1,9 +1,18 @@
-//! The validated Puerto Rico ruleset: every number and table of the rules, decoded once
-//! from TOML. Everything after decoding trusts these values.
+//! The validated Puerto Rico ruleset: every number and table of the rules, read straight
+//! from the merged TOML tree by the core's deserializer ([`rulesmith_core::ruleset::de`]).
+//! Everything after decoding trusts these values.
+//!
+//! Each section reads itself, every field by its range or its own reader, so no raw copy
+//! stands between the TOML and the typed rules; goods are looked up by name while reading
+//! (effects, buildings and the setup name them), and the few checks that span sections run
+//! after. Every problem of the file is reported (file:line:col), never stopping at the
+//! first; every key is required unless its type says `Option`.
 
 use crate::goods::{ByGood, Colour, Good, MAX_GOODS};
-use rulesmith_core::ruleset::de::{self, Int, Located};
-use rulesmith_core::ruleset::{Diagnostics, Node};
+use crate::reading::Head;
+use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
+use rulesmith_core::ruleset::{Diagnostics, Node, Origin};
+use serde::{Deserialize, Deserializer};
 
 pub use crate::effect::{EFFECT_KINDS, EXTENSION_KINDS, Effect, FIRST_EXTENDED_KIND, kind};
 pub use crate::limits::{
@@ -154,114 +163,147 @@ impl Rules {
     }
 }
 
-/// Decodes the whole merged ruleset tree: read into the strict raw structs
-/// (`raw.rs`), then validated in one step. Every problem goes into `d`.
+/// Reads the whole merged ruleset tree (including `[ruleset]`): each section reads
+/// itself, every field by its range or its own reader, goods looked up by name as they
+/// are read; the checks across sections run after. Every problem goes into `d`; `None`
+/// if there was any.
 pub fn decode(tree: &Node, d: &mut Diagnostics) -> Option<Rules> {
     let before = d.len();
-    // Effects name goods: the names are known before the buildings are read.
-    let goods = tree.get("goods").and_then(Node::entries).unwrap_or_default();
-    let names = goods.iter().take(MAX_GOODS).map(|e| e.key.clone()).collect();
-    let raw: crate::raw::Raw = crate::goods::reading(names, || de::from_tree(tree, d))?;
-    validate(&raw, tree, before, d)
+    let head = Head::of(tree);
+    let counts = head.players.0..=head.players.1;
+    let read: Sections = de::with_context(head.clone(), || de::with_players(counts, || de::from_tree(tree, d)))?;
+    across(read, &head, tree, before, d)
 }
 
-fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnostics) -> Option<Rules> {
-    let p = &raw.players.value;
-    let (min, max) = (get(&p.min), get(&p.max));
-    let (min_players, max_players) = match (min, max) {
-        (Some(a), Some(b)) if a <= b => (usize::from(a), usize::from(b)),
-        (Some(a), Some(b)) => {
-            d.error(raw.players.origin, format!("`min` ({a}) is above `max` ({b})"));
+/// The rules section by section as the TOML has them, each field read by its range or
+/// its own reader; [`across`] lays them out as [`Rules`] after the checks across sections.
+#[derive(Deserialize)]
+struct Sections {
+    #[serde(rename = "ruleset")]
+    _ruleset: RulesetMeta,
+    players: Players,
+    board: Board,
+    /// One table per good, in the order the goods have everywhere (`[goods.corn]` …).
+    #[serde(deserialize_with = "goods")]
+    goods: Vec<GoodRead>,
+    setup: SetupRead,
+    rules: RulesTable,
+    scoring: Scoring,
+    #[serde(deserialize_with = "roles")]
+    roles: Vec<Role>,
+    #[serde(deserialize_with = "buildings")]
+    buildings: Vec<Building>,
+}
+
+#[derive(Deserialize)]
+struct Players {
+    #[serde(deserialize_with = "de::byte::<1, { MAX_PLAYERS as i64 }, _>")]
+    min: u8,
+    #[serde(deserialize_with = "de::byte::<1, { MAX_PLAYERS as i64 }, _>")]
+    max: u8,
+}
+
+#[derive(Deserialize)]
+struct Board {
+    #[serde(deserialize_with = "de::byte::<1, { MAX_SPACES as i64 }, _>")]
+    island_spaces: u8,
+    #[serde(deserialize_with = "de::byte::<1, { MAX_SPACES as i64 }, _>")]
+    city_spaces: u8,
+}
+
+/// A good as read: what the game keeps of it, and its counts by player count for the setup.
+struct GoodRead {
+    def: GoodDef,
+    price: u8,
+    needs_building: bool,
+    barrels: PerPlayers<u8>,
+    plantations: PerPlayers<u8>,
+}
+
+/// The `[setup]` table, each value by player count.
+#[derive(Deserialize)]
+struct SetupRead {
+    #[serde(deserialize_with = "by_count::<0, 40, _>")]
+    quarries: PerPlayers<u8>,
+    #[serde(deserialize_with = "by_count::<0, 250, _>")]
+    colonists_supply: PerPlayers<u8>,
+    #[serde(deserialize_with = "by_count::<0, 50, _>")]
+    colonists_ship: PerPlayers<u8>,
+    #[serde(deserialize_with = "by_count::<0, 99, _>")]
+    doubloons: PerPlayers<u8>,
+    #[serde(deserialize_with = "by_count::<0, { MAX_ROLES as i64 }, _>")]
+    roles_per_round: PerPlayers<u8>,
+    #[serde(deserialize_with = "vp_chips")]
+    vp_chips: PerPlayers<u16>,
+    /// `None` for a count whose list could not be read (reported).
+    #[serde(deserialize_with = "starting_plantations")]
+    starting_plantations: PerPlayers<Option<Vec<Good>>>,
+    #[serde(deserialize_with = "ships")]
+    ships: PerPlayers<Vec<u8>>,
+    #[serde(deserialize_with = "de::byte::<0, 10, _>")]
+    face_up_extra: u8,
+}
+
+/// The `[rules]` table.
+#[derive(Deserialize)]
+struct RulesTable {
+    #[serde(deserialize_with = "de::byte::<0, 10, _>")]
+    coins_on_unchosen_roles: u8,
+    #[serde(deserialize_with = "de::byte::<1, { MAX_TRADING_HOUSE as i64 }, _>")]
+    trading_house_spaces: u8,
+    #[serde(deserialize_with = "de::byte::<0, 1, _>")]
+    free_barrels: u8,
+    #[serde(deserialize_with = "de::byte::<0, 10, _>")]
+    ship_refill_minimum_per_player: u8,
+    captain_may_decline_last_vp: bool,
+}
+
+/// The `[scoring]` table.
+#[derive(Deserialize)]
+struct Scoring {
+    /// Tie-break keys after VP, in order (at most one of each).
+    #[serde(deserialize_with = "tiebreaks")]
+    tiebreaks: Vec<crate::role_kind::TieBreak>,
+}
+
+/// The checks that span sections, then the rules laid out as the game uses them. A value
+/// that was wrong (reported) stands in as 0 or empty, so these checks still run, and the
+/// result is refused.
+fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnostics) -> Option<Rules> {
+    let p = &s.players;
+    // 0 stands in for a bound that could not be read.
+    let (min_players, max_players) = match (p.min, p.max) {
+        (a @ 1.., b @ 1..) if a <= b => (usize::from(a), usize::from(b)),
+        (a @ 1.., b @ 1..) => {
+            d.error(head.at_players, format!("`min` ({a}) is above `max` ({b})"));
             (2, 5)
         }
         _ => (2, 5),
     };
-    let counts = min_players..=max_players;
-    let per_count = |table: &crate::raw::PerCount<Located<i64>>, max: i64, d: &mut Diagnostics| {
-        de::per_players(table, counts.clone(), 0..=max, d).map(|v| v.iter().map(|x| x.unwrap_or(0) as u8).collect())
-    };
-
-    let (island_spaces, city_spaces) = (raw.board.island_spaces.value as u8, raw.board.city_spaces.value as u8);
-
+    let counts = head.counts();
     let mut setup: PerPlayers<Setup> = Default::default();
     let mut price = ByGood::<u8>::default();
     let mut needs_building = ByGood::<bool>::default();
-    let table = &raw.goods.value.0;
-    if table.is_empty() || table.len() > MAX_GOODS {
-        d.error(raw.goods.origin, format!("expected 1 to {MAX_GOODS} goods, found {}", table.len()));
-    }
-    let mut goods: Vec<GoodDef> = Vec::new();
-    for (i, (name, r)) in table.iter().take(MAX_GOODS).enumerate() {
-        let (good, r) = (Good::at(i), &r.value);
-        let word = name.value.starts_with(|c: char| c.is_ascii_lowercase())
-            && name.value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-        if !word || RESERVED.contains(&name.value.as_str()) {
-            d.error(
-                name.origin,
-                format!(
-                    "good name `{}` must be a lowercase word (letters, digits, `-`, `_`, starting with a letter) other than {}: actions name goods",
-                    name.value,
-                    RESERVED.join(", ")
-                ),
-            );
-        }
-        goods.push(GoodDef { name: name.value.clone(), colour: r.colour });
-        price[good] = r.price.value as u8;
-        needs_building[good] = r.needs_building;
-        let barrels: Option<Vec<u8>> = per_count(&r.barrels, 200, d);
-        let plantations: Option<Vec<u8>> = per_count(&r.plantations, 40, d);
+    for (i, g) in s.goods.iter().enumerate() {
+        let good = Good::at(i);
+        price[good] = g.price;
+        needs_building[good] = g.needs_building;
         for p in counts.clone() {
-            setup[p].barrels[good] = barrels.as_ref().map_or(0, |v| v[p]);
-            setup[p].plantations[good] = plantations.as_ref().map_or(0, |v| v[p]);
+            setup[p].barrels[good] = g.barrels[p];
+            setup[p].plantations[good] = g.plantations[p];
         }
     }
-
-    let s = &raw.setup.value;
-    let quarries = per_count(&s.quarries, 40, d);
-    let supply = per_count(&s.colonists_supply, 250, d);
-    let ship = per_count(&s.colonists_ship, 50, d);
-    let doubloons = per_count(&s.doubloons, 99, d);
-    let rpr = per_count(&s.roles_per_round, MAX_ROLES as i64, d);
-    let vp = de::per_players(&s.vp_chips, counts.clone(), 0..=9999, d);
-    let good_of = |name: &str| goods.iter().position(|g| g.name == name).map(Good::at);
-    let good_names = || goods.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", ");
-    let starting = de::per_players_with(&s.starting_plantations, counts.clone(), d, |names, d| {
-        let found: Vec<Option<Good>> = names.value.iter().map(|n| good_of(&n.value)).collect();
-        if found.iter().any(Option::is_none) {
-            let listed: Vec<&str> = names.value.iter().map(|n| n.value.as_str()).collect();
-            d.error(names.origin, format!("unknown good in {listed:?}: expected {}", good_names()));
-            return None;
-        }
-        Some(found.into_iter().flatten().collect::<Vec<Good>>())
-    });
-    let ships = de::per_players_with(&s.ships, counts.clone(), d, |caps, d| {
-        let caps: Option<Vec<u8>> = caps.value.iter().map(|c| int(c, 1..=30, d)).collect();
-        let caps = caps?;
-        let mut sorted = caps.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        if sorted.len() != caps.len() || caps.is_empty() || caps.len() > MAX_SHIPS {
-            d.error(
-                s.ships.origin,
-                format!("expected 1 to {MAX_SHIPS} ships of different capacities (actions name ships by capacity)"),
-            );
-            return None;
-        }
-        Some(caps)
-    });
-    let face_up_extra = s.face_up_extra.value as u8;
+    let goods: Vec<GoodDef> = s.goods.into_iter().map(|g| g.def).collect();
+    let mut sr = s.setup;
     for p in counts.clone() {
         let x = &mut setup[p];
-        let at = |v: &Option<Vec<u8>>| v.as_ref().map_or(0, |v| v[p]);
-        (x.quarries, x.colonists_supply, x.colonists_ship) = (at(&quarries), at(&supply), at(&ship));
-        (x.doubloons, x.roles_per_round) = (at(&doubloons), at(&rpr));
-        if let Some(Some(v)) = vp.as_ref().map(|v| v[p]) {
-            x.vp_chips = v as u16;
-        }
-        if let Some(Some(v)) = starting.as_ref().map(|v| v[p].clone()) {
+        (x.quarries, x.colonists_supply, x.colonists_ship) =
+            (sr.quarries[p], sr.colonists_supply[p], sr.colonists_ship[p]);
+        (x.doubloons, x.roles_per_round, x.vp_chips) = (sr.doubloons[p], sr.roles_per_round[p], sr.vp_chips[p]);
+        if let Some(v) = sr.starting_plantations[p].take() {
             if v.len() != p {
                 d.error(
-                    raw.setup.origin,
+                    head.at_setup,
                     format!(
                         "`starting_plantations` for {p} players lists {} plantations: expected one per player",
                         v.len()
@@ -270,95 +312,276 @@ fn validate(raw: &crate::raw::Raw, tree: &Node, before: usize, d: &mut Diagnosti
             }
             x.starting_plantations = v;
         }
-        if let Some(Some(v)) = ships.as_ref().map(|v| v[p].clone()) {
-            x.ships = v;
+        x.ships = std::mem::take(&mut sr.ships[p]);
+    }
+    cross_check(tree, &goods, &s.roles, &setup, counts, before, d);
+    let effects_present = s.buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
+    (d.len() == before).then_some(Rules {
+        min_players,
+        max_players,
+        island_spaces: s.board.island_spaces,
+        city_spaces: s.board.city_spaces,
+        goods,
+        price,
+        needs_building,
+        setup,
+        face_up_extra: sr.face_up_extra,
+        coins_on_unchosen_roles: s.rules.coins_on_unchosen_roles,
+        trading_house_spaces: s.rules.trading_house_spaces,
+        free_barrels: s.rules.free_barrels,
+        ship_refill_minimum_per_player: s.rules.ship_refill_minimum_per_player,
+        captain_may_decline_last_vp: s.rules.captain_may_decline_last_vp,
+        tiebreaks: s.scoring.tiebreaks,
+        roles: s.roles,
+        buildings: s.buildings,
+        effects_present,
+        extension: crate::extension::Hook::none(),
+    })
+}
+
+// The fields' own readers. Each reads the shape the TOML has and reports what it finds
+// wrong with `de::reject` (or `de::checked` around a helper that writes to
+// `Diagnostics`), going on with a neutral value.
+
+type Ints = Located<Vec<Located<i64>>>;
+type Names = Located<Vec<Located<String>>>;
+/// A table by player count (`{ 2 = 3, 3 = 4 }`).
+type PerCount<T> = Located<Entries<T>>;
+
+/// A table by player count of the reading's counts, each value from `MIN` to `MAX`
+/// (0 where one is wrong or missing, reported).
+fn by_count<'de, const MIN: i64, const MAX: i64, D: Deserializer<'de>>(d: D) -> Result<PerPlayers<u8>, D::Error> {
+    const { assert!(0 <= MIN && MIN <= MAX && MAX <= u8::MAX as i64) };
+    let table = PerCount::<Located<i64>>::deserialize(d)?;
+    let values = de::checked(|d| de::per_players(&table, Head::get().counts(), MIN..=MAX, d))?;
+    let mut out = PerPlayers::<u8>::default();
+    for (slot, v) in out.iter_mut().zip(values.unwrap_or_default()) {
+        *slot = v.map_or(0, |v| v as u8);
+    }
+    Ok(out)
+}
+
+fn vp_chips<'de, D: Deserializer<'de>>(d: D) -> Result<PerPlayers<u16>, D::Error> {
+    let table = PerCount::<Located<i64>>::deserialize(d)?;
+    let values = de::checked(|d| de::per_players(&table, Head::get().counts(), 0..=9999, d))?;
+    let mut out = PerPlayers::<u16>::default();
+    for (slot, v) in out.iter_mut().zip(values.unwrap_or_default()) {
+        *slot = v.map_or(0, |v| v as u16);
+    }
+    Ok(out)
+}
+
+fn goods<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<GoodRead>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        #[serde(deserialize_with = "de::byte::<0, 99, _>")]
+        price: u8,
+        /// Whether producing it needs an occupied production building (S000:L472: corn not).
+        needs_building: bool,
+        /// Its colour on the play screen.
+        colour: Colour,
+        #[serde(deserialize_with = "by_count::<0, 200, _>")]
+        barrels: PerPlayers<u8>,
+        #[serde(deserialize_with = "by_count::<0, 40, _>")]
+        plantations: PerPlayers<u8>,
+    }
+    let table = Located::<Entries<Entry>>::deserialize(d)?;
+    let n = table.value.0.len();
+    if n == 0 || n > MAX_GOODS {
+        de::reject(table.origin, format!("expected 1 to {MAX_GOODS} goods, found {n}"))?;
+    }
+    let mut out = Vec::new();
+    for (name, g) in table.value.0.into_iter().take(MAX_GOODS) {
+        let word = name.value.starts_with(|c: char| c.is_ascii_lowercase())
+            && name.value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        if !word || RESERVED.contains(&name.value.as_str()) {
+            let message = format!(
+                "good name `{}` must be a lowercase word (letters, digits, `-`, `_`, starting with a letter) other than {}: actions name goods",
+                name.value,
+                RESERVED.join(", ")
+            );
+            de::reject(name.origin, message)?;
         }
+        out.push(GoodRead {
+            def: GoodDef { name: name.value, colour: g.colour },
+            price: g.price,
+            needs_building: g.needs_building,
+            barrels: g.barrels,
+            plantations: g.plantations,
+        });
     }
+    Ok(out)
+}
 
-    let r = &raw.rules;
-    let coins_on_unchosen_roles = r.coins_on_unchosen_roles.value as u8;
-    let trading_house_spaces = r.trading_house_spaces.value as u8;
-    let free_barrels = r.free_barrels.value as u8;
-    let ship_refill_minimum_per_player = r.ship_refill_minimum_per_player.value as u8;
-    let captain_may_decline_last_vp = r.captain_may_decline_last_vp;
-    let tiebreaks = raw.scoring.tiebreaks.value.clone();
-    if let Some(t) = tiebreaks.iter().enumerate().find(|(i, t)| tiebreaks[..*i].contains(t)) {
-        d.error(raw.scoring.tiebreaks.origin, format!("a tie-break is listed twice ({})", t.0 + 1));
+fn starting_plantations<'de, D: Deserializer<'de>>(d: D) -> Result<PerPlayers<Option<Vec<Good>>>, D::Error> {
+    let table = PerCount::<Names>::deserialize(d)?;
+    let head = Head::get();
+    let good_of = |name: &str| head.goods.iter().position(|g| g == name).map(Good::at);
+    let lists = de::checked(|d| {
+        de::per_players_with(&table, head.counts(), d, |names, d| {
+            let found: Vec<Option<Good>> = names.value.iter().map(|n| good_of(&n.value)).collect();
+            if found.iter().any(Option::is_none) {
+                let listed: Vec<&str> = names.value.iter().map(|n| n.value.as_str()).collect();
+                d.error(names.origin, format!("unknown good in {listed:?}: expected {}", head.goods.join(", ")));
+                return None;
+            }
+            Some(found.into_iter().flatten().collect::<Vec<Good>>())
+        })
+    })?;
+    let mut out = PerPlayers::<Option<Vec<Good>>>::default();
+    for (slot, v) in out.iter_mut().zip(lists.unwrap_or_default()) {
+        *slot = v;
     }
+    Ok(out)
+}
 
-    if raw.roles.value.len() > MAX_ROLES {
-        d.error(raw.roles.origin, format!("at most {MAX_ROLES} roles"));
+fn ships<'de, D: Deserializer<'de>>(d: D) -> Result<PerPlayers<Vec<u8>>, D::Error> {
+    let table = PerCount::<Ints>::deserialize(d)?;
+    let lists = de::checked(|d| {
+        de::per_players_with(&table, Head::get().counts(), d, |caps, d| {
+            let caps: Option<Vec<u8>> = caps.value.iter().map(|c| int(c, 1..=30, d)).collect();
+            let caps = caps?;
+            let mut sorted = caps.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            if sorted.len() != caps.len() || caps.is_empty() || caps.len() > MAX_SHIPS {
+                d.error(
+                    table.origin,
+                    format!("expected 1 to {MAX_SHIPS} ships of different capacities (actions name ships by capacity)"),
+                );
+                return None;
+            }
+            Some(caps)
+        })
+    })?;
+    let mut out = PerPlayers::<Vec<u8>>::default();
+    for (slot, v) in out.iter_mut().zip(lists.unwrap_or_default()) {
+        *slot = v.unwrap_or_default();
     }
+    Ok(out)
+}
+
+fn tiebreaks<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<crate::role_kind::TieBreak>, D::Error> {
+    let list = Located::<Vec<crate::role_kind::TieBreak>>::deserialize(d)?;
+    let t = &list.value;
+    if let Some((i, _)) = t.iter().enumerate().find(|(i, x)| t[..*i].contains(x)) {
+        de::reject(list.origin, format!("a tie-break is listed twice ({})", i + 1))?;
+    }
+    Ok(list.value)
+}
+
+fn roles<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Role>, D::Error> {
+    #[derive(Deserialize)]
+    struct Entry {
+        id: Located<String>,
+        kind: RoleKind,
+        privilege: Int<0, 10>,
+        players: Ints,
+    }
+    let list = Located::<Vec<Located<Entry>>>::deserialize(d)?;
+    if list.value.len() > MAX_ROLES {
+        de::reject(list.origin, format!("at most {MAX_ROLES} roles"))?;
+    }
+    let counts = Head::get().counts();
     let mut roles: Vec<Role> = Vec::new();
-    for item in raw.roles.value.iter().take(MAX_ROLES) {
+    for item in list.value.iter().take(MAX_ROLES) {
         let r = &item.value;
-        let (id, privilege) = (de::id(&r.id, d), get(&r.privilege));
-        let players = de::player_counts(&r.players, counts.clone(), d).map(|l| l.iter().fold(0u8, |m, &p| m | 1 << p));
-        let (Some(id), Some(privilege), Some(players)) = (id, privilege, players) else { continue };
+        let id = de::checked(|d| de::id(&r.id, d).map(str::to_string))?;
+        let players = de::checked(|d| de::player_counts(&r.players, counts.clone(), d))?
+            .map(|l| l.iter().fold(0u8, |m, &p| m | 1 << p));
+        let (Some(id), Some(privilege), Some(players)) = (id, get(&r.privilege), players) else { continue };
         if roles.iter().any(|o| o.id == id) {
-            d.error(item.origin, format!("duplicate role id `{id}`"));
+            de::reject(item.origin, format!("duplicate role id `{id}`"))?;
         }
-        let kind = r.kind;
-        roles.push(Role { id: id.to_string(), kind, privilege, players, twins_before: 0 });
+        roles.push(Role { id, kind: r.kind, privilege, players, twins_before: 0 });
     }
     for r in 0..roles.len() {
         roles[r].twins_before = (0..r)
             .filter(|&o| roles[o].kind == roles[r].kind && roles[o].privilege == roles[r].privilege)
             .fold(0u16, |m, o| m | (1 << o));
     }
+    Ok(roles)
+}
 
-    if raw.buildings.value.len() > MAX_BUILDINGS {
-        d.error(raw.buildings.origin, format!("at most {MAX_BUILDINGS} buildings"));
+/// A building as the TOML writes it; [`building`] checks its parts together.
+#[derive(Deserialize)]
+struct BuildingEntry {
+    id: Located<String>,
+    #[serde(rename = "type")]
+    ty: Located<BuildingType>,
+    /// City spaces; a building without it takes one.
+    spaces: Option<Located<i64>>,
+    cost: Int<0, 99>,
+    vp: Int<0, 99>,
+    column: Int<0, { MAX_SPACES as i64 }>,
+    circles: Int<0, 3>,
+    copies: PerCount<Located<i64>>,
+    /// Production buildings only.
+    #[serde(deserialize_with = "good_named")]
+    produces: Option<Located<Good>>,
+    scale: Option<Located<Scale>>,
+    /// Violet buildings only.
+    effect: Option<Located<Effect>>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum BuildingType {
+    Production,
+    Violet,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum Scale {
+    Small,
+    Normal,
+}
+
+fn buildings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Building>, D::Error> {
+    let list = Located::<Vec<Located<BuildingEntry>>>::deserialize(d)?;
+    if list.value.len() > MAX_BUILDINGS {
+        de::reject(list.origin, format!("at most {MAX_BUILDINGS} buildings"))?;
     }
+    let head = Head::get();
     let mut buildings: Vec<Building> = Vec::new();
-    for item in raw.buildings.value.iter().take(MAX_BUILDINGS) {
-        if let Some(b) = building(&item.value, item.origin, counts.clone(), city_spaces, d) {
-            if buildings.iter().any(|o| o.id == b.id) {
-                d.error(item.origin, format!("duplicate building id `{}`", b.id));
-            }
-            // A group of the mayor's notation is a good or a building: never both.
-            if good_of(&b.id).is_some() {
-                d.error(
-                    item.origin,
-                    format!("building id `{}` is the name of a good: actions could not tell them apart", b.id),
-                );
-            }
-            buildings.push(b);
+    for item in list.value.iter().take(MAX_BUILDINGS) {
+        let read = de::checked(|d| building(&item.value, item.origin, head.counts(), head.city_spaces, d))?;
+        let Some(b) = read else { continue };
+        if buildings.iter().any(|o| o.id == b.id) {
+            de::reject(item.origin, format!("duplicate building id `{}`", b.id))?;
         }
+        // A group of the mayor's notation is a good or a building: never both.
+        if head.goods.contains(&b.id) {
+            let message = format!("building id `{}` is the name of a good: actions could not tell them apart", b.id);
+            de::reject(item.origin, message)?;
+        }
+        buildings.push(b);
     }
-    cross_check(tree, &goods, &roles, &setup, counts.clone(), before, d);
-    let effects_present = buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
-    (d.len() == before).then_some(Rules {
-        min_players,
-        max_players,
-        island_spaces,
-        city_spaces,
-        goods,
-        price,
-        needs_building,
-        setup,
-        face_up_extra,
-        coins_on_unchosen_roles,
-        trading_house_spaces,
-        free_barrels,
-        ship_refill_minimum_per_player,
-        captain_may_decline_last_vp,
-        tiebreaks,
-        roles,
-        buildings,
-        effects_present,
-        extension: crate::extension::Hook::none(),
-    })
+    Ok(buildings)
+}
+
+/// A good by its name among the ruleset's `[goods.*]`; an unknown name is reported and
+/// stands in as the first good, at [`Origin::REPORTED`].
+fn good_named<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Located<Good>>, D::Error> {
+    let Some(name) = Option::<Located<String>>::deserialize(d)? else { return Ok(None) };
+    let goods = Head::get().goods;
+    if let Some(i) = goods.iter().position(|g| *g == name.value) {
+        return Ok(Some(Located { value: Good::at(i), origin: name.origin }));
+    }
+    let quoted: Vec<String> = goods.iter().map(|g| format!("`{g}`")).collect();
+    let hint = rulesmith_core::suggest::hint(&name.value, goods.iter().map(String::as_str));
+    de::reject(name.origin, format!("unknown value `{}`: expected one of {}{hint}", name.value, quoted.join(", ")))?;
+    Ok(Some(Located { value: Good::at(0), origin: Origin::REPORTED }))
 }
 
 fn building(
-    b: &crate::raw::Building,
-    at: rulesmith_core::ruleset::Origin,
+    b: &BuildingEntry,
+    at: Origin,
     counts: std::ops::RangeInclusive<usize>,
     city: u8,
     d: &mut Diagnostics,
 ) -> Option<Building> {
-    use crate::raw::{BuildingType, Scale};
     let id = de::id(&b.id, d).map(str::to_string);
     let spaces = match &b.spaces {
         Some(s) => int(s, 1..=i64::from(city.max(1)), d),
@@ -374,14 +597,14 @@ fn building(
     });
     let (kind, effect) = match b.ty.value {
         // A wrong type (reported) stands in: nothing depends on it.
-        _ if b.ty.origin == rulesmith_core::ruleset::Origin::REPORTED => (None, None),
+        _ if b.ty.origin == Origin::REPORTED => (None, None),
         BuildingType::Production => {
             if let Some(e) = &b.effect {
                 d.error(e.origin, "a production building has no `effect`: it produces its good");
             }
             let kind = match (&b.produces, &b.scale) {
                 // An unknown good (reported while reading) stands in: nothing depends on it.
-                (Some(good), _) if good.origin == rulesmith_core::ruleset::Origin::REPORTED => None,
+                (Some(good), _) if good.origin == Origin::REPORTED => None,
                 (Some(good), Some(scale)) => {
                     Some(BuildingKind::Production { good: good.value, small: scale.value == Scale::Small })
                 }

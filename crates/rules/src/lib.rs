@@ -20,8 +20,8 @@
 //!   game's typed rules read themselves with no raw copy, each field by its range or its
 //!   own reader (`byte`, `num`, `per_players_byte`, `reject`, `checked`), names looked up
 //!   as they are read (`with_context`, `lookup`), the checks across sections after:
-//!   Mundo 163's, Santiago de Cuba's, the expansion's `[draft]`, Puerto Rico's effects;
-//!   Puerto Rico's other rules (`raw.rs`) still read strict raw structs first.
+//!   every game's rules (Puerto Rico's, Santiago de Cuba's, Mundo 163's, the expansion's
+//!   `[draft]`, the toy game's).
 //! - [`names`]: the ruleset's names in state JSON, given to the serde pass itself
 //!   (`Id`, `Every`, `Given`: Santiago de Cuba, Mundo 163; Puerto Rico's building ids).
 //! - [`game`]: the narrow interface every game implements ([`Game`]): setup, who is to

@@ -581,7 +581,7 @@ fn extension_tiles_need_an_extension() {
     assert!(v.get("held_tiles").is_none() && v.pointer("/players/0/extension_tiles").is_none(), "{v}");
 }
 
-/// The ruleset is read into strict raw structs and validated in one step: a role without
+/// The ruleset's sections read themselves, checks across them after: a role without
 /// its `players` is refused (it used to vanish silently), and every problem of a broken
 /// building is reported at its place.
 #[test]
