@@ -82,7 +82,7 @@ fn validate_reports_ok_or_every_problem() {
 
 #[test]
 fn diagnostics_of_broken_rulesets() {
-    for name in ["unknown-key", "syntax", "wrong-type", "loop-a"] {
+    for name in ["unknown-key", "syntax", "wrong-type", "loop-a", "mundo-demands", "santiago-flowers"] {
         let file = format!("tests/fixtures/broken/{name}.toml");
         let o = expect(&["validate", &file], 2);
         insta::assert_snapshot!(format!("validate_{name}"), o.stderr);

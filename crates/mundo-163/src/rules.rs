@@ -670,11 +670,12 @@ fn cities<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<City>, D::Error> {
             let found = c.demands.value.len();
             de::reject(c.demands.origin, format!("a city demands at most {MAX_DEMANDS} goods, found {found}"))?;
         }
-        // The first unknown demand is reported, the list read no further.
+        // Every unknown demand is reported; the known ones are kept so later checks still run.
         let mut demands = Vec::new();
         for g in &c.demands.value {
-            let Some(g) = good(g)? else { break };
-            demands.push(g);
+            if let Some(g) = good(g)? {
+                demands.push(g);
+            }
         }
         let id = de::checked(|d| de::id(&c.id, d).map(str::to_string))?.unwrap_or_default();
         if !id.is_empty() && !is_word(&id) {

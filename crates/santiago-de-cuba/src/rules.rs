@@ -610,14 +610,17 @@ fn flowers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<FlowerColour>, D::Erro
         spaces: Int<1, { MAX_BUILDINGS as i64 }>,
     }
     let list = Located::<Vec<Located<Entry>>>::deserialize(d)?;
-    let mut seen = vec!["transparent".to_string()];
+    let mut seen = Vec::new();
     let mut out = Vec::new();
     for f in counted(&list, MAX_FLOWERS, "flower colours")? {
         let f = &f.value;
-        if f.id.value == "transparent" {
+        // Reported once here, not again as a duplicate.
+        let id = if f.id.value == "transparent" {
             de::reject(f.id.origin, "`transparent` is the reserved flower of citizens that send the pawn nowhere")?;
-        }
-        let id = check_id(&f.id, &mut seen, "flower")?;
+            f.id.value.clone()
+        } else {
+            check_id(&f.id, &mut seen, "flower")?
+        };
         let spaces = f.spaces.get().unwrap_or(1) as u8;
         out.push(FlowerColour { id, spaces });
     }
@@ -654,7 +657,8 @@ fn citizens<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Citizen>, D::Error> {
             _ if c.flower.value == "transparent" => Flower::Transparent,
             Some(i) => Flower::Colour(i as u8),
             None => {
-                let known = head.flowers.iter().map(String::as_str);
+                // `transparent` as a colour id is reported where the colours are read.
+                let known = head.flowers.iter().map(String::as_str).filter(|f| *f != "transparent");
                 let hint = rulesmith_core::suggest::hint(&c.flower.value, known.clone().chain(["transparent"]));
                 let (v, known) = (&c.flower.value, known.collect::<Vec<_>>().join(", "));
                 let message = format!("unknown flower `{v}`: expected `transparent` or one of {known}{hint}");
