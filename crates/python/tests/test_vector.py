@@ -7,16 +7,17 @@ import pytest
 import rulesmith
 from rulesmith import Ruleset, game_seed
 from rulesmith._episodes import win_share
-from rulesmith.vector import VectorEnv, random_actions
+from rulesmith.vector import Batch, VectorEnv, random_actions
 
 
 def _batches(env, steps, rng_seed=0):
     rng = np.random.default_rng(rng_seed)
     b = env.reset()
-    out = [b]
+    # Copies: each step overwrites the batch's arrays.
+    out = [Batch(*(x.copy() for x in b))]
     for _ in range(steps):
         b = env.step(random_actions(b.action_mask, rng))
-        out.append(b)
+        out.append(Batch(*(x.copy() for x in b)))
     return out
 
 
