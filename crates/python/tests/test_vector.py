@@ -95,6 +95,24 @@ def test_seeds_reproduce_and_reset_restarts_the_run():
     assert not np.array_equal(other.observation, first.observation)
 
 
+def test_batches_are_read_only_views_overwritten_in_place():
+    env = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1)
+    b = env.reset()
+    first = b.observation.copy()
+    assert not b.observation.flags.writeable and not b.action_mask.flags.writeable
+    with pytest.raises(ValueError):
+        b.observation[0, 0] = 1.0
+    again = env.step(random_actions(b.action_mask, np.random.default_rng(0)))
+    assert again is b and not np.array_equal(b.observation, first)
+    # The arrays keep the env's memory alive.
+    obs = b.observation
+    del env, b, again
+    import gc
+
+    gc.collect()
+    assert obs.shape[0] == 3 and np.isfinite(obs).all()
+
+
 def test_threads_give_the_same_batches_as_one_thread():
     single = _batches(VectorEnv("puerto-rico", players=4, num_envs=7, seed=2), 900)
     env = VectorEnv("puerto-rico", players=4, num_envs=7, seed=2, num_threads=3)
