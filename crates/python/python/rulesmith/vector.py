@@ -51,6 +51,7 @@ from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
 
 
 _ndarray = np.ndarray
+_I64 = np.dtype(np.int64)
 
 
 class Batch(NamedTuple):
@@ -127,9 +128,10 @@ class VectorEnv:
         """Plays ``actions[k]`` (an action id set in row ``k`` of the mask) in env ``k``, for every
         ``k``; an id not legal raises ``ValueError`` naming the env and the id (nothing is played)."""
         a = actions if type(actions) is _ndarray else np.asarray(actions)
-        if a.shape != self._row_shape or a.dtype.kind not in "iu":
-            raise ValueError(f"actions: expected {self.num_envs} integer action ids, got shape {a.shape} of {a.dtype}")
-        if a.dtype.kind == "u" and a.itemsize == 8 and a.max(initial=0) > 2**63 - 1:
+        dtype = a.dtype
+        if a.shape != self._row_shape or (dtype is not _I64 and dtype.kind not in "iu"):
+            raise ValueError(f"actions: expected {self.num_envs} integer action ids, got shape {a.shape} of {dtype}")
+        if dtype is not _I64 and dtype.kind == "u" and dtype.itemsize == 8 and a.max(initial=0) > 2**63 - 1:
             k = int(np.argmax(a > 2**63 - 1))
             raise ValueError(f"env {k}: action id {int(a[k])} is not an action id (0 to {self.action_count - 1})")
         # Into the env's own buffer (int64); Rust checks each id's range and legality.
