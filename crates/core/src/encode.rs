@@ -132,16 +132,33 @@ impl<A: Copy + Eq + Hash> ActionSpace<A> {
 /// Every method is `#[inline]`: the games' encoders call them once per feature, and a call
 /// per feature cost more than the feature (issue 31). A one-hot clears its block at once
 /// and sets one number; [`Features::zeros`] and [`Features::set`] let an encoder clear a
-/// block and fill only its non-zero features (a seat's buildings).
+/// block and fill only its non-zero features (a seat's buildings). A run of small one-hots
+/// clears its blocks in one go with [`Features::clear_ahead`] (a clear each was a call to
+/// `memset` for a handful of numbers).
 pub struct Features<'a> {
     out: &'a mut [f32],
     at: usize,
+    /// The features before this one are cleared already ([`Features::clear_ahead`]).
+    cleared: usize,
 }
 
 impl<'a> Features<'a> {
     #[inline]
     pub fn new(out: &'a mut [f32]) -> Self {
-        Features { out, at: 0 }
+        Features { out, at: 0, cleared: 0 }
+    }
+    /// Clears the next `n` features at once, so that the one-hots and zeros among them need
+    /// not, and a [`Features::block`] among them starts at 0. Every one of the `n` must be
+    /// the layout's: the conformance suite's check for writes past the names catches an `n`
+    /// that runs past its end.
+    #[inline]
+    pub fn clear_ahead(&mut self, n: usize) {
+        let end = self.at.saturating_add(n);
+        let len = self.out.len();
+        if let Some(block) = self.out.get_mut(self.at.min(len)..end.min(len)) {
+            block.fill(0.0);
+        }
+        self.cleared = self.cleared.max(end);
     }
     /// The next feature.
     #[inline]
@@ -193,15 +210,17 @@ impl<'a> Features<'a> {
     #[inline]
     pub fn zeros(&mut self, n: usize) {
         let end = self.at.saturating_add(n);
-        let len = self.out.len();
-        if let Some(block) = self.out.get_mut(self.at.min(len)..end.min(len)) {
-            block.fill(0.0);
+        if end > self.cleared {
+            let len = self.out.len();
+            if let Some(block) = self.out.get_mut(self.at.min(len)..end.min(len)) {
+                block.fill(0.0);
+            }
         }
         self.at = end;
     }
-    /// The next `n` features as a slice to fill (every entry: it is not cleared), the part
-    /// past the buffer's end left out: an encoder writing a block through it pays one
-    /// bounds check for the block.
+    /// The next `n` features as a slice to fill (every entry, unless
+    /// [`Features::clear_ahead`] cleared them), the part past the buffer's end left out: an
+    /// encoder writing a block through it pays one bounds check for the block.
     #[inline]
     pub fn block(&mut self, n: usize) -> &mut [f32] {
         let len = self.out.len();

@@ -35,7 +35,7 @@
 //! `seatN.road.A-B`.
 
 use crate::action::{Action, Track};
-use crate::rules::{NONE, Rules};
+use crate::rules::{MAX_TILES, NONE, Rules};
 use crate::state::{End, PHASE_NAMES, RESIDENT_BIT, State};
 use rulesmith_core::Seat;
 use rulesmith_core::encode::{Features, Names};
@@ -144,11 +144,55 @@ fn tile_hot(f: &mut Features<'_>, tiles: usize, t: u8) {
     f.one_hot(tiles, (t != NONE).then_some(usize::from(t)));
 }
 
+/// Calls `write(i, v)` for each `v` of `values` that is not 0, eight at a time: most are
+/// 0, and [`Features::clear_ahead`] cleared the block.
+#[inline]
+fn nonzero(values: &[u8], mut write: impl FnMut(usize, u8)) {
+    let chunks = values.chunks_exact(8);
+    let rest = chunks.remainder();
+    for (w, chunk) in chunks.enumerate() {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else { continue };
+        let mut word = u64::from_le_bytes(bytes);
+        while word != 0 {
+            let i = word.trailing_zeros() as usize / 8;
+            write(8 * w + i, bytes[i]);
+            word &= !(0xff << (8 * i));
+        }
+    }
+    let first = values.len() - rest.len();
+    for (i, &v) in rest.iter().enumerate() {
+        if v != 0 {
+            write(first + i, v);
+        }
+    }
+}
+
+/// Sets `block[stride · i]` to 1 for each bit `i` set in `words` (bit `b` of word `w` is
+/// `i = 64 w + b`); past the block's end nothing.
+#[inline]
+fn ones(words: &[u64], block: &mut [f32], stride: usize) {
+    for (w, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            if let Some(x) = block.get_mut(stride * (64 * w + bits.trailing_zeros() as usize)) {
+                *x = 1.0;
+            }
+            bits &= bits - 1;
+        }
+    }
+}
+
 /// Writes `seat`'s observation of `s` (see the module docs). Mundo 163 hides nothing
 /// from one seat that another sees: the same for every seat.
+///
+/// The per-tile and per-edge features are most of the 2,895 numbers at 4 players and most
+/// of them are 0: only those that are not are written (a seat's roads and settlements bit
+/// by bit, its residents and the loose goods eight tiles or goods at a time), into the
+/// blocks [`Features::clear_ahead`] cleared. The deck's backs and the row's types are counted in
+/// one pass each.
 pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
     let mut f = Features::new(out);
-    let (tiles, ng) = (r.tiles(), r.goods.len());
+    let (tiles, ng, nt) = (r.tiles(), r.goods.len(), r.terrains.len());
     let players = usize::from(s.players);
     f.push(s.round);
     let over = s.phase == crate::state::Phase::Over;
@@ -158,12 +202,24 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
     }
     f.flag(s.end == End::DeliveredGoods);
     f.flag(s.end == End::RoundLimit);
-    for t in 0..tiles {
-        f.one_hot(r.terrains.len(), s.terrain.get(t).map(|&x| usize::from(x)));
-        let loose = s.loose.get(t).copied().unwrap_or_default();
-        for g in 0..ng {
-            f.push(loose.get(g).copied().unwrap_or(0));
+    // Each tile: its terrain (one-hot) and the goods lying loose on it.
+    let per_tile = nt + ng;
+    f.clear_ahead(tiles * per_tile);
+    let block = f.block(tiles * per_tile);
+    for t in 0..tiles.min(MAX_TILES) {
+        let terrain = usize::from(s.terrain[t]);
+        if terrain < nt
+            && let Some(x) = block.get_mut(per_tile * t + terrain)
+        {
+            *x = 1.0;
         }
+        nonzero(&s.loose[t], |g, v| {
+            if g < ng
+                && let Some(x) = block.get_mut(per_tile * t + nt + g)
+            {
+                *x = f32::from(v);
+            }
+        });
     }
     for (c, city) in r.cities.iter().enumerate() {
         f.push(s.city_stock.get(c).copied().unwrap_or(0));
@@ -172,16 +228,35 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
             f.flag(covered.is_covered(i));
         }
     }
-    // The deck: its size and its cards' backs (public); not which cards.
+    // The deck: its size and its cards' backs (public); not which cards. Backs are
+    // counted in one pass and written lowest first (as `backs` lists them).
     let deck = s.deck();
     f.push(deck.len() as u32);
-    for b in backs(r) {
-        f.push(deck.iter().filter(|&&k| r.privileges.get(usize::from(k)).is_some_and(|p| p.back == b)).count() as u32);
+    let (mut present, mut per_back) = ([0u64; 4], [0u8; 256]);
+    for p in &r.privileges {
+        present[usize::from(p.back / 64)] |= 1 << (p.back % 64);
     }
-    let row = s.row();
+    for &k in deck {
+        if let Some(p) = r.privileges.get(usize::from(k)) {
+            per_back[usize::from(p.back)] += 1;
+        }
+    }
+    for (w, &word) in present.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            f.push(per_back[64 * w + bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+    }
+    // The row: each type's cards, and those among the free ones, counted in one pass.
+    let (mut in_row, mut free) = ([0u8; 256], [0u8; 256]);
+    for (i, &k) in s.row().iter().enumerate() {
+        in_row[usize::from(k)] += 1;
+        free[usize::from(k)] += u8::from(i < usize::from(s.free));
+    }
     for k in 0..r.privileges.len() {
-        f.push(row.iter().filter(|&&x| usize::from(x) == k).count() as u32);
-        f.push(row.iter().take(usize::from(s.free)).filter(|&&x| usize::from(x) == k).count() as u32);
+        let (a, b) = if k < 256 { (in_row[k], free[k]) } else { (0, 0) };
+        f.extend([a, b]);
     }
     tile_hot(&mut f, tiles, s.turn.purchase_from);
     f.flag(s.turn.free_road_used);
@@ -194,7 +269,11 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
         }
         f.flag(bits & RESIDENT_BIT != 0);
     }
+    // A seat's features, cleared at once: most are 0, and only those that are not are
+    // written below.
+    let seat_len = 1 + r.cities.len() + 2 + r.privileges.len() + 3 + ng + tiles + 2 + ng + 4 * tiles + r.edges.len();
     for p in s.p.iter() {
+        f.clear_ahead(seat_len);
         f.push(p.money);
         let capital_city = r.map.hexes.get(usize::from(p.capital)).map(|h| h.city).filter(|&c| c != NONE);
         f.one_hot(r.cities.len(), capital_city.map(usize::from));
@@ -215,14 +294,17 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
         for g in 0..ng {
             f.push(p.trolley.goods.get(g).copied().unwrap_or(0));
         }
-        for t in 0..tiles {
-            f.flag(t < 64 && p.settlements & (1 << t) != 0);
-            f.push(p.active.get(t).copied().unwrap_or(0));
-            f.push(p.moved.get(t).copied().unwrap_or(0));
-            f.push(p.exhausted.get(t).copied().unwrap_or(0));
+        // Each tile: settlement, active, moved, exhausted (a tile past the map's falls
+        // outside the block).
+        let block = f.block(4 * tiles);
+        ones(&[p.settlements], block, 4);
+        for (k, counts) in [&p.active, &p.moved, &p.exhausted].into_iter().enumerate() {
+            nonzero(&counts[..], |t, v| {
+                if let Some(x) = block.get_mut(4 * t + 1 + k) {
+                    *x = f32::from(v);
+                }
+            });
         }
-        for e in 0..r.edges.len() {
-            f.flag(p.has_road(e as u8));
-        }
+        ones(&p.roads, f.block(r.edges.len()), 1);
     }
 }

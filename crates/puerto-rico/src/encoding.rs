@@ -231,11 +231,6 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     n.into_vec()
 }
 
-/// The most a seat's features before its buildings take: two flags and the captain's,
-/// doubloons, VP; goods, plantations and occupied plantations (one each per good); quarries,
-/// occupied quarries, extension tiles, San Juan.
-const SEAT_HEAD_MAX: usize = 5 + 3 * MAX_GOODS + 4;
-
 fn goods(rules: &Rules, f: &mut Features<'_>, v: ByGood<u8>) {
     for (x, g) in f.block(rules.good_count()).iter_mut().zip(v.0) {
         *x = f32::from(g);
@@ -248,10 +243,24 @@ fn good_mask(rules: &Rules, f: &mut Features<'_>, mask: u8) {
     }
 }
 
+/// The stack's tiles of each good ([`crate::state::Stack::counts`]), counted in a byte lane
+/// per good of one word: an add a tile in a register, where an increment in memory waits for
+/// the last one to the same good. The stack holds at most `MAX_PLANTATIONS` (96) tiles:
+/// no lane carries into the next.
+fn stack_counts(s: &State) -> ByGood<u8> {
+    let mut lanes = 0u64;
+    for g in s.stack.as_slice() {
+        lanes += 1 << (8 * (g.index() % MAX_GOODS));
+    }
+    ByGood(lanes.to_le_bytes())
+}
+
 /// Writes `seat`'s observation of `s` (see the module docs).
 pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     let players = s.player_count();
     f.push(s.round);
+    // The seat and phase one-hots, cleared at once.
+    f.clear_ahead(3 * players + PHASES.len());
     let to_move = (s.phase != Phase::GameOver).then_some(usize::from(s.current));
     f.one_hot(players, Some(usize::from(s.governor)));
     f.one_hot(players, to_move);
@@ -274,7 +283,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     // goods are hidden: only how many tiles of each good nobody has seen (as the seat's
     // view shows).
     let hidden = crate::board::hidden_held_tiles(rules, s);
-    let mut unseen = s.stack.counts();
+    let mut unseen = stack_counts(s);
     if hidden {
         for g in rules.goods() {
             unseen[g] += s.held_tiles[g];
@@ -289,6 +298,8 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
         pair[0] = f32::from(s.buildings.get(i).copied().unwrap_or(0));
         pair[1] = f32::from(u8::from(s.in_game(i)));
     }
+    f.clear_ahead(ship_count(rules, players) * (2 + rules.good_count()));
+    f.clear_ahead(ship_count(rules, players) * (2 + rules.good_count()));
     for k in 0..ship_count(rules, players) {
         let ship = s.ships().get(k).copied().unwrap_or_default();
         f.push(ship.capacity());
@@ -312,33 +323,38 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     // Each seat's features as one block: a head, then its buildings (cleared, then the
     // dozen at most it built).
     let nb = rules.buildings.len();
-    let n = rules.good_count();
+    let n = rules.good_count().min(MAX_GOODS);
     let head_len = 5 + 3 * n + 4;
     let loading = matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege);
     for (i, p) in s.players.iter().enumerate() {
         let bit = 1 << i;
-        let mut head = [0f32; SEAT_HEAD_MAX];
+        let block = f.block(head_len + 2 * nb);
+        let Some((head, city)) = block.split_at_mut_checked(head_len) else {
+            // The buffer ends within the head (shorter than the layout): nothing of this
+            // seat or after it fits whole; what does is left at 0.
+            continue;
+        };
         head[0] = f32::from(u8::from(s.hacienda_used & bit != 0));
         head[1] = f32::from(u8::from(s.wharf_used & bit != 0));
         // Each seat's own flag (it read the observer's for every seat before).
         head[2] = f32::from(u8::from(loading && s.captain_round.has_passed(i as Seat)));
         head[3] = f32::from(p.doubloons);
         head[4] = if i == usize::from(seat) { f32::from(p.vp) } else { 0.0 };
-        for g in rules.goods() {
-            let k = g.index();
-            head[5 + k] = f32::from(p.goods[g]);
-            head[5 + n + k] = f32::from(p.plantations[g]);
-            head[5 + 2 * n + k] = f32::from(p.plantations_occupied[g]);
+        let (goods, rest) = head[5..].split_at_mut(n);
+        let (plantations, rest) = rest.split_at_mut(n);
+        let (occupied, tail) = rest.split_at_mut(n);
+        for (k, ((x, y), z)) in goods.iter_mut().zip(plantations.iter_mut()).zip(occupied.iter_mut()).enumerate() {
+            let g = Good::at(k);
+            *x = f32::from(p.goods[g]);
+            *y = f32::from(p.plantations[g]);
+            *z = f32::from(p.plantations_occupied[g]);
         }
-        head[5 + 3 * n] = f32::from(p.quarries);
-        head[6 + 3 * n] = f32::from(p.quarries_occupied);
-        head[7 + 3 * n] = f32::from(p.extension_tiles);
-        head[8 + 3 * n] = f32::from(p.san_juan);
-        let block = f.block(head_len + 2 * nb);
-        let (front, city) = block.split_at_mut(head_len.min(block.len()));
-        for (x, v) in front.iter_mut().zip(head) {
-            *x = v;
-        }
+        tail.copy_from_slice(&[
+            f32::from(p.quarries),
+            f32::from(p.quarries_occupied),
+            f32::from(p.extension_tiles),
+            f32::from(p.san_juan),
+        ]);
         city.fill(0.0);
         for c in p.city.iter() {
             let b = 2 * usize::from(c.building);

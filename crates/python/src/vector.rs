@@ -1,5 +1,6 @@
-//! `VectorEnv`: N games stepped per call, in Rust, into flat buffers that Python wraps
-//! with `numpy.frombuffer` (no numpy crate: the buffers are `bytes`).
+//! `VectorEnv`: N games stepped per call, in Rust, into buffers that Python reads as numpy
+//! arrays without a copy (no numpy crate, no buffer protocol: the abi3 wheel for Python 3.9
+//! lacks it; each buffer's address, shape and type go to numpy's `__array_interface__`).
 //!
 //! Env `k` plays games `k`, `k + N`, `k + 2N`, … of the run seeded `seed` (game seeds
 //! `game_seed(seed, k + j·N)`), so with one env the games are those of
@@ -10,11 +11,11 @@
 use super::{SimulationError, load, share};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use rulesmith::core::Seat;
-use rulesmith::core::batch::{Batch, BatchError, BatchOptions, Buffers};
+use rulesmith::core::batch::{Batch, BatchError, BatchOptions};
 use rulesmith::core::bots::BotSpec;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 fn py_err(e: BatchError) -> PyErr {
     match e {
@@ -26,50 +27,23 @@ fn py_err(e: BatchError) -> PyErr {
 /// N games of one ruleset stepped together (see the module docs of `rulesmith.vector`).
 #[pyclass(module = "rulesmith._rulesmith")]
 pub(crate) struct VectorEnv {
-    /// Behind a lock so that the class is `Sync`; one call steps at a time.
+    /// Behind a lock so that the class is `Sync`; one call steps at a time. Its buffers
+    /// never move (allocated once by `Batch::new`): numpy's arrays view them.
     batch: Mutex<Batch<'static>>,
+    /// The next step's action ids, one per env, written by numpy through its address
+    /// (atomics: memory another writer changes between calls).
+    actions: Box<[AtomicI64]>,
+    /// The ids as the batch takes them (kept: no allocation a step).
+    ids: Mutex<Vec<u32>>,
 }
 
-fn f32_bytes<'py>(py: Python<'py>, v: &[f32]) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, v.len() * 4, |buf| {
-        for (c, x) in buf.chunks_exact_mut(4).zip(v) {
-            c.copy_from_slice(&x.to_le_bytes());
-        }
-        Ok(())
-    })
-}
-
-/// `(obs, mask, to_move, reward, terminated, final_obs)`; `final_obs` is `None` when no
-/// game ended in the step (it would be all zeros: not worth a copy each step).
-type PyBatch<'py> = (
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Option<Bound<'py, PyBytes>>,
-);
+/// One buffer as numpy's `__array_interface__` describes it: name, address, shape, type
+/// string, read-only.
+type View = (&'static str, usize, Vec<usize>, &'static str, bool);
 
 impl VectorEnv {
     fn lock(&self) -> std::sync::MutexGuard<'_, Batch<'static>> {
         self.batch.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn batch<'py>(py: Python<'py>, b: &Buffers) -> PyResult<PyBatch<'py>> {
-        let to_move = PyBytes::new_with(py, b.to_move.len() * 8, |buf| {
-            for (c, x) in buf.chunks_exact_mut(8).zip(&b.to_move) {
-                c.copy_from_slice(&x.to_le_bytes());
-            }
-            Ok(())
-        })?;
-        Ok((
-            f32_bytes(py, &b.obs)?,
-            PyBytes::new(py, &b.mask),
-            to_move,
-            f32_bytes(py, &b.reward)?,
-            PyBytes::new(py, &b.terminated),
-            if b.terminated.contains(&1) { Some(f32_bytes(py, &b.final_obs)?) } else { None },
-        ))
     }
 }
 
@@ -130,7 +104,8 @@ impl VectorEnv {
         };
         let opts = BatchOptions { players, num_envs, seed, threads: num_threads.unwrap_or(1), learner };
         let batch = Batch::new(&*r.game, opts, space).map_err(py_err)?;
-        Ok(VectorEnv { batch: Mutex::new(batch) })
+        let actions = (0..num_envs).map(|_| AtomicI64::new(0)).collect();
+        Ok(VectorEnv { batch: Mutex::new(batch), actions, ids: Mutex::new(Vec::with_capacity(num_envs)) })
     }
 
     /// How many games are stepped together.
@@ -164,36 +139,58 @@ impl VectorEnv {
         self.lock().observation_len()
     }
 
+    /// The buffers as numpy views them: `obs`, `mask`, `to_move`, `reward`, `terminated`,
+    /// `final_obs` (read-only: each reset and step overwrites them; little-endian float32,
+    /// uint8, int64, float32, uint8 (0 or 1), float32) and `actions` (int64, written by the
+    /// caller before each `step`). Their addresses hold as long as this object lives.
+    fn views(&self) -> Vec<View> {
+        let batch = self.lock();
+        let (n, b) = (batch.num_envs(), batch.buffers());
+        let (obs, players) = (batch.observation_len(), batch.players());
+        vec![
+            ("obs", b.obs.as_ptr() as usize, vec![n, obs], "<f4", true),
+            ("mask", b.mask.as_ptr() as usize, vec![n, batch.action_count()], "|u1", true),
+            ("to_move", b.to_move.as_ptr() as usize, vec![n], "<i8", true),
+            ("reward", b.reward.as_ptr() as usize, vec![n, players], "<f4", true),
+            ("terminated", b.terminated.as_ptr() as usize, vec![n], "|b1", true),
+            ("final_obs", b.final_obs.as_ptr() as usize, vec![n, obs], "<f4", true),
+            ("actions", self.actions.as_ptr() as usize, vec![n], "<i8", false),
+        ]
+    }
+
     /// `seed` given: restarts every env at its first game of the run seeded `seed`; none:
     /// every env starts its next game of the run (as a reset without a seed does in the
     /// single environments); the first reset without a seed keeps each at its first game.
-    /// Returns the batch `(obs, mask, to_move, reward, terminated, final_obs)` as
-    /// little-endian `bytes` (float32, uint8, int64, float32, uint8, float32).
+    /// Writes the buffers (see `views`).
     #[pyo3(signature = (seed=None))]
-    fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<PyBatch<'py>> {
+    fn reset(&self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
         let mut batch = self.lock();
         let b = &mut *batch;
-        py.detach(|| b.reset(seed)).map_err(py_err)?;
-        Self::batch(py, batch.buffers())
+        py.detach(|| b.reset(seed)).map_err(py_err)
     }
 
-    /// Plays one action id per env (`bytes` of `num_envs` little-endian uint32): each must be
-    /// set in that env's mask, else `ValueError` naming the env and the id (and nothing is
-    /// played). Returns the batch as `reset` does.
-    fn step<'py>(&self, py: Python<'py>, actions: &[u8]) -> PyResult<PyBatch<'py>> {
+    /// Plays the action ids in the `actions` buffer, one per env: each must be set in that
+    /// env's mask, else `ValueError` naming the env and the id (and nothing is played).
+    /// Writes the buffers (see `views`).
+    fn step(&self, py: Python<'_>) -> PyResult<()> {
         let mut batch = self.lock();
-        let n = batch.num_envs();
-        if actions.len() != n * 4 {
-            return Err(PyValueError::new_err(format!(
-                "{} bytes of actions: expected {} (one uint32 per env, {n} envs)",
-                actions.len(),
-                n * 4
-            )));
+        let mut ids = self.ids.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        ids.clear();
+        let count = batch.action_count();
+        for (k, a) in self.actions.iter().enumerate() {
+            let id = a.load(Ordering::Relaxed);
+            match u32::try_from(id) {
+                Ok(id) if (id as usize) < count => ids.push(id),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "env {k}: action id {id} is not an action id (0 to {})",
+                        count.saturating_sub(1)
+                    )));
+                }
+            }
         }
-        let ids: Vec<u32> = actions.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         let b = &mut *batch;
-        py.detach(|| b.step(&ids)).map_err(py_err)?;
-        Self::batch(py, batch.buffers())
+        py.detach(|| b.step(&ids)).map_err(py_err)
     }
 
     /// The seed of the game env `k` plays now.

@@ -7,16 +7,17 @@ import pytest
 import rulesmith
 from rulesmith import Ruleset, game_seed
 from rulesmith._episodes import win_share
-from rulesmith.vector import VectorEnv, random_actions
+from rulesmith.vector import Batch, VectorEnv, random_actions
 
 
 def _batches(env, steps, rng_seed=0):
     rng = np.random.default_rng(rng_seed)
     b = env.reset()
-    out = [b]
+    # Copies: each step overwrites the batch's arrays.
+    out = [Batch(*(x.copy() for x in b))]
     for _ in range(steps):
         b = env.step(random_actions(b.action_mask, rng))
-        out.append(b)
+        out.append(Batch(*(x.copy() for x in b)))
     return out
 
 
@@ -92,6 +93,24 @@ def test_seeds_reproduce_and_reset_restarts_the_run():
     assert np.array_equal(fresh.reset().observation, one[0].observation) and fresh.game_seed(3) == game_seed(7, 3)
     other = VectorEnv("puerto-rico", players=4, num_envs=4, seed=8).reset()
     assert not np.array_equal(other.observation, first.observation)
+
+
+def test_batches_are_read_only_views_overwritten_in_place():
+    env = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1)
+    b = env.reset()
+    first = b.observation.copy()
+    assert not b.observation.flags.writeable and not b.action_mask.flags.writeable
+    with pytest.raises(ValueError):
+        b.observation[0, 0] = 1.0
+    again = env.step(random_actions(b.action_mask, np.random.default_rng(0)))
+    assert again is b and not np.array_equal(b.observation, first)
+    # The arrays keep the env's memory alive.
+    obs = b.observation
+    del env, b, again
+    import gc
+
+    gc.collect()
+    assert obs.shape[0] == 3 and np.isfinite(obs).all()
 
 
 def test_threads_give_the_same_batches_as_one_thread():

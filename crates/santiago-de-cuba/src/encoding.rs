@@ -188,6 +188,9 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     let players = s.player_count();
     let (ng, nc, nb) = (r.goods.len(), r.citizens.len(), r.buildings.len());
     f.push(s.turn.round);
+    // The one-hots up to the car's, cleared at once (a clear each cost more than its
+    // numbers).
+    f.clear_ahead(3 * players + PHASES.len() + nb + 2 * nc + 1);
     let to_move = match s.phase {
         Phase::Over => None,
         Phase::Pickpocket { victim } => Some(victim),
@@ -207,12 +210,14 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     for o in 0..players {
         f.flag(round.is_some_and(|r| r.has_passed(o as u8)));
     }
+    f.clear_ahead(nc * nc);
     for k in 0..nc {
         f.one_hot(nc, s.street.get(k).map(|&c| usize::from(c)));
     }
     for c in 0..nc {
         f.flag(s.inactive & (1 << c) != 0);
     }
+    f.clear_ahead(nb * (r.flowers.len() + players));
     for b in 0..nb {
         let flower = s.flower.get(b).copied().unwrap_or(NONE);
         f.one_hot(r.flowers.len(), (flower != NONE).then_some(usize::from(flower)));

@@ -138,7 +138,7 @@ def run_vector(
     while finished < games:
         batch = env.step(random_actions(batch.action_mask, rng))
         decisions += num_envs
-        finished += int(batch.terminated.sum())
+        finished += int(np.count_nonzero(batch.terminated))
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu
     return {

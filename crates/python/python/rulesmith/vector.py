@@ -3,7 +3,9 @@
 ``VectorEnv("puerto-rico", players=4, num_envs=N, seed=s, num_threads=None)`` holds N games
 and plays one action per game per ``step`` call (one call into Rust per batch, the GIL
 released; ``num_threads`` > 1 steps chunks of games on that many threads). ``reset()`` and
-``step(actions)`` return a :class:`Batch` of numpy arrays:
+``step(actions)`` return a :class:`Batch` of numpy arrays, read-only views of the env's own
+memory: every call returns the same arrays, overwritten in place (no allocation or copy a
+step), so copy what you keep past the next step:
 
 - ``observation``: float32 ``(N, observation_len)``, each row for the seat to move;
 - ``action_mask``: uint8 ``(N, action_count)``, 1 where the action id is legal;
@@ -49,12 +51,7 @@ from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
 
 
 _ndarray = np.ndarray
-_F32 = np.dtype("<f4")
-_U8 = np.dtype(np.uint8)
-_BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
-_U64 = np.dtype(np.uint64)
-_U32 = np.dtype("<u4")
 
 
 class Batch(NamedTuple):
@@ -73,8 +70,23 @@ def _source(ruleset) -> tuple[Ruleset, str]:
     return r, r.source
 
 
+class _Memory:
+    """A buffer of the native env as numpy sees it (``__array_interface__``): the array's
+    base, so the env and its memory live as long as any array over them."""
+
+    __slots__ = ("__array_interface__", "_owner")
+
+    def __init__(self, owner, address: int, shape: tuple, typestr: str, readonly: bool):
+        self._owner = owner
+        self.__array_interface__ = {"data": (address, readonly), "shape": shape, "typestr": typestr, "version": 3}
+
+
 class VectorEnv:
-    """N games of one ruleset stepped together in Rust; every seat is the caller's."""
+    """N games of one ruleset stepped together in Rust; every seat is the caller's.
+
+    ``reset`` and ``step`` return the same :class:`Batch` of read-only arrays each time: views
+    of the env's own memory, which the next ``reset`` or ``step`` overwrites (no allocation or
+    copy a step). Copy what you keep (``batch.observation.copy()``)."""
 
     def __init__(
         self,
@@ -89,56 +101,43 @@ class VectorEnv:
     ):
         self.ruleset, source = _source(ruleset)
         self.players = player_count(players, self.ruleset)
-        self._native = _NativeVectorEnv(source, self.players, num_envs, seed, num_threads, _seat, _opponents)
+        self._native = native = _NativeVectorEnv(source, self.players, num_envs, seed, num_threads, _seat, _opponents)
         self.num_envs = num_envs
-        self.num_threads = self._native.num_threads
-        self.action_count = self._native.action_count
-        self.observation_len = self._native.observation_len
-        # Shared by every step in which no game ends (read-only, like the arrays over bytes).
-        self._no_final = np.zeros((num_envs, self.observation_len), np.float32)
-        self._no_final.flags.writeable = False
-        self._obs_shape = (num_envs, self.observation_len)
-        self._mask_shape = (num_envs, self.action_count)
-        self._reward_shape = (num_envs, self.players)
+        self.num_threads = native.num_threads
+        self.action_count = native.action_count
+        self.observation_len = native.observation_len
+        views = {name: np.asarray(_Memory(native, address, tuple(shape), t, ro)) for name, address, shape, t, ro in native.views()}
+        self._actions = views["actions"]
+        self._batch = Batch(
+            views["obs"], views["mask"], views["to_move"], views["reward"], views["terminated"], views["final_obs"]
+        )
         self._row_shape = (num_envs,)
+        self._step = native.step
 
     @property
     def seed(self) -> int:
         """The run seed (see the module docs for the games it gives each env)."""
         return self._native.seed
 
-    def _batch(self, raw) -> Batch:
-        obs, mask, to_move, reward, term, final = raw
-        # One constructor call per array (shape, dtype and buffer at once): frombuffer and
-        # reshape are two, and a step's Python side is a fifth of its cost at N = 64.
-        obs_shape = self._obs_shape
-        return Batch(
-            _ndarray(obs_shape, _F32, obs),
-            _ndarray(self._mask_shape, _U8, mask),
-            _ndarray(self._row_shape, _I64, to_move),
-            _ndarray(self._reward_shape, _F32, reward),
-            _ndarray(self._row_shape, _BOOL, term),
-            self._no_final if final is None else _ndarray(obs_shape, _F32, final),
-        )
-
     def reset(self, seed: int | None = None) -> Batch:
         """``seed``: every env at its first game of the run seeded ``seed``; none: each env's next game."""
-        return self._batch(self._native.reset(seed))
+        self._native.reset(seed)
+        return self._batch
 
     def step(self, actions) -> Batch:
         """Plays ``actions[k]`` (an action id set in row ``k`` of the mask) in env ``k``, for every
         ``k``; an id not legal raises ``ValueError`` naming the env and the id (nothing is played)."""
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
-            raise ValueError(f"actions: expected {self.num_envs} integer action ids, got shape {a.shape} of {a.dtype}")
-        if a.dtype != _I64 and a.dtype != _U64:
-            a = a.astype(_I64)
-        # One comparison finds both ends: a negative id read as unsigned is past the last.
-        bad = a.view(_U64) >= self.action_count
-        if bad.any():
-            k = int(np.argmax(bad))
+        a = actions if type(actions) is _ndarray else np.asarray(actions)
+        dtype = a.dtype
+        if a.shape != self._row_shape or (dtype is not _I64 and dtype.kind not in "iu"):
+            raise ValueError(f"actions: expected {self.num_envs} integer action ids, got shape {a.shape} of {dtype}")
+        if dtype is not _I64 and dtype.kind == "u" and dtype.itemsize == 8 and a.max(initial=0) > 2**63 - 1:
+            k = int(np.argmax(a > 2**63 - 1))
             raise ValueError(f"env {k}: action id {int(a[k])} is not an action id (0 to {self.action_count - 1})")
-        return self._batch(self._native.step(a.astype(_U32).tobytes()))
+        # Into the env's own buffer (int64); Rust checks each id's range and legality.
+        self._actions[...] = a
+        self._step()
+        return self._batch
 
     def game_seed(self, k: int) -> int:
         """The seed of the game env ``k`` plays now."""
@@ -160,12 +159,16 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     n, width = mask.shape
     # One pass over the mask (as bools: numpy's fast path), then each row's run of legal
     # ids found by binary search: scanning the mask per row costs several times more.
-    flat = np.flatnonzero(mask.view(np.bool_).reshape(-1))
+    # Methods and in-place arithmetic: each numpy call is a good part of a small batch's step.
+    flat = mask.reshape(-1).view(np.bool_).nonzero()[0]
     bounds, firsts = _row_bounds(n, width)
-    edges = np.searchsorted(flat, bounds)
+    edges = flat.searchsorted(bounds)
     starts = edges[:-1]
-    picks = starts + (rng.random(n) * (edges[1:] - starts)).astype(np.intp)
-    return flat[picks] - firsts
+    picks = (rng.random(n) * (edges[1:] - starts)).astype(np.intp)
+    picks += starts
+    ids = flat[picks]
+    ids -= firsts
+    return ids
 
 
 try:
@@ -224,8 +227,10 @@ if gym is not None:
             self._mask = None
 
         def _obs(self, b: Batch) -> dict:
-            self._mask = b.action_mask
-            return {"observation": b.observation, "action_mask": b.action_mask.view(np.int8)}
+            # Copies, as Gymnasium's own vector envs return by default: the batch's arrays
+            # are overwritten by the next step.
+            self._mask = mask = b.action_mask.copy()
+            return {"observation": b.observation.copy(), "action_mask": mask.view(np.int8)}
 
         def action_masks(self) -> np.ndarray:
             """The learner's legal-action masks as booleans, ``(num_envs, action_count)``."""
