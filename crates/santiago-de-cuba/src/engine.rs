@@ -46,8 +46,8 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             let most = u16::from(r.max_steps).min(u16::from(r.free_steps).saturating_add(paid));
             // Driving is compulsory (S002:L126); should a ruleset make even the first
             // step cost more than the player has, the player still moves one stop.
-            for n in 1..=most.max(1) as u8 {
-                f(Action::Drive(n));
+            for n in 1..most.max(1) + 1 {
+                f(Action::Drive(n as u8));
             }
         }
         Phase::Pickpocket { victim } => {
@@ -63,11 +63,11 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::ChooseGood => {
             let mut any = false;
             if let Some(CitizenEffect::ChooseGood { except, .. }) = citizen_effect(r, s) {
-                for g in 0..r.goods.len() as u8 {
-                    if except & (1 << g) == 0 && s.supply[g as usize] > 0 {
-                        any = true;
-                        f(Action::Take(g));
-                    }
+                let mut left = held_mask(&s.supply) & !except & low_bits(r.goods.len()) as u8;
+                while left != 0 {
+                    any = true;
+                    f(Action::Take(left.trailing_zeros() as u8));
+                    left &= left - 1;
                 }
             }
             if !any {
@@ -116,8 +116,12 @@ fn each_gift(r: &Rules, s: &State, victim: Seat, f: &mut impl FnMut(Gift)) {
         f(Gift::Pesos);
     }
     if goods > 0 {
-        for g in 0..r.goods.len() as u8 {
-            if except & (1 << g) == 0 && p.goods[g as usize] >= goods {
+        // Goods held and not excepted, in ruleset order; enough of them to give.
+        let mut some = held_mask(&p.goods) & !except & low_bits(r.goods.len()) as u8;
+        while some != 0 {
+            let g = some.trailing_zeros() as u8;
+            some &= some - 1;
+            if p.goods[g as usize] >= goods {
                 f(Gift::Good(g));
             }
         }
@@ -171,7 +175,7 @@ fn has_lawyer_option(r: &Rules, s: &State) -> bool {
 
 /// Bit `b` set for each of the ruleset's buildings whose owner is `owner` ([`NONE`]: free).
 #[inline]
-fn owned_mask(r: &Rules, s: &State, owner: u8) -> u32 {
+pub(crate) fn owned_mask(r: &Rules, s: &State, owner: u8) -> u32 {
     equal_bits(&s.owner, owner) & low_bits(r.buildings.len())
 }
 
@@ -222,13 +226,13 @@ fn nonzero_bits(bytes: [u8; 8]) -> u8 {
 
 /// The lowest `n` bits set (`n` at most 32).
 #[inline]
-fn low_bits(n: usize) -> u32 {
+pub(crate) fn low_bits(n: usize) -> u32 {
     1u32.checked_shl(n as u32).map_or(u32::MAX, |b| b - 1)
 }
 
 /// Bit `g` set for each good `goods` holds some of.
 #[inline]
-fn held_mask(goods: &crate::rules::Goods) -> u8 {
+pub(crate) fn held_mask(goods: &crate::rules::Goods) -> u8 {
     nonzero_bits(*goods)
 }
 
