@@ -6,10 +6,8 @@
 //! the state's generator inside these functions.
 
 use crate::action::{Action, Gift, Use};
-use crate::rules::{
-    BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules,
-};
 use crate::rules::MAX_BUILDINGS;
+use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
