@@ -214,6 +214,7 @@ pub fn parse_bots(spec: &str, players: usize) -> Result<Vec<BotSpec>, String> {
 /// Chooses an action for the player to move with a built-in bot. `legal` is non-empty.
 /// An `exec:` spec has no process here and plays uniformly at random: use
 /// [`BotSpec::instantiate`] for it.
+#[inline]
 pub fn choose<G: Evaluate>(
     game: &G,
     spec: &BotSpec,
@@ -224,6 +225,22 @@ pub fn choose<G: Evaluate>(
     if legal.len() == 1 {
         return legal[0];
     }
+    match spec {
+        BotSpec::Random | BotSpec::Exec(_) => legal[rng.index(legal.len())],
+        _ => choose_searching(game, spec, state, legal, rng),
+    }
+}
+
+/// The bots that look ahead, out of line: the random playout's choice above stays small
+/// enough to inline into the game loop.
+#[inline(never)]
+fn choose_searching<G: Evaluate>(
+    game: &G,
+    spec: &BotSpec,
+    state: &G::State,
+    legal: &[G::Action],
+    rng: &mut Rng,
+) -> G::Action {
     match spec {
         BotSpec::Random | BotSpec::Exec(_) => legal[rng.index(legal.len())],
         BotSpec::Greedy => greedy(game, state, legal, rng),

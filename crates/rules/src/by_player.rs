@@ -75,12 +75,14 @@ impl<T: std::fmt::Debug> std::fmt::Debug for ByPlayer<T> {
 
 impl<T> std::ops::Index<Seat> for ByPlayer<T> {
     type Output = T;
+    #[inline]
     fn index(&self, seat: Seat) -> &T {
         &self.as_slice()[seat as usize]
     }
 }
 
 impl<T> std::ops::IndexMut<Seat> for ByPlayer<T> {
+    #[inline]
     fn index_mut(&mut self, seat: Seat) -> &mut T {
         &mut self.as_mut_slice()[seat as usize]
     }

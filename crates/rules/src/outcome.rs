@@ -25,7 +25,8 @@ impl Outcome {
     /// Builds an outcome and ranks the seats by score, then tie-break keys.
     pub fn ranked(scores: Vec<i32>, tiebreaks: Vec<Vec<i32>>, end: impl Into<String>) -> Self {
         let n = scores.len();
-        let key = |s: usize| (scores[s], tiebreaks.get(s).cloned().unwrap_or_default());
+        // Borrowed keys: a missing tie-break list compares as an empty one.
+        let key = |s: usize| (scores[s], tiebreaks.get(s).map_or(&[][..], Vec::as_slice));
         let ranks = (0..n)
             .map(|s| {
                 let mine = key(s);

@@ -6,9 +6,8 @@
 //! the state's generator inside these functions.
 
 use crate::action::{Action, Gift, Use};
-use crate::rules::{
-    BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, MAX_BUILDINGS, NONE, OwnerVpWhen, Rules,
-};
+use crate::rules::MAX_BUILDINGS;
+use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
@@ -45,8 +44,8 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             let most = u16::from(r.max_steps).min(u16::from(r.free_steps).saturating_add(paid));
             // Driving is compulsory (S002:L126); should a ruleset make even the first
             // step cost more than the player has, the player still moves one stop.
-            for n in 1..=most.max(1) as u8 {
-                f(Action::Drive(n));
+            for n in 1..most.max(1) + 1 {
+                f(Action::Drive(n as u8));
             }
         }
         Phase::Pickpocket { victim } => {
@@ -62,11 +61,11 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::ChooseGood => {
             let mut any = false;
             if let Some(CitizenEffect::ChooseGood { except, .. }) = citizen_effect(r, s) {
-                for g in 0..r.goods.len() as u8 {
-                    if except & (1 << g) == 0 && s.supply[g as usize] > 0 {
-                        any = true;
-                        f(Action::Take(g));
-                    }
+                let mut left = held_mask(&s.supply) & !except & low_bits(r.goods.len()) as u8;
+                while left != 0 {
+                    any = true;
+                    f(Action::Take(left.trailing_zeros() as u8));
+                    left &= left - 1;
                 }
             }
             if !any {
@@ -115,8 +114,12 @@ fn each_gift(r: &Rules, s: &State, victim: Seat, f: &mut impl FnMut(Gift)) {
         f(Gift::Pesos);
     }
     if goods > 0 {
-        for g in 0..r.goods.len() as u8 {
-            if except & (1 << g) == 0 && p.goods[g as usize] >= goods {
+        // Goods held and not excepted, in ruleset order; enough of them to give.
+        let mut some = held_mask(&p.goods) & !except & low_bits(r.goods.len()) as u8;
+        while some != 0 {
+            let g = some.trailing_zeros() as u8;
+            some &= some - 1;
+            if p.goods[g as usize] >= goods {
                 f(Gift::Good(g));
             }
         }
@@ -128,20 +131,50 @@ fn each_gift(r: &Rules, s: &State, victim: Seat, f: &mut impl FnMut(Gift)) {
 
 fn each_lawyer_option(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let me = s.turn.player;
+    let (mut claims, mut own) = lawyer_options(r, s);
+    while claims != 0 {
+        f(Action::Claim(claims.trailing_zeros() as u8));
+        claims &= claims - 1;
+    }
+    while own != 0 {
+        let b = own.trailing_zeros() as u8;
+        each_use(r, s, me, b, &mut |u| f(Action::Use(b, u)));
+        own &= own - 1;
+    }
+}
+
+/// Alonso's options as masks of buildings: those the player may claim (none once their
+/// property markers are used up), and their own.
+fn lawyer_options(r: &Rules, s: &State) -> (u32, u32) {
+    let me = s.turn.player;
     let claim_occupied = matches!(citizen_effect(r, s), Some(CitizenEffect::Lawyer { claim_occupied: true }));
-    if s.owned_by(me, r.buildings.len()) < usize::from(r.property_markers) {
-        let pawns = s.pawn_mask();
-        for b in 0..r.buildings.len() as u8 {
-            if s.owner[b as usize] == NONE && (claim_occupied || pawns & (1 << b) == 0) {
-                f(Action::Claim(b));
-            }
-        }
+    let own = owned_mask(r, s, me);
+    if (own.count_ones() as usize) >= usize::from(r.property_markers) {
+        return (0, own);
     }
-    for b in 0..r.buildings.len() as u8 {
-        if s.owner[b as usize] == me {
-            each_use(r, s, me, b, &mut |u| f(Action::Use(b, u)));
-        }
+    let free = owned_mask(r, s, NONE);
+    (if claim_occupied { free } else { free & !s.pawn_mask() }, own)
+}
+
+/// Whether [`each_lawyer_option`] offers anything.
+fn has_lawyer_option(r: &Rules, s: &State) -> bool {
+    let (claims, mut own) = lawyer_options(r, s);
+    if claims != 0 {
+        return true;
     }
+    while own != 0 {
+        if has_use(r, s, s.turn.player, own.trailing_zeros() as u8) {
+            return true;
+        }
+        own &= own - 1;
+    }
+    false
+}
+
+/// Bit `b` set for each of the ruleset's buildings whose owner is `owner` ([`NONE`]: free).
+#[inline]
+pub(crate) fn owned_mask(r: &Rules, s: &State, owner: u8) -> u32 {
+    equal_bits(&s.owner, owner) & low_bits(r.buildings.len())
 }
 
 /// Buildings under the citizen's flower, not the pawn's own, without another pawn
@@ -159,16 +192,71 @@ fn each_destination(r: &Rules, s: &State, f: &mut impl FnMut(u8)) {
 fn destinations(r: &Rules, s: &State) -> u32 {
     let Some(c) = r.citizens.get(s.turn.citizen as usize) else { return 0 };
     let Flower::Colour(flower) = c.flower else { return 0 };
-    let nb = r.buildings.len().min(MAX_BUILDINGS);
-    let mut under = 0u32;
-    for (b, &f) in s.flower[..nb].iter().enumerate() {
-        under |= u32::from(f == flower) << b;
+    equal_bits(&s.flower, flower) & low_bits(r.buildings.len()) & !s.pawn_mask()
+}
+
+// `equal_bits` reads the buildings eight at a time into a `u32` mask.
+const _: () = assert!(MAX_BUILDINGS % 8 == 0 && MAX_BUILDINGS <= 32);
+
+/// Bit `b` set where `bytes[b] == value`, over the whole fixed array.
+#[inline]
+fn equal_bits(bytes: &[u8; MAX_BUILDINGS], value: u8) -> u32 {
+    let mut m = 0u32;
+    for (i, half) in bytes.chunks_exact(8).enumerate() {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(half);
+        let differ = u64::from_le_bytes(eight) ^ u64::from(value).wrapping_mul(0x0101_0101_0101_0101);
+        m |= u32::from(!nonzero_bits(differ.to_le_bytes())) << (8 * i);
     }
-    under & !s.pawn_mask()
+    m
+}
+
+/// Bit `i` set for each non-zero byte, eight at once without a branch: bit 7 of each
+/// byte says non-zero (no carry crosses a byte), and the multiply gathers those bits into
+/// the top byte.
+#[inline]
+fn nonzero_bits(bytes: [u8; 8]) -> u8 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = u64::from_le_bytes(bytes);
+    let high = ((x & LOW7).wrapping_add(LOW7) | x) & !LOW7;
+    ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// The lowest `n` bits set (`n` at most 32).
+#[inline]
+pub(crate) fn low_bits(n: usize) -> u32 {
+    1u32.checked_shl(n as u32).map_or(u32::MAX, |b| b - 1)
+}
+
+/// Bit `g` set for each good `goods` holds some of.
+#[inline]
+pub(crate) fn held_mask(goods: &crate::rules::Goods) -> u8 {
+    nonzero_bits(*goods)
+}
+
+/// Bit `d` set for each die on the ship that still wants goods (none while the demand
+/// is not placed).
+#[inline]
+fn open_dice(r: &Rules, s: &State) -> u8 {
+    if s.ship.awaiting_demand {
+        return 0;
+    }
+    nonzero_bits(*s.ship.dice.as_array()) & !s.ship.aside & low_bits(r.dice.len()) as u8
+}
+
+/// Bit `g` set for each good a die in `dice` (a mask of dice) demands.
+#[inline]
+fn goods_of(r: &Rules, mut dice: u8) -> u8 {
+    let mut m = 0u8;
+    while dice != 0 {
+        m |= 1 << r.die_good[dice.trailing_zeros() as usize];
+        dice &= dice - 1;
+    }
+    m
 }
 
 fn all_demand_met(r: &Rules, s: &State) -> bool {
-    !s.ship.awaiting_demand && (0..r.dice.len() as u8).all(|d| !s.on_ship(d) || s.ship.dice.open(usize::from(d)) == 0)
+    !s.ship.awaiting_demand && open_dice(r, s) == 0
 }
 
 /// Every way `seat` may use building `b` now (none: nothing would happen).
@@ -262,21 +350,40 @@ pub fn each_use(r: &Rules, s: &State, seat: Seat, b: u8, f: &mut impl FnMut(Use)
     }
 }
 
-fn has_use(r: &Rules, s: &State, seat: Seat, b: u8) -> bool {
-    // The effects whose uses run long, answered without listing them.
+/// Whether [`each_use`] offers anything, answered without listing the uses (a test
+/// compares the two).
+pub fn has_use(r: &Rules, s: &State, seat: Seat, b: u8) -> bool {
+    let Some(building) = r.buildings.get(b as usize) else { return false };
     let p = &s.players[seat];
-    match r.buildings.get(b as usize).map(|x| x.effect) {
-        Some(BuildingEffect::Casino { pesos_per_vp }) => {
-            return p.pesos >= u16::from(pesos_per_vp.max(1)) || p.vp > 0;
+    let goods = low_bits(r.goods.len()) as u8;
+    match building.effect {
+        BuildingEffect::Gain(bundle) => {
+            bundle.pesos > 0 || bundle.vp > 0 || held_mask(&bundle.goods) & held_mask(&s.supply) & goods != 0
         }
-        Some(BuildingEffect::Convert { from, to }) => {
-            return p.goods[from as usize] > 0 && s.supply[to as usize] > 0;
+        BuildingEffect::Convert { from, to } => p.goods[from as usize] > 0 && s.supply[to as usize] > 0,
+        BuildingEffect::Exchange { except } => {
+            // One good held and another in the supply: both sides non-empty, and not the
+            // same single good.
+            let give = held_mask(&p.goods) & goods & !except;
+            let get = held_mask(&s.supply) & goods & !except;
+            give != 0 && get != 0 && !(give == get && give.count_ones() == 1)
         }
-        _ => {}
+        BuildingEffect::Trade { good, pay, .. } => p.goods[good as usize] >= pay,
+        BuildingEffect::Sell { goods: sold, .. } => held_mask(&p.goods) & goods & sold != 0,
+        BuildingEffect::ClearDie => open_dice(r, s) != 0,
+        BuildingEffect::Casino { pesos_per_vp } => p.pesos >= u16::from(pesos_per_vp.max(1)) || p.vp > 0,
+        BuildingEffect::MoveMarker => true,
+        BuildingEffect::DeliverFixed { except, .. } => {
+            goods_of(r, open_dice(r, s)) & !except & held_mask(&p.goods) != 0
+        }
+        BuildingEffect::Newspaper { pesos, flip_car_citizen } => {
+            let mut active = !u32::from(s.inactive) & low_bits(r.citizens.len());
+            if let (false, Some(c)) = (flip_car_citizen, s.car_citizen()) {
+                active &= !(1u32.checked_shl(u32::from(c)).unwrap_or(0));
+            }
+            pesos > 0 || active != 0
+        }
     }
-    let mut any = false;
-    each_use(r, s, seat, b, &mut |_| any = true);
-    any
 }
 
 /// Deliveries `seat` may make in the loading round (S002:L217, L265-271).
@@ -313,15 +420,12 @@ fn each_delivery(r: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
 /// Whether [`each_delivery`] offers `seat` anything: some die on the ship still wants
 /// goods, and the seat holds its good or any substitute good.
 fn can_deliver(r: &Rules, s: &State, seat: Seat) -> bool {
-    if s.ship.awaiting_demand {
+    let open = open_dice(r, s);
+    if open == 0 {
         return false;
     }
-    let p = &s.players[seat];
-    let substitute = r.goods.iter().enumerate().any(|(w, g)| g.substitute_vp.is_some() && p.goods[w] > 0);
-    r.dice
-        .iter()
-        .enumerate()
-        .any(|(d, die)| s.on_ship(d as u8) && s.ship.dice.open(d) > 0 && (substitute || p.goods[die.good as usize] > 0))
+    let held = held_mask(&s.players[seat].goods);
+    held & r.substitutes != 0 || held & goods_of(r, open) != 0
 }
 
 /// Plays an action taken from this very state's legal actions, unchecked (the playout
@@ -520,9 +624,7 @@ fn citizen_acts(r: &Rules, s: &mut State, c: u8) {
             }
         }
         CitizenEffect::Lawyer { .. } => {
-            let mut any = false;
-            each_lawyer_option(r, s, &mut |_| any = true);
-            if any {
+            if has_lawyer_option(r, s) {
                 s.phase = Phase::Lawyer;
             } else {
                 pawn_step(r, s);
@@ -580,8 +682,12 @@ fn gain(s: &mut State, seat: Seat, b: &Bundle) {
     let p = &mut s.players[seat];
     p.pesos = p.pesos.saturating_add(u16::from(b.pesos));
     p.vp = p.vp.saturating_add(u16::from(b.vp));
-    for (g, &n) in b.goods.iter().enumerate() {
-        transfer(&mut s.supply, &mut p.goods, g, u32::from(n));
+    // Most bundles hold one good or none: the others would move nothing.
+    let mut some = held_mask(&b.goods);
+    while some != 0 {
+        let g = some.trailing_zeros() as usize;
+        transfer(&mut s.supply, &mut p.goods, g, u32::from(b.goods[g]));
+        some &= some - 1;
     }
 }
 
@@ -784,5 +890,33 @@ fn end_turn(r: &Rules, s: &mut State) {
         start_demand(r, s);
     } else {
         begin_turn(s, next_seat(s, me));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_masks_match_a_plain_loop() {
+        let mut rng = rulesmith_core::Rng::from_seed(11);
+        for _ in 0..5000 {
+            let mut bytes = [0u8; MAX_BUILDINGS];
+            for b in &mut bytes {
+                // Mostly small values and zeros, sometimes the high bit.
+                *b = match rng.index(4) {
+                    0 => 0,
+                    1 => rng.index(256) as u8,
+                    _ => rng.index(3) as u8,
+                };
+            }
+            let value = rng.index(3) as u8;
+            let plain = bytes.iter().enumerate().fold(0u32, |m, (i, &b)| m | u32::from(b == value) << i);
+            assert_eq!(equal_bits(&bytes, value), plain, "{bytes:?} == {value}");
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(&bytes[..8]);
+            let plain = eight.iter().enumerate().fold(0u8, |m, (i, &b)| m | u8::from(b != 0) << i);
+            assert_eq!(nonzero_bits(eight), plain, "{eight:?}");
+        }
     }
 }

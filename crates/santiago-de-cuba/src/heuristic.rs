@@ -1,6 +1,7 @@
 //! The greedy bot's evaluation of a state.
 
-use crate::rules::{MAX_BUILDINGS, Rules};
+use crate::engine::{held_mask, low_bits, owned_mask};
+use crate::rules::Rules;
 use crate::scoring::score;
 use crate::state::State;
 use rulesmith_core::Seat;
@@ -25,11 +26,13 @@ pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
         // as at the bundled casino's 3 pesos a VP (an evaluation weight, not a rule).
         .unwrap_or(3.0);
     let mut value = f64::from(p.vp) + 0.5 * f64::from(p.pesos) / pesos_per_vp;
-    for (g, good) in r.goods.iter().enumerate() {
-        // A good not held adds exactly +0.0 to a value that is never -0.0: skipped.
-        if p.goods[g] == 0 {
-            continue;
-        }
+    // Only the goods held, in ruleset order (the same sums): a good not held adds exactly
+    // +0.0 to a value that is never -0.0.
+    let mut holding = held_mask(&p.goods) & low_bits(r.goods.len()) as u8;
+    while holding != 0 {
+        let g = holding.trailing_zeros() as usize;
+        holding &= holding - 1;
+        let Some(good) = r.goods.get(g) else { break };
         let held = f64::from(p.goods[g]);
         value += match (good.substitute_vp, r.die_of_good(g as u8)) {
             (Some(vp), _) => held * f64::from(vp) * 0.9,
@@ -40,5 +43,5 @@ pub fn heuristic(r: &Rules, s: &State, seat: Seat) -> f64 {
             _ => held * 1.2,
         };
     }
-    value + 2.0 * s.owned_by(seat, r.buildings.len().min(MAX_BUILDINGS)) as f64
+    value + 2.0 * f64::from(owned_mask(r, s, seat).count_ones())
 }

@@ -158,6 +158,10 @@ pub struct Rules {
     pub good_die: [u8; MAX_GOODS],
     /// Derived when read: the first casino's pesos a VP, if the ruleset has a casino.
     pub casino_rate: Option<u8>,
+    /// Derived when read: the good each die demands (the playout path reads no `Die`).
+    pub die_good: [u8; MAX_DICE],
+    /// Derived when read: bit `g` set when good `g` may stand in for a demanded good.
+    pub substitutes: GoodsMask,
 }
 
 impl Rules {
@@ -391,6 +395,13 @@ fn across(s: Sections, head: &Head, d: &mut Diagnostics) -> Rules {
     for (g, slot) in good_die.iter_mut().enumerate() {
         *slot = s.dice.iter().position(|d| usize::from(d.good) == g).map_or(NONE, |i| i as u8);
     }
+    let mut die_good = [0; MAX_DICE];
+    for (slot, die) in die_good.iter_mut().zip(&s.dice) {
+        *slot = die.good;
+    }
+    let substitutes = (s.goods.iter().enumerate().take(MAX_GOODS))
+        .filter(|(_, g)| g.substitute_vp.is_some())
+        .fold(0, |m, (i, _)| m | 1 << i);
     let casino_rate = s.buildings.iter().find_map(|b| match b.effect {
         BuildingEffect::Casino { pesos_per_vp } => Some(pesos_per_vp),
         _ => None,
@@ -420,6 +431,8 @@ fn across(s: Sections, head: &Head, d: &mut Diagnostics) -> Rules {
         tiebreaks: s.scoring.tiebreaks,
         good_die,
         casino_rate,
+        die_good,
+        substitutes,
     }
 }
 

@@ -135,7 +135,11 @@ impl State {
     /// loops over the buildings).
     #[inline]
     pub fn pawn_mask(&self) -> u32 {
-        self.players.iter().fold(0, |m, p| if usize::from(p.pawn) < MAX_BUILDINGS { m | 1 << p.pawn } else { m })
+        // Without a branch: a pawn off the buildings ([`NONE`]) adds no bit.
+        self.players.iter().fold(0, |m, p| {
+            let b = usize::from(p.pawn);
+            m | u32::from(b < MAX_BUILDINGS) << (b % MAX_BUILDINGS)
+        })
     }
 
     /// How many buildings `seat` owns.

@@ -98,3 +98,28 @@ fn metrics_account_for_the_score() {
         assert!(visits > 0 && visits <= r.decisions as i64, "seed {seed}: {visits} visits");
     }
 }
+
+/// `has_use` answers without listing the uses (the playout path): it agrees with
+/// `each_use` for every seat and building in every state of random games.
+#[test]
+fn has_use_agrees_with_the_listed_uses() {
+    use rulesmith_santiago_de_cuba::engine::{each_use, has_use};
+    let g = game();
+    for players in 2..=4 {
+        for seed in 0..40 {
+            random_game(&g, players, seed, |s, _| {
+                for seat in 0..players as u8 {
+                    for b in 0..g.rules.buildings.len() as u8 {
+                        let mut listed = false;
+                        each_use(&g.rules, s, seat, b, &mut |_| listed = true);
+                        assert_eq!(
+                            has_use(&g.rules, s, seat, b),
+                            listed,
+                            "seed {seed}, seat {seat}, building {b}\n{s:?}"
+                        );
+                    }
+                }
+            });
+        }
+    }
+}
