@@ -95,8 +95,17 @@ def test_seeds_reproduce_and_reset_restarts_the_run():
     assert not np.array_equal(other.observation, first.observation)
 
 
-def test_batches_are_read_only_views_overwritten_in_place():
+def test_batches_are_fresh_arrays_by_default():
     env = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1)
+    b = env.reset()
+    first = b.observation.copy()
+    again = env.step(random_actions(b.action_mask, np.random.default_rng(0)))
+    assert again is not b and np.array_equal(b.observation, first)
+    assert not np.shares_memory(b.observation, again.observation)
+
+
+def test_batches_are_read_only_views_overwritten_in_place():
+    env = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1, copy=False)
     b = env.reset()
     first = b.observation.copy()
     assert not b.observation.flags.writeable and not b.action_mask.flags.writeable

@@ -128,7 +128,8 @@ def run_vector(
 
     from rulesmith.vector import VectorEnv, random_actions
 
-    env = VectorEnv(ruleset, players=players, num_envs=num_envs, seed=seed, num_threads=threads)
+    # Views of the env's buffers (no copy a step): the loop keeps nothing past a step.
+    env = VectorEnv(ruleset, players=players, num_envs=num_envs, seed=seed, num_threads=threads, copy=False)
     rng = np.random.default_rng(seed)
     decisions = 0
     finished = 0

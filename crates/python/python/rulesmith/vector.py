@@ -3,9 +3,10 @@
 ``VectorEnv("puerto-rico", players=4, num_envs=N, seed=s, num_threads=None)`` holds N games
 and plays one action per game per ``step`` call (one call into Rust per batch, the GIL
 released; ``num_threads`` > 1 steps chunks of games on that many threads). ``reset()`` and
-``step(actions)`` return a :class:`Batch` of numpy arrays, read-only views of the env's own
-memory: every call returns the same arrays, overwritten in place (no allocation or copy a
-step), so copy what you keep past the next step:
+``step(actions)`` return a :class:`Batch` of numpy arrays, fresh copies by default (as
+Gymnasium's vector envs with ``copy=True``); with ``copy=False`` they are read-only views of
+the env's own memory: every call returns the same arrays, overwritten in place (no
+allocation or copy a step, the fastest loop), so copy what you keep past the next step:
 
 - ``observation``: float32 ``(N, observation_len)``, each row for the seat to move;
 - ``action_mask``: uint8 ``(N, action_count)``, 1 where the action id is legal;
@@ -84,9 +85,10 @@ class _Memory:
 class VectorEnv:
     """N games of one ruleset stepped together in Rust; every seat is the caller's.
 
-    ``reset`` and ``step`` return the same :class:`Batch` of read-only arrays each time: views
-    of the env's own memory, which the next ``reset`` or ``step`` overwrites (no allocation or
-    copy a step). Copy what you keep (``batch.observation.copy()``)."""
+    ``reset`` and ``step`` return a :class:`Batch` of fresh arrays; with ``copy=False`` the same
+    read-only arrays each time, views of the env's own memory that the next ``reset`` or
+    ``step`` overwrites (no allocation or copy a step): copy what you keep
+    (``batch.observation.copy()``)."""
 
     def __init__(
         self,
@@ -96,6 +98,7 @@ class VectorEnv:
         seed: int = DEFAULT_SEED,
         num_threads: int | None = None,
         *,
+        copy: bool = True,
         _seat: int | None = None,
         _opponents: list[str] | None = None,
     ):
@@ -113,6 +116,7 @@ class VectorEnv:
         )
         self._row_shape = (num_envs,)
         self._step = native.step
+        self.copy = copy
 
     @property
     def seed(self) -> int:
@@ -122,7 +126,7 @@ class VectorEnv:
     def reset(self, seed: int | None = None) -> Batch:
         """``seed``: every env at its first game of the run seeded ``seed``; none: each env's next game."""
         self._native.reset(seed)
-        return self._batch
+        return self._out()
 
     def step(self, actions) -> Batch:
         """Plays ``actions[k]`` (an action id set in row ``k`` of the mask) in env ``k``, for every
@@ -137,7 +141,11 @@ class VectorEnv:
         # Into the env's own buffer (int64); Rust checks each id's range and legality.
         self._actions[...] = a
         self._step()
-        return self._batch
+        return self._out()
+
+    def _out(self) -> Batch:
+        b = self._batch
+        return Batch(*(x.copy() for x in b)) if self.copy else b
 
     def game_seed(self, k: int) -> int:
         """The seed of the game env ``k`` plays now."""
@@ -212,7 +220,7 @@ if gym is not None:
                 raise ValueError(f"{len(bots)} opponents for {n - 1} other seats")
             self.seat = seat
             self.bots = bots
-            self.env = VectorEnv(r, n, num_envs, seed, num_threads, _seat=seat, _opponents=bots)
+            self.env = VectorEnv(r, n, num_envs, seed, num_threads, copy=False, _seat=seat, _opponents=bots)
             self.num_envs = num_envs
             single = spaces.Dict(
                 {
