@@ -9,6 +9,7 @@ use crate::bots::{self, Bot, BotError, BotSpec};
 use crate::game::{GameError, Outcome, Seat, ToMove};
 use crate::json::StateJson;
 use crate::metrics::Metrics;
+use crate::record::Actions;
 use crate::rng::{Rng, game_seed};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -73,8 +74,8 @@ pub struct GameResult {
     pub decisions: u64,
     pub rounds: u32,
     /// The actions in notation, when recording.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub actions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Actions::is_empty")]
+    pub actions: Actions,
     /// The game's designer metrics, flat per seat ([`crate::metrics::MetricSheet`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub metrics: Vec<i64>,
@@ -203,7 +204,8 @@ fn run_game<G: Metrics + StateJson>(
     let mut state = game.new_game(players, seed).map_err(err)?;
     let mut rng = bot_rng(seed);
     let mut legal = Vec::with_capacity(64);
-    let mut actions = Vec::new();
+    // A game's worth of names at once, rather than growing through small sizes.
+    let mut actions = if record { Actions::with_capacity(512) } else { Actions::new() };
     let mut decisions = 0u64;
     let limit = game.decision_limit();
     let mut sheet = crate::metrics::MetricSheet::new(players, if metrics { game.metric_len() } else { 0 });
@@ -223,7 +225,7 @@ fn run_game<G: Metrics + StateJson>(
         }
         let action = choose(seat, &state, &legal, &mut rng).map_err(|source| SimError::Bot { index, seed, source })?;
         if record {
-            actions.push(game.format_action(&state, action));
+            actions.push_with(|out| game.write_action(&state, action, out));
         }
         if metrics {
             let after = game.metric_before(&state, action, &mut sheet);
@@ -1037,7 +1039,7 @@ mod tests {
             outcome: Outcome { scores: vec![1, 1, 1], tiebreaks: vec![], ranks, end: "e".into(), unfinished: false },
             decisions: 1,
             rounds: 1,
-            actions: vec![],
+            actions: Actions::new(),
             metrics: vec![],
             lead_changes: 0,
             rotation: 0,

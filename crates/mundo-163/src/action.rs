@@ -2,6 +2,7 @@
 
 use crate::rules::{NONE, Rules};
 use rulesmith_core::GameError;
+use rulesmith_core::game::push_number;
 
 /// Which trolley upgrade (REF §2.4.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,38 +66,51 @@ impl Track {
     }
 }
 
-pub fn format(rules: &Rules, action: Action) -> String {
-    let tile = |t: u8| rules.tile_name(t).to_string();
-    match action {
-        Action::Capital(c) => format!("capital {}", rules.cities.get(usize::from(c)).map_or("?", |c| c.id.as_str())),
-        Action::BuyPrivilege { kind, free } => format!(
-            "buy {} for {}",
-            rules.privileges.get(usize::from(kind)).map_or("?", |p| p.id.as_str()),
-            if free { 0 } else { rules.market.price }
-        ),
-        Action::NoPrivilege => "no privilege".into(),
-        Action::Upgrade(t) => format!("upgrade {}", t.name()),
-        Action::NoUpgrade => "no upgrade".into(),
-        Action::BuyResident(t) => format!("buy resident {}", tile(t)),
-        Action::EndPurchase => "end purchase".into(),
-        Action::Move { from, to } => format!("move {} {}", tile(from), tile(to)),
-        Action::Step { from, to } => format!("step {} {}", tile(from), tile(to)),
-        Action::Road { a, b, from_a, from_b, lose_a } => {
-            let mut s = format!("road {} {} pay {from_a} {from_b}", tile(a), tile(b));
-            if rules.roads.residents_returned > 0 && from_a + from_b > 0 {
-                s.push_str(&format!(" lose {}", tile(if lose_a { a } else { b })));
-            }
-            s
+/// Writes the action's notation at the end of `out` (a buffer a recorded run reuses: no
+/// string of its own per decision).
+pub fn write(rules: &Rules, action: Action, out: &mut String) {
+    // `first name`, `first name name`: the pieces most actions are made of.
+    fn words(out: &mut String, first: &str, names: &[&str]) {
+        out.push_str(first);
+        for name in names {
+            out.push(' ');
+            out.push_str(name);
         }
-        Action::FreeRoad { a, b } => format!("free road {} {}", tile(a), tile(b)),
-        Action::Again(t) => format!("again {}", tile(t)),
-        Action::EndResidents => "end residents".into(),
-        Action::Go(t) => format!("go {}", tile(t)),
-        Action::Load(g) => format!("load {}", rules.good_name(g)),
-        Action::LoadResident => "load resident".into(),
-        Action::Unload(g) => format!("unload {}", rules.good_name(g)),
-        Action::UnloadResident => "unload resident".into(),
-        Action::EndTrolley => "end trolley".into(),
+    }
+    let tile = |t: u8| rules.tile_name(t);
+    match action {
+        Action::Capital(c) => words(out, "capital", &[rules.cities.get(usize::from(c)).map_or("?", |c| c.id.as_str())]),
+        Action::BuyPrivilege { kind, free } => {
+            words(out, "buy", &[rules.privileges.get(usize::from(kind)).map_or("?", |p| p.id.as_str())]);
+            out.push_str(" for ");
+            push_number(out, if free { 0 } else { rules.market.price });
+        }
+        Action::NoPrivilege => out.push_str("no privilege"),
+        Action::Upgrade(t) => words(out, "upgrade", &[t.name()]),
+        Action::NoUpgrade => out.push_str("no upgrade"),
+        Action::BuyResident(t) => words(out, "buy resident", &[tile(t)]),
+        Action::EndPurchase => out.push_str("end purchase"),
+        Action::Move { from, to } => words(out, "move", &[tile(from), tile(to)]),
+        Action::Step { from, to } => words(out, "step", &[tile(from), tile(to)]),
+        Action::Road { a, b, from_a, from_b, lose_a } => {
+            words(out, "road", &[tile(a), tile(b)]);
+            out.push_str(" pay ");
+            push_number(out, from_a);
+            out.push(' ');
+            push_number(out, from_b);
+            if rules.roads.residents_returned > 0 && from_a + from_b > 0 {
+                words(out, " lose", &[tile(if lose_a { a } else { b })]);
+            }
+        }
+        Action::FreeRoad { a, b } => words(out, "free road", &[tile(a), tile(b)]),
+        Action::Again(t) => words(out, "again", &[tile(t)]),
+        Action::EndResidents => out.push_str("end residents"),
+        Action::Go(t) => words(out, "go", &[tile(t)]),
+        Action::Load(g) => words(out, "load", &[rules.good_name(g)]),
+        Action::LoadResident => out.push_str("load resident"),
+        Action::Unload(g) => words(out, "unload", &[rules.good_name(g)]),
+        Action::UnloadResident => out.push_str("unload resident"),
+        Action::EndTrolley => out.push_str("end trolley"),
     }
 }
 

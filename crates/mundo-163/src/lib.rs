@@ -301,8 +301,8 @@ impl Game for Mundo163 {
         Progress { rounds: state.round }
     }
 
-    fn format_action(&self, _state: &State, action: Action) -> String {
-        action::format(&self.rules, action)
+    fn write_action(&self, _state: &State, action: Action, out: &mut String) {
+        action::write(&self.rules, action, out)
     }
 
     fn parse_action(&self, _state: &State, text: &str) -> Result<Action, GameError> {

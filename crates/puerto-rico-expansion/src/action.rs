@@ -13,9 +13,15 @@ use rulesmith_core::GameError;
 /// action of the game proper (`Play`).
 pub type Action = rulesmith_core::staged::Staged<u8, rulesmith_puerto_rico::Action>;
 
-pub fn format_draft(rules: &Rules, b: u8) -> String {
-    let id = rules.base.buildings.get(usize::from(b)).map_or_else(|| format!("building-{b}"), |x| x.id.clone());
-    format!("draft {id}")
+pub fn write_draft(rules: &Rules, b: u8, out: &mut String) {
+    out.push_str("draft ");
+    match rules.base.buildings.get(usize::from(b)) {
+        Some(x) => out.push_str(&x.id),
+        None => {
+            out.push_str("building-");
+            rulesmith_core::game::push_number(out, b);
+        }
+    }
 }
 
 /// Reads `draft ID`; `None` if the text is not a draft pick.

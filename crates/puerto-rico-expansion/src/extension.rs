@@ -77,8 +77,8 @@ impl Extension<Rules, State, Action, Player> for Expansion {
         codes
     }
 
-    fn format(&self, rules: &Rules, code: u16) -> String {
-        if Forests.owns(code) { Forests.format(rules, code) } else { Guests.format(rules, code) }
+    fn write(&self, rules: &Rules, code: u16, out: &mut String) {
+        if Forests.owns(code) { Forests.write(rules, code, out) } else { Guests.write(rules, code, out) }
     }
 
     fn parse(&self, rules: &Rules, words: &[&str]) -> Option<Result<u16, String>> {

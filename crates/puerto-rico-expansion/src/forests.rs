@@ -124,10 +124,11 @@ impl Forests {
         }
     }
 
-    pub fn format(&self, rules: &Rules, code: u16) -> String {
-        match face_up_good(rules, code) {
-            Some(g) => format!("forest {}", rules.good_name(g)),
-            None => "forest".into(),
+    pub fn write(&self, rules: &Rules, code: u16, out: &mut String) {
+        out.push_str("forest");
+        if let Some(g) = face_up_good(rules, code) {
+            out.push(' ');
+            out.push_str(rules.good_name(g));
         }
     }
 

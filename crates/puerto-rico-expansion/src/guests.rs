@@ -19,10 +19,11 @@
 //! (`/pending/guest_floor`), so each outcome has one spelling.
 
 use rulesmith_core::Seat;
+use rulesmith_core::game::push_number;
 use rulesmith_puerto_rico::Good;
 use rulesmith_puerto_rico::action::{Action, Group};
 use rulesmith_puerto_rico::extension::Checkpoint;
-use rulesmith_puerto_rico::notation::{self, group_name};
+use rulesmith_puerto_rico::notation;
 use rulesmith_puerto_rico::phases::settled_at_start;
 use rulesmith_puerto_rico::rules::{Effect, RoleKind, Rules, kind};
 use rulesmith_puerto_rico::state::{Player, State};
@@ -88,10 +89,14 @@ impl Guests {
         (0..(rules.good_count() + 1 + rules.buildings.len()) as u16).collect()
     }
 
-    pub fn format(&self, rules: &Rules, code: u16) -> String {
+    pub fn write(&self, rules: &Rules, code: u16, out: &mut String) {
+        out.push_str("guest to ");
         match group_of(rules, code) {
-            Some(g) => format!("guest to {}", group_name(rules, g)),
-            None => format!("guest to target-{code}"),
+            Some(g) => notation::write_group(rules, g, out),
+            None => {
+                out.push_str("target-");
+                push_number(out, code);
+            }
         }
     }
 

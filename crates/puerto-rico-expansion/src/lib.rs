@@ -152,8 +152,8 @@ impl SetupThenBase for Rules {
         draft::finish_if_done(self, s);
     }
 
-    fn format_pick(&self, b: u8) -> String {
-        action::format_draft(self, b)
+    fn write_pick(&self, b: u8, out: &mut String) {
+        action::write_draft(self, b, out)
     }
 
     fn parse_pick(&self, text: &str) -> Option<Result<u8, GameError>> {

@@ -85,8 +85,8 @@ pub trait Extension<Rules, State, Action, Player>: Send + Sync + 'static {
     /// action space).
     fn codes(&self, rules: &Rules) -> Vec<u16>;
 
-    /// The notation of a move.
-    fn format(&self, rules: &Rules, code: u16) -> String;
+    /// Writes the notation of a move at the end of `out`.
+    fn write(&self, rules: &Rules, code: u16, out: &mut String);
 
     /// Reads a move: `None` if the words are not one of the extension's, else the code or
     /// why it cannot be read.

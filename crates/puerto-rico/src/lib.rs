@@ -178,9 +178,9 @@ impl Game for Rules {
         Progress { rounds: s.round }
     }
 
-    fn format_action(&self, s: &State, a: Action) -> String {
+    fn write_action(&self, s: &State, a: Action, out: &mut String) {
         let caps = ship_capacities(s);
-        notation::format(self, &caps[..s.ship_count as usize], a)
+        notation::write(self, &caps[..s.ship_count as usize], a, out)
     }
 
     fn parse_action(&self, s: &State, text: &str) -> Result<Action, GameError> {

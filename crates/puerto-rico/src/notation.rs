@@ -5,81 +5,146 @@ use crate::action::{Action, Group};
 use crate::goods::ByGood;
 use crate::rules::Rules;
 use rulesmith_core::GameError;
-use std::fmt::Write as _;
+use rulesmith_core::game::push_number;
 
-pub fn format(rules: &Rules, ship_capacities: &[u8], a: Action) -> String {
+/// Writes the action's notation at the end of `out` (a buffer a recorded run reuses: no
+/// string of its own per decision).
+pub fn write(rules: &Rules, ship_capacities: &[u8], a: Action, out: &mut String) {
+    let good = |out: &mut String, g| out.push_str(rules.good_name(g));
     match a {
-        Action::Role(r) => rules.roles.get(r as usize).map_or_else(|| format!("role-{r}"), |r| r.id.clone()),
-        Action::Draw => "draw".into(),
-        Action::Take(g) => format!("take {}", rules.good_name(g)),
-        Action::TakeQuarry => "take quarry".into(),
-        Action::TakeColonist => "take colonist".into(),
-        Action::TakeVp => "take vp".into(),
-        Action::Place { group, count } => format!("place {count} on {}", group_name(rules, group)),
-        Action::Build(b) => format!("build {}", building_name(rules, b)),
-        Action::Bonus(g) => format!("bonus {}", rules.good_name(g)),
-        Action::Sell(g) => format!("sell {}", rules.good_name(g)),
-        Action::Ship { good, ship } => {
-            format!("ship {} on {}", rules.good_name(good), ship_capacities.get(ship as usize).copied().unwrap_or(0))
+        Action::Role(r) => match rules.roles.get(r as usize) {
+            Some(role) => out.push_str(&role.id),
+            None => {
+                out.push_str("role-");
+                push_number(out, r);
+            }
+        },
+        Action::Draw => out.push_str("draw"),
+        Action::Take(g) => {
+            out.push_str("take ");
+            good(out, g);
         }
-        Action::Wharf(g) => format!("ship {} on wharf", rules.good_name(g)),
+        Action::TakeQuarry => out.push_str("take quarry"),
+        Action::TakeColonist => out.push_str("take colonist"),
+        Action::TakeVp => out.push_str("take vp"),
+        Action::Place { group, count } => {
+            out.push_str("place ");
+            push_number(out, count);
+            out.push_str(" on ");
+            write_group(rules, group, out);
+        }
+        Action::Build(b) => {
+            out.push_str("build ");
+            write_building(rules, b, out);
+        }
+        Action::Bonus(g) => {
+            out.push_str("bonus ");
+            good(out, g);
+        }
+        Action::Sell(g) => {
+            out.push_str("sell ");
+            good(out, g);
+        }
+        Action::Ship { good: g, ship } => {
+            out.push_str("ship ");
+            good(out, g);
+            out.push_str(" on ");
+            push_number(out, ship_capacities.get(ship as usize).copied().unwrap_or(0));
+        }
+        Action::Wharf(g) => {
+            out.push_str("ship ");
+            good(out, g);
+            out.push_str(" on wharf");
+        }
         Action::Keep { kinds, barrel } => {
-            let mut s = String::from("keep");
+            out.push_str("keep");
             for g in rules.goods() {
                 if kinds & g.bit() != 0 {
-                    let _ = write!(s, " {}", rules.good_name(g));
+                    out.push(' ');
+                    good(out, g);
                 }
             }
             if let Some(b) = barrel {
-                let _ = write!(s, " + {}", rules.good_name(b));
+                out.push_str(" + ");
+                good(out, b);
             }
-            s
         }
-        Action::Pass => "pass".into(),
-        Action::Plant(g) => format!("plant {}", rules.good_name(g)),
-        Action::ReturnColonist(g) => format!("return colonist from {}", group_name(rules, g)),
-        Action::ReturnGood(g) => format!("return {}", rules.good_name(g)),
-        Action::ReturnVp => "return vp".into(),
-        Action::SellPost { good, building } => {
-            format!("sell {} to {}", rules.good_name(good), building_name(rules, building))
+        Action::Pass => out.push_str("pass"),
+        Action::Plant(g) => {
+            out.push_str("plant ");
+            good(out, g);
         }
-        Action::Use(b) => format!("use {}", building_name(rules, b)),
-        Action::Load { good, count } => format!("load {count} {}", rules.good_name(good)),
+        Action::ReturnColonist(g) => {
+            out.push_str("return colonist from ");
+            write_group(rules, g, out);
+        }
+        Action::ReturnGood(g) => {
+            out.push_str("return ");
+            good(out, g);
+        }
+        Action::ReturnVp => out.push_str("return vp"),
+        Action::SellPost { good: g, building } => {
+            out.push_str("sell ");
+            good(out, g);
+            out.push_str(" to ");
+            write_building(rules, building, out);
+        }
+        Action::Use(b) => {
+            out.push_str("use ");
+            write_building(rules, b, out);
+        }
+        Action::Load { good: g, count } => {
+            out.push_str("load ");
+            push_number(out, count);
+            out.push(' ');
+            good(out, g);
+        }
         Action::Extension(code) => match rules.extension.get() {
-            Some(ext) => ext.format(rules, code),
-            None => format!("extension-{code}"),
+            Some(ext) => ext.write(rules, code, out),
+            None => {
+                out.push_str("extension-");
+                push_number(out, code);
+            }
         },
         Action::KeepExact(kept) => {
-            let mut s = String::from("keep");
+            out.push_str("keep");
             for g in rules.goods() {
                 if kept[g] > 0 {
-                    let _ = write!(s, " {} {}", kept[g], rules.good_name(g));
+                    out.push(' ');
+                    push_number(out, kept[g]);
+                    out.push(' ');
+                    good(out, g);
                 }
             }
             if kept.total() == 0 {
-                s.push_str(" nothing");
+                out.push_str(" nothing");
             }
-            s
         }
     }
 }
 
-/// Borrowed where it can be: a recorded run names a building at every build.
-fn building_name(rules: &Rules, b: u8) -> std::borrow::Cow<'_, str> {
-    rules.buildings.get(b as usize).map_or_else(|| format!("building-{b}").into(), |b| b.id.as_str().into())
-}
-
-/// The notation of a group (a plantation kind, `quarry`, a building id, `san-juan`).
-pub fn group_name(rules: &Rules, g: Group) -> String {
-    match g {
-        Group::Plantation(g) => rules.good_name(g).into(),
-        Group::Quarry => "quarry".into(),
-        Group::Building(b) => building_name(rules, b).into_owned(),
-        Group::SanJuan => "san-juan".into(),
+fn write_building(rules: &Rules, b: u8, out: &mut String) {
+    match rules.buildings.get(b as usize) {
+        Some(x) => out.push_str(&x.id),
+        None => {
+            out.push_str("building-");
+            push_number(out, b);
+        }
     }
 }
 
-/// Reads a group's notation (see [`group_name`]).
+/// Writes the notation of a group (a plantation kind, `quarry`, a building id, `san-juan`)
+/// at the end of `out`.
+pub fn write_group(rules: &Rules, g: Group, out: &mut String) {
+    match g {
+        Group::Plantation(g) => out.push_str(rules.good_name(g)),
+        Group::Quarry => out.push_str("quarry"),
+        Group::Building(b) => write_building(rules, b, out),
+        Group::SanJuan => out.push_str("san-juan"),
+    }
+}
+
+/// Reads a group's notation (see [`write_group`]).
 pub fn parse_group(rules: &Rules, w: &str) -> Result<Group, String> {
     match w {
         "quarry" => Ok(Group::Quarry),

@@ -946,7 +946,7 @@ mod tests {
                 },
                 decisions: 100,
                 rounds: 14 + i as u32,
-                actions: vec![],
+                actions: Default::default(),
                 metrics: vec![],
                 lead_changes: 0,
                 rotation: 0,

@@ -122,8 +122,15 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Used after scenario edits and by the conformance suite.
     fn check_state(&self, state: &Self::State) -> Result<(), GameError>;
 
-    /// The action in the game's notation: lowercase words, stable.
-    fn format_action(&self, state: &Self::State, action: Self::Action) -> String;
+    /// Writes the action in the game's notation at the end of `out`: lowercase words,
+    /// stable. Into a buffer the caller reuses: a recorded run names every decision.
+    fn write_action(&self, state: &Self::State, action: Self::Action, out: &mut String);
+    /// The action in the game's notation (see [`Game::write_action`]).
+    fn format_action(&self, state: &Self::State, action: Self::Action) -> String {
+        let mut out = String::new();
+        self.write_action(state, action, &mut out);
+        out
+    }
     /// Reads the game's notation. The state gives context (e.g. who is to move).
     fn parse_action(&self, state: &Self::State, text: &str) -> Result<Self::Action, GameError>;
 
@@ -136,6 +143,12 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// (face-down order, other players' hidden values, the generator) is drawn anew from
     /// what is public, never copied from the state.
     fn determinize(&self, state: &Self::State, seat: Seat, rng: &mut Rng) -> Self::State;
+}
+
+/// Writes a number in decimal at the end of `out` (for [`Game::write_action`]: no
+/// formatting machinery per decision).
+pub fn push_number(out: &mut String, n: impl itoa::Integer) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// Plays an action given in notation, with an error that lists the legal actions.

@@ -56,7 +56,8 @@ pub trait SetupThenBase: Send + Sync + Sized + 'static {
     fn setup_legal(&self, state: &Self::State, f: &mut impl FnMut(Self::Pick));
     /// Plays a legal setup decision (and ends the setup when it is complete).
     fn setup_pick(&self, state: &mut Self::State, pick: Self::Pick);
-    fn format_pick(&self, pick: Self::Pick) -> String;
+    /// Writes a setup decision's notation at the end of `out` (see [`Game::write_action`]).
+    fn write_pick(&self, pick: Self::Pick, out: &mut String);
     /// Reads a setup decision; `None` when the text is not one (then it is the base game's).
     fn parse_pick(&self, text: &str) -> Option<Result<Self::Pick, GameError>>;
     /// The setup's invariants, and whatever this game adds to the base game's (checked
@@ -132,10 +133,10 @@ impl<T: SetupThenBase> Game for T {
         self.check_setup(s)
     }
 
-    fn format_action(&self, s: &T::State, a: Self::Action) -> String {
+    fn write_action(&self, s: &T::State, a: Self::Action, out: &mut String) {
         match a {
-            Staged::Setup(p) => self.format_pick(p),
-            Staged::Play(a) => self.base().format_action(self.base_state(s), a),
+            Staged::Setup(p) => self.write_pick(p, out),
+            Staged::Play(a) => self.base().write_action(self.base_state(s), a, out),
         }
     }
 

@@ -2,6 +2,7 @@
 
 use crate::rules::{BuildingEffect, Rules};
 use rulesmith_core::GameError;
+use rulesmith_core::game::push_number;
 
 /// One decision of one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,44 +68,74 @@ pub enum Use {
     Flip(u8),
 }
 
-pub fn format(rules: &Rules, a: Action) -> String {
+/// Writes the action's notation at the end of `out` (a buffer a recorded run reuses: no
+/// string of its own per decision).
+pub fn write(rules: &Rules, a: Action, out: &mut String) {
+    // `first second`: the pieces most actions are made of.
+    fn words(out: &mut String, first: &str, second: &str) {
+        out.push_str(first);
+        out.push(' ');
+        out.push_str(second);
+    }
     match a {
-        Action::KeepAside(d) => format!("keep aside {}", rules.die_name(d)),
-        Action::Drive(n) => format!("drive {n}"),
-        Action::Give(Gift::Pesos) => "give peso".to_string(),
-        Action::Give(Gift::Vp) => "give vp".to_string(),
-        Action::Give(Gift::Good(g)) => format!("give {}", rules.good_name(g)),
-        Action::Take(g) => format!("take {}", rules.good_name(g)),
-        Action::Claim(b) => format!("claim {}", rules.building_name(b)),
-        Action::Pawn(b) => format!("pawn {}", rules.building_name(b)),
-        Action::Skip => "skip".to_string(),
-        Action::Pass => "pass".to_string(),
-        Action::Deliver { good, count } => format!("deliver {} {count}", rules.good_name(good)),
+        Action::KeepAside(d) => words(out, "keep aside", rules.die_name(d)),
+        Action::Drive(n) => {
+            out.push_str("drive ");
+            push_number(out, n);
+        }
+        Action::Give(Gift::Pesos) => out.push_str("give peso"),
+        Action::Give(Gift::Vp) => out.push_str("give vp"),
+        Action::Give(Gift::Good(g)) => words(out, "give", rules.good_name(g)),
+        Action::Take(g) => words(out, "take", rules.good_name(g)),
+        Action::Claim(b) => words(out, "claim", rules.building_name(b)),
+        Action::Pawn(b) => words(out, "pawn", rules.building_name(b)),
+        Action::Skip => out.push_str("skip"),
+        Action::Pass => out.push_str("pass"),
+        Action::Deliver { good, count } => {
+            words(out, "deliver", rules.good_name(good));
+            out.push(' ');
+            push_number(out, count);
+        }
         Action::DeliverFor { with, good, count } => {
-            format!("deliver {} for {} {count}", rules.good_name(with), rules.good_name(good))
+            words(out, "deliver", rules.good_name(with));
+            words(out, " for", rules.good_name(good));
+            out.push(' ');
+            push_number(out, count);
         }
         Action::Use(b, u) => {
-            let name = rules.building_name(b);
+            words(out, "use", rules.building_name(b));
             match u {
-                Use::Plain => format!("use {name}"),
-                Use::Count(n) => format!("use {name} {n}"),
+                Use::Plain => {}
+                Use::Count(n) => {
+                    out.push(' ');
+                    push_number(out, n);
+                }
                 Use::Exchange { give, get } => {
-                    format!("use {name} {} for {}", rules.good_name(give), rules.good_name(get))
+                    words(out, "", rules.good_name(give));
+                    words(out, " for", rules.good_name(get));
                 }
                 Use::Sell(mask) => {
-                    let goods: Vec<&str> = (0..rules.goods.len() as u8)
-                        .filter(|g| mask & (1 << g) != 0)
-                        .map(|g| rules.good_name(g))
-                        .collect();
-                    format!("use {name} {}", goods.join(" "))
+                    // `use cafe rum cigars`: the goods after one space each, the first after
+                    // the space that follows the building (also when there is none).
+                    out.push(' ');
+                    let mut first = true;
+                    for g in (0..rules.goods.len() as u8).filter(|g| mask & (1 << g) != 0) {
+                        if !first {
+                            out.push(' ');
+                        }
+                        first = false;
+                        out.push_str(rules.good_name(g));
+                    }
                 }
-                Use::Die(d) => format!("use {name} {}", rules.die_name(d)),
-                Use::BuyVp(n) => format!("use {name} buy {n}"),
-                Use::SellVp(n) => format!("use {name} sell {n}"),
-                Use::Right => format!("use {name} right"),
-                Use::Left => format!("use {name} left"),
-                Use::Ship(g) => format!("use {name} {}", rules.good_name(g)),
-                Use::Flip(c) => format!("use {name} flip {}", rules.citizen_name(c)),
+                Use::Die(d) => words(out, "", rules.die_name(d)),
+                Use::BuyVp(n) | Use::SellVp(n) => {
+                    out.push_str(if matches!(u, Use::BuyVp(_)) { " buy " } else { " sell " });
+                    push_number(out, n);
+                }
+                Use::Right => out.push_str(" right"),
+                Use::Left => out.push_str(" left"),
+                Use::Ship(g) => words(out, "", rules.good_name(g)),
+                Use::Flip(c) => words(out, " flip", rules.citizen_name(c)),
             }
         }
     }

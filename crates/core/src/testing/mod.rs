@@ -225,8 +225,14 @@ impl Game for TakeAway {
         Progress { rounds: s.decisions / s.players.len().max(1) as u32 + 1 }
     }
 
-    fn format_action(&self, _: &TakeAwayState, action: Move) -> String {
-        format_move(action)
+    fn write_action(&self, _: &TakeAwayState, action: Move, out: &mut String) {
+        match action {
+            Move::Take(n) => {
+                out.push_str("take ");
+                crate::game::push_number(out, n);
+            }
+            Move::Pass => out.push_str("pass"),
+        }
     }
 
     fn parse_action(&self, _: &TakeAwayState, text: &str) -> Result<Move, GameError> {
@@ -328,13 +334,6 @@ impl crate::bots::Evaluate for TakeAway {
 impl crate::json::StateJson for TakeAway {}
 impl crate::metrics::Metrics for TakeAway {}
 impl crate::screen::Screen for TakeAway {}
-
-fn format_move(m: Move) -> String {
-    match m {
-        Move::Take(n) => format!("take {n}"),
-        Move::Pass => "pass".to_string(),
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -223,8 +223,9 @@ fn bots_draft() {
     let rules = rules();
     for bot in [BotSpec::Random, BotSpec::Greedy] {
         let r = sim::play_game(&rules, 3, 0, 42, &[bot.clone(), bot.clone(), bot], true).unwrap();
-        assert!(r.actions[..17].iter().all(|a| a.starts_with("draft ")), "{:?}", &r.actions[..17]);
-        assert!(!r.actions[17].starts_with("draft "));
+        let actions = r.actions.to_vec();
+        assert!(actions[..17].iter().all(|a| a.starts_with("draft ")), "{:?}", &actions[..17]);
+        assert!(!actions[17].starts_with("draft "));
     }
 }
 
