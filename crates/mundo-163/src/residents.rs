@@ -5,8 +5,8 @@
 //! this keeps the phase finite without losing any reachable position.
 
 use crate::action::Action;
-use crate::purchase::{effects, room_for_one};
-use crate::rules::{Effect, MAX_TERRAINS, Rules, TerrainKind};
+use crate::purchase::{effects, owns_any, room_for_one, tile_limit};
+use crate::rules::{Effect, MAX_TERRAINS, Rules};
 use crate::state::{Phase, Player, State};
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
@@ -29,9 +29,9 @@ pub fn road_component(rules: &Rules, p: &Player, from: u8) -> u64 {
     seen
 }
 
-fn is_water(rules: &Rules, s: &State, tile: u8) -> bool {
-    let t = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
-    rules.terrains.get(usize::from(t)).is_none_or(|t| t.kind == TerrainKind::Water)
+/// Water by the map: a state's terrain keeps each tile's kind (`check_state`).
+fn is_water(rules: &Rules, tile: u8) -> bool {
+    tile >= 64 || rules.derived.water & (1 << tile) != 0
 }
 
 pub fn can_move(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
@@ -46,7 +46,7 @@ pub fn can_move(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
 
 pub fn can_step(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
     let p = s.cur();
-    if s.phase != Phase::Residents || p.active_on(from) == 0 || rules.edge(from, to).is_none() || is_water(rules, s, to)
+    if s.phase != Phase::Residents || p.active_on(from) == 0 || rules.edge(from, to).is_none() || is_water(rules, to)
     {
         return false;
     }
@@ -97,6 +97,9 @@ pub fn road_end_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
     let mut out = [0u8; MAX_TERRAINS];
     for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
         out[ti] = t.road_residents;
+    }
+    if !owns_any(p, rules.derived.road_cost) {
+        return out;
     }
     for e in effects(rules, p) {
         if let Effect::RoadCost { terrain, residents } = *e {
@@ -160,7 +163,7 @@ pub fn can_road(rules: &Rules, s: &State, a: u8, b: u8, from_a: u8, from_b: u8, 
 
 pub fn can_free_road(rules: &Rules, s: &State, a: u8, b: u8) -> bool {
     !s.turn.free_road_used
-        && effects(rules, s.cur()).any(|e| *e == Effect::FreeRoad)
+        && owns_any(s.cur(), rules.derived.free_road)
         && road_cost(rules, s, a, b).is_some()
 }
 
@@ -199,7 +202,7 @@ pub fn can_again(rules: &Rules, s: &State, tile: u8) -> bool {
     s.phase == Phase::Residents
         && !s.turn.extra_action_used
         && s.cur().exhausted.get(usize::from(tile)).is_some_and(|&n| n > 0)
-        && effects(rules, s.cur()).any(|e| *e == Effect::ExtraResidentAction)
+        && owns_any(s.cur(), rules.derived.extra_action)
 }
 
 /// Privilege II (11): every resident exhausted on a tile during 3 D has just acted (all
@@ -233,64 +236,83 @@ pub fn end_residents(rules: &Rules, s: &mut State) {
     s.phase = Phase::Trolley;
 }
 
+/// The player's own tiles on which no resident may arrive (REF §6 Q5: the tile limits).
+fn full_tiles(rules: &Rules, p: &Player, own: u64) -> u64 {
+    if !rules.purchase.limits_always {
+        return 0;
+    }
+    let mut full = 0;
+    let mut bits = own;
+    while bits != 0 {
+        let t = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        if p.residents_on(t) >= tile_limit(rules, p, t) {
+            full |= 1 << t;
+        }
+    }
+    full
+}
+
+/// The legal actions of 3 D, in the order of the checks one by one (by tile: moves, then
+/// steps; roads by edge; `again` by tile; `end residents`), computed over bit sets of
+/// the own tiles: residents stand only on own tiles and the roads form one network from
+/// the capital (both held by `check_state`), so the network is the one part of the
+/// map a resident moves within.
 pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
-    let n = rules.tiles() as u8;
-    // The network's connected parts, each computed once.
-    let mut parts = [0u64; 8];
-    let mut nparts = 0;
-    for from in 0..n {
+    let d = &rules.derived;
+    let own = own_tiles(p);
+    let room = own & !full_tiles(rules, p, own);
+    // Where a step may end: an own tile with room, or another land tile while a
+    // settlement is left in storage.
+    let step_to = !d.water & (room | if p.settlements_in_storage > 0 { !own } else { 0 });
+    let mut bits = own;
+    while bits != 0 {
+        let from = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
         let f = usize::from(from);
-        if p.active[f] > 0 {
-            let bit = 1u64 << from;
-            let component = match parts[..nparts].iter().find(|&&c| c & bit != 0) {
-                Some(&c) => c,
-                None => {
-                    let c = road_component(rules, p, from);
-                    if nparts < parts.len() && c != bit {
-                        parts[nparts] = c;
-                        nparts += 1;
-                    }
-                    c
-                }
-            };
-            let reach = component & !bit;
-            let mut bits = reach;
-            while bits != 0 {
-                let to = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                if room_for_one(rules, p, to) {
-                    out.push(Action::Move { from, to });
-                }
+        if p.active[f] > 0 && p.network & (1 << from) != 0 {
+            let mut reach = p.network & room & !(1 << from);
+            while reach != 0 {
+                let to = reach.trailing_zeros() as u8;
+                reach &= reach - 1;
+                out.push(Action::Move { from, to });
             }
         }
-        if p.active_on(from) > 0 {
-            for &(to, _) in &rules.adjacency[f] {
-                if can_step(rules, s, from, to) {
+        if p.active_on(from) > 0 && d.neighbours.get(f).is_some_and(|&n| n & step_to != 0) {
+            for &(to, _) in rules.adjacency.get(f).map_or(&[][..], Vec::as_slice) {
+                if step_to & (1 << to) != 0 {
                     out.push(Action::Step { from, to });
                 }
             }
         }
     }
-    let free = !s.turn.free_road_used && effects(rules, p).any(|e| *e == Effect::FreeRoad);
+    let free = !s.turn.free_road_used && owns_any(p, d.free_road);
     let ends = road_end_costs(rules, p);
-    let own = own_tiles(p);
-    for (edge, &(a, b)) in rules.edges.iter().enumerate() {
-        if own & (1 << a) == 0 || own & (1 << b) == 0 {
-            continue;
+    let mut bits = own;
+    while bits != 0 {
+        let a = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        for &(b, edge) in d.higher.get(usize::from(a)).map_or(&[][..], Vec::as_slice) {
+            if own & (1 << b) == 0 {
+                continue;
+            }
+            let Some(cost) = road_cost_with(rules, s, &ends, a, b, edge) else { continue };
+            if free {
+                out.push(Action::FreeRoad { a, b });
+            }
+            let (have_a, have_b) = (p.active_on(a), p.active_on(b));
+            if u16::from(have_a) + u16::from(have_b) < u16::from(cost) {
+                continue;
+            }
+            road_payments(rules, a, b, cost, cost.saturating_sub(have_b)..=cost.min(have_a), out);
         }
-        let Some(cost) = road_cost_with(rules, s, &ends, a, b, edge as u8) else { continue };
-        if free {
-            out.push(Action::FreeRoad { a, b });
-        }
-        let (have_a, have_b) = (p.active_on(a), p.active_on(b));
-        if u16::from(have_a) + u16::from(have_b) < u16::from(cost) {
-            continue;
-        }
-        road_payments(rules, a, b, cost, cost.saturating_sub(have_b)..=cost.min(have_a), out);
     }
-    if !s.turn.extra_action_used && effects(rules, p).any(|e| *e == Effect::ExtraResidentAction) {
-        for t in 0..n {
+    if !s.turn.extra_action_used && owns_any(p, d.extra_action) {
+        let mut bits = own;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
             if p.exhausted[usize::from(t)] > 0 {
                 out.push(Action::Again(t));
             }

@@ -65,6 +65,65 @@ pub struct Rules {
     /// Edges as (lower tile, higher tile), sorted (from the map).
     #[serde(skip)]
     pub edges: Vec<(u8, u8)>,
+    /// What legal-action generation reads on every decision, derived once from the map
+    /// and the privileges.
+    #[serde(skip)]
+    pub derived: Derived,
+}
+
+/// Derived from the ruleset when it is read ([`decode`]), for the playout's hot paths.
+#[derive(Clone, Debug, Default)]
+pub struct Derived {
+    /// Per tile: its neighbours, a bit per tile.
+    pub neighbours: Vec<u64>,
+    /// Per tile: (higher neighbour, edge) by rising neighbour, so that walking the tiles
+    /// and then these lists meets the edges in their order.
+    pub higher: Vec<Vec<(u8, u8)>>,
+    /// Per pair of tiles (`a * MAX_TILES + b`): the edge between them, or [`NONE`].
+    pub edge_at: Vec<u8>,
+    /// Water tiles (a state's terrain keeps each tile's kind: `check_state`).
+    pub water: u64,
+    /// Privilege types (bit per type) with an effect of each kind.
+    pub free_road: u32,
+    pub extra_action: u32,
+    pub road_cost: u32,
+    pub trolley_enter: u32,
+    pub resident_price: u32,
+}
+
+impl Derived {
+    fn of(rules: &Rules) -> Derived {
+        let tiles = rules.map.hexes.len().min(MAX_TILES);
+        let mut d = Derived { edge_at: vec![NONE; MAX_TILES * MAX_TILES], ..Derived::default() };
+        for a in 0..tiles {
+            let adjacent = rules.adjacency.get(a).map_or(&[][..], Vec::as_slice);
+            d.neighbours.push(adjacent.iter().fold(0u64, |m, &(n, _)| m | 1 << n));
+            let mut higher: Vec<(u8, u8)> = adjacent.iter().copied().filter(|&(n, _)| usize::from(n) > a).collect();
+            higher.sort_unstable();
+            d.higher.push(higher);
+            for &(n, e) in adjacent {
+                d.edge_at[a * MAX_TILES + usize::from(n)] = e;
+            }
+            let kind = rules.terrains.get(usize::from(rules.map.hexes[a].terrain)).map(|t| t.kind);
+            if kind.is_none_or(|k| k == TerrainKind::Water) {
+                d.water |= 1 << a;
+            }
+        }
+        for (k, t) in rules.privileges.iter().enumerate().take(MAX_PRIVILEGE_TYPES) {
+            for e in &t.effects {
+                let mask = match e {
+                    Effect::FreeRoad => &mut d.free_road,
+                    Effect::ExtraResidentAction => &mut d.extra_action,
+                    Effect::RoadCost { .. } => &mut d.road_cost,
+                    Effect::TrolleyEnterCost { .. } => &mut d.trolley_enter,
+                    Effect::ResidentPrice { .. } => &mut d.resident_price,
+                    _ => continue,
+                };
+                *mask |= 1 << k;
+            }
+        }
+        d
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -357,8 +416,13 @@ impl Rules {
     }
 
     /// The edge between two tiles, if they are adjacent.
+    #[inline]
     pub fn edge(&self, a: u8, b: u8) -> Option<u8> {
-        self.adjacency.get(a as usize)?.iter().find(|&&(n, _)| n == b).map(|&(_, e)| e)
+        if usize::from(a) >= MAX_TILES || usize::from(b) >= MAX_TILES {
+            return None;
+        }
+        let e = self.derived.edge_at.get(usize::from(a) * MAX_TILES + usize::from(b)).copied()?;
+        (e != NONE).then_some(e)
     }
 
     /// The city standing on a tile, or [`NONE`].
@@ -489,6 +553,7 @@ fn across(rules: &mut Rules, head: &Head, before: usize, d: &mut Diagnostics) {
         }
     }
     (rules.adjacency, rules.edges) = adjacency_of(&rules.map.hexes);
+    rules.derived = Derived::of(rules);
     let types = rules.privileges.len();
     for p in head.players.0..=head.players.1 {
         let extra = rules.market.random_extra[p];

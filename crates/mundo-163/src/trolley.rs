@@ -2,7 +2,7 @@
 //! 3 H income (§2.7) and the turn and round change with the game end (§2.9).
 
 use crate::action::Action;
-use crate::purchase::{effects, room_for_one, start_turn};
+use crate::purchase::{effects, owns_any, room_for_one, start_turn};
 use crate::residents::settle;
 use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules, TerrainKind};
 use crate::scoring::income;
@@ -31,6 +31,9 @@ pub fn off_road_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
         if t.kind != TerrainKind::Water {
             out[ti] = t.enter_half;
         }
+    }
+    if !owns_any(p, rules.derived.trolley_enter) {
+        return out;
     }
     for e in effects(rules, p) {
         if let Effect::TrolleyEnterCost { terrain, half } = *e {
