@@ -6,7 +6,7 @@
 
 use crate::action::Action;
 use crate::purchase::{effects, owns_any, room_for_one, tile_limit};
-use crate::rules::{Effect, MAX_TERRAINS, Rules};
+use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, Rules};
 use crate::state::{Phase, Player, State};
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
@@ -94,10 +94,7 @@ pub fn move_along_roads(s: &mut State, from: u8, to: u8) {
 
 /// Residents a road end of each terrain costs the player, after privileges.
 pub fn road_end_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
-    let mut out = [0u8; MAX_TERRAINS];
-    for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
-        out[ti] = t.road_residents;
-    }
+    let mut out = rules.derived.road_ends;
     if !owns_any(p, rules.derived.road_cost) {
         return out;
     }
@@ -236,23 +233,6 @@ pub fn end_residents(rules: &Rules, s: &mut State) {
     s.phase = Phase::Trolley;
 }
 
-/// The player's own tiles on which no resident may arrive (REF §6 Q5: the tile limits).
-fn full_tiles(rules: &Rules, p: &Player, own: u64) -> u64 {
-    if !rules.purchase.limits_always {
-        return 0;
-    }
-    let mut full = 0;
-    let mut bits = own;
-    while bits != 0 {
-        let t = bits.trailing_zeros() as u8;
-        bits &= bits - 1;
-        if p.residents_on(t) >= tile_limit(rules, p, t) {
-            full |= 1 << t;
-        }
-    }
-    full
-}
-
 /// The legal actions of 3 D, in the order of the checks one by one (by tile: moves, then
 /// steps; roads by edge; `again` by tile; `end residents`), computed over bit sets of
 /// the own tiles: residents stand only on own tiles and the roads form one network from
@@ -262,63 +242,131 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
     let d = &rules.derived;
     let own = own_tiles(p);
-    let room = own & !full_tiles(rules, p, own);
+    // Own tiles by what stands there: active residents, active or moved ones, exhausted
+    // ones, and no room for one more (REF §6 Q5: the tile limits).
+    let (mut active, mut acting, mut exhausted, mut full) = (0u64, 0u64, 0u64, 0u64);
+    let mut bits = own;
+    while bits != 0 {
+        let t = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        let i = usize::from(t);
+        let (a, m, e) = (p.active[i], p.moved[i], p.exhausted[i]);
+        let bit = 1u64 << t;
+        if a > 0 {
+            active |= bit;
+        }
+        if a > 0 || m > 0 {
+            acting |= bit;
+        }
+        if e > 0 {
+            exhausted |= bit;
+        }
+        if rules.purchase.limits_always && u16::from(a) + u16::from(m) + u16::from(e) >= u16::from(tile_limit(rules, p, t)) {
+            full |= bit;
+        }
+    }
+    let room = own & !full;
     // Where a step may end: an own tile with room, or another land tile while a
     // settlement is left in storage.
     let step_to = !d.water & (room | if p.settlements_in_storage > 0 { !own } else { 0 });
-    let mut bits = own;
+    let mut bits = acting;
     while bits != 0 {
         let from = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        let f = usize::from(from);
-        if p.active[f] > 0 && p.network & (1 << from) != 0 {
+        if active & p.network & (1 << from) != 0 {
             let mut reach = p.network & room & !(1 << from);
-            while reach != 0 {
+            let n = reach.count_ones() as usize;
+            out.extend((0..n).map(|_| {
                 let to = reach.trailing_zeros() as u8;
-                reach &= reach - 1;
-                out.push(Action::Move { from, to });
-            }
+                reach &= reach.wrapping_sub(1);
+                Action::Move { from, to }
+            }));
         }
-        if p.active_on(from) > 0 && d.neighbours.get(f).is_some_and(|&n| n & step_to != 0) {
-            for &(to, _) in rules.adjacency.get(f).map_or(&[][..], Vec::as_slice) {
-                if step_to & (1 << to) != 0 {
+        if let Some(around) = d.around.get(usize::from(from)) {
+            for &to in around {
+                if to < 64 && step_to & (1 << to) != 0 {
                     out.push(Action::Step { from, to });
                 }
             }
         }
     }
-    let free = !s.turn.free_road_used && owns_any(p, d.free_road);
-    let ends = road_end_costs(rules, p);
+    roads(rules, s, own, out);
+    if !s.turn.extra_action_used && owns_any(p, d.extra_action) {
+        let mut bits = exhausted;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            out.push(Action::Again(t));
+        }
+    }
+    out.push(Action::EndResidents);
+}
+
+/// The road actions, by edge: between two own tiles without the player's road, one of
+/// them on the network (the first road: at the capital), found as bit sets of edges.
+fn roads(rules: &Rules, s: &State, own: u64, out: &mut Vec<Action>) {
+    let p = s.cur();
+    let d = &rules.derived;
+    let connected = if p.network == 0 { if p.capital < 64 { 1u64 << p.capital } else { 0 } } else { p.network };
+    const W: usize = MAX_EDGES / 64;
+    // Edges with an own lower end, an own higher end, and an end on the network.
+    let (mut lower, mut higher, mut near) = ([0u64; W], [0u64; W], [0u64; W]);
     let mut bits = own;
     while bits != 0 {
-        let a = bits.trailing_zeros() as u8;
+        let t = usize::from(bits.trailing_zeros() as u8);
         bits &= bits - 1;
-        for &(b, edge) in d.higher.get(usize::from(a)).map_or(&[][..], Vec::as_slice) {
-            if own & (1 << b) == 0 {
+        let (Some(l), Some(h)) = (d.lower_end.get(t), d.higher_end.get(t)) else { continue };
+        for w in 0..W {
+            lower[w] |= l[w];
+            higher[w] |= h[w];
+            if connected & (1 << t) != 0 {
+                near[w] |= l[w] | h[w];
+            }
+        }
+    }
+    // Roads of the other players: each opposing road costs more.
+    let mut opposed = [0u64; W];
+    for (i, o) in s.p.iter().enumerate() {
+        if i != usize::from(s.current) {
+            for (w, r) in opposed.iter_mut().zip(o.roads) {
+                *w |= r;
+            }
+        }
+    }
+    let free = !s.turn.free_road_used && owns_any(p, d.free_road);
+    let ends = road_end_costs(rules, p);
+    let end_cost = |tile: u8| -> u8 {
+        let ti = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
+        ends.get(usize::from(ti)).copied().unwrap_or(0)
+    };
+    for w in 0..W {
+        let mut edges = lower[w] & higher[w] & near[w] & !p.roads[w];
+        while edges != 0 {
+            let bit = edges.trailing_zeros();
+            edges &= edges - 1;
+            let edge = (w * 64) as u8 + bit as u8;
+            let Some(&(a, b)) = rules.edges.get(usize::from(edge)) else { continue };
+            let (have_a, have_b) = (p.active_on(a), p.active_on(b));
+            let base = end_cost(a).max(end_cost(b));
+            // Opposing roads only add to the cost: most pairs are out of reach without them.
+            if !free && u16::from(have_a) + u16::from(have_b) < u16::from(base) {
                 continue;
             }
-            let Some(cost) = road_cost_with(rules, s, &ends, a, b, edge) else { continue };
+            let opposing = if opposed[w] & (1 << bit) != 0 {
+                s.p.iter().enumerate().filter(|&(i, o)| i != usize::from(s.current) && o.has_road(edge)).count() as u8
+            } else {
+                0
+            };
+            let cost = base + opposing * rules.roads.opposing_road_extra;
             if free {
                 out.push(Action::FreeRoad { a, b });
             }
-            let (have_a, have_b) = (p.active_on(a), p.active_on(b));
             if u16::from(have_a) + u16::from(have_b) < u16::from(cost) {
                 continue;
             }
             road_payments(rules, a, b, cost, cost.saturating_sub(have_b)..=cost.min(have_a), out);
         }
     }
-    if !s.turn.extra_action_used && owns_any(p, d.extra_action) {
-        let mut bits = own;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            if p.exhausted[usize::from(t)] > 0 {
-                out.push(Action::Again(t));
-            }
-        }
-    }
-    out.push(Action::EndResidents);
 }
 
 /// The road actions that pay `cost` residents from the two ends, `from_a` in the range

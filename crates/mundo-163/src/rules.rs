@@ -76,13 +76,23 @@ pub struct Rules {
 pub struct Derived {
     /// Per tile: its neighbours, a bit per tile.
     pub neighbours: Vec<u64>,
-    /// Per tile: (higher neighbour, edge) by rising neighbour, so that walking the tiles
-    /// and then these lists meets the edges in their order.
-    pub higher: Vec<Vec<(u8, u8)>>,
+    /// Per tile: its neighbours in direction order (as `adjacency`), [`NONE`] after them.
+    pub around: Vec<[u8; 6]>,
     /// Per pair of tiles (`a * MAX_TILES + b`): the edge between them, or [`NONE`].
     pub edge_at: Vec<u8>,
+    /// Per tile: the edges (a bit per edge) whose lower, resp. higher, end it is.
+    pub lower_end: Vec<[u64; MAX_EDGES / 64]>,
+    pub higher_end: Vec<[u64; MAX_EDGES / 64]>,
     /// Water tiles (a state's terrain keeps each tile's kind: `check_state`).
     pub water: u64,
+    /// The map's printed terrain per tile (0 past the map, as a state has it), and the
+    /// tiles of each terrain: a state dealt as printed reads these.
+    pub terrain: crate::fixed::Arr<u8, MAX_TILES>,
+    pub by_terrain: [u64; MAX_TERRAINS],
+    /// Per terrain, before privileges: residents a road end costs; half points the
+    /// trolley pays to enter off-road (`u8::MAX` = never: water).
+    pub road_ends: [u8; MAX_TERRAINS],
+    pub off_road: [u8; MAX_TERRAINS],
     /// Privilege types (bit per type) with an effect of each kind.
     pub free_road: u32,
     pub extra_action: u32,
@@ -94,19 +104,45 @@ pub struct Derived {
 impl Derived {
     fn of(rules: &Rules) -> Derived {
         let tiles = rules.map.hexes.len().min(MAX_TILES);
-        let mut d = Derived { edge_at: vec![NONE; MAX_TILES * MAX_TILES], ..Derived::default() };
+        let mut d = Derived {
+            edge_at: vec![NONE; MAX_TILES * MAX_TILES],
+            ..Derived::default()
+        };
         for a in 0..tiles {
             let adjacent = rules.adjacency.get(a).map_or(&[][..], Vec::as_slice);
             d.neighbours.push(adjacent.iter().fold(0u64, |m, &(n, _)| m | 1 << n));
-            let mut higher: Vec<(u8, u8)> = adjacent.iter().copied().filter(|&(n, _)| usize::from(n) > a).collect();
-            higher.sort_unstable();
-            d.higher.push(higher);
+            let mut around = [NONE; 6];
+            for (slot, &(n, _)) in around.iter_mut().zip(adjacent) {
+                *slot = n;
+            }
+            d.around.push(around);
+            let (mut lower, mut higher) = ([0u64; MAX_EDGES / 64], [0u64; MAX_EDGES / 64]);
+            for &(n, e) in adjacent {
+                let ends = if usize::from(n) > a { &mut lower } else { &mut higher };
+                if let Some(w) = ends.get_mut(usize::from(e) / 64) {
+                    *w |= 1 << (e % 64);
+                }
+            }
+            d.lower_end.push(lower);
+            d.higher_end.push(higher);
             for &(n, e) in adjacent {
                 d.edge_at[a * MAX_TILES + usize::from(n)] = e;
             }
-            let kind = rules.terrains.get(usize::from(rules.map.hexes[a].terrain)).map(|t| t.kind);
+            let printed = rules.map.hexes[a].terrain;
+            d.terrain[a] = printed;
+            if let Some(m) = d.by_terrain.get_mut(usize::from(printed)) {
+                *m |= 1 << a;
+            }
+            let kind = rules.terrains.get(usize::from(printed)).map(|t| t.kind);
             if kind.is_none_or(|k| k == TerrainKind::Water) {
                 d.water |= 1 << a;
+            }
+        }
+        d.off_road = [u8::MAX; MAX_TERRAINS];
+        for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
+            d.road_ends[ti] = t.road_residents;
+            if t.kind != TerrainKind::Water {
+                d.off_road[ti] = t.enter_half;
             }
         }
         for (k, t) in rules.privileges.iter().enumerate().take(MAX_PRIVILEGE_TYPES) {
