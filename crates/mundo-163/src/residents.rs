@@ -46,8 +46,7 @@ pub fn can_move(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
 
 pub fn can_step(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
     let p = s.cur();
-    if s.phase != Phase::Residents || p.active_on(from) == 0 || rules.edge(from, to).is_none() || is_water(rules, to)
-    {
+    if s.phase != Phase::Residents || p.active_on(from) == 0 || rules.edge(from, to).is_none() || is_water(rules, to) {
         return false;
     }
     if p.owns(to) { room_for_one(rules, p, to) } else { p.settlements_in_storage > 0 }
@@ -159,9 +158,7 @@ pub fn can_road(rules: &Rules, s: &State, a: u8, b: u8, from_a: u8, from_b: u8, 
 }
 
 pub fn can_free_road(rules: &Rules, s: &State, a: u8, b: u8) -> bool {
-    !s.turn.free_road_used
-        && owns_any(s.cur(), rules.derived.free_road)
-        && road_cost(rules, s, a, b).is_some()
+    !s.turn.free_road_used && owns_any(s.cur(), rules.derived.free_road) && road_cost(rules, s, a, b).is_some()
 }
 
 fn place_road(rules: &Rules, s: &mut State, a: u8, b: u8) {
@@ -261,7 +258,9 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
         if e > 0 {
             exhausted |= bit;
         }
-        if rules.purchase.limits_always && u16::from(a) + u16::from(m) + u16::from(e) >= u16::from(tile_limit(rules, p, t)) {
+        if rules.purchase.limits_always
+            && u16::from(a) + u16::from(m) + u16::from(e) >= u16::from(tile_limit(rules, p, t))
+        {
             full |= bit;
         }
     }

@@ -104,10 +104,7 @@ pub struct Derived {
 impl Derived {
     fn of(rules: &Rules) -> Derived {
         let tiles = rules.map.hexes.len().min(MAX_TILES);
-        let mut d = Derived {
-            edge_at: vec![NONE; MAX_TILES * MAX_TILES],
-            ..Derived::default()
-        };
+        let mut d = Derived { edge_at: vec![NONE; MAX_TILES * MAX_TILES], ..Derived::default() };
         for a in 0..tiles {
             let adjacent = rules.adjacency.get(a).map_or(&[][..], Vec::as_slice);
             d.neighbours.push(adjacent.iter().fold(0u64, |m, &(n, _)| m | 1 << n));
