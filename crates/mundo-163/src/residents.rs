@@ -6,7 +6,7 @@
 
 use crate::action::Action;
 use crate::purchase::{effects, owns_any, room_for_one, tile_limit};
-use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, Rules};
+use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, MAX_TILES, NONE, Rules};
 use crate::state::{Phase, Player, State};
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
@@ -240,7 +240,8 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let d = &rules.derived;
     let own = own_tiles(p);
     // Own tiles by what stands there: active residents, active or moved ones, exhausted
-    // ones, and no room for one more (REF §6 Q5: the tile limits).
+    // ones, and no room for one more (REF §6 Q5: the tile limits). Residents stand only
+    // on own tiles, most of which hold none.
     let (mut active, mut acting, mut exhausted, mut full) = (0u64, 0u64, 0u64, 0u64);
     let mut bits = own;
     while bits != 0 {
@@ -248,16 +249,13 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
         bits &= bits - 1;
         let i = usize::from(t);
         let (a, m, e) = (p.active[i], p.moved[i], p.exhausted[i]);
+        if a | m | e == 0 {
+            continue;
+        }
         let bit = 1u64 << t;
-        if a > 0 {
-            active |= bit;
-        }
-        if a > 0 || m > 0 {
-            acting |= bit;
-        }
-        if e > 0 {
-            exhausted |= bit;
-        }
+        active |= if a > 0 { bit } else { 0 };
+        acting |= if a | m > 0 { bit } else { 0 };
+        exhausted |= if e > 0 { bit } else { 0 };
         if rules.purchase.limits_always
             && u16::from(a) + u16::from(m) + u16::from(e) >= u16::from(tile_limit(rules, p, t))
         {
@@ -289,7 +287,7 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
             }
         }
     }
-    roads(rules, s, own, out);
+    roads(rules, s, own, acting, out);
     if !s.turn.extra_action_used && owns_any(p, d.extra_action) {
         let mut bits = exhausted;
         while bits != 0 {
@@ -302,24 +300,33 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
 }
 
 /// The road actions, by edge: between two own tiles without the player's road, one of
-/// them on the network (the first road: at the capital), found as bit sets of edges.
-fn roads(rules: &Rules, s: &State, own: u64, out: &mut Vec<Action>) {
+/// them on the network (the first road: at the capital), paid by active residents at
+/// its ends (privilege III (9): or free), found as a bit set of edges.
+fn roads(rules: &Rules, s: &State, own: u64, acting: u64, out: &mut Vec<Action>) {
     let p = s.cur();
     let d = &rules.derived;
     let connected = if p.network == 0 { if p.capital < 64 { 1u64 << p.capital } else { 0 } } else { p.network };
+    let free = !s.turn.free_road_used && owns_any(p, d.free_road);
+    let ends = road_end_costs(rules, p);
+    // A road costs residents unless both ends' terrains cost none (water is never own:
+    // `off_road` marks it); a road that costs residents needs an active one at an end.
+    let costless = ends.iter().zip(&d.off_road).any(|(&c, &off)| c == 0 && off != u8::MAX);
     const W: usize = MAX_EDGES / 64;
-    // Edges with an own lower end, an own higher end, and an end on the network.
-    let (mut lower, mut higher, mut near) = ([0u64; W], [0u64; W], [0u64; W]);
-    let mut bits = own;
-    while bits != 0 {
-        let t = usize::from(bits.trailing_zeros() as u8);
-        bits &= bits - 1;
-        let (Some(l), Some(h)) = (d.lower_end.get(t), d.higher_end.get(t)) else { continue };
-        for w in 0..W {
-            lower[w] |= l[w];
-            higher[w] |= h[w];
-            if connected & (1 << t) != 0 {
-                near[w] |= l[w] | h[w];
+    let mut edges = [0u64; W];
+    let mut from = if free || costless { own } else { acting & own };
+    while from != 0 {
+        let a = from.trailing_zeros() as usize;
+        from &= from - 1;
+        let mut other = d.neighbours.get(a).copied().unwrap_or(0) & own;
+        if connected & (1 << a) == 0 {
+            other &= connected;
+        }
+        while other != 0 {
+            let b = other.trailing_zeros() as usize;
+            other &= other - 1;
+            let e = usize::from(d.edge_at.get(a * MAX_TILES + b).copied().unwrap_or(NONE));
+            if let Some(w) = edges.get_mut(e / 64) {
+                *w |= 1 << (e % 64);
             }
         }
     }
@@ -332,14 +339,12 @@ fn roads(rules: &Rules, s: &State, own: u64, out: &mut Vec<Action>) {
             }
         }
     }
-    let free = !s.turn.free_road_used && owns_any(p, d.free_road);
-    let ends = road_end_costs(rules, p);
     let end_cost = |tile: u8| -> u8 {
         let ti = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
         ends.get(usize::from(ti)).copied().unwrap_or(0)
     };
     for w in 0..W {
-        let mut edges = lower[w] & higher[w] & near[w] & !p.roads[w];
+        let mut edges = edges[w] & !p.roads[w];
         while edges != 0 {
             let bit = edges.trailing_zeros();
             edges &= edges - 1;
