@@ -180,7 +180,71 @@ fn reach_until(rules: &Rules, s: &State, target: Option<u8>) -> ([u8; MAX_TILES]
 /// Dijkstra over the few tiles in reach: the cheapest cost from `start` to every tile of
 /// `enterable` (bit per tile) within `limit`, with `step(to, edge)` the cost of entering
 /// a tile over an edge (`None`: not enterable). Unreached tiles stay at `u16::MAX`.
+///
+/// The tiles are kept in buckets by cost (Dial's algorithm): costs are whole half points
+/// and one step costs at most 40 (the ruleset's readers bound every movement cost), so
+/// 64 buckets, a bit set of tiles each, hold every open cost at once; a step dearer than
+/// that falls back to choosing the cheapest open tile one by one (the same costs).
 pub(crate) fn cheapest_paths(
+    rules: &Rules,
+    start: usize,
+    enterable: u64,
+    limit: u16,
+    step: impl Fn(u8, u8) -> Option<u16>,
+) -> [u16; MAX_TILES] {
+    let mut dist = [u16::MAX; MAX_TILES];
+    if start >= MAX_TILES {
+        return dist;
+    }
+    dist[start] = 0;
+    let mut ring = [0u64; 64];
+    ring[0] = 1 << start;
+    let mut live: u64 = 1;
+    let mut done: u64 = 0;
+    let mut c: u32 = 0;
+    while live != 0 {
+        // On to the next cost with open tiles.
+        c += live.rotate_right(c % 64).trailing_zeros();
+        let slot = (c % 64) as usize;
+        let mut open = ring[slot];
+        ring[slot] = 0;
+        live &= !(1 << slot);
+        while open != 0 {
+            let t = open.trailing_zeros() as usize;
+            open &= open - 1;
+            // A tile found again more cheaply was settled at that cost already.
+            if done & (1 << t) != 0 || u32::from(dist[t]) != c {
+                continue;
+            }
+            done |= 1 << t;
+            for &(n, e) in rules.adjacency.get(t).map_or(&[][..], Vec::as_slice) {
+                let bit = 1u64 << n;
+                if done & bit != 0 || enterable & bit == 0 {
+                    continue;
+                }
+                let Some(k) = step(n, e) else { continue };
+                if k >= 64 {
+                    return cheapest_paths_by_scan(rules, start, enterable, limit, step);
+                }
+                let total = dist[t].saturating_add(k);
+                if total <= limit && total < dist[usize::from(n)] {
+                    dist[usize::from(n)] = total;
+                    if k == 0 {
+                        open |= bit;
+                    } else {
+                        let to = usize::from(total % 64);
+                        ring[to] |= bit;
+                        live |= 1 << to;
+                    }
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// [`cheapest_paths`] for any step costs: the cheapest open tile chosen one by one.
+fn cheapest_paths_by_scan(
     rules: &Rules,
     start: usize,
     enterable: u64,
