@@ -333,9 +333,8 @@ impl rulesmith_core::metrics::Metrics for Mundo163 {
 
     #[inline]
     fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) -> bool {
-        // Money may change with any decision: the after hook sees every one.
-        metrics::decision(&self.rules, s, a, m);
-        true
+        // The after hook sees the decisions that change money (purchases, income).
+        metrics::decision(&self.rules, s, a, m)
     }
 
     #[inline]

@@ -46,8 +46,11 @@ pub(crate) fn count(r: &Rules) -> usize {
     money_base(r) + MONEY.len()
 }
 
+/// Records a decision before it is applied. Only purchases and the turn's income
+/// (`end trolley`) change money: for those it keeps each seat's money and says that the
+/// after hook must see the result; every other decision is done here.
 #[inline]
-pub(crate) fn decision(r: &Rules, s: &State, a: Action, m: &mut MetricSheet) {
+pub(crate) fn decision(r: &Rules, s: &State, a: Action, m: &mut MetricSheet) -> bool {
     let seat = usize::from(s.current);
     m.scratch[SOURCE] = match a {
         Action::BuyPrivilege { kind, .. } => {
@@ -56,15 +59,17 @@ pub(crate) fn decision(r: &Rules, s: &State, a: Action, m: &mut MetricSheet) {
         }
         Action::BuyResident(_) => 2,
         Action::Upgrade(_) => 3,
+        Action::EndTrolley => 0,
         Action::FreeRoad { .. } => {
             m.add(seat, roads_base(r) + 1, 1);
-            0
+            return false;
         }
-        _ => 0,
+        _ => return false,
     };
     for (p, player) in s.p.iter().enumerate().take(SCRATCH - MONEY_BEFORE) {
         m.scratch[MONEY_BEFORE + p] = i64::from(player.money);
     }
+    true
 }
 
 #[inline]

@@ -7,13 +7,26 @@ use crate::state::{Phase, Player, State};
 
 /// The effects of every privilege a player owns.
 pub fn effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = &'r Effect> + 'r {
-    let owned = p.privileges;
-    rules
-        .privileges
-        .iter()
-        .enumerate()
-        .filter(move |(k, _)| *k < 32 && owned & (1 << k) != 0)
-        .flat_map(|(_, t)| t.effects.iter())
+    // Over the owned types' bits only (a player owns a few), in type order.
+    let mut owned = p.privileges;
+    std::iter::from_fn(move || {
+        while owned != 0 {
+            let k = owned.trailing_zeros() as usize;
+            owned &= owned - 1;
+            if let Some(t) = rules.privileges.get(k) {
+                return Some(t);
+            }
+        }
+        None
+    })
+    .flat_map(|t| t.effects.iter())
+}
+
+/// Whether the player owns a privilege type of `kinds` (a bit per type, from
+/// [`crate::rules::Derived`]).
+#[inline]
+pub fn owns_any(p: &Player, kinds: u32) -> bool {
+    p.privileges & kinds != 0
 }
 
 // ---------------------------------------------------------------- capitals (REF §2.2)
@@ -158,6 +171,9 @@ pub fn upgrade(rules: &Rules, s: &mut State, track: Track) {
 // ---------------------------------------------------------------- residents
 
 pub fn resident_price(rules: &Rules, p: &Player) -> i32 {
+    if !owns_any(p, rules.derived.resident_price) {
+        return rules.purchase.resident_price;
+    }
     effects(rules, p).fold(rules.purchase.resident_price, |acc, e| match e {
         Effect::ResidentPrice { money } => acc.min(*money),
         _ => acc,
@@ -188,6 +204,11 @@ pub fn can_buy_resident(rules: &Rules, s: &State, tile: u8) -> bool {
     {
         return false;
     }
+    room_to_buy(rules, p, tile)
+}
+
+/// The tile limits of buying one more resident onto an own tile.
+fn room_to_buy(rules: &Rules, p: &Player, tile: u8) -> bool {
     let now = p.residents_on(tile);
     if now >= tile_limit(rules, p, tile) {
         return false;
@@ -256,8 +277,12 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
             let p = s.cur();
             if p.residents_in_storage > 0 && p.money >= resident_price(rules, p) {
                 let from = if s.turn.purchase_from == NONE { 0 } else { s.turn.purchase_from };
-                for t in from..rules.tiles() as u8 {
-                    if can_buy_resident(rules, s, t) {
+                // Residents are bought onto own tiles only: over their bits, in tile order.
+                let mut bits = crate::residents::own_tiles(p) & (u64::MAX << from.min(63));
+                while bits != 0 {
+                    let t = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    if room_to_buy(rules, p, t) {
                         out.push(Action::BuyResident(t));
                     }
                 }

@@ -5,8 +5,8 @@
 //! this keeps the phase finite without losing any reachable position.
 
 use crate::action::Action;
-use crate::purchase::{effects, room_for_one};
-use crate::rules::{Effect, MAX_TERRAINS, Rules, TerrainKind};
+use crate::purchase::{effects, owns_any, room_for_one, tile_limit};
+use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, MAX_TILES, NONE, Rules};
 use crate::state::{Phase, Player, State};
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
@@ -29,9 +29,9 @@ pub fn road_component(rules: &Rules, p: &Player, from: u8) -> u64 {
     seen
 }
 
-fn is_water(rules: &Rules, s: &State, tile: u8) -> bool {
-    let t = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
-    rules.terrains.get(usize::from(t)).is_none_or(|t| t.kind == TerrainKind::Water)
+/// Water by the map: a state's terrain keeps each tile's kind (`check_state`).
+fn is_water(rules: &Rules, tile: u8) -> bool {
+    tile >= 64 || rules.derived.water & (1 << tile) != 0
 }
 
 pub fn can_move(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
@@ -46,8 +46,7 @@ pub fn can_move(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
 
 pub fn can_step(rules: &Rules, s: &State, from: u8, to: u8) -> bool {
     let p = s.cur();
-    if s.phase != Phase::Residents || p.active_on(from) == 0 || rules.edge(from, to).is_none() || is_water(rules, s, to)
-    {
+    if s.phase != Phase::Residents || p.active_on(from) == 0 || rules.edge(from, to).is_none() || is_water(rules, to) {
         return false;
     }
     if p.owns(to) { room_for_one(rules, p, to) } else { p.settlements_in_storage > 0 }
@@ -94,9 +93,9 @@ pub fn move_along_roads(s: &mut State, from: u8, to: u8) {
 
 /// Residents a road end of each terrain costs the player, after privileges.
 pub fn road_end_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
-    let mut out = [0u8; MAX_TERRAINS];
-    for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
-        out[ti] = t.road_residents;
+    let mut out = rules.derived.road_ends;
+    if !owns_any(p, rules.derived.road_cost) {
+        return out;
     }
     for e in effects(rules, p) {
         if let Effect::RoadCost { terrain, residents } = *e {
@@ -159,9 +158,7 @@ pub fn can_road(rules: &Rules, s: &State, a: u8, b: u8, from_a: u8, from_b: u8, 
 }
 
 pub fn can_free_road(rules: &Rules, s: &State, a: u8, b: u8) -> bool {
-    !s.turn.free_road_used
-        && effects(rules, s.cur()).any(|e| *e == Effect::FreeRoad)
-        && road_cost(rules, s, a, b).is_some()
+    !s.turn.free_road_used && owns_any(s.cur(), rules.derived.free_road) && road_cost(rules, s, a, b).is_some()
 }
 
 fn place_road(rules: &Rules, s: &mut State, a: u8, b: u8) {
@@ -199,7 +196,7 @@ pub fn can_again(rules: &Rules, s: &State, tile: u8) -> bool {
     s.phase == Phase::Residents
         && !s.turn.extra_action_used
         && s.cur().exhausted.get(usize::from(tile)).is_some_and(|&n| n > 0)
-        && effects(rules, s.cur()).any(|e| *e == Effect::ExtraResidentAction)
+        && owns_any(s.cur(), rules.derived.extra_action)
 }
 
 /// Privilege II (11): every resident exhausted on a tile during 3 D has just acted (all
@@ -233,70 +230,147 @@ pub fn end_residents(rules: &Rules, s: &mut State) {
     s.phase = Phase::Trolley;
 }
 
+/// The legal actions of 3 D, in the order of the checks one by one (by tile: moves, then
+/// steps; roads by edge; `again` by tile; `end residents`), computed over bit sets of
+/// the own tiles: residents stand only on own tiles and the roads form one network from
+/// the capital (both held by `check_state`), so the network is the one part of the
+/// map a resident moves within.
 pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
-    let n = rules.tiles() as u8;
-    // The network's connected parts, each computed once.
-    let mut parts = [0u64; 8];
-    let mut nparts = 0;
-    for from in 0..n {
-        let f = usize::from(from);
-        if p.active[f] > 0 {
-            let bit = 1u64 << from;
-            let component = match parts[..nparts].iter().find(|&&c| c & bit != 0) {
-                Some(&c) => c,
-                None => {
-                    let c = road_component(rules, p, from);
-                    if nparts < parts.len() && c != bit {
-                        parts[nparts] = c;
-                        nparts += 1;
-                    }
-                    c
-                }
-            };
-            let reach = component & !bit;
-            let mut bits = reach;
-            while bits != 0 {
-                let to = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                if room_for_one(rules, p, to) {
-                    out.push(Action::Move { from, to });
-                }
-            }
+    let d = &rules.derived;
+    let own = own_tiles(p);
+    // Own tiles by what stands there: active residents, active or moved ones, exhausted
+    // ones, and no room for one more (REF §6 Q5: the tile limits). Residents stand only
+    // on own tiles, most of which hold none.
+    let (mut active, mut acting, mut exhausted, mut full) = (0u64, 0u64, 0u64, 0u64);
+    let mut bits = own;
+    while bits != 0 {
+        let t = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        let i = usize::from(t);
+        let (a, m, e) = (p.active[i], p.moved[i], p.exhausted[i]);
+        if a | m | e == 0 {
+            continue;
         }
-        if p.active_on(from) > 0 {
-            for &(to, _) in &rules.adjacency[f] {
-                if can_step(rules, s, from, to) {
+        let bit = 1u64 << t;
+        active |= if a > 0 { bit } else { 0 };
+        acting |= if a | m > 0 { bit } else { 0 };
+        exhausted |= if e > 0 { bit } else { 0 };
+        if rules.purchase.limits_always
+            && u16::from(a) + u16::from(m) + u16::from(e) >= u16::from(tile_limit(rules, p, t))
+        {
+            full |= bit;
+        }
+    }
+    let room = own & !full;
+    // Where a step may end: an own tile with room, or another land tile while a
+    // settlement is left in storage.
+    let step_to = !d.water & (room | if p.settlements_in_storage > 0 { !own } else { 0 });
+    let mut bits = acting;
+    while bits != 0 {
+        let from = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        if active & p.network & (1 << from) != 0 {
+            let mut reach = p.network & room & !(1 << from);
+            let n = reach.count_ones() as usize;
+            out.extend((0..n).map(|_| {
+                let to = reach.trailing_zeros() as u8;
+                reach &= reach.wrapping_sub(1);
+                Action::Move { from, to }
+            }));
+        }
+        if let Some(around) = d.around.get(usize::from(from)) {
+            for &to in around {
+                if to < 64 && step_to & (1 << to) != 0 {
                     out.push(Action::Step { from, to });
                 }
             }
         }
     }
-    let free = !s.turn.free_road_used && effects(rules, p).any(|e| *e == Effect::FreeRoad);
-    let ends = road_end_costs(rules, p);
-    let own = own_tiles(p);
-    for (edge, &(a, b)) in rules.edges.iter().enumerate() {
-        if own & (1 << a) == 0 || own & (1 << b) == 0 {
-            continue;
-        }
-        let Some(cost) = road_cost_with(rules, s, &ends, a, b, edge as u8) else { continue };
-        if free {
-            out.push(Action::FreeRoad { a, b });
-        }
-        let (have_a, have_b) = (p.active_on(a), p.active_on(b));
-        if u16::from(have_a) + u16::from(have_b) < u16::from(cost) {
-            continue;
-        }
-        road_payments(rules, a, b, cost, cost.saturating_sub(have_b)..=cost.min(have_a), out);
-    }
-    if !s.turn.extra_action_used && effects(rules, p).any(|e| *e == Effect::ExtraResidentAction) {
-        for t in 0..n {
-            if p.exhausted[usize::from(t)] > 0 {
-                out.push(Action::Again(t));
-            }
+    roads(rules, s, own, acting, out);
+    if !s.turn.extra_action_used && owns_any(p, d.extra_action) {
+        let mut bits = exhausted;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            out.push(Action::Again(t));
         }
     }
     out.push(Action::EndResidents);
+}
+
+/// The road actions, by edge: between two own tiles without the player's road, one of
+/// them on the network (the first road: at the capital), paid by active residents at
+/// its ends (privilege III (9): or free), found as a bit set of edges.
+fn roads(rules: &Rules, s: &State, own: u64, acting: u64, out: &mut Vec<Action>) {
+    let p = s.cur();
+    let d = &rules.derived;
+    let connected = if p.network == 0 { if p.capital < 64 { 1u64 << p.capital } else { 0 } } else { p.network };
+    let free = !s.turn.free_road_used && owns_any(p, d.free_road);
+    let ends = road_end_costs(rules, p);
+    // A road costs residents unless both ends' terrains cost none (water is never own:
+    // `off_road` marks it); a road that costs residents needs an active one at an end.
+    let costless = ends.iter().zip(&d.off_road).any(|(&c, &off)| c == 0 && off != u8::MAX);
+    const W: usize = MAX_EDGES / 64;
+    let mut edges = [0u64; W];
+    let mut from = if free || costless { own } else { acting & own };
+    while from != 0 {
+        let a = from.trailing_zeros() as usize;
+        from &= from - 1;
+        let mut other = d.neighbours.get(a).copied().unwrap_or(0) & own;
+        if connected & (1 << a) == 0 {
+            other &= connected;
+        }
+        while other != 0 {
+            let b = other.trailing_zeros() as usize;
+            other &= other - 1;
+            let e = usize::from(d.edge_at.get(a * MAX_TILES + b).copied().unwrap_or(NONE));
+            if let Some(w) = edges.get_mut(e / 64) {
+                *w |= 1 << (e % 64);
+            }
+        }
+    }
+    // Roads of the other players: each opposing road costs more.
+    let mut opposed = [0u64; W];
+    for (i, o) in s.p.iter().enumerate() {
+        if i != usize::from(s.current) {
+            for (w, r) in opposed.iter_mut().zip(o.roads) {
+                *w |= r;
+            }
+        }
+    }
+    let end_cost = |tile: u8| -> u8 {
+        let ti = s.terrain.get(usize::from(tile)).copied().unwrap_or(0);
+        ends.get(usize::from(ti)).copied().unwrap_or(0)
+    };
+    for w in 0..W {
+        let mut edges = edges[w] & !p.roads[w];
+        while edges != 0 {
+            let bit = edges.trailing_zeros();
+            edges &= edges - 1;
+            let edge = (w * 64) as u8 + bit as u8;
+            let Some(&(a, b)) = rules.edges.get(usize::from(edge)) else { continue };
+            let (have_a, have_b) = (p.active_on(a), p.active_on(b));
+            let base = end_cost(a).max(end_cost(b));
+            // Opposing roads only add to the cost: most pairs are out of reach without them.
+            if !free && u16::from(have_a) + u16::from(have_b) < u16::from(base) {
+                continue;
+            }
+            let opposing = if opposed[w] & (1 << bit) != 0 {
+                s.p.iter().enumerate().filter(|&(i, o)| i != usize::from(s.current) && o.has_road(edge)).count() as u8
+            } else {
+                0
+            };
+            let cost = base + opposing * rules.roads.opposing_road_extra;
+            if free {
+                out.push(Action::FreeRoad { a, b });
+            }
+            if u16::from(have_a) + u16::from(have_b) < u16::from(cost) {
+                continue;
+            }
+            road_payments(rules, a, b, cost, cost.saturating_sub(have_b)..=cost.min(have_a), out);
+        }
+    }
 }
 
 /// The road actions that pay `cost` residents from the two ends, `from_a` in the range

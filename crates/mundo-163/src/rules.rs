@@ -65,6 +65,98 @@ pub struct Rules {
     /// Edges as (lower tile, higher tile), sorted (from the map).
     #[serde(skip)]
     pub edges: Vec<(u8, u8)>,
+    /// What legal-action generation reads on every decision, derived once from the map
+    /// and the privileges.
+    #[serde(skip)]
+    pub derived: Derived,
+}
+
+/// Derived from the ruleset when it is read ([`decode`]), for the playout's hot paths.
+#[derive(Clone, Debug, Default)]
+pub struct Derived {
+    /// Per tile: its neighbours, a bit per tile.
+    pub neighbours: Vec<u64>,
+    /// Per tile: its neighbours in direction order (as `adjacency`), [`NONE`] after them.
+    pub around: Vec<[u8; 6]>,
+    /// Per pair of tiles (`a * MAX_TILES + b`): the edge between them, or [`NONE`].
+    pub edge_at: Vec<u8>,
+    /// Per tile: the edges (a bit per edge) whose lower, resp. higher, end it is.
+    pub lower_end: Vec<[u64; MAX_EDGES / 64]>,
+    pub higher_end: Vec<[u64; MAX_EDGES / 64]>,
+    /// Water tiles (a state's terrain keeps each tile's kind: `check_state`).
+    pub water: u64,
+    /// The map's printed terrain per tile (0 past the map, as a state has it), and the
+    /// tiles of each terrain: a state dealt as printed reads these.
+    pub terrain: crate::fixed::Arr<u8, MAX_TILES>,
+    pub by_terrain: [u64; MAX_TERRAINS],
+    /// Per terrain, before privileges: residents a road end costs; half points the
+    /// trolley pays to enter off-road (`u8::MAX` = never: water).
+    pub road_ends: [u8; MAX_TERRAINS],
+    pub off_road: [u8; MAX_TERRAINS],
+    /// Privilege types (bit per type) with an effect of each kind.
+    pub free_road: u32,
+    pub extra_action: u32,
+    pub road_cost: u32,
+    pub trolley_enter: u32,
+    pub resident_price: u32,
+}
+
+impl Derived {
+    fn of(rules: &Rules) -> Derived {
+        let tiles = rules.map.hexes.len().min(MAX_TILES);
+        let mut d = Derived { edge_at: vec![NONE; MAX_TILES * MAX_TILES], ..Derived::default() };
+        for a in 0..tiles {
+            let adjacent = rules.adjacency.get(a).map_or(&[][..], Vec::as_slice);
+            d.neighbours.push(adjacent.iter().fold(0u64, |m, &(n, _)| m | 1 << n));
+            let mut around = [NONE; 6];
+            for (slot, &(n, _)) in around.iter_mut().zip(adjacent) {
+                *slot = n;
+            }
+            d.around.push(around);
+            let (mut lower, mut higher) = ([0u64; MAX_EDGES / 64], [0u64; MAX_EDGES / 64]);
+            for &(n, e) in adjacent {
+                let ends = if usize::from(n) > a { &mut lower } else { &mut higher };
+                if let Some(w) = ends.get_mut(usize::from(e) / 64) {
+                    *w |= 1 << (e % 64);
+                }
+            }
+            d.lower_end.push(lower);
+            d.higher_end.push(higher);
+            for &(n, e) in adjacent {
+                d.edge_at[a * MAX_TILES + usize::from(n)] = e;
+            }
+            let printed = rules.map.hexes[a].terrain;
+            d.terrain[a] = printed;
+            if let Some(m) = d.by_terrain.get_mut(usize::from(printed)) {
+                *m |= 1 << a;
+            }
+            let kind = rules.terrains.get(usize::from(printed)).map(|t| t.kind);
+            if kind.is_none_or(|k| k == TerrainKind::Water) {
+                d.water |= 1 << a;
+            }
+        }
+        d.off_road = [u8::MAX; MAX_TERRAINS];
+        for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
+            d.road_ends[ti] = t.road_residents;
+            if t.kind != TerrainKind::Water {
+                d.off_road[ti] = t.enter_half;
+            }
+        }
+        for (k, t) in rules.privileges.iter().enumerate().take(MAX_PRIVILEGE_TYPES) {
+            for e in &t.effects {
+                let mask = match e {
+                    Effect::FreeRoad => &mut d.free_road,
+                    Effect::ExtraResidentAction => &mut d.extra_action,
+                    Effect::RoadCost { .. } => &mut d.road_cost,
+                    Effect::TrolleyEnterCost { .. } => &mut d.trolley_enter,
+                    Effect::ResidentPrice { .. } => &mut d.resident_price,
+                    _ => continue,
+                };
+                *mask |= 1 << k;
+            }
+        }
+        d
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -357,8 +449,13 @@ impl Rules {
     }
 
     /// The edge between two tiles, if they are adjacent.
+    #[inline]
     pub fn edge(&self, a: u8, b: u8) -> Option<u8> {
-        self.adjacency.get(a as usize)?.iter().find(|&&(n, _)| n == b).map(|&(_, e)| e)
+        if usize::from(a) >= MAX_TILES || usize::from(b) >= MAX_TILES {
+            return None;
+        }
+        let e = self.derived.edge_at.get(usize::from(a) * MAX_TILES + usize::from(b)).copied()?;
+        (e != NONE).then_some(e)
     }
 
     /// The city standing on a tile, or [`NONE`].
@@ -489,6 +586,7 @@ fn across(rules: &mut Rules, head: &Head, before: usize, d: &mut Diagnostics) {
         }
     }
     (rules.adjacency, rules.edges) = adjacency_of(&rules.map.hexes);
+    rules.derived = Derived::of(rules);
     let types = rules.privileges.len();
     for p in head.players.0..=head.players.1 {
         let extra = rules.market.random_extra[p];

@@ -2,9 +2,9 @@
 //! 3 H income (§2.7) and the turn and round change with the game end (§2.9).
 
 use crate::action::Action;
-use crate::purchase::{effects, room_for_one, start_turn};
+use crate::purchase::{effects, owns_any, room_for_one, start_turn};
 use crate::residents::settle;
-use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules, TerrainKind};
+use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules};
 use crate::scoring::income;
 use crate::state::{End, Phase, Player, RESIDENT_BIT, State};
 use rulesmith_core::cargo;
@@ -26,11 +26,9 @@ fn fits(rules: &Rules, p: &Player, goods: u32, residents: u32) -> bool {
 /// Half points the trolley pays to enter a tile of each terrain off-road, after the
 /// player's privileges (`u8::MAX` = never: water).
 pub fn off_road_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
-    let mut out = [u8::MAX; MAX_TERRAINS];
-    for (ti, t) in rules.terrains.iter().enumerate().take(MAX_TERRAINS) {
-        if t.kind != TerrainKind::Water {
-            out[ti] = t.enter_half;
-        }
+    let mut out = rules.derived.off_road;
+    if !owns_any(p, rules.derived.trolley_enter) {
+        return out;
     }
     for e in effects(rules, p) {
         if let Effect::TrolleyEnterCost { terrain, half } = *e {
@@ -63,11 +61,23 @@ fn step_cost(rules: &Rules, s: &State, p: &Player, off: &[u8; MAX_TERRAINS], to:
 /// The cheapest cost (half points) from the trolley's tile to every tile it can reach
 /// with the movement it has left (`u8::MAX` = out of reach).
 pub fn reach(rules: &Rules, s: &State) -> [u8; MAX_TILES] {
+    reach_until(rules, s, None).0
+}
+
+/// [`reach`], and the tiles reached (a bit per tile); with a `target`, it stops once the
+/// target's cost is known (the others may be missing then).
+///
+/// Dijkstra by cost levels over bit sets: costs are whole half points up to the movement
+/// left, so the tiles settled at one cost are expanded together. Off the player's roads
+/// the cost of entering a tile depends on its terrain only, so the neighbours of the
+/// tiles settled off the network are charged by terrain, a mask each; from a network tile
+/// every edge is charged on its own (an own road may be cheaper).
+fn reach_until(rules: &Rules, s: &State, target: Option<u8>) -> ([u8; MAX_TILES], u64) {
     let p = s.cur();
     let mut cost = [u8::MAX; MAX_TILES];
     let start = usize::from(p.trolley.tile);
     if start >= rules.tiles() {
-        return cost;
+        return (cost, 0);
     }
     let off = off_road_costs(rules, p);
     let budget = u16::from(p.trolley.half_mp);
@@ -76,20 +86,165 @@ pub fn reach(rules: &Rules, s: &State) -> [u8; MAX_TILES] {
     } else {
         p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
     };
-    let dist =
-        cheapest_paths(rules, start, enterable, budget, |n, e| step_cost(rules, s, p, &off, n, e).map(u16::from));
-    for (c, d) in cost.iter_mut().zip(dist) {
-        if d < u16::from(u8::MAX) {
-            *c = d as u8;
+    // The enterable tiles of each terrain.
+    let mut by_terrain = rules.derived.by_terrain;
+    if s.terrain != rules.derived.terrain {
+        // Dealt at random (`deal_land = "shuffled"`).
+        by_terrain = [0; MAX_TERRAINS];
+        for (t, &ti) in s.terrain.iter().enumerate().take(rules.tiles()) {
+            if let Some(m) = by_terrain.get_mut(usize::from(ti)) {
+                *m |= 1 << t;
+            }
         }
     }
-    cost
+    for m in &mut by_terrain {
+        *m &= enterable;
+    }
+    let target = target.map_or(0, |t| if t < 64 { 1u64 << t } else { 0 });
+    let neighbours = &rules.derived.neighbours;
+    // Tiles found at each cost, by cost modulo 64: one step costs at most 40 half points
+    // (the ruleset's readers bound every movement cost to 20 MP).
+    let mut ring = [0u64; 64];
+    ring[0] = 1 << start;
+    let mut live: u64 = 1;
+    let mut done: u64 = 0;
+    let mut c: u16 = 0;
+    while live != 0 && c <= budget {
+        let slot = usize::from(c % 64);
+        let mut settle = ring[slot] & !done;
+        ring[slot] = 0;
+        live &= !(1 << slot);
+        while settle != 0 {
+            done |= settle;
+            let mut bits = settle;
+            while bits != 0 {
+                let t = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if c < u16::from(u8::MAX) {
+                    cost[t] = c as u8;
+                }
+            }
+            if done & target != 0 {
+                return (cost, done);
+            }
+            // Found at this cost again: over steps that cost nothing.
+            let mut again = 0u64;
+            let mut found = |bits: u64, k: u16| {
+                if bits == 0 || c + k > budget {
+                    return;
+                }
+                if k == 0 {
+                    again |= bits;
+                } else {
+                    let slot = usize::from((c + k) % 64);
+                    ring[slot] |= bits;
+                    live |= 1 << slot;
+                }
+            };
+            let mut plain = 0u64;
+            let mut bits = settle & !p.network;
+            while bits != 0 {
+                let t = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                plain |= neighbours.get(t).copied().unwrap_or(0);
+            }
+            plain &= !done;
+            if plain != 0 {
+                for (ti, &m) in by_terrain.iter().enumerate() {
+                    if off[ti] != u8::MAX {
+                        found(plain & m, u16::from(off[ti]));
+                    }
+                }
+            }
+            let mut bits = settle & p.network;
+            while bits != 0 {
+                let t = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for &(n, e) in rules.adjacency.get(t).map_or(&[][..], Vec::as_slice) {
+                    let bit = 1u64 << n;
+                    if done & bit != 0 || enterable & bit == 0 {
+                        continue;
+                    }
+                    if let Some(k) = step_cost(rules, s, p, &off, n, e) {
+                        found(bit, u16::from(k));
+                    }
+                }
+            }
+            settle = again & !done;
+        }
+        c += 1;
+    }
+    (cost, done)
 }
 
 /// Dijkstra over the few tiles in reach: the cheapest cost from `start` to every tile of
 /// `enterable` (bit per tile) within `limit`, with `step(to, edge)` the cost of entering
 /// a tile over an edge (`None`: not enterable). Unreached tiles stay at `u16::MAX`.
+///
+/// The tiles are kept in buckets by cost (Dial's algorithm): costs are whole half points
+/// and one step costs at most 40 (the ruleset's readers bound every movement cost), so
+/// 64 buckets, a bit set of tiles each, hold every open cost at once; a step dearer than
+/// that falls back to choosing the cheapest open tile one by one (the same costs).
 pub(crate) fn cheapest_paths(
+    rules: &Rules,
+    start: usize,
+    enterable: u64,
+    limit: u16,
+    step: impl Fn(u8, u8) -> Option<u16>,
+) -> [u16; MAX_TILES] {
+    let mut dist = [u16::MAX; MAX_TILES];
+    if start >= MAX_TILES {
+        return dist;
+    }
+    dist[start] = 0;
+    let mut ring = [0u64; 64];
+    ring[0] = 1 << start;
+    let mut live: u64 = 1;
+    let mut done: u64 = 0;
+    let mut c: u32 = 0;
+    while live != 0 {
+        // On to the next cost with open tiles.
+        c += live.rotate_right(c % 64).trailing_zeros();
+        let slot = (c % 64) as usize;
+        let mut open = ring[slot];
+        ring[slot] = 0;
+        live &= !(1 << slot);
+        while open != 0 {
+            let t = open.trailing_zeros() as usize;
+            open &= open - 1;
+            // A tile found again more cheaply was settled at that cost already.
+            if done & (1 << t) != 0 || u32::from(dist[t]) != c {
+                continue;
+            }
+            done |= 1 << t;
+            for &(n, e) in rules.adjacency.get(t).map_or(&[][..], Vec::as_slice) {
+                let bit = 1u64 << n;
+                if done & bit != 0 || enterable & bit == 0 {
+                    continue;
+                }
+                let Some(k) = step(n, e) else { continue };
+                if k >= 64 {
+                    return cheapest_paths_by_scan(rules, start, enterable, limit, step);
+                }
+                let total = dist[t].saturating_add(k);
+                if total <= limit && total < dist[usize::from(n)] {
+                    dist[usize::from(n)] = total;
+                    if k == 0 {
+                        open |= bit;
+                    } else {
+                        let to = usize::from(total % 64);
+                        ring[to] |= bit;
+                        live |= 1 << to;
+                    }
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// [`cheapest_paths`] for any step costs: the cheapest open tile chosen one by one.
+fn cheapest_paths_by_scan(
     rules: &Rules,
     start: usize,
     enterable: u64,
@@ -142,7 +297,7 @@ pub fn can_go(rules: &Rules, s: &State, to: u8) -> bool {
 }
 
 pub fn go(rules: &Rules, s: &mut State, to: u8) {
-    let cost = reach(rules, s).get(usize::from(to)).copied().unwrap_or(0);
+    let cost = reach_until(rules, s, Some(to)).0.get(usize::from(to)).copied().unwrap_or(0);
     let p = s.cur_mut();
     p.trolley.half_mp -= cost.min(p.trolley.half_mp);
     p.trolley.tile = to;
@@ -321,8 +476,10 @@ pub fn next_turn(rules: &Rules, s: &mut State) {
 pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
     if s.turn.trolley_moves < rules.trolley.max_moves {
-        let cost = reach(rules, s);
-        for to in 0..rules.tiles() as u8 {
+        let (cost, mut reached) = reach_until(rules, s, None);
+        while reached != 0 {
+            let to = reached.trailing_zeros() as u8;
+            reached &= reached - 1;
             if to != p.trolley.tile && cost[usize::from(to)] != u8::MAX {
                 out.push(Action::Go(to));
             }

@@ -137,6 +137,66 @@ fn legal_list_matches_apply() {
     }
 }
 
+/// The legal lists, built over bit sets of tiles and edges, are exactly the actions of the
+/// action space that the one-by-one checks (`is_legal`) accept, in every phase of random
+/// games; and the trolley's reach, found by cost levels, is the cheapest cost by a plain
+/// Dijkstra over the entry costs one step at a time (`enter_cost`).
+#[test]
+fn legal_lists_are_the_checked_actions() {
+    use rulesmith_core::encode::Encode;
+    use rulesmith_mundo_163::trolley::{enter_cost, reach};
+    let g = game();
+    for players in 2..=4 {
+        let space = g.action_space(players);
+        for seed in 0..4 {
+            let mut s = g.new_game(players, seed).unwrap();
+            let mut rng = Rng::from_seed(seed + 70);
+            let mut buf = Vec::new();
+            let mut n = 0u64;
+            while let ToMove::Seat(_) = g.to_move(&s) {
+                g.legal_actions(&s, &mut buf);
+                if n % 3 == 0 {
+                    let listed: BTreeSet<_> = buf.iter().map(|&a| g.format_action(&s, a)).collect();
+                    let checked: BTreeSet<_> =
+                        space.iter().filter(|&&a| g.is_legal(&s, a)).map(|&a| g.format_action(&s, a)).collect();
+                    assert_eq!(listed, checked, "{players} players, seed {seed}, decision {n}");
+                    assert_eq!(listed.len(), buf.len(), "a legal action is listed twice");
+                }
+                if s.phase == rulesmith_mundo_163::Phase::Trolley {
+                    let p = s.cur();
+                    let tiles = g.rules.tiles();
+                    let mut dist = vec![u16::MAX; tiles];
+                    let mut done = vec![false; tiles];
+                    dist[usize::from(p.trolley.tile)] = 0;
+                    while let Some(t) = (0..tiles).filter(|&t| !done[t] && dist[t] != u16::MAX).min_by_key(|&t| dist[t])
+                    {
+                        done[t] = true;
+                        let enterable =
+                            |to: u8| !g.rules.trolley.needs_own_tile || p.trolley.residents > 0 || p.owns(to);
+                        for (to, _) in &g.rules.adjacency[t] {
+                            let Some(c) = enter_cost(&g.rules, &s, p, t as u8, *to).filter(|_| enterable(*to)) else {
+                                continue;
+                            };
+                            let total = dist[t] + u16::from(c);
+                            if total <= u16::from(p.trolley.half_mp) && total < dist[usize::from(*to)] {
+                                dist[usize::from(*to)] = total;
+                            }
+                        }
+                    }
+                    let fast = reach(&g.rules, &s);
+                    for t in 0..tiles {
+                        let want = if dist[t] == u16::MAX { u8::MAX } else { dist[t] as u8 };
+                        assert_eq!(fast[t], want, "{players} players, seed {seed}, decision {n}, tile {t}");
+                    }
+                }
+                let a = buf[rng.index(buf.len())];
+                g.apply(&mut s, a).unwrap();
+                n += 1;
+            }
+        }
+    }
+}
+
 /// The shared contract checks (JSON at every decision, refusals, replay, same seed same
 /// game) with the random, greedy and search bots.
 #[test]
