@@ -113,9 +113,52 @@ pub struct Rules {
     /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
     /// so phases skip what no building of the ruleset can do.
     pub effects_present: u32,
+    /// The buildings' numbers the playouts read most, by building index (derived).
+    pub table: BuildingTable,
     /// The extension whose rules the game plays with (the expansion's guests); none for
     /// the base game. Not from the TOML: the game that wraps the base game sets it.
     pub extension: crate::extension::Hook<Rules, crate::state::State, crate::action::Action, crate::state::Player>,
+}
+
+/// The numbers of each building that every decision of a playout reads, by building
+/// index, derived from [`Rules::buildings`] when decoding: one byte from a flat array,
+/// where [`Building`] keeps them between ids and effects (a `Vec` bounds check and a
+/// stride of the whole struct per lookup). Indices past the ruleset's buildings read 0,
+/// as a lookup of a missing building did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildingTable {
+    pub circles: [u8; MAX_BUILDINGS],
+    pub vp: [u8; MAX_BUILDINGS],
+    /// The kind of its effect ([`Effect::kind_index`]).
+    pub effect: [u8; MAX_BUILDINGS],
+}
+
+impl BuildingTable {
+    fn of(buildings: &[Building]) -> Self {
+        let mut t = BuildingTable { circles: [0; MAX_BUILDINGS], vp: [0; MAX_BUILDINGS], effect: [0; MAX_BUILDINGS] };
+        for (i, b) in buildings.iter().enumerate().take(MAX_BUILDINGS) {
+            t.circles[i] = b.circles;
+            t.vp[i] = b.vp;
+            t.effect[i] = b.effect.kind_index() as u8;
+        }
+        t
+    }
+
+    #[inline]
+    pub fn circles(&self, b: u8) -> u8 {
+        self.circles.get(usize::from(b)).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    pub fn vp(&self, b: u8) -> u8 {
+        self.vp.get(usize::from(b)).copied().unwrap_or(0)
+    }
+
+    /// The bit of its effect kind (`1 << kind_index`).
+    #[inline]
+    pub fn effect_bit(&self, b: u8) -> u32 {
+        self.effect.get(usize::from(b)).map_or(0, |&k| 1 << k)
+    }
 }
 
 impl Rules {
@@ -316,6 +359,7 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
     }
     cross_check(tree, &goods, &s.roles, &setup, counts, before, d);
     let effects_present = s.buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
+    let table = BuildingTable::of(&s.buildings);
     (d.len() == before).then_some(Rules {
         min_players,
         max_players,
@@ -335,6 +379,7 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
         roles: s.roles,
         buildings: s.buildings,
         effects_present,
+        table,
         extension: crate::extension::Hook::none(),
     })
 }
