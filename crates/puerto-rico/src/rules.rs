@@ -121,43 +121,50 @@ pub struct Rules {
 }
 
 /// The numbers of each building that every decision of a playout reads, by building
-/// index, derived from [`Rules::buildings`] when decoding: one byte from a flat array,
+/// index, derived from [`Rules::buildings`] when decoding: a few bytes from a flat array,
 /// where [`Building`] keeps them between ids and effects (a `Vec` bounds check and a
-/// stride of the whole struct per lookup). Indices past the ruleset's buildings read 0,
-/// as a lookup of a missing building did.
+/// stride of the whole struct per lookup).
 #[derive(Clone, Debug, PartialEq)]
-pub struct BuildingTable {
-    pub circles: [u8; MAX_BUILDINGS],
-    pub vp: [u8; MAX_BUILDINGS],
+pub struct BuildingTable([Numbers; MAX_BUILDINGS]);
+
+/// One building's numbers in [`BuildingTable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Numbers {
+    pub circles: u8,
+    pub vp: u8,
+    pub spaces: u8,
+    pub cost: u8,
+    pub column: u8,
     /// The kind of its effect ([`Effect::kind_index`]).
-    pub effect: [u8; MAX_BUILDINGS],
+    pub effect: u8,
+}
+
+impl Numbers {
+    /// What an index that names no building reads: no circles, points or effect, and one
+    /// city space (what the lookups of a missing building always answered).
+    const MISSING: Numbers = Numbers { circles: 0, vp: 0, spaces: 1, cost: 0, column: 0, effect: 0 };
 }
 
 impl BuildingTable {
     fn of(buildings: &[Building]) -> Self {
-        let mut t = BuildingTable { circles: [0; MAX_BUILDINGS], vp: [0; MAX_BUILDINGS], effect: [0; MAX_BUILDINGS] };
-        for (i, b) in buildings.iter().enumerate().take(MAX_BUILDINGS) {
-            t.circles[i] = b.circles;
-            t.vp[i] = b.vp;
-            t.effect[i] = b.effect.kind_index() as u8;
+        let mut t = [Numbers::MISSING; MAX_BUILDINGS];
+        for (n, b) in t.iter_mut().zip(buildings) {
+            let effect = b.effect.kind_index() as u8;
+            *n = Numbers { circles: b.circles, vp: b.vp, spaces: b.spaces, cost: b.cost, column: b.column, effect };
         }
-        t
+        BuildingTable(t)
     }
 
+    /// Building `b`'s numbers.
     #[inline]
-    pub fn circles(&self, b: u8) -> u8 {
-        self.circles.get(usize::from(b)).copied().unwrap_or(0)
+    pub fn get(&self, b: u8) -> Numbers {
+        self.0.get(usize::from(b)).copied().unwrap_or(Numbers::MISSING)
     }
 
-    #[inline]
-    pub fn vp(&self, b: u8) -> u8 {
-        self.vp.get(usize::from(b)).copied().unwrap_or(0)
-    }
-
-    /// The bit of its effect kind (`1 << kind_index`).
+    /// The bit of building `b`'s effect kind (`1 << kind_index`, as [`Rules::effects_present`]).
     #[inline]
     pub fn effect_bit(&self, b: u8) -> u32 {
-        self.effect.get(usize::from(b)).map_or(0, |&k| 1 << k)
+        1 << self.get(b).effect
     }
 }
 

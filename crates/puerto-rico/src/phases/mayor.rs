@@ -90,7 +90,7 @@ fn capacity(rules: &Rules, p: &Player, goods: usize, i: usize) -> u8 {
     match i.checked_sub(goods + 1) {
         None if i < goods => p.plantations.0.get(i).copied().unwrap_or(0),
         None => p.quarries,
-        Some(k) => p.city.as_slice().get(k).map_or(0, |b| rules.table.circles(b.building)),
+        Some(k) => p.city.as_slice().get(k).map_or(0, |b| rules.table.get(b.building).circles),
     }
 }
 
@@ -109,7 +109,7 @@ fn capacity_from(rules: &Rules, p: &Player, goods: usize, i: usize) -> u32 {
     };
     let quarries = if i <= goods { u32::from(p.quarries) } else { 0 };
     let city = p.city.as_slice().get(i.saturating_sub(goods + 1)..).unwrap_or(&[]);
-    let circles: u32 = city.iter().map(|b| u32::from(rules.table.circles(b.building))).sum();
+    let circles: u32 = city.iter().map(|b| u32::from(rules.table.get(b.building).circles)).sum();
     plantations + quarries + circles
 }
 
@@ -123,7 +123,7 @@ fn fill(rules: &Rules, p: &mut Player, goods: usize, from: usize, full: bool) {
     }
     let len = usize::from(p.city.len).min(p.city.slots.len());
     for b in &mut p.city.slots[from.saturating_sub(goods + 1).min(len)..len] {
-        b.colonists = if full { rules.table.circles(b.building) } else { 0 };
+        b.colonists = if full { rules.table.get(b.building).circles } else { 0 };
     }
 }
 
