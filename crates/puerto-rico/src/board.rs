@@ -190,14 +190,34 @@ pub fn shipping_bonus(rules: &Rules, p: &Player) -> u16 {
     effects(rules, p).map(|e| if let Effect::ShippingBonus { vp } = e { u16::from(*vp) } else { 0 }).sum()
 }
 
+/// The effect kinds that score at the game's end (large buildings' bonuses).
+const BONUS_KINDS: u32 = (1 << EffectKind::ProductionBuildingBonus as u32)
+    | (1 << EffectKind::IslandBonus as u32)
+    | (1 << EffectKind::ColonistBonus as u32)
+    | (1 << EffectKind::VpChipBonus as u32)
+    | (1 << EffectKind::VioletBuildingBonus as u32)
+    | (1 << EffectKind::TileGroupsBonus as u32);
+
 /// VP of the player's buildings plus the bonuses of occupied buildings (final scoring).
 pub fn building_points(rules: &Rules, p: &Player) -> i32 {
+    // The printed VP from the flat table, and whether an occupied building scores a
+    // bonus: the lead-change metric asks for every seat's score at every round end, and
+    // bonuses are rare until late in a game.
     let mut vp = 0i32;
-    // One pass (lead changes ask this at every round end): every building's printed VP,
-    // and the bonus of each occupied one.
+    let mut bonus = false;
+    for b in p.city.iter() {
+        let n = rules.table.get(b.building);
+        vp += i32::from(n.vp);
+        bonus |= b.colonists > 0 && BONUS_KINDS & (1 << n.effect) != 0;
+    }
+    if bonus { vp + bonuses(rules, p) } else { vp }
+}
+
+/// The bonuses of the player's occupied buildings (final scoring).
+fn bonuses(rules: &Rules, p: &Player) -> i32 {
+    let mut vp = 0i32;
     for b in p.city.iter() {
         let Some(x) = rules.buildings.get(b.building as usize) else { continue };
-        vp += i32::from(x.vp);
         if b.colonists == 0 {
             continue;
         }

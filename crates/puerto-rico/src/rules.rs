@@ -123,9 +123,10 @@ pub struct Rules {
 /// The numbers of each building that every decision of a playout reads, by building
 /// index, derived from [`Rules::buildings`] when decoding: a few bytes from a flat array,
 /// where [`Building`] keeps them between ids and effects (a `Vec` bounds check and a
-/// stride of the whole struct per lookup).
+/// stride of the whole struct per lookup). One entry for every `u8`, so a building index
+/// needs no bounds check; those past the ruleset's buildings read as missing.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BuildingTable([Numbers; MAX_BUILDINGS]);
+pub struct BuildingTable(Box<[Numbers; 256]>);
 
 /// One building's numbers in [`BuildingTable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +148,7 @@ impl Numbers {
 
 impl BuildingTable {
     fn of(buildings: &[Building]) -> Self {
-        let mut t = [Numbers::MISSING; MAX_BUILDINGS];
+        let mut t = Box::new([Numbers::MISSING; 256]);
         for (n, b) in t.iter_mut().zip(buildings) {
             let effect = b.effect.kind_index() as u8;
             *n = Numbers { circles: b.circles, vp: b.vp, spaces: b.spaces, cost: b.cost, column: b.column, effect };
@@ -158,7 +159,7 @@ impl BuildingTable {
     /// Building `b`'s numbers.
     #[inline]
     pub fn get(&self, b: u8) -> Numbers {
-        self.0.get(usize::from(b)).copied().unwrap_or(Numbers::MISSING)
+        self.0[usize::from(b)]
     }
 
     /// The bit of building `b`'s effect kind (`1 << kind_index`, as [`Rules::effects_present`]).
