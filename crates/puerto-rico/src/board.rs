@@ -1,5 +1,6 @@
 //! Questions about one player's board: occupied effects, capacities, costs.
 
+use crate::effect::EffectKind;
 use crate::goods::{ByGood, Good};
 use crate::rules::{BuildingKind, Effect, Rules};
 use crate::state::{Player, State};
@@ -14,13 +15,27 @@ pub fn effects<'r>(rules: &'r Rules, p: &'r Player) -> impl Iterator<Item = &'r 
         .map(|x| &x.effect)
 }
 
-pub fn has(rules: &Rules, p: &Player, pred: impl Fn(&Effect) -> bool) -> bool {
-    effects(rules, p).any(pred)
+/// Whether one of the player's occupied buildings has an effect of this kind (by the flat
+/// table: the playouts ask this in most phases).
+pub fn has(rules: &Rules, p: &Player, kind: EffectKind) -> bool {
+    let kind = kind as u8;
+    p.city.iter().any(|b| b.colonists > 0 && rules.table.get(b.building).effect == kind)
+}
+
+/// The effect kinds of the player's occupied buildings, a bit per kind index (for several
+/// questions about one board at once).
+pub fn occupied_kinds(rules: &Rules, p: &Player) -> u32 {
+    p.city.iter().filter(|b| b.colonists > 0).fold(0, |m, b| m | rules.table.effect_bit(b.building))
+}
+
+/// Whether `kinds` (from [`occupied_kinds`]) holds this kind.
+pub fn holds(kinds: u32, kind: EffectKind) -> bool {
+    kinds & (1 << kind as u32) != 0
 }
 
 /// City spaces used.
 pub fn city_spaces_used(rules: &Rules, p: &Player) -> u8 {
-    p.city.iter().map(|b| rules.buildings.get(b.building as usize).map_or(1, |x| x.spaces)).sum()
+    p.city.iter().map(|b| rules.table.get(b.building).spaces).sum()
 }
 
 /// Filled island spaces: plantations, quarries and the extension's tiles (forests) (of a
@@ -76,6 +91,9 @@ pub fn payment_limits(rules: &Rules, p: &Player) -> [u8; 3] {
 
 /// Most doubloons the player can raise by returning components.
 pub fn payment_capacity(rules: &Rules, p: &Player) -> u16 {
+    if !rules.has_effect(crate::rules::kind::PAY_WITH_COMPONENTS) {
+        return 0;
+    }
     let [c, g, v] = payment_limits(rules, p);
     if c == 0 && g == 0 && v == 0 {
         return 0;
@@ -127,17 +145,20 @@ pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
 /// never below 0).
 pub fn build_cost(rules: &Rules, p: &Player, b: usize, privilege: u8) -> u16 {
     let Some(x) = rules.buildings.get(b) else { return u16::MAX };
-    cost_after(x, p.quarries_occupied, privilege.saturating_add(extension_discount(rules, p)))
+    cost_after(x.cost, x.column, p.quarries_occupied, privilege.saturating_add(extension_discount(rules, p)))
 }
 
 /// A building's cost after occupied quarries (capped by its column) and `off` doubloons of
 /// other discounts, never below 0.
-pub fn cost_after(x: &crate::rules::Building, quarries_occupied: u8, off: u8) -> u16 {
-    u16::from(x.cost.saturating_sub(quarries_occupied.min(x.column)).saturating_sub(off))
+pub fn cost_after(cost: u8, column: u8, quarries_occupied: u8, off: u8) -> u16 {
+    u16::from(cost.saturating_sub(quarries_occupied.min(column)).saturating_sub(off))
 }
 
 /// Kinds of goods the player's warehouses keep whole.
 pub fn storage_kinds(rules: &Rules, p: &Player) -> u8 {
+    if !holds(occupied_kinds(rules, p), EffectKind::Storage) {
+        return 0;
+    }
     effects(rules, p).map(|e| if let Effect::Storage { kinds } = e { *kinds } else { 0 }).sum()
 }
 
@@ -169,14 +190,34 @@ pub fn shipping_bonus(rules: &Rules, p: &Player) -> u16 {
     effects(rules, p).map(|e| if let Effect::ShippingBonus { vp } = e { u16::from(*vp) } else { 0 }).sum()
 }
 
+/// The effect kinds that score at the game's end (large buildings' bonuses).
+const BONUS_KINDS: u32 = (1 << EffectKind::ProductionBuildingBonus as u32)
+    | (1 << EffectKind::IslandBonus as u32)
+    | (1 << EffectKind::ColonistBonus as u32)
+    | (1 << EffectKind::VpChipBonus as u32)
+    | (1 << EffectKind::VioletBuildingBonus as u32)
+    | (1 << EffectKind::TileGroupsBonus as u32);
+
 /// VP of the player's buildings plus the bonuses of occupied buildings (final scoring).
 pub fn building_points(rules: &Rules, p: &Player) -> i32 {
+    // The printed VP from the flat table, and whether an occupied building scores a
+    // bonus: the lead-change metric asks for every seat's score at every round end, and
+    // bonuses are rare until late in a game.
     let mut vp = 0i32;
-    // One pass (lead changes ask this at every round end): every building's printed VP,
-    // and the bonus of each occupied one.
+    let mut bonus = false;
+    for b in p.city.iter() {
+        let n = rules.table.get(b.building);
+        vp += i32::from(n.vp);
+        bonus |= b.colonists > 0 && BONUS_KINDS & (1 << n.effect) != 0;
+    }
+    if bonus { vp + bonuses(rules, p) } else { vp }
+}
+
+/// The bonuses of the player's occupied buildings (final scoring).
+fn bonuses(rules: &Rules, p: &Player) -> i32 {
+    let mut vp = 0i32;
     for b in p.city.iter() {
         let Some(x) = rules.buildings.get(b.building as usize) else { continue };
-        vp += i32::from(x.vp);
         if b.colonists == 0 {
             continue;
         }

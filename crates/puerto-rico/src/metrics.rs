@@ -83,6 +83,11 @@ impl Rules {
             return;
         }
         for (p, player) in s.players.iter().enumerate() {
+            // Most seats' barrels do not change with a given decision: one comparison of
+            // the words.
+            if m.scratch[p] == i64::from_le_bytes(player.goods.0) {
+                continue;
+            }
             let before = m.scratch[p].to_le_bytes();
             for g in self.goods() {
                 let gained = i64::from(player.goods[g]) - i64::from(before[g.index()]);

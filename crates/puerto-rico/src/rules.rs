@@ -113,9 +113,60 @@ pub struct Rules {
     /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
     /// so phases skip what no building of the ruleset can do.
     pub effects_present: u32,
+    /// The buildings' numbers the playouts read most, by building index (derived).
+    pub table: BuildingTable,
     /// The extension whose rules the game plays with (the expansion's guests); none for
     /// the base game. Not from the TOML: the game that wraps the base game sets it.
     pub extension: crate::extension::Hook<Rules, crate::state::State, crate::action::Action, crate::state::Player>,
+}
+
+/// The numbers of each building that every decision of a playout reads, by building
+/// index, derived from [`Rules::buildings`] when decoding: a few bytes from a flat array,
+/// where [`Building`] keeps them between ids and effects (a `Vec` bounds check and a
+/// stride of the whole struct per lookup). One entry for every `u8`, so a building index
+/// needs no bounds check; those past the ruleset's buildings read as missing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildingTable(Box<[Numbers; 256]>);
+
+/// One building's numbers in [`BuildingTable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Numbers {
+    pub circles: u8,
+    pub vp: u8,
+    pub spaces: u8,
+    pub cost: u8,
+    pub column: u8,
+    /// The kind of its effect ([`Effect::kind_index`]).
+    pub effect: u8,
+}
+
+impl Numbers {
+    /// What an index that names no building reads: no circles, points or effect, and one
+    /// city space (what the lookups of a missing building always answered).
+    const MISSING: Numbers = Numbers { circles: 0, vp: 0, spaces: 1, cost: 0, column: 0, effect: 0 };
+}
+
+impl BuildingTable {
+    fn of(buildings: &[Building]) -> Self {
+        let mut t = Box::new([Numbers::MISSING; 256]);
+        for (n, b) in t.iter_mut().zip(buildings) {
+            let effect = b.effect.kind_index() as u8;
+            *n = Numbers { circles: b.circles, vp: b.vp, spaces: b.spaces, cost: b.cost, column: b.column, effect };
+        }
+        BuildingTable(t)
+    }
+
+    /// Building `b`'s numbers.
+    #[inline]
+    pub fn get(&self, b: u8) -> Numbers {
+        self.0[usize::from(b)]
+    }
+
+    /// The bit of building `b`'s effect kind (`1 << kind_index`, as [`Rules::effects_present`]).
+    #[inline]
+    pub fn effect_bit(&self, b: u8) -> u32 {
+        1 << self.get(b).effect
+    }
 }
 
 impl Rules {
@@ -316,6 +367,7 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
     }
     cross_check(tree, &goods, &s.roles, &setup, counts, before, d);
     let effects_present = s.buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
+    let table = BuildingTable::of(&s.buildings);
     (d.len() == before).then_some(Rules {
         min_players,
         max_players,
@@ -335,6 +387,7 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
         roles: s.roles,
         buildings: s.buildings,
         effects_present,
+        table,
         extension: crate::extension::Hook::none(),
     })
 }

@@ -60,14 +60,17 @@ impl Rng {
         if n <= 1 {
             return 0;
         }
-        // Lemire's multiply-shift with rejection of the biased low zone.
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u64::from(self.next_u32()) * u64::from(n);
-            if (m as u32) >= threshold {
-                return (m >> 32) as u32;
+        // Lemire's multiply-shift with rejection of the biased low zone. The zone lies
+        // below `n`, so its size (a division) is needed only when the low half falls
+        // there: the same draws and results, without a division per draw.
+        let mut m = u64::from(self.next_u32()) * u64::from(n);
+        if (m as u32) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u32) < threshold {
+                m = u64::from(self.next_u32()) * u64::from(n);
             }
         }
+        (m >> 32) as u32
     }
 
     /// A uniform index into a slice of length `len`.

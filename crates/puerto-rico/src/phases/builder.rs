@@ -6,12 +6,14 @@
 use super::flow::{Flow, Interrupt};
 use crate::action::{Action, Group};
 use crate::board;
+use crate::effect::EffectKind;
 use crate::goods::Good;
 use crate::phase::Payment;
 use crate::rules::{Effect, Rules};
 use crate::state::{END_CITY, Offer, Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
+use std::ops::ControlFlow;
 
 pub fn begin(s: &mut State) {
     s.phase = Phase::Builder;
@@ -23,6 +25,20 @@ fn privilege(rules: &Rules, s: &State, seat: Seat) -> u8 {
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    let _ = actions(rules, s, &mut |a| {
+        f(a);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Whether the player to move has an action (without listing them: the sequencer asks
+/// this before every builder's turn, and the first affordable building answers it).
+pub fn any_legal(rules: &Rules, s: &State) -> bool {
+    actions(rules, s, &mut |_| ControlFlow::Break(())).is_break()
+}
+
+/// Gives `f` the actions of the player to move in a stable order, until `f` breaks.
+fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> ControlFlow<()> {
     let seat = s.current;
     let p = &s.players[seat];
     let free = rules.city_spaces.saturating_sub(board::city_spaces_used(rules, p));
@@ -34,19 +50,23 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let off = discount.saturating_add(board::extension_discount(rules, p));
     let owned = p.city.iter().fold(0u64, |m, b| m | (1u64 << (b.building & 63)));
     let mut any = false;
-    for (i, b) in rules.buildings.iter().enumerate() {
+    for i in 0..rules.buildings.len().min(s.buildings.len()) {
+        // The building's numbers from the flat table: this loop runs over every building
+        // for every builder's turn of every playout.
+        let b = rules.table.get(i as u8);
         // One of each building per player (L453); large ones need two spaces (L455).
         if s.buildings[i] == 0 || owned & (1u64 << (i & 63)) != 0 || b.spaces > free {
             continue;
         }
-        if board::cost_after(b, p.quarries_occupied, off) <= budget {
-            f(Action::Build(i as u8));
+        if board::cost_after(b.cost, b.column, p.quarries_occupied, off) <= budget {
+            f(Action::Build(i as u8))?;
             any = true;
         }
     }
     if any {
-        f(Action::Pass);
+        f(Action::Pass)?;
     }
+    ControlFlow::Continue(())
 }
 
 pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
@@ -86,7 +106,7 @@ fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) -> Flow {
         super::supply::award_vp(s, seat, vp);
     }
     s.buildings[b as usize] -= 1;
-    let university = board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewBuilding));
+    let university = board::has(rules, &s.players[seat], EffectKind::ColonistOnNewBuilding);
     s.players[seat].city.insert(b, 0);
     // University: the owner *may* take one colonist from the supply, else the ship
     // (L598-600); a building with no circle sends it to San Juan (statue, S001:L630).

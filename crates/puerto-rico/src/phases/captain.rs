@@ -7,6 +7,7 @@
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
+use crate::effect::EffectKind;
 use crate::goods::{ByGood, Good, Goods};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
@@ -85,7 +86,7 @@ fn ship_loads(s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
 
 fn wharf_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
-    if s.wharf_used & (1 << seat) != 0 || !board::has(rules, p, |e| matches!(e, Effect::OwnShip)) {
+    if s.wharf_used & (1 << seat) != 0 || !board::has(rules, p, EffectKind::OwnShip) {
         return;
     }
     for g in p.goods.present() {
@@ -137,9 +138,29 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
+/// Whether `seat` has a cargo-ship load, as [`ship_loads`] would list one: a kind held
+/// that is on a ship (the first with it) with room, or on no ship while a ship is empty.
+/// Asked for each seat after every load, so answered in one pass over the ships.
+fn can_load(s: &State, seat: Seat) -> bool {
+    let held = s.players[seat].goods.nonzero();
+    let (mut on_board, mut room, mut empty) = (0u8, 0u8, false);
+    for x in s.ships() {
+        match x.good() {
+            Some(g) if on_board & g.bit() == 0 => {
+                on_board |= g.bit();
+                if !x.is_full() {
+                    room |= g.bit();
+                }
+            }
+            Some(_) => {}
+            None => empty = true,
+        }
+    }
+    held & room != 0 || (empty && held & !on_board != 0)
+}
+
 fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
-    let mut any = false;
-    ship_loads(s, seat, &mut |_| any = true);
+    let mut any = can_load(s, seat);
     if !any {
         wharf_loads(rules, s, seat, &mut |_| any = true);
     }
@@ -403,9 +424,12 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
             n += 1;
         }
     };
-    for mask in 0..(1u16 << rules.good_count()) {
-        let mask = mask as u8;
-        if mask & !held != 0 || mask.count_ones() != take {
+    // The kinds held, in increasing order of masks (their submasks only: a mask with a
+    // kind not held keeps nothing of it).
+    let mut next = Some(0u8);
+    while let Some(mask) = next {
+        next = (mask != held).then(|| mask.wrapping_sub(held) & held);
+        if mask.count_ones() != take {
             continue;
         }
         let rest = held & !mask;
@@ -533,6 +557,35 @@ fn keeps_all(s: &State, seat: Seat, a: Action) -> bool {
 /// The choice made for the player when there is nothing to decide: a single option, or
 /// one that keeps every barrel.
 fn forced_storage(rules: &Rules, s: &State, seat: Seat) -> Option<Action> {
+    if let Some(quick) = forced_storage_quick(rules, s, seat) {
+        return quick;
+    }
+    forced_storage_listed(rules, s, seat)
+}
+
+/// [`forced_storage`] where the options need not be listed: no warehouse occupied (or
+/// nothing held) and no extra barrels. Every player's storage in every playout asks, so
+/// this stays apart from the listing (and its large stack frame).
+#[inline]
+fn forced_storage_quick(rules: &Rules, s: &State, seat: Seat) -> Option<Option<Action>> {
+    let p = &s.players[seat];
+    let held = p.goods.nonzero();
+    let extra = rules.has_effect(kind::EXTRA_STORAGE_BARRELS) && board::extra_storage_barrels(rules, p) > 0;
+    if extra || (held != 0 && board::storage_kinds(rules, p) > 0) {
+        return None;
+    }
+    // What `storage_options` lists here: one barrel of each kind held, or nothing. Only
+    // a single kind held, or no free barrel, leaves no choice.
+    if rules.free_barrels == 0 || held == 0 {
+        return Some(Some(Action::Keep { kinds: 0, barrel: None }));
+    }
+    let first = Goods(held).next();
+    Some((held.count_ones() == 1).then_some(Action::Keep { kinds: 0, barrel: first }))
+}
+
+/// [`forced_storage`] by listing the options.
+#[inline(never)]
+fn forced_storage_listed(rules: &Rules, s: &State, seat: Seat) -> Option<Action> {
     let mut first = None;
     let mut count = 0;
     let mut all = None;

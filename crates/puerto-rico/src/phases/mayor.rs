@@ -11,7 +11,7 @@
 use super::flow::Flow;
 use crate::action::{Action, Group};
 use crate::board;
-use crate::goods::{ByGood, Good};
+use crate::goods::{ByGood, Good, MAX_GOODS};
 use crate::rules::Rules;
 use crate::state::{END_COLONISTS, Phase, Player, State};
 use rulesmith_core::Seat;
@@ -84,30 +84,61 @@ fn group(rules: &Rules, p: &Player, i: u8) -> Option<Group> {
     }
 }
 
+/// The capacity of group `i` (in the order of [`group`]); 0 past the last group.
 #[inline]
-fn capacity(rules: &Rules, p: &Player, g: Group) -> u8 {
-    match g {
-        Group::Plantation(good) => p.plantations[good],
-        Group::Quarry => p.quarries,
-        Group::Building(b) => rules.buildings.get(b as usize).map_or(0, |x| x.circles),
-        Group::SanJuan => 0,
+fn capacity(rules: &Rules, p: &Player, goods: usize, i: usize) -> u8 {
+    match i.checked_sub(goods + 1) {
+        None if i < goods => p.plantations.0.get(i).copied().unwrap_or(0),
+        None => p.quarries,
+        Some(k) => p.city.as_slice().get(k).map_or(0, |b| rules.table.get(b.building).circles),
     }
 }
 
-/// Capacity of the groups from `i` on (the order of [`group`], summed without building
-/// each group: this runs at every mayor step of every playout).
+/// The capacity of the groups from `i` on (the order of [`group`]), without visiting them
+/// one by one: each mayor step and listing of every playout asks for it.
 #[inline]
-fn capacity_from(rules: &Rules, p: &Player, i: u8) -> u32 {
-    let i = usize::from(i);
-    // Every place from `i` on: those past the ruleset's goods are empty.
-    let plantations: u32 = p.plantations.0.get(i..).map_or(0, |x| x.iter().map(|&c| u32::from(c)).sum());
-    let goods = rules.good_count();
+fn capacity_from(rules: &Rules, p: &Player, goods: usize, i: usize) -> u32 {
+    // Plantations by good are the bytes of one word (the places past the ruleset's goods
+    // are empty): drop those before `i`, then add the bytes up with one multiplication
+    // (a player holds at most 16 island tiles, so no byte sum carries).
+    let plantations = if i < MAX_GOODS {
+        let rest = u64::from_le_bytes(p.plantations.0) >> (8 * i);
+        (rest.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    } else {
+        0
+    };
     let quarries = if i <= goods { u32::from(p.quarries) } else { 0 };
-    let circles =
-        |b: &crate::state::CityBuilding| rules.buildings.get(usize::from(b.building)).map_or(0, |x| x.circles);
-    let buildings: u32 =
-        p.city.as_slice().iter().skip(i.saturating_sub(goods + 1)).map(|b| u32::from(circles(b))).sum();
-    plantations + quarries + buildings
+    let city = p.city.as_slice().get(i.saturating_sub(goods + 1)..).unwrap_or(&[]);
+    let circles: u32 = city.iter().map(|b| u32::from(rules.table.get(b.building).circles)).sum();
+    plantations + quarries + circles
+}
+
+/// Groups from `from` on (in the order of [`group`]) take all they hold (`full`) or none.
+fn fill(rules: &Rules, p: &mut Player, goods: usize, from: usize, full: bool) {
+    for j in from..goods.min(MAX_GOODS) {
+        p.plantations_occupied.0[j] = if full { p.plantations.0[j] } else { 0 };
+    }
+    if from <= goods {
+        p.quarries_occupied = if full { p.quarries } else { 0 };
+    }
+    let len = usize::from(p.city.len).min(p.city.slots.len());
+    for b in &mut p.city.slots[from.saturating_sub(goods + 1).min(len)..len] {
+        b.colonists = if full { rules.table.get(b.building).circles } else { 0 };
+    }
+}
+
+/// Group `i` (in the order of [`group`]) takes `count` colonists: the state `place` gives.
+#[inline]
+fn put(p: &mut Player, goods: usize, i: usize, count: u8) {
+    match i.checked_sub(goods + 1) {
+        None if i < goods => p.plantations_occupied.0[i] = count,
+        None => p.quarries_occupied = count,
+        Some(k) => {
+            if let Some(b) = p.city.slots.get_mut(k) {
+                b.colonists = count;
+            }
+        }
+    }
 }
 
 /// The counts a group may take with `hand` colonists left and `later` capacity after it:
@@ -118,21 +149,14 @@ fn bounds(cap: u8, hand: u8, later: u32) -> (u8, u8) {
     (lo, hand.min(cap))
 }
 
-/// The counts the current group may take: (lowest, highest).
-#[inline]
-fn range(rules: &Rules, p: &Player, i: u8) -> Option<(u8, u8)> {
-    let g = group(rules, p, i)?;
-    Some(bounds(capacity(rules, p, g), p.san_juan, capacity_from(rules, p, i + 1)))
-}
-
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let p = &s.players[s.current];
     let Some(g) = group(rules, p, s.mayor_group) else { return };
-    if let Some((lo, hi)) = range(rules, p, s.mayor_group) {
-        if lo < hi {
-            for count in lo..=hi {
-                f(Action::Place { group: g, count });
-            }
+    let (goods, i) = (rules.good_count(), usize::from(s.mayor_group));
+    let (lo, hi) = bounds(capacity(rules, p, goods, i), p.san_juan, capacity_from(rules, p, goods, i + 1));
+    if lo < hi {
+        for count in lo..=hi {
+            f(Action::Place { group: g, count });
         }
     }
 }
@@ -162,19 +186,35 @@ fn place(s: &mut State, g: Group, count: u8) {
 
 /// Fills forced groups up to a real choice; after the last player the ship is refilled.
 pub fn step(rules: &Rules, s: &mut State) -> Flow {
-    let mut later = capacity_from(rules, &s.players[s.current], s.mayor_group);
-    loop {
-        let p = &s.players[s.current];
-        let Some(g) = group(rules, p, s.mayor_group) else { break };
-        let cap = capacity(rules, p, g);
-        later -= u32::from(cap).min(later);
+    let goods = rules.good_count();
+    let p = &mut s.players[s.current];
+    let n = goods + 1 + usize::from(p.city.len);
+    let mut i = usize::from(s.mayor_group);
+    let mut later = capacity_from(rules, p, goods, i);
+    if p.san_juan == 0 || u32::from(p.san_juan) >= later {
+        // No choice is left: with an empty hand every group takes none, with enough
+        // colonists every group is filled. Most steps end here (players with nothing to
+        // place, or more colonists than circles), so this skips the group-by-group walk.
+        let full = p.san_juan > 0;
+        fill(rules, p, goods, i, full);
+        if full {
+            p.san_juan -= later as u8;
+        }
+        i = i.max(n);
+    }
+    while i < n {
+        let cap = capacity(rules, p, goods, i);
+        later -= u32::from(cap);
         let (lo, hi) = bounds(cap, p.san_juan, later);
         if lo < hi {
+            s.mayor_group = i as u8;
             return Flow::Decide;
         }
-        place(s, g, lo);
-        s.mayor_group += 1;
+        p.san_juan -= lo;
+        put(p, goods, i, lo);
+        i += 1;
     }
+    s.mayor_group = i as u8;
     // This player is done; what is left in hand stays in San Juan.
     if s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);

@@ -69,12 +69,7 @@ fn with_own_turn_guests(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
         Phase::Trader => trader::legal(rules, s, &mut each),
         _ => captain::legal(rules, s, &mut each),
     }
-    let Some(ext) = rules.extension.get() else { return };
-    // Only before the turn's first action: after a hacienda draw the settler's turn goes
-    // on, and a move made then would be a second spelling of making it before.
-    if s.phase == Phase::Settler && !settler::turn_unstarted(s) {
-        return;
-    }
+    let Some(ext) = own_turn_extension(rules, s) else { return };
     // A player with nothing to do but the extension's moves may make them (perhaps
     // moving a guest to a building that lets them act) or pass.
     let mut moves = false;
@@ -85,6 +80,40 @@ fn with_own_turn_guests(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     if moves && !any {
         f(Action::Pass);
     }
+}
+
+/// Whether the player to move has an action where [`with_own_turn_guests`] lists them,
+/// answered without listing them (the sequencer asks before every turn).
+fn has_own_turn_action(rules: &Rules, s: &State) -> bool {
+    let any = match s.phase {
+        Phase::Settler => settler::any_legal(rules, s),
+        Phase::Builder => builder::any_legal(rules, s),
+        Phase::Trader => trader::any_legal(rules, s),
+        _ => {
+            let mut any = false;
+            captain::legal(rules, s, &mut |_| any = true);
+            any
+        }
+    };
+    any || own_turn_extension(rules, s).is_some_and(|ext| {
+        let mut moves = false;
+        ext.own_turn_actions(rules, s, s.current, &mut |_| moves = true);
+        moves
+    })
+}
+
+/// The extension whose moves the player to move may make now, on their own turn.
+fn own_turn_extension(
+    rules: &Rules,
+    s: &State,
+) -> Option<&'static dyn crate::extension::Extension<Rules, State, Action, crate::state::Player>> {
+    let ext = rules.extension.get()?;
+    // Only before the turn's first action: after a hacienda draw the settler's turn goes
+    // on, and a move made then would be a second spelling of making it before.
+    if s.phase == Phase::Settler && !settler::turn_unstarted(s) {
+        return None;
+    }
+    Some(ext)
 }
 
 /// Plays a legal action, then runs the automatic steps up to the next decision.
@@ -183,9 +212,7 @@ fn step(rules: &Rules, s: &mut State) -> Flow {
 /// The step of a phase where players act in turn: a decision when the player to move
 /// has a legal action (guest moves included); otherwise the turn passes without asking.
 fn decide_or(rules: &Rules, s: &mut State, next: impl FnOnce(&Rules, &mut State) -> Flow) -> Flow {
-    let mut any = false;
-    with_own_turn_guests(rules, s, &mut |_| any = true);
-    if any { Flow::Decide } else { next(rules, s) }
+    if has_own_turn_action(rules, s) { Flow::Decide } else { next(rules, s) }
 }
 
 /// A role was chosen: its phase begins, after a window of the extension's moves

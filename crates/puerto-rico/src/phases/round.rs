@@ -10,12 +10,14 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     // Two cards of the same kind and privilege holding the same coins are the same
     // choice: list the first only (no duplicate outcomes for bots).
     let available = s.roles.available_mask();
-    for r in 0..rules.roles.len().min(16) {
+    let coins = s.roles.coins();
+    for (r, role) in rules.roles.iter().enumerate().take(16) {
         if available & (1 << r) == 0 {
             continue;
         }
-        let twins = rules.roles[r].twins_before & available;
-        let duplicate = (0..r).any(|o| twins & (1 << o) != 0 && s.roles.coins()[o] == s.roles.coins()[r]);
+        // Only a card with an earlier twin (the second prospector) looks further.
+        let twins = role.twins_before & available;
+        let duplicate = twins != 0 && (0..r).any(|o| twins & (1 << o) != 0 && coins[o] == coins[r]);
         if !duplicate {
             f(Action::Role(r as u8));
         }

@@ -6,10 +6,12 @@
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
+use crate::effect::EffectKind;
 use crate::goods::Good;
-use crate::rules::{Effect, Rules};
+use crate::rules::Rules;
 use crate::state::{Offer, Phase, State};
 use rulesmith_core::Seat;
+use std::ops::ControlFlow;
 
 pub fn begin(s: &mut State) {
     s.phase = Phase::Settler;
@@ -23,42 +25,64 @@ pub fn begin(s: &mut State) {
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    let _ = actions(rules, s, &mut |a| {
+        f(a);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Whether the player to move has an action (without listing them: the sequencer asks
+/// this before every settler's turn).
+pub fn any_legal(rules: &Rules, s: &State) -> bool {
+    actions(rules, s, &mut |_| ControlFlow::Break(())).is_break()
+}
+
+/// Gives `f` the actions of the player to move in a stable order, until `f` breaks.
+fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> ControlFlow<()> {
     let seat = s.current;
     let p = &s.players[seat];
+    // The extension's tiles, for `f` while it goes on.
+    let extension = |f: &mut dyn FnMut(Action) -> ControlFlow<()>| {
+        let mut flow = ControlFlow::Continue(());
+        if let Some(ext) = rules.extension.get() {
+            ext.settler_actions(rules, s, seat, &mut |a| {
+                if flow.is_continue() {
+                    flow = f(a);
+                }
+            });
+        }
+        flow
+    };
     // The hacienda's tile, seen: planted, or the extension's tile instead (a forest,
     // S001:L527).
     if let Some(g) = s.pending.settler.drawn {
-        f(Action::Plant(g));
-        if let Some(ext) = rules.extension.get() {
-            ext.settler_actions(rules, s, seat, &mut |a| f(a));
-        }
-        return;
+        f(Action::Plant(g))?;
+        return extension(f);
     }
     if board::island_used(p) >= rules.island_spaces {
-        return;
+        return ControlFlow::Continue(());
     }
     let mut any = false;
     if can_draw(rules, s, seat) {
-        f(Action::Draw);
+        f(Action::Draw)?;
         any = true;
     }
     for g in s.face_up.present() {
-        f(Action::Take(g));
+        f(Action::Take(g))?;
         any = true;
     }
     if can_take_quarry(rules, s, seat) {
-        f(Action::TakeQuarry);
+        f(Action::TakeQuarry)?;
         any = true;
     }
-    if let Some(ext) = rules.extension.get() {
-        ext.settler_actions(rules, s, seat, &mut |a| {
-            f(a);
-            any = true;
-        });
-    }
+    extension(&mut |a| {
+        any = true;
+        f(a)
+    })?;
     if any {
-        f(Action::Pass);
+        f(Action::Pass)?;
     }
+    ControlFlow::Continue(())
 }
 
 /// Hacienda: before taking a face-up tile, once (S000:L532); not on an extra turn.
@@ -66,7 +90,7 @@ fn can_draw(rules: &Rules, s: &State, seat: Seat) -> bool {
     s.hacienda_used & (1 << seat) == 0
         && !s.pending.settler.extra_turn
         && s.stack.len > 0
-        && board::has(rules, &s.players[seat], |e| matches!(e, Effect::ExtraPlantation))
+        && board::has(rules, &s.players[seat], EffectKind::ExtraPlantation)
 }
 
 /// The settler's privilege, or an occupied construction hut (S000:L169, L540). The
@@ -74,7 +98,7 @@ fn can_draw(rules: &Rules, s: &State, seat: Seat) -> bool {
 fn can_take_quarry(rules: &Rules, s: &State, seat: Seat) -> bool {
     s.quarry_supply > 0
         && ((seat == s.chooser && !s.pending.settler.extra_turn && super::privilege::card_privilege(rules, s) > 0)
-            || board::has(rules, &s.players[seat], |e| matches!(e, Effect::QuarryInstead)))
+            || board::has(rules, &s.players[seat], EffectKind::QuarryInstead))
 }
 
 /// Whether the player to move has not acted yet this turn (no hacienda draw, no drawn
@@ -138,7 +162,7 @@ pub fn placed_without_circle(rules: &Rules, s: &mut State) -> Flow {
 /// a decision when a colonist is there to take. Only with the chooser's first tile when
 /// the privilege is doubled (S001:L612).
 fn hospice(rules: &Rules, s: &State, seat: Seat, to: Offer) -> Option<Offer> {
-    let occupied = board::has(rules, &s.players[seat], |e| matches!(e, Effect::ColonistOnNewTile));
+    let occupied = board::has(rules, &s.players[seat], EffectKind::ColonistOnNewTile);
     (occupied && !s.pending.settler.extra_turn).then_some(to)
 }
 

@@ -4,10 +4,12 @@
 use super::flow::Flow;
 use crate::action::Action;
 use crate::board;
+use crate::effect::EffectKind;
 use crate::goods::Good;
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
 use rulesmith_core::cargo::transfer;
+use std::ops::ControlFlow;
 
 pub fn begin(s: &mut State) {
     s.phase = Phase::Trader;
@@ -15,16 +17,30 @@ pub fn begin(s: &mut State) {
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
+    let _ = actions(rules, s, &mut |a| {
+        f(a);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Whether the player to move has an action (without listing them: the sequencer asks
+/// this before every trader's turn).
+pub fn any_legal(rules: &Rules, s: &State) -> bool {
+    actions(rules, s, &mut |_| ControlFlow::Break(())).is_break()
+}
+
+/// Gives `f` the actions of the player to move in a stable order, until `f` breaks.
+fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> ControlFlow<()> {
     let seat = s.current;
     let p = &s.players[seat];
     let spaces = rules.trading_house_spaces as usize;
     let full = s.trading_house.is_full(spaces);
-    let office = board::has(rules, p, |e| matches!(e, Effect::SellDuplicates));
     let mut any = false;
     if !full {
+        let office = board::has(rules, p, EffectKind::SellDuplicates);
         for g in p.goods.present() {
             if office || !s.trading_house.contains(g) {
-                f(Action::Sell(g));
+                f(Action::Sell(g))?;
                 any = true;
             }
         }
@@ -39,15 +55,16 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             );
             if post && b.colonists > 0 {
                 for g in p.goods.present() {
-                    f(Action::SellPost { good: g, building: b.building });
+                    f(Action::SellPost { good: g, building: b.building })?;
                     any = true;
                 }
             }
         }
     }
     if any {
-        f(Action::Pass);
+        f(Action::Pass)?;
     }
+    ControlFlow::Continue(())
 }
 
 /// Price + trader privilege (only when selling, L281) + markets; corn may be sold for 0 (L282).
