@@ -29,6 +29,15 @@ pub enum RolloutPolicy {
     Greedy { explore_percent: u8 },
 }
 
+/// Progressive widening of the `mcts` bot's tree ([`Evaluate::search_widening`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Widening {
+    /// Children a node may have after its first visit.
+    pub base: f64,
+    /// How fast that grows with the node's visits (0.5: with their square root).
+    pub exponent: f64,
+}
+
 /// Moves a rollout plays before the game's evaluation scores where it stands (the
 /// default of [`Evaluate::search_rollout_depth`]).
 /// Full random rollouts of a long game (Mundo 163 runs to ~700 decisions and random
@@ -55,6 +64,15 @@ pub trait Evaluate: Game {
     /// extra iterations random moves would buy.
     fn search_rollout_policy(&self) -> RolloutPolicy {
         RolloutPolicy::Random
+    }
+
+    /// Progressive widening for the `mcts` bot, or `None` (the default): every legal
+    /// child of a node is tried once before any is searched deeper. Where a decision has
+    /// dozens of moves and most are poor, the search spends its iterations better on a few
+    /// good ones: a node then has at most `base × visits^exponent` children (at least
+    /// one), added best first by the heuristic for the player to move.
+    fn search_widening(&self) -> Option<Widening> {
+        None
     }
 
     /// How many more of its own decisions in a row the `greedy` bot looks through after
@@ -346,6 +364,10 @@ pub mod mcts {
         available: u32,
         /// The iteration in which this node was last seen legal (selection reads it).
         seen: u32,
+        /// Where this node's children in prior order start in the search's `orders`
+        /// (`NONE` until the node first widens) and how many there are.
+        order_start: u32,
+        order_len: u32,
         reward: [f64; MAX_PLAYERS],
     }
 
@@ -362,12 +384,15 @@ pub mod mcts {
                 visits: 0,
                 available: 1,
                 seen: u32::MAX,
+                order_start: NONE,
+                order_len: 0,
                 reward: [0.0; MAX_PLAYERS],
             }
         }
     }
 
     const EXPLORATION: f64 = 0.7;
+
     /// The most iterations a time budget may run (a bound on the tree's memory).
     const MAX_TIMED_ITERATIONS: u32 = 1_000_000;
 
@@ -410,6 +435,10 @@ pub mod mcts {
         // Every iteration starts from what the seat sees, never from the true state.
         let seen = game.observe(root_state, me);
         let mut scratch = game.search_scratch();
+        let widening = game.search_widening();
+        // Each widened node's legal moves, best first for its mover, one run per node.
+        let mut orders: Vec<G::Action> = Vec::new();
+        let mut ranked: Vec<(f64, G::Action)> = Vec::new();
         for done in 0..iterations {
             if let Budget::Time(deadline) = budget {
                 if done > 0 && std::time::Instant::now() >= deadline {
@@ -453,7 +482,47 @@ pub mod mcts {
                     }
                     c = child.next_sibling;
                 }
-                if let Some(i) = tried.iter().position(|&t| !t) {
+                let untried = tried.iter().position(|&t| !t);
+                let expand = match (untried, widening) {
+                    (None, _) => None,
+                    (Some(i), None) => Some(i),
+                    // Progressive widening: a new child only while the node has fewer than
+                    // its visits allow, the heuristic's best untried move first (ranked once
+                    // per node, on the sample that first widens it).
+                    (Some(i), Some(Widening { base, exponent })) => {
+                        let children = tried.iter().filter(|&&t| t).count();
+                        let allowed = (base * f64::from(nodes[node].visits.max(1)).powf(exponent)).max(1.0) as usize;
+                        // With no child legal in this sample, one must be added to go on.
+                        if children < allowed || children == 0 {
+                            if nodes[node].order_start == NONE {
+                                ranked.clear();
+                                for &a in &buf {
+                                    let mut next = state.clone();
+                                    game.apply_legal(&mut next, a);
+                                    let v = match game.outcome(&next) {
+                                        Some(o) => 1000.0 * o.win_shares()[mover as usize],
+                                        None => game.heuristic_in_search(&next, mover, &mut *scratch),
+                                    };
+                                    ranked.push((v, a));
+                                }
+                                // Stable: equal values keep the legal list's order.
+                                ranked.sort_by(|x, y| y.0.total_cmp(&x.0));
+                                nodes[node].order_start = orders.len() as u32;
+                                nodes[node].order_len = ranked.len() as u32;
+                                orders.extend(ranked.iter().map(|&(_, a)| a));
+                            }
+                            let (start, len) = (nodes[node].order_start as usize, nodes[node].order_len as usize);
+                            // A move legal here but not in the ranking's sample comes last.
+                            orders[start..start + len]
+                                .iter()
+                                .find_map(|a| buf.iter().position(|x| x == a).filter(|&j| !tried[j]))
+                                .or(Some(i))
+                        } else {
+                            None
+                        }
+                    }
+                };
+                if let Some(i) = expand {
                     let a = buf[i];
                     let idx = nodes.len() as u32;
                     nodes.push(Node::new(Some(a)));
