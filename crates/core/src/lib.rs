@@ -93,6 +93,7 @@
 
 pub use rulesmith_rules::{by_player, cargo, game, input, names, outcome, rng, ruleset, steps, suggest};
 
+pub mod actions;
 pub mod batch;
 pub mod bots;
 pub mod encode;

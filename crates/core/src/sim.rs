@@ -5,11 +5,11 @@
 //! Games run in parallel in chunks; their results are folded in index order, so even
 //! floating-point sums are identical on every run.
 
+use crate::actions::Actions;
 use crate::bots::{self, Bot, BotError, BotSpec};
 use crate::game::{GameError, Outcome, Seat, ToMove};
 use crate::json::StateJson;
 use crate::metrics::Metrics;
-use crate::record::Actions;
 use crate::rng::{Rng, game_seed};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -1,9 +1,9 @@
 //! The greedy bot's view of a position: victory points now, plus what the trolley's
 //! cargo and the player's network are likely to become.
 
-use crate::residents::own_tiles;
 use crate::rules::{MAX_EDGES, MAX_TERRAINS, MAX_TILES, NONE, Rules};
 use crate::scoring::{income, score};
+use crate::state::own_tiles;
 use crate::state::{Phase, State};
 use crate::trolley::{capacity, cheapest_paths, holds_needed, off_road_costs};
 use rulesmith_core::Seat;

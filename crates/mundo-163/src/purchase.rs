@@ -278,7 +278,7 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
             if p.residents_in_storage > 0 && p.money >= resident_price(rules, p) {
                 let from = if s.turn.purchase_from == NONE { 0 } else { s.turn.purchase_from };
                 // Residents are bought onto own tiles only: over their bits, in tile order.
-                let mut bits = crate::residents::own_tiles(p) & (u64::MAX << from.min(63));
+                let mut bits = crate::state::own_tiles(p) & (u64::MAX << from.min(63));
                 while bits != 0 {
                     let t = bits.trailing_zeros() as u8;
                     bits &= bits - 1;

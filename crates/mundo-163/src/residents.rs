@@ -7,7 +7,7 @@
 use crate::action::Action;
 use crate::purchase::{effects, owns_any, room_for_one, tile_limit};
 use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, MAX_TILES, NONE, Rules};
-use crate::state::{Phase, Player, State};
+use crate::state::{Phase, Player, State, own_tiles};
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
 pub fn road_component(rules: &Rules, p: &Player, from: u8) -> u64 {
@@ -105,11 +105,6 @@ pub fn road_end_costs(rules: &Rules, p: &Player) -> [u8; MAX_TERRAINS] {
         }
     }
     out
-}
-
-/// Tiles with the player's headquarters or a settlement.
-pub fn own_tiles(p: &Player) -> u64 {
-    p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
 }
 
 /// The residents a road between two own tiles costs, if it may be built now

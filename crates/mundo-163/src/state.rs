@@ -256,3 +256,8 @@ impl State {
         self.p.iter().map(Player::delivered_count).sum()
     }
 }
+
+/// Tiles with the player's headquarters or a settlement.
+pub fn own_tiles(p: &Player) -> u64 {
+    p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
+}

@@ -11,9 +11,9 @@
 
 use crate::check::check;
 use crate::fixed::Arr;
-use crate::residents::own_tiles;
 use crate::rules::{NONE, Rules};
 use crate::scoring::{income, majority, score};
+use crate::state::own_tiles;
 use crate::state::{End, Phase, Player, RESIDENT_BIT, State, Trolley, Turn};
 use rulesmith_core::names::{self, Every, Given, Id};
 use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
