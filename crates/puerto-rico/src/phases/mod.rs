@@ -20,6 +20,7 @@ pub mod builder;
 pub mod captain;
 pub mod craftsman;
 pub mod flow;
+mod generator;
 pub mod mayor;
 pub mod offer;
 pub mod own_turn;
@@ -34,21 +35,6 @@ use crate::action::Action;
 use crate::extension::Played;
 use crate::rules::{RoleKind, Rules};
 use crate::state::{Checkpoint, Phase, State};
-use std::ops::ControlFlow;
-
-/// For a phase whose actions come from one generator that stops when told: every action
-/// to `f` (its legal list) ...
-fn every(f: &mut impl FnMut(Action)) -> impl FnMut(Action) -> ControlFlow<()> + '_ {
-    move |a| {
-        f(a);
-        ControlFlow::Continue(())
-    }
-}
-
-/// ... or stop at the first (whether the player has one: the sequencer's question).
-fn first(_: Action) -> ControlFlow<()> {
-    ControlFlow::Break(())
-}
 pub use flow::{Flow, Interrupt};
 
 /// Calls `f` with every legal action, in a stable order.

@@ -25,13 +25,13 @@ pub fn begin(s: &mut State) {
 }
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
-    let _ = actions(rules, s, &mut super::every(f));
+    let _ = actions(rules, s, &mut super::generator::every(f));
 }
 
 /// Whether the player to move has an action (without listing them: the sequencer asks
 /// this before every settler's turn).
 pub fn any_legal(rules: &Rules, s: &State) -> bool {
-    actions(rules, s, &mut super::first).is_break()
+    actions(rules, s, &mut super::generator::first).is_break()
 }
 
 /// Gives `f` the actions of the player to move in a stable order, until `f` breaks.
