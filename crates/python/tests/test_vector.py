@@ -35,7 +35,7 @@ def test_shapes_and_dtypes():
     assert (o, a) == (probe.observation_len, probe.action_count)
 
 
-@pytest.mark.parametrize("name", ["puerto-rico", "santiago-de-cuba"])
+@pytest.mark.parametrize("name", ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba"])
 def test_every_row_is_the_single_game_of_its_seed(name):
     """Each env replays, with plain `Game`s, games k, k+N, … of the run: masks are the legal ids,
     observations the mover's, rewards the win shares, and a finished game restarts at once."""

@@ -35,6 +35,10 @@ game (the first such reset keeps each env at its first game), as a reset without
 does in :mod:`rulesmith.env`. The same seed and actions give the same batches for
 any ``num_threads``.
 
+Random policies: ``env.sample_actions(PolicyRng(seed))`` draws one uniformly random legal
+id per env in Rust, from a generator the caller seeds (the policy's own, never a game's);
+:func:`random_actions` does it in numpy from any mask. ``batch = env.step(env.sample_actions(rng))``.
+
 :class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for one learning seat,
 rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`).
 """
