@@ -713,6 +713,7 @@ fn _rulesmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Ruleset>()?;
     m.add_class::<Game>()?;
     m.add_class::<vector::VectorEnv>()?;
+    m.add_class::<vector::PolicyRng>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;

@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 use rulesmith::core::Seat;
 use rulesmith::core::batch::{Batch, BatchError, BatchOptions};
 use rulesmith::core::bots::BotSpec;
+use rulesmith::core::rng::{Rng, derive_seed};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -21,6 +22,22 @@ fn py_err(e: BatchError) -> PyErr {
     match e {
         BatchError::Argument(m) => PyValueError::new_err(m),
         BatchError::Game(m) => SimulationError::new_err(m),
+    }
+}
+
+/// A policy's own random generator for [`VectorEnv::sample_actions`]: seeded by the user,
+/// never a game's generator (its stream is derived one way from the seed under its own
+/// domain, so it shares nothing with the games' or the bots' generators).
+#[pyclass(module = "rulesmith._rulesmith")]
+pub(crate) struct PolicyRng {
+    rng: Rng,
+}
+
+#[pymethods]
+impl PolicyRng {
+    #[new]
+    fn new(seed: u64) -> Self {
+        PolicyRng { rng: Rng::from_seed(derive_seed("rulesmith policy", &[seed])) }
     }
 }
 
@@ -191,6 +208,22 @@ impl VectorEnv {
         }
         let b = &mut *batch;
         py.detach(|| b.step(&ids)).map_err(py_err)
+    }
+
+    /// Draws one uniformly random legal id per env (one of the ids set in its mask row) from
+    /// `rng` into the `actions` buffer: a random policy without a numpy call (it reads the
+    /// rows' legal ids, what the masks show, and nothing else of the games).
+    fn sample_actions(&self, mut rng: PyRefMut<'_, PolicyRng>) -> PyResult<()> {
+        let batch = self.lock();
+        let rng = &mut rng.rng;
+        for (k, a) in self.actions.iter().enumerate() {
+            let ids = batch.legal_ids(k).unwrap_or(&[]);
+            let Some(&id) = ids.get(rng.index(ids.len())) else {
+                return Err(PyValueError::new_err(format!("env {k}: no decision to sample (call reset first)")));
+            };
+            a.store(i64::from(id), Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// The seed of the game env `k` plays now.

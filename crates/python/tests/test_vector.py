@@ -7,7 +7,7 @@ import pytest
 import rulesmith
 from rulesmith import Ruleset, game_seed
 from rulesmith._episodes import win_share
-from rulesmith.vector import Batch, VectorEnv, random_actions
+from rulesmith.vector import Batch, PolicyRng, VectorEnv, random_actions
 
 
 def _batches(env, steps, rng_seed=0):
@@ -35,7 +35,7 @@ def test_shapes_and_dtypes():
     assert (o, a) == (probe.observation_len, probe.action_count)
 
 
-@pytest.mark.parametrize("name", ["puerto-rico", "santiago-de-cuba"])
+@pytest.mark.parametrize("name", ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba"])
 def test_every_row_is_the_single_game_of_its_seed(name):
     """Each env replays, with plain `Game`s, games k, k+N, … of the run: masks are the legal ids,
     observations the mover's, rewards the win shares, and a finished game restarts at once."""
@@ -198,11 +198,61 @@ def test_gymnasium_vector_wrapper_plays_the_single_env_games():
         RulesmithVectorEnv("puerto-rico", players=3, opponents="nobody")
 
 
-def test_vector_benchmark_runs():
+def test_sample_actions_draws_legal_ids_uniformly_from_the_policy_seed():
+    env = VectorEnv("puerto-rico", players=4, num_envs=6, seed=3)
+    with pytest.raises(ValueError, match="env 0: no decision to sample"):
+        env.sample_actions(PolicyRng(1))
+    b = env.reset()
+    rng = PolicyRng(9)
+    counts = np.zeros(b.action_mask.shape, np.int64)
+    for _ in range(3000):
+        ids = env.sample_actions(rng)
+        assert ids.dtype == np.int64 and ids.shape == (6,)
+        counts[np.arange(6), ids] += 1
+    # Only legal ids, every one of them, about equally often (the batch did not change).
+    assert not counts[b.action_mask == 0].any()
+    for row, mask in zip(counts, b.action_mask):
+        legal = row[mask == 1]
+        expected = 3000 / len(legal)
+        assert legal.min() > 0.75 * expected and legal.max() < 1.25 * expected
+    # The policy's seed alone decides the draws: the games' seeds and generators do not.
+    other = VectorEnv("puerto-rico", players=4, num_envs=6, seed=3)
+    other.reset()
+    assert np.array_equal(env.sample_actions(PolicyRng(4)), other.sample_actions(PolicyRng(4)))
+    draws = [env.sample_actions(PolicyRng(s)) for s in range(5)]
+    assert any(not np.array_equal(draws[0], d) for d in draws[1:])
+    # Played through `step`, the same seeds give the same games.
+    def play(copy):
+        e = VectorEnv("puerto-rico", players=4, num_envs=6, seed=3, copy=copy)
+        e.reset()
+        r = PolicyRng(2)
+        for _ in range(400):
+            b = e.step(e.sample_actions(r))
+        return b.observation.copy()
+
+    assert np.array_equal(play(True), play(False))
+
+
+def test_sample_actions_with_views_returns_the_env_action_buffer():
+    env = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1, copy=False)
+    b = env.reset()
+    rng = PolicyRng(5)
+    ids = env.sample_actions(rng)
+    assert ids is env.sample_actions(rng) and ids.flags.writeable
+    assert all(b.action_mask[k, ids[k]] for k in range(3))
+    # A caller may still edit the buffer: the ids are checked as any others.
+    ids[1] = int(np.flatnonzero(b.action_mask[1] == 0)[0])
+    with pytest.raises(ValueError, match="env 1: action id"):
+        env.step(ids)
+    env.step(env.sample_actions(rng))
+
+
+@pytest.mark.parametrize("policy", ["sample_actions", "random_actions"])
+def test_vector_benchmark_runs(policy):
     from rulesmith.bench import run_vector
 
-    r = run_vector("puerto-rico", players=4, games=4, num_envs=4, threads=2)
-    assert r["games"] >= 4 and r["decisions"] > 100 and r["games_per_second"] > 0
+    r = run_vector("puerto-rico", players=4, games=4, num_envs=4, threads=2, policy=policy)
+    assert r["games"] >= 4 and r["decisions"] > 100 and r["games_per_second"] > 0 and r["policy"] == policy
 
 
 def test_the_package_exports_the_vector_module():

@@ -115,6 +115,12 @@ class Game:
     def record(self, bots: Optional[Sequence[str]] = None) -> dict[str, Any]:
         """The game as a record (what ``rulesmith replay`` reads)."""
 
+class PolicyRng:
+    """A policy's own random generator (never a game's), seeded by the caller: what
+    ``VectorEnv.sample_actions`` draws from."""
+
+    def __init__(self, seed: int) -> None: ...
+
 class VectorEnv:
     """``num_envs`` games of one ruleset stepped together in Rust (see ``rulesmith.vector``)."""
 
@@ -147,10 +153,15 @@ class VectorEnv:
     @property
     def observation_len(self) -> int:
         """How many numbers an observation has."""
-    def reset(self, seed: Optional[int] = None) -> tuple[bytes, bytes, bytes, bytes, bytes, Optional[bytes]]:
-        """Every env at its first game of run ``seed``, or its next game; returns ``(obs, mask, to_move, reward, terminated, final_obs)``."""
-    def step(self, actions: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, Optional[bytes]]:
-        """Plays one action id per env (little-endian uint32 bytes); returns the batch as ``reset`` does."""
+    def views(self) -> list[tuple[str, int, list[int], str, bool]]:
+        """Each buffer as ``(name, address, shape, typestr, readonly)`` for numpy's ``__array_interface__``:
+        ``obs``, ``mask``, ``to_move``, ``reward``, ``terminated``, ``final_obs`` and ``actions`` (written by the caller)."""
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Every env at its first game of run ``seed``, or its next game; writes the buffers."""
+    def step(self) -> None:
+        """Plays the ids in the ``actions`` buffer, one per env; writes the buffers."""
+    def sample_actions(self, rng: PolicyRng) -> None:
+        """One uniformly random legal id per env from ``rng`` into the ``actions`` buffer."""
     def game_seed(self, k: int) -> int:
         """The seed of the game env ``k`` plays now."""
 

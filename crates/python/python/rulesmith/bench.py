@@ -2,7 +2,7 @@
 
     python -m rulesmith.bench [--games 1000] [--ruleset puerto-rico] [--players 4] [--seed 1]
     python -m rulesmith.bench --policy mask ...
-    python -m rulesmith.bench --vector 256 [--threads 1] [--games 5000] ...
+    python -m rulesmith.bench --vector 256 [--threads 1] [--games 5000] [--policy random_actions] ...
 
 The PettingZoo AEC loop: each decision fetches the acting seat's observation and
 legal-action mask with ``env.last()`` and plays a uniformly random legal id, as a learner's
@@ -17,10 +17,12 @@ loop is single-threaded; on a machine busy with other work the CPU figure is wha
 gets from a core of its own). Pin it to one core with ``taskset -c 0``.
 
 With ``--vector N`` the loop is :class:`rulesmith.vector.VectorEnv` of N games instead:
-each step draws a random legal id per game from the batch's masks in numpy
-(:func:`rulesmith.vector.random_actions`) and steps all N in one call (``--threads T``
+each step draws a random legal id per game and steps all N in one call (``--threads T``
 steps them on T threads); it counts games finished until ``--games`` are done. Its CPU
-figure is per core used (CPU time of all threads).
+figure is per core used (CPU time of all threads). ``--policy sample_actions`` (the
+default there) draws the ids in Rust (:meth:`rulesmith.vector.VectorEnv.sample_actions`,
+one call a step), ``--policy random_actions`` in numpy from the batch's masks
+(:func:`rulesmith.vector.random_actions`); the line printed names the policy.
 """
 
 from __future__ import annotations
@@ -119,27 +121,53 @@ def run(ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed:
     }
 
 
+VECTOR_POLICIES = ("sample_actions", "random_actions")
+
+
 def run_vector(
-    ruleset: str = "puerto-rico", players: int = 4, games: int = 1000, seed: int = 1, num_envs: int = 256, threads: int = 1
+    ruleset: str = "puerto-rico",
+    players: int = 4,
+    games: int = 1000,
+    seed: int = 1,
+    num_envs: int = 256,
+    threads: int = 1,
+    policy: str = "sample_actions",
 ) -> dict:
     """Plays random games through :class:`rulesmith.vector.VectorEnv` until ``games`` have
-    finished; returns the counts and speeds as :func:`run` does."""
+    finished, drawing the ids with ``policy`` (``sample_actions``: in Rust;
+    ``random_actions``: in numpy); returns the counts and speeds as :func:`run` does."""
     import numpy as np
 
-    from rulesmith.vector import VectorEnv, random_actions
+    from rulesmith.vector import PolicyRng, VectorEnv, random_actions
 
     # Views of the env's buffers (no copy a step): the loop keeps nothing past a step.
     env = VectorEnv(ruleset, players=players, num_envs=num_envs, seed=seed, num_threads=threads, copy=False)
-    rng = np.random.default_rng(seed)
+    if policy == "sample_actions":
+        rust_rng = PolicyRng(seed)
+        sample = env.sample_actions
+
+        def choose(mask):
+            return sample(rust_rng)
+
+    elif policy == "random_actions":
+        rng = np.random.default_rng(seed)
+
+        def choose(mask):
+            return random_actions(mask, rng)
+
+    else:
+        raise ValueError(f"--policy {policy}: expected one of {', '.join(VECTOR_POLICIES)} with --vector")
+    count = np.count_nonzero
+    step = env.step
     decisions = 0
     finished = 0
     cpu = time.process_time()
     start = time.perf_counter()
     batch = env.reset()
     while finished < games:
-        batch = env.step(random_actions(batch.action_mask, rng))
+        batch = step(choose(batch.action_mask))
         decisions += num_envs
-        finished += int(np.count_nonzero(batch.terminated))
+        finished += int(count(batch.terminated))
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu
     return {
@@ -152,6 +180,7 @@ def run_vector(
         "decisions_per_second": decisions / seconds,
         "cpu_seconds": cpu_seconds,
         "games_per_cpu_second": finished / cpu_seconds,
+        "policy": policy,
     }
 
 
@@ -162,21 +191,33 @@ def main(argv=None):
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--policy", default="ids", choices=["ids", "mask", "sample"], help="the AEC loop's random policy")
+    p.add_argument(
+        "--policy",
+        choices=["ids", "mask", "sample", *VECTOR_POLICIES],
+        help="the random policy: ids (default), mask or sample for the AEC loop; "
+        "sample_actions (default, in Rust) or random_actions (numpy) with --vector",
+    )
     p.add_argument("--vector", type=int, metavar="N", help="step N games per call with rulesmith.vector.VectorEnv")
     p.add_argument("--threads", type=int, default=1, help="threads of the VectorEnv (with --vector)")
     a = p.parse_args(argv)
     if a.vector:
-        r = run_vector(a.ruleset, a.players, a.games, a.seed, a.vector, a.threads)
+        if a.policy not in (None, *VECTOR_POLICIES):
+            p.error(f"--policy {a.policy} is an AEC loop's; with --vector: {' or '.join(VECTOR_POLICIES)}")
+        r = run_vector(a.ruleset, a.players, a.games, a.seed, a.vector, a.threads, a.policy or "sample_actions")
     else:
-        r = run(a.ruleset, a.players, a.games, a.seed, a.policy)
+        if a.policy in VECTOR_POLICIES:
+            p.error(f"--policy {a.policy} needs --vector N")
+        r = run(a.ruleset, a.players, a.games, a.seed, a.policy or "ids")
     print(
         f"{r['ruleset']}, {r['players']} players: {r['games']} games, {r['decisions']} decisions "
         f"in {r['seconds']:.2f} s: {r['games_per_second']:.1f} games/s, "
         f"{r['decisions_per_second']:.0f} decisions/s; CPU time {r['cpu_seconds']:.2f} s: "
         f"{r['games_per_cpu_second']:.1f} games per CPU second"
     )
-    if "env_us_per_decision" in r:
+    if a.vector:
+        where = "in Rust" if r["policy"] == "sample_actions" else "in numpy"
+        print(f"policy {r['policy']} ({where}), {a.vector} envs, {a.threads} thread{'s' if a.threads > 1 else ''}")
+    elif "env_us_per_decision" in r:
         print(
             f"policy {r['policy']}: {r['policy_us_per_decision']:.2f} µs a decision; "
             f"the environment's own cost {r['env_us_per_decision']:.2f} µs of CPU a decision"

@@ -35,6 +35,10 @@ game (the first such reset keeps each env at its first game), as a reset without
 does in :mod:`rulesmith.env`. The same seed and actions give the same batches for
 any ``num_threads``.
 
+Random policies: ``env.sample_actions(PolicyRng(seed))`` draws one uniformly random legal
+id per env in Rust, from a generator the caller seeds (the policy's own, never a game's);
+:func:`random_actions` does it in numpy from any mask. ``batch = env.step(env.sample_actions(rng))``.
+
 :class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for one learning seat,
 rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`).
 """
@@ -47,7 +51,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rulesmith._episodes import player_count
-from rulesmith._rulesmith import DEFAULT_SEED, Ruleset
+from rulesmith._rulesmith import DEFAULT_SEED, PolicyRng, Ruleset
 from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
 
 
@@ -116,6 +120,7 @@ class VectorEnv:
         )
         self._row_shape = (num_envs,)
         self._step = native.step
+        self._sample = native.sample_actions
         self.copy = copy
 
     @property
@@ -131,6 +136,10 @@ class VectorEnv:
     def step(self, actions) -> Batch:
         """Plays ``actions[k]`` (an action id set in row ``k`` of the mask) in env ``k``, for every
         ``k``; an id not legal raises ``ValueError`` naming the env and the id (nothing is played)."""
+        if actions is self._actions:
+            # From `sample_actions` with copy=False: already in the env's buffer.
+            self._step()
+            return self._out()
         a = actions if type(actions) is _ndarray else np.asarray(actions)
         dtype = a.dtype
         if a.shape != self._row_shape or (dtype is not _I64 and dtype.kind not in "iu"):
@@ -142,6 +151,18 @@ class VectorEnv:
         self._actions[...] = a
         self._step()
         return self._out()
+
+    def sample_actions(self, rng: PolicyRng) -> np.ndarray:
+        """A random policy in Rust: one uniformly random legal id per env (one of the ids set
+        in its row of the last batch's mask), drawn from ``rng``, a :class:`PolicyRng` the
+        caller seeds (the policy's own randomness, never a game's generator: the same seed
+        and batches give the same ids). Returns int64 ``(num_envs,)`` for :meth:`step`;
+        with ``copy=False`` the env's own action buffer, overwritten by the next call (no
+        allocation, and ``step`` then copies nothing). What
+        ``python -m rulesmith.bench --vector`` measures by default; :func:`random_actions`
+        draws in numpy from any mask."""
+        self._sample(rng)
+        return self._actions if not self.copy else self._actions.copy()
 
     def _out(self) -> Batch:
         b = self._batch
