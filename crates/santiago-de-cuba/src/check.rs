@@ -143,7 +143,8 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
     if s.turn.citizen != NONE && usize::from(s.turn.citizen) >= nc {
         return invalid("the turn's citizen is unknown");
     }
-    let needs_citizen = matches!(s.phase, Phase::Pickpocket { .. } | Phase::ChooseGood | Phase::Lawyer | Phase::Pawn);
+    let needs_citizen =
+        matches!(s.phase, Phase::Pickpocket { .. } | Phase::ChooseGood | Phase::Lawyer | Phase::Pawn { .. });
     if needs_citizen && s.turn.citizen == NONE {
         return invalid("this step needs the citizen the car stopped at (`/turn/citizen`)");
     }
@@ -171,7 +172,12 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
                 return invalid("a loading round needs the car at the port");
             }
         }
-        Phase::Drive | Phase::ChooseGood | Phase::Lawyer | Phase::Pawn | Phase::Over => {}
+        Phase::Pawn { to } => {
+            if to != crate::engine::destinations(r, s) {
+                return invalid("the pawn step's destinations (`to`) do not match the citizen's free buildings");
+            }
+        }
+        Phase::Drive | Phase::ChooseGood | Phase::Lawyer | Phase::Over => {}
     }
     if !matches!(s.phase, Phase::Demand | Phase::Over) && ship.awaiting_demand && !s.turn.roll_pending {
         return invalid("a ship awaits its demand but nobody is due to roll it");

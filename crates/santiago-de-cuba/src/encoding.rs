@@ -45,7 +45,7 @@ fn phase_index(p: &Phase) -> usize {
         Phase::Pickpocket { .. } => 2,
         Phase::ChooseGood => 3,
         Phase::Lawyer => 4,
-        Phase::Pawn => 5,
+        Phase::Pawn { .. } => 5,
         Phase::Use { .. } => 6,
         Phase::Loading { .. } => 7,
         Phase::Over => 8,

@@ -11,7 +11,7 @@ use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, N
 use crate::state::{Phase, State};
 use rulesmith_core::Seat;
 use rulesmith_core::cargo::transfer;
-use rulesmith_core::steps::{self, PassRound};
+use rulesmith_core::steps::PassRound;
 
 /// Calls `f` with every legal action, in a stable order.
 pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -76,14 +76,15 @@ pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
             each_lawyer_option(r, s, f);
             f(Action::Skip);
         }
-        Phase::Pawn => {
-            let mut any = false;
-            each_destination(r, s, &mut |b| {
-                any = true;
-                f(Action::Pawn(b));
-            });
-            if !any {
+        Phase::Pawn { to } => {
+            // The destinations were found when the phase began (`pawn_step`).
+            let mut free = to;
+            if free == 0 {
                 f(Action::Skip);
+            }
+            while free != 0 {
+                f(Action::Pawn(free.trailing_zeros() as u8));
+                free &= free - 1;
             }
         }
         Phase::Use { building } => {
@@ -178,25 +179,18 @@ pub(crate) fn owned_mask(r: &Rules, s: &State, owner: u8) -> u32 {
 }
 
 /// Buildings under the citizen's flower, not the pawn's own, without another pawn
-/// (S002:L277-281).
-fn each_destination(r: &Rules, s: &State, f: &mut impl FnMut(u8)) {
-    let mut free = destinations(r, s);
-    while free != 0 {
-        f(free.trailing_zeros() as u8);
-        free &= free - 1;
-    }
-}
-
-/// [`each_destination`] as a mask (bit `b`: building `b`), found without a branch per
-/// building. The pawn's own building is among those with a pawn.
-fn destinations(r: &Rules, s: &State) -> u32 {
+/// (S002:L277-281), as a mask (bit `b`: building `b`), found without a branch per
+/// building. The pawn's own building is among those with a pawn. [`Phase::Pawn`] keeps
+/// it, so a pawn decision computes it once.
+pub(crate) fn destinations(r: &Rules, s: &State) -> u16 {
     let Some(c) = r.citizens.get(s.turn.citizen as usize) else { return 0 };
     let Flower::Colour(flower) = c.flower else { return 0 };
-    equal_bits(&s.flower, flower) & low_bits(r.buildings.len()) & !s.pawn_mask()
+    (equal_bits(&s.flower, flower) & low_bits(r.buildings.len()) & !s.pawn_mask()) as u16
 }
 
-// `equal_bits` reads the buildings eight at a time into a `u32` mask.
-const _: () = assert!(MAX_BUILDINGS % 8 == 0 && MAX_BUILDINGS <= 32);
+// `equal_bits` reads the buildings eight at a time into a `u32` mask; a pawn's
+// destinations fit a `u16`.
+const _: () = assert!(MAX_BUILDINGS % 8 == 0 && MAX_BUILDINGS <= 16);
 
 /// Bit `b` set where `bytes[b] == value`, over the whole fixed array.
 #[inline]
@@ -387,31 +381,33 @@ pub fn has_use(r: &Rules, s: &State, seat: Seat, b: u8) -> bool {
 }
 
 /// Deliveries `seat` may make in the loading round (S002:L217, L265-271).
+/// Dice and substitute goods are walked as bit masks, in index order.
 fn each_delivery(r: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
-    if s.ship.awaiting_demand {
+    // The dice on the ship that still want goods (none while the demand is not placed).
+    let open = open_dice(r, s);
+    if open == 0 {
         return;
     }
     let p = &s.players[seat];
-    for (d, die) in r.dice.iter().enumerate() {
-        let want = s.ship.dice.open(d);
-        if !s.on_ship(d as u8) || want == 0 {
-            continue;
-        }
-        for count in 1..=want.min(p.goods[die.good as usize]) {
-            f(Action::Deliver { good: die.good, count });
+    let mut dice = open;
+    while dice != 0 {
+        let d = dice.trailing_zeros() as usize;
+        dice &= dice - 1;
+        let good = r.die_good[d];
+        for count in 1..=s.ship.dice.open(d).min(p.goods[usize::from(good)]) {
+            f(Action::Deliver { good, count });
         }
     }
-    for (w, good) in r.goods.iter().enumerate() {
-        if good.substitute_vp.is_none() || p.goods[w] == 0 {
-            continue;
-        }
-        for (d, die) in r.dice.iter().enumerate() {
-            let want = s.ship.dice.open(d);
-            if !s.on_ship(d as u8) || want == 0 {
-                continue;
-            }
-            for count in 1..=want.min(p.goods[w]) {
-                f(Action::DeliverFor { with: w as u8, good: die.good, count });
+    let mut with = held_mask(&p.goods) & r.substitutes;
+    while with != 0 {
+        let w = with.trailing_zeros() as u8;
+        with &= with - 1;
+        let mut dice = open;
+        while dice != 0 {
+            let d = dice.trailing_zeros() as usize;
+            dice &= dice - 1;
+            for count in 1..=s.ship.dice.open(d).min(p.goods[usize::from(w)]) {
+                f(Action::DeliverFor { with: w, good: r.die_good[d], count });
             }
         }
     }
@@ -464,7 +460,7 @@ pub fn apply_legal(r: &Rules, s: &mut State, a: Action) {
                 pawn_step(r, s);
             }
         }
-        (Phase::Pawn, Action::Pawn(b)) => {
+        (Phase::Pawn { .. }, Action::Pawn(b)) => {
             s.players[me].pawn = b;
             s.turn.visited = true;
             offer_use(r, s, b);
@@ -491,7 +487,7 @@ pub fn apply_legal(r: &Rules, s: &mut State, a: Action) {
             after_delivery(r, s, round);
         }
         // `skip` in the lawyer, pawn (nowhere to go), choose-good and use phases.
-        (Phase::Lawyer | Phase::Pawn | Phase::ChooseGood, _) => pawn_step_or_stay(r, s),
+        (Phase::Lawyer | Phase::Pawn { .. } | Phase::ChooseGood, _) => pawn_step_or_stay(r, s),
         _ => end_turn(r, s),
     }
 }
@@ -499,7 +495,7 @@ pub fn apply_legal(r: &Rules, s: &mut State, a: Action) {
 /// `skip` at the pawn phase means the pawn stays (only offered when there is nowhere
 /// to go); elsewhere it moves on to the pawn.
 fn pawn_step_or_stay(r: &Rules, s: &mut State) {
-    if matches!(s.phase, Phase::Pawn) {
+    if matches!(s.phase, Phase::Pawn { .. }) {
         stay(r, s);
     } else {
         pawn_step(r, s);
@@ -555,8 +551,11 @@ fn place_demand(r: &Rules, s: &mut State) -> bool {
     false
 }
 
+/// `steps::next_seat`, here where it inlines (no division, no call).
+#[inline]
 fn next_seat(s: &State, seat: Seat) -> Seat {
-    rulesmith_core::steps::next_seat(seat, s.player_count())
+    let next = seat.wrapping_add(1);
+    if usize::from(next) >= s.player_count() { 0 } else { next }
 }
 
 fn begin_turn(s: &mut State, seat: Seat) {
@@ -575,9 +574,14 @@ fn begin_turn(s: &mut State, seat: Seat) {
 fn drive(r: &Rules, s: &mut State, n: u8) {
     let me = s.turn.player;
     let stops = r.stops();
-    let start = s.car;
+    // `steps::stop_after` one stop at a time, without a division or a call per stop.
+    let next_stop = |pos: u8| {
+        let next = pos.wrapping_add(1);
+        if next >= stops { 0 } else { next }
+    };
+    let mut pos = s.car;
     for i in 1..n {
-        let pos = steps::stop_after(start, usize::from(i), usize::from(stops));
+        pos = next_stop(pos);
         if pos == 0 {
             marker_right(r, s);
             if s.is_over() {
@@ -592,7 +596,7 @@ fn drive(r: &Rules, s: &mut State, n: u8) {
         }
     }
     s.players[me].pesos = s.players[me].pesos.saturating_sub(drive_cost(r, n));
-    s.car = steps::stop_after(start, usize::from(n), usize::from(stops));
+    s.car = next_stop(pos);
     match s.car_citizen() {
         None => start_loading(r, s),
         Some(c) => {
@@ -702,8 +706,9 @@ fn pawn_step(r: &Rules, s: &mut State) {
         stay(r, s);
         return;
     }
-    if destinations(r, s) != 0 {
-        s.phase = Phase::Pawn;
+    let to = destinations(r, s);
+    if to != 0 {
+        s.phase = Phase::Pawn { to };
     } else {
         // Exception 4 (L288): every building of the colour is taken.
         stay(r, s);

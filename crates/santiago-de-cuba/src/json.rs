@@ -140,7 +140,7 @@ pub fn to_json(r: &Rules, s: &State) -> Value {
         Phase::Pickpocket { victim } => PhaseJson::Pickpocket { victim },
         Phase::ChooseGood => PhaseJson::ChooseGood {},
         Phase::Lawyer => PhaseJson::Lawyer {},
-        Phase::Pawn => PhaseJson::Pawn {},
+        Phase::Pawn { .. } => PhaseJson::Pawn {},
         Phase::Use { building } => PhaseJson::Use { building: r.building_name(building).to_string() },
         Phase::Loading { round } => PhaseJson::Loading {
             current: round.current(),
@@ -266,7 +266,8 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         PhaseJson::Pickpocket { victim } => Phase::Pickpocket { victim: seat("/phase/victim", victim)? },
         PhaseJson::ChooseGood {} => Phase::ChooseGood,
         PhaseJson::Lawyer {} => Phase::Lawyer,
-        PhaseJson::Pawn {} => Phase::Pawn,
+        // Found from the position below, once the rest of the state is read.
+        PhaseJson::Pawn {} => Phase::Pawn { to: 0 },
         PhaseJson::Use { building } => {
             let buildings = r.buildings.iter().map(|b| b.id.as_str());
             Phase::Use {
@@ -286,7 +287,11 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
         PhaseJson::Over {} => Phase::Over,
     };
 
-    Ok(State { players, street, car, inactive, flower, owner, ship, supply, turn, phase, rng: j.rng })
+    let mut state = State { players, street, car, inactive, flower, owner, ship, supply, turn, phase, rng: j.rng };
+    if let Phase::Pawn { .. } = state.phase {
+        state.phase = Phase::Pawn { to: crate::engine::destinations(r, &state) };
+    }
+    Ok(state)
 }
 
 #[cfg(test)]

@@ -23,8 +23,10 @@ pub fn outcome(r: &Rules, s: &State) -> Option<Outcome> {
     if !s.is_over() {
         return None;
     }
-    let mut scores = Vec::new();
-    let mut ties = Vec::new();
+    // Sized once: each game ends here, so growing these would cost a reallocation each.
+    let n = s.player_count();
+    let mut scores = Vec::with_capacity(n);
+    let mut ties = Vec::with_capacity(n);
     for seat in s.players.seats() {
         let p = &s.players[seat];
         scores.push(score(r, s, seat));

@@ -20,7 +20,7 @@ fn phase_name(r: &Rules, s: &State) -> String {
         Phase::Pickpocket { victim } => format!("El Zorro: seat {victim} gives"),
         Phase::ChooseGood => "choosing a good".into(),
         Phase::Lawyer => "the lawyer".into(),
-        Phase::Pawn => "moving the pawn".into(),
+        Phase::Pawn { .. } => "moving the pawn".into(),
         Phase::Use { building } => {
             format!("using {}", r.buildings.get(usize::from(building)).map_or("?", |b| b.id.as_str()))
         }

@@ -61,8 +61,10 @@ pub enum Phase {
     ChooseGood,
     /// Alonso: claim a building, use an own building, or skip.
     Lawyer,
-    /// The pawn must move to a building under the citizen's flower.
-    Pawn,
+    /// The pawn must move to a building under the citizen's flower: `to` has bit `b` set
+    /// for each building it may move to, found once when the step begins (the rules
+    /// engine's cache; the state check requires it to match the position).
+    Pawn { to: u16 },
     /// The pawn's building may be used (or skipped).
     Use { building: u8 },
     /// The loading round at the port.

@@ -19,6 +19,7 @@ pub use diag::{Diagnostic, Diagnostics, Origin, Sources};
 pub use node::{Entry, Kind, Node};
 
 use sha2::{Digest as _, Sha256};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// A ruleset shipped inside the binary.
@@ -105,25 +106,51 @@ impl Loaded {
 
 /// SHA-256 of the canonical JSON (sorted keys) of a tree, as hex.
 pub fn digest_of(tree: &Node) -> String {
-    let canonical = canonical_json(&tree.to_json());
-    let hash = Sha256::digest(canonical.as_bytes());
-    hash.iter().map(|b| format!("{b:02x}")).collect()
+    let mut canonical = Vec::new();
+    canonical_json(&tree.to_json(), &mut canonical);
+    let hash = Sha256::digest(&canonical);
+    let mut hex = String::with_capacity(2 * hash.len());
+    for b in hash {
+        // Writing to a `String` cannot fail.
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
 }
 
-fn canonical_json(v: &serde_json::Value) -> String {
+/// Appends `v` as compact JSON with every object's keys sorted, into one buffer (every
+/// run digests its ruleset: no string per value).
+fn canonical_json(v: &serde_json::Value, out: &mut Vec<u8>) {
     use serde_json::Value as J;
     match v {
         J::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            let body: Vec<String> = keys
-                .iter()
-                .map(|k| format!("{}:{}", J::String((*k).clone()), canonical_json(&map[k.as_str()])))
-                .collect();
-            format!("{{{}}}", body.join(","))
+            out.push(b'{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                // Writing to a `Vec` cannot fail, and a string always serializes.
+                let _ = serde_json::to_writer(&mut *out, k);
+                out.push(b':');
+                canonical_json(&map[k.as_str()], out);
+            }
+            out.push(b'}');
         }
-        J::Array(items) => format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(",")),
-        other => other.to_string(),
+        J::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical_json(item, out);
+            }
+            out.push(b']');
+        }
+        // Scalars as `Value`'s `Display` writes them (the same compact serializer).
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
     }
 }
 
