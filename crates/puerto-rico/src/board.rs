@@ -191,7 +191,7 @@ pub fn shipping_bonus(rules: &Rules, p: &Player) -> u16 {
 }
 
 /// The effect kinds that score at the game's end (large buildings' bonuses).
-const BONUS_KINDS: u32 = (1 << EffectKind::ProductionBuildingBonus as u32)
+pub(crate) const BONUS_KINDS: u32 = (1 << EffectKind::ProductionBuildingBonus as u32)
     | (1 << EffectKind::IslandBonus as u32)
     | (1 << EffectKind::ColonistBonus as u32)
     | (1 << EffectKind::VpChipBonus as u32)
