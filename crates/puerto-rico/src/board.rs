@@ -214,7 +214,7 @@ pub fn building_points(rules: &Rules, p: &Player) -> i32 {
 }
 
 /// The bonuses of the player's occupied buildings (final scoring).
-fn bonuses(rules: &Rules, p: &Player) -> i32 {
+pub(crate) fn bonuses(rules: &Rules, p: &Player) -> i32 {
     let mut vp = 0i32;
     for b in p.city.iter() {
         let Some(x) = rules.buildings.get(b.building as usize) else { continue };

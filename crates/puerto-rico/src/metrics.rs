@@ -113,8 +113,8 @@ impl Rules {
     /// [`crate::score`] gives it, for the lead changes at each round end. Each seat's
     /// buildings, their printed VP and how many of them score a bonus once occupied are
     /// kept in the sheet as they are built ([`Self::keep_built`]); a city whose length
-    /// differs from the kept count is read again, and a seat with a bonus building is
-    /// scored in full.
+    /// differs from the kept count is read again, and only a seat with a bonus building
+    /// has its bonuses counted.
     pub(crate) fn metric_standings(&self, s: &State, m: &mut MetricSheet, out: &mut [f64]) {
         let seats = s.players.iter().zip(out.iter_mut()).zip(m.keep.chunks_exact_mut(KEEP_PER_SEAT));
         for ((player, v), keep) in seats {
@@ -128,11 +128,9 @@ impl Rules {
                 }
                 keep.copy_from_slice(&[len, printed, bonus]);
             }
-            *v = if keep[2] == 0 {
-                f64::from(i32::from(player.vp) + keep[1] as i32)
-            } else {
-                f64::from(crate::score(self, player))
-            };
+            // Bonuses are 0 without an occupied bonus building (what `building_points` adds).
+            let bonuses = if keep[2] == 0 { 0 } else { board::bonuses(self, player) };
+            *v = f64::from(i32::from(player.vp) + keep[1] as i32 + bonuses);
             debug_assert_eq!(*v, f64::from(crate::score(self, player)), "a seat's kept score");
         }
     }
@@ -155,7 +153,8 @@ impl Rules {
             let printed: i64 = player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum();
             m.add(p, vp, i64::from(player.vp));
             m.add(p, vp + 1, printed);
-            m.add(p, vp + 2, i64::from(board::building_points(self, player)) - printed);
+            // What `building_points` adds to the printed VP.
+            m.add(p, vp + 2, i64::from(board::bonuses(self, player)));
         }
         let goods = self.goods_base();
         for (p, player) in s.players.iter().enumerate() {
