@@ -687,6 +687,28 @@ mod tests {
     }
 
     #[test]
+    fn skipping_empty_cells_sums_as_cell_by_cell() {
+        let defs: Vec<MetricDef> = (0..5).map(|i| MetricDef::event("g", &format!("m{i}"), "did", "doer")).collect();
+        let (mut fast, mut cells) = (MetricTally::new(defs.clone()), MetricTally::new(defs));
+        let mut x = 7u64;
+        for game in 0..60 {
+            // Mostly zeros, some negative counts, rounds without counts.
+            let values: Vec<i64> = (0..3 * 5 * 2)
+                .map(|_| {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    ((x >> 60) as i64 - 8).clamp(-3, 0) + i64::from((x >> 58) & 3 == 3)
+                })
+                .collect();
+            let o = outcome(vec![game % 3, 1, 2]);
+            fast.add(&o, &values, 0);
+            let winners = o.winners().len().max(1) as u64;
+            cells.add_short(3, &values, &|s| if o.ranks.get(s) == Some(&0) { WIN_UNIT as u64 / winners } else { 0 });
+        }
+        assert_eq!(fast.sums, cells.sums);
+        assert!(fast.sums.iter().all(|s| s.seats_with > 0 && s.round_sum != 0));
+    }
+
+    #[test]
     fn lead_counts_changes_of_a_single_leader() {
         let mut l = Lead::default();
         l.note([1.0, 0.0].into_iter());
