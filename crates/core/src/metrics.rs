@@ -45,6 +45,14 @@ pub trait Metrics: Game + Evaluate {
     fn standing(&self, state: &Self::State, seat: Seat) -> f64 {
         self.heuristic(state, seat)
     }
+    /// Every seat's [`Metrics::standing`] at a round end, into `out` (one per seat). A game
+    /// may override it to reuse work between round ends (kept in [`MetricSheet::keep`]);
+    /// the values must be the same.
+    fn standings(&self, state: &Self::State, _sheet: &mut MetricSheet, out: &mut [f64]) {
+        for (s, v) in out.iter_mut().enumerate() {
+            *v = self.standing(state, s as Seat);
+        }
+    }
     /// Called once on the final state: records what it tells.
     fn metric_final(&self, _state: &Self::State, _sheet: &mut MetricSheet) {}
 }
@@ -83,6 +91,8 @@ impl MetricDef {
 
 /// Scratch cells a game may use between its hooks within one decision.
 pub const SCRATCH: usize = 32;
+/// Cells a game may keep for its standings between round ends ([`Metrics::standings`]).
+pub const KEEP: usize = 32;
 
 /// One game's metrics: per seat and metric, a count and the sum of the rounds it
 /// happened in.
@@ -92,11 +102,14 @@ pub struct MetricSheet {
     values: Vec<i64>,
     /// For the game's own hooks: e.g. holdings before a decision, to see what it changed.
     pub scratch: [i64; SCRATCH],
+    /// For the game's [`Metrics::standings`]: what it reuses from one round end to the
+    /// next (zero at the start of a game).
+    pub keep: [i64; KEEP],
 }
 
 impl MetricSheet {
     pub fn new(players: usize, len: usize) -> Self {
-        MetricSheet { len, values: vec![0; players * len * 2], scratch: [0; SCRATCH] }
+        MetricSheet { len, values: vec![0; players * len * 2], scratch: [0; SCRATCH], keep: [0; KEEP] }
     }
 
     #[inline]
@@ -180,6 +193,21 @@ pub struct MetricTally {
     pub off: bool,
 }
 
+/// `a.saturating_add(b)`, as an add and a branch where no sum overflows (the fold's
+/// common case).
+#[inline(always)]
+fn saturating(a: i64, b: i64) -> i64 {
+    match a.checked_add(b) {
+        Some(v) => v,
+        None => saturated(b),
+    }
+}
+
+#[cold]
+fn saturated(b: i64) -> i64 {
+    if b < 0 { i64::MIN } else { i64::MAX }
+}
+
 fn hist_add(h: &mut BTreeMap<i64, u64>, k: i64, n: u64) -> Result<(), String> {
     let e = h.entry(k).or_default();
     *e = e.checked_add(n).ok_or("the merged sums overflow")?;
@@ -206,7 +234,8 @@ impl MetricTally {
         }
         self.games += 1;
         let players = outcome.scores.len();
-        let winners = outcome.winners().len().max(1) as u64;
+        // The seats ranked first (`Outcome::winners` without its list).
+        let winners = (outcome.ranks.iter().filter(|&&r| r == 0).count() as u64).max(1);
         let won = |s: usize| if outcome.ranks.get(s) == Some(&0) { WIN_UNIT as u64 / winners } else { 0 };
         for &score in &outcome.scores {
             let _ = hist_add(&mut self.scores, i64::from(score), 1);
@@ -221,31 +250,43 @@ impl MetricTally {
         self.lead_changes = self.lead_changes.saturating_add(lc);
         self.lead_changes_sq = self.lead_changes_sq.saturating_add(lc * lc);
         let len = self.defs.len();
-        if let Some(values) = values.get(..players * len * 2).filter(|_| len > 0) {
-            // Each seat's row once, in seat order: per metric the same additions in the
-            // same order as the general loop below, without a lookup per cell.
-            let mut totals = vec![0i64; len];
-            for (s, row) in values.chunks_exact(len * 2).enumerate() {
-                let won = won(s);
-                for ((pair, sums), total) in row.chunks_exact(2).zip(&mut self.sums).zip(&mut totals) {
-                    let (count, rounds) = (pair[0], pair[1]);
-                    *total = total.saturating_add(count);
-                    sums.round_sum = sums.round_sum.saturating_add(rounds);
-                    if count != 0 {
-                        sums.seats_with += 1;
-                        sums.win_with += won;
-                    }
+        let Some(values) = values.get(..players * len * 2).filter(|_| len > 0) else {
+            self.add_short(players, values, &won);
+            return;
+        };
+        // Each seat's row once, in seat order: per metric the same additions in the same
+        // order as seat by seat. A cell with neither a count nor a round adds nothing,
+        // and a metric whose total is 0 adds nothing to the sums: most cells of a game
+        // are such, so they are passed over.
+        let (Some(all), mut totals) = (self.sums.get_mut(..len), vec![0i64; len]) else { return };
+        for s in 0..players {
+            let Some(row) = values.get(s * 2 * len..(s + 1) * 2 * len) else { break };
+            let won = won(s);
+            for (m, (sums, total)) in all.iter_mut().zip(totals.iter_mut()).enumerate() {
+                let (count, rounds) = (row[2 * m], row[2 * m + 1]);
+                if count | rounds == 0 {
+                    continue;
+                }
+                *total = saturating(*total, count);
+                sums.round_sum = saturating(sums.round_sum, rounds);
+                if count != 0 {
+                    sums.seats_with += 1;
+                    sums.win_with += won;
                 }
             }
-            for (sums, total) in self.sums.iter_mut().zip(totals) {
+        }
+        for (sums, total) in all.iter_mut().zip(totals) {
+            if total != 0 {
                 sums.sum = sums.sum.saturating_add(total);
                 sums.sum_sq = sums.sum_sq.saturating_add(total.unsigned_abs().saturating_mul(total.unsigned_abs()));
-                if total != 0 {
-                    sums.games_with += 1;
-                }
+                sums.games_with += 1;
             }
-            return;
         }
+    }
+
+    /// [`Self::add`]'s metrics from values shorter than the sheet (a missing cell counts 0).
+    fn add_short(&mut self, players: usize, values: &[i64], won: &dyn Fn(usize) -> u64) {
+        let len = self.defs.len();
         for (m, sums) in self.sums.iter_mut().enumerate() {
             let mut total = 0i64;
             for s in 0..players {
@@ -643,6 +684,28 @@ mod tests {
         let mut a = MetricTally::new(defs);
         a.merge(&t).unwrap();
         assert_eq!(a, t);
+    }
+
+    #[test]
+    fn skipping_empty_cells_sums_as_cell_by_cell() {
+        let defs: Vec<MetricDef> = (0..5).map(|i| MetricDef::event("g", &format!("m{i}"), "did", "doer")).collect();
+        let (mut fast, mut cells) = (MetricTally::new(defs.clone()), MetricTally::new(defs));
+        let mut x = 7u64;
+        for game in 0..60 {
+            // Mostly zeros, some negative counts, rounds without counts.
+            let values: Vec<i64> = (0..3 * 5 * 2)
+                .map(|_| {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    ((x >> 60) as i64 - 8).clamp(-3, 0) + i64::from((x >> 58) & 3 == 3)
+                })
+                .collect();
+            let o = outcome(vec![game % 3, 1, 2]);
+            fast.add(&o, &values, 0);
+            let winners = o.winners().len().max(1) as u64;
+            cells.add_short(3, &values, &|s| if o.ranks.get(s) == Some(&0) { WIN_UNIT as u64 / winners } else { 0 });
+        }
+        assert_eq!(fast.sums, cells.sums);
+        assert!(fast.sums.iter().all(|s| s.seats_with > 0 && s.round_sum != 0));
     }
 
     #[test]

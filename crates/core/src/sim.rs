@@ -210,6 +210,7 @@ fn run_game<G: Metrics + StateJson>(
     let limit = game.decision_limit();
     let mut sheet = crate::metrics::MetricSheet::new(players, if metrics { game.metric_len() } else { 0 });
     let mut lead = crate::metrics::Lead::default();
+    let mut standings = vec![0.0; if metrics { players } else { 0 }];
     let mut round = game.progress(&state).rounds;
     loop {
         let seat = match game.to_move(&state) {
@@ -236,7 +237,8 @@ fn run_game<G: Metrics + StateJson>(
             let now = game.progress(&state).rounds;
             if now != round {
                 round = now;
-                lead.note((0..players).map(|s| game.standing(&state, s as Seat)));
+                game.standings(&state, &mut sheet, &mut standings);
+                lead.note(standings.iter().copied());
             }
         } else {
             game.apply_legal(&mut state, action);

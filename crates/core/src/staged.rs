@@ -42,6 +42,11 @@ where
         self.base().standing(self.base_state(s), seat)
     }
 
+    #[inline]
+    fn standings(&self, s: &T::State, m: &mut MetricSheet, out: &mut [f64]) {
+        self.base().standings(self.base_state(s), m, out);
+    }
+
     fn metric_final(&self, s: &T::State, m: &mut MetricSheet) {
         self.base().metric_final(self.base_state(s), m);
     }

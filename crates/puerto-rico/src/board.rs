@@ -191,7 +191,7 @@ pub fn shipping_bonus(rules: &Rules, p: &Player) -> u16 {
 }
 
 /// The effect kinds that score at the game's end (large buildings' bonuses).
-const BONUS_KINDS: u32 = (1 << EffectKind::ProductionBuildingBonus as u32)
+pub(crate) const BONUS_KINDS: u32 = (1 << EffectKind::ProductionBuildingBonus as u32)
     | (1 << EffectKind::IslandBonus as u32)
     | (1 << EffectKind::ColonistBonus as u32)
     | (1 << EffectKind::VpChipBonus as u32)
@@ -214,7 +214,7 @@ pub fn building_points(rules: &Rules, p: &Player) -> i32 {
 }
 
 /// The bonuses of the player's occupied buildings (final scoring).
-fn bonuses(rules: &Rules, p: &Player) -> i32 {
+pub(crate) fn bonuses(rules: &Rules, p: &Player) -> i32 {
     let mut vp = 0i32;
     for b in p.city.iter() {
         let Some(x) = rules.buildings.get(b.building as usize) else { continue };

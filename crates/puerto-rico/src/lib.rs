@@ -284,6 +284,11 @@ impl rulesmith_core::metrics::Metrics for Rules {
     fn standing(&self, s: &State, seat: Seat) -> f64 {
         f64::from(score(self, &s.players[seat]))
     }
+
+    #[inline]
+    fn standings(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet, out: &mut [f64]) {
+        self.metric_standings(s, m, out);
+    }
 }
 
 impl rulesmith_core::encode::Encode for Rules {

@@ -52,24 +52,30 @@ impl Rules {
     #[inline(always)]
     pub(crate) fn metric_decision(&self, s: &State, a: Action, m: &mut MetricSheet) -> bool {
         let seat = usize::from(s.current);
-        match a {
-            Action::Build(b) => m.event(seat, usize::from(b), s.round),
-            Action::Role(r) => m.event(seat, self.buildings.len() + usize::from(r), s.round),
-            Action::Sell(g) | Action::SellPost { good: g, .. } => {
-                m.add(seat, self.goods_base() + PER_GOOD * g.index() + 1, 1)
-            }
-            _ => {}
-        }
         // Production happens when the craftsman's phase begins (after the craftsman's
         // choice, or after a window of guest moves) and with the privilege good: keep the
         // holdings then only, so other decisions cost nothing more.
         let producing = match a {
-            Action::Role(r) => self.roles.get(usize::from(r)).is_some_and(|r| r.kind == RoleKind::Craftsman),
+            Action::Build(b) => {
+                m.event(seat, usize::from(b), s.round);
+                self.keep_built(seat, b, m);
+                s.phase == Phase::Window
+            }
+            Action::Role(r) => {
+                m.event(seat, self.buildings.len() + usize::from(r), s.round);
+                self.roles.get(usize::from(r)).is_some_and(|r| r.kind == RoleKind::Craftsman)
+            }
+            Action::Sell(g) | Action::SellPost { good: g, .. } => {
+                m.add(seat, self.goods_base() + PER_GOOD * g.index() + 1, 1);
+                s.phase == Phase::Window
+            }
             Action::Bonus(_) => true,
             _ => s.phase == Phase::Window,
         };
-        m.scratch[SCRATCH_FLAG] = i64::from(producing);
         if producing {
+            // Cleared by the after hook, which does nothing without it (the decision
+            // that ends the expansion's draft calls it too).
+            m.scratch[SCRATCH_FLAG] = 1;
             for (p, player) in s.players.iter().enumerate() {
                 m.scratch[p] = i64::from_le_bytes(player.goods.0);
             }
@@ -82,34 +88,73 @@ impl Rules {
         if m.scratch[SCRATCH_FLAG] == 0 {
             return;
         }
+        m.scratch[SCRATCH_FLAG] = 0;
+        let (base, goods) = (self.goods_base(), self.good_count());
         for (p, player) in s.players.iter().enumerate() {
             // Most seats' barrels do not change with a given decision: one comparison of
             // the words.
             if m.scratch[p] == i64::from_le_bytes(player.goods.0) {
                 continue;
             }
-            let before = m.scratch[p].to_le_bytes();
-            for g in self.goods() {
-                let gained = i64::from(player.goods[g]) - i64::from(before[g.index()]);
-                if gained > 0 {
-                    m.add(p, self.goods_base() + PER_GOOD * g.index(), gained);
+            // Only the goods whose byte changed (a seat produces a few kinds).
+            let (was, now) = (m.scratch[p].to_le_bytes(), player.goods.0);
+            let mut changed = (m.scratch[p] ^ i64::from_le_bytes(now)) as u64;
+            while changed != 0 {
+                let g = changed.trailing_zeros() as usize / 8;
+                changed &= !(0xff << (8 * g));
+                if g < goods && now[g] > was[g] {
+                    m.add(p, base + PER_GOOD * g, i64::from(now[g] - was[g]));
                 }
             }
+        }
+    }
+
+    /// Every seat's score so far (VP chips, buildings and their bonuses), as
+    /// [`crate::score`] gives it, for the lead changes at each round end. Each seat's
+    /// buildings, their printed VP and how many of them score a bonus once occupied are
+    /// kept in the sheet as they are built ([`Self::keep_built`]); a city whose length
+    /// differs from the kept count is read again, and only a seat with a bonus building
+    /// has its bonuses counted.
+    pub(crate) fn metric_standings(&self, s: &State, m: &mut MetricSheet, out: &mut [f64]) {
+        let seats = s.players.iter().zip(out.iter_mut()).zip(m.keep.chunks_exact_mut(KEEP_PER_SEAT));
+        for ((player, v), keep) in seats {
+            let len = i64::from(player.city.len);
+            if keep[0] != len {
+                let (mut printed, mut bonus) = (0i64, 0i64);
+                for b in player.city.iter() {
+                    let n = self.table.get(b.building);
+                    printed += i64::from(n.vp);
+                    bonus += i64::from(board::BONUS_KINDS & (1 << n.effect) != 0);
+                }
+                keep.copy_from_slice(&[len, printed, bonus]);
+            }
+            // Bonuses are 0 without an occupied bonus building (what `building_points` adds).
+            let bonuses = if keep[2] == 0 { 0 } else { board::bonuses(self, player) };
+            *v = f64::from(i32::from(player.vp) + keep[1] as i32 + bonuses);
+            debug_assert_eq!(*v, f64::from(crate::score(self, player)), "a seat's kept score");
+        }
+    }
+
+    /// Keeps building `b` in `seat`'s row of [`MetricSheet::keep`] (see
+    /// [`Self::metric_standings`]).
+    #[inline]
+    fn keep_built(&self, seat: usize, b: u8, m: &mut MetricSheet) {
+        if let Some(keep) = m.keep.get_mut(KEEP_PER_SEAT * seat..KEEP_PER_SEAT * (seat + 1)) {
+            let n = self.table.get(b);
+            keep[0] += 1;
+            keep[1] += i64::from(n.vp);
+            keep[2] += i64::from(board::BONUS_KINDS & (1 << n.effect) != 0);
         }
     }
 
     pub(crate) fn metric_end(&self, s: &State, m: &mut MetricSheet) {
         let vp = self.vp_base();
         for (p, player) in s.players.iter().enumerate() {
-            let printed: i64 = player
-                .city
-                .iter()
-                .filter_map(|b| self.buildings.get(usize::from(b.building)))
-                .map(|b| i64::from(b.vp))
-                .sum();
+            let printed: i64 = player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum();
             m.add(p, vp, i64::from(player.vp));
             m.add(p, vp + 1, printed);
-            m.add(p, vp + 2, i64::from(board::building_points(self, player)) - printed);
+            // What `building_points` adds to the printed VP.
+            m.add(p, vp + 2, i64::from(board::bonuses(self, player)));
         }
         let goods = self.goods_base();
         for (p, player) in s.players.iter().enumerate() {
@@ -121,6 +166,10 @@ impl Rules {
         }
     }
 }
+
+/// Cells of [`MetricSheet::keep`] per seat: how many buildings its city holds, their
+/// printed VP, and how many of them score a bonus once occupied.
+const KEEP_PER_SEAT: usize = 3;
 
 /// The scratch cell that says whether holdings were kept before this decision (the cells
 /// before it hold them: a seat's barrels by good, a byte each, in one cell).
