@@ -430,19 +430,8 @@ pub mod mcts {
         // Full random rollouts of a long game (Mundo 163 runs to ~700 decisions, and
         // random play rarely ends it) carry no signal: rollouts stop after the game's
         // depth and the heuristic scores where they stand.
-        // SCREENING ONLY (temporary): RS_C exploration, RS_DEPTH rollout depth, RS_POLICY
-        // greedy:N, RS_FINAL mean, RS_SCALE squashing factor.
-        // RS_ONLY=N: the knobs apply only to searches of N iterations (mixed pairs).
-        let on = std::env::var("RS_ONLY").ok().and_then(|v| v.parse::<u32>().ok()).is_none_or(|n| n == iterations);
-        let knob = |k: &str| std::env::var(k).ok().filter(|_| on);
-        let exploration: f64 = knob("RS_C").and_then(|v| v.parse().ok()).unwrap_or(EXPLORATION);
-        let rollout_depth = knob("RS_DEPTH").and_then(|v| v.parse().ok()).unwrap_or(game.search_rollout_depth());
-        let policy = match knob("RS_POLICY").as_deref().and_then(|v| v.strip_prefix("greedy:")).and_then(|v| v.parse().ok()) {
-            Some(p) => RolloutPolicy::Greedy { explore_percent: p },
-            None => game.search_rollout_policy(),
-        };
-        let final_mean = knob("RS_FINAL").as_deref() == Some("mean");
-        let squash: f64 = knob("RS_SCALE").and_then(|v| v.parse().ok()).unwrap_or(0.1);
+        let rollout_depth = game.search_rollout_depth();
+        let policy = game.search_rollout_policy();
         // Every iteration starts from what the seat sees, never from the true state.
         let seen = game.observe(root_state, me);
         let mut scratch = game.search_scratch();
@@ -555,7 +544,7 @@ pub mod mcts {
                     if n.seen == done {
                         let mean = n.reward[mover as usize] / f64::from(n.visits.max(1));
                         let score = mean
-                            + exploration * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
+                            + EXPLORATION * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
                         if score > best_score {
                             best_score = score;
                             best = c;
@@ -586,7 +575,7 @@ pub mod mcts {
                 game.apply_legal(&mut state, a);
                 steps += 1;
             }
-            let reward = rewards(game, &state, players, &mut *scratch, squash);
+            let reward = rewards(game, &state, players, &mut *scratch);
             for &n in &path {
                 nodes[n].visits += 1;
                 for (total, r) in nodes[n].reward.iter_mut().zip(reward).take(players) {
@@ -601,14 +590,8 @@ pub mod mcts {
         while c != NONE {
             let n = &nodes[c as usize];
             if let Some(a) = n.action.filter(|a| legal.contains(a)) {
-                let key = if final_mean {
-                    // Best mean among children with at least 10% of the root's visits.
-                    if n.visits * 10 < nodes[0].visits { -1.0 } else { n.reward[me as usize] / f64::from(n.visits.max(1)) }
-                } else {
-                    f64::from(n.visits)
-                };
-                if most.is_none_or(|(v, _)| key >= v) {
-                    most = Some((key, a));
+                if most.is_none_or(|(v, _)| n.visits >= v) {
+                    most = Some((n.visits, a));
                 }
             }
             c = n.next_sibling;
@@ -640,7 +623,6 @@ pub mod mcts {
         state: &G::State,
         players: usize,
         scratch: &mut dyn std::any::Any,
-        squash: f64,
     ) -> [f64; MAX_PLAYERS] {
         let mut r = [0.0; MAX_PLAYERS];
         match game.outcome(state) {
@@ -660,7 +642,7 @@ pub mod mcts {
                 }
                 let values = &values[..players.min(MAX_PLAYERS)];
                 let total: f64 = values.iter().sum();
-                let scale = (values.iter().map(|v| v.abs()).sum::<f64>() / players.max(1) as f64 * squash).max(1.0);
+                let scale = (values.iter().map(|v| v.abs()).sum::<f64>() / players.max(1) as f64 * 0.1).max(1.0);
                 for (s, v) in values.iter().enumerate().take(MAX_PLAYERS) {
                     let others = (total - v) / (players.max(2) - 1) as f64;
                     r[s] = 1.0 / (1.0 + (-(v - others) / scale).exp());
