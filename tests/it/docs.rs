@@ -162,6 +162,7 @@ fn readme_is_a_front_page() {
         ("researcher", "-- tournament "),
         ("researcher", "exec:"),
         ("researcher", "pip install"),
+        ("researcher", "import rulesmith"),
     ] {
         assert!(head.contains(first), "the {user}'s `{first}` is not in the README's first 100 lines");
     }
