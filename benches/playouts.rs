@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
 }
 
 /// `random_playout` of one game: a random game from a new seed each iteration (the
-/// figure is per game; the mean decisions a game is in the README's speed table).
+/// figure is per game; the mean decisions a game is in the book's speed table, `docs/speed.md`).
 fn one<G: Game>(c: &mut Criterion, name: &str, game: Option<G>) {
     let Some(game) = game else { return };
     let players = rulesmith::core::sim::default_players(&game.players());

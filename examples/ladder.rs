@@ -1,5 +1,5 @@
-//! The strength ladder of the README: each rung against the rung below, in a rotated
-//! 3-player `tournament` (one upper bot against two copies of the lower one, in each of
+//! The strength ladder of the book (`docs/strength.md`): each rung against the rung below,
+//! in a rotated 3-player `tournament` (one upper bot against two copies of the lower one, in each of
 //! the three seats, on the same seeds), with the upper rung's win share, its 95% interval,
 //! how often it finishes ahead of a lower bot, and the rating gap of the tournament's
 //! Bradley–Terry fit (Elo scale).

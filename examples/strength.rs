@@ -1,5 +1,5 @@
-//! The bot strength table of the README: per ruleset and player count, `greedy` against
-//! random players and `mcts` at a few iteration budgets against greedy players, seats
+//! The bot strength table of the book (`docs/strength.md`): per ruleset and player count,
+//! `greedy` against random players and `mcts` at a few iteration budgets against greedy players, seats
 //! rotated, with 95% intervals and the measured time per decision.
 //!
 //! `cargo run --release --example strength -- --games N [--rulesets a,b] [--players 2,3]

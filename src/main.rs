@@ -3,6 +3,7 @@
 mod cli;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap_complete::engine::{ArgValueCompleter, CompletionCandidate, PathCompleter, ValueCompleter};
 use cli::common::{Failure, Format};
 use rulesmith::core::sim::DEFAULT_SEED;
 use std::path::PathBuf;
@@ -17,46 +18,82 @@ use std::process::ExitCode;
                   Exit codes: 0 success, 1 a check failed, 2 bad input."
 )]
 struct Cli {
-    /// Report format.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
-    format: Format,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--format`, on the commands that print a report or a list (not on those that draw screens
+/// for a person, print JSON only, or print a script or a page).
+#[derive(Args, Clone, Copy)]
+struct FormatArg {
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// The values of a RULESET argument offered by shell completion: the bundled rulesets' names,
+/// then `.toml` files and folders (a RULESET may be either).
+fn ruleset_completer() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &std::ffi::OsStr| {
+        let typed = current.to_string_lossy();
+        let mut offered: Vec<CompletionCandidate> = rulesmith::BUNDLED
+            .iter()
+            .filter(|b| b.name.starts_with(typed.as_ref()))
+            .map(|b| CompletionCandidate::new(b.name))
+            .collect();
+        offered.extend(
+            PathCompleter::file()
+                .filter(|p: &std::path::Path| p.is_dir() || p.extension().is_some_and(|e| e == "toml"))
+                .complete(current),
+        );
+        offered
+    })
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// List the bundled rulesets: name, game, player range, description.
-    Rulesets,
+    Rulesets {
+        #[command(flatten)]
+        out: FormatArg,
+    },
     /// Print the effective (merged) ruleset as TOML (`--format json`: as JSON).
     Show {
         /// A bundled ruleset's name or a path to a .toml file.
+        #[arg(add = ruleset_completer())]
         ruleset: String,
         #[command(flatten)]
         set: SetArgs,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// Check ruleset files: an `ok` line per file, or every problem with its location.
     Validate {
         /// Rulesets to check: bundled names or paths to .toml files.
-        #[arg(required = true, value_name = "RULESET")]
+        #[arg(required = true, value_name = "RULESET", add = ruleset_completer())]
         rulesets: Vec<String>,
         #[command(flatten)]
         set: SetArgs,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// The effective differences between two rulesets, key by key.
     Diff {
         /// The ruleset compared from (a bundled name or a .toml path).
-        #[arg(value_name = "RULESET_A")]
+        #[arg(value_name = "RULESET_A", add = ruleset_completer())]
         a: String,
         /// The ruleset compared to: what it changes is shown.
-        #[arg(value_name = "RULESET_B")]
+        #[arg(value_name = "RULESET_B", add = ruleset_completer())]
         b: String,
         #[command(flatten)]
         set: SetArgs,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// Run seeded games between bots and print a report.
     Simulate {
         /// The ruleset played: a bundled name or a path to a .toml file.
+        #[arg(add = ruleset_completer())]
         ruleset: String,
         #[command(flatten)]
         run: RunArgs,
@@ -67,19 +104,29 @@ enum Command {
         /// play exactly the games of the unsplit run; merge their JSON reports with `merge`.
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// The same games (same seeds, same bots) under each ruleset, side by side.
     Compare {
         /// Two or more rulesets (bundled names or .toml paths), each playing the same games.
-        #[arg(required = true, num_args = 2.., value_name = "RULESET")]
+        #[arg(required = true, num_args = 2.., value_name = "RULESET", add = ruleset_completer())]
         rulesets: Vec<String>,
         #[command(flatten)]
         run: RunArgs,
+        /// Also play one STRONG player against WEAK ones (`mcts:200,greedy`), seats rotated,
+        /// and report STRONG's win share per ruleset or value: whether a rule makes the game
+        /// more a matter of skill (fair share: 1 / players).
+        #[arg(long, value_name = "STRONG,WEAK")]
+        skill: Option<String>,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// The same games at every value of a ruleset's key (`--vary KEY=A..B[:STEP]` or
     /// `KEY=v1,v2,…`; two make a grid), each paired with the base value's games.
     Sweep {
         /// The ruleset swept: a bundled name or a path to a .toml file.
+        #[arg(add = ruleset_completer())]
         ruleset: String,
         /// KEY=A..B[:STEP] (integers, or reals if a bound or STEP has a point) or
         /// KEY=v1,v2,… (TOML values); KEY as for --set. Twice: a grid of both.
@@ -99,11 +146,19 @@ enum Command {
         shard: Option<String>,
         #[command(flatten)]
         run: RunArgs,
+        /// Also play one STRONG player against WEAK ones (`mcts:200,greedy`), seats rotated,
+        /// and report STRONG's win share per ruleset or value: whether a rule makes the game
+        /// more a matter of skill (fair share: 1 / players).
+        #[arg(long, value_name = "STRONG,WEAK")]
+        skill: Option<String>,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// The value of a ruleset's key that brings a figure closest to a target: a coarse pass
     /// over the range, then games where they decide the answer.
     Tune {
         /// The ruleset tuned: a bundled name or a path to a .toml file.
+        #[arg(add = ruleset_completer())]
         ruleset: String,
         /// KEY=A..B[:STEP]: integers (bisection, STEP 1 unless given) or reals with a
         /// decimal point (interpolation, STEP the resolution [default: (B−A)/64]).
@@ -117,11 +172,14 @@ enum Command {
         /// rest of the run options as for `sweep`.
         #[command(flatten)]
         run: RunArgs,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// Bots round robin over rotated seatings: win shares with intervals, who finishes
     /// ahead of whom, and a rating.
     Tournament {
         /// The ruleset played: a bundled name or a path to a .toml file.
+        #[arg(add = ruleset_completer())]
         ruleset: String,
         /// Two or more bots, comma-separated (`greedy,random,mcts:200`); bot kinds as for
         /// `simulate --bots`.
@@ -144,17 +202,21 @@ enum Command {
         shard: Option<String>,
         #[command(flatten)]
         set: SetArgs,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// Merge the JSON reports of the shards of one simulation (or tournament, or sweep) into one report.
     Merge {
         /// JSON reports (`--format json`) of the shards, in any order.
         #[arg(required = true, value_name = "REPORT")]
         reports: Vec<PathBuf>,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// Play in the terminal against bots.
     Play {
         /// The ruleset (not needed with --resume).
-        #[arg(required_unless_present = "resume")]
+        #[arg(required_unless_present = "resume", add = ruleset_completer())]
         ruleset: Option<String>,
         /// Player count [default: 4 if the ruleset seats 4, else its minimum].
         #[arg(long)]
@@ -197,7 +259,7 @@ enum Command {
     /// seat, against bots) and step through records. Prints the addresses to open.
     Serve {
         /// Rulesets to open a table for [default: every bundled ruleset].
-        #[arg(value_name = "RULESET")]
+        #[arg(value_name = "RULESET", add = ruleset_completer())]
         rulesets: Vec<String>,
         /// The port to listen on (0: any free port; the address is printed).
         #[arg(long, default_value_t = 8163)]
@@ -266,17 +328,23 @@ enum Command {
         /// Scenario .toml files, or folders searched recursively for them.
         #[arg(required = true, value_name = "SCENARIO")]
         scenarios: Vec<PathBuf>,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// The legal actions of the player to move after a scenario's steps, or after setup.
     Legal {
         /// A scenario file, or a ruleset (then the position right after setup).
+        #[arg(add = ruleset_completer())]
         target: String,
         #[command(flatten)]
         position: PositionArgs,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// The full state after a scenario's steps, or after setup, as JSON.
     State {
         /// A scenario file, or a ruleset (then the position right after setup).
+        #[arg(add = ruleset_completer())]
         target: String,
         #[command(flatten)]
         position: PositionArgs,
@@ -289,11 +357,13 @@ enum Command {
         /// A record file written by `simulate --record` or `play --record`.
         record: PathBuf,
         /// Replay against this ruleset instead of the one named in the record.
-        #[arg(long)]
+        #[arg(long, add = ruleset_completer())]
         ruleset: Option<String>,
         /// Also run the bots again and check they choose the recorded actions.
         #[arg(long)]
         check_bots: bool,
+        #[command(flatten)]
+        out: FormatArg,
     },
     /// Print the shell completion script for SHELL (load it from your shell's startup file).
     Completions {
@@ -355,11 +425,6 @@ struct RunArgs {
     no_metrics: bool,
     #[command(flatten)]
     set: SetArgs,
-    /// `compare` and `sweep`: also play one STRONG player against WEAK ones (`mcts:200,greedy`),
-    /// seats rotated, and report STRONG's win share per ruleset or value: whether a rule
-    /// makes the game more a matter of skill (fair share: 1 / players).
-    #[arg(long, value_name = "STRONG,WEAK")]
-    skill: Option<String>,
     /// The difference in seat 0's win share, in percentage points, for which the report's
     /// power line states the games needed (80% power, 5% two-sided).
     #[arg(long, value_name = "PP", default_value_t = 2.0)]
@@ -428,6 +493,9 @@ mod closed_at_start {
 
 fn main() -> ExitCode {
     cli::common::install_panic_hook();
+    // `COMPLETE=SHELL rulesmith -- WORDS…`, as the script of `rulesmith completions SHELL`
+    // calls it: print the completions of the last word and exit; otherwise nothing.
+    clap_complete::CompleteEnv::with_factory(Cli::command).complete();
     #[cfg(target_os = "linux")]
     if let Some(stream) = closed_at_start::closed() {
         cli::common::error(&format!(
@@ -461,40 +529,44 @@ enum SeatsArg {
 }
 
 fn dispatch(cli: Cli) -> Result<u8, Failure> {
-    let f = cli.format;
     match cli.command {
-        Command::Rulesets => cli::rulesets::list(f),
-        Command::Show { ruleset, set } => cli::rulesets::show(&ruleset, &set.set, f),
-        Command::Validate { rulesets, set } => cli::rulesets::validate(&rulesets, &set.set, f),
-        Command::Diff { a, b, set } => cli::rulesets::diff(&a, &b, &set.set, f),
-        Command::Simulate { ruleset, run, record, shard } => {
-            cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), f)
+        Command::Rulesets { out } => cli::rulesets::list(out.format),
+        Command::Show { ruleset, set, out } => cli::rulesets::show(&ruleset, &set.set, out.format),
+        Command::Validate { rulesets, set, out } => cli::rulesets::validate(&rulesets, &set.set, out.format),
+        Command::Diff { a, b, set, out } => cli::rulesets::diff(&a, &b, &set.set, out.format),
+        Command::Simulate { ruleset, run, record, shard, out } => {
+            cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), out.format)
         }
-        Command::Compare { rulesets, run } => cli::simulate::compare(
+        Command::Compare { rulesets, run, skill, out } => cli::simulate::compare(
             &rulesets,
-            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
-            f,
+            &cli::simulate::RunSpec {
+                bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())),
+                skill,
+                ..run.into()
+            },
+            out.format,
         ),
-        Command::Sweep { ruleset, vary, base, figure, shard, run } => cli::sweep::sweep(
+        Command::Sweep { ruleset, vary, base, figure, shard, run, skill, out } => cli::sweep::sweep(
             &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure, shard },
-            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
-            f,
+            &cli::simulate::RunSpec {
+                bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())),
+                skill,
+                ..run.into()
+            },
+            out.format,
         ),
-        Command::Tune { ruleset, vary, target, run } => cli::sweep::tune(
+        Command::Tune { ruleset, vary, target, run, out } => cli::sweep::tune(
             &cli::sweep::TuneArgs { ruleset, vary, target },
             &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
-            f,
+            out.format,
         ),
-        Command::Merge { reports } => cli::sweep::merge_any(&reports, f),
-        Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set } => {
+        Command::Merge { reports, out } => cli::sweep::merge_any(&reports, out.format),
+        Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set, out } => {
             cli::tournament::tournament(
                 &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },
-                f,
+                out.format,
             )
         }
-        Command::Play { .. } | Command::ShowGame { .. } if f == Format::Json => Err(cli::common::bad(
-            "--format json: `play` and `show-game` draw screens for a person and print no JSON (`play --json-view` shows each view as JSON)",
-        )),
         Command::Play {
             ruleset,
             players,
@@ -555,13 +627,15 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::ShowGame { record, game, rotation, step, round, seat } => {
             cli::show_game::show_game(&record, cli::show_game::At { game, rotation, step, round, seat })
         }
-        Command::Run { scenarios } => cli::scenarios::run(&scenarios, f),
-        Command::Legal { target, position } => cli::scenarios::legal(&target, position.players, position.seed, f),
-        Command::State { target, position, seat } => {
-            cli::scenarios::state(&target, position.players, position.seed, seat, f)
+        Command::Run { scenarios, out } => cli::scenarios::run(&scenarios, out.format),
+        Command::Legal { target, position, out } => {
+            cli::scenarios::legal(&target, position.players, position.seed, out.format)
         }
-        Command::Replay { record, ruleset, check_bots } => {
-            cli::replay::replay(&record, ruleset.as_deref(), check_bots, f)
+        Command::State { target, position, seat } => {
+            cli::scenarios::state(&target, position.players, position.seed, seat)
+        }
+        Command::Replay { record, ruleset, check_bots, out } => {
+            cli::replay::replay(&record, ruleset.as_deref(), check_bots, out.format)
         }
         Command::Completions { shell } => cli::manual::completions(shell, Cli::command()),
         Command::Man { out } => cli::manual::man(Cli::command(), out.as_deref()),
@@ -588,7 +662,7 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             games_csv: a.games_csv,
             no_metrics: a.no_metrics,
             sets: a.set.set,
-            skill: a.skill,
+            skill: None,
             detect: a.detect,
         }
     }
@@ -622,5 +696,48 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "no help text: {missing:?}");
+    }
+
+    /// `--help` offers only what a command accepts: `--skill` on `compare` and `sweep` (the
+    /// others refused it), `--format` on the commands that print a report or a list, not on
+    /// those that draw screens (`play`, `serve`, `show-game`), print JSON only (`state`) or a
+    /// script or a page (`completions`, `man`), which ignored or refused it; nothing global.
+    #[test]
+    fn help_offers_only_what_each_command_accepts() {
+        let mut cmd = Cli::command();
+        cmd.build();
+        let table = [
+            // command, --skill, --format
+            ("rulesets", false, true),
+            ("show", false, true),
+            ("validate", false, true),
+            ("diff", false, true),
+            ("simulate", false, true),
+            ("compare", true, true),
+            ("sweep", true, true),
+            ("tune", false, true),
+            ("tournament", false, true),
+            ("merge", false, true),
+            ("play", false, false),
+            ("serve", false, false),
+            ("show-game", false, false),
+            ("run", false, true),
+            ("legal", false, true),
+            ("state", false, false),
+            ("replay", false, true),
+            ("completions", false, false),
+            ("man", false, false),
+        ];
+        let named: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).filter(|n| *n != "help").collect();
+        assert_eq!(named.len(), table.len(), "a command missing from this table: {named:?}");
+        for (name, skill, format) in table {
+            let sub = cmd.find_subcommand(name).unwrap_or_else(|| panic!("no command {name}"));
+            let has = |id: &str| sub.get_arguments().any(|a| a.get_id() == id);
+            assert_eq!(has("skill"), skill, "{name} --skill");
+            assert_eq!(has("format"), format, "{name} --format");
+            for arg in sub.get_arguments() {
+                assert!(!arg.is_global_set(), "{name}: --{} is global", arg.get_id());
+            }
+        }
     }
 }

@@ -4,12 +4,25 @@
 use super::common::{Failure, bad, emit, say};
 use std::path::Path;
 
-/// Prints the completion script of `shell` for the command `cmd`.
-pub fn completions(shell: clap_complete::Shell, mut cmd: clap::Command) -> Result<u8, Failure> {
-    // Into a buffer first: clap_complete panics on a write error, `emit` handles a closed pipe.
-    let mut script = Vec::new();
+/// Prints the completion script of `shell` for the command `cmd`: a script that asks the
+/// installed command itself for each completion (`COMPLETE=SHELL rulesmith -- WORDS…`), so
+/// that a RULESET offers the bundled rulesets' names as well as files, as static scripts
+/// cannot.
+pub fn completions(shell: clap_complete::Shell, cmd: clap::Command) -> Result<u8, Failure> {
+    use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
+    let registration: &dyn EnvCompleter = match shell {
+        clap_complete::Shell::Bash => &Bash,
+        clap_complete::Shell::Elvish => &Elvish,
+        clap_complete::Shell::Fish => &Fish,
+        clap_complete::Shell::PowerShell => &Powershell,
+        clap_complete::Shell::Zsh => &Zsh,
+        other => return Err(bad(format!("completions for {other} are not supported"))),
+    };
     let name = cmd.get_name().to_string();
-    clap_complete::generate(shell, &mut cmd, name, &mut script);
+    let mut script = Vec::new();
+    registration
+        .write_registration("COMPLETE", &name, &name, &name, &mut script)
+        .map_err(|e| bad(format!("cannot write the completion script: {e}")))?;
     emit(&String::from_utf8_lossy(&script));
     Ok(0)
 }

@@ -165,13 +165,7 @@ pub fn legal(arg: &str, players: Option<usize>, seed: Option<u64>, f: Format) ->
 }
 
 /// `rulesmith state SCENARIO|RULESET [--seat N]`: the state (or a seat's view) as JSON.
-pub fn state(
-    arg: &str,
-    players: Option<usize>,
-    seed: Option<u64>,
-    seat: Option<u8>,
-    _f: Format,
-) -> Result<u8, Failure> {
+pub fn state(arg: &str, players: Option<usize>, seed: Option<u64>, seat: Option<u8>) -> Result<u8, Failure> {
     with_position(arg, players, seed, |s| {
         let value = match seat {
             Some(seat) if (seat as usize) < s.players() => s.view_json(seat),

@@ -1,6 +1,10 @@
 //! The documentation, executed, so that it cannot go stale:
-//! - every ```console example of `docs/cli.md` runs and its output is compared (trycmd);
-//! - every `cargo run --release -- …` line of the README's ```sh blocks runs and succeeds;
+//! - every ```console example of the book's pages (`docs/`, `docs/cli.md` included) runs and
+//!   its output is compared (trycmd);
+//! - every `cargo run --release -- …` line of the README's and the book's ```sh blocks runs
+//!   and succeeds;
+//! - the book's table of contents lists every page, and the README reaches each kind of
+//!   user's first command early and keeps its history in the changelog;
 //! - the files made for those examples (`tests/fixtures/docs/`) are what the binary writes today;
 //! - the minimum Rust version stated in `Cargo.toml` and the README is the one the whole
 //!   workspace, tests included, needs.
@@ -16,23 +20,72 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_rulesmith");
 
-use crate::root;
+use crate::{python3_available, root};
 
-#[test]
-fn cli_md_examples() {
-    // A Markdown case runs in the test's working directory, the repository root.
-    trycmd::TestCases::new().register_bin("rulesmith", Path::new(BIN)).case("docs/cli.md");
+/// The book's pages: the Markdown files under `docs/`, sorted.
+fn book_pages() -> Vec<PathBuf> {
+    let mut pages = Vec::new();
+    let mut stack = vec![root().join("docs")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    pages.sort();
+    pages
 }
 
-/// The README shows commands as a reader types them in a clone: `cargo run --release -- ARGS`.
-/// Each runs here as the test build of the same binary with the same ARGS, through `sh`, so
-/// globs and `# comments` mean what they mean to the reader.
 #[test]
-fn readme_commands_run() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn book_examples() {
+    // A Markdown case runs in the test's working directory, the repository root.
+    let cases = trycmd::TestCases::new();
+    cases.register_bin("rulesmith", Path::new(BIN));
+    let mut registered = 0;
+    let mut python = None;
+    for page in book_pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        if !text.contains("```console") {
+            continue;
+        }
+        let relative = page.strip_prefix(root()).unwrap();
+        // A page whose examples run a Python bot program needs python3.
+        if text.contains("exec:python3") && !*python.get_or_insert_with(python3_available) {
+            eprintln!("{}: examples skipped: they run `python3`", relative.display());
+            registered += 1;
+            continue;
+        }
+        cases.case(relative);
+        registered += 1;
+    }
+    assert!(registered >= 3, "only {registered} pages of the book have examples");
+}
+
+/// The README and the book show commands as a reader types them in a clone:
+/// `cargo run --release -- ARGS`. Each runs here as the test build of the same binary with
+/// the same ARGS, through `sh`, so globs and `# comments` mean what they mean to the reader.
+#[test]
+fn readme_and_book_commands_run() {
+    let mut files = vec![root().join("README.md")];
+    files.extend(book_pages());
+    let mut ran = 0;
+    for file in files {
+        let name = file.strip_prefix(root()).unwrap().display().to_string();
+        ran += run_sh_commands(&name, &std::fs::read_to_string(&file).unwrap());
+    }
+    // The README's quick starts, the book's house-rule tools and designer commands.
+    assert!(ran >= 12, "only {ran} commands found in the README and the book");
+}
+
+/// Runs the `cargo run --release -- …` lines of a page's ```sh blocks; returns how many ran.
+fn run_sh_commands(name: &str, page: &str) -> usize {
     let mut in_sh = false;
     let mut ran = 0;
-    for (n, line) in readme.lines().enumerate() {
+    for (n, line) in page.lines().enumerate() {
         if line.starts_with("```") {
             in_sh = line == "```sh";
             continue;
@@ -40,7 +93,11 @@ fn readme_commands_run() {
         if !in_sh || !line.starts_with("cargo run") {
             continue;
         }
-        let where_ = format!("README.md:{}: {line}", n + 1);
+        let where_ = format!("{name}:{}: {line}", n + 1);
+        if line.contains("python3") && !python3_available() {
+            eprintln!("{where_}: skipped: python3 is not on the PATH");
+            continue;
+        }
         let args = line
             .strip_prefix("cargo run --release -- ")
             .unwrap_or_else(|| panic!("{where_}: not of the form `cargo run --release -- ARGS`"));
@@ -60,8 +117,63 @@ fn readme_commands_run() {
         );
         ran += 1;
     }
-    // The quick start, the house-rule tools and the scenario tools.
-    assert!(ran >= 7, "only {ran} README commands found");
+    ran
+}
+
+/// Every page under `docs/` is in the book's table of contents (`docs/SUMMARY.md`), and
+/// every entry there is a page: no page is left out of the built book.
+#[test]
+fn book_summary_lists_every_page() {
+    let summary = std::fs::read_to_string(root().join("docs/SUMMARY.md")).unwrap();
+    let listed: Vec<&str> = summary
+        .lines()
+        .filter_map(|l| l.split_once("](").and_then(|(_, rest)| rest.split_once(')')).map(|(link, _)| link))
+        .collect();
+    for link in &listed {
+        assert!(root().join("docs").join(link).is_file(), "docs/SUMMARY.md lists {link}, which is not a file");
+    }
+    for page in book_pages() {
+        let relative = page.strip_prefix(root().join("docs")).unwrap().to_str().unwrap().to_string();
+        assert!(
+            relative == "SUMMARY.md" || listed.contains(&relative.as_str()),
+            "docs/{relative} is not in docs/SUMMARY.md: the book would leave it out"
+        );
+    }
+}
+
+/// The README is a front page: each kind of user finds a first command within its first 100
+/// lines, it stays short, and the history (experiments, "issue N") lives in the changelog
+/// and the book.
+#[test]
+fn readme_is_a_front_page() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    assert_eq!(lines[2], "```sh", "the README opens with the two commands");
+    assert!(lines[3].starts_with("cargo run --release -- simulate puerto-rico "), "{}", lines[3]);
+    assert!(lines[4].starts_with("cargo test --workspace "), "{}", lines[4]);
+    let head = lines[..100.min(lines.len())].join("\n");
+    for (user, first) in [
+        ("designer", "-- compare "),
+        ("designer", "-- validate "),
+        ("designer", "-- sweep "),
+        ("rules lawyer", "-- run tests/scenarios"),
+        ("playtester", "-- play "),
+        ("playtester", "-- serve"),
+        ("researcher", "-- tournament "),
+        ("researcher", "exec:"),
+        ("researcher", "pip install"),
+        ("researcher", "import rulesmith"),
+    ] {
+        assert!(head.contains(first), "the {user}'s `{first}` is not in the README's first 100 lines");
+    }
+    assert!(lines.len() <= 250, "the README has {} lines: move detail into the book", lines.len());
+    for (n, line) in lines.iter().enumerate() {
+        let lower = line.to_lowercase();
+        let history = lower
+            .match_indices("issue ")
+            .any(|(at, m)| lower[at + m.len()..].starts_with(|c: char| c.is_ascii_digit()));
+        assert!(!history, "README.md:{}: history belongs in CHANGELOG.md: {line}", n + 1);
+    }
 }
 
 /// Runs the binary from the repository root; it must succeed.

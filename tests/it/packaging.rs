@@ -1,9 +1,12 @@
 //! What publishing needs and `cargo package` does not check: every crate carries the same
-//! licence texts as the root, and a file a crate keeps a copy of (so that it publishes on
-//! its own, without the repository around it) equals the repository's original.
+//! licence texts as the root, a file a crate keeps a copy of (so that it publishes on its
+//! own, without the repository around it) equals the repository's original, the manifests
+//! name their home page and documentation, and a library without unit tests builds no test
+//! binary. And what an installed command offers a shell: completions of the bundled rulesets.
 
 use crate::root;
 use std::error::Error;
+use std::path::{Path, PathBuf};
 
 #[test]
 fn every_crate_carries_the_root_licences() -> Result<(), Box<dyn Error>> {
@@ -86,5 +89,158 @@ fn published_sources_embed_only_their_own_files() -> Result<(), Box<dyn Error>> 
         }
     }
     assert!(embeds >= 5, "found only {embeds} embedded files: did the sources move?");
+    Ok(())
+}
+
+/// `cargo metadata` of the workspace, without dependencies.
+fn metadata() -> Result<serde_json::Value, Box<dyn Error>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--locked"])
+        .current_dir(root())
+        .output()?;
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    Ok(serde_json::from_slice(&out.stdout)?)
+}
+
+/// What crates.io shows beside a published crate: its home page and its documentation (the
+/// crate's docs.rs page). There is no public repository address yet, so no `repository`
+/// (CONTRIBUTING.md says where to add it).
+#[test]
+fn published_manifests_name_homepage_and_documentation() -> Result<(), Box<dyn Error>> {
+    let metadata = metadata()?;
+    let mut published = 0;
+    for package in metadata["packages"].as_array().ok_or("no packages")? {
+        let name = package["name"].as_str().ok_or("no name")?;
+        if package["publish"].as_array().is_some_and(|registries| registries.is_empty()) {
+            continue; // publish = false (the Python crate goes to PyPI)
+        }
+        published += 1;
+        assert_eq!(
+            package["documentation"].as_str(),
+            Some(format!("https://docs.rs/{name}").as_str()),
+            "{name}: `documentation` must be its docs.rs page"
+        );
+        assert!(
+            package["homepage"].as_str().is_some_and(|h| h.starts_with("https://")),
+            "{name}: no `homepage` (use `homepage.workspace = true`)"
+        );
+        assert!(
+            package["repository"].is_null(),
+            "{name}: a `repository` is named: update this test and CONTRIBUTING.md"
+        );
+    }
+    assert!(published >= 9, "only {published} published packages");
+    Ok(())
+}
+
+/// The source files of a library: its root and every module it declares in a file
+/// (`mod name;` → `name.rs` or `name/mod.rs`, beside a `lib.rs`/`mod.rs`, else in the
+/// folder named after the file).
+fn module_files(root_file: &Path) -> Result<Vec<PathBuf>, Box<dyn Error>> {
+    let mut files = Vec::new();
+    let mut stack = vec![root_file.to_path_buf()];
+    while let Some(file) = stack.pop() {
+        let text = std::fs::read_to_string(&file)?;
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let dir = file.parent().ok_or("no folder")?;
+        let children = if matches!(stem, "lib" | "mod" | "main") { dir.to_path_buf() } else { dir.join(stem) };
+        for line in text.lines() {
+            let line = line.trim();
+            let Some(rest) = line
+                .strip_prefix("mod ")
+                .or_else(|| line.strip_prefix("pub mod "))
+                .or_else(|| line.strip_prefix("pub(crate) mod "))
+            else {
+                continue;
+            };
+            let Some(name) = rest.strip_suffix(';') else { continue }; // an inline module
+            for candidate in [children.join(format!("{name}.rs")), children.join(name).join("mod.rs")] {
+                if candidate.is_file() {
+                    stack.push(candidate);
+                }
+            }
+        }
+        files.push(file);
+    }
+    Ok(files)
+}
+
+/// A library with no unit tests builds no test binary (`[lib] test = false`: a `cargo test`
+/// would otherwise build and run one that runs 0 tests), and one with unit tests keeps them
+/// running (a `test = false` there would skip them silently).
+#[test]
+fn lib_test_flag_matches_its_unit_tests() -> Result<(), Box<dyn Error>> {
+    let metadata = metadata()?;
+    let mut libs = 0;
+    for package in metadata["packages"].as_array().ok_or("no packages")? {
+        let name = package["name"].as_str().ok_or("no name")?;
+        for target in package["targets"].as_array().ok_or("no targets")? {
+            let kinds = target["kind"].as_array().ok_or("no kind")?;
+            if !kinds.iter().any(|k| k == "lib" || k == "cdylib" || k == "rlib") {
+                continue;
+            }
+            libs += 1;
+            let files = module_files(Path::new(target["src_path"].as_str().ok_or("no src_path")?))?;
+            let mut has_tests = false;
+            for file in &files {
+                let text = std::fs::read_to_string(file)?;
+                has_tests |= text.contains("#[test]") || text.contains("#[cfg(test)]") || text.contains("proptest!");
+            }
+            let runs_tests = target["test"].as_bool().unwrap_or(true);
+            assert_eq!(
+                runs_tests,
+                has_tests,
+                "{name}: its library {} unit tests but `[lib] test = {runs_tests}` ({} files read)",
+                if has_tests { "has" } else { "has no" },
+                files.len()
+            );
+        }
+    }
+    assert!(libs >= 10, "only {libs} libraries");
+    Ok(())
+}
+
+/// The completions the installed command gives a shell (`COMPLETE=SHELL rulesmith -- WORDS`,
+/// as the script of `rulesmith completions SHELL` asks): a RULESET offers the bundled names
+/// and `.toml` files, options and subcommands come from the same definitions as `--help`.
+#[test]
+fn completions_offer_the_bundled_rulesets_and_files() -> Result<(), Box<dyn Error>> {
+    let complete = |words: &[&str]| -> Result<Vec<String>, Box<dyn Error>> {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+            .env("COMPLETE", "fish")
+            .arg("--")
+            .arg("rulesmith")
+            .args(words)
+            .current_dir(root())
+            .output()?;
+        assert!(out.status.success(), "{words:?}: {}", String::from_utf8_lossy(&out.stderr));
+        // fish's form: one candidate a line, its help after a tab.
+        Ok(String::from_utf8(out.stdout)?.lines().map(|l| l.split('\t').next().unwrap_or(l).to_string()).collect())
+    };
+    let offered = complete(&["simulate", "puerto"])?;
+    assert_eq!(offered, ["puerto-rico", "puerto-rico-expansion"], "simulate puerto<TAB>");
+    let offered = complete(&["compare", "puerto-rico", "rulesets/house-rules/puerto-rico-no"])?;
+    assert_eq!(offered, ["rulesets/house-rules/puerto-rico-no-hacienda.toml"], "a house rule's path");
+    let offered = complete(&["validate", ""])?;
+    for name in ["mundo-163", "santiago-de-cuba", "rulesets/", "tests/"] {
+        assert!(offered.iter().any(|o| o == name), "validate <TAB> offers {name}: {offered:?}");
+    }
+    assert!(!offered.iter().any(|o| o == "README.md"), "only .toml files and folders: {offered:?}");
+    let offered = complete(&["legal", "mundo"])?;
+    assert_eq!(offered, ["mundo-163"], "legal takes a ruleset too");
+    let offered = complete(&["sim"])?;
+    assert_eq!(offered, ["simulate"], "subcommands");
+    let offered = complete(&["completions", "fi"])?;
+    assert_eq!(offered, ["fish"], "a fixed value");
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith")).args(["completions", "bash"]).output()?;
+    let script = String::from_utf8(out.stdout)?;
+    assert!(
+        out.status.success()
+            && script.contains("COMPLETE=\"bash\"")
+            && script.contains("_clap_complete_rulesmith rulesmith"),
+        "{script}"
+    );
     Ok(())
 }

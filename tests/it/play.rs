@@ -185,6 +185,9 @@ fn a_whole_game_of_each_game_from_the_menu() {
 /// ends the session with exit 2 naming it and its seat, the game so far kept.
 #[test]
 fn play_hosts_a_bot_program() {
+    if !crate::python3_available() {
+        return;
+    }
     const BOT: &str = "exec:python3 examples/python_bot.py";
     for game in GAMES {
         let rec = temp(&format!("{game}-exec.jsonl"));
@@ -584,6 +587,9 @@ fn ctrl_c_keeps_the_record() {
 fn ctrl_c_while_a_bot_thinks_ends_play_at_once() {
     if sigint_ignored() {
         eprintln!("ctrl_c_while_a_bot_thinks_ends_play_at_once: skipped: SIGINT is ignored in this process");
+        return;
+    }
+    if !crate::python3_available() {
         return;
     }
     let rec = temp("sigint-bot.jsonl");
