@@ -50,7 +50,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rulesmith._episodes import player_count
+from rulesmith._episodes import opponents_arg, player_count, seat_arg
 from rulesmith._rulesmith import DEFAULT_SEED, PolicyRng, Ruleset
 from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
 
@@ -173,7 +173,9 @@ class VectorEnv:
         return self._native.game_seed(k)
 
     def close(self):
-        """Nothing to release."""
+        """Ends the env: a later ``reset``, ``step``, ``sample_actions`` or ``game_seed``
+        raises ``RuntimeError`` saying so. Arrays already returned stay readable."""
+        self._native.close()
 
 
 @functools.lru_cache(maxsize=8)
@@ -200,12 +202,32 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ids
 
 
+# The Gymnasium vector env needs Gymnasium 1.1 (`AutoresetMode`); gymnasium is optional
+# (the `envs` extra), so without it, or with an older one, only `RulesmithVectorEnv` is
+# missing, and importing it says why (see `__getattr__` below).
+GYMNASIUM_FLOOR = (1, 1)
 try:
     import gymnasium as gym
-    from gymnasium import spaces
-    from gymnasium.vector import AutoresetMode
-except ImportError:  # gymnasium is optional (the `envs` extra)
+except ImportError:
     gym = None
+    _no_gymnasium = "gymnasium is not installed"
+else:
+    _release = tuple(int(p) if p.isdigit() else 0 for p in gym.__version__.split(".")[:2])
+    if _release < GYMNASIUM_FLOOR:
+        _no_gymnasium = f"gymnasium {gym.__version__} is installed"
+        gym = None
+    else:
+        from gymnasium import spaces
+        from gymnasium.vector import AutoresetMode
+
+
+def __getattr__(name):
+    if name == "RulesmithVectorEnv":
+        raise ImportError(
+            f"rulesmith.vector.RulesmithVectorEnv needs gymnasium>=1.1 ({_no_gymnasium}): "
+            'pip install "gymnasium>=1.1" (or "rulesmith-games[envs]")'
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if gym is not None:
@@ -232,14 +254,8 @@ if gym is not None:
         ):
             r, _ = _source(ruleset)
             n = player_count(players, r)
-            if not 0 <= seat < n:
-                raise ValueError(f"seat {seat} is not at a {n}-player table")
-            bots = [opponents] * n if isinstance(opponents, str) else list(opponents)
-            if len(bots) == n - 1:
-                bots.insert(seat, "-")
-            if len(bots) != n:
-                raise ValueError(f"{len(bots)} opponents for {n - 1} other seats")
-            self.seat = seat
+            self.seat = seat = seat_arg(seat, n)
+            bots = opponents_arg(opponents, seat, n)
             self.bots = bots
             self.env = VectorEnv(r, n, num_envs, seed, num_threads, copy=False, _seat=seat, _opponents=bots)
             self.num_envs = num_envs
@@ -281,3 +297,7 @@ if gym is not None:
             if term.any():
                 infos = {"final_obs": np.where(term[:, None], b.final_observation, 0.0).astype(np.float32), "_final_obs": term}
             return self._obs(b), reward, term, np.zeros(self.num_envs, bool), infos
+
+        def close_extras(self, **kwargs):
+            """Closes the batch: a later ``reset`` or ``step`` raises ``RuntimeError``."""
+            self.env.close()
