@@ -393,3 +393,22 @@ def test_the_declared_gymnasium_floor_is_the_one_the_code_needs():
 
     declared = set(re.findall(r"gymnasium>=([0-9.]+)", pyproject + readme))
     assert declared == {floor}, declared
+
+
+def test_a_gymnasium_vector_env_that_failed_to_start_is_freed_quietly():
+    """Gymnasium's VectorEnv closes itself when freed, also after its __init__ raised."""
+    import gc
+    import sys
+
+    pytest.importorskip("gymnasium")
+    from rulesmith.vector import RulesmithVectorEnv
+
+    seen = []
+    hook, sys.unraisablehook = sys.unraisablehook, seen.append
+    try:
+        with pytest.raises(ValueError, match="seat=3"):
+            RulesmithVectorEnv("puerto-rico", players=3, seat=3)
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert not seen, [u.exc_value for u in seen]

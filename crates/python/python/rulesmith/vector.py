@@ -40,7 +40,12 @@ id per env in Rust, from a generator the caller seeds (the policy's own, never a
 :func:`random_actions` does it in numpy from any mask. ``batch = env.step(env.sample_actions(rng))``.
 
 :class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for one learning seat,
-rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`).
+rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`); it needs
+Gymnasium 1.1 or later (importing it with an older one, or none, says so).
+
+Threads: one env may be used from several threads; each call takes the env's lock with
+the GIL released, and the calls run one at a time. ``step`` before the first ``reset``,
+and any call after ``close()``, raise ``RuntimeError`` saying so.
 """
 
 from __future__ import annotations
@@ -300,4 +305,7 @@ if gym is not None:
 
         def close_extras(self, **kwargs):
             """Closes the batch: a later ``reset`` or ``step`` raises ``RuntimeError``."""
-            self.env.close()
+            # Gymnasium 1.1 closes an env when it is freed, also one whose __init__ raised.
+            env = getattr(self, "env", None)
+            if env is not None:
+                env.close()
