@@ -264,7 +264,7 @@ impl Ruleset {
 type Sizes = (usize, usize);
 
 /// What every game of a ruleset and player count shares: the sizes and the action space,
-/// computed once per process (naming every feature and building a large space is not
+/// computed once per ruleset version (naming every feature and building a large space is not
 /// free, and environments start a game per episode).
 #[derive(Clone)]
 struct Shared {
