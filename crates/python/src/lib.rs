@@ -9,15 +9,16 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use rulesmith::core::bots::{BotSpec, parse_bots};
+use rulesmith::core::bots::{BadBotSpec, BotSpec};
 use rulesmith::core::erased::AnySession;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::rng::{Rng, game_seed};
 use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, default_players};
 use rulesmith::core::{Seat, ToMove};
+use self_cell::self_cell;
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::time::Instant;
 
 mod vector;
@@ -45,32 +46,95 @@ fn ser_to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound
     to_py(py, &value)
 }
 
-/// Most versions of one ruleset source kept in a process (see [`load`]).
+/// Most versions of one ruleset source in use at once in a process (see [`load`]).
 const MAX_VERSIONS: usize = 64;
 
-/// Loaded rulesets live as long as the process: games borrow them. Loading the same
-/// ruleset again (same source and digest) reuses the first copy; a source edited and
-/// loaded again keeps each version, at most [`MAX_VERSIONS`] of them (about 100 KB each),
-/// so that a loop reloading a changing file cannot exhaust memory.
-fn load(arg: &str) -> PyResult<&'static rulesmith::Ruleset> {
-    type Cache = HashMap<String, Vec<(String, &'static rulesmith::Ruleset)>>;
+/// One loaded version of a ruleset, shared (by `Arc`) by the `Ruleset`s, games and batches
+/// made from it and freed with the last of them.
+struct Version {
+    ruleset: rulesmith::Ruleset,
+    /// What every game of this version at a player count shares (see [`share`]).
+    tables: Mutex<HashMap<usize, Shared>>,
+}
+
+impl std::ops::Deref for Version {
+    type Target = rulesmith::Ruleset;
+    fn deref(&self) -> &rulesmith::Ruleset {
+        &self.ruleset
+    }
+}
+
+/// Loads a ruleset. Loading the same source again (same digest) while that version is in
+/// use reuses it; a version nobody holds any more is freed, so a loop reloading an edited
+/// file keeps only the versions still in use, at most [`MAX_VERSIONS`] of one source
+/// (about 100 KB each) so that it cannot exhaust memory.
+fn load(arg: &str) -> PyResult<Arc<Version>> {
+    type Cache = HashMap<String, Vec<(String, Weak<Version>)>>;
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    let r = rulesmith::load(arg).map_err(|f| RulesetError::new_err(f.render()))?;
+    let r = rulesmith::load(arg).map_err(|f| {
+        // One problem reads as a sentence; several keep the rendered `error:` lines.
+        let text = f.render();
+        let text = text.trim_end();
+        let one = if text.contains('\n') { None } else { text.strip_prefix("error: ") };
+        RulesetError::new_err(one.unwrap_or(text).to_string())
+    })?;
     let digest = r.digest();
-    let mut cache = CACHE.get_or_init(Default::default).lock().map_err(|_| PyRuntimeError::new_err("poisoned"))?;
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(PoisonError::into_inner);
+    // Forget the versions already freed (and the sources with none left).
+    cache.retain(|_, versions| {
+        versions.retain(|(_, v)| v.strong_count() > 0);
+        !versions.is_empty()
+    });
     let versions = cache.entry(arg.to_string()).or_default();
-    if let Some((_, kept)) = versions.iter().find(|(d, _)| *d == digest) {
-        return Ok(*kept);
+    if let Some(kept) = versions.iter().filter(|(d, _)| *d == digest).find_map(|(_, v)| v.upgrade()) {
+        return Ok(kept);
     }
     if versions.len() >= MAX_VERSIONS {
         return Err(RulesetError::new_err(format!(
-            "`{arg}` has been loaded in {MAX_VERSIONS} different versions in this process, the most kept \
-             (games hold on to their ruleset); start a new Python process to load more"
+            "`{arg}`: {MAX_VERSIONS} versions of this ruleset are in use in this process, the most kept at once \
+             (each held by a Ruleset, Game or VectorEnv made from it): let go of those you no longer use \
+             (`del` them) to load another version"
         )));
     }
-    let kept: &'static rulesmith::Ruleset = Box::leak(Box::new(r));
-    versions.push((digest, kept));
-    Ok(kept)
+    let version = Arc::new(Version { ruleset: r, tables: Mutex::default() });
+    versions.push((digest, Arc::downgrade(&version)));
+    Ok(version)
+}
+
+/// `players` as given by the caller of `at`: a count the ruleset seats.
+fn players_arg(r: &rulesmith::Ruleset, players: i64, at: &str) -> PyResult<usize> {
+    let range = r.game.players();
+    match usize::try_from(players) {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(PyValueError::new_err(format!(
+            "{at}: players={players} is not supported by `{}` (it seats {} to {} players)",
+            r.name(),
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+/// `bots` as `simulate` and `compare` take it: one bot for every seat, or one per seat
+/// separated by commas.
+fn bots_arg(bots: &str, players: usize) -> PyResult<Vec<BotSpec>> {
+    let names: Vec<&str> = bots.split(',').collect();
+    let mut specs = Vec::with_capacity(names.len());
+    for (seat, name) in names.iter().enumerate() {
+        let spec = name.parse().map_err(|e: BadBotSpec| {
+            let at = if names.len() > 1 { format!(" seat {seat}:") } else { String::new() };
+            PyValueError::new_err(format!("bots={bots:?}:{at} {e}"))
+        })?;
+        specs.push(spec);
+    }
+    match specs.len() {
+        1 => Ok(vec![specs.remove(0); players]),
+        n if n == players => Ok(specs),
+        n => Err(PyValueError::new_err(format!(
+            "bots={bots:?}: {n} bots for {players} players: give one bot for every seat, or one per seat \
+             separated by commas"
+        ))),
+    }
 }
 
 /// The object keys seen in states, by place: a path whose list indices are `*`
@@ -121,7 +185,7 @@ impl KeyShapes {
 /// A loaded, validated ruleset: `Ruleset("puerto-rico")` or `Ruleset("my-house-rules.toml")`.
 #[pyclass(frozen, module = "rulesmith._rulesmith")]
 struct Ruleset {
-    inner: &'static rulesmith::Ruleset,
+    inner: Arc<Version>,
     source: String,
 }
 
@@ -169,12 +233,19 @@ impl Ruleset {
     }
     /// A new game right after setup.
     #[pyo3(signature = (players=None, seed=DEFAULT_SEED))]
-    fn new_game(&self, players: Option<usize>, seed: u64) -> PyResult<Game> {
-        let players = players.unwrap_or_else(|| self.default_players());
-        let mut session = self.inner.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let sizes = share(self.inner, players, &mut *session)?;
+    fn new_game(&self, players: Option<i64>, seed: u64) -> PyResult<Game> {
+        let players = match players {
+            None => self.default_players(),
+            Some(n) => players_arg(&self.inner, n, "new_game")?,
+        };
+        let mut sizes = (0, 0);
+        let session = OwnedSession::try_new(Arc::clone(&self.inner), |v| {
+            let mut session = v.game.start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            sizes = share(v, players, &mut *session)?;
+            Ok::<_, PyErr>(session)
+        })?;
         Ok(Game {
-            ruleset: self.inner,
+            version: Arc::clone(&self.inner),
             source: self.source.clone(),
             seed,
             session: Mutex::new(session),
@@ -193,7 +264,7 @@ impl Ruleset {
 type Sizes = (usize, usize);
 
 /// What every game of a ruleset and player count shares: the sizes and the action space,
-/// computed once per process (naming every feature and building a large space is not
+/// computed once per ruleset version (naming every feature and building a large space is not
 /// free, and environments start a game per episode).
 #[derive(Clone)]
 struct Shared {
@@ -202,31 +273,40 @@ struct Shared {
 }
 
 /// Gives `session` its table's shared action space and returns the sizes.
-fn share(r: &'static rulesmith::Ruleset, players: usize, session: &mut dyn AnySession) -> PyResult<Sizes> {
-    static CACHE: OnceLock<Mutex<HashMap<(usize, usize), Shared>>> = OnceLock::new();
-    // Rulesets live as long as the process (see `load`): the address names one.
-    let key = (std::ptr::from_ref(r) as usize, players);
-    let mut cache = CACHE.get_or_init(Default::default).lock().map_err(|_| PyRuntimeError::new_err("poisoned"))?;
-    if let Some(shared) = cache.get(&key) {
+fn share(v: &Version, players: usize, session: &mut dyn AnySession) -> PyResult<Sizes> {
+    let mut tables = v.tables.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(shared) = tables.get(&players) {
         session.adopt_action_space(shared.space.clone());
         return Ok(shared.sizes);
     }
     let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
     let space = session.action_space_handle().map_err(err)?;
     let sizes = (session.action_count().map_err(err)?, session.observation_names().len());
-    cache.insert(key, Shared { sizes, space });
+    tables.insert(players, Shared { sizes, space });
     Ok(sizes)
 }
+
+/// A game's session, which borrows its ruleset.
+type Session<'v> = Box<dyn AnySession + Send + 'v>;
+
+self_cell!(
+    /// A session together with the ruleset version it borrows, which lives as long as it.
+    struct OwnedSession {
+        owner: Arc<Version>,
+        #[covariant]
+        dependent: Session,
+    }
+);
 
 /// A game in progress; usable from any thread.
 #[pyclass(module = "rulesmith._rulesmith")]
 struct Game {
-    ruleset: &'static rulesmith::Ruleset,
+    version: Arc<Version>,
     source: String,
     seed: u64,
     /// Behind a lock so that a `Game` may be used from any Python thread (PyO3 would
     /// panic on an `unsendable` class used off its thread).
-    session: Mutex<Box<dyn AnySession + Send>>,
+    session: Mutex<OwnedSession>,
     /// The legal actions' ids, until the state changes.
     ids: Option<Vec<u32>>,
     sizes: Sizes,
@@ -237,15 +317,16 @@ struct Game {
 }
 
 impl Game {
-    /// The session (one statement at a time: a second `s()` in the same statement waits).
-    fn s(&self) -> std::sync::MutexGuard<'_, Box<dyn AnySession + Send>> {
-        self.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// Runs `f` on the session (not from inside another `with`: the lock is not reentrant).
+    fn with<R>(&self, f: impl for<'s> FnOnce(&'s mut (dyn AnySession + Send + 's)) -> R) -> R {
+        let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+        session.with_dependent_mut(|_, s| f(&mut **s))
     }
 
     fn cached_ids(&mut self) -> PyResult<&[u32]> {
         if self.ids.is_none() {
             let mut ids = Vec::new();
-            self.s().legal_ids(&mut ids).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.with(|s| s.legal_ids(&mut ids)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
             self.ids = Some(ids);
         }
         Ok(self.ids.as_deref().unwrap_or_default())
@@ -268,7 +349,7 @@ impl Game {
     fn encode<'py>(&mut self, py: Python<'py>, seat: Seat) -> PyResult<Bound<'py, PyBytes>> {
         let mut v = std::mem::take(&mut self.scratch);
         v.resize(self.sizes.1, 0.0);
-        self.s().observation(seat, &mut v);
+        self.with(|s| s.observation(seat, &mut v));
         let out = PyBytes::new_with(py, v.len() * 4, |buf| {
             for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
                 chunk.copy_from_slice(&x.to_le_bytes());
@@ -279,14 +360,15 @@ impl Game {
         out
     }
 
-    fn seat_arg(&self, seat: usize) -> PyResult<Seat> {
-        if seat >= self.s().players() {
-            return Err(PyValueError::new_err(format!(
-                "seat {seat} is not at this table (seats 0–{})",
-                self.s().players() - 1
-            )));
+    fn seat_arg(&self, seat: i64) -> PyResult<Seat> {
+        let players = self.with(|s| s.players());
+        match Seat::try_from(seat) {
+            Ok(s) if usize::from(s) < players => Ok(s),
+            _ => Err(PyValueError::new_err(format!(
+                "seat={seat}: not a seat at this {players}-player table (seats 0 to {})",
+                players.saturating_sub(1)
+            ))),
         }
-        Ok(seat as Seat)
     }
 }
 
@@ -295,7 +377,7 @@ impl Game {
     /// The player count.
     #[getter]
     fn players(&self) -> usize {
-        self.s().players()
+        self.with(|s| s.players())
     }
     /// The game's seed.
     #[getter]
@@ -305,12 +387,12 @@ impl Game {
     /// The game id (`puerto-rico`, …).
     #[getter]
     fn game(&self) -> &'static str {
-        self.ruleset.game.game_id()
+        self.version.game.game_id()
     }
     /// The seat to act, or `None` once the game is over.
     #[getter]
     fn to_move(&self) -> Option<usize> {
-        match self.s().to_move() {
+        match self.with(|s| s.to_move()) {
             ToMove::Seat(s) => Some(usize::from(s)),
             ToMove::Terminal => None,
         }
@@ -318,27 +400,27 @@ impl Game {
     /// Whether the game has ended.
     #[getter]
     fn is_over(&self) -> bool {
-        self.s().to_move() == ToMove::Terminal
+        self.with(|s| s.to_move()) == ToMove::Terminal
     }
     /// The game's own round count.
     #[getter]
     fn rounds(&self) -> u32 {
-        self.s().progress().rounds
+        self.with(|s| s.progress()).rounds
     }
     /// The legal actions in the game's notation, in its stable order.
     fn legal(&self) -> Vec<String> {
-        self.s().legal()
+        self.with(|s| s.legal())
     }
     /// Plays an action in notation; `ActionError` names the legal actions.
     fn play(&mut self, action: &str) -> PyResult<()> {
-        self.s().play(action).map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.with(|s| s.play(action)).map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
     /// Every action id of this ruleset and player count in notation, in id order: the
     /// action with id `i` is `action_space()[i]`.
     fn action_space(&self) -> PyResult<Vec<String>> {
-        self.s().action_names().map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        self.with(|s| s.action_names()).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
     /// How many action ids there are (`len(action_space())`).
     #[getter]
@@ -347,7 +429,7 @@ impl Game {
     }
     /// The names of the observation's features, in order.
     fn observation_names(&self) -> Vec<String> {
-        self.s().observation_names()
+        self.with(|s| s.observation_names())
     }
     /// How many numbers an observation has (`len(observation_names())`).
     #[getter]
@@ -372,26 +454,26 @@ impl Game {
     fn play_id(&mut self, id: u32) -> PyResult<Option<usize>> {
         // Legal ids already listed for this state need no second look at the rules.
         let known = self.ids.as_ref().is_some_and(|ids| ids.contains(&id));
-        let mut s = self.s();
-        let played = if known { s.play_legal_id(id) } else { s.play_id(id) };
-        played.map_err(|e| ActionError::new_err(e.to_string()))?;
-        let next = match s.to_move() {
-            ToMove::Seat(seat) => Some(usize::from(seat)),
-            ToMove::Terminal => None,
-        };
-        drop(s);
+        let next = self.with(|s| {
+            let played = if known { s.play_legal_id(id) } else { s.play_id(id) };
+            played.map(|()| match s.to_move() {
+                ToMove::Seat(seat) => Some(usize::from(seat)),
+                ToMove::Terminal => None,
+            })
+        });
+        let next = next.map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(next)
     }
     /// Plays the `index`-th legal action (of `legal()`).
     fn play_index(&mut self, index: usize) -> PyResult<()> {
-        self.s().play_index(index).map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.with(|s| s.play_index(index)).map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
     /// `seat`'s observation: `float32` little-endian `bytes` of `observation_len` numbers
     /// (`numpy.frombuffer(..., numpy.float32)`), built from what the seat may see only.
-    fn observation<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
+    fn observation<'py>(&mut self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyBytes>> {
         let seat = self.seat_arg(seat)?;
         self.encode(py, seat)
     }
@@ -400,21 +482,21 @@ impl Game {
     fn observe<'py>(
         &mut self,
         py: Python<'py>,
-        seat: usize,
+        seat: i64,
     ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
         let seat = self.seat_arg(seat)?;
         let obs = self.encode(py, seat)?;
-        let mask = if self.s().to_move() == ToMove::Seat(seat) { Some(self.mask(py)?) } else { None };
+        let mask = if self.with(|s| s.to_move()) == ToMove::Seat(seat) { Some(self.mask(py)?) } else { None };
         Ok((obs, mask))
     }
     /// What `seat` sees, as a dict (hidden parts hidden).
-    fn view<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
+    fn view<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat_arg(seat)?;
-        to_py(py, &self.s().view_json(seat))
+        to_py(py, &self.with(|s| s.view_json(seat)))
     }
     /// The full state as a dict (everything, including hidden parts: for tools, not players).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.s().state_json())
+        to_py(py, &self.with(|s| s.state_json()))
     }
     /// Replaces the state (checked for every invariant).
     /// A key the game does not read, or a state of another player count, is refused (the
@@ -422,15 +504,14 @@ impl Game {
     /// observation sizes are those of this table.
     fn set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = from_py(py, state)?;
-        let before = self.s().state_json();
-        let players = self.s().players();
-        self.s().set_state_json(value.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (before, players) = self.with(|s| (s.state_json(), s.players()));
+        self.with(|s| s.set_state_json(value.clone())).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let restore = |g: &mut Self, message: String| {
-            let _ = g.s().set_state_json(before.clone());
+            let _ = g.with(|s| s.set_state_json(before.clone()));
             Err(PyValueError::new_err(message))
         };
-        if self.s().players() != players {
-            let n = self.s().players();
+        let (after, n) = self.with(|s| (s.state_json(), s.players()));
+        if n != players {
             return restore(
                 self,
                 format!(
@@ -442,9 +523,9 @@ impl Game {
         // Every key given must be one the game reads: what it writes back, or what any
         // state of this game (this one before, or right after setup) holds at that place.
         let mut known = KeyShapes::default();
-        known.add(&self.s().state_json(), "");
+        known.add(&after, "");
         known.add(&before, "");
-        if let Ok(fresh) = self.ruleset.game.start(players, self.seed) {
+        if let Ok(fresh) = self.version.game.start(players, self.seed) {
             known.add(&fresh.state_json(), "");
         }
         if let Some(at) = known.first_unknown(&value, "") {
@@ -457,12 +538,16 @@ impl Game {
     /// An independent copy of this game.
     fn clone(&self) -> PyResult<Game> {
         let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
-        let mut session = self.ruleset.game.start(self.s().players(), self.seed).map_err(err)?;
-        share(self.ruleset, self.s().players(), &mut *session)?;
-        session.set_state_json(self.s().state_json()).map_err(err)?;
-        *session.history_mut() = self.s().history().to_vec();
+        let (players, state, history) = self.with(|s| (s.players(), s.state_json(), s.history().to_vec()));
+        let session = OwnedSession::try_new(Arc::clone(&self.version), |v| {
+            let mut session = v.game.start(players, self.seed).map_err(err)?;
+            share(v, players, &mut *session)?;
+            session.set_state_json(state).map_err(err)?;
+            *session.history_mut() = history;
+            Ok::<_, PyErr>(session)
+        })?;
         Ok(Game {
-            ruleset: self.ruleset,
+            version: Arc::clone(&self.version),
             source: self.source.clone(),
             seed: self.seed,
             session: Mutex::new(session),
@@ -477,16 +562,16 @@ impl Game {
     }
     /// The result once the game is over (scores, tie-breaks, ranks, end), else `None`.
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.s().outcome().map(|o| ser_to_py(py, &o)).transpose()
+        self.with(|s| s.outcome()).map(|o| ser_to_py(py, &o)).transpose()
     }
     /// The actions played so far, in notation.
     fn history(&self) -> Vec<String> {
-        self.s().history().to_vec()
+        self.with(|s| s.history().to_vec())
     }
     /// The action a bot (`random`, `greedy`, `mcts:N`) would choose now, or `None` when over.
     #[pyo3(signature = (bot, seed=DEFAULT_SEED))]
     fn bot_action(&self, bot: &str, seed: u64) -> PyResult<Option<String>> {
-        let spec: BotSpec = bot.parse().map_err(|e| PyValueError::new_err(format!("{e}")))?;
+        let spec: BotSpec = bot.parse().map_err(|e| PyValueError::new_err(format!("bot_action: {e}")))?;
         if spec.is_external() {
             return Err(PyValueError::new_err(format!(
                 "bot `{bot}`: a bot program (`exec:`) plays whole games, started by `simulate` or \
@@ -494,7 +579,7 @@ impl Game {
             )));
         }
         let mut rng = Rng::from_seed(seed);
-        Ok(self.s().bot_choice(spec, &mut rng))
+        Ok(self.with(|s| s.bot_choice(spec, &mut rng)))
     }
     /// The game as a record (what `rulesmith replay` reads): `bots` names each seat's player.
     #[pyo3(signature = (bots=None))]
@@ -505,27 +590,30 @@ impl Game {
                  so it has no record (record a game played from new_game with play)",
             ));
         }
-        let session = self.s();
-        let players = session.players();
+        let (players, actions, rounds, result) =
+            self.with(|s| (s.players(), s.history().to_vec(), s.progress().rounds, s.outcome()));
         let bots = bots.unwrap_or_else(|| vec![rulesmith::core::record::HUMAN.to_string(); players]);
         if bots.len() != players {
-            return Err(PyValueError::new_err(format!("{} bots for {players} seats", bots.len())));
+            return Err(PyValueError::new_err(format!(
+                "record: bots has {} names for {players} seats: give one name per seat",
+                bots.len()
+            )));
         }
         let record = Record {
-            ruleset: self.ruleset.name().to_string(),
+            ruleset: self.version.name().to_string(),
             source: self.source.clone(),
-            digest: self.ruleset.digest(),
-            overrides: self.ruleset.loaded.overrides.clone(),
-            game: self.ruleset.game.game_id().to_string(),
+            digest: self.version.digest(),
+            overrides: self.version.loaded.overrides.clone(),
+            game: self.version.game.game_id().to_string(),
             players,
             seed: self.seed,
             index: None,
             run_seed: None,
             rotation: None,
             bots,
-            actions: session.history().to_vec(),
-            rounds: session.progress().rounds,
-            result: session.outcome(),
+            actions,
+            rounds,
+            result,
         };
         ser_to_py(py, &record)
     }
@@ -533,22 +621,17 @@ impl Game {
 
 fn sim_options(
     r: &rulesmith::Ruleset,
-    players: Option<usize>,
+    players: Option<i64>,
     games: u64,
     seed: u64,
     bots: &str,
+    at: &str,
 ) -> PyResult<SimOptions> {
-    let range = r.game.players();
-    let players = players.unwrap_or_else(|| default_players(&range));
-    if !range.contains(&players) {
-        return Err(PyValueError::new_err(format!(
-            "{players} players is not supported by `{}` (it allows {}–{})",
-            r.name(),
-            range.start(),
-            range.end()
-        )));
-    }
-    let bots = parse_bots(bots, players).map_err(PyValueError::new_err)?;
+    let players = match players {
+        None => default_players(&r.game.players()),
+        Some(n) => players_arg(r, n, at)?,
+    };
+    let bots = bots_arg(bots, players)?;
     Ok(SimOptions {
         players,
         games,
@@ -564,12 +647,7 @@ fn sim_options(
 }
 
 /// Plays the games of one ruleset (without the GIL) and returns its report.
-fn run(
-    py: Python<'_>,
-    r: &'static rulesmith::Ruleset,
-    opts: &SimOptions,
-    source: &str,
-) -> PyResult<(Report, Vec<Record>)> {
+fn run(py: Python<'_>, r: &rulesmith::Ruleset, opts: &SimOptions, source: &str) -> PyResult<(Report, Vec<Record>)> {
     let id = RulesetId {
         name: r.name().to_string(),
         source: source.to_string(),
@@ -601,7 +679,7 @@ fn run(
 fn simulate<'py>(
     py: Python<'py>,
     ruleset: &str,
-    players: Option<usize>,
+    players: Option<i64>,
     games: u64,
     seed: u64,
     bots: &str,
@@ -609,7 +687,7 @@ fn simulate<'py>(
     record: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = load(ruleset)?;
-    let mut opts = sim_options(r, players, games, seed, bots)?;
+    let mut opts = sim_options(&r, players, games, seed, bots, "simulate")?;
     if let Some((k, n)) = shard {
         if n == 0 || k >= n {
             return Err(PyValueError::new_err(format!("shard ({k}, {n}): expected 0 <= k < n")));
@@ -617,7 +695,7 @@ fn simulate<'py>(
         opts.shard = Some((k, n));
     }
     opts.record = record;
-    let (report, records) = run(py, r, &opts, ruleset)?;
+    let (report, records) = run(py, &r, &opts, ruleset)?;
     let out = ser_to_py(py, &report)?;
     if record {
         let list = PyList::empty(py);
@@ -636,7 +714,7 @@ fn simulate<'py>(
 fn compare<'py>(
     py: Python<'py>,
     rulesets: Vec<String>,
-    players: Option<usize>,
+    players: Option<i64>,
     games: u64,
     seed: u64,
     bots: &str,
@@ -648,17 +726,28 @@ fn compare<'py>(
             rulesets.len()
         )));
     }
-    let loaded: Vec<&'static rulesmith::Ruleset> = rulesets.iter().map(|a| load(a)).collect::<PyResult<_>>()?;
+    let loaded: Vec<Arc<Version>> = rulesets.iter().map(|a| load(a)).collect::<PyResult<_>>()?;
     let lo = loaded.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
     let hi = loaded.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
     if lo > hi || loaded.is_empty() {
         return Err(PyValueError::new_err("these rulesets have no player count in common"));
     }
-    let players = players.unwrap_or_else(|| default_players(&(lo..=hi)));
+    let players = match players {
+        None => default_players(&(lo..=hi)),
+        Some(n) => match usize::try_from(n) {
+            Ok(p) if (lo..=hi).contains(&p) => p,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "compare: players={n} is not supported by every one of these rulesets (together they seat \
+                     {lo} to {hi} players)"
+                )));
+            }
+        },
+    };
     let mut reports = Vec::new();
     let mut opts = None;
     for (r, source) in loaded.iter().zip(&rulesets) {
-        let o = sim_options(r, Some(players), games, seed, bots)?;
+        let o = sim_options(r, Some(players as i64), games, seed, bots, "compare")?;
         reports.push(run(py, r, &o, source)?.0);
         opts = Some(o);
     }

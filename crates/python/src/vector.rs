@@ -8,15 +8,16 @@
 //! "same_step" autoreset): the row then shows the next game, and the finished one's reward
 //! and final observation are in their own buffers.
 
-use super::{SimulationError, load, share};
-use pyo3::exceptions::PyValueError;
+use super::{SimulationError, Version, load, players_arg, share};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rulesmith::core::Seat;
 use rulesmith::core::batch::{Batch, BatchError, BatchOptions};
-use rulesmith::core::bots::BotSpec;
+use rulesmith::core::bots::{BadBotSpec, BotSpec};
 use rulesmith::core::rng::{Rng, derive_seed};
-use std::sync::Mutex;
+use self_cell::self_cell;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 fn py_err(e: BatchError) -> PyErr {
     match e {
@@ -41,17 +42,64 @@ impl PolicyRng {
     }
 }
 
+/// What the calls on a `VectorEnv` change, behind its lock.
+struct Inner<'v> {
+    /// Its buffers never move (allocated once by `Batch::new`): numpy's arrays view them.
+    batch: Batch<'v>,
+    /// The ids as the batch takes them (kept: no allocation a step).
+    ids: Vec<u32>,
+    /// `reset` has been called: every row holds a decision.
+    started: bool,
+    /// `close` has been called.
+    closed: bool,
+}
+
+impl Inner<'_> {
+    /// Refuses a call on a closed env.
+    fn open(&self, call: &str) -> PyResult<()> {
+        if self.closed {
+            return Err(PyRuntimeError::new_err(format!(
+                "{call}: this VectorEnv is closed (close() was called); make a new one to play on"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses a call that needs the rows' decisions before the first `reset`.
+    fn started(&self, call: &str) -> PyResult<()> {
+        self.open(call)?;
+        if !self.started {
+            return Err(PyRuntimeError::new_err(format!(
+                "{call}: reset() was not called: call reset() first, which starts every env's game"
+            )));
+        }
+        Ok(())
+    }
+}
+
+self_cell!(
+    /// A batch together with the ruleset version its games borrow, which lives as long as it.
+    struct OwnedBatch {
+        owner: Arc<Version>,
+        #[not_covariant]
+        dependent: Inner,
+    }
+);
+
 /// N games of one ruleset stepped together (see the module docs of `rulesmith.vector`).
-#[pyclass(module = "rulesmith._rulesmith")]
+#[pyclass(frozen, module = "rulesmith._rulesmith")]
 pub(crate) struct VectorEnv {
-    /// Behind a lock so that the class is `Sync`; one call steps at a time. Its buffers
-    /// never move (allocated once by `Batch::new`): numpy's arrays view them.
-    batch: Mutex<Batch<'static>>,
+    /// Behind a lock so that the class is `Sync`; one call at a time. Taken only with the
+    /// GIL released (see [`VectorEnv::with`]).
+    inner: Mutex<OwnedBatch>,
     /// The next step's action ids, one per env, written by numpy through its address
     /// (atomics: memory another writer changes between calls).
     actions: Box<[AtomicI64]>,
-    /// The ids as the batch takes them (kept: no allocation a step).
-    ids: Mutex<Vec<u32>>,
+    num_envs: usize,
+    players: usize,
+    threads: usize,
+    action_count: usize,
+    observation_len: usize,
 }
 
 /// One buffer as numpy's `__array_interface__` describes it: name, address, shape, type
@@ -59,8 +107,35 @@ pub(crate) struct VectorEnv {
 type View = (&'static str, usize, Vec<usize>, &'static str, bool);
 
 impl VectorEnv {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Batch<'static>> {
-        self.batch.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// Runs `f` on the batch under its lock, the GIL released from before taking the lock
+    /// to the end: a thread that waited for the lock holding the GIL would deadlock with
+    /// one that holds the lock and waits for the GIL (two Python threads stepping one env).
+    fn with<R: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl for<'v> FnOnce(&mut Inner<'v>) -> PyResult<R> + Send,
+    ) -> PyResult<R> {
+        py.detach(|| {
+            let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+            inner.with_dependent_mut(|_, i| f(i))
+        })
+    }
+}
+
+impl VectorEnv {
+    /// The buffers' views (see `views`); `actions` is the address of the action buffer.
+    fn buffers(batch: &Batch<'_>, actions: usize) -> Vec<View> {
+        let (n, b) = (batch.num_envs(), batch.buffers());
+        let (obs, players) = (batch.observation_len(), batch.players());
+        vec![
+            ("obs", b.obs.as_ptr() as usize, vec![n, obs], "<f4", true),
+            ("mask", b.mask.as_ptr() as usize, vec![n, batch.action_count()], "|u1", true),
+            ("to_move", b.to_move.as_ptr() as usize, vec![n], "<i8", true),
+            ("reward", b.reward.as_ptr() as usize, vec![n, players], "<f4", true),
+            ("terminated", b.terminated.as_ptr() as usize, vec![n], "|b1", true),
+            ("final_obs", b.final_obs.as_ptr() as usize, vec![n, obs], "<f4", true),
+            ("actions", actions, vec![n], "<i8", false),
+        ]
     }
 }
 
@@ -73,106 +148,101 @@ impl VectorEnv {
     #[pyo3(signature = (ruleset, players, num_envs, seed, num_threads=None, seat=None, opponents=None))]
     fn new(
         ruleset: &str,
-        players: usize,
+        players: i64,
         num_envs: usize,
         seed: u64,
         num_threads: Option<usize>,
-        seat: Option<usize>,
+        seat: Option<i64>,
         opponents: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let r = load(ruleset)?;
-        let range = r.game.players();
-        if !range.contains(&players) {
-            // Checked here too: the core's message names the game, the caller named a ruleset.
-            return Err(PyValueError::new_err(format!(
-                "{players} players is not supported by `{}` (it allows {}–{})",
-                r.name(),
-                range.start(),
-                range.end()
-            )));
-        }
+        // Checked here too: the core's message names the game, the caller named a ruleset.
+        let players = players_arg(&r, players, "VectorEnv")?;
         let learner = match seat {
             None => None,
-            Some(s) if s >= players => {
-                return Err(PyValueError::new_err(format!("seat {s} is not at a {players}-player table")));
-            }
             Some(s) => {
+                let Some(s) = Seat::try_from(s).ok().filter(|s| usize::from(*s) < players) else {
+                    return Err(PyValueError::new_err(format!(
+                        "seat={s}: not a seat at a {players}-player table (seats 0 to {})",
+                        players - 1
+                    )));
+                };
                 let names = opponents.unwrap_or_else(|| vec!["random".to_string(); players]);
                 let mut specs = Vec::new();
                 for (i, name) in names.iter().enumerate() {
-                    if i == s {
+                    if i == usize::from(s) {
                         specs.push(BotSpec::Random);
                         continue;
                     }
-                    let spec: BotSpec =
-                        name.parse().map_err(|e| PyValueError::new_err(format!("opponent `{name}`: {e}")))?;
+                    let spec: BotSpec = name
+                        .parse()
+                        .map_err(|e: BadBotSpec| PyValueError::new_err(format!("opponents: seat {i}: {e}")))?;
                     specs.push(spec);
                 }
-                Some((s as Seat, specs))
+                Some((s, specs))
             }
         };
-        // Games of one table share its action space (built once per process).
+        // Games of one table share its action space (built once per ruleset version).
         let space = match r.game.start(players, seed) {
             Ok(mut probe) => {
-                share(r, players, &mut *probe)?;
+                share(&r, players, &mut *probe)?;
                 probe.action_space_handle().ok()
             }
             Err(_) => None,
         };
         let opts = BatchOptions { players, num_envs, seed, threads: num_threads.unwrap_or(1), learner };
-        let batch = Batch::new(&*r.game, opts, space).map_err(py_err)?;
+        let owned = OwnedBatch::try_new(r, |r| {
+            let batch = Batch::new(&*r.game, opts, space)?;
+            Ok::<_, BatchError>(Inner { batch, ids: Vec::with_capacity(num_envs), started: false, closed: false })
+        })
+        .map_err(py_err)?;
+        let sizes = owned.with_dependent(|_, i| {
+            let b = &i.batch;
+            (b.num_envs(), b.players(), b.threads(), b.action_count(), b.observation_len())
+        });
+        let (num_envs, players, threads, action_count, observation_len) = sizes;
         let actions = (0..num_envs).map(|_| AtomicI64::new(0)).collect();
-        Ok(VectorEnv { batch: Mutex::new(batch), actions, ids: Mutex::new(Vec::with_capacity(num_envs)) })
+        Ok(VectorEnv { inner: Mutex::new(owned), actions, num_envs, players, threads, action_count, observation_len })
     }
 
     /// How many games are stepped together.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.lock().num_envs()
+        self.num_envs
     }
     /// The player count.
     #[getter]
     fn players(&self) -> usize {
-        self.lock().players()
+        self.players
     }
     /// The run seed: env `k`'s `j`-th game has seed `game_seed(seed, k + j·num_envs)`.
     #[getter]
-    fn seed(&self) -> u64 {
-        self.lock().seed()
+    fn seed(&self, py: Python<'_>) -> PyResult<u64> {
+        self.with(py, |i| Ok(i.batch.seed()))
     }
     /// How many threads a step uses.
     #[getter]
     fn num_threads(&self) -> usize {
-        self.lock().threads()
+        self.threads
     }
     /// How many action ids there are (the mask's width).
     #[getter]
     fn action_count(&self) -> usize {
-        self.lock().action_count()
+        self.action_count
     }
     /// How many numbers an observation has.
     #[getter]
     fn observation_len(&self) -> usize {
-        self.lock().observation_len()
+        self.observation_len
     }
 
     /// The buffers as numpy views them: `obs`, `mask`, `to_move`, `reward`, `terminated`,
     /// `final_obs` (read-only: each reset and step overwrites them; little-endian float32,
     /// uint8, int64, float32, uint8 (0 or 1), float32) and `actions` (int64, written by the
     /// caller before each `step`). Their addresses hold as long as this object lives.
-    fn views(&self) -> Vec<View> {
-        let batch = self.lock();
-        let (n, b) = (batch.num_envs(), batch.buffers());
-        let (obs, players) = (batch.observation_len(), batch.players());
-        vec![
-            ("obs", b.obs.as_ptr() as usize, vec![n, obs], "<f4", true),
-            ("mask", b.mask.as_ptr() as usize, vec![n, batch.action_count()], "|u1", true),
-            ("to_move", b.to_move.as_ptr() as usize, vec![n], "<i8", true),
-            ("reward", b.reward.as_ptr() as usize, vec![n, players], "<f4", true),
-            ("terminated", b.terminated.as_ptr() as usize, vec![n], "|b1", true),
-            ("final_obs", b.final_obs.as_ptr() as usize, vec![n, obs], "<f4", true),
-            ("actions", self.actions.as_ptr() as usize, vec![n], "<i8", false),
-        ]
+    fn views(&self, py: Python<'_>) -> PyResult<Vec<View>> {
+        let actions = self.actions.as_ptr() as usize;
+        self.with(py, |i| Ok(Self::buffers(&i.batch, actions)))
     }
 
     /// `seed` given: restarts every env at its first game of the run seeded `seed`; none:
@@ -181,56 +251,74 @@ impl VectorEnv {
     /// Writes the buffers (see `views`).
     #[pyo3(signature = (seed=None))]
     fn reset(&self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
-        let mut batch = self.lock();
-        let b = &mut *batch;
-        py.detach(|| b.reset(seed)).map_err(py_err)
+        self.with(py, |i| {
+            i.open("reset()")?;
+            i.batch.reset(seed).map_err(py_err)?;
+            i.started = true;
+            Ok(())
+        })
     }
 
     /// Plays the action ids in the `actions` buffer, one per env: each must be set in that
     /// env's mask, else `ValueError` naming the env and the id (and nothing is played).
     /// Writes the buffers (see `views`).
     fn step(&self, py: Python<'_>) -> PyResult<()> {
-        let mut batch = self.lock();
-        let mut ids = self.ids.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        ids.clear();
-        let count = batch.action_count();
-        for (k, a) in self.actions.iter().enumerate() {
-            let id = a.load(Ordering::Relaxed);
-            match u32::try_from(id) {
-                Ok(id) if (id as usize) < count => ids.push(id),
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "env {k}: action id {id} is not an action id (0 to {})",
-                        count.saturating_sub(1)
-                    )));
+        let actions = &self.actions;
+        self.with(py, |i| {
+            i.started("step()")?;
+            let count = i.batch.action_count();
+            i.ids.clear();
+            for (k, a) in actions.iter().enumerate() {
+                let id = a.load(Ordering::Relaxed);
+                match u32::try_from(id) {
+                    Ok(id) if (id as usize) < count => i.ids.push(id),
+                    _ => {
+                        return Err(PyValueError::new_err(format!(
+                            "env {k}: action id {id} is not an action id (0 to {})",
+                            count.saturating_sub(1)
+                        )));
+                    }
                 }
             }
-        }
-        let b = &mut *batch;
-        py.detach(|| b.step(&ids)).map_err(py_err)
+            i.batch.step(&i.ids).map_err(py_err)
+        })
     }
 
     /// Draws one uniformly random legal id per env (one of the ids set in its mask row) from
     /// `rng` into the `actions` buffer: a random policy without a numpy call (it reads the
     /// rows' legal ids, what the masks show, and nothing else of the games).
-    fn sample_actions(&self, mut rng: PyRefMut<'_, PolicyRng>) -> PyResult<()> {
-        let batch = self.lock();
-        let rng = &mut rng.rng;
-        for (k, a) in self.actions.iter().enumerate() {
-            let ids = batch.legal_ids(k).unwrap_or(&[]);
-            let Some(&id) = ids.get(rng.index(ids.len())) else {
-                return Err(PyValueError::new_err(format!("env {k}: no decision to sample (call reset first)")));
-            };
-            a.store(i64::from(id), Ordering::Relaxed);
-        }
-        Ok(())
+    fn sample_actions(&self, py: Python<'_>, mut rng: PyRefMut<'_, PolicyRng>) -> PyResult<()> {
+        let (actions, rng) = (&self.actions, &mut rng.rng);
+        self.with(py, |i| {
+            i.started("sample_actions()")?;
+            for (k, a) in actions.iter().enumerate() {
+                let ids = i.batch.legal_ids(k).unwrap_or(&[]);
+                let Some(&id) = ids.get(rng.index(ids.len())) else {
+                    return Err(PyValueError::new_err(format!("env {k}: no decision to sample")));
+                };
+                a.store(i64::from(id), Ordering::Relaxed);
+            }
+            Ok(())
+        })
     }
 
     /// The seed of the game env `k` plays now.
-    fn game_seed(&self, k: u64) -> PyResult<u64> {
-        let batch = self.lock();
-        batch
-            .game_seed(k as usize)
-            .ok_or_else(|| PyValueError::new_err(format!("env {k}: there are {} envs", batch.num_envs())))
+    fn game_seed(&self, py: Python<'_>, k: u64) -> PyResult<u64> {
+        self.with(py, |i| {
+            i.open("game_seed()")?;
+            let n = i.batch.num_envs();
+            usize::try_from(k).ok().and_then(|k| i.batch.game_seed(k)).ok_or_else(|| {
+                PyValueError::new_err(format!("game_seed: env {k} is not an env of this batch (envs 0 to {})", n - 1))
+            })
+        })
+    }
+
+    /// Ends the env: every later `reset`, `step`, `sample_actions` or `game_seed` raises
+    /// `RuntimeError`. Its memory is freed with the object (numpy's arrays may still view it).
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.with(py, |i| {
+            i.closed = true;
+            Ok(())
+        })
     }
 }

@@ -308,7 +308,7 @@ def test_gymnasium_wrapper_plays_one_seat_against_bots():
     for a in mine:
         env.step(a)
     assert env.game.history() == first
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"opponents: seat 1: unknown bot `nobody`: expected `random`"):
         RulesmithGymEnv("puerto-rico", players=3, opponents="nobody")
     assert isinstance(env, gym.Env)
 
@@ -420,6 +420,74 @@ def test_environments_refuse_nonsense_in_plain_words():
         aec.step(1.5)
 
 
+def test_bad_arguments_name_what_where_and_what_is_accepted():
+    from rulesmith.env import env as make_env
+    from rulesmith.gym import RulesmithGymEnv
+
+    with pytest.raises(RulesetError, match=r"^unknown ruleset `puerto_rico`: expected a bundled ruleset \(puerto-rico, "):
+        Ruleset("puerto_rico")
+    r = Ruleset("puerto-rico")
+    for players in (9, 1, -1):
+        with pytest.raises(ValueError, match=rf"new_game: players={players} is not supported by `puerto-rico` \(it seats 2 to 5 players\)"):
+            r.new_game(players)
+    with pytest.raises(ValueError, match=r"simulate: players=7 is not supported by `puerto-rico` \(it seats 2 to 5"):
+        rulesmith.simulate("puerto-rico", players=7, games=1)
+    with pytest.raises(ValueError, match=r"players=9 is not supported by `puerto-rico` \(it seats 2 to 5 players\)"):
+        make_env("puerto-rico", players=9)
+    with pytest.raises(ValueError, match=r"compare: players=5 is not supported by every one of these rulesets \(together they seat 2 to 4"):
+        rulesmith.compare(["puerto-rico", "santiago-de-cuba"], players=5, games=1)
+    game = r.new_game(3)
+    for seat in (3, -1):
+        for call in (game.observation, game.observe, game.view):
+            with pytest.raises(ValueError, match=rf"seat={seat}: not a seat at this 3-player table \(seats 0 to 2\)"):
+                call(seat)
+    with pytest.raises(ValueError, match=r"bot_action: unknown bot `grédy`: expected `random`, `greedy`, `mcts:N`"):
+        game.bot_action("grédy")
+    with pytest.raises(ValueError, match=r'bots="greedy,foo,random": seat 1: unknown bot `foo`: expected `random`'):
+        rulesmith.simulate("puerto-rico", players=3, games=1, bots="greedy,foo,random")
+    with pytest.raises(ValueError, match=r'bots="foo": unknown bot `foo`'):
+        rulesmith.simulate("puerto-rico", players=3, games=1, bots="foo")
+    with pytest.raises(ValueError, match=r'bots="greedy,random": 2 bots for 4 players: give one bot for every seat, or one per seat'):
+        rulesmith.simulate("puerto-rico", players=4, games=1, bots="greedy,random")
+    with pytest.raises(ValueError, match=r"record: bots has 1 names for 3 seats: give one name per seat"):
+        game.record(["me"])
+    with pytest.raises(ValueError, match=r"seat=3: not a seat at a 3-player table \(seats 0 to 2\)"):
+        RulesmithGymEnv("puerto-rico", players=3, seat=3)
+    with pytest.raises(ValueError, match=r"opponents: 4 bots for 2 other seats: give one name for all of them, or a list of one per other seat \(2\) or one per seat \(3\)"):
+        RulesmithGymEnv("puerto-rico", players=3, opponents=["random"] * 4)
+
+
+def test_a_ruleset_file_edited_200_times_in_one_process_loads_every_time(tmp_path):
+    """Each edit is a new version; the versions nobody uses any more are freed, so the
+    bound (64 in use at once) is never reached by a loop that lets go of the old ones."""
+    path = tmp_path / "house.toml"
+    base = HOUSE.read_text()
+
+    def edit(i):
+        text = re.sub(r'^name = "[^"]*"', f'name = "house-{i}"', base, count=1, flags=re.M)
+        path.write_text(text)
+        return str(path)
+
+    kept = Ruleset(edit(-1)).new_game(3, seed=1)  # a game keeps its version alive
+    digests = set()
+    for i in range(200):
+        r = Ruleset(edit(i))
+        assert r.name == f"house-{i}"
+        digests.add(r.digest)
+        game = r.new_game(3, seed=i)
+        game.play_index(0)
+    assert len(digests) == 200
+    del r, game
+    kept.play_index(0)
+    assert len(kept.history()) == 1
+    # Versions still in use stay bounded, with a message that says so and what to do.
+    held = [Ruleset(edit(1000 + i)) for i in range(63)]
+    with pytest.raises(RulesetError, match=r"64 versions of this ruleset are in use in this process.*`del` them"):
+        Ruleset(edit(2000))
+    del held[0]
+    assert Ruleset(edit(2000)).name == "house-2000"
+
+
 def test_random_calls_raise_python_errors_only():
     """A bounded random loop over the API with arguments good and bad: every failure is
     an ordinary Python exception (ValueError, TypeError, RuntimeError), never a panic."""
@@ -503,7 +571,7 @@ def test_version_typing_and_stubs_are_installed():
     assert (package / "py.typed").is_file()
     stubs = ast.parse((package / "_rulesmith.pyi").read_text())
     stubbed = {n.name for n in stubs.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-    stubbed |= {n.target.id for n in stubs.body if isinstance(n, ast.AnnAssign)}
+    stubbed |= {n.target.id for n in stubs.body if isinstance(n, ast.AnnAssign) and n.target.id != "__all__"}
     native = {n for n in dir(_rulesmith) if not n.startswith("_") or n == "__version__"}
     assert stubbed == native, f"stubs only: {stubbed - native}; native only: {native - stubbed}"
     # Every public function and method has a docstring.

@@ -159,7 +159,7 @@ def test_an_illegal_id_raises_naming_the_env_and_plays_nothing():
         VectorEnv("puerto-rico", players=4, num_envs=2, num_threads=0)
     with pytest.raises(ValueError, match="num_envs=65536: its batches would take"):
         VectorEnv("puerto-rico-expansion", players=4, num_envs=65536)
-    with pytest.raises(ValueError, match="7 players"):
+    with pytest.raises(ValueError, match=r"players=7 is not supported by `puerto-rico`"):
         VectorEnv("puerto-rico", players=7, num_envs=2)
 
 
@@ -192,15 +192,21 @@ def test_gymnasium_vector_wrapper_plays_the_single_env_games():
             break
     else:
         pytest.fail("the game did not end")
-    with pytest.raises(ValueError, match="seat 3"):
+    with pytest.raises(ValueError, match=r"seat=3: not a seat at a 3-player table \(seats 0 to 2\)"):
         RulesmithVectorEnv("puerto-rico", players=3, seat=3)
-    with pytest.raises(ValueError, match="nobody"):
-        RulesmithVectorEnv("puerto-rico", players=3, opponents="nobody")
+    with pytest.raises(ValueError, match=r"opponents: seat 0: unknown bot `nobody`: expected `random`, `greedy`"):
+        RulesmithVectorEnv("puerto-rico", players=3, seat=1, opponents="nobody")
+    with pytest.raises(ValueError, match=r"opponents: 1 bots for 2 other seats: give one name"):
+        RulesmithVectorEnv("puerto-rico", players=3, opponents=["random"])
+    # Closed, it says so (Gymnasium's close closes the batch).
+    envs.close()
+    with pytest.raises(RuntimeError, match="this VectorEnv is closed"):
+        envs.step(actions)
 
 
 def test_sample_actions_draws_legal_ids_uniformly_from_the_policy_seed():
     env = VectorEnv("puerto-rico", players=4, num_envs=6, seed=3)
-    with pytest.raises(ValueError, match="env 0: no decision to sample"):
+    with pytest.raises(RuntimeError, match=r"sample_actions\(\): reset\(\) was not called"):
         env.sample_actions(PolicyRng(1))
     b = env.reset()
     rng = PolicyRng(9)
@@ -259,3 +265,150 @@ def test_the_package_exports_the_vector_module():
     import rulesmith.vector
 
     assert rulesmith.vector.VectorEnv is VectorEnv
+
+
+# A script run in its own process: a deadlock hangs it (and every thread, the main one
+# included, since the stuck thread holds the GIL), so only a timeout from outside ends it.
+_TWO_THREADS = """
+import threading
+from rulesmith.vector import PolicyRng, VectorEnv
+
+env = VectorEnv("puerto-rico", players=4, num_envs=8, seed=1, num_threads=2)
+env.reset()
+done = []
+
+
+def work(seed):
+    rng = PolicyRng(seed)
+    steps = 0
+    for _ in range(400):
+        try:
+            env.step(env.sample_actions(rng))
+            steps += 1
+        except ValueError as e:
+            # The other thread stepped between this one's draw and its step.
+            assert "is not legal now" in str(e), e
+        assert env.num_envs == 8 and env.seed == 1 and env.game_seed(0) > 0
+        env._native.views()
+    done.append(steps)
+
+
+threads = [threading.Thread(target=work, args=(s,)) for s in (1, 2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(len(done), sum(done))
+"""
+
+
+def test_two_threads_stepping_one_env_finish():
+    """Each call takes the env's lock with the GIL released: a thread waiting for the lock
+    while holding the GIL would deadlock with a step waiting to take the GIL back."""
+    import subprocess
+    import sys
+
+    try:
+        run = subprocess.run([sys.executable, "-c", _TWO_THREADS], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("two threads stepping one VectorEnv did not finish in 120 s (deadlock)")
+    assert run.returncode == 0, run.stderr
+    threads, steps = map(int, run.stdout.split())
+    assert threads == 2 and steps > 0
+
+
+def test_a_closed_env_and_one_not_reset_say_so():
+    env = VectorEnv("puerto-rico", players=4, num_envs=3, seed=1)
+    with pytest.raises(RuntimeError, match=r"step\(\): reset\(\) was not called: call reset\(\) first"):
+        env.step([0, 0, 0])
+    b = env.reset()
+    env.step([int(np.flatnonzero(row)[0]) for row in b.action_mask])
+    env.close()
+    env.close()  # closing twice is harmless
+    for call in (env.reset, lambda: env.step([0, 0, 0]), lambda: env.sample_actions(PolicyRng(1)), lambda: env.game_seed(0)):
+        with pytest.raises(RuntimeError, match=r"this VectorEnv is closed \(close\(\) was called\); make a new one"):
+            call()
+    # The arrays already returned stay readable.
+    assert b.observation.shape == (3, env.observation_len)
+
+
+def test_arguments_are_named_with_what_is_accepted():
+    env = VectorEnv("puerto-rico", players=3, num_envs=2)
+    env.reset()
+    with pytest.raises(ValueError, match=r"game_seed: env 5 is not an env of this batch \(envs 0 to 1\)"):
+        env.game_seed(5)
+    with pytest.raises(ValueError, match=r"players=7 is not supported by `puerto-rico` \(it seats 2 to 5 players\)"):
+        VectorEnv("puerto-rico", players=7)
+    native = rulesmith.vector._NativeVectorEnv
+    with pytest.raises(ValueError, match=r"VectorEnv: players=-1 is not supported by `puerto-rico`"):
+        native("puerto-rico", -1, 2, 1)
+    with pytest.raises(ValueError, match=r"seat=-1: not a seat at a 3-player table \(seats 0 to 2\)"):
+        native("puerto-rico", 3, 2, 1, None, -1)
+    with pytest.raises(ValueError, match=r"opponents: seat 1: unknown bot `foo`: expected `random`"):
+        native("puerto-rico", 3, 2, 1, None, 0, ["-", "foo", "random"])
+
+
+@pytest.mark.parametrize("version", ["0.29.1", "1.0.0", None])
+def test_the_gymnasium_vector_env_says_which_gymnasium_it_needs(tmp_path, version):
+    """On a Gymnasium older than 1.1 (here a stand-in package of that version), or none,
+    `rulesmith.vector` still gives VectorEnv, and importing RulesmithVectorEnv says why not."""
+    import subprocess
+    import sys
+
+    fake = tmp_path / "gymnasium"
+    fake.mkdir()
+    if version is None:
+        (fake / "__init__.py").write_text("raise ImportError('No module named gymnasium')\n")
+    else:
+        (fake / "__init__.py").write_text(f"__version__ = {version!r}\n")
+    script = (
+        "from rulesmith.vector import VectorEnv\n"
+        "try:\n"
+        "    from rulesmith.vector import RulesmithVectorEnv\n"
+        "except ImportError as e:\n"
+        "    print(e)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    installed = "gymnasium is not installed" if version is None else f"gymnasium {version} is installed"
+    assert run.stdout.strip() == (
+        f"rulesmith.vector.RulesmithVectorEnv needs gymnasium>=1.1 ({installed}): "
+        'pip install "gymnasium>=1.1" (or "rulesmith-games[envs]")'
+    )
+
+
+def test_the_declared_gymnasium_floor_is_the_one_the_code_needs():
+    """pyproject's extras and the README's install line say the Gymnasium that
+    rulesmith.vector checks for."""
+    from pathlib import Path
+
+    from rulesmith.vector import GYMNASIUM_FLOOR
+
+    here = Path(__file__).resolve().parents[1]
+    floor = ".".join(map(str, GYMNASIUM_FLOOR))
+    pyproject = (here / "pyproject.toml").read_text()
+    readme = (here / "README.md").read_text()
+    import re
+
+    declared = set(re.findall(r"gymnasium>=([0-9.]+)", pyproject + readme))
+    assert declared == {floor}, declared
+
+
+def test_a_gymnasium_vector_env_that_failed_to_start_is_freed_quietly():
+    """Gymnasium's VectorEnv closes itself when freed, also after its __init__ raised."""
+    import gc
+    import sys
+
+    pytest.importorskip("gymnasium")
+    from rulesmith.vector import RulesmithVectorEnv
+
+    seen = []
+    hook, sys.unraisablehook = sys.unraisablehook, seen.append
+    try:
+        with pytest.raises(ValueError, match="seat=3"):
+            RulesmithVectorEnv("puerto-rico", players=3, seat=3)
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert not seen, [u.exc_value for u in seen]

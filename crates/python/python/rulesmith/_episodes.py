@@ -41,8 +41,31 @@ def player_count(players, ruleset) -> int:
         raise TypeError(f"players={players!r}: give the number of players as a whole number, e.g. players=3")
     lo, hi = ruleset.players
     if not lo <= players <= hi:
-        raise ValueError(f"{players} players is not supported by `{ruleset.name}` (it allows {lo}–{hi})")
+        raise ValueError(f"players={players} is not supported by `{ruleset.name}` (it seats {lo} to {hi} players)")
     return players
+
+
+def seat_arg(seat, players: int) -> int:
+    """``seat=`` as given to an environment: a seat at the table."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TypeError(f"seat={seat!r}: give a seat as a whole number from 0 to {players - 1}")
+    if not 0 <= seat < players:
+        raise ValueError(f"seat={seat}: not a seat at a {players}-player table (seats 0 to {players - 1})")
+    return seat
+
+
+def opponents_arg(opponents, seat: int, players: int) -> list:
+    """``opponents=`` as given to an environment: one bot name for every other seat, or a
+    list of one per other seat or one per seat (the learner's ignored). Returns one per seat."""
+    bots = [opponents] * players if isinstance(opponents, str) else list(opponents)
+    if len(bots) == players - 1:
+        bots.insert(seat, "-")
+    if len(bots) != players:
+        raise ValueError(
+            f"opponents: {len(bots)} bots for {players - 1} other seats: give one name for all of them, "
+            f"or a list of one per other seat ({players - 1}) or one per seat ({players})"
+        )
+    return bots
 
 
 def action_id(env, action) -> int:

@@ -1,12 +1,30 @@
 """Type stubs of the native module ``rulesmith._rulesmith`` (PyO3, ``crates/python/src/lib.rs``).
 
-Keep them in step with the ``#[pyclass]``/``#[pyfunction]`` definitions there; the package
-test ``test_stubs_match_the_native_module`` checks that every name here exists natively
-and every public native name is here.
+Keep them in step with the ``#[pyclass]``/``#[pyfunction]`` definitions there: ``.ci/python``
+runs mypy's stubtest on them against the built module (every name, signature and class
+property). The classes are PyO3's: built by ``__new__`` and not subclassable (``@final``).
 """
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, final
 
+from typing_extensions import Self
+
+__all__ = [
+    "ActionError",
+    "DEFAULT_SEED",
+    "Game",
+    "PolicyRng",
+    "Ruleset",
+    "RulesetError",
+    "SimulationError",
+    "VectorEnv",
+    "__version__",
+    "bundled",
+    "compare",
+    "game_seed",
+    "merge",
+    "simulate",
+]
 __version__: str
 DEFAULT_SEED: int
 
@@ -19,10 +37,11 @@ class ActionError(ValueError):
 class SimulationError(RuntimeError):
     """A simulation that stopped (a game error)."""
 
+@final
 class Ruleset:
     """A loaded, validated ruleset: ``Ruleset("puerto-rico")`` or ``Ruleset("my-house-rules.toml")``."""
 
-    def __init__(self, source: str) -> None:
+    def __new__(cls, source: str) -> Self:
         """Loads a bundled ruleset by name or a TOML file; ``RulesetError`` lists every problem."""
     @property
     def name(self) -> str:
@@ -47,8 +66,9 @@ class Ruleset:
     def new_game(self, players: Optional[int] = None, seed: int = ...) -> Game:
         """A new game right after setup."""
 
+@final
 class Game:
-    """A game in progress. Not shared between threads."""
+    """A game in progress; usable from any thread (one call at a time)."""
 
     @property
     def players(self) -> int:
@@ -115,17 +135,20 @@ class Game:
     def record(self, bots: Optional[Sequence[str]] = None) -> dict[str, Any]:
         """The game as a record (what ``rulesmith replay`` reads)."""
 
+@final
 class PolicyRng:
     """A policy's own random generator (never a game's), seeded by the caller: what
     ``VectorEnv.sample_actions`` draws from."""
 
-    def __init__(self, seed: int) -> None: ...
+    def __new__(cls, seed: int) -> Self: ...
 
+@final
 class VectorEnv:
-    """``num_envs`` games of one ruleset stepped together in Rust (see ``rulesmith.vector``)."""
+    """``num_envs`` games of one ruleset stepped together in Rust (see ``rulesmith.vector``).
+    Usable from several threads: each call takes the batch's lock with the GIL released."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         ruleset: str,
         players: int,
         num_envs: int,
@@ -133,7 +156,7 @@ class VectorEnv:
         num_threads: Optional[int] = None,
         seat: Optional[int] = None,
         opponents: Optional[Sequence[str]] = None,
-    ) -> None:
+    ) -> Self:
         """With ``seat``, that seat learns and ``opponents`` (one bot per seat) play the others."""
     @property
     def num_envs(self) -> int:
@@ -159,11 +182,14 @@ class VectorEnv:
     def reset(self, seed: Optional[int] = None) -> None:
         """Every env at its first game of run ``seed``, or its next game; writes the buffers."""
     def step(self) -> None:
-        """Plays the ids in the ``actions`` buffer, one per env; writes the buffers."""
+        """Plays the ids in the ``actions`` buffer, one per env; writes the buffers. Before
+        the first ``reset`` it raises ``RuntimeError`` saying so."""
     def sample_actions(self, rng: PolicyRng) -> None:
         """One uniformly random legal id per env from ``rng`` into the ``actions`` buffer."""
     def game_seed(self, k: int) -> int:
         """The seed of the game env ``k`` plays now."""
+    def close(self) -> None:
+        """Ends the env: a later ``reset``, ``step``, ``sample_actions`` or ``game_seed`` raises ``RuntimeError``."""
 
 def simulate(
     ruleset: str,

@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rulesmith._episodes import action_id, next_game_seed, player_count, win_share
+from rulesmith._episodes import action_id, next_game_seed, opponents_arg, player_count, seat_arg, win_share
 from rulesmith._rulesmith import ActionError, DEFAULT_SEED, Ruleset, game_seed
 
 
@@ -40,20 +40,16 @@ class RulesmithGymEnv(gym.Env):
         self.on_illegal = on_illegal
         self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
         self.players = player_count(players, self.ruleset)
-        if not 0 <= seat < self.players:
-            raise ValueError(f"seat {seat} is not at a {self.players}-player table")
-        self.seat = seat
-        bots = [opponents] * self.players if isinstance(opponents, str) else list(opponents)
-        if len(bots) == self.players - 1:
-            bots.insert(seat, "-")
-        if len(bots) != self.players:
-            raise ValueError(f"{len(bots)} opponents for {self.players - 1} other seats")
-        self.bots = bots
+        self.seat = seat_arg(seat, self.players)
+        self.bots = bots = opponents_arg(opponents, seat, self.players)
         # Check the bot names now rather than mid-game.
         probe = self.ruleset.new_game(self.players, DEFAULT_SEED)
         for s, b in enumerate(bots):
             if s != seat:
-                probe.bot_action(b)
+                try:
+                    probe.bot_action(b)
+                except ValueError as e:
+                    raise ValueError(f"opponents: seat {s}: {str(e).removeprefix('bot_action: ')}") from None
         # The sizes come from the ruleset and the player count.
         self.action_count = probe.action_count
         self.observation_len = probe.observation_len

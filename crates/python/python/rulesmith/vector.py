@@ -40,7 +40,12 @@ id per env in Rust, from a generator the caller seeds (the policy's own, never a
 :func:`random_actions` does it in numpy from any mask. ``batch = env.step(env.sample_actions(rng))``.
 
 :class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for one learning seat,
-rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`).
+rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`); it needs
+Gymnasium 1.1 or later (importing it with an older one, or none, says so).
+
+Threads: one env may be used from several threads; each call takes the env's lock with
+the GIL released, and the calls run one at a time. ``step`` before the first ``reset``,
+and any call after ``close()``, raise ``RuntimeError`` saying so.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rulesmith._episodes import player_count
+from rulesmith._episodes import opponents_arg, player_count, seat_arg
 from rulesmith._rulesmith import DEFAULT_SEED, PolicyRng, Ruleset
 from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
 
@@ -173,7 +178,9 @@ class VectorEnv:
         return self._native.game_seed(k)
 
     def close(self):
-        """Nothing to release."""
+        """Ends the env: a later ``reset``, ``step``, ``sample_actions`` or ``game_seed``
+        raises ``RuntimeError`` saying so. Arrays already returned stay readable."""
+        self._native.close()
 
 
 @functools.lru_cache(maxsize=8)
@@ -200,12 +207,32 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ids
 
 
+# The Gymnasium vector env needs Gymnasium 1.1 (`AutoresetMode`); gymnasium is optional
+# (the `envs` extra), so without it, or with an older one, only `RulesmithVectorEnv` is
+# missing, and importing it says why (see `__getattr__` below).
+GYMNASIUM_FLOOR = (1, 1)
 try:
     import gymnasium as gym
-    from gymnasium import spaces
-    from gymnasium.vector import AutoresetMode
-except ImportError:  # gymnasium is optional (the `envs` extra)
+except ImportError:
     gym = None
+    _no_gymnasium = "gymnasium is not installed"
+else:
+    _release = tuple(int(p) if p.isdigit() else 0 for p in gym.__version__.split(".")[:2])
+    if _release < GYMNASIUM_FLOOR:
+        _no_gymnasium = f"gymnasium {gym.__version__} is installed"
+        gym = None
+    else:
+        from gymnasium import spaces
+        from gymnasium.vector import AutoresetMode
+
+
+def __getattr__(name):
+    if name == "RulesmithVectorEnv":
+        raise ImportError(
+            f"rulesmith.vector.RulesmithVectorEnv needs gymnasium>=1.1 ({_no_gymnasium}): "
+            'pip install "gymnasium>=1.1" (or "rulesmith-games[envs]")'
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if gym is not None:
@@ -232,14 +259,8 @@ if gym is not None:
         ):
             r, _ = _source(ruleset)
             n = player_count(players, r)
-            if not 0 <= seat < n:
-                raise ValueError(f"seat {seat} is not at a {n}-player table")
-            bots = [opponents] * n if isinstance(opponents, str) else list(opponents)
-            if len(bots) == n - 1:
-                bots.insert(seat, "-")
-            if len(bots) != n:
-                raise ValueError(f"{len(bots)} opponents for {n - 1} other seats")
-            self.seat = seat
+            self.seat = seat = seat_arg(seat, n)
+            bots = opponents_arg(opponents, seat, n)
             self.bots = bots
             self.env = VectorEnv(r, n, num_envs, seed, num_threads, copy=False, _seat=seat, _opponents=bots)
             self.num_envs = num_envs
@@ -281,3 +302,10 @@ if gym is not None:
             if term.any():
                 infos = {"final_obs": np.where(term[:, None], b.final_observation, 0.0).astype(np.float32), "_final_obs": term}
             return self._obs(b), reward, term, np.zeros(self.num_envs, bool), infos
+
+        def close_extras(self, **kwargs):
+            """Closes the batch: a later ``reset`` or ``step`` raises ``RuntimeError``."""
+            # Gymnasium 1.1 closes an env when it is freed, also one whose __init__ raised.
+            env = getattr(self, "env", None)
+            if env is not None:
+                env.close()
