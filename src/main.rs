@@ -428,6 +428,9 @@ mod closed_at_start {
 
 fn main() -> ExitCode {
     cli::common::install_panic_hook();
+    // Its only child processes are `exec:` bots: what they leave behind, even outside
+    // their process group, comes back to it and is ended with them.
+    rulesmith::core::bots::exec::adopt_orphans();
     #[cfg(target_os = "linux")]
     if let Some(stream) = closed_at_start::closed() {
         cli::common::error(&format!(

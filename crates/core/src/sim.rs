@@ -893,7 +893,7 @@ impl ReportMerge {
                 v(&first.version)
             ));
         }
-        if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games, r.rotate_seats)
+        if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games, r.rotate_seats, &r.overrides)
             != (
                 &first.ruleset,
                 &first.digest,
@@ -903,10 +903,11 @@ impl ReportMerge {
                 &first.bots,
                 first.run_games,
                 first.rotate_seats,
+                &first.overrides,
             )
         {
             return Err(format!(
-                "`{name}` is not a shard of the same run as `{first_name}` (ruleset, digest, game, players, seed, bots, --games and seat rotation must match)"
+                "`{name}` is not a shard of the same run as `{first_name}` (ruleset, digest, game, players, seed, bots, --games, --set and seat rotation must match)"
             ));
         }
         r.tally.check(r.players).map_err(|e| format!("`{name}`: {e}"))?;
@@ -990,7 +991,10 @@ impl ReportMerge {
             rotate_seats: first.rotate_seats,
             metrics: true,
         };
-        Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
+        let mut report = Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds);
+        // The overrides are the run's, as the unsplit run reports them.
+        report.overrides = first.overrides;
+        Ok(report)
     }
 }
 
