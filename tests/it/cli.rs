@@ -1912,3 +1912,25 @@ fn what_a_bot_starts_with_setsid_ends_with_rulesmith() {
     }
     assert!(left.is_empty(), "the bot's `setsid sleep {marker}` outlived rulesmith: {left:?}");
 }
+
+/// Bad names and counts say what was given, where, and what is accepted (#42 point 9).
+#[test]
+fn bad_names_and_counts_say_what_is_accepted() {
+    let says = |args: &[&str], parts: &[&str]| {
+        let o = expect(args, 2);
+        for p in parts {
+            assert!(o.stderr.contains(p), "{args:?}: expected `{p}` in {}", o.stderr);
+        }
+        assert!(!o.stderr.contains("invalid state") && !o.stderr.contains("Err("), "{}", o.stderr);
+    };
+    let bundled: Vec<&str> = rulesmith::BUNDLED.iter().map(|b| b.name).collect();
+    says(&["simulate", "no-such-ruleset"], &["unknown ruleset `no-such-ruleset`", &bundled.join(", ")]);
+    says(&["simulate", TOY, "--bots", "smart"], &["--bots", "unknown bot `smart`", "`random`, `greedy`, `mcts:N`"]);
+    says(&["simulate", TOY, "--bots", "mcts:0"], &["--bots", "`mcts:0`", "from 1 to 1000000"]);
+    let o = expect(&["simulate", TOY, "--bots", "mcts:0"], 2);
+    assert!(!o.stderr.contains("unknown bot"), "mcts is a known bot: {}", o.stderr);
+    says(&["simulate", TOY, "--players", "9"], &["--players 9", TOY, "2 to 4"]);
+    says(&["simulate", TOY, "--bots", "random,random,random", "--players", "2"], &["3 bots for 2 players"]);
+    says(&["state", TOY, "--seat", "7"], &["--seat 7", "seats 0 to 3"]);
+    says(&["play", TOY, "--human", "5"], &["--human 5", "seats 0 to 3"]);
+}
