@@ -1749,6 +1749,48 @@ mod merged_sweeps {
             let merged_text = expect(&[&["merge"][..], &merge[3..]].concat(), 0).stdout;
             prop_assert_eq!(merged_text, whole_text);
         }
+
+        /// The same for `simulate` (its `--set` overrides included) and `tournament`.
+        #[test]
+        fn merged_shards_are_the_unsplit_simulation_and_tournament(
+            games in 1u64..9,
+            n in 1u64..5,
+            seed in 0u64..1000,
+            rotate in any::<bool>(),
+        ) {
+            let dir = scratch(&format!("run-merge-{seed}-{games}-{n}"));
+            let (games, seed) = (games.to_string(), seed.to_string());
+            let mut sim = vec![
+                "simulate", TOY, "--games", &games, "--seed", &seed, "--players", "3",
+                "--bots", "greedy,random,random", "--set", "rules.stones=15", "--format", "json",
+            ];
+            if rotate {
+                sim.push("--rotate-seats");
+            }
+            let tour = [
+                "tournament", TOY, "--bots", "greedy,random,mcts:4", "--games", &games, "--seed", &seed,
+                "--set", "rules.stones=15", "--format", "json",
+            ];
+            for (what, args) in [("simulate", &sim[..]), ("tournament", &tour[..])] {
+                let timeless = |text: &str| {
+                    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+                    if let Some(m) = v.as_object_mut() {
+                        m.remove("seconds");
+                        m.remove("games_per_second");
+                    }
+                    v
+                };
+                let whole = timeless(&expect(args, 0).stdout);
+                let mut merge = vec!["merge".to_string(), "--format".into(), "json".into()];
+                for k in (1..=n).rev() {
+                    let f = dir.join(format!("{what}-{k}.json"));
+                    std::fs::write(&f, expect(&[args, &["--shard", &format!("{k}/{n}")]].concat(), 0).stdout).unwrap();
+                    merge.push(f.display().to_string());
+                }
+                let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
+                prop_assert_eq!(timeless(&expect(&merge, 0).stdout), whole, "{}", what);
+            }
+        }
     }
 }
 
