@@ -1976,3 +1976,25 @@ fn bad_names_and_counts_say_what_is_accepted() {
     says(&["state", TOY, "--seat", "7"], &["--seat 7", "seats 0 to 3"]);
     says(&["play", TOY, "--human", "5"], &["--human 5", "seats 0 to 3"]);
 }
+
+/// A shard of another run is refused naming the field that differs.
+#[test]
+fn merge_names_the_field_of_another_run() {
+    let dir = scratch("other-run");
+    let write = |name: &str, extra: &[&str]| {
+        let args = [&["simulate", TOY, "--games", "4", "--players", "2", "--format", "json"][..], extra].concat();
+        let f = dir.join(name);
+        std::fs::write(&f, expect(&args, 0).stdout).unwrap();
+        f.display().to_string()
+    };
+    let a = write("a.json", &["--shard", "1/2"]);
+    for (extra, field) in [
+        (&["--bots", "greedy"][..], "`bots` differs"),
+        (&["--seed", "7"], "`seed` differs"),
+        (&["--set", "rules.stones=15"], "`digest` differs"),
+    ] {
+        let b = write("b.json", &[extra, &["--shard", "2/2"]].concat());
+        let o = expect(&["merge", &a, &b], 2);
+        assert!(o.stderr.contains(field) && o.stderr.contains("b.json"), "{extra:?}: {}", o.stderr);
+    }
+}
