@@ -99,10 +99,50 @@ pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {
 /// file would be.
 pub fn load_with(arg: &str, sets: &[String]) -> Result<Ruleset, LoadFailure> {
     let loaded = ruleset::load_with(arg, BUNDLED, sets)?;
+    let d = check_meta(&loaded);
+    if !d.is_empty() {
+        return Err(LoadFailure { sources: loaded.sources, diagnostics: d });
+    }
     match decode_with(&loaded, Erase) {
         Ok(game) => Ok(Ruleset { loaded, game }),
         Err(diagnostics) => Err(LoadFailure { sources: loaded.sources, diagnostics }),
     }
+}
+
+/// What `[ruleset]` may not hold: a game changed by `--set` (every other key would be read
+/// as another game's, each a problem of its own), and control characters in the name or
+/// description, which reports, pages and terminals print back (an escape sequence in a
+/// name would drive the reader's terminal).
+fn check_meta(loaded: &Loaded) -> Diagnostics {
+    let mut d = Diagnostics::default();
+    let node = |key: &str| loaded.tree.path(&format!("ruleset.{key}"));
+    if let Some(game) = node("game") {
+        if loaded.sources.name(usize::from(game.origin.file)) == ruleset::overrides::SOURCE_NAME {
+            d.error(
+                game.origin,
+                "`ruleset.game` cannot be changed by --set: the game decides what every other key of the ruleset \
+                 means; load a ruleset of that game instead (`rulesmith rulesets` lists them)",
+            );
+        }
+    }
+    let origin = |key: &str| node(key).map(|n| n.origin);
+    if loaded.name.chars().any(char::is_control) {
+        d.error_at(
+            origin("name"),
+            format!(
+                "`[ruleset] name` {:?} holds a control character: a name is printed back by every command; use letters, digits, `-` and spaces",
+                loaded.name
+            ),
+        );
+    }
+    // A description may run over lines; nothing else that moves or drives a terminal.
+    if loaded.description.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        d.error_at(
+            origin("description"),
+            "`[ruleset] description` holds a control character other than a line break or tab (a terminal escape?)",
+        );
+    }
+    d
 }
 
 /// Decodes a loaded ruleset for its game and hands the typed game to `visit` (the way to

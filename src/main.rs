@@ -496,6 +496,9 @@ fn main() -> ExitCode {
     // `COMPLETE=SHELL rulesmith -- WORDS…`, as the script of `rulesmith completions SHELL`
     // calls it: print the completions of the last word and exit; otherwise nothing.
     clap_complete::CompleteEnv::with_factory(Cli::command).complete();
+    // Its only child processes are `exec:` bots: what they leave behind, even outside
+    // their process group, comes back to it and is ended with them.
+    rulesmith::core::bots::exec::adopt_orphans();
     #[cfg(target_os = "linux")]
     if let Some(stream) = closed_at_start::closed() {
         cli::common::error(&format!(

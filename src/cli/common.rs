@@ -31,8 +31,55 @@ pub fn failed(message: impl Into<String>) -> Failure {
     Failure { code: 1, message: message.into() }
 }
 
+/// User-given text (a name from a file or an argument) as printed back: control
+/// characters written as escapes (`\u{1b}`, `\r`, `\n`), so that no file or argument can
+/// move the cursor, clear or retitle the reader's terminal.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect(),
+    )
+}
+
+/// Output as it reaches a terminal: line breaks, tabs and the colour sequences
+/// (`ESC [ … m`) the play screens paint with are kept; every other control character is
+/// written as an escape (the safety net under [`shown`] and the checks at load).
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let safe = |c: char| !c.is_control() || c == '\n' || c == '\t';
+    if text.chars().all(safe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '\x1b' {
+            // A colour: ESC [ digits and semicolons m.
+            let body = rest[1..]
+                .strip_prefix('[')
+                .map(|b| b.find(|c: char| !(c.is_ascii_digit() || c == ';')).map_or((b, None), |at| (b, Some(at))));
+            if let Some((b, Some(at))) = body {
+                if b[at..].starts_with('m') {
+                    out.push_str(&rest[..2 + at + 1]);
+                    rest = &rest[2 + at + 1..];
+                    continue;
+                }
+            }
+        }
+        if safe(c) {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Prints to stdout; a closed pipe (`rulesmith legal … | head`) ends the program quietly.
 pub fn emit(text: &str) {
+    let text = printable(text);
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
@@ -71,6 +118,10 @@ pub fn error(message: &str) {
 /// A line on stderr. A full or closed stderr is ignored (`eprintln!` would panic): the
 /// exit code still tells what happened.
 pub fn note(line: &str) {
+    // Messages are never coloured: every control character but line breaks and tabs is
+    // escaped, colour sequences too.
+    let plain = line.replace('\x1b', "\\u{1b}");
+    let line = printable(&plain);
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 

@@ -6,7 +6,7 @@ mod menu;
 
 pub use input::{Input, Lines, colour, stdin_lines};
 
-use super::common::{Failure, bad, failed, load, players_for, say};
+use super::common::{Failure, bad, failed, load, players_for, say, shown};
 use menu::Meaning;
 use rulesmith::Ruleset;
 use rulesmith::core::bots::{BotSpec, parse_bots};
@@ -242,10 +242,30 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
     let (r, source, players, seed, seats) = match (&resumed, &a.resume) {
         (Some(rec), Some(path)) => {
             let r = ruleset_of(rec, path)?;
+            // A RULESET beside --resume must be the record's: the game continues under the
+            // rules it was dealt by, never another ruleset's.
+            if let Some(given) = a.ruleset.as_deref().filter(|g| *g != rec.source) {
+                let other = load(given, &rec.overrides)?;
+                if other.digest() != r.digest() {
+                    return Err(bad(format!(
+                        "{}: the record is a game of the ruleset `{}` (`{}`), not of `{}` (`{given}`): give no RULESET with --resume, or the record's",
+                        path.display(),
+                        shown(&rec.ruleset),
+                        shown(&rec.source),
+                        shown(other.name()),
+                    )));
+                }
+            }
             let seats = seats_of(rec, path)?;
             confirm_programs(&seats, rec.players, a.bots.as_deref(), a.trust_bots, path)?;
             if !r.game.players().contains(&rec.players) {
-                return Err(bad(format!("{}: {} players is outside the ruleset", path.display(), rec.players)));
+                return Err(bad(format!(
+                    "{}: the record has {} players, but its ruleset `{}` seats {}",
+                    path.display(),
+                    rec.players,
+                    shown(&rec.ruleset),
+                    super::common::range_text(&r.game.players())
+                )));
             }
             (r, rec.source.clone(), rec.players, rec.seed, seats)
         }

@@ -40,7 +40,8 @@ pub fn replay(path: &Path, ruleset: Option<&str>, check_bots: bool, f: Format) -
         Format::Json => emit_json(&report),
         Format::Text => {
             for m in &report.mismatches {
-                say(format!("{}:{}: {}", path.display(), m.line, m.message));
+                // The message quotes the record (its ruleset's name, its moves): never coloured.
+                say(super::common::shown(&format!("{}:{}: {}", path.display(), m.line, m.message)));
             }
             if report.mismatches.is_empty() {
                 say(format!(

@@ -33,7 +33,7 @@ pub fn run(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     let mut results = Vec::new();
     let (mut passed, mut failed, mut invalid) = (0, 0, 0);
     for file in &files {
-        let name = file.display().to_string();
+        let name = super::common::shown(&file.display().to_string()).into_owned();
         let verdict = match scenario::read(file) {
             Ok(s) => scenario::run(&s, &mut |arg: &str| games.get(arg)),
             Err(_) if is_ruleset_file(file) => Verdict::Invalid(format!(

@@ -108,6 +108,9 @@ fn run_games(
 }
 
 pub fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
+    if spec.games == 0 {
+        return Err(bad("--games 0: give at least 1 game (a report of no games has no figures)"));
+    }
     if !(spec.detect.is_finite() && spec.detect > 0.0 && spec.detect <= 100.0) {
         return Err(bad(format!("--detect {}: give percentage points, more than 0 and at most 100", spec.detect)));
     }

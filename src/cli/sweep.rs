@@ -12,6 +12,7 @@ use rulesmith::core::ruleset::overrides;
 use rulesmith::core::sim::{Report, SimOptions};
 use rulesmith::core::sweep::{self, MAX_POINTS, Named, Vary};
 use rulesmith_report_html::Distributions;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// What `sweep` (and `tune`) asked for.
@@ -71,6 +72,14 @@ pub fn plan(a: &SweepArgs, spec: &RunSpec, max_keys: usize) -> Result<Plan, Fail
         return Err(bad(format!("{} --vary: give at most {max_keys}", a.vary.len())));
     }
     let mut varies: Vec<Vary> = a.vary.iter().map(|v| sweep::parse_vary(v).map_err(bad)).collect::<Result<_, _>>()?;
+    for (k, v) in varies.iter().enumerate() {
+        if varies[..k].iter().any(|w| w.key == v.key) {
+            return Err(bad(format!(
+                "--vary {}: the key is given twice; give each key once, with all its values (`KEY=v1,v2,…`)",
+                v.key
+            )));
+        }
+    }
     if !a.base.is_empty() && a.base.len() != varies.len() {
         return Err(bad(format!(
             "{} --base for {} --vary: give one base value per --vary, in order",
@@ -142,12 +151,17 @@ pub fn sweep_options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failu
 
 /// The standard deviation of the game length, from its distribution.
 pub fn rounds_sd(d: &Distributions) -> Option<f64> {
-    let n: u64 = d.rounds.values().sum();
+    rounds_sd_of(&d.rounds)
+}
+
+/// The standard deviation of the game length, from the finished games counted by length.
+fn rounds_sd_of(rounds: &BTreeMap<i64, u64>) -> Option<f64> {
+    let n: u64 = rounds.values().sum();
     if n < 2 {
         return None;
     }
-    let mean = d.rounds.iter().map(|(&k, &c)| k as f64 * c as f64).sum::<f64>() / n as f64;
-    let ss: f64 = d.rounds.iter().map(|(&k, &c)| (k as f64 - mean).powi(2) * c as f64).sum();
+    let mean = rounds.iter().map(|(&k, &c)| k as f64 * c as f64).sum::<f64>() / n as f64;
+    let ss: f64 = rounds.iter().map(|(&k, &c)| (k as f64 - mean).powi(2) * c as f64).sum();
     Some((ss / (n - 1) as f64).sqrt())
 }
 
@@ -181,7 +195,8 @@ pub fn sweep(a: &SweepArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     for (f, s) in figures.iter_mut().zip(skill) {
         f.extend(s);
     }
-    let json = sweep_json(&plan, a, spec, &opts, &reports, &diffs, &figures);
+    let rounds: Vec<&BTreeMap<i64, u64>> = dists.iter().map(|d| &d.rounds).collect();
+    let json = sweep_json(&plan, a, spec, &opts, &reports, &diffs, &figures, &rounds);
     if let Some(out) = html {
         files.push(out.write(rulesmith_report_html::sweep_page(&json, "sweep"))?);
     }
@@ -207,6 +222,7 @@ pub fn sweep_json(
     reports: &[Report],
     diffs: &[Vec<Difference>],
     figures: &[Vec<Named>],
+    rounds: &[&BTreeMap<i64, u64>],
 ) -> serde_json::Value {
     let power = paired::power_summary(diffs);
     serde_json::json!({
@@ -235,6 +251,8 @@ pub fn sweep_json(
             "base": i == plan.base,
             "figures": figures.get(i),
             "differences": diffs.get(i),
+            // Finished games by length: what the length's interval comes from, mergeable.
+            "rounds": rounds.get(i),
             "report": r,
         })).collect::<Vec<_>>(),
     })
@@ -455,7 +473,26 @@ fn parse_target(s: &str) -> Result<(String, f64), Failure> {
     .filter(|v| v.is_finite())
     .ok_or_else(bad_target)?;
     // `-` typed for the report's `−`.
-    Ok((name.trim().replace(" - ", " − "), v))
+    let name = name.trim().replace(" - ", " − ");
+    // A share lies in 0–100%, a gap between two shares in −100–100%, a length is never
+    // negative: a target outside could never be reached.
+    let gap = name.contains(" − non-");
+    let share = !gap && (name.ends_with("share") || name.starts_with("ended by"));
+    let range = if gap {
+        Some((-1.0, 1.0, "from −100% to 100%"))
+    } else if share {
+        Some((0.0, 1.0, "from 0% to 100%"))
+    } else if name == "rounds" {
+        Some((0.0, f64::INFINITY, "0 or more"))
+    } else {
+        None
+    };
+    if let Some((lo, hi, what)) = range {
+        if !(lo..=hi).contains(&v) {
+            return Err(bad(format!("--target `{s}`: `{name}` is {what}; this target can never be reached")));
+        }
+    }
+    Ok((name, v))
 }
 
 /// `rulesmith tune`.
@@ -625,20 +662,81 @@ pub fn is_sweep(text: &str) -> bool {
 
 /// The part of a sweep's JSON that its shards must share.
 fn sweep_header(j: &serde_json::Value) -> serde_json::Value {
-    let keep =
-        ["version", "source", "overrides", "vary", "base", "players", "games", "seed", "rotate_seats", "bots", "plots"];
+    let keep = [
+        "version",
+        "source",
+        "overrides",
+        "vary",
+        "base",
+        "base_is_own",
+        "players",
+        "games",
+        "seed",
+        "rotate_seats",
+        "bots",
+        "plots",
+        "detect",
+    ];
     keep.iter().map(|k| ((*k).to_string(), j[*k].clone())).collect::<serde_json::Map<_, _>>().into()
 }
 
+/// What a value's shards add up to.
+#[derive(Default)]
+struct PointMerge {
+    reports: rulesmith::core::sim::ReportMerge,
+    sums: paired::SumsMerge,
+    rounds: BTreeMap<i64, u64>,
+    /// The `--skill` figures: every shard plays the whole skill run, so all must agree.
+    skill: Option<Vec<Named>>,
+}
+
+/// A shard's value, read: its report, paired sums, lengths and skill figures.
+struct ShardPoint {
+    report: Report,
+    sums: BTreeMap<String, paired::PairedSums>,
+    rounds: BTreeMap<i64, u64>,
+    skill: Vec<Named>,
+}
+
+fn read_point(name: &str, i: usize, point: &serde_json::Value) -> Result<ShardPoint, Failure> {
+    let at = |field: &str, e: &dyn std::fmt::Display| bad(format!("`{name}`: /points/{i}/{field}: {e}"));
+    let report: Report = serde_json::from_value(point["report"].clone()).map_err(|e| at("report", &e))?;
+    let diffs: Vec<Difference> =
+        serde_json::from_value(point["differences"].clone()).map_err(|e| at("differences", &e))?;
+    let mut sums = BTreeMap::new();
+    // The owners' − non-owners' gaps are computed from the reports, not summed.
+    for d in diffs.into_iter().filter(|d| !d.figure.contains(" − non-")) {
+        if sums.insert(d.figure.clone(), d.sums).is_some() {
+            return Err(at("differences", &format_args!("`{}` is given twice", d.figure)));
+        }
+    }
+    let rounds: BTreeMap<i64, u64> = match &point["rounds"] {
+        serde_json::Value::Null => return Err(at("rounds", &"missing (a sweep of an earlier rulesmith?)")),
+        v => serde_json::from_value(v.clone()).map_err(|e| at("rounds", &e))?,
+    };
+    let counted = rounds.values().try_fold(0u64, |a, &c| a.checked_add(c));
+    let finished = report.tally.finished();
+    if counted != Some(finished) || rounds.keys().any(|&k| k < 0) {
+        return Err(at("rounds", &format_args!("its counts do not add up to the report's {finished} finished games")));
+    }
+    let weighted = rounds.iter().try_fold(0u64, |a, (&k, &c)| a.checked_add((k as u64).checked_mul(c)?));
+    if weighted != Some(report.tally.rounds_sum) {
+        return Err(at("rounds", &"its lengths do not add up to the report's `tally.rounds_sum`"));
+    }
+    let figures: Vec<Named> = serde_json::from_value(point["figures"].clone()).map_err(|e| at("figures", &e))?;
+    let skill = figures.into_iter().filter(|f| f.figure.starts_with("skill: ")).collect();
+    Ok(ShardPoint { report, sums, rounds, skill })
+}
+
 /// `merge` of the JSON outputs of a sweep's shards (`sweep --shard K/N --format json`): the
-/// reports and the exact paired sums of every value add up to the unsplit sweep's; the
-/// figures, differences and significance are computed again from them. (The shards' game
-/// length intervals and skill figures are not kept.)
+/// reports, the exact paired sums and the game lengths of every value add up to the
+/// unsplit sweep's; its figures, differences and significance are computed again from
+/// them, so the merged sweep is the unsplit one. Sums no games can make are refused.
 pub fn merge(paths: &[std::path::PathBuf], first_text: String, f: Format) -> Result<u8, Failure> {
-    use std::collections::BTreeMap;
     let mut header: Option<serde_json::Value> = None;
-    let mut merges: Vec<rulesmith::core::sim::ReportMerge> = Vec::new();
-    let mut sums: Vec<BTreeMap<String, paired::PairedSums>> = Vec::new();
+    let mut first_name = String::new();
+    let mut merges: Vec<PointMerge> = Vec::new();
+    let mut base_at: Option<usize> = None;
     let mut text = Some(first_text);
     for p in paths {
         let name = p.display().to_string();
@@ -654,39 +752,85 @@ pub fn merge(paths: &[std::path::PathBuf], first_text: String, f: Format) -> Res
         drop(t);
         let h = sweep_header(&j);
         match &header {
-            None => header = Some(h),
-            Some(first) if *first != h => {
-                return Err(bad(format!(
-                    "merge: `{name}` is not a shard of the same sweep (values, base, players, seed, bots, --games or --set differ)"
-                )));
+            None => {
+                header = Some(h);
+                first_name.clone_from(&name);
             }
-            Some(_) => {}
+            Some(first) => {
+                if let Some((k, _)) = first.as_object().into_iter().flatten().find(|(k, v)| h[k.as_str()] != **v) {
+                    return Err(bad(format!(
+                        "merge: `{name}` is not a shard of the same sweep as `{first_name}`: its `{k}` differs"
+                    )));
+                }
+            }
         }
         let points = j["points"].as_array().cloned().unwrap_or_default();
         if merges.is_empty() {
-            merges = points.iter().map(|_| Default::default()).collect();
-            sums = vec![BTreeMap::new(); points.len()];
+            merges = points.iter().map(|_| PointMerge::default()).collect();
         }
         if points.len() != merges.len() {
-            return Err(bad(format!("merge: `{name}` has {} values, the first file {}", points.len(), merges.len())));
+            return Err(bad(format!(
+                "merge: `{name}` has {} values, `{first_name}` {}: /points differs",
+                points.len(),
+                merges.len()
+            )));
         }
-        for (i, point) in points.iter().enumerate() {
-            let r: Report = serde_json::from_value(point["report"].clone())
-                .map_err(|e| bad(format!("`{name}`: value {}: not a report: {e}", i + 1)))?;
-            merges[i].add(&name, &r).map_err(|e| bad(format!("merge: {e}")))?;
-            let diffs: Vec<Difference> = serde_json::from_value(point["differences"].clone())
-                .map_err(|e| bad(format!("`{name}`: value {}: differences: {e}", i + 1)))?;
-            for d in diffs.into_iter().filter(|d| d.sums.n > 0 || d.pairs > 0) {
-                let e = sums[i].entry(d.figure).or_default();
-                e.n = e.n.saturating_add(d.sums.n);
-                e.sum = e.sum.saturating_add(d.sums.sum);
-                e.sum_sq = e.sum_sq.saturating_add(d.sums.sum_sq);
+        let read: Vec<ShardPoint> =
+            points.iter().enumerate().map(|(i, p)| read_point(&name, i, p)).collect::<Result<_, _>>()?;
+        let base: Vec<usize> = points.iter().enumerate().filter(|(_, p)| p["base"] == true).map(|(i, _)| i).collect();
+        let &[b] = base.as_slice() else {
+            return Err(bad(format!("`{name}`: /points: {} values are marked the base; a sweep has one", base.len())));
+        };
+        if *base_at.get_or_insert(b) != b {
+            return Err(bad(format!("merge: `{name}` has another base value than `{first_name}` (/points/{b}/base)")));
+        }
+        // The reports first: the paired sums are checked against tallies known to hold.
+        for (point, m) in read.iter().zip(merges.iter_mut()) {
+            m.reports.add(&name, &point.report).map_err(|e| bad(format!("merge: {e}")))?;
+        }
+        for (i, (point, m)) in read.iter().zip(merges.iter_mut()).enumerate() {
+            let at = |e: String| bad(format!("merge: `{name}`: /points/{i}/differences: {e}"));
+            if i == b && !point.sums.is_empty() {
+                return Err(at("the base value has no differences from itself".into()));
+            }
+            if i != b {
+                let base = &read[b].report;
+                if point.report.games != base.games {
+                    return Err(bad(format!(
+                        "merge: `{name}`: /points/{i}/report/games is {}, the base value's {}: the values play the same games",
+                        point.report.games, base.games
+                    )));
+                }
+                let finished = point.report.tally.finished().min(base.tally.finished());
+                m.sums.add(point.report.games, finished, &point.sums).map_err(&at)?;
+                paired::check_against_tallies(&point.sums, &base.tally, &point.report.tally).map_err(&at)?;
+            }
+            for (&k, &c) in &point.rounds {
+                let e = m.rounds.entry(k).or_default();
+                *e = e.checked_add(c).ok_or_else(|| bad(format!("merge: `{name}`: /points/{i}/rounds overflow")))?;
+            }
+            match &m.skill {
+                None => m.skill = Some(point.skill.clone()),
+                Some(s) if *s != point.skill => {
+                    return Err(bad(format!(
+                        "merge: `{name}`: /points/{i}/figures: its skill figures differ from `{first_name}`'s"
+                    )));
+                }
+                Some(_) => {}
             }
         }
     }
     let Some(h) = header else { return Err(bad("merge: no reports given")) };
-    let reports: Vec<Report> =
-        merges.into_iter().map(|m| m.finish().map_err(|e| bad(format!("merge: {e}")))).collect::<Result<_, _>>()?;
+    let mut reports = Vec::new();
+    let mut sums = Vec::new();
+    let mut rounds = Vec::new();
+    let mut skills = Vec::new();
+    for (i, m) in merges.into_iter().enumerate() {
+        reports.push(m.reports.finish().map_err(|e| bad(format!("merge: {e}")))?);
+        sums.push(m.sums.finish().map_err(|e| bad(format!("merge: value {}: {e}", i + 1)))?);
+        rounds.push(m.rounds);
+        skills.push(m.skill.unwrap_or_default());
+    }
     // The sweep again, from its own arguments: the same values, base and players.
     let strs = |v: &serde_json::Value| -> Vec<String> {
         v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
@@ -718,14 +862,28 @@ pub fn merge(paths: &[std::path::PathBuf], first_text: String, f: Format) -> Res
         no_metrics: false,
         sets: strs(&h["overrides"]),
         skill: None,
-        detect: 2.0,
+        detect: h["detect"].as_f64().unwrap_or(2.0),
     };
-    let plan = plan(&a, &spec, 2)?;
-    if plan.points.len() != reports.len() {
-        return Err(bad("merge: the sweep's values no longer load as they did (a changed ruleset?)"));
+    let mut plan = plan(&a, &spec, 2)?;
+    // The base was the ruleset's own or `--base`: reported as the unsplit sweep reports it.
+    plan.own_base = h["base_is_own"] == true;
+    let same = plan.points.len() == reports.len()
+        && plan.rulesets.iter().zip(&reports).all(|(r, rep)| r.digest() == rep.digest)
+        && base_at == Some(plan.base);
+    if !same {
+        return Err(bad(format!(
+            "merge: the sweep's values no longer load as they did: `{}` (or a file it extends) changed since the shards ran",
+            a.ruleset
+        )));
     }
     let opts = sweep_options(&spec, plan.players)?;
-    let figures: Vec<Vec<Named>> = reports.iter().map(|r| sweep::named_figures(r, None)).collect();
+    let mut figures: Vec<Vec<Named>> =
+        reports.iter().zip(&rounds).map(|(r, c)| sweep::named_figures(r, rounds_sd_of(c))).collect();
+    for (f, s) in figures.iter_mut().zip(skills) {
+        f.extend(s);
+    }
+    // Differences from the figures without the skill ones, as the unsplit sweep takes them.
+    let plain: Vec<Vec<Named>> = reports.iter().map(|r| sweep::named_figures(r, None)).collect();
     let mut diffs: Vec<Vec<Difference>> = sums
         .iter()
         .enumerate()
@@ -733,18 +891,15 @@ pub fn merge(paths: &[std::path::PathBuf], first_text: String, f: Format) -> Res
             if i == plan.base {
                 return Vec::new();
             }
-            let mut s = s.clone();
-            if s.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
-                s.remove("unfinished");
-            }
-            let mut d = paired::differences(&s);
-            d.extend(sweep::gap_differences(&figures[plan.base], &figures[i]));
+            let mut d = paired::differences(s);
+            d.extend(sweep::gap_differences(&plain[plan.base], &plain[i]));
             paired::rejudge(&mut d);
             d
         })
         .collect();
     paired::holm_across(&mut diffs);
-    let json = sweep_json(&plan, &a, &spec, &opts, &reports, &diffs, &figures);
+    let rounds: Vec<&BTreeMap<i64, u64>> = rounds.iter().collect();
+    let json = sweep_json(&plan, &a, &spec, &opts, &reports, &diffs, &figures, &rounds);
     match f {
         Format::Json => emit_json(&json),
         Format::Text => emit(&sweep_text(&plan, &json, &reports, &diffs, &figures, &a.figures)),

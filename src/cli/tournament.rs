@@ -34,6 +34,9 @@ pub fn tournament(a: &TournamentArgs, f: Format) -> Result<u8, Failure> {
     if bots.len() < 2 {
         return Err(bad("--bots: a tournament needs at least two bots, comma-separated"));
     }
+    if a.games == 0 {
+        return Err(bad("--games 0: give at least 1 seed per seating (a tournament of no games rates nobody)"));
+    }
     let tables = seatings(bots.len(), players).map_err(|e| bad(format!("--bots: {e}")))?.len();
     let opts = TournamentOptions {
         players,

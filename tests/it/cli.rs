@@ -1708,3 +1708,312 @@ fn reports_and_records_stay_the_same() {
         assert_eq!(hash(&std::fs::read(&rec).unwrap()), record, "{game} {bots}: the record changed");
     }
 }
+
+// --- issue 42: merged sweeps, nonsense refused, bots' leftovers, clear messages ---
+
+/// A sweep's JSON without what timing changes from run to run.
+fn untimed(mut v: serde_json::Value) -> serde_json::Value {
+    for p in v["points"].as_array_mut().unwrap() {
+        let r = p["report"].as_object_mut().unwrap();
+        r.remove("seconds");
+        r.remove("games_per_second");
+    }
+    v
+}
+
+mod merged_sweeps {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(6))]
+        /// Shards of a sweep, split any way and merged in any order, are the unsplit sweep:
+        /// the whole JSON (reports, figures with the length's interval, paired differences,
+        /// significance, power, base), timing aside. End reasons seen in one shard only
+        /// count every shard's pairs.
+        #[test]
+        fn merged_shards_are_the_unsplit_sweep(
+            games in 2u64..9,
+            n in 1u64..5,
+            seed in 0u64..1000,
+            rotate in any::<bool>(),
+            order in Just(()).prop_perturb(|_, mut rng| rng.next_u64()),
+        ) {
+            let dir = scratch(&format!("sweep-merge-{seed}-{games}-{n}"));
+            let (games, seed) = (games.to_string(), seed.to_string());
+            let mut args = vec![
+                "sweep", TOY, "--vary", "rules.stones=8..12:2", "--games", &games, "--seed", &seed,
+                "--players", "2", "--bots", "greedy,random", "--format", "json",
+            ];
+            if !rotate {
+                args.push("--no-rotate-seats");
+            }
+            let whole: serde_json::Value = serde_json::from_str(&expect(&args, 0).stdout).unwrap();
+            let mut files: Vec<String> = (1..=n)
+                .map(|k| {
+                    let f = dir.join(format!("shard-{k}.json"));
+                    let o = expect(&[&args[..], &["--shard", &format!("{k}/{n}")]].concat(), 0);
+                    std::fs::write(&f, o.stdout).unwrap();
+                    f.display().to_string()
+                })
+                .collect();
+            files.rotate_left((order % n) as usize);
+            let mut merge = vec!["merge", "--format", "json"];
+            merge.extend(files.iter().map(String::as_str));
+            let merged: serde_json::Value = serde_json::from_str(&expect(&merge, 0).stdout).unwrap();
+            prop_assert_eq!(untimed(merged), untimed(whole.clone()));
+            // And as text: the same tables, the same base line.
+            let text_args: Vec<&str> = args.iter().copied().filter(|a| *a != "--format" && *a != "json").collect();
+            let whole_text = expect(&text_args, 0).stdout;
+            let merged_text = expect(&[&["merge"][..], &merge[3..]].concat(), 0).stdout;
+            prop_assert_eq!(merged_text, whole_text);
+        }
+
+        /// The same for `simulate` (its `--set` overrides included) and `tournament`.
+        #[test]
+        fn merged_shards_are_the_unsplit_simulation_and_tournament(
+            games in 1u64..9,
+            n in 1u64..5,
+            seed in 0u64..1000,
+            rotate in any::<bool>(),
+        ) {
+            let dir = scratch(&format!("run-merge-{seed}-{games}-{n}"));
+            let (games, seed) = (games.to_string(), seed.to_string());
+            let mut sim = vec![
+                "simulate", TOY, "--games", &games, "--seed", &seed, "--players", "3",
+                "--bots", "greedy,random,random", "--set", "rules.stones=15", "--format", "json",
+            ];
+            if rotate {
+                sim.push("--rotate-seats");
+            }
+            let tour = [
+                "tournament", TOY, "--bots", "greedy,random,mcts:4", "--games", &games, "--seed", &seed,
+                "--set", "rules.stones=15", "--format", "json",
+            ];
+            for (what, args) in [("simulate", &sim[..]), ("tournament", &tour[..])] {
+                let timeless = |text: &str| {
+                    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+                    if let Some(m) = v.as_object_mut() {
+                        m.remove("seconds");
+                        m.remove("games_per_second");
+                    }
+                    v
+                };
+                let whole = timeless(&expect(args, 0).stdout);
+                let mut merge = vec!["merge".to_string(), "--format".into(), "json".into()];
+                for k in (1..=n).rev() {
+                    let f = dir.join(format!("{what}-{k}.json"));
+                    std::fs::write(&f, expect(&[args, &["--shard", &format!("{k}/{n}")]].concat(), 0).stdout).unwrap();
+                    merge.push(f.display().to_string());
+                }
+                let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
+                prop_assert_eq!(timeless(&expect(&merge, 0).stdout), whole, "{}", what);
+            }
+        }
+    }
+}
+
+/// Shard files whose sums no games can make are refused, naming the file and the field:
+/// paired sums far from the tallies (#42: "seat 0 win −83318.3 pp"), negative counts, sums
+/// and counts that cannot hold together, shards of other values, bots or rulesets.
+#[test]
+fn merge_refuses_impossible_sweep_shards() {
+    let dir = scratch("sweep-tampered");
+    let args = ["sweep", TOY, "--vary", "rules.stones=8,10", "--games", "6", "--players", "2", "--format", "json"];
+    let shard = |k: u32| -> serde_json::Value {
+        serde_json::from_str(&expect(&[&args[..], &["--shard", &format!("{k}/2")]].concat(), 0).stdout).unwrap()
+    };
+    let good = dir.join("good.json");
+    std::fs::write(&good, shard(2).to_string()).unwrap();
+    let first = shard(1);
+    let compared = first["points"].as_array().unwrap().iter().position(|p| p["base"] == false).unwrap();
+    let diffs = first["points"][compared]["differences"].as_array().unwrap();
+    let at = |figure: &str| {
+        let i = diffs.iter().position(|d| d["figure"] == figure).unwrap();
+        format!("/points/{compared}/differences/{i}/sums")
+    };
+    let win = at("seat 0 win share");
+    let rounds = at("rounds");
+    let cases: Vec<(String, serde_json::Value, &str)> = vec![
+        (format!("{win}/sum"), serde_json::json!(-4_999_099), "/differences"),
+        (format!("{win}/sum"), serde_json::json!(60), "tallies differ"),
+        (format!("{win}/n"), serde_json::json!(-1), "/differences"),
+        (format!("{rounds}/sum_sq"), serde_json::json!(0), "cannot both hold"),
+        (format!("{rounds}/n"), serde_json::json!(1000), "counts"),
+        ("/points/0/report/tally/wins/0/0".into(), serde_json::json!(1000), "more won games"),
+        ("/points/0/rounds".into(), serde_json::json!({"3": 1}), "/points/0/rounds"),
+        ("/vary/0/values/0".into(), serde_json::json!("9"), "`vary` differs"),
+        ("/bots/0".into(), serde_json::json!("random"), "`bots` differs"),
+        ("/source".into(), serde_json::json!("tests/fixtures/house/short-game.toml"), "`source` differs"),
+    ];
+    for (pointer, value, says) in cases {
+        let mut v = first.clone();
+        *v.pointer_mut(&pointer).unwrap_or_else(|| panic!("{pointer}")) = value;
+        let f = dir.join("tampered.json");
+        std::fs::write(&f, v.to_string()).unwrap();
+        let o = expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 2);
+        assert!(o.stderr.contains(says) && o.stderr.contains("tampered.json"), "{pointer}: {}", o.stderr);
+        assert!(o.stdout.is_empty());
+    }
+    // Untouched, they merge.
+    let f = dir.join("first.json");
+    std::fs::write(&f, first.to_string()).unwrap();
+    expect(&["merge", f.to_str().unwrap(), good.to_str().unwrap()], 0);
+}
+
+/// A ruleset, a `--set` or a bot command whose text holds a control character is refused
+/// at load; whatever user text is printed back has its control characters escaped:
+/// nothing a file or argument holds can drive the reader's terminal.
+#[test]
+fn control_characters_never_reach_the_terminal() {
+    let dir = scratch("escapes");
+    let toy = std::fs::read_to_string(root().join(TOY)).unwrap();
+    let evil = dir.join("evil.toml");
+    std::fs::write(&evil, toy.replace("name = \"take-away\"", "name = \"take\\u001b[2J\\raway\"")).unwrap();
+    for cmd in ["simulate", "validate", "show", "serve"] {
+        let o = expect(&[cmd, evil.to_str().unwrap(), "--port", "0"][..if cmd == "serve" { 4 } else { 2 }], 2);
+        assert!(o.stderr.contains("control character"), "{cmd}: {}", o.stderr);
+        assert!(!o.stderr.contains('\u{1b}') && !o.stderr.contains('\r'), "{cmd}: {:?}", o.stderr);
+        assert!(!o.stdout.contains('\u{1b}'), "{cmd}: {:?}", o.stdout);
+    }
+    let o = expect(&["simulate", TOY, "--games", "2", "--set", "ruleset.name=\"a\\u001b]0;pwned\\u0007\""], 2);
+    assert!(o.stderr.contains("control character") && !o.stderr.contains('\u{1b}'), "{:?}", o.stderr);
+    let o = expect(&["simulate", TOY, "--games", "2", "--bots", "exec:echo \u{1b}[2J"], 2);
+    assert!(o.stderr.contains("control character") && !o.stderr.contains('\u{1b}'), "{:?}", o.stderr);
+    // Echoed arguments (an unknown ruleset's name) are escaped.
+    let o = expect(&["simulate", "no\u{1b}[31mpe"], 2);
+    assert!(!o.stderr.contains('\u{1b}') && o.stderr.contains("\\u{1b}"), "{:?}", o.stderr);
+}
+
+/// Arguments that cannot mean anything are refused with exit 2 and a message saying why.
+#[test]
+fn nonsense_arguments_are_refused() {
+    let refused = |args: &[&str], says: &str| {
+        let o = expect(args, 2);
+        assert!(o.stderr.contains(says), "{args:?}: expected `{says}` in {}", o.stderr);
+    };
+    refused(&["sweep", TOY, "--vary", "rules.stones=8,9", "--vary", "rules.stones=10,11"], "given twice");
+    refused(&["tune", TOY, "--vary", "rules.stones=8..30", "--target", "seat 0 win share=250%"], "0% to 100%");
+    refused(&["tune", TOY, "--vary", "rules.stones=8..30", "--target", "seat 0 win share=-0.1"], "0% to 100%");
+    refused(&["tune", TOY, "--vary", "rules.stones=8..30", "--target", "rounds=-3"], "0 or more");
+    refused(&["tune", TOY, "--vary", "rules.stones=8..30", "--target", "rounds=3", "--games", "0"], "--games 0");
+    for cmd in ["simulate", "sweep", "compare"] {
+        let mut args = vec![cmd, TOY, "--games", "0"];
+        match cmd {
+            "sweep" => args.extend(["--vary", "rules.stones=8,9"]),
+            "compare" => args.insert(2, HOUSE),
+            _ => {}
+        }
+        refused(&args, "--games 0");
+    }
+    refused(&["tournament", TOY, "--bots", "greedy,random", "--games", "0"], "--games 0");
+    // A game recorded under one ruleset does not continue under another.
+    let dir = scratch("resume-other");
+    let rec = dir.join("game.jsonl");
+    let o = run_with(&["play", TOY, "--players", "2", "--record", rec.to_str().unwrap()], "quit\n");
+    assert!(rec.exists(), "{}", o.stderr);
+    let o = expect(&["play", HOUSE, "--resume", rec.to_str().unwrap()], 2);
+    assert!(o.stderr.contains("take-away") && o.stderr.contains("short-game"), "{}", o.stderr);
+    // The record's own ruleset, named, is fine: the game goes on.
+    let o = run_with(&["play", TOY, "--resume", rec.to_str().unwrap()], "quit\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+}
+
+/// `--set ruleset.game=…` is one clear error, not the other game's complaints about every key.
+#[test]
+fn the_game_of_a_ruleset_cannot_be_set() {
+    let o = expect(&["simulate", "puerto-rico", "--set", "ruleset.game=\"mundo-163\"", "--games", "1"], 2);
+    assert_eq!(o.stderr.matches("error").count(), 1, "{}", o.stderr);
+    assert!(o.stderr.contains("`ruleset.game` cannot be changed by --set"), "{}", o.stderr);
+}
+
+/// A process an `exec:` bot starts, even one that leaves the bot's process group and
+/// session with `setsid`, does not outlive rulesmith.
+#[test]
+#[cfg(target_os = "linux")]
+fn what_a_bot_starts_with_setsid_ends_with_rulesmith() {
+    if Command::new("setsid").arg("--version").output().is_err() {
+        eprintln!("no setsid(1): skipped");
+        return;
+    }
+    let dir = scratch("setsid");
+    // A unique length of sleep finds the sleeper among the machine's processes.
+    let marker = format!("1000.{}{}", std::process::id(), std::time::UNIX_EPOCH.elapsed().unwrap().subsec_nanos());
+    let bot = dir.join("setsid-bot.sh");
+    std::fs::write(
+        &bot,
+        format!(
+            "#!/bin/sh\nsetsid sleep {marker} &\nwhile read -r line; do\n  case \"$line\" in *'\"decide\"'*) echo '{{\"index\":0}}';; esac\ndone\n"
+        ),
+    )
+    .unwrap();
+    let sleepers = || -> Vec<String> {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_str().is_some_and(|n| n.parse::<u32>().is_ok()))
+            .filter(|e| {
+                let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+                let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+                String::from_utf8_lossy(&cmd).contains(&marker) && !stat.contains(") Z ")
+            })
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let spec = format!("exec:sh {}", bot.display());
+    let o = expect(&["simulate", TOY, "--players", "2", "--games", "2", "--bots", &format!("{spec},random")], 0);
+    assert!(o.stdout.contains("take-away"), "{}", o.stdout);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !sleepers().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let left = sleepers();
+    for pid in &left {
+        let _ = Command::new("kill").args(["-9", pid]).status();
+    }
+    assert!(left.is_empty(), "the bot's `setsid sleep {marker}` outlived rulesmith: {left:?}");
+}
+
+/// Bad names and counts say what was given, where, and what is accepted (#42 point 9).
+#[test]
+fn bad_names_and_counts_say_what_is_accepted() {
+    let says = |args: &[&str], parts: &[&str]| {
+        let o = expect(args, 2);
+        for p in parts {
+            assert!(o.stderr.contains(p), "{args:?}: expected `{p}` in {}", o.stderr);
+        }
+        assert!(!o.stderr.contains("invalid state") && !o.stderr.contains("Err("), "{}", o.stderr);
+    };
+    let bundled: Vec<&str> = rulesmith::BUNDLED.iter().map(|b| b.name).collect();
+    says(&["simulate", "no-such-ruleset"], &["unknown ruleset `no-such-ruleset`", &bundled.join(", ")]);
+    says(&["simulate", TOY, "--bots", "smart"], &["--bots", "unknown bot `smart`", "`random`, `greedy`, `mcts:N`"]);
+    says(&["simulate", TOY, "--bots", "mcts:0"], &["--bots", "`mcts:0`", "from 1 to 1000000"]);
+    let o = expect(&["simulate", TOY, "--bots", "mcts:0"], 2);
+    assert!(!o.stderr.contains("unknown bot"), "mcts is a known bot: {}", o.stderr);
+    says(&["simulate", TOY, "--players", "9"], &["--players 9", TOY, "2 to 4"]);
+    says(&["simulate", TOY, "--bots", "random,random,random", "--players", "2"], &["3 bots for 2 players"]);
+    says(&["state", TOY, "--seat", "7"], &["--seat 7", "seats 0 to 3"]);
+    says(&["play", TOY, "--human", "5"], &["--human 5", "seats 0 to 3"]);
+}
+
+/// A shard of another run is refused naming the field that differs.
+#[test]
+fn merge_names_the_field_of_another_run() {
+    let dir = scratch("other-run");
+    let write = |name: &str, extra: &[&str]| {
+        let args = [&["simulate", TOY, "--games", "4", "--players", "2", "--format", "json"][..], extra].concat();
+        let f = dir.join(name);
+        std::fs::write(&f, expect(&args, 0).stdout).unwrap();
+        f.display().to_string()
+    };
+    let a = write("a.json", &["--shard", "1/2"]);
+    for (extra, field) in [
+        (&["--bots", "greedy"][..], "`bots` differs"),
+        (&["--seed", "7"], "`seed` differs"),
+        (&["--set", "rules.stones=15"], "`digest` differs"),
+    ] {
+        let b = write("b.json", &[extra, &["--shard", "2/2"]].concat());
+        let o = expect(&["merge", &a, &b], 2);
+        assert!(o.stderr.contains(field) && o.stderr.contains("b.json"), "{extra:?}: {}", o.stderr);
+    }
+}

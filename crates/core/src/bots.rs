@@ -161,8 +161,12 @@ impl std::str::FromStr for BotSpec {
                         ))),
                     };
                 }
-                match s.strip_prefix("mcts:").map(str::parse::<u32>) {
-                    Some(Ok(n)) if (1..=1_000_000).contains(&n) => Ok(BotSpec::Mcts(n)),
+                match s.strip_prefix("mcts:").map(str::parse::<u64>) {
+                    Some(Ok(n)) if (1..=1_000_000).contains(&n) => Ok(BotSpec::Mcts(n as u32)),
+                    // The kind is right, the number is not: say so, not "unknown bot".
+                    Some(Ok(n)) => {
+                        Err(BadBotSpec(format!("bot `{s}`: {n} search iterations; `mcts:N` takes N from 1 to 1000000")))
+                    }
                     _ => Err(BadBotSpec(format!(
                         "unknown bot `{s}`: expected `random`, `greedy`, `mcts:N` (N iterations, 1 to 1000000), \
                          `mcts:Nms` (N milliseconds) or `exec:PROGRAM [ARGS]`"

@@ -124,6 +124,153 @@ impl Pairing {
     }
 }
 
+/// The largest size of one game's paired difference of a figure, where the figure has one:
+/// a win share moves by at most a whole win, an end or an unfinished game by one game.
+fn figure_bound(name: &str) -> Option<u64> {
+    if name.ends_with("win share") {
+        Some(WIN_UNIT.unsigned_abs())
+    } else if name.starts_with("ended by") || name == "unfinished" {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// Checks that sums read from a file could come from `n` integer differences: no sum of
+/// squares smaller than the sum allows (Cauchy–Schwarz), the parity of `Σd²` that of `Σd`,
+/// and no difference beyond the figure's bound.
+pub fn check_sums(name: &str, s: &PairedSums) -> Result<(), String> {
+    let (n, sum, sq) = (i128::from(s.n), i128::from(s.sum), i128::from(s.sum_sq));
+    if n == 0 && (sum != 0 || sq != 0) {
+        return Err(format!("`{name}` has sums over 0 pairs"));
+    }
+    if sum * sum > n * sq {
+        return Err(format!("`{name}`: sum {sum} and sum of squares {sq} over {n} pairs cannot both hold"));
+    }
+    if (sq - sum) % 2 != 0 {
+        return Err(format!(
+            "`{name}`: sum {sum} and sum of squares {sq} differ in parity, which integer differences never do"
+        ));
+    }
+    if let Some(m) = figure_bound(name).map(i128::from) {
+        if sum.abs() > n * m || sq > n * m * m {
+            return Err(format!("`{name}`: sums beyond what {n} pairs can reach (each moves by at most {m})"));
+        }
+    }
+    Ok(())
+}
+
+/// The paired sums of one ruleset against the base, merged from the shards of a run:
+/// exactly the unsplit run's [`Pairing::finish`], with `unfinished` left out where no
+/// pair differs in it, as `compare` and `sweep` report them.
+#[derive(Clone, Debug, Default)]
+pub struct SumsMerge {
+    sums: BTreeMap<String, PairedSums>,
+    /// Pairs over all shards, and those where both games finished.
+    pairs: u64,
+    both: u64,
+}
+
+impl SumsMerge {
+    /// Adds a shard's sums. `pairs`: its paired games (all of them); `finished`: at most
+    /// how many of them both games finished (the fewer finished games of the two).
+    /// Refuses sums no games can make.
+    pub fn add(&mut self, pairs: u64, finished: u64, sums: &BTreeMap<String, PairedSums>) -> Result<(), String> {
+        let mut both: Option<(&str, u64)> = None;
+        for (name, s) in sums {
+            check_sums(name, s)?;
+            if name == "unfinished" {
+                if s.n != pairs {
+                    return Err(format!("`unfinished` counts {} pairs of {pairs}", s.n));
+                }
+                continue;
+            }
+            match both {
+                None => both = Some((name, s.n)),
+                Some((first, n)) if n != s.n => {
+                    return Err(format!(
+                        "`{name}` counts {} pairs, `{first}` {n}: every finished figure counts the same pairs",
+                        s.n
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        let both = both.map_or(0, |(_, n)| n);
+        if both > finished {
+            return Err(format!("its sums count {both} pairs of finished games, more than the {finished} finished"));
+        }
+        let over = || "the merged sums overflow".to_string();
+        for (name, s) in sums {
+            let e = self.sums.entry(name.clone()).or_default();
+            e.n = e.n.checked_add(s.n).ok_or_else(over)?;
+            e.sum = e.sum.checked_add(s.sum).ok_or_else(over)?;
+            e.sum_sq = e.sum_sq.checked_add(s.sum_sq).ok_or_else(over)?;
+        }
+        self.pairs = self.pairs.checked_add(pairs).ok_or_else(over)?;
+        self.both = self.both.checked_add(both).ok_or_else(over)?;
+        Ok(())
+    }
+
+    /// The merged sums: a pair in which neither game ended a way (or both finished) is a
+    /// zero difference of that end (of `unfinished`), whichever shard it was in.
+    pub fn finish(self) -> Result<BTreeMap<String, PairedSums>, String> {
+        let mut sums = self.sums;
+        for (name, s) in sums.iter_mut() {
+            if name.starts_with("ended by") {
+                s.n = self.both;
+            } else if name == "unfinished" {
+                s.n = self.pairs;
+            } else if s.n != self.both {
+                return Err(format!("`{name}` is missing from some shard's sums"));
+            }
+        }
+        if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
+            sums.remove("unfinished");
+        }
+        Ok(sums)
+    }
+}
+
+/// Checks a shard's paired sums against the two tallies they pair (`base`, then the
+/// other ruleset's), where no game was unfinished and so every game is paired: the sums of
+/// the win shares, scores, lengths and ends are the differences of the tallies' totals.
+pub fn check_against_tallies(
+    sums: &BTreeMap<String, PairedSums>,
+    base: &crate::sim::Tally,
+    other: &crate::sim::Tally,
+) -> Result<(), String> {
+    if base.unfinished != 0 || other.unfinished != 0 || base.games != other.games {
+        return Ok(());
+    }
+    let units = |t: &crate::sim::Tally, s: usize| -> i128 {
+        t.wins.get(s).map_or(0, |w| {
+            w.iter().enumerate().map(|(k, &n)| i128::from(n) * i128::from(WIN_UNIT / (k as i64 + 1))).sum()
+        })
+    };
+    let mut expected: Vec<(String, i128)> = Vec::new();
+    for s in 0..base.players().min(other.players()) {
+        expected.push((format!("seat {s} win share"), units(other, s) - units(base, s)));
+        let score = |t: &crate::sim::Tally| i128::from(t.score_sum.get(s).copied().unwrap_or(0));
+        expected.push((format!("seat {s} score"), score(other) - score(base)));
+    }
+    expected.push(("rounds".into(), i128::from(other.rounds_sum) - i128::from(base.rounds_sum)));
+    let mut ends: Vec<&String> = base.ends.keys().chain(other.ends.keys()).collect();
+    ends.sort();
+    ends.dedup();
+    for e in ends {
+        let n = |t: &crate::sim::Tally| i128::from(t.ends.get(e).copied().unwrap_or(0));
+        expected.push((format!("ended by {e}"), n(other) - n(base)));
+    }
+    for (name, want) in expected {
+        let got = sums.get(&name).map_or(0, |s| i128::from(s.sum));
+        if got != want && base.games > 0 {
+            return Err(format!("`{name}` sums to {got}, but the reports' tallies differ by {want}"));
+        }
+    }
+    Ok(())
+}
+
 /// A figure's difference with its 95% interval and two-sided p-value.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Difference {
@@ -344,5 +491,64 @@ mod tests {
         // Power: sd 1 and 100 games detect 0.28; 0.28 needs 100 games.
         assert!((detectable(1.0, 100) - 0.28).abs() < 1e-3);
         assert_eq!(games_needed(1.0, 0.28016), Some(100));
+    }
+
+    /// A game's figures, as [`game_figures`] makes them: unfinished, or ended one of two
+    /// ways with a win and a length.
+    fn game(kind: u8, seat0_won: bool, rounds: i64) -> BTreeMap<String, i64> {
+        let mut f = BTreeMap::from([("unfinished".to_string(), i64::from(kind == 0))]);
+        if kind != 0 {
+            f.insert("seat 0 win share".into(), if seat0_won { WIN_UNIT } else { 0 });
+            f.insert("rounds".into(), rounds);
+            f.insert(format!("ended by {}", if kind == 1 { "pile" } else { "target" }), 1);
+        }
+        f
+    }
+
+    proptest::proptest! {
+        /// Paired sums merged from shards, split any way, are the unsplit pairing's: an end
+        /// seen in one shard only counts the pairs of every shard (#42: its difference was
+        /// doubled), `unfinished` too.
+        #[test]
+        fn merged_shards_pair_as_the_whole(
+            games in proptest::collection::vec(((0u8..3, proptest::bool::ANY, 1i64..9), (0u8..3, proptest::bool::ANY, 1i64..9), 0usize..4), 0..40),
+        ) {
+            let make = |g: &(u8, bool, i64)| game(g.0, g.1, g.2);
+            let first: Vec<_> = games.iter().map(|(a, _, _)| make(a)).collect();
+            let other: Vec<_> = games.iter().map(|(_, b, _)| make(b)).collect();
+            let reported = |mut s: BTreeMap<String, PairedSums>| {
+                if s.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
+                    s.remove("unfinished");
+                }
+                s
+            };
+            let whole = reported(pair(&first, &other));
+            let mut merge = SumsMerge::default();
+            for k in 0..4 {
+                let at: Vec<usize> = (0..games.len()).filter(|&i| games[i].2 == k).collect();
+                let a: Vec<_> = at.iter().map(|&i| first[i].clone()).collect();
+                let b: Vec<_> = at.iter().map(|&i| other[i].clone()).collect();
+                let finished = |v: &[BTreeMap<String, i64>]| v.iter().filter(|g| g["unfinished"] == 0).count() as u64;
+                let shard = reported(pair(&a, &b));
+                merge.add(at.len() as u64, finished(&a).min(finished(&b)), &shard).unwrap_or_else(|e| panic!("{e}"));
+            }
+            proptest::prop_assert_eq!(merge.finish(), Ok(whole));
+        }
+    }
+
+    #[test]
+    fn impossible_sums_are_named() {
+        let bad = |name: &str, n: u64, sum: i64, sum_sq: u64| check_sums(name, &PairedSums { n, sum, sum_sq }).is_err();
+        assert!(bad("rounds", 2, 5, 1), "Σd² < (Σd)²/n");
+        assert!(bad("rounds", 3, 3, 4), "parity");
+        assert!(bad("seat 0 win share", 1, -83318, 83318 * 83318), "beyond a whole win");
+        assert!(bad("ended by x", 0, 1, 1), "sums over no pairs");
+        assert!(!bad("rounds", 2, 3, 5));
+        let mut m = SumsMerge::default();
+        let sums = BTreeMap::from([
+            ("rounds".to_string(), PairedSums { n: 2, sum: 0, sum_sq: 0 }),
+            ("seat 0 win share".to_string(), PairedSums { n: 3, sum: 0, sum_sq: 0 }),
+        ]);
+        assert!(m.add(3, 3, &sums).is_err_and(|e| e.contains("counts")));
     }
 }

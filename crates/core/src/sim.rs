@@ -893,20 +893,21 @@ impl ReportMerge {
                 v(&first.version)
             ));
         }
-        if (&r.ruleset, &r.digest, &r.game, r.players, r.seed, &r.bots, r.run_games, r.rotate_seats)
-            != (
-                &first.ruleset,
-                &first.digest,
-                &first.game,
-                first.players,
-                first.seed,
-                &first.bots,
-                first.run_games,
-                first.rotate_seats,
-            )
-        {
+        // The first field that differs is named: what makes the file another run's.
+        let differs = [
+            ("ruleset", r.ruleset != first.ruleset),
+            ("digest", r.digest != first.digest),
+            ("game", r.game != first.game),
+            ("players", r.players != first.players),
+            ("seed", r.seed != first.seed),
+            ("bots", r.bots != first.bots),
+            ("run_games", r.run_games != first.run_games),
+            ("rotate_seats", r.rotate_seats != first.rotate_seats),
+            ("overrides", r.overrides != first.overrides),
+        ];
+        if let Some((field, _)) = differs.iter().find(|(_, d)| *d) {
             return Err(format!(
-                "`{name}` is not a shard of the same run as `{first_name}` (ruleset, digest, game, players, seed, bots, --games and seat rotation must match)"
+                "`{name}` is not a shard of the same run as `{first_name}`: its `{field}` differs (ruleset, digest, game, players, seed, bots, --games, --set and seat rotation must match)"
             ));
         }
         r.tally.check(r.players).map_err(|e| format!("`{name}`: {e}"))?;
@@ -990,7 +991,10 @@ impl ReportMerge {
             rotate_seats: first.rotate_seats,
             metrics: true,
         };
-        Ok(Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds))
+        let mut report = Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds);
+        // The overrides are the run's, as the unsplit run reports them.
+        report.overrides = first.overrides;
+        Ok(report)
     }
 }
 

@@ -2,7 +2,7 @@
 //! `--vary KEY=v1,v2,…`, and the named figures a sweep reports and `tune` aims at.
 
 use crate::sim::Report;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most values one sweep plays (all `--vary` together): each is a full comparison run.
 pub const MAX_POINTS: usize = 64;
@@ -154,7 +154,7 @@ pub fn item_of(key: &str) -> Option<&str> {
 /// One figure of a sweep's value: named as `--figure` and `tune --target` name it.
 /// `value` is `None` (JSON `null`, text `–`) where it is undefined, e.g. the win share of
 /// a building's owners when nobody built it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Named {
     pub figure: String,
     pub value: Option<f64>,

@@ -51,6 +51,10 @@ impl ExecSpec {
     /// Reads `PROGRAM [ARGS]` (words split as a POSIX shell would, quotes allowed).
     pub fn parse(command: &str) -> Result<Self, String> {
         let command = command.trim();
+        // Reports and records print the command back: nothing in it may drive a terminal.
+        if command.chars().any(char::is_control) {
+            return Err("its command holds a control character (a line break or terminal escape)".into());
+        }
         let argv = shlex::split(command).ok_or("its command has an unclosed quote")?;
         if argv.is_empty() {
             return Err("name a program after `exec:`".into());
@@ -96,13 +100,19 @@ impl Running {
         self.to_bot = None;
         let ended = self.child.try_wait();
         end_group(&self.child);
+        let how = match ended {
+            Ok(Some(status)) => status.to_string(),
+            _ => {
+                let _ = self.child.kill();
+                self.child.wait().map_or_else(|e| e.to_string(), |s| s.to_string())
+            }
+        };
+        // Out of the running bots only once reaped: until then its id is a child of ours
+        // that `end_leftovers` must not take for a leftover.
         let id = self.child.id();
         live().retain(|&p| p != id);
-        if let Ok(Some(status)) = ended {
-            return status.to_string();
-        }
-        let _ = self.child.kill();
-        self.child.wait().map_or_else(|e| e.to_string(), |s| s.to_string())
+        end_leftovers(self.child.id());
+        how
     }
 }
 
@@ -123,15 +133,109 @@ fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
 /// Ends every bot process (and what it started) of this process: for a run stopped by a
 /// signal, which exits without dropping its bots.
 pub fn end_all() {
-    for &pid in live().iter() {
+    let bots: Vec<u32> = live().clone();
+    for &pid in &bots {
         #[cfg(unix)]
         if let Ok(pid) = i32::try_from(pid) {
-            use nix::sys::signal::{Signal, killpg};
-            let _ = killpg(nix::unistd::Pid::from_raw(pid), Signal::SIGKILL);
+            use nix::sys::signal::{Signal, kill, killpg};
+            let pid = nix::unistd::Pid::from_raw(pid);
+            let _ = killpg(pid, Signal::SIGKILL);
+            let _ = kill(pid, Signal::SIGKILL);
         }
         #[cfg(not(unix))]
         let _ = pid;
     }
+    // The bots are reaped here, not by their owners (the run exits): then what they left
+    // behind is re-parented to this process, and ended.
+    #[cfg(target_os = "linux")]
+    if ADOPTING.load(std::sync::atomic::Ordering::Relaxed) {
+        for &pid in &bots {
+            if let Ok(pid) = i32::try_from(pid) {
+                let _ = nix::sys::wait::waitpid(nix::unistd::Pid::from_raw(pid), None);
+            }
+        }
+        live().clear();
+        for &pid in &bots {
+            end_leftovers(pid);
+        }
+        end_leftovers(0);
+    }
+}
+
+/// Whether this process adopts what its bots leave behind ([`adopt_orphans`]).
+static ADOPTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Linux: makes this process the "child subreaper" of everything its bots start, so that a
+/// process a bot took out of its process group (`setsid`) and then left behind is
+/// re-parented to this process, not to init, and ended when its bot is stopped. For a
+/// program whose only child processes are its bots (the `rulesmith` binary): once on,
+/// every child that is not a running bot is taken for a leftover and killed. Elsewhere,
+/// and when the kernel refuses, nothing changes: what a bot leaves outside its group is
+/// then not reached.
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    if nix::sys::prctl::set_child_subreaper(true).is_ok() {
+        ADOPTING.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The children of this process (Linux, from `/proc`).
+#[cfg(target_os = "linux")]
+fn children() -> Vec<u32> {
+    let me = std::process::id();
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            // `pid (comm) state ppid …`: the command may hold spaces and parentheses.
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let after = stat.rfind(')').map_or("", |at| &stat[at + 1..]);
+            after.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok()) == Some(me)
+        })
+        .collect()
+}
+
+/// With [`adopt_orphans`] on: kills and reaps every child of this process that is not a
+/// running bot (what stopped bots left behind, re-parented here), until none is left and
+/// the process group of the bot just stopped (`group`; 0: none) is empty. Bounded: a
+/// second at most.
+fn end_leftovers(group: u32) {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::signal::{Signal, kill, killpg};
+        use nix::unistd::Pid;
+        if !ADOPTING.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        for _ in 0..200 {
+            // Held while looking, so that no bot starts (and is taken for a leftover)
+            // between the look and the kill.
+            let running = live();
+            let left: Vec<u32> = children().into_iter().filter(|p| !running.contains(p)).collect();
+            for &pid in &left {
+                if let Ok(pid) = i32::try_from(pid) {
+                    let pid = Pid::from_raw(pid);
+                    // It may lead a group (and a session) of its own: all of it goes.
+                    let _ = killpg(pid, Signal::SIGKILL);
+                    let _ = kill(pid, Signal::SIGKILL);
+                    let _ = nix::sys::wait::waitpid(pid, None);
+                }
+            }
+            drop(running);
+            let group_gone = i32::try_from(group)
+                .ok()
+                .filter(|&g| g > 0)
+                .is_none_or(|g| killpg(Pid::from_raw(g), None::<Signal>).is_err());
+            if left.is_empty() && group_gone {
+                return;
+            }
+            if left.is_empty() {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = group;
 }
 
 /// Starts the bot in a process group of its own (Unix), so that [`end_group`] reaches
@@ -183,8 +287,11 @@ impl ExecBot {
         let mut command = Command::new(&argv[0]);
         command.args(&argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         own_group(&mut command);
+        // Started and listed as running under one lock: never taken for a leftover.
+        let mut running = live();
         let mut child = command.spawn().map_err(|e| self.error(format!("cannot start `{}`: {e}", argv[0])))?;
-        live().push(child.id());
+        running.push(child.id());
+        drop(running);
         let (Some(mut stdin), Some(stdout), Some(mut stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
