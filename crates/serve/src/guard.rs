@@ -4,7 +4,7 @@
 //! a table (a cross-site form or `text/plain` POST) nor read one through a name it points
 //! at this machine (DNS rebinding).
 
-use crate::api::ApiError;
+use crate::rejection::ApiError;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -31,7 +31,7 @@ impl Guard {
     /// an address), or a name the operator allowed.
     pub fn allows(&self, authority: &str) -> bool {
         let a = authority.to_ascii_lowercase();
-        if self.hosts.iter().any(|h| *h == a) {
+        if self.hosts.contains(&a) {
             return true;
         }
         let Some((name, port)) = split(&a) else { return false };
@@ -89,7 +89,7 @@ impl Guard {
     /// Whether an origin's authority is one the operator named.
     fn named(&self, authority: &str) -> bool {
         let a = authority.to_ascii_lowercase();
-        self.hosts.iter().any(|h| *h == a)
+        self.hosts.contains(&a)
     }
 }
 

@@ -38,6 +38,7 @@ mod api;
 mod guard;
 mod net;
 mod refusal;
+mod rejection;
 mod replay;
 mod table;
 
