@@ -282,10 +282,10 @@ async fn add_replay(State(s): State<Arc<Shared>>, req: Request) -> Reply {
     };
     drop(lines);
     drop(n);
-    if let Some(t) = s.tables.iter().find(|t| t.is_secret_game(&rec.digest, rec.players, rec.seed)) {
+    if let Some(t) = s.tables.iter().find(|t| t.keeps_secret(rec.seed)) {
         return Err(ApiError::forbidden(format!(
-            "the record: its ruleset, players and seed are table {}'s, still in play by links; \
-             it is not replayed before that game is over (its seed would show every hidden holding)",
+            "the record: its seed is table {}'s, still in play by links; it is not replayed \
+             before that game is over (its seed would show every hidden holding)",
             t.id
         )));
     }

@@ -181,9 +181,9 @@ impl App {
         }
         let mut replays = replay::Replays::new(options.limits.replays);
         for (ruleset, record) in options.replays {
-            if let Some(t) = tables.iter().find(|t| t.is_secret_game(&record.digest, record.players, record.seed)) {
+            if let Some(t) = tables.iter().find(|t| t.keeps_secret(record.seed)) {
                 return Err(Error::Bad(format!(
-                    "a record to replay has table {}'s ruleset, players and seed, and that table seats \
+                    "a record to replay has table {}'s seed, and that table seats \
                      people by link: its replay would show every hidden holding; give the table another seed",
                     t.id
                 )));

@@ -156,15 +156,12 @@ impl Table {
         }
     }
 
-    /// Whether a record of this ruleset, player count and seed is this table's game while
-    /// its seats' holdings are still secret: a table by links whose game is not over (its
-    /// seed and the public move log would show every hidden holding).
-    pub fn is_secret_game(&self, digest: &str, players: usize, seed: u64) -> bool {
-        self.seating == Seating::Links
-            && self.spec.seed == seed
-            && self.spec.players == players
-            && self.spec.ruleset.digest == digest
-            && self.snapshot().outcome.is_none()
+    /// Whether `seed` is this table's while its seats' holdings are still secret: a table
+    /// by links whose game is not over. Any record dealt from it is refused, whatever its
+    /// ruleset or player count: a variant (`--set`) or another count may well deal the same
+    /// face-down order, and the seed with the public move log shows every hidden holding.
+    pub fn keeps_secret(&self, seed: u64) -> bool {
+        self.seating == Seating::Links && self.spec.seed == seed && self.snapshot().outcome.is_none()
     }
 
     pub fn snapshot(&self) -> Arc<Snapshot> {
