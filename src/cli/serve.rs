@@ -110,21 +110,13 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             names.iter().map(String::as_str).chain(a.replay.iter().filter_map(|p| p.to_str())).collect();
         super::output::check_distinct(&[("the record", path)], &inputs)?;
     }
-    let seed = match (a.seed, a.seats) {
-        (Some(seed), Seating::Links) => {
-            note(&format!(
-                "warning: --seed {seed} at tables by links: keep the seed secret until the games are over; \
-                 with the move log every page shows, it reveals every hidden holding (pesos, victory points, goods, \
-                 the order of face-down stacks and decks)"
-            ));
-            seed
-        }
-        (Some(seed), Seating::HotSeat) => seed,
-        // Unguessable: anyone who knew it could read every seat's hidden holdings from the
-        // public move log (`rulesmith state --seed`, or a replay).
-        (None, Seating::Links) => rulesmith_serve::secret_seed().map_err(|e| bad(e.to_string()))?,
-        (None, Seating::HotSeat) => DEFAULT_SEED,
-    };
+    if let (Some(seed), Seating::Links) = (a.seed, a.seats) {
+        note(&format!(
+            "warning: --seed {seed} at tables by links: keep the seed secret until the games are over; \
+             with the move log every page shows, it reveals every hidden holding (pesos, victory points, goods, \
+             the order of face-down stacks and decks)"
+        ));
+    }
     for source in &names {
         let r = match load(source, &a.sets) {
             Ok(r) => r,
@@ -135,6 +127,14 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             Err(e) => return Err(e),
         };
         let players = players_for(a.players, &r.game.players(), source)?;
+        let seed = match (a.seed, a.seats) {
+            (Some(seed), _) => seed,
+            // Unguessable, and one per table (a finished table's record must not give away
+            // another's): anyone who knew it could read every seat's hidden holdings from the
+            // public move log (`rulesmith state --seed`, or a replay).
+            (None, Seating::Links) => rulesmith_serve::secret_seed().map_err(|e| bad(e.to_string()))?,
+            (None, Seating::HotSeat) => DEFAULT_SEED,
+        };
         for &h in &a.humans {
             if usize::from(h) >= players {
                 return Err(bad(format!("--human {h}: {source} has {players} players (seats 0 to {})", players - 1)));

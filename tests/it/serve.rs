@@ -525,6 +525,30 @@ fn a_record_of_a_table_by_links_in_play_is_not_replayed() {
     });
     let message = given.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(message.contains("every hidden holding"), "`{message}`");
+
+    // A finished table's record is not given while another table by links dealt from the
+    // same seed is in play.
+    for (other_seed, want) in [(9, StatusCode::FORBIDDEN), (10, StatusCode::OK)] {
+        let rs = offered("santiago-de-cuba");
+        let mut over = TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, Some(BotSpec::Random)]);
+        over.resume = Some(bot_record("santiago-de-cuba", 2, 9));
+        let app = App::new(Options {
+            tables: vec![over, TableSpec::new(Arc::clone(&rs), 2, other_seed, vec![None, None])],
+            rulesets: vec![rs],
+            seating: Seating::Links,
+            ..Options::default()
+        })
+        .unwrap();
+        let link = app.links().into_iter().find(|l| l.label.ends_with("seat 0")).unwrap();
+        let query = link.path.split('?').nth(1).unwrap().replace("table=0&", "");
+        runtime().block_on(async {
+            let (st, b) = get(&app, &format!("/api/table/0/record?{query}")).await;
+            assert_eq!(st, want, "table 1 dealt from seed {other_seed}: {b}");
+            if want == StatusCode::FORBIDDEN {
+                refused(st, &b, want, "table 1 is over too");
+            }
+        });
+    }
 }
 
 /// Issue #42: records sent from pages are kept within a count and a byte budget (the
