@@ -175,6 +175,14 @@ async fn table_record(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply 
             "the record (with its seed) is given to a seat by link only once the game is over",
         ));
     }
+    // Nor while another table by links deals from the same seed (`--seed` given once for
+    // all tables).
+    if let Some(other) = s.tables.iter().find(|o| o.id != t.id && o.keeps_secret(snap.record.seed)) {
+        return Err(ApiError::forbidden(format!(
+            "the record (with its seed) is given once table {} is over too: it was dealt from the same seed",
+            other.id
+        )));
+    }
     let mut r = (snap.record.to_line() + "\n").into_response();
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
