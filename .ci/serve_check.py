@@ -1,7 +1,8 @@
 """`rulesmith serve` in headless Chromium: each game's table loads without a console error
 and is screenshotted; one game is played by clicks against bots to its end; a replay is
 stepped (next, previous, slider, round, seat); at a table seated by links, a seat's page
-carries none of another seat's hidden values.
+carries none of another seat's hidden values; a page of another site can neither act at a
+table (a `text/plain` POST, a JSON one) nor read it through a name pointed at this machine.
 
 usage: serve_check.py CHROMIUM RULESMITH OUT_DIR
 """
@@ -222,6 +223,52 @@ def hidden_values(context, rulesmith, out, problems):
         server.stop()
 
 
+def other_sites(p, chromium, rulesmith, problems):
+    """A page of another origin (a second server, on another port) posts a legal action to a
+    hot-seat table as a cross-site form would (`text/plain`, no CORS) and as JSON; the game
+    must not move. Then a name mapped to 127.0.0.1 (DNS rebinding) must not read the table."""
+    table = start(rulesmith, 2, "santiago-de-cuba", "--players", "2", "--human", "0", "1")
+    other = start(rulesmith, 2, "santiago-de-cuba", "--players", "2")
+    port = table.base.rsplit(":", 1)[1]
+    browser = p.chromium.launch(
+        executable_path=chromium, headless=True, args=FLAGS + ["--host-resolver-rules=MAP rebound.test 127.0.0.1"]
+    )
+    try:
+        before = get_json(f"{table.base}/api/table/0")[1]
+        page = browser.new_page()
+        # A document of the other origin without the page's Content-Security-Policy (which
+        # would stop the fetches before they leave).
+        page.goto(other.base + "/api/tables", wait_until="load")
+        tried = page.evaluate(
+            """async ([target, move, action]) => {
+                const body = JSON.stringify({ move, action });
+                const out = {};
+                try {
+                  await fetch(target + "/api/table/0/act", { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" }, body });
+                  out.plain = "sent";
+                } catch (e) { out.plain = String(e); }
+                try {
+                  const r = await fetch(target + "/api/table/0/act", { method: "POST", headers: { "content-type": "application/json" }, body });
+                  out.json = r.status;
+                } catch (e) { out.json = String(e); }
+                return out;
+            }""",
+            [table.base, before["move"], before["legal"][0]["action"]],
+        )
+        after = get_json(f"{table.base}/api/table/0")[1]
+        if after["move"] != before["move"]:
+            problems.append(f"other sites: a page of another origin moved the game ({tried})")
+        response = page.goto(f"http://rebound.test:{port}/api/table/0", wait_until="load")
+        if response is None or response.status != 403:
+            problems.append(f"other sites: a rebound name read the table ({response and response.status})")
+        page.close()
+        print(f"other sites: another origin's posts did not move the game ({tried}); a rebound name is refused")
+    finally:
+        browser.close()
+        table.stop()
+        other.stop()
+
+
 def main() -> int:
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -252,6 +299,7 @@ def main() -> int:
             server.stop()
         hidden_values(context, rulesmith, out, problems)
         context.close()
+        other_sites(p, chromium, rulesmith, problems)
     for problem in problems:
         print(problem, file=sys.stderr)
     print("serve-check: " + ("FAIL" if problems else "ok"))

@@ -271,15 +271,22 @@ enum Command {
         /// Player count [default: 4 if the ruleset seats 4, else its minimum].
         #[arg(long)]
         players: Option<usize>,
-        /// The games' seed: the same seed deals the same game.
-        #[arg(long, default_value_t = DEFAULT_SEED)]
-        seed: u64,
+        /// The games' seed: the same seed deals the same game [default: 1 at hot-seat
+        /// tables; at tables by links, one drawn from the operating system and kept secret,
+        /// since the seed and the public move log show every hidden holding].
+        #[arg(long)]
+        seed: Option<u64>,
         /// The seats people play (0-based) [default: 0]; `--human` alone: none (bots only).
         #[arg(long, value_name = "SEAT", num_args = 0..)]
         human: Option<Vec<u8>>,
         /// The bots of the other seats: one for all, or one per seat [default: greedy].
         #[arg(long)]
         bots: Option<String>,
+        /// Also answer requests addressed to this name (`NAME` or `NAME:PORT`, repeatable),
+        /// e.g. a name on the local network or a TLS proxy's; localhost and IP addresses
+        /// at the served port are always answered, any other name refused.
+        #[arg(long, value_name = "NAME")]
+        allow_host: Vec<String>,
         /// How people sit: `hot-seat` (one page, whoever is to move acts; undo) or `links`
         /// (one secret link per person's seat, showing that seat's view only).
         #[arg(long, value_enum, default_value_t = SeatsArg::HotSeat)]
@@ -603,6 +610,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             seed,
             human,
             bots,
+            allow_host,
             seats,
             record,
             resume,
@@ -617,6 +625,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             seed,
             humans: human.unwrap_or_else(|| vec![0]),
             bots,
+            allow_hosts: allow_host,
             seats: match seats {
                 SeatsArg::HotSeat => rulesmith_serve::Seating::HotSeat,
                 SeatsArg::Links => rulesmith_serve::Seating::Links,

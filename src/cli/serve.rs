@@ -1,11 +1,12 @@
 //! `serve [RULESET…]`: reads the options, loads the rulesets and records, and starts the
 //! web table of `rulesmith-serve`.
 
-use super::common::{Failure, bad, load, players_for, say};
+use super::common::{Failure, bad, load, note, players_for, say};
 use super::play::{read_record, ruleset_of, seats_of};
 use rulesmith::Ruleset;
 use rulesmith::core::bots::{BotSpec, parse_bots};
 use rulesmith::core::record::Record;
+use rulesmith::core::sim::DEFAULT_SEED;
 use rulesmith_serve::{App, Options, Seating, TableSpec};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -16,9 +17,13 @@ pub struct ServeArgs {
     pub port: u16,
     pub bind: Option<IpAddr>,
     pub players: Option<usize>,
-    pub seed: u64,
+    /// `None`: 1 at hot-seat tables, a secret one from the operating system at tables by
+    /// links.
+    pub seed: Option<u64>,
     pub humans: Vec<u8>,
     pub bots: Option<String>,
+    /// `--allow-host`: names the server answers to besides localhost and IP addresses.
+    pub allow_hosts: Vec<String>,
     pub seats: Seating,
     pub record: Option<PathBuf>,
     pub resume: Option<PathBuf>,
@@ -105,9 +110,31 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             names.iter().map(String::as_str).chain(a.replay.iter().filter_map(|p| p.to_str())).collect();
         super::output::check_distinct(&[("the record", path)], &inputs)?;
     }
+    if let (Some(seed), Seating::Links) = (a.seed, a.seats) {
+        note(&format!(
+            "warning: --seed {seed} at tables by links: keep the seed secret until the games are over; \
+             with the move log every page shows, it reveals every hidden holding (pesos, victory points, goods, \
+             the order of face-down stacks and decks)"
+        ));
+    }
     for source in &names {
-        let r = load(source, &a.sets)?;
+        let r = match load(source, &a.sets) {
+            Ok(r) => r,
+            // Which of the rulesets refuses an edit given for all of them.
+            Err(e) if !a.sets.is_empty() && names.len() > 1 => {
+                return Err(bad(format!("ruleset `{source}` with --set: {}", e.message)));
+            }
+            Err(e) => return Err(e),
+        };
         let players = players_for(a.players, &r.game.players(), source)?;
+        let seed = match (a.seed, a.seats) {
+            (Some(seed), _) => seed,
+            // Unguessable, and one per table (a finished table's record must not give away
+            // another's): anyone who knew it could read every seat's hidden holdings from the
+            // public move log (`rulesmith state --seed`, or a replay).
+            (None, Seating::Links) => rulesmith_serve::secret_seed().map_err(|e| bad(e.to_string()))?,
+            (None, Seating::HotSeat) => DEFAULT_SEED,
+        };
         for &h in &a.humans {
             if usize::from(h) >= players {
                 return Err(bad(format!("--human {h}: {source} has {players} players (seats 0 to {})", players - 1)));
@@ -121,7 +148,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
         tables.push(TableSpec {
             ruleset,
             players,
-            seed: a.seed,
+            seed,
             seats: with_time_limit(seats, limit),
             resume: None,
             save: a.record.clone().map(saver),
@@ -152,7 +179,9 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
         None => String::new(),
     };
     super::output::stop_on_signals_saying(kept);
-    let app = App::new(Options { tables, replays, rulesets, seating: a.seats }).map_err(|e| bad(e.to_string()))?;
+    let options =
+        Options { tables, replays, rulesets, seating: a.seats, hosts: a.allow_hosts, limits: Default::default() };
+    let app = App::new(options).map_err(|e| bad(e.to_string()))?;
     let ip = a.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let addr = SocketAddr::new(ip, a.port);
     let seating = a.seats;

@@ -9,6 +9,7 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
+use proptest::strategy::Strategy;
 use rulesmith::core::bots::BotSpec;
 use rulesmith::core::game::ToMove;
 use rulesmith::core::record::Record;
@@ -34,15 +35,24 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-/// Sends one request to the app; the status and the body (JSON, or `{"text": …}`).
+/// The address the routers under test are told they are served at.
+const SERVED: &str = "127.0.0.1:8163";
+
+/// Sends one request to the app, as its own page does (addressed to [`SERVED`], a body as
+/// JSON); the status and the body (JSON, or `{"text": …}`).
 async fn send(app: &App, method: &str, uri: &str, body: Option<String>) -> (StatusCode, Value) {
-    let req = Request::builder().method(method).uri(uri);
+    let req = Request::builder().method(method).uri(uri).header("host", SERVED);
     let req = match body {
         Some(b) => req.header("content-type", "application/json").body(Body::from(b)),
         None => req.body(Body::empty()),
     }
     .unwrap();
-    let resp = app.router().oneshot(req).await.unwrap();
+    send_request(app, req).await
+}
+
+/// Sends a request built by the caller (its own headers); the status and the body.
+async fn send_request(app: &App, req: Request<Body>) -> (StatusCode, Value) {
+    let resp = app.router(SERVED.parse().unwrap()).oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     let text = String::from_utf8_lossy(&bytes).to_string();
@@ -82,9 +92,9 @@ fn a_hot_seat_game_plays_to_its_end_and_bad_requests_are_refused() {
     let seats = vec![None, Some(BotSpec::Greedy)];
     let app = App::new(Options {
         tables: vec![TableSpec::new(Arc::clone(&rs), 2, 5, seats)],
-        replays: vec![],
         rulesets: vec![rs],
         seating: Seating::HotSeat,
+        ..Options::default()
     })
     .unwrap();
     runtime().block_on(async {
@@ -178,9 +188,9 @@ fn a_seat_by_link_sees_only_its_own_view() {
     let rs = offered("santiago-de-cuba");
     let app = App::new(Options {
         tables: vec![TableSpec::new(Arc::clone(&rs), 3, 9, vec![None, None, Some(BotSpec::Random)])],
-        replays: vec![],
         rulesets: vec![rs],
         seating: Seating::Links,
+        ..Options::default()
     })
     .unwrap();
     let links = app.links();
@@ -277,6 +287,7 @@ fn replays_step_as_any_seat_or_the_observer() {
         replays: vec![(Arc::clone(&pr), rec.clone())],
         rulesets: vec![pr, sc],
         seating: Seating::HotSeat,
+        ..Options::default()
     })
     .unwrap();
     let r = rulesmith::load("puerto-rico").unwrap();
@@ -350,9 +361,9 @@ proptest::proptest! {
                 let rs = offered("puerto-rico");
                 App::new(Options {
                     tables: vec![TableSpec::new(Arc::clone(&rs), 2, 3, vec![None, Some(BotSpec::Random)])],
-                    replays: vec![],
                     rulesets: vec![rs],
                     seating: Seating::HotSeat,
+                    ..Options::default()
                 })
                 .unwrap()
             };
@@ -370,4 +381,442 @@ proptest::proptest! {
             proptest::prop_assert!(reply["error"].is_string(), "{uri}: {status} without a message: {reply}");
         }
     }
+}
+
+/// A hot-seat table of two people (no bots: only requests move it) of Puerto Rico.
+fn people_only(hosts: Vec<String>) -> App {
+    let rs = offered("puerto-rico");
+    App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 2, 3, vec![None, None])],
+        rulesets: vec![rs],
+        seating: Seating::HotSeat,
+        hosts,
+        ..Options::default()
+    })
+    .unwrap()
+}
+
+/// A request with the given headers (`None`: left out).
+fn request(method: &str, uri: &str, headers: &[(&str, Option<&str>)], body: Option<String>) -> Request<Body> {
+    try_request(method, uri, headers, body).unwrap()
+}
+
+/// A request with the given headers, if http can build it (a path or a header value it
+/// refuses cannot be sent at all).
+fn try_request(
+    method: &str,
+    uri: &str,
+    headers: &[(&str, Option<&str>)],
+    body: Option<String>,
+) -> Result<Request<Body>, axum::http::Error> {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        if let Some(v) = value {
+            req = req.header(*name, *v);
+        }
+    }
+    req.body(body.map_or_else(Body::empty, Body::from))
+}
+
+/// Issue #42: another site's page may neither act at a table (a `text/plain` POST, a
+/// foreign Origin) nor read one through a name it points at this machine (a foreign Host).
+#[test]
+fn another_sites_page_can_neither_act_nor_read() {
+    let app = people_only(vec!["table.lan".into()]);
+    runtime().block_on(async {
+        let (_, s) = get(&app, "/api/table/0").await;
+        let act = json!({"move": s["move"], "action": s["legal"][0]["action"]}).to_string();
+        let json_type = ("content-type", Some("application/json"));
+        let host = ("host", Some(SERVED));
+
+        // A cross-site form or `fetch` without preflight: text/plain.
+        let (st, b) = send_request(
+            &app,
+            request("POST", "/api/table/0/act", &[host, ("content-type", Some("text/plain"))], Some(act.clone())),
+        )
+        .await;
+        refused(st, &b, StatusCode::UNSUPPORTED_MEDIA_TYPE, "JSON");
+        let (st, b) = send_request(&app, request("POST", "/api/table/0/act", &[host], Some(act.clone()))).await;
+        refused(st, &b, StatusCode::UNSUPPORTED_MEDIA_TYPE, "JSON");
+        // Another site's Origin, a `null` one, another port of this machine.
+        for origin in ["http://evil.example", "null", "http://127.0.0.1:3000", "http://192.168.1.9:8163"] {
+            let headers = [host, json_type, ("origin", Some(origin))];
+            let (st, b) = send_request(&app, request("POST", "/api/table/0/act", &headers, Some(act.clone()))).await;
+            refused(st, &b, StatusCode::FORBIDDEN, "Origin");
+            let (st, b) = send_request(&app, request("POST", "/api/table/0/undo", &headers, Some("{}".into()))).await;
+            refused(st, &b, StatusCode::FORBIDDEN, "Origin");
+            let (st, b) = send_request(&app, request("GET", "/api/table/0", &headers, None)).await;
+            refused(st, &b, StatusCode::FORBIDDEN, "Origin");
+        }
+        // DNS rebinding: the request reaches this machine under another site's name.
+        for name in ["evil.example:8163", "evil.example", "localhost.evil.example:8163", "127.0.0.1.nip.io:8163"] {
+            for uri in ["/api/table/0", "/api/table/0/record", "/api/tables", "/"] {
+                let (st, b) = send_request(&app, request("GET", uri, &[("host", Some(name))], None)).await;
+                refused(st, &b, StatusCode::FORBIDDEN, "not this server's address");
+            }
+            let headers = [("host", Some(name)), json_type];
+            let (st, b) = send_request(&app, request("POST", "/api/table/0/act", &headers, Some(act.clone()))).await;
+            refused(st, &b, StatusCode::FORBIDDEN, "not this server's address");
+        }
+        let (st, b) = send_request(&app, request("GET", "/api/table/0", &[], None)).await;
+        refused(st, &b, StatusCode::BAD_REQUEST, "Host");
+        // A browser's cross-site GET (no Origin sent) says so in Sec-Fetch-Site.
+        let headers = [host, ("sec-fetch-site", Some("cross-site"))];
+        let (st, b) = send_request(&app, request("GET", "/api/table/0/record", &headers, None)).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "another site");
+        assert_eq!(get(&app, "/api/table/0").await.1["move"], s["move"], "a refused request moved the game");
+
+        // The page itself (same origin), a program such as curl (no Origin), localhost, and
+        // a name the operator allowed are answered.
+        for (host, origin) in [
+            (SERVED, Some("http://127.0.0.1:8163")),
+            ("localhost:8163", Some("http://localhost:8163")),
+            ("table.lan", Some("https://table.lan")),
+            ("127.0.0.1:8163", Some("https://table.lan")),
+            ("table.lan:8163", None),
+        ] {
+            let headers = [("host", Some(host)), ("origin", origin), ("sec-fetch-site", Some("same-origin"))];
+            let (st, b) = send_request(&app, request("GET", "/api/table/0", &headers, None)).await;
+            assert_eq!(st, StatusCode::OK, "{host} {origin:?}: {b}");
+        }
+        let headers = [
+            host,
+            ("content-type", Some("application/json; charset=utf-8")),
+            ("origin", Some("http://127.0.0.1:8163")),
+        ];
+        let (st, b) = send_request(&app, request("POST", "/api/table/0/act", &headers, Some(act))).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        assert_ne!(b["move"], s["move"]);
+    });
+}
+
+/// Issue #42: the seed and the public log of a table by links in play must not be
+/// replayed (the observer's view would show every hidden holding), sent from a page or
+/// given with `--replay`.
+#[test]
+fn a_record_of_a_table_by_links_in_play_is_not_replayed() {
+    let rs = offered("santiago-de-cuba");
+    let leak = bot_record("santiago-de-cuba", 2, 9);
+    let app = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, None])],
+        rulesets: vec![Arc::clone(&rs)],
+        seating: Seating::Links,
+        ..Options::default()
+    })
+    .unwrap();
+    runtime().block_on(async {
+        let (st, b) = post(&app, "/api/replays", json!({"record": leak.to_line()})).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "still in play");
+        // The same seed with another player count may deal the same face-down order.
+        let (st, b) =
+            post(&app, "/api/replays", json!({"record": bot_record("santiago-de-cuba", 3, 9).to_line()})).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "still in play");
+        // Another seed is replayed.
+        let other = bot_record("santiago-de-cuba", 2, 10);
+        let (st, b) = post(&app, "/api/replays", json!({"record": other.to_line()})).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+    });
+    let given = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, None])],
+        replays: vec![(Arc::clone(&rs), leak)],
+        rulesets: vec![rs],
+        seating: Seating::Links,
+        ..Options::default()
+    });
+    let message = given.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(message.contains("every hidden holding"), "`{message}`");
+
+    // A finished table's record is not given while another table by links dealt from the
+    // same seed is in play.
+    for (other_seed, want) in [(9, StatusCode::FORBIDDEN), (10, StatusCode::OK)] {
+        let rs = offered("santiago-de-cuba");
+        let mut over = TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, Some(BotSpec::Random)]);
+        over.resume = Some(bot_record("santiago-de-cuba", 2, 9));
+        let app = App::new(Options {
+            tables: vec![over, TableSpec::new(Arc::clone(&rs), 2, other_seed, vec![None, None])],
+            rulesets: vec![rs],
+            seating: Seating::Links,
+            ..Options::default()
+        })
+        .unwrap();
+        let link = app.links().into_iter().find(|l| l.label.ends_with("seat 0")).unwrap();
+        let query = link.path.split('?').nth(1).unwrap().replace("table=0&", "");
+        runtime().block_on(async {
+            let (st, b) = get(&app, &format!("/api/table/0/record?{query}")).await;
+            assert_eq!(st, want, "table 1 dealt from seed {other_seed}: {b}");
+            if want == StatusCode::FORBIDDEN {
+                refused(st, &b, want, "table 1 is over too");
+            }
+        });
+    }
+}
+
+/// Issue #42: records sent from pages are kept within a count and a byte budget (the
+/// oldest sent goes), never as the text they came in, and a seat name of megabytes is
+/// refused; the operator's `--replay` records stay.
+#[test]
+fn records_sent_to_replay_are_bounded() {
+    let sc = offered("santiago-de-cuba");
+    let limits = rulesmith_serve::Limits {
+        replays: rulesmith_serve::ReplayLimits { uploads: 3, upload_bytes: 4 << 20 },
+        ..Default::default()
+    };
+    let app = App::new(Options {
+        replays: vec![(Arc::clone(&sc), bot_record("santiago-de-cuba", 2, 1))],
+        rulesets: vec![Arc::clone(&sc)],
+        limits,
+        ..Options::default()
+    })
+    .unwrap();
+    runtime().block_on(async {
+        let mut ids = Vec::new();
+        for seed in 2..8 {
+            let (st, b) =
+                post(&app, "/api/replays", json!({"record": bot_record("santiago-de-cuba", 2, seed).to_line()})).await;
+            assert_eq!(st, StatusCode::OK, "{b}");
+            ids.push(b["replay"].as_u64().unwrap());
+        }
+        let (_, list) = get(&app, "/api/tables").await;
+        let listed: Vec<u64> = list["replays"].as_array().unwrap().iter().map(|r| r["id"].as_u64().unwrap()).collect();
+        assert_eq!(listed, [0, ids[3], ids[4], ids[5]], "the operator's record and the 3 latest sent");
+        let (st, b) = get(&app, &format!("/api/replay/{}", ids[0])).await;
+        refused(st, &b, StatusCode::NOT_FOUND, "no replay");
+        assert!(app.uploaded_replay_bytes() <= 4 << 20);
+
+        // Megabytes in a seat's name: refused, not kept.
+        let mut stuffed = bot_record("santiago-de-cuba", 2, 11);
+        stuffed.bots[1] = "x".repeat(2 << 20);
+        let (st, b) = post(&app, "/api/replays", json!({"record": stuffed.to_line()})).await;
+        refused(st, &b, StatusCode::UNPROCESSABLE_ENTITY, "longer than");
+    });
+    // A record larger than the whole budget is refused with the budget named.
+    let tight = App::new(Options {
+        rulesets: vec![Arc::clone(&sc)],
+        limits: rulesmith_serve::Limits {
+            replays: rulesmith_serve::ReplayLimits { uploads: 3, upload_bytes: 1024 },
+            ..Default::default()
+        },
+        ..Options::default()
+    })
+    .unwrap();
+    runtime().block_on(async {
+        let (st, b) =
+            post(&tight, "/api/replays", json!({"record": bot_record("santiago-de-cuba", 2, 1).to_line()})).await;
+        refused(st, &b, StatusCode::PAYLOAD_TOO_LARGE, "1 KiB");
+    });
+}
+
+/// Serves `app` for real (a thread of its own, for the rest of the test run) within
+/// `limits`; its address.
+fn listening(limits: rulesmith_serve::Limits) -> std::net::SocketAddr {
+    let rs = offered("santiago-de-cuba");
+    let app = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 2, 1, vec![None, None])],
+        rulesets: vec![rs],
+        limits,
+        ..Options::default()
+    })
+    .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        rulesmith_serve::run(app, "127.0.0.1:0".parse().unwrap(), |addr, _| tx.send(addr).unwrap()).unwrap();
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(30)).unwrap()
+}
+
+/// One whole request on a new connection; the answer's status line, or the error.
+fn plain_get(addr: std::net::SocketAddr, wait: std::time::Duration) -> std::io::Result<String> {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(addr)?;
+    c.set_read_timeout(Some(wait))?;
+    write!(c, "GET /api/tables HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")?;
+    let mut text = String::new();
+    c.read_to_string(&mut text)?;
+    Ok(text.lines().next().unwrap_or_default().to_string())
+}
+
+/// Issue #42: a request head never finished is dropped after the header-read timeout, and
+/// connections past the cap wait without starving the next person once they go.
+#[test]
+fn idle_connections_are_dropped_and_capped() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let quick = Duration::from_millis(300);
+    let addr = listening(rulesmith_serve::Limits { header_read: quick, connections: 4, ..Default::default() });
+    // An unfinished head: the server closes the connection after the timeout.
+    let mut slow = std::net::TcpStream::connect(addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    slow.write_all(format!("GET /api/tables HTTP/1.1\r\nHost: {addr}\r\n").as_bytes()).unwrap();
+    let start = Instant::now();
+    let mut rest = Vec::new();
+    slow.read_to_end(&mut rest).expect("the server kept an unfinished request open");
+    assert!(start.elapsed() < Duration::from_secs(5), "closed after {:?}", start.elapsed());
+    // 20 connections that send nothing, five times the cap: a request after them is
+    // answered once the idle ones have timed out.
+    let idle: Vec<_> = (0..20).map(|_| std::net::TcpStream::connect(addr).unwrap()).collect();
+    let start = Instant::now();
+    let answer = plain_get(addr, Duration::from_secs(20)).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "`{answer}`");
+    assert!(start.elapsed() < Duration::from_secs(10), "answered after {:?}", start.elapsed());
+    drop(idle);
+
+    // The cap itself: with two slots held by idle connections, a third waits until one goes.
+    let addr = listening(rulesmith_serve::Limits {
+        header_read: Duration::from_secs(60),
+        connections: 2,
+        ..Default::default()
+    });
+    let mut idle: Vec<_> = (0..2).map(|_| std::net::TcpStream::connect(addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(plain_get(addr, Duration::from_millis(700)).is_err(), "a connection past the cap was served");
+    idle.pop();
+    let answer = plain_get(addr, Duration::from_secs(10)).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "`{answer}`");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// Issue #42: any method, route, Host, Origin, Sec-Fetch-Site, Content-Type and body:
+    /// never a server error, a refusal always says why, and a request that is not the
+    /// server's own page's (a foreign Host, Origin or site) neither reads nor moves a table.
+    #[test]
+    fn hostile_requests_never_succeed_from_elsewhere(
+        method in proptest::sample::select(vec!["GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"]),
+        path in proptest::prop_oneof![
+            proptest::sample::select(vec![
+                "/", "/assets/app.js", "/api/tables", "/api/table/0", "/api/table/0/act", "/api/table/0/undo",
+                "/api/table/0/record", "/api/table/0/rules", "/api/replays", "/api/replay/0", "/api/replay/0/rules",
+            ]).prop_map(String::from),
+            "/[a-z0-9/%?=&.]{0,24}",
+        ],
+        host in proptest::option::of(proptest::prop_oneof![
+            proptest::sample::select(vec![SERVED, "localhost:8163", "[::1]:8163", "evil.example:8163", "evil.example", "127.0.0.1:80", "table.lan"]).prop_map(String::from),
+            "[ -~]{0,24}",
+        ]),
+        origin in proptest::option::of(proptest::prop_oneof![
+            proptest::sample::select(vec!["http://127.0.0.1:8163", "http://localhost:8163", "http://evil.example", "null", "https://table.lan", "http://127.0.0.1:9"]).prop_map(String::from),
+            "[ -~]{0,24}",
+        ]),
+        site in proptest::option::of(proptest::sample::select(vec!["same-origin", "same-site", "cross-site", "none", "weird"])),
+        content_type in proptest::option::of(proptest::prop_oneof![
+            proptest::sample::select(vec!["application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "APPLICATION/JSON; charset=utf-8"]).prop_map(String::from),
+            "[ -~]{0,24}",
+        ]),
+        body in proptest::prop_oneof![
+            proptest::strategy::Just(None),
+            proptest::strategy::Just(Some("act".to_string())),
+            proptest::strategy::Just(Some("undo".to_string())),
+            proptest::option::of(proptest::prelude::any::<String>()),
+        ],
+    ) {
+        thread_local! {
+            static APP: App = people_only(vec!["table.lan".into()]);
+        }
+        let foreign = host.as_deref().is_none_or(|h| !served_as(h))
+            || origin.as_deref().is_some_and(|o| !(host.as_deref().is_some_and(|h| o.eq_ignore_ascii_case(&format!("http://{h}")) || o.eq_ignore_ascii_case(&format!("https://{h}"))) || o.eq_ignore_ascii_case("https://table.lan") || o.eq_ignore_ascii_case("http://table.lan")))
+            || (path.starts_with("/api/") && site.is_some_and(|s| s != "same-origin" && s != "none"));
+        let (status, reply, before, after) = APP.with(|app| {
+            runtime().block_on(async {
+                let (_, s) = get(app, "/api/table/0").await;
+                let body = match body.as_deref() {
+                    Some("act") => Some(json!({"move": s["move"], "action": s["legal"][0]["action"]}).to_string()),
+                    Some("undo") => Some(json!({"move": s["move"]}).to_string()),
+                    _ => body.clone(),
+                };
+                let headers = [
+                    ("host", host.as_deref()),
+                    ("origin", origin.as_deref()),
+                    ("sec-fetch-site", site),
+                    ("content-type", content_type.as_deref()),
+                ];
+                let Ok(req) = try_request(method, &path, &headers, body.clone()) else {
+                    // Not a request http can build (a header value it refuses): nothing sent.
+                    return (StatusCode::BAD_REQUEST, json!({"error": "unsendable"}), s.clone(), s);
+                };
+                let (status, reply) = send_request(app, req).await;
+                let (_, after) = get(app, "/api/table/0").await;
+                (status, reply, s, after)
+            })
+        });
+        proptest::prop_assert!(!status.is_server_error(), "{method} {path}: {status} {reply}");
+        if status.is_client_error() && method != "HEAD" {
+            proptest::prop_assert!(reply["error"].is_string(), "{method} {path}: {status} without a message: {reply}");
+        }
+        if foreign {
+            proptest::prop_assert!(status.is_client_error(), "{method} {path} host {host:?} origin {origin:?} site {site:?}: {status} {reply}");
+            proptest::prop_assert_eq!(&before["move"], &after["move"], "a foreign request moved the game");
+        }
+    }
+}
+
+/// What the server takes as its own name at [`SERVED`] with `table.lan` allowed (as
+/// `Guard::allows` decides, written out again independently).
+fn served_as(host: &str) -> bool {
+    let h = host.to_ascii_lowercase();
+    ["127.0.0.1:8163", "localhost:8163", "[::1]:8163", "table.lan", "table.lan:8163"].contains(&h.as_str())
+        || h.strip_suffix(":8163").is_some_and(|ip| {
+            ip.parse::<std::net::Ipv4Addr>().is_ok()
+                || ip
+                    .strip_prefix('[')
+                    .and_then(|v| v.strip_suffix(']'))
+                    .is_some_and(|v| v.parse::<std::net::Ipv6Addr>().is_ok())
+        })
+}
+
+/// `rulesmith serve --port 0 ARGS…` started and listening (its first line read).
+fn serving(args: &[&str]) -> std::process::Child {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.starts_with("rulesmith serve: listening"), "`{line}`");
+    child
+}
+
+/// Issue #42: a table by links deals from a seed drawn from the operating system, not seed
+/// 1 (which, with the public move log, would show every hidden holding); a seed given
+/// with `--seed` is used, with a warning to keep it secret.
+#[test]
+fn a_table_by_links_deals_from_a_secret_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed_of = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let path_text = path.to_str().unwrap().to_string();
+        let mut args =
+            vec!["santiago-de-cuba", "--players", "2", "--human", "0", "1", "--seats", "links", "--record", &path_text];
+        args.extend_from_slice(extra);
+        let mut child = serving(&args);
+        let rec: Record = serde_json::from_str(std::fs::read_to_string(&path).unwrap().trim()).unwrap();
+        child.kill().unwrap();
+        let out = child.wait_with_output().unwrap();
+        (rec.seed, String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (a, quiet) = seed_of("a.json", &[]);
+    let (b, _) = seed_of("b.json", &[]);
+    assert_ne!(a, 1, "a table by links dealt from the default seed");
+    assert_ne!(a, b, "two tables by links dealt from the same seed");
+    assert!(!quiet.contains("warning"), "{quiet}");
+    let (c, warned) = seed_of("c.json", &["--seed", "5"]);
+    assert_eq!(c, 5);
+    assert!(warned.contains("warning: --seed 5") && warned.contains("every hidden holding"), "{warned}");
+}
+
+/// Issue #42 (9): `serve A B --set …` names the ruleset that refuses the edit.
+#[test]
+fn a_set_refused_by_one_of_the_rulesets_names_it() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(["serve", "puerto-rico", "santiago-de-cuba", "--port", "0", "--set", "buildings.harbor.cost=6"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("ruleset `santiago-de-cuba`"), "{stderr}");
 }

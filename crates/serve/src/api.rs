@@ -1,12 +1,14 @@
 //! The HTTP routes: the bundled page, and a small JSON API the page speaks.
 
+use crate::guard::Guard;
+use crate::rejection::ApiError;
 use crate::replay::Replays;
 use crate::table::Table;
-use crate::{Ruleset, Seating};
+use crate::{Ruleset, Seating, lock};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -14,7 +16,7 @@ use rulesmith_core::game::Seat;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Most bytes of a request body (an action, an undo).
@@ -34,76 +36,21 @@ pub struct Shared {
     pub replays: Mutex<Replays>,
     pub rulesets: Vec<Arc<Ruleset>>,
     pub seating: Seating,
-}
-
-/// A lock that a panic elsewhere does not make unusable (nothing here panics; the data a
-/// lock guards is consistent between statements).
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A refused request: its status and a message saying why, sent as `{"error": …}`.
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        ApiError { status, message: message.into() }
-    }
-    pub fn bad(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, m)
-    }
-    pub fn forbidden(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, m)
-    }
-    pub fn not_found(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, m)
-    }
-    pub fn conflict(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, m)
-    }
-    pub fn unprocessable(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, m)
-    }
-}
-
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
-    }
-}
-
-impl From<BytesRejection> for ApiError {
-    fn from(r: BytesRejection) -> Self {
-        ApiError::new(r.status(), format!("the request body: {}", r.body_text()))
-    }
-}
-impl From<PathRejection> for ApiError {
-    fn from(r: PathRejection) -> Self {
-        ApiError::new(StatusCode::NOT_FOUND, format!("the address: {}", r.body_text()))
-    }
-}
-impl From<QueryRejection> for ApiError {
-    fn from(r: QueryRejection) -> Self {
-        ApiError::bad(format!("the query: {}", r.body_text()))
-    }
+    /// Names the server answers to besides localhost and IP addresses (`--allow-host`).
+    pub hosts: Vec<String>,
+    /// One record sent to replay is read at a time (each may be megabytes until parsed).
+    pub uploads: tokio::sync::Semaphore,
 }
 
 type Reply = Result<Response, ApiError>;
 type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
 type Id = Result<Path<String>, PathRejection>;
 
-/// The routes over `shared`, with body size limits and a time limit on every request.
-pub fn router(shared: Arc<Shared>) -> Router {
+/// The routes over `shared`, with body size limits and a time limit on every request, for
+/// a server at port `port`: a request not addressed to it, or from another site's page, or
+/// a POST not sent as JSON, is refused before any route ([`crate::guard`]).
+pub fn router(shared: Arc<Shared>, port: u16) -> Router {
+    let guard = Arc::new(Guard::new(port, &shared.hosts));
     let api = Router::new()
         .route("/api/tables", get(tables))
         .route("/api/table/{id}", get(table_state))
@@ -126,6 +73,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this route does not take that method")
         })
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .layer(axum::middleware::from_fn_with_state(guard, crate::guard::guard))
         .with_state(shared)
 }
 
@@ -220,12 +168,20 @@ async fn table_record(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply 
     let Query(q) = q?;
     viewer(&t, q.get("seat").map(String::as_str), q.get("token").map(String::as_str))?;
     let snap = t.snapshot();
-    // The record carries the seed, from which the hidden order follows: a seat by link
-    // gets it only once the game is over.
+    // The record carries the seed, from which every hidden holding follows: at a table by
+    // links it is given to no one until the game is over (then nothing is hidden any more).
     if t.seating == Seating::Links && snap.outcome.is_none() {
         return Err(ApiError::forbidden(
             "the record (with its seed) is given to a seat by link only once the game is over",
         ));
+    }
+    // Nor while another table by links deals from the same seed (`--seed` given once for
+    // all tables).
+    if let Some(other) = s.tables.iter().find(|o| o.id != t.id && o.keeps_secret(snap.record.seed)) {
+        return Err(ApiError::forbidden(format!(
+            "the record (with its seed) is given once table {} is over too: it was dealt from the same seed",
+            other.id
+        )));
     }
     let mut r = (snap.record.to_line() + "\n").into_response();
     let h = r.headers_mut();
@@ -320,8 +276,10 @@ struct NewReplay {
     record: String,
 }
 
-async fn add_replay(State(s): State<Arc<Shared>>, b: Result<Bytes, BytesRejection>) -> Reply {
-    let n: NewReplay = body(b)?;
+async fn add_replay(State(s): State<Arc<Shared>>, req: Request) -> Reply {
+    // The body is read only once it is this request's turn: records in flight stay few.
+    let _turn = s.uploads.acquire().await.map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+    let n: NewReplay = body(Bytes::from_request(req, &s).await)?;
     let mut lines = rulesmith_core::record::parse_lines(&n.record);
     let rec = match (lines.next(), lines.next()) {
         (None, _) => return Err(ApiError::bad("the record: no game record in it")),
@@ -330,6 +288,15 @@ async fn add_replay(State(s): State<Arc<Shared>>, b: Result<Bytes, BytesRejectio
             return Err(ApiError::bad(format!("the record: more than one game (line {line}); send one game's line")));
         }
     };
+    drop(lines);
+    drop(n);
+    if let Some(t) = s.tables.iter().find(|t| t.keeps_secret(rec.seed)) {
+        return Err(ApiError::forbidden(format!(
+            "the record: its seed is table {}'s, still in play by links; it is not replayed \
+             before that game is over (its seed would show every hidden holding)",
+            t.id
+        )));
+    }
     let Some(ruleset) = s.rulesets.iter().find(|r| r.digest == rec.digest).cloned() else {
         return Err(ApiError::unprocessable(format!(
             "the record's ruleset `{}` is not one this server plays (by digest); serve it to replay it",
@@ -340,7 +307,7 @@ async fn add_replay(State(s): State<Arc<Shared>>, b: Result<Bytes, BytesRejectio
     let id = tokio::task::spawn_blocking(move || {
         // Checked outside the lock (it plays the whole game), kept under it.
         let replay = crate::replay::Replay::check(ruleset, rec)?;
-        Ok::<_, ApiError>(lock(&shared.replays).insert(replay))
+        Ok::<_, ApiError>(lock(&shared.replays).upload(replay)?)
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;

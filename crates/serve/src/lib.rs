@@ -5,8 +5,11 @@
 //! The page (HTML, CSS and JavaScript, bundled in the binary) draws each game's board from
 //! the seat's view JSON ([`rulesmith_core::erased::AnySession::view_json`], what `rulesmith state --seat` prints),
 //! so a seat's page carries nothing the seat may not see. Every request is bounded in size
-//! and time; a wrong one (an illegal or stale action, an unknown table, seat or token, a
-//! malformed body) is refused with a 4xx and a JSON `{"error": …}` naming what is wrong.
+//! and time, every connection in time and number ([`Limits`]); a request not addressed to
+//! the server (`Host`), sent by another site's page (`Origin`, `Sec-Fetch-Site`) or, when it
+//! changes something, not sent as JSON is refused before any route; a wrong one (an
+//! illegal or stale action, an unknown table, seat or token, a malformed body) is refused
+//! with a 4xx and a JSON `{"error": …}` naming what is wrong.
 //!
 //! ```no_run
 //! # fn demo(game: &'static dyn rulesmith_core::erased::AnyGame) -> Result<(), Box<dyn std::error::Error>> {
@@ -21,7 +24,7 @@
 //!     game,
 //! });
 //! let table = TableSpec::new(Arc::clone(&ruleset), 4, 1, vec![None, Some("greedy".parse()?), Some("greedy".parse()?), Some("greedy".parse()?)]);
-//! let app = App::new(Options { tables: vec![table], replays: vec![], rulesets: vec![ruleset], seating: Seating::HotSeat })?;
+//! let app = App::new(Options { tables: vec![table], rulesets: vec![ruleset], seating: Seating::HotSeat, ..Options::default() })?;
 //! rulesmith_serve::run(app, "127.0.0.1:8163".parse()?, |addr, app| {
 //!     for link in app.links() {
 //!         println!("{}: http://{addr}{}", link.label, link.path);
@@ -32,6 +35,10 @@
 //! ```
 
 mod api;
+mod guard;
+mod net;
+mod refusal;
+mod rejection;
 mod replay;
 mod table;
 
@@ -41,7 +48,8 @@ use rulesmith_core::record::Record;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use api::router;
+pub use net::Limits;
+pub use replay::ReplayLimits;
 
 /// A ruleset the server plays: its names, its digest (records carry it) and its game.
 pub struct Ruleset {
@@ -63,9 +71,10 @@ pub struct Ruleset {
 }
 
 /// How people sit at the tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Seating {
     /// One page per table; whoever's seat is to move acts there; undo is allowed.
+    #[default]
     HotSeat,
     /// One link per person's seat, with a secret token: a seat's page shows that seat's
     /// view only and acts for that seat only.
@@ -102,6 +111,7 @@ impl TableSpec {
 }
 
 /// What the server offers.
+#[derive(Default)]
 pub struct Options {
     /// The tables, numbered from 0 in this order.
     pub tables: Vec<TableSpec>,
@@ -112,6 +122,13 @@ pub struct Options {
     pub rulesets: Vec<Arc<Ruleset>>,
     /// How people sit at every table.
     pub seating: Seating,
+    /// Names the server also answers to (a `Host` or an `Origin` of its page), as
+    /// `name` or `name:port`: it always answers to `localhost` and IP addresses at the port
+    /// it serves, and refuses every other name (a page of another site that points its
+    /// own name at this machine).
+    pub hosts: Vec<String>,
+    /// Its bounds on connections and on records sent to it.
+    pub limits: Limits,
 }
 
 /// Why the server could not start, or a table could not open.
@@ -120,8 +137,8 @@ pub enum Error {
     /// A table or record that does not fit (a message naming what and where).
     #[error("{0}")]
     Bad(String),
-    /// The system's random source failed (seat tokens come from it).
-    #[error("cannot draw secret seat tokens from the system's random source: {0}")]
+    /// The system's random source failed (seat tokens and links tables' seeds come from it).
+    #[error("cannot draw a secret (a seat token or a seed) from the system's random source: {0}")]
     Random(String),
     /// The address could not be listened on (in use, not this machine's).
     #[error("cannot listen on {addr}: {source}")]
@@ -152,6 +169,7 @@ pub struct Link {
 #[derive(Clone)]
 pub struct App {
     shared: Arc<api::Shared>,
+    limits: Limits,
 }
 
 impl App {
@@ -161,8 +179,15 @@ impl App {
         for (id, spec) in options.tables.into_iter().enumerate() {
             tables.push(Arc::new(table::Table::open(id, spec, options.seating)?));
         }
-        let mut replays = replay::Replays::default();
+        let mut replays = replay::Replays::new(options.limits.replays);
         for (ruleset, record) in options.replays {
+            if let Some(t) = tables.iter().find(|t| t.keeps_secret(record.seed)) {
+                return Err(Error::Bad(format!(
+                    "a record to replay has table {}'s seed, and that table seats \
+                     people by link: its replay would show every hidden holding; give the table another seed",
+                    t.id
+                )));
+            }
             replays.add(ruleset, record).map_err(|e| Error::Bad(e.to_string()))?;
         }
         let shared = api::Shared {
@@ -170,8 +195,10 @@ impl App {
             replays: std::sync::Mutex::new(replays),
             rulesets: options.rulesets,
             seating: options.seating,
+            hosts: options.hosts,
+            uploads: tokio::sync::Semaphore::new(1),
         };
-        let app = App { shared: Arc::new(shared) };
+        let app = App { shared: Arc::new(shared), limits: options.limits };
         for t in &app.shared.tables {
             table::Table::start_bots(t);
         }
@@ -185,13 +212,20 @@ impl App {
         for t in &self.shared.tables {
             out.extend(t.links());
         }
-        out.extend(api::lock(&self.shared.replays).links());
+        out.extend(lock(&self.shared.replays).links());
         out
     }
 
-    /// The HTTP routes, with their size and time limits.
-    pub fn router(&self) -> axum::Router {
-        router(Arc::clone(&self.shared))
+    /// The HTTP routes of a server at `served`, with their size and time limits; they
+    /// answer only requests addressed to it ([`Options::hosts`]).
+    pub fn router(&self, served: SocketAddr) -> axum::Router {
+        api::router(Arc::clone(&self.shared), served.port())
+    }
+
+    /// The bytes the records sent from pages hold together, about (see
+    /// [`ReplayLimits::upload_bytes`]).
+    pub fn uploaded_replay_bytes(&self) -> usize {
+        lock(&self.shared.replays).uploaded_bytes()
     }
 
     /// Stops every table's bot programs (`exec:` bots hear the game is over).
@@ -203,8 +237,8 @@ impl App {
 }
 
 /// Serves `app` on `addr` until the process ends, on a small runtime (one thread for the
-/// requests, a few for the bots). `bound` is called once listening, with the address
-/// really bound (port 0 picks a free port).
+/// requests, a few for the bots), within [`Options::limits`]. `bound` is called once
+/// listening, with the address really bound (port 0 picks a free port).
 pub fn run(app: App, addr: SocketAddr, bound: impl FnOnce(SocketAddr, &App)) -> Result<(), Error> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
@@ -216,7 +250,7 @@ pub fn run(app: App, addr: SocketAddr, bound: impl FnOnce(SocketAddr, &App)) -> 
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|source| Error::Bind { addr, source })?;
         let local = listener.local_addr()?;
         bound(local, &app);
-        axum::serve(listener, app.router()).await?;
+        net::serve(listener, app.router(local), app.limits).await;
         Ok(())
     })
 }
@@ -227,4 +261,17 @@ pub(crate) fn token() -> Result<String, Error> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| Error::Random(e.to_string()))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A game's seed from the operating system's random source, for a table seated by links:
+/// the seed and the public move log together show every hidden holding, so it must be one
+/// no one can guess.
+pub fn secret_seed() -> Result<u64, Error> {
+    getrandom::u64().map_err(|e| Error::Random(e.to_string()))
+}
+
+/// A lock that a panic elsewhere does not make unusable (nothing here panics; the data a
+/// lock guards is consistent between statements).
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

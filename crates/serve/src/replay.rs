@@ -1,54 +1,111 @@
 //! Recorded games to step through, as any seat or as an all-seeing observer.
+//!
+//! A replay keeps only what stepping needs (the players, seed, seat names, actions, who made
+//! each and the rounds), never the text it was sent as; those sent from pages share a
+//! budget of count and bytes, the oldest sent going first, while the operator's
+//! `--replay` records stay.
 
-use crate::api::ApiError;
+use crate::refusal::Refusal;
 use crate::{Link, Ruleset};
 use rulesmith_core::erased::AnySession;
 use rulesmith_core::game::{Seat, ToMove};
 use rulesmith_core::record::Record;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-/// Replays kept at once: a page may send records, and each holds a game.
-pub const MAX_REPLAYS: usize = 64;
 /// Most decisions a replayed record may hold.
 const MAX_ACTIONS: usize = 200_000;
+/// Most characters of a seat's name in a record (a bot's name, an `exec:` command line).
+const MAX_NAME: usize = 256;
+/// Bytes a game's session holds besides its history, about (the board, the hands).
+const SESSION_BYTES: usize = 64 << 10;
+
+/// How many records sent from pages a server keeps, and in how many bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayLimits {
+    /// Records sent from pages kept at once (the oldest goes to make room).
+    pub uploads: usize,
+    /// Bytes they may hold together, as [`Replay::size`] counts them (the oldest goes to
+    /// make room; one record larger than this is refused).
+    pub upload_bytes: usize,
+}
+
+impl Default for ReplayLimits {
+    fn default() -> Self {
+        ReplayLimits { uploads: 16, upload_bytes: 32 << 20 }
+    }
+}
 
 pub struct Replay {
     pub ruleset: Arc<Ruleset>,
-    pub record: Record,
+    players: usize,
+    names: Vec<String>,
+    actions: Vec<Box<str>>,
     /// Who made each decision.
     movers: Vec<Seat>,
     /// The round at each position (0: after setup).
     rounds: Vec<u32>,
     session: Mutex<Box<dyn AnySession + Send>>,
+    /// The bytes it holds, about (its actions twice: here and in the session's history).
+    pub size: usize,
 }
 
-#[derive(Default)]
 pub struct Replays {
     next: usize,
     open: BTreeMap<usize, Arc<Replay>>,
+    /// The ids of the records sent from pages still kept, oldest first.
+    uploaded: VecDeque<usize>,
+    uploaded_bytes: usize,
+    limits: ReplayLimits,
 }
 
 impl Replays {
-    /// Checks a record and keeps it. Returns its id.
-    pub fn add(&mut self, ruleset: Arc<Ruleset>, record: Record) -> Result<usize, ApiError> {
-        Ok(self.insert(Replay::check(ruleset, record)?))
+    pub fn new(limits: ReplayLimits) -> Self {
+        Replays { next: 0, open: BTreeMap::new(), uploaded: VecDeque::new(), uploaded_bytes: 0, limits }
     }
 
-    /// Keeps a replay (the oldest goes when [`MAX_REPLAYS`] are open); its id.
-    pub fn insert(&mut self, replay: Replay) -> usize {
+    /// Checks an operator's record and keeps it for as long as the server runs. Its id.
+    pub fn add(&mut self, ruleset: Arc<Ruleset>, record: Record) -> Result<usize, Refusal> {
+        let replay = Replay::check(ruleset, record)?;
         let id = self.next;
         self.next += 1;
-        if self.open.len() >= MAX_REPLAYS {
-            self.open.pop_first();
-        }
         self.open.insert(id, Arc::new(replay));
-        id
+        Ok(id)
+    }
+
+    /// Keeps a record sent from a page, the oldest sent going to make room; its id.
+    /// Refused if it alone is over the budget.
+    pub fn upload(&mut self, replay: Replay) -> Result<usize, Refusal> {
+        let budget = self.limits.upload_bytes;
+        if replay.size > budget || self.limits.uploads == 0 {
+            return Err(Refusal::TooLarge(format!(
+                "the record: it holds about {} KiB once read, more than the {} KiB this server keeps for records sent to it",
+                replay.size.div_ceil(1024),
+                budget / 1024
+            )));
+        }
+        while self.uploaded.len() >= self.limits.uploads || self.uploaded_bytes + replay.size > budget {
+            let Some(old) = self.uploaded.pop_front() else { break };
+            if let Some(r) = self.open.remove(&old) {
+                self.uploaded_bytes = self.uploaded_bytes.saturating_sub(r.size);
+            }
+        }
+        let id = self.next;
+        self.next += 1;
+        self.uploaded_bytes += replay.size;
+        self.uploaded.push_back(id);
+        self.open.insert(id, Arc::new(replay));
+        Ok(id)
     }
 
     pub fn get(&self, id: usize) -> Option<Arc<Replay>> {
         self.open.get(&id).cloned()
+    }
+
+    /// The bytes the records sent from pages hold together, about.
+    pub fn uploaded_bytes(&self) -> usize {
+        self.uploaded_bytes
     }
 
     pub fn list(&self) -> Vec<Value> {
@@ -58,10 +115,10 @@ impl Replays {
                 json!({
                     "id": id,
                     "ruleset": r.ruleset.name,
-                    "game": r.record.game,
-                    "players": r.record.players,
-                    "names": r.record.bots,
-                    "steps": r.record.actions.len(),
+                    "game": r.ruleset.game.game_id(),
+                    "players": r.players,
+                    "names": r.names,
+                    "steps": r.actions.len(),
                 })
             })
             .collect()
@@ -71,7 +128,7 @@ impl Replays {
         self.open
             .iter()
             .map(|(id, r)| Link {
-                label: format!("replay of {} ({} decisions)", r.ruleset.name, r.record.actions.len()),
+                label: format!("replay of {} ({} decisions)", r.ruleset.name, r.actions.len()),
                 path: format!("/?replay={id}"),
             })
             .collect()
@@ -80,8 +137,8 @@ impl Replays {
 
 impl Replay {
     /// Checks a record by playing it through under `ruleset`.
-    pub fn check(ruleset: Arc<Ruleset>, record: Record) -> Result<Replay, ApiError> {
-        let bad = |m: String| ApiError::unprocessable(format!("the record: {m}"));
+    pub fn check(ruleset: Arc<Ruleset>, record: Record) -> Result<Replay, Refusal> {
+        let bad = |m: String| Refusal::Unplayable(format!("the record: {m}"));
         if record.digest != ruleset.digest {
             return Err(bad(format!("its ruleset `{}` is not the one served (digests differ)", record.ruleset)));
         }
@@ -94,6 +151,9 @@ impl Replay {
         if record.bots.len() != record.players {
             return Err(bad(format!("{} seats named for {} players", record.bots.len(), record.players)));
         }
+        if let Some((seat, _)) = record.bots.iter().enumerate().find(|(_, b)| b.chars().count() > MAX_NAME) {
+            return Err(bad(format!("seat {seat}'s name is longer than {MAX_NAME} characters")));
+        }
         let mut session = ruleset.game.start(record.players, record.seed).map_err(|e| bad(e.to_string()))?;
         let mut movers = Vec::with_capacity(record.actions.len());
         let mut rounds = vec![session.progress().rounds];
@@ -105,29 +165,44 @@ impl Replay {
             movers.push(s);
             rounds.push(session.progress().rounds);
         }
-        Ok(Replay { ruleset, record, movers, rounds, session: Mutex::new(session) })
+        let actions: Vec<Box<str>> = record.actions.into_iter().map(String::into_boxed_str).collect();
+        let size = SESSION_BYTES
+            + record.bots.iter().map(|b| b.len() + 24).sum::<usize>()
+            + actions.iter().map(|a| 2 * a.len() + 16 + 24 + 4 + 4).sum::<usize>();
+        Ok(Replay {
+            ruleset,
+            players: record.players,
+            names: record.bots,
+            actions,
+            movers,
+            rounds,
+            session: Mutex::new(session),
+            size,
+        })
     }
 
     /// The position after `step` decisions, as `seat` sees it (`None`: the observer, who
     /// sees the whole state).
-    pub fn at(&self, step: usize, seat: Option<Seat>) -> Result<Value, ApiError> {
-        let steps = self.record.actions.len();
+    pub fn at(&self, step: usize, seat: Option<Seat>) -> Result<Value, Refusal> {
+        let steps = self.actions.len();
         if step > steps {
-            return Err(ApiError::bad(format!("step {step}: the record has {steps} decisions (steps 0 to {steps})")));
+            return Err(Refusal::Malformed(format!(
+                "step {step}: the record has {steps} decisions (steps 0 to {steps})"
+            )));
         }
-        if let Some(s) = seat.filter(|&s| usize::from(s) >= self.record.players) {
-            return Err(ApiError::bad(format!("seat {s}: the game has {} players", self.record.players)));
+        if let Some(s) = seat.filter(|&s| usize::from(s) >= self.players) {
+            return Err(Refusal::Malformed(format!("seat {s}: the game has {} players", self.players)));
         }
-        let mut session = crate::api::lock(&self.session);
+        let mut session = crate::lock(&self.session);
         // Deterministic from the seed: back by playing the first `step` actions again,
         // forward by playing the next ones.
         let now = session.history().len();
         if now > step {
-            session.rewind(step).map_err(|e| ApiError::conflict(e.to_string()))?;
+            session.rewind(step).map_err(|e| Refusal::Conflict(e.to_string()))?;
         }
         let now = session.history().len();
-        for a in self.record.actions.get(now..step).unwrap_or_default() {
-            session.play(a).map_err(|e| ApiError::conflict(e.to_string()))?;
+        for a in self.actions.get(now..step).unwrap_or_default() {
+            session.play(a).map_err(|e| Refusal::Conflict(e.to_string()))?;
         }
         let view = match seat {
             Some(s) => session.view_json(s),
@@ -139,9 +214,9 @@ impl Replay {
         };
         Ok(json!({
             "ruleset": self.ruleset.name,
-            "game": self.record.game,
-            "players": self.record.players,
-            "names": self.record.bots,
+            "game": self.ruleset.game.game_id(),
+            "players": self.players,
+            "names": self.names,
             "seat": seat,
             "step": step,
             "steps": steps,
@@ -149,7 +224,7 @@ impl Replay {
             "rounds": self.rounds,
             "to_move": to_move,
             "view": view,
-            "log": self.movers.iter().zip(&self.record.actions).map(|(s, a)| json!([s, a])).collect::<Vec<_>>(),
+            "log": self.movers.iter().zip(&self.actions).map(|(s, a)| json!([s, a])).collect::<Vec<_>>(),
             "outcome": if step == steps { session.outcome() } else { None },
         }))
     }

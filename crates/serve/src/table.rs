@@ -1,8 +1,8 @@
 //! A table: one game in progress, its seats (people and bots), undo marks and the
 //! published snapshot the pages read.
 
-use crate::api::{ApiError, lock};
-use crate::{Error, Link, Seating, TableSpec};
+use crate::refusal::Refusal;
+use crate::{Error, Link, Seating, TableSpec, lock};
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::erased::AnySession;
 use rulesmith_core::game::{Outcome, Seat, ToMove};
@@ -156,6 +156,14 @@ impl Table {
         }
     }
 
+    /// Whether `seed` is this table's while its seats' holdings are still secret: a table
+    /// by links whose game is not over. Any record dealt from it is refused, whatever its
+    /// ruleset or player count: a variant (`--set`) or another count may well deal the same
+    /// face-down order, and the seed with the public move log shows every hidden holding.
+    pub fn keeps_secret(&self, seed: u64) -> bool {
+        self.seating == Seating::Links && self.spec.seed == seed && self.snapshot().outcome.is_none()
+    }
+
     pub fn snapshot(&self) -> Arc<Snapshot> {
         Arc::clone(&lock(&self.published))
     }
@@ -168,39 +176,39 @@ impl Table {
 
     /// Takes the game for a person's request; refused while the bots think or another
     /// request acts (two tabs at once).
-    fn take(&self) -> Result<std::sync::MutexGuard<'_, Live>, ApiError> {
+    fn take(&self) -> Result<std::sync::MutexGuard<'_, Live>, Refusal> {
         match self.live.try_lock() {
             Ok(g) => Ok(g),
             Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-            Err(TryLockError::WouldBlock) => Err(ApiError::conflict(
-                "the table is busy (the bots are moving, or another request is acting); try again",
+            Err(TryLockError::WouldBlock) => Err(Refusal::Conflict(
+                "the table is busy (the bots are moving, or another request is acting); try again".into(),
             )),
         }
     }
 
     /// Plays `action` for `seat` (a person's), checked against the move number the page
     /// saw.
-    pub fn act(self: &Arc<Self>, seat: Option<Seat>, moves: usize, action: &str) -> Result<(), ApiError> {
+    pub fn act(self: &Arc<Self>, seat: Option<Seat>, moves: usize, action: &str) -> Result<(), Refusal> {
         let mut live = self.take()?;
         let now = live.session.history().len();
         if moves != now {
-            return Err(ApiError::conflict(format!(
+            return Err(Refusal::Conflict(format!(
                 "stale: the page showed move {moves}, the game is at move {now}; reload the position"
             )));
         }
         let ToMove::Seat(to_move) = live.session.to_move() else {
-            return Err(ApiError::conflict("the game is over"));
+            return Err(Refusal::Conflict("the game is over".into()));
         };
         if !self.is_person(to_move) {
-            return Err(ApiError::conflict(format!("seat {to_move} is a bot's; wait for its move")));
+            return Err(Refusal::Conflict(format!("seat {to_move} is a bot's; wait for its move")));
         }
         if let Some(seat) = seat.filter(|&s| s != to_move) {
-            return Err(ApiError::forbidden(format!("seat {to_move} is to move, not seat {seat}")));
+            return Err(Refusal::Forbidden(format!("seat {to_move} is to move, not seat {seat}")));
         }
         if live.error.is_some() {
-            return Err(ApiError::conflict("play has stopped; see the table's error"));
+            return Err(Refusal::Conflict("play has stopped; see the table's error".into()));
         }
-        live.session.play(action).map_err(|e| ApiError::unprocessable(format!("`{action}`: {e}")))?;
+        live.session.play(action).map_err(|e| Refusal::Unplayable(format!("`{action}`: {e}")))?;
         live.movers.push(to_move);
         live.mark(&self.spec.seats);
         if let Some(e) = self.save(&live) {
@@ -216,28 +224,28 @@ impl Table {
     }
 
     /// Back to the person's decision before the current one (hot-seat only).
-    pub fn undo(self: &Arc<Self>, moves: usize) -> Result<(), ApiError> {
+    pub fn undo(self: &Arc<Self>, moves: usize) -> Result<(), Refusal> {
         if self.seating != Seating::HotSeat {
-            return Err(ApiError::forbidden("undo is for hot-seat tables only"));
+            return Err(Refusal::Forbidden("undo is for hot-seat tables only".into()));
         }
         let mut live = self.take()?;
         let now = live.session.history().len();
         if moves != now {
-            return Err(ApiError::conflict(format!(
+            return Err(Refusal::Conflict(format!(
                 "stale: the page showed move {moves}, the game is at move {now}; reload the position"
             )));
         }
         let at_mark = live.marks.last().is_some_and(|m| m.at == now);
         if at_mark {
             if live.marks.len() < 2 {
-                return Err(ApiError::conflict("nothing to undo: this is the first decision"));
+                return Err(Refusal::Conflict("nothing to undo: this is the first decision".into()));
             }
             live.marks.pop();
         }
         let Some((at, rng)) = live.marks.last().map(|m| (m.at, m.rng.clone())) else {
-            return Err(ApiError::conflict("nothing to undo"));
+            return Err(Refusal::Conflict("nothing to undo".into()));
         };
-        live.session.rewind(at).map_err(|e| ApiError::conflict(format!("cannot undo: {e}")))?;
+        live.session.rewind(at).map_err(|e| Refusal::Conflict(format!("cannot undo: {e}")))?;
         live.rng = rng;
         live.movers.truncate(at);
         live.error = None;
