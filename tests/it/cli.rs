@@ -589,6 +589,12 @@ fn set_overrides_are_checked_reported_and_replayed() {
         "{}",
         o.stderr
     );
+    // Warnings name only files the user wrote (issue 43): the bundled expansion's own new
+    // buildings over the base game (`black-market`) warn nobody who extends it.
+    let o = expect(&["validate", "rulesets/house-rules/puerto-rico-expansion-all-buildings.toml"], 0);
+    assert!(!o.stderr.contains("warning"), "{}", o.stderr);
+    let o = expect(&["validate", "tests/fixtures/house/expansion-library-triple.toml", "--format", "json"], 0);
+    assert_eq!(o.stdout.matches("\"warnings\": []").count(), 1, "{}", o.stdout);
 }
 
 /// `sweep` plays the same games at every value (the base added when not among them),
