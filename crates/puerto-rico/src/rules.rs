@@ -101,10 +101,12 @@ pub struct Rules {
     pub face_up_extra: u8,
     pub coins_on_unchosen_roles: u8,
     pub trading_house_spaces: u8,
+    /// Barrels of any kinds every player keeps at storage besides their warehouses
+    /// (S000:L336: one; the storehouse adds more of any kinds to it, S001:L551).
     pub free_barrels: u8,
     pub ship_refill_minimum_per_player: u8,
-    /// The captain is asked whether to take the privilege VP when they would take the
-    /// last VP chips (and so end the game): a privilege may be declined (S000:L131).
+    /// The captain is asked whether to take the privilege VP when declining it may change
+    /// whether the game ends this round: a privilege may be declined (S000:L131).
     pub captain_may_decline_last_vp: bool,
     /// Tie-break keys after VP, in order (`[scoring] tiebreaks`).
     pub tiebreaks: Vec<crate::role_kind::TieBreak>,
@@ -200,6 +202,12 @@ impl Rules {
 
     pub fn role_index(&self, id: &str) -> Option<usize> {
         self.roles.iter().position(|r| r.id == id)
+    }
+
+    /// Whether storage keeps loose barrels of any kinds (more than one free barrel, or a
+    /// storehouse): its choices are then the holdings kept (`keep N GOOD …`).
+    pub fn keeps_loose_barrels(&self) -> bool {
+        self.free_barrels > 1 || self.has_effect(kind::EXTRA_STORAGE_BARRELS)
     }
 
     /// Whether some building of the ruleset has an effect of this kind (index into
@@ -302,7 +310,7 @@ struct RulesTable {
     coins_on_unchosen_roles: u8,
     #[serde(deserialize_with = "de::byte::<1, { MAX_TRADING_HOUSE as i64 }, _>")]
     trading_house_spaces: u8,
-    #[serde(deserialize_with = "de::byte::<0, 1, _>")]
+    #[serde(deserialize_with = "de::byte::<0, 99, _>")]
     free_barrels: u8,
     #[serde(deserialize_with = "de::byte::<0, 10, _>")]
     ship_refill_minimum_per_player: u8,
