@@ -227,8 +227,7 @@ fn load_rec(
         return None;
     }
     chain.push(display.clone());
-    let file =
-        if is_bundled { sources.add_bundled(display, text.clone()) } else { sources.add(display, text.clone()) };
+    let file = if is_bundled { sources.add_bundled(display, text.clone()) } else { sources.add(display, text.clone()) };
     let mut tree = node::parse(file, &text, diags)?;
     check_meta(&tree, diags);
     let parent = tree.path("ruleset.extends").cloned();
