@@ -115,6 +115,11 @@ pub struct Rules {
     /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
     /// so phases skip what no building of the ruleset can do.
     pub effects_present: u32,
+    /// What a player owning every building could score beyond their barrels: harbor VP
+    /// per load and building VP per build, summed over the ruleset's buildings (derived; a
+    /// quick bound for the captain's privilege question).
+    pub most_vp_per_load: u16,
+    pub most_vp_per_build: u16,
     /// The buildings' numbers the playouts read most, by building index (derived).
     pub table: BuildingTable,
     /// The extension whose rules the game plays with (the expansion's guests); none for
@@ -376,6 +381,17 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
     cross_check(tree, &goods, &s.roles, &setup, counts, before, d);
     let effects_present = s.buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
     let table = BuildingTable::of(&s.buildings);
+    let (mut most_vp_per_load, mut most_vp_per_build) = (0u16, 0u16);
+    for b in &s.buildings {
+        match b.effect {
+            Effect::ShippingBonus { vp } => most_vp_per_load = most_vp_per_load.saturating_add(u16::from(vp)),
+            Effect::BuildVpByColumn { vp_by_column } => {
+                let most = vp_by_column.iter().copied().max().unwrap_or(0);
+                most_vp_per_build = most_vp_per_build.saturating_add(u16::from(most));
+            }
+            _ => {}
+        }
+    }
     (d.len() == before).then_some(Rules {
         min_players,
         max_players,
@@ -395,6 +411,8 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
         roles: s.roles,
         buildings: s.buildings,
         effects_present,
+        most_vp_per_load,
+        most_vp_per_build,
         table,
         extension: crate::extension::Hook::none(),
     })

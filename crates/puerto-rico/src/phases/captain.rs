@@ -208,8 +208,8 @@ fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) -> boo
 
 /// A privilege may be declined (S000:L131 "puede decidir no usar … el privilegio"); the
 /// game ends after the round in which the last VP chip is taken (S000:L414-416). So the
-/// captain is asked about the privilege VP exactly when declining it may change whether
-/// the chips run out this round: with `left` chips after the load's own `vp` and the rest
+/// captain is asked about the privilege VP whenever declining it may change whether the
+/// chips run out this round: with `left` chips after the load's own `vp` and the rest
 /// of the round taking `r` more, taking the privilege ends the game and declining does
 /// not when `left - bonus <= r < left`. `r` is at least 0 and at most
 /// [`most_vp_still_this_round`], so the captain is asked when `left > 0` and
@@ -223,8 +223,17 @@ fn offers_privilege(rules: &Rules, s: &State, vp: u16, bonus: u16) -> bool {
         return false;
     }
     let left = s.vp_chips.saturating_sub(vp);
-    // Most playout loads are far from the end: the bound is worked out only near it.
-    left > 0 && (left <= bonus || u32::from(left) <= u32::from(bonus) + most_vp_still_this_round(rules, s))
+    if left == 0 {
+        return false;
+    }
+    let (left, bonus) = (u32::from(left), u32::from(bonus));
+    // Most first loads are far from the end: a quick bound (every barrel held loaded with
+    // every harbor VP, every player building with every church) rules them out before
+    // the board is looked at.
+    let held: u32 = s.players.iter().map(|p| p.goods.total()).sum();
+    let quick =
+        held * (1 + u32::from(rules.most_vp_per_load)) + s.player_count() as u32 * u32::from(rules.most_vp_per_build);
+    left <= bonus || (left <= bonus + quick && left <= bonus + most_vp_still_this_round(rules, s))
 }
 
 /// The most VP chips the rest of this round could still take after the load being
@@ -233,7 +242,8 @@ fn offers_privilege(rules: &Rules, s: &State, vp: u16, bonus: u16) -> bool {
 /// a wharf or a mixed ship still unused, S000:L614, S001:L585), each load's harbor VP
 /// (S000:L606; loads: one per kind held on the cargo ships, one on the wharf, one on the
 /// mixed ship, never more than the barrels), and in a builder phase still to come this
-/// round the most each player's building VP can give (church, S001:L577). A player with
+/// round the most each player's building VP can give (church, S001:L577; its VP end the
+/// game in any phase, see the expansion's README). A player with
 /// guests that move on their own turn (S001:L557) may still man any building they own,
 /// and a later mayor phase may man any: those count as occupied. The union hall scored
 /// when the phase began (S001:L620); the lighthouse gives doubloons, not VP (S001:L591);
@@ -272,7 +282,8 @@ fn most_vp_still_this_round(rules: &Rules, s: &State) -> u32 {
         }
         let wharf = own_ship && s.wharf_used & (1 << seat) == 0;
         let mixed = mixed && s.pending.mixed.mixed_used & (1 << seat) == 0;
-        let barrels = p.goods.total();
+        // A player who passed loads nothing more this phase (ships only fill up).
+        let barrels = if s.captain_round.has_passed(seat) { 0 } else { p.goods.total() };
         if wharf || mixed {
             most += barrels;
         } else {
