@@ -12,8 +12,10 @@ use rulesmith::core::bots::BotSpec;
 use rulesmith_testkit::conformance_deterministic;
 
 /// House rules that change what the rules core knows nothing of by name: Puerto Rico
-/// with a sixth good and with one good fewer (goods are ruleset data).
-const HOUSE_RULES: [&str; 2] = ["puerto-rico-sixth-good.toml", "puerto-rico-no-coffee.toml"];
+/// with a sixth good and with one good fewer (goods are ruleset data), and with two free
+/// barrels at storage (storage then offers holdings of any kinds, `keep N GOOD …`).
+const HOUSE_RULES: [&str; 3] =
+    ["puerto-rico-sixth-good.toml", "puerto-rico-no-coffee.toml", "puerto-rico-two-free-barrels.toml"];
 
 /// Every bundled ruleset, the house rules above, and the toy game the command-line tests use.
 fn rulesets() -> Result<Vec<(String, rulesmith::Ruleset)>, String> {

@@ -7,7 +7,7 @@
 //! | take a face-up plantation | `take corn` | settler |
 //! | take a quarry | `take quarry` | settler (privilege or construction hut) |
 //! | mayor's privilege colonist | `take colonist` | mayor, first |
-//! | captain's privilege VP, when it would take the last chips | `take vp` | captain, after the first load |
+//! | captain's privilege VP, when declining may change whether the game ends | `take vp` | captain, after the first load |
 //! | place colonists on a group | `place 2 on sugar`, `place 1 on quarry`, `place 1 on harbor` | mayor |
 //! | build | `build harbor` | builder |
 //! | craftsman's privilege good | `bonus sugar` | craftsman, after production |

@@ -164,7 +164,9 @@ pub fn storage_kinds(rules: &Rules, p: &Player) -> u8 {
 
 /// Barrels of any kinds the player keeps beyond the free one (storehouse).
 pub fn extra_storage_barrels(rules: &Rules, p: &Player) -> u8 {
-    effects(rules, p).map(|e| if let Effect::ExtraStorageBarrels { barrels } = e { *barrels } else { 0 }).sum()
+    effects(rules, p)
+        .map(|e| if let Effect::ExtraStorageBarrels { barrels } = e { *barrels } else { 0 })
+        .fold(0u8, u8::saturating_add)
 }
 
 /// Doubloons per load (lighthouse).

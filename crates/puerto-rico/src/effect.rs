@@ -105,16 +105,16 @@ pub enum Effect {
     /// Builder phase: when short of doubloons, return up to this many colonists, goods and
     /// VP, each for 1 doubloon, to pay exactly the shortfall (black market).
     PayWithComponents {
-        #[serde(deserialize_with = "de::byte::<0, 3, _>")]
+        #[serde(deserialize_with = "de::byte::<0, 99, _>")]
         colonists: u8,
-        #[serde(deserialize_with = "de::byte::<0, 3, _>")]
+        #[serde(deserialize_with = "de::byte::<0, 99, _>")]
         goods: u8,
-        #[serde(deserialize_with = "de::byte::<0, 3, _>")]
+        #[serde(deserialize_with = "de::byte::<0, 99, _>")]
         vp: u8,
     },
     /// End of captain phase: keep this many more barrels of any kinds (storehouse).
     ExtraStorageBarrels {
-        #[serde(deserialize_with = "de::byte::<0, 6, _>")]
+        #[serde(deserialize_with = "de::byte::<0, 99, _>")]
         barrels: u8,
     },
     /// The building's colonists are guests: outside the mayor phase the owner may move

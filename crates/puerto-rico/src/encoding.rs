@@ -24,7 +24,7 @@
 //!    count's barrels of the good; † the extension's moves, in its order (the
 //!    expansion's: `forest`, `forest GOOD`, `guest to GROUP`);
 //!    † `keep N GOOD …` for every count of each good from 0 to the count's barrels of it
-//!    (extra storage barrels).
+//!    (loose barrels at storage: more than one free barrel, or extra storage barrels).
 //!
 //! **Observation** (names in parentheses; `GOOD` in good order, `ROLE` the roles in play,
 //! `BUILDING` the ruleset's buildings, `N` each seat from 0):
@@ -150,7 +150,7 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
     if let Some(ext) = rules.extension.get() {
         out.extend(ext.codes(rules).into_iter().map(Action::Extension));
     }
-    if rules.has_effect(kind::EXTRA_STORAGE_BARRELS) {
+    if rules.keeps_loose_barrels() {
         // Every holding: counts in good order, the last good changing fastest.
         let mut kept = ByGood::<u8>::default();
         loop {

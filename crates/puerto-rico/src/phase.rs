@@ -33,8 +33,8 @@ pub enum Phase {
     Craftsman,
     Trader,
     Captain,
-    /// The captain decides whether to take the privilege VP, which would take the last
-    /// VP chips (`Rules::captain_may_decline_last_vp`).
+    /// The captain decides whether to take the privilege VP, when declining it may change
+    /// whether the last VP chip goes this round (`Rules::captain_may_decline_last_vp`).
     CaptainPrivilege,
     /// The loader chooses, good by good, what goes on their mixed ship
     /// ([`crate::rules::Effect::MixedShip`]).

@@ -101,10 +101,12 @@ pub struct Rules {
     pub face_up_extra: u8,
     pub coins_on_unchosen_roles: u8,
     pub trading_house_spaces: u8,
+    /// Barrels of any kinds every player keeps at storage besides their warehouses
+    /// (S000:L336: one; the storehouse adds more of any kinds to it, S001:L551).
     pub free_barrels: u8,
     pub ship_refill_minimum_per_player: u8,
-    /// The captain is asked whether to take the privilege VP when they would take the
-    /// last VP chips (and so end the game): a privilege may be declined (S000:L131).
+    /// The captain is asked whether to take the privilege VP when declining it may change
+    /// whether the game ends this round: a privilege may be declined (S000:L131).
     pub captain_may_decline_last_vp: bool,
     /// Tie-break keys after VP, in order (`[scoring] tiebreaks`).
     pub tiebreaks: Vec<crate::role_kind::TieBreak>,
@@ -113,6 +115,11 @@ pub struct Rules {
     /// Bit `k` set when some building has an effect of kind `EFFECT_KINDS[k]` (derived),
     /// so phases skip what no building of the ruleset can do.
     pub effects_present: u32,
+    /// What a player owning every building could score beyond their barrels: harbor VP
+    /// per load and building VP per build, summed over the ruleset's buildings (derived; a
+    /// quick bound for the captain's privilege question).
+    pub most_vp_per_load: u16,
+    pub most_vp_per_build: u16,
     /// The buildings' numbers the playouts read most, by building index (derived).
     pub table: BuildingTable,
     /// The extension whose rules the game plays with (the expansion's guests); none for
@@ -200,6 +207,12 @@ impl Rules {
 
     pub fn role_index(&self, id: &str) -> Option<usize> {
         self.roles.iter().position(|r| r.id == id)
+    }
+
+    /// Whether storage keeps loose barrels of any kinds (more than one free barrel, or a
+    /// storehouse): its choices are then the holdings kept (`keep N GOOD …`).
+    pub fn keeps_loose_barrels(&self) -> bool {
+        self.free_barrels > 1 || self.has_effect(kind::EXTRA_STORAGE_BARRELS)
     }
 
     /// Whether some building of the ruleset has an effect of this kind (index into
@@ -302,7 +315,7 @@ struct RulesTable {
     coins_on_unchosen_roles: u8,
     #[serde(deserialize_with = "de::byte::<1, { MAX_TRADING_HOUSE as i64 }, _>")]
     trading_house_spaces: u8,
-    #[serde(deserialize_with = "de::byte::<0, 1, _>")]
+    #[serde(deserialize_with = "de::byte::<0, 99, _>")]
     free_barrels: u8,
     #[serde(deserialize_with = "de::byte::<0, 10, _>")]
     ship_refill_minimum_per_player: u8,
@@ -368,6 +381,17 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
     cross_check(tree, &goods, &s.roles, &setup, counts, before, d);
     let effects_present = s.buildings.iter().fold(0u32, |m, b| m | (1 << b.effect.kind_index()));
     let table = BuildingTable::of(&s.buildings);
+    let (mut most_vp_per_load, mut most_vp_per_build) = (0u16, 0u16);
+    for b in &s.buildings {
+        match b.effect {
+            Effect::ShippingBonus { vp } => most_vp_per_load = most_vp_per_load.saturating_add(u16::from(vp)),
+            Effect::BuildVpByColumn { vp_by_column } => {
+                let most = vp_by_column.iter().copied().max().unwrap_or(0);
+                most_vp_per_build = most_vp_per_build.saturating_add(u16::from(most));
+            }
+            _ => {}
+        }
+    }
     (d.len() == before).then_some(Rules {
         min_players,
         max_players,
@@ -387,6 +411,8 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
         roles: s.roles,
         buildings: s.buildings,
         effects_present,
+        most_vp_per_load,
+        most_vp_per_build,
         table,
         extension: crate::extension::Hook::none(),
     })

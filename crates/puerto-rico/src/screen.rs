@@ -26,7 +26,9 @@ fn phase_name(rules: &Rules, s: &State) -> String {
         Phase::MayorPrivilege | Phase::Mayor => format!("{role}: placing colonists"),
         Phase::BuildPayment => format!("{role}: paying for a building"),
         Phase::MixedShip => format!("{role}: loading the mixed ship"),
-        Phase::CaptainPrivilege => format!("{role}: the privilege VP would take the last chips"),
+        Phase::CaptainPrivilege => {
+            format!("{role}: take the privilege VP or decline it (the end of the game may hinge on it)")
+        }
         Phase::CaptainStorage => format!("{role}: storing goods"),
         Phase::ColonistOffer => format!("{role}: a colonist offered"),
         Phase::Window => format!("{role}: {}", rules.extension.get().map_or("moving", |e| e.window_label())),

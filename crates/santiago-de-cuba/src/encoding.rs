@@ -27,8 +27,8 @@
 //! `building.B.owner.seatN`; `ship.departed`, `ship.awaiting_demand`,
 //! `ship.marker.flagI` (one-hot over the value track), per die `ship.DIE.demand` and
 //! `ship.DIE.aside`; `supply.GOOD`; per seat `seatN.pawn.BUILDING` (one-hot),
-//! `seatN.goods_total`, and, behind the screens (the observer's own; 0 for the others,
-//! S002:L100): `seatN.pesos`, `seatN.vp`, `seatN.goods.GOOD`.
+//! and, behind the screens (the observer's own; 0 for the others until the game is over,
+//! S002:L100, L408): `seatN.goods_total`, `seatN.pesos`, `seatN.vp`, `seatN.goods.GOOD`.
 
 use crate::action::{Action, Gift, Use};
 use crate::rules::{BuildingEffect, NONE, Rules};
@@ -236,9 +236,10 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     }
     for (o, p) in s.players.iter().enumerate() {
         f.one_hot(nb, (p.pawn != NONE).then_some(usize::from(p.pawn)));
-        f.push(p.goods_total());
-        // Behind the screen: only the observer's own (S002:L100).
-        let mine = o == usize::from(seat);
+        // Behind the screen, counts included: only the observer's own (S002:L100), and
+        // everyone's once the screens come down at the end (S002:L408).
+        let mine = o == usize::from(seat) || s.is_over();
+        f.push(if mine { p.goods_total() } else { 0 });
         f.push(if mine { p.pesos } else { 0 });
         f.push(if mine { p.vp } else { 0 });
         for g in 0..ng {

@@ -355,12 +355,9 @@ impl rulesmith_core::json::StateJson for SantiagoDeCuba {
 }
 
 impl rulesmith_core::screen::Screen for SantiagoDeCuba {
-    /// Drawn from what the seat sees; once the game is over every holding is revealed
-    /// for the final scores (S002:L406-412), so from the state itself.
+    /// Drawn from what the seat sees ([`view::observe`]: every holding once the game is
+    /// over, S002:L406-412), as the view and the observation are.
     fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
-        if state.is_over() {
-            return screen::draw(&self.rules, state, seat, style);
-        }
         screen::draw(&self.rules, &self.observe(state, seat), seat, style)
     }
 

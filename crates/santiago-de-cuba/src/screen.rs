@@ -1,9 +1,9 @@
 //! The play screen: the street of citizens with the car, the ship in port with its dice
 //! and value marker, the buildings with owners and pawns, and each player's holdings.
 //!
-//! Hidden from the seat, whatever the state holds: the other players' goods (only how
-//! many each holds), pesos and VP, kept behind their screens (S002:L100); pawns and
-//! buildings are open. Once the game is over everything is shown.
+//! Hidden from the seat, whatever the state holds: the other players' goods (counts
+//! included), pesos and VP, kept behind their screens (S002:L100); pawns and buildings
+//! are open. Once the game is over everything is shown (S002:L408).
 
 use crate::action::Action;
 use crate::engine;
@@ -129,8 +129,8 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
             .map(|(g, good)| format!("{} {}", good.id, pl.goods[g]))
             .collect();
         let goods = match pl.goods_total() {
+            _ if !mine => format!("goods {}", style.hidden()),
             0 => style.dim("no goods"),
-            n if !mine => format!("{n} goods ({} which)", style.hidden()),
             _ => goods.join(" "),
         };
         let head = format!(

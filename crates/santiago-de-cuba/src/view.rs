@@ -5,48 +5,63 @@ use crate::rules::{MAX_GOODS, Rules};
 use crate::state::State;
 use rulesmith_core::{Rng, Seat};
 
-/// What `seat` sees: other players' pesos and VP are hidden (shown as 0), and so is
-/// which of their goods each holds: the goods they hold together (the open supply
-/// reveals that) are dealt out in good order, each keeping how many goods it holds, so
-/// the view stays a valid state without telling who holds what. The dice to come are
-/// hidden by a fixed generator.
+/// What `seat` sees. Goods and pesos lie behind each player's screen (S002:L100 "Las
+/// mercancías y las monedas que obtenga un jugador se colocan siempre detrás de su
+/// pantalla") and VP tokens face down (S002:L13): the other players' pesos and VP are
+/// hidden (shown as 0), and so are their goods, counts included. What the open supply
+/// (S002:L95, L194) tells, how many of each good the others hold together, stays: those
+/// goods are dealt out in a fixed order that does not depend on who holds them, so the
+/// view stays a valid state without telling who holds what or how many. The dice to come
+/// are hidden by a fixed generator. Once the game is over the screens come down
+/// (S002:L408): everything is seen.
 pub fn observe(r: &Rules, s: &State, seat: Seat) -> State {
     let mut v = s.clone();
+    v.rng = Rng::from_seed(0);
+    if s.is_over() {
+        return v;
+    }
     deal_goods(r, &mut v, seat, None);
     for o in s.players.seats().filter(|&o| o != seat) {
         v.players[o].pesos = 0;
         v.players[o].vp = 0;
     }
-    v.rng = Rng::from_seed(0);
     v
 }
 
-/// Deals the goods the players other than `seat` hold together back to them, each
-/// keeping its count: in good order (`None`) or in a random order.
-fn deal_goods(r: &Rules, v: &mut State, seat: Seat, rng: Option<&mut Rng>) {
-    let mut pool = [0u8; 8 * 255];
-    let mut len = 0;
-    for g in 0..r.goods.len() {
-        for o in v.players.seats().filter(|&o| o != seat) {
-            for _ in 0..v.players[o].goods[g] {
-                if len < pool.len() {
-                    pool[len] = g as u8;
-                    len += 1;
-                }
-            }
-        }
-    }
-    if let Some(rng) = rng {
-        rng.shuffle(&mut pool[..len]);
-    }
-    let mut next = 0;
+/// Deals the goods the players other than `seat` hold together back to them: one at a
+/// time in good order, to each of them in turn (`None`), or each to one of them at
+/// random.
+fn deal_goods(r: &Rules, v: &mut State, seat: Seat, mut rng: Option<&mut Rng>) {
+    let mut pool = [0u8; MAX_GOODS];
     for o in v.players.seats().filter(|&o| o != seat) {
-        let count = v.players[o].goods_total() as usize;
-        v.players[o].goods = [0; MAX_GOODS];
-        for &g in pool.get(next..next + count).unwrap_or(&[]) {
-            v.players[o].goods[usize::from(g)] += 1;
+        for (g, n) in pool.iter_mut().enumerate().take(r.goods.len()) {
+            *n = n.saturating_add(v.players[o].goods[g]);
         }
-        next += count;
+        v.players[o].goods = [0; MAX_GOODS];
+    }
+    let mut others = [0 as Seat; rulesmith_core::MAX_PLAYERS];
+    let mut len = 0;
+    for o in v.players.seats().filter(|&o| o != seat) {
+        if let Some(slot) = others.get_mut(len) {
+            *slot = o;
+            len += 1;
+        }
+    }
+    let others = &others[..len];
+    if others.is_empty() {
+        return;
+    }
+    let mut turn = 0;
+    for (g, &n) in pool.iter().enumerate() {
+        for _ in 0..n {
+            let i = match rng.as_deref_mut() {
+                Some(rng) => rng.index(others.len()),
+                None => turn % others.len(),
+            };
+            turn += 1;
+            let goods = &mut v.players[others[i]].goods[g];
+            *goods = goods.saturating_add(1);
+        }
     }
 }
 
@@ -83,8 +98,8 @@ pub fn view_json(r: &Rules, s: &State, seat: Seat) -> serde_json::Value {
 }
 
 /// A full state consistent with what `seat` knows (bots pass the state [`observe`] gave
-/// `seat`). Which opponent holds which goods is redealt at random, keeping how many goods
-/// each holds and how many of each kind they hold together. Opponents' pesos and VP lie
+/// `seat`). The goods the opponents hold together (each kind's count, which the open supply
+/// tells) are redealt at random, each to one of them. Opponents' pesos and VP lie
 /// behind their screens (S002:L100): each is guessed to hold what `seat` holds itself (a
 /// consistent sample, not a distribution: nothing public bounds them, the bank being
 /// unlimited). The dice to come are drawn from a fresh generator.

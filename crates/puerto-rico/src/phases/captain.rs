@@ -206,15 +206,97 @@ fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) -> boo
     offered
 }
 
-/// A privilege may be declined (S000:L131); for the captain's VP that matters only when
-/// they would take the last chips left after the load's own `vp` (the game then ends after
-/// the round, S000:L416), so only then is the captain asked. Else it is simply taken.
+/// A privilege may be declined (S000:L131 "puede decidir no usar … el privilegio"); the
+/// game ends after the round in which the last VP chip is taken (S000:L414-416). So the
+/// captain is asked about the privilege VP whenever declining it may change whether the
+/// chips run out this round: with `left` chips after the load's own `vp` and the rest
+/// of the round taking `r` more, taking the privilege ends the game and declining does
+/// not when `left - bonus <= r < left`. `r` is at least 0 and at most
+/// [`most_vp_still_this_round`], so the captain is asked when `left > 0` and
+/// `left <= bonus + most`. With `most` = 0 (nobody can load again, no VP later in the
+/// round) this is the privilege itself taking the last chips. Else declining can only
+/// lose him a VP: the privilege is simply taken. (`most` is an upper bound, not the exact
+/// maximum over every continuation: the question may be asked where no continuation
+/// actually reaches the threshold, never withheld where one does.)
 fn offers_privilege(rules: &Rules, s: &State, vp: u16, bonus: u16) -> bool {
+    if !rules.captain_may_decline_last_vp || bonus == 0 {
+        return false;
+    }
     let left = s.vp_chips.saturating_sub(vp);
-    rules.captain_may_decline_last_vp && bonus > 0 && left > 0 && left <= bonus
+    if left == 0 {
+        return false;
+    }
+    let (left, bonus) = (u32::from(left), u32::from(bonus));
+    // Most first loads are far from the end: a quick bound (every barrel held loaded with
+    // every harbor VP, every player building with every church) rules them out before
+    // the board is looked at.
+    let held: u32 = s.players.iter().map(|p| p.goods.total()).sum();
+    let quick =
+        held * (1 + u32::from(rules.most_vp_per_load)) + s.player_count() as u32 * u32::from(rules.most_vp_per_build);
+    left <= bonus || (left <= bonus + quick && left <= bonus + most_vp_still_this_round(rules, s))
 }
 
-/// `take vp` or `pass`: the captain's privilege VP that would take the last chips.
+/// The most VP chips the rest of this round could still take after the load being
+/// scored: in this captain phase, every barrel still held that could be loaded (on the
+/// cargo ships only as many as they have room for, S000:L319-320; all of a player's with
+/// a wharf or a mixed ship still unused, S000:L614, S001:L585), each load's harbor VP
+/// (S000:L606; loads: one per kind held on the cargo ships, one on the wharf, one on the
+/// mixed ship, never more than the barrels), and in a builder phase still to come this
+/// round the most each player's building VP can give (church, S001:L577; its VP end the
+/// game in any phase, see the expansion's README). A player with
+/// guests that move on their own turn (S001:L557) may still man any building they own,
+/// and a later mayor phase may man any: those count as occupied. The union hall scored
+/// when the phase began (S001:L620); the lighthouse gives doubloons, not VP (S001:L591);
+/// the library's doubled privilege is in `bonus` itself (S001:L608).
+fn most_vp_still_this_round(rules: &Rules, s: &State) -> u32 {
+    let held_by_anyone = s.players.iter().fold(0u8, |m, p| m | p.goods.nonzero());
+    // A ship with a kind aboard takes only that kind (S000:L319-321).
+    let room: u32 = s
+        .ships()
+        .iter()
+        .filter(|x| !x.is_full() && x.good().is_none_or(|g| held_by_anyone & g.bit() != 0))
+        .map(|x| u32::from(x.capacity().saturating_sub(x.load())))
+        .sum();
+    let n = s.player_count();
+    let builder_to_come =
+        rules.has_effect(kind::BUILD_VP_BY_COLUMN)
+            && u32::from(s.roles_chosen) < u32::from(rules.setup[n].roles_per_round)
+            && rules.roles.iter().enumerate().any(|(i, r)| {
+                r.kind == crate::role_kind::RoleKind::Builder && s.roles.available_mask() & (1 << i) != 0
+            });
+    let (mut most, mut cargo_only) = (0u32, 0u32);
+    for seat in s.players.seats() {
+        let p = &s.players[seat];
+        let guests = board::effects(rules, p).any(|e| matches!(e, Effect::Guests { on_own_turn: true, .. }));
+        let (mut harbor, mut own_ship, mut mixed, mut church) = (0u32, false, false, 0u32);
+        for (e, occupied) in board::owned_effects(rules, p) {
+            match *e {
+                Effect::ShippingBonus { vp } if occupied || guests => harbor += u32::from(vp),
+                Effect::OwnShip if occupied || guests => own_ship = true,
+                Effect::MixedShip { .. } if occupied || guests => mixed = true,
+                Effect::BuildVpByColumn { vp_by_column } if builder_to_come => {
+                    church += u32::from(vp_by_column.iter().copied().max().unwrap_or(0));
+                }
+                _ => {}
+            }
+        }
+        let wharf = own_ship && s.wharf_used & (1 << seat) == 0;
+        let mixed = mixed && s.pending.mixed.mixed_used & (1 << seat) == 0;
+        // A player who passed loads nothing more this phase (ships only fill up).
+        let barrels = if s.captain_round.has_passed(seat) { 0 } else { p.goods.total() };
+        if wharf || mixed {
+            most += barrels;
+        } else {
+            cargo_only += barrels;
+        }
+        let loads = (p.goods.nonzero().count_ones() + u32::from(wharf) + u32::from(mixed)).min(barrels);
+        most += harbor * loads + church;
+    }
+    most + cargo_only.min(room)
+}
+
+/// `take vp` or `pass`: the captain's privilege VP, when declining may change the end
+/// ([`offers_privilege`]).
 pub fn legal_privilege(f: &mut impl FnMut(Action)) {
     f(Action::TakeVp);
     f(Action::Pass);
@@ -381,7 +463,8 @@ pub fn begin_storage(s: &mut State) {
 }
 
 /// The ways to keep goods (L336, L550, L582): every barrel of up to `kinds` kinds
-/// (warehouses) and `free_barrels` single barrel of another kind. Only maximal choices
+/// (warehouses) and the free barrel of another kind; with more loose barrels (more than
+/// one free, or a storehouse) that many barrels of any other kinds. Only maximal choices
 /// are offered (keeping more never costs anything here). Calls `f` for each distinct one.
 fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
@@ -389,7 +472,9 @@ fn storage_options(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Acti
     let k = u32::from(board::storage_kinds(rules, p)).min(rules.good_count() as u32);
     let take = k.min(held.count_ones());
     let extra = if rules.has_effect(kind::EXTRA_STORAGE_BARRELS) { board::extra_storage_barrels(rules, p) } else { 0 };
-    if extra > 0 {
+    // Loose barrels of any kinds: the free ones (S000:L336) and the storehouse's, which
+    // come "además de una mercancía que siempre se permite retener" (S001:L551).
+    if extra > 0 || rules.free_barrels > 1 {
         let loose = u32::from(rules.free_barrels) + u32::from(extra);
         exact_options(rules, p.goods, held, take, loose, &mut |kept| f(Action::KeepExact(kept)));
         return;
@@ -571,7 +656,7 @@ fn forced_storage_quick(rules: &Rules, s: &State, seat: Seat) -> Option<Option<A
     let p = &s.players[seat];
     let held = p.goods.nonzero();
     let extra = rules.has_effect(kind::EXTRA_STORAGE_BARRELS) && board::extra_storage_barrels(rules, p) > 0;
-    if extra || (held != 0 && board::storage_kinds(rules, p) > 0) {
+    if extra || rules.free_barrels > 1 || (held != 0 && board::storage_kinds(rules, p) > 0) {
         return None;
     }
     // What `storage_options` lists here: one barrel of each kind held, or nothing. Only

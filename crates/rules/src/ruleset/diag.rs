@@ -36,6 +36,8 @@ struct SourceFile {
     /// Byte offset at which each line starts, so locating is a binary search (a file with
     /// thousands of problems renders in linear time).
     line_starts: Vec<usize>,
+    /// A ruleset shipped with the program (read by name), not one the user wrote.
+    bundled: bool,
 }
 
 impl Sources {
@@ -43,8 +45,22 @@ impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> usize {
         let text = text.into();
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        self.files.push(SourceFile { name: name.into(), text, line_starts });
+        self.files.push(SourceFile { name: name.into(), text, line_starts, bundled: false });
         self.files.len() - 1
+    }
+
+    /// Adds a bundled ruleset's file (see [`Sources::near_misses`]) and returns its index.
+    pub fn add_bundled(&mut self, name: impl Into<String>, text: impl Into<String>) -> usize {
+        let file = self.add(name, text);
+        if let Some(f) = self.files.last_mut() {
+            f.bundled = true;
+        }
+        file
+    }
+
+    /// Whether `file` is a bundled ruleset rather than one the user wrote.
+    pub fn is_bundled(&self, file: usize) -> bool {
+        self.files.get(file).is_some_and(|f| f.bundled)
     }
 
     /// Notes that the element at `origin` has a new `id` close to the base's `near` (see
@@ -55,8 +71,13 @@ impl Sources {
 
     /// The new elements whose id is close to one of the base's: `(where, id, base's id)`.
     /// A valid ruleset may still have them (a complete new element): `validate` warns.
+    /// Only those in files the user wrote: a warning about a bundled ruleset (the
+    /// expansion's new buildings over the base game) is nothing its reader can act on.
     pub fn near_misses(&self) -> impl Iterator<Item = (Origin, &str, &str)> {
-        self.near_misses.iter().map(|(o, id, near)| (*o, id.as_str(), near.as_str()))
+        self.near_misses
+            .iter()
+            .filter(|(o, _, _)| !self.is_bundled(usize::from(o.file)))
+            .map(|(o, id, near)| (*o, id.as_str(), near.as_str()))
     }
 
     /// The names of every file, in the order added (the files a ruleset was read from).

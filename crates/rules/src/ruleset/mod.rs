@@ -205,7 +205,7 @@ fn load_rec(
     diags: &mut Diagnostics,
     chain: &mut Vec<String>,
 ) -> Option<Node> {
-    let (display, text, dir) = match read(arg, from_dir, bundled) {
+    let (display, text, dir, is_bundled) = match read(arg, from_dir, bundled) {
         Ok(found) => found,
         Err(msg) => {
             diags.error_at(named_at, msg);
@@ -227,7 +227,7 @@ fn load_rec(
         return None;
     }
     chain.push(display.clone());
-    let file = sources.add(display, text.clone());
+    let file = if is_bundled { sources.add_bundled(display, text.clone()) } else { sources.add(display, text.clone()) };
     let mut tree = node::parse(file, &text, diags)?;
     check_meta(&tree, diags);
     let parent = tree.path("ruleset.extends").cloned();
@@ -287,13 +287,16 @@ fn check_meta(tree: &Node, diags: &mut Diagnostics) {
     t.finish(diags);
 }
 
-/// Reads a bundled ruleset or a file. Returns (display name, text, directory for
-/// relative `extends`).
-fn read(arg: &str, from_dir: Option<&Path>, bundled: &[Bundled]) -> Result<(String, String, Option<PathBuf>), String> {
+/// What [`read`] found: display name, text, directory for relative `extends`, and
+/// whether it is a bundled ruleset.
+type Read = (String, String, Option<PathBuf>, bool);
+
+/// Reads a bundled ruleset or a file.
+fn read(arg: &str, from_dir: Option<&Path>, bundled: &[Bundled]) -> Result<Read, String> {
     let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
     if !looks_like_path {
         return match bundled.iter().find(|b| b.name == arg) {
-            Some(b) => Ok((b.path.to_string(), b.text.to_string(), None)),
+            Some(b) => Ok((b.path.to_string(), b.text.to_string(), None, true)),
             None => {
                 let names: Vec<&str> = bundled.iter().map(|b| b.name).collect();
                 Err(format!(
@@ -309,7 +312,7 @@ fn read(arg: &str, from_dir: Option<&Path>, bundled: &[Bundled]) -> Result<(Stri
         None => PathBuf::from(arg),
     };
     match crate::input::read_text(&path) {
-        Ok(text) => Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf))),
+        Ok(text) => Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf), false)),
         Err(crate::input::InputError::Io { path, message }) => {
             Err(format!("cannot read ruleset file `{path}`: {message}"))
         }

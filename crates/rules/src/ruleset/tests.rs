@@ -684,3 +684,27 @@ fn a_misspelt_id_is_one_problem_with_a_suggestion() {
     let e = d.render(&l.sources);
     assert!(e.contains("more.toml:3:1: missing key `cost`") && !e.contains("did you mean"), "{e}");
 }
+
+/// `validate` warns about likely misspelt new ids only in files the user wrote: a bundled
+/// ruleset extending another (the expansion over the base game) adds elements on purpose.
+#[test]
+fn near_misses_only_in_the_users_files() {
+    const DERIVED: &str = "[ruleset]\nextends = \"base\"\n[[buildings]]\nid = \"hutt\"\ncost = 4\n";
+    let b = vec![
+        Bundled { name: "base", path: "rulesets/base.toml", text: BASE },
+        Bundled { name: "derived", path: "rulesets/derived.toml", text: DERIVED },
+    ];
+    let dir = scratch("near-bundled");
+    let quiet = write(&dir, "quiet.toml", "[ruleset]\nextends = \"derived\"\n[limits]\nvp = 80\n");
+    let l = load(&quiet, &b).unwrap();
+    assert_eq!(l.sources.near_misses().count(), 0, "{:?}", l.sources.near_misses().collect::<Vec<_>>());
+
+    let own = write(&dir, "own.toml", "[ruleset]\nextends = \"derived\"\n[[buildings]]\nid = \"markte\"\ncost = 2\n");
+    let l = load(&own, &b).unwrap();
+    let found: Vec<(String, String, String)> = l
+        .sources
+        .near_misses()
+        .map(|(o, id, near)| (l.sources.name(usize::from(o.file)).to_string(), id.to_string(), near.to_string()))
+        .collect();
+    assert_eq!(found, vec![(own.clone(), "markte".to_string(), "market".to_string())]);
+}

@@ -922,6 +922,51 @@ fn the_view_at_game_over_shows_every_screen() {
     assert!(v.get("rng").is_none(), "the generator never reaches a view");
 }
 
+/// What a seat cannot see (S002:L13, L100: the others' goods, counts included, and pesos
+/// behind their screens, VP face down) changes nothing it is told or decides: twin states
+/// that differ only there give the seat the same view JSON, observation, screen and
+/// greedy choice.
+#[test]
+fn hidden_values_change_no_view_observation_screen_or_greedy_choice() {
+    use rulesmith_core::bots::{BotSpec, choose};
+    use rulesmith_core::screen::Style;
+    let g = game();
+    let base = at(&g, 3, &[("/players/0/pesos", json!(6))]);
+    let base = holding(&g, &base, 0, &[("sugar", 2), ("citrus", 1)]);
+    // The others hold 4 rum, 1 wood and 2 cigars together either way (the supply is open).
+    let a = edited(&g, &base, &[("/players/1/pesos", json!(17)), ("/players/2/vp", json!(9))]);
+    let a = holding(&g, &a, 1, &[("rum", 4), ("wood", 1)]);
+    let a = holding(&g, &a, 2, &[("cigars", 2)]);
+    let b = edited(&g, &base, &[("/players/1/pesos", json!(0)), ("/players/2/vp", json!(30))]);
+    let b = holding(&g, &b, 1, &[("cigars", 1)]);
+    let b = holding(&g, &b, 2, &[("rum", 4), ("wood", 1), ("cigars", 1)]);
+    assert_ne!(a, b);
+    assert_eq!(a.supply, b.supply);
+    assert_eq!(g.observe(&a, 0), g.observe(&b, 0));
+    assert_eq!(g.view_to_json(&a, 0), g.view_to_json(&b, 0));
+    let n = g.observation_names(3).len();
+    let (mut oa, mut ob) = (vec![0f32; n], vec![0f32; n]);
+    g.observation(&a, 0, &mut oa);
+    g.observation(&b, 0, &mut ob);
+    assert_eq!(oa, ob);
+    let style = Style::default();
+    assert_eq!(g.screen(&a, 0, &style), g.screen(&b, 0, &style));
+    assert!(!g.screen(&a, 0, &style).contains("5 goods"), "no count of another's goods");
+    // The view tells the others' goods as hidden, the observation gives them as 0, the
+    // screen as `?`: none tells a count.
+    assert_eq!(g.view_to_json(&a, 0)["players"][1]["goods"], json!("hidden"));
+    let names = g.observation_names(3);
+    let at_name = |name: &str| oa[names.iter().position(|x| x == name).unwrap()];
+    assert_eq!((at_name("seat1.goods_total"), at_name("seat0.goods_total")), (0.0, 3.0));
+    let mut legal = Vec::new();
+    g.legal_actions(&a, &mut legal);
+    assert!(legal.len() > 1);
+    for seed in 0..8 {
+        let pick = |s: &State| choose(&g, &BotSpec::Greedy, s, &legal, &mut Rng::from_seed(seed));
+        assert_eq!(pick(&a), pick(&b), "seed {seed}");
+    }
+}
+
 #[test]
 fn determinize_redeals_opponents_goods_and_the_dice_to_come() {
     let g = game();
@@ -934,7 +979,10 @@ fn determinize_redeals_opponents_goods_and_the_dice_to_come() {
         let d = g.determinize(&s, 0, &mut rng);
         g.check_state(&d).unwrap();
         assert_eq!(d.players[0], s.players[0], "the observer's own holdings are known");
-        assert_eq!((d.players[1].goods_total(), d.players[2].goods_total()), (5, 2));
+        for good in 0..6 {
+            let them = |x: &State| x.players[1].goods[good] + x.players[2].goods[good];
+            assert_eq!(them(&d), them(&s), "the open supply tells what they hold together");
+        }
         assert_eq!((d.players[1].pesos, d.players[2].vp), (s.players[1].pesos, s.players[2].vp));
         differs |= d.players[1].goods != s.players[1].goods;
         assert_ne!(d.rng, s.rng);
