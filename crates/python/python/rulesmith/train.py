@@ -8,7 +8,7 @@ vector env per seat), against rulesmith bots (``opponents``).
 
     python -m rulesmith.train --ruleset puerto-rico --players 3 --opponents random \\
         --steps 100000 --seed 1 --out policy.npz
-    python -m rulesmith.train --evaluate policy.npz --opponents greedy --games 300
+    python -m rulesmith.train --evaluate policy.npz --eval-opponents greedy --games 300
 
 A trained policy is a small ``.npz`` file (:meth:`Policy.save`, :meth:`Policy.load`): its
 weights, its observation normalisation and the table it was trained for.
@@ -276,11 +276,19 @@ def train(
 
 
 def evaluate(
-    policy: Policy, ruleset: str | None = None, players: int | None = None, opponents="greedy", games=300, seed=12345
+    policy: Policy,
+    ruleset: str | None = None,
+    players: int | None = None,
+    opponents="greedy",
+    games=300,
+    seed=12345,
+    most_likely: bool = False,
 ) -> dict:
-    """The policy's win share (its most likely action each decision) over ``games`` games,
-    the seats rotated (a third of the games at each seat at 3 players), with a 95% Wilson
-    interval on the wins (a tie for first counts its share)."""
+    """The policy's win share over ``games`` games, the seats rotated (a third of the games
+    at each seat at 3 players), with a 95% Wilson interval on the wins (a tie for first
+    counts its share). The policy samples its actions (from a generator seeded by
+    ``seed``), as it was trained; ``most_likely=True`` plays its most likely action."""
+    rng = None if most_likely else np.random.default_rng(seed)
     ruleset = ruleset or policy.meta.get("ruleset", "puerto-rico")
     players = players or int(policy.meta.get("players", Ruleset(ruleset).default_players))
     share, played = 0.0, 0
@@ -296,7 +304,7 @@ def evaluate(
         quota = [want // env.num_envs + (1 if k < want % env.num_envs else 0) for k in range(env.num_envs)]
         got = [0] * env.num_envs
         while sum(got) < want:
-            a, _, _ = policy.act(obs["observation"], obs["action_mask"])
+            a, _, _ = policy.act(obs["observation"], obs["action_mask"], rng)
             obs, r, term, trunc, _ = env.step(a)
             for k in np.flatnonzero(term | trunc):
                 if got[k] < quota[k]:
@@ -315,19 +323,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m rulesmith.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--ruleset", default="puerto-rico")
     ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--opponents", default="random", help="the bots the learner trains (or is evaluated) against")
+    ap.add_argument("--opponents", default="random", help="the bots the learner trains against")
     ap.add_argument("--steps", type=int, default=100_000, help="learner decisions to train for")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--num-envs", type=int, default=48)
     ap.add_argument("--reward", default="win_share", choices=["win_share", "rank", "score_margin"])
     ap.add_argument("--out", help="write the trained policy here (.npz)")
     ap.add_argument("--evaluate", metavar="POLICY", help="evaluate this policy (.npz) instead of training")
-    ap.add_argument("--eval-opponents", default="greedy")
+    ap.add_argument("--eval-opponents", default="greedy", help="the bots the policy is evaluated against")
     ap.add_argument("--games", type=int, default=300, help="games of the evaluation")
     args = ap.parse_args(argv)
     if args.evaluate:
         policy = Policy.load(args.evaluate)
-        opponents = args.opponents if args.opponents != "random" else args.eval_opponents
     else:
         start = time.process_time()
         policy = train(
@@ -343,7 +350,7 @@ def main(argv=None) -> int:
         print(f"trained {args.steps} steps in {time.process_time() - start:.1f} CPU s", file=sys.stderr)
         if args.out:
             policy.save(args.out)
-        opponents = args.eval_opponents
+    opponents = args.eval_opponents
     out = evaluate(policy, args.ruleset, args.players, opponents, args.games)
     lo, hi = out["interval"]
     print(
