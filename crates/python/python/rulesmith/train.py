@@ -192,19 +192,21 @@ def train(
     opponents: str = "random",
     steps: int = 100_000,
     seed: int = 1,
-    num_envs: int = 48,
-    rollout: int = 64,
+    num_envs: int = 96,
+    rollout: int = 32,
     epochs: int = 4,
     minibatches: int = 4,
-    lr: float = 2.5e-4,
+    lr: float = 1.5e-3,
     gamma: float = 1.0,
     lam: float = 0.95,
     hidden: int = 128,
-    reward: str = "win_share",
+    reward: str = "score_margin",
     log=None,
 ) -> Policy:
     """Trains a policy for ``steps`` learner decisions; the same arguments give the same
-    policy (every draw from generators seeded by ``seed``)."""
+    policy (every draw from generators seeded by ``seed``). ``reward`` is what the
+    learner is paid (see :mod:`rulesmith.vector`): ``score_margin`` by default, which
+    learned to win faster than ``win_share`` itself in our runs (a denser signal)."""
     envs = _envs(ruleset, players, opponents, num_envs, seed, reward)
     n_env = envs[0].num_envs
     obs_len, action_count = envs[0].env.observation_len, envs[0].env.action_count
@@ -214,7 +216,8 @@ def train(
     rng = np.random.default_rng(seed)
     state = [e.reset(seed=seed + i)[0] for i, e in enumerate(envs)]
     done_steps, updates = 0, 0
-    total_updates = max(1, steps // (rollout * n_env * len(envs)))
+    # One update per env's rollout: the learning rate falls linearly to 0 over them.
+    total_updates = max(1, -(-steps // (rollout * n_env)))
     wins, games = 0.0, 0
     start = time.process_time()
     while done_steps < steps:
@@ -241,7 +244,10 @@ def train(
                     b_boot[t] = np.where(trunc, fv, 0.0)
                 ended = term | trunc
                 games += int(ended.sum())
-                wins += float(r[ended].sum()) if reward == "win_share" else 0.0
+                for k in np.flatnonzero(term):
+                    ranks = info["ranks"][k]
+                    if ranks[env.seat] == 0:
+                        wins += 1.0 / int((ranks == 0).sum())
             state[i] = obs
             _, b_val[rollout], _ = policy.forward(obs["observation"], obs["action_mask"])
             adv = np.zeros((rollout, n_env), np.float32)
@@ -256,7 +262,7 @@ def train(
             f_obs, f_mask = b_obs.reshape(flat, obs_len), b_mask.reshape(flat, action_count)
             f_act, f_logp = b_act.reshape(flat), b_logp.reshape(flat)
             f_adv, f_ret = adv.reshape(flat), ret.reshape(flat)
-            frac = 1.0 - updates / (total_updates + 1)
+            frac = max(0.0, 1.0 - updates / total_updates)
             for _ in range(epochs):
                 order = rng.permutation(flat)
                 for mb in np.array_split(order, minibatches):
@@ -326,8 +332,9 @@ def main(argv=None) -> int:
     ap.add_argument("--opponents", default="random", help="the bots the learner trains against")
     ap.add_argument("--steps", type=int, default=100_000, help="learner decisions to train for")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--num-envs", type=int, default=48)
-    ap.add_argument("--reward", default="win_share", choices=["win_share", "rank", "score_margin"])
+    ap.add_argument("--num-envs", type=int, default=96)
+    ap.add_argument("--lr", type=float, default=1.5e-3)
+    ap.add_argument("--reward", default="score_margin", choices=["win_share", "rank", "score_margin"])
     ap.add_argument("--out", help="write the trained policy here (.npz)")
     ap.add_argument("--evaluate", metavar="POLICY", help="evaluate this policy (.npz) instead of training")
     ap.add_argument("--eval-opponents", default="greedy", help="the bots the policy is evaluated against")
@@ -344,6 +351,7 @@ def main(argv=None) -> int:
             args.steps,
             args.seed,
             args.num_envs,
+            lr=args.lr,
             reward=args.reward,
             log=lambda m: print(m, file=sys.stderr),
         )
