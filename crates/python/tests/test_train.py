@@ -5,8 +5,8 @@ import pytest
 
 from rulesmith.train import Policy, evaluate, main, train
 
-# Learner decisions for the learning test: about 30 CPU seconds of a release build (63 of
-# a debug one); the policy won 86% of 100 games against two random players (0.78-0.91).
+# Learner decisions for the learning test: about 6 CPU seconds with a release build (63
+# with a debug one); the policy won 86% of 100 games against two random players (0.78-0.91).
 STEPS = 120_000
 
 
