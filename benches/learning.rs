@@ -62,7 +62,7 @@ fn encoders(c: &mut Criterion) {
 fn batched_step(c: &mut Criterion, n: usize, threads: usize) {
     use rulesmith::core::batch::{Batch, BatchOptions};
     let Ok(r) = rulesmith::load("puerto-rico") else { return };
-    let opts = BatchOptions { players: 4, num_envs: n, seed: 1, threads, learner: None };
+    let opts = BatchOptions { players: 4, num_envs: n, seed: 1, threads, ..BatchOptions::default() };
     let Ok(mut batch) = Batch::new(&*r.game, opts, None) else { return };
     if batch.reset(None).is_err() {
         return;

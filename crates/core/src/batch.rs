@@ -9,10 +9,15 @@
 //! "same_step" autoreset): the row then shows the next game, and the finished one's reward
 //! and final observation are in their own buffers. Each env's game depends on its own seed
 //! and actions only, so the buffers are the same for any thread count.
+//!
+//! A game that ends by its rules is `terminated`; one stopped by a safety cap of the
+//! ruleset (Mundo 163's `max_rounds`) is `truncated` instead, with reward 0 for every seat
+//! (nobody won it). The ended game's final scores and ranks are in their own buffers.
 
 use crate::bots::BotSpec;
+use crate::encode::SeatRelative;
 use crate::erased::{AnyGame, AnySession};
-use crate::game::{Seat, ToMove};
+use crate::game::{Outcome, Seat, ToMove};
 use crate::rng::{Rng, game_seed};
 use std::any::Any;
 use std::sync::Arc;
@@ -39,8 +44,75 @@ pub enum BatchError {
     Game(String),
 }
 
+/// What a finished game pays each seat, in the step that ends it (a game stopped by a
+/// safety cap pays 0 to every seat under each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reward {
+    /// The seat's share of the win: 1, or 1/k for each of k tied winners; 0 otherwise.
+    #[default]
+    WinShare,
+    /// The seat's place, from 1 (first) to -1 (last), linear in between; tied seats share
+    /// the mean of the places they hold, so the rewards of a game sum to 0.
+    Rank,
+    /// The seat's final score minus the mean of the other seats' (in the game's points,
+    /// unscaled): the rewards of a game sum to 0.
+    ScoreMargin,
+}
+
+impl Reward {
+    /// The names the environments take: `win_share`, `rank`, `score_margin`.
+    pub const NAMES: [&str; 3] = ["win_share", "rank", "score_margin"];
+
+    /// The reward of this name (one of [`Reward::NAMES`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "win_share" => Some(Reward::WinShare),
+            "rank" => Some(Reward::Rank),
+            "score_margin" => Some(Reward::ScoreMargin),
+            _ => None,
+        }
+    }
+
+    /// Writes each seat's reward for a finished game into `out` (one per seat).
+    pub fn pay(self, outcome: &Outcome, out: &mut [f32]) {
+        out.fill(0.0);
+        if outcome.unfinished {
+            return;
+        }
+        let ranks = &outcome.ranks;
+        let n = ranks.len().min(out.len());
+        match self {
+            Reward::WinShare => {
+                let winners = ranks.iter().filter(|&&r| r == 0).count().max(1);
+                for (r, &rank) in out.iter_mut().zip(ranks) {
+                    if rank == 0 {
+                        *r = 1.0 / winners as f32;
+                    }
+                }
+            }
+            Reward::Rank if n > 1 => {
+                for (r, &rank) in out.iter_mut().zip(ranks) {
+                    // Ranks count the better seats: k tied seats of rank r hold places r to r + k - 1.
+                    let tied = ranks.iter().filter(|&&o| o == rank).count();
+                    let place = f64::from(rank) + (tied as f64 - 1.0) / 2.0;
+                    *r = (1.0 - 2.0 * place / (n as f64 - 1.0)) as f32;
+                }
+            }
+            Reward::Rank => {}
+            Reward::ScoreMargin if n > 1 => {
+                let total: f64 = outcome.scores.iter().map(|&s| f64::from(s)).sum();
+                for (r, &s) in out.iter_mut().zip(&outcome.scores) {
+                    let others = (total - f64::from(s)) / (n as f64 - 1.0);
+                    *r = (f64::from(s) - others) as f32;
+                }
+            }
+            Reward::ScoreMargin => {}
+        }
+    }
+}
+
 /// How to build a batch.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BatchOptions {
     pub players: usize,
     pub num_envs: usize,
@@ -48,9 +120,14 @@ pub struct BatchOptions {
     pub seed: u64,
     /// Threads a step uses (1: the caller's only).
     pub threads: usize,
-    /// The learner's seat and every seat's bot (the learner's unused): the bots play up to
-    /// the learner's decisions. `None`: the caller plays every seat.
-    pub learner: Option<(Seat, Vec<BotSpec>)>,
+    /// Empty: the caller plays every seat. Else one entry per seat: a bot, which plays
+    /// that seat's decisions within the step, or `None`, a seat the caller plays (the
+    /// rows show only those seats' decisions).
+    pub bots: Vec<Option<BotSpec>>,
+    /// Observations seat-relative ([`SeatRelative`]): the seat to move's features first.
+    pub seat_relative: bool,
+    /// What a finished game pays.
+    pub reward: Reward,
 }
 
 type Session<'g> = Box<dyn AnySession + Send + 'g>;
@@ -64,6 +141,8 @@ struct Slot<'g> {
     ids: Vec<u32>,
     /// Decisions played in this game, for the bots' seeds (as `rulesmith.gym` seeds them).
     decision: u64,
+    /// The absolute observation, before it is made seat-relative.
+    absolute: Vec<f32>,
 }
 
 /// What every env shares.
@@ -74,7 +153,9 @@ struct Table<'g> {
     seed: u64,
     obs_len: usize,
     action_count: usize,
-    learner: Option<(Seat, Vec<BotSpec>)>,
+    bots: Vec<Option<BotSpec>>,
+    relative: Option<SeatRelative>,
+    reward: Reward,
     space: Arc<dyn Any + Send + Sync>,
 }
 
@@ -85,7 +166,10 @@ struct Rows<'a> {
     to_move: &'a mut [i64],
     reward: &'a mut [f32],
     terminated: &'a mut [u8],
+    truncated: &'a mut [u8],
     final_obs: &'a mut [f32],
+    scores: &'a mut [f32],
+    ranks: &'a mut [i64],
 }
 
 impl<'a> Rows<'a> {
@@ -96,10 +180,33 @@ impl<'a> Rows<'a> {
         let (s1, s2) = self.to_move.split_at_mut(n);
         let (r1, r2) = self.reward.split_at_mut(n * t.players);
         let (d1, d2) = self.terminated.split_at_mut(n);
+        let (u1, u2) = self.truncated.split_at_mut(n);
         let (f1, f2) = self.final_obs.split_at_mut(n * t.obs_len);
+        let (c1, c2) = self.scores.split_at_mut(n * t.players);
+        let (k1, k2) = self.ranks.split_at_mut(n * t.players);
         (
-            Rows { obs: o1, mask: m1, to_move: s1, reward: r1, terminated: d1, final_obs: f1 },
-            Rows { obs: o2, mask: m2, to_move: s2, reward: r2, terminated: d2, final_obs: f2 },
+            Rows {
+                obs: o1,
+                mask: m1,
+                to_move: s1,
+                reward: r1,
+                terminated: d1,
+                truncated: u1,
+                final_obs: f1,
+                scores: c1,
+                ranks: k1,
+            },
+            Rows {
+                obs: o2,
+                mask: m2,
+                to_move: s2,
+                reward: r2,
+                terminated: d2,
+                truncated: u2,
+                final_obs: f2,
+                scores: c2,
+                ranks: k2,
+            },
         )
     }
 }
@@ -113,12 +220,18 @@ pub struct Buffers {
     pub mask: Vec<u8>,
     /// `num_envs`: the seat to move.
     pub to_move: Vec<i64>,
-    /// `num_envs × players`: each seat's share of the win in the step that ended a game.
+    /// `num_envs × players`: each seat's reward ([`Reward`]) in the step that ended a game.
     pub reward: Vec<f32>,
-    /// `num_envs`: 1 where a game ended in this step.
+    /// `num_envs`: 1 where a game ended by its rules in this step.
     pub terminated: Vec<u8>,
+    /// `num_envs`: 1 where a game was stopped by a safety cap in this step.
+    pub truncated: Vec<u8>,
     /// `num_envs × obs_len`: the ended game's last observation (zeros in other rows).
     pub final_obs: Vec<f32>,
+    /// `num_envs × players`: the ended game's final scores (zeros in other rows).
+    pub scores: Vec<f32>,
+    /// `num_envs × players`: the ended game's ranks, 0 first (-1 in other rows).
+    pub ranks: Vec<i64>,
 }
 
 impl Buffers {
@@ -129,7 +242,10 @@ impl Buffers {
             to_move: &mut self.to_move,
             reward: &mut self.reward,
             terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
             final_obs: &mut self.final_obs,
+            scores: &mut self.scores,
+            ranks: &mut self.ranks,
         }
     }
 }
@@ -142,20 +258,19 @@ impl<'g> Table<'g> {
     fn start(&self, k: u64, episode: u64) -> Result<Slot<'g>, String> {
         let mut session = self.game.start(self.players, self.game_seed(k, episode)).map_err(|e| e.to_string())?;
         session.adopt_action_space(self.space.clone());
-        let mut slot = Slot { session, episode, ids: Vec::new(), decision: 0 };
+        let mut slot = Slot { session, episode, ids: Vec::new(), decision: 0, absolute: Vec::new() };
         self.play_bots(&mut slot, k)?;
         Ok(slot)
     }
 
-    /// Lets the bots play up to the learner's decision (learner mode only).
+    /// Lets the bots play up to a decision of a seat the caller plays.
     fn play_bots(&self, slot: &mut Slot<'g>, k: u64) -> Result<(), String> {
-        let Some((seat, bots)) = &self.learner else { return Ok(()) };
+        if self.bots.is_empty() {
+            return Ok(());
+        }
         let gseed = self.game_seed(k, slot.episode);
         while let ToMove::Seat(s) = slot.session.to_move() {
-            if s == *seat {
-                break;
-            }
-            let spec = bots.get(usize::from(s)).cloned().unwrap_or(BotSpec::Random);
+            let Some(Some(spec)) = self.bots.get(usize::from(s)).cloned() else { break };
             let mut rng = Rng::from_seed(game_seed(gseed, slot.decision));
             let Some(action) = slot.session.bot_choice(spec, &mut rng) else { break };
             slot.session.play(&action).map_err(|e| e.to_string())?;
@@ -164,13 +279,28 @@ impl<'g> Table<'g> {
         Ok(())
     }
 
+    /// Writes `seat`'s observation (seat-relative when the batch's are).
+    fn observe(&self, slot: &mut Slot<'g>, seat: Seat, out: &mut [f32]) {
+        match &self.relative {
+            None => slot.session.observation(seat, out),
+            Some(r) => {
+                slot.absolute.resize(self.obs_len, 0.0);
+                slot.session.observation(seat, &mut slot.absolute);
+                r.write(seat, &slot.absolute, out);
+            }
+        }
+    }
+
     /// Plays `action` (already checked legal) in env `k`, restarts a finished game and
-    /// writes the env's rows.
+    /// writes the env's rows. No action: the row's decision stays as it is.
     fn step_one(&self, k: u64, slot: &mut Slot<'g>, action: Option<u32>, rows: Rows<'_>) -> Result<(), String> {
         rows.reward.fill(0.0);
-        if rows.terminated[0] != 0 {
+        if rows.terminated[0] != 0 || rows.truncated[0] != 0 {
             rows.final_obs.fill(0.0);
+            rows.scores.fill(0.0);
+            rows.ranks.fill(-1);
             rows.terminated[0] = 0;
+            rows.truncated[0] = 0;
         }
         if let Some(id) = action {
             let mover = match slot.session.to_move() {
@@ -183,22 +313,26 @@ impl<'g> Table<'g> {
             slot.decision += 1;
             self.play_bots(slot, k)?;
             let mut empty = 0;
+            let mut ended = false;
             while slot.session.to_move() == ToMove::Terminal {
                 // The game the step ended (not one that a restart found over at once).
-                if rows.terminated[0] == 0 {
-                    if let Some(out) = slot.session.outcome()
-                        && !out.unfinished
-                    {
-                        let winners = out.ranks.iter().filter(|&&r| r == 0).count().max(1);
-                        for (r, &rank) in rows.reward.iter_mut().zip(&out.ranks) {
-                            if rank == 0 {
-                                *r = 1.0 / winners as f32;
-                            }
+                if !ended {
+                    ended = true;
+                    let out = slot.session.outcome();
+                    let unfinished = out.as_ref().is_some_and(|o| o.unfinished);
+                    if let Some(out) = &out {
+                        self.reward.pay(out, rows.reward);
+                        for (x, &s) in rows.scores.iter_mut().zip(&out.scores) {
+                            *x = s as f32;
+                        }
+                        for (x, &r) in rows.ranks.iter_mut().zip(&out.ranks) {
+                            *x = i64::from(r);
                         }
                     }
-                    let seat = self.learner.as_ref().map_or(mover, |(s, _)| *s);
-                    slot.session.observation(seat, rows.final_obs);
-                    rows.terminated[0] = 1;
+                    // The seat that played the action: the caller's, whose game it was.
+                    self.observe(slot, mover, rows.final_obs);
+                    rows.terminated[0] = u8::from(!unfinished);
+                    rows.truncated[0] = u8::from(unfinished);
                 }
                 empty += 1;
                 if empty > MAX_EMPTY_GAMES {
@@ -220,7 +354,7 @@ impl<'g> Table<'g> {
             ToMove::Terminal => return Err("a game is over before its first decision".to_string()),
         };
         rows.to_move[0] = i64::from(seat);
-        slot.session.observation(seat, rows.obs);
+        self.observe(slot, seat, rows.obs);
         // Unset the previous decision's ids rather than clearing the whole row.
         for &id in &slot.ids {
             if let Some(b) = rows.mask.get_mut(id as usize) {
@@ -241,13 +375,13 @@ impl<'g> Table<'g> {
         &self,
         first: u64,
         slots: &mut [Slot<'g>],
-        actions: &[u32],
+        actions: &[Option<u32>],
         mut rows: Rows<'_>,
     ) -> Result<(), String> {
         for (i, slot) in slots.iter_mut().enumerate() {
             let (one, rest) = rows.split(1, self);
             rows = rest;
-            self.step_one(first + i as u64, slot, actions.get(i).copied(), one)
+            self.step_one(first + i as u64, slot, actions.get(i).copied().flatten(), one)
                 .map_err(|e| format!("env {}: {e}", first + i as u64))?;
         }
         Ok(())
@@ -258,7 +392,7 @@ impl<'g> Table<'g> {
     fn step_all(
         &self,
         slots: &mut [Slot<'g>],
-        actions: &[u32],
+        actions: &[Option<u32>],
         pool: Option<&rayon::ThreadPool>,
         rows: Rows<'_>,
     ) -> Result<(), String> {
@@ -307,7 +441,7 @@ impl<'g> Batch<'g> {
         opts: BatchOptions,
         space: Option<Arc<dyn Any + Send + Sync>>,
     ) -> Result<Self, BatchError> {
-        let BatchOptions { players, num_envs, seed, threads, learner } = opts;
+        let BatchOptions { players, num_envs, seed, threads, bots, seat_relative, reward } = opts;
         let arg = BatchError::Argument;
         let range = game.players();
         if !range.contains(&players) {
@@ -324,14 +458,14 @@ impl<'g> Batch<'g> {
         if !(1..=MAX_THREADS).contains(&threads) {
             return Err(arg(format!("num_threads={threads}: expected 1 to {MAX_THREADS}")));
         }
-        if let Some((s, bots)) = &learner {
-            if usize::from(*s) >= players {
-                return Err(arg(format!("seat {s} is not at a {players}-player table")));
-            }
+        if !bots.is_empty() {
             if bots.len() != players {
                 return Err(arg(format!("{} opponents for {players} seats (give one per seat)", bots.len())));
             }
-            if let Some(b) = bots.iter().find(|b| b.is_external()) {
+            if bots.iter().all(Option::is_some) {
+                return Err(arg("every seat is a bot's: leave at least one seat to the caller".to_string()));
+            }
+            if let Some(b) = bots.iter().flatten().find(|b| b.is_external()) {
                 return Err(arg(format!(
                     "opponent `{b}`: a bot program (`exec:`) cannot play here; choose random, greedy or mcts:N"
                 )));
@@ -344,8 +478,11 @@ impl<'g> Batch<'g> {
         }
         let space = probe.action_space_handle().map_err(game_err)?;
         let action_count = probe.action_count().map_err(game_err)?;
-        let obs_len = probe.observation_names().len();
-        let row = 8 * obs_len + action_count + 8 + 4 * players + 1;
+        let names = probe.observation_names();
+        let obs_len = names.len();
+        let relative =
+            if seat_relative { Some(SeatRelative::new(&names, players).map_err(BatchError::Game)?) } else { None };
+        let row = 8 * obs_len + action_count + 8 + 16 * players + 2;
         if num_envs.saturating_mul(row) > MAX_BUFFER_BYTES {
             return Err(arg(format!(
                 "num_envs={num_envs}: its batches would take {} MB ({row} bytes a game: {obs_len} numbers \
@@ -355,7 +492,18 @@ impl<'g> Batch<'g> {
                 MAX_BUFFER_BYTES / row
             )));
         }
-        let table = Table { game, players, num_envs: num_envs as u64, seed, obs_len, action_count, learner, space };
+        let table = Table {
+            game,
+            players,
+            num_envs: num_envs as u64,
+            seed,
+            obs_len,
+            action_count,
+            bots,
+            relative,
+            reward,
+            space,
+        };
         let mut slots = Vec::with_capacity(num_envs);
         for k in 0..num_envs as u64 {
             slots.push(table.start(k, 0).map_err(|e| BatchError::Game(format!("env {k}: {e}")))?);
@@ -366,7 +514,10 @@ impl<'g> Batch<'g> {
             to_move: vec![0; num_envs],
             reward: vec![0.0; num_envs * players],
             terminated: vec![0; num_envs],
+            truncated: vec![0; num_envs],
             final_obs: vec![0.0; num_envs * obs_len],
+            scores: vec![0.0; num_envs * players],
+            ranks: vec![-1; num_envs * players],
         };
         let threads = threads.min(num_envs);
         let pool = if threads > 1 {
@@ -400,6 +551,10 @@ impl<'g> Batch<'g> {
     pub fn observation_len(&self) -> usize {
         self.table.obs_len
     }
+    /// The seat-relative layout, when the observations are.
+    pub fn seat_relative(&self) -> Option<&SeatRelative> {
+        self.table.relative.as_ref()
+    }
     /// What the last reset or step wrote.
     pub fn buffers(&self) -> &Buffers {
         &self.buffers
@@ -428,6 +583,9 @@ impl<'g> Batch<'g> {
         }
         self.buffers.final_obs.fill(0.0);
         self.buffers.terminated.fill(0);
+        self.buffers.truncated.fill(0);
+        self.buffers.scores.fill(0.0);
+        self.buffers.ranks.fill(-1);
         self.buffers.mask.fill(0);
         table.step_all(&mut self.slots, &[], self.pool.as_ref(), self.buffers.rows()).map_err(BatchError::Game)?;
         self.started = true;
@@ -438,11 +596,20 @@ impl<'g> Batch<'g> {
     /// its mask row), else an [`BatchError::Argument`] naming the env and the id, and
     /// nothing is played. Writes the buffers.
     pub fn step(&mut self, actions: &[u32]) -> Result<(), BatchError> {
+        let some: Vec<Option<u32>> = actions.iter().copied().map(Some).collect();
+        self.step_some(&some)
+    }
+
+    /// [`Batch::step`] where `None` leaves env `k` at its decision (its rows rewritten as
+    /// they were, with no reward): for a caller that plays some envs' decisions later (a
+    /// policy in another process, an opponent of its own).
+    pub fn step_some(&mut self, actions: &[Option<u32>]) -> Result<(), BatchError> {
         let n = self.slots.len();
         if actions.len() != n {
             return Err(BatchError::Argument(format!("{} actions for {n} envs (give one per env)", actions.len())));
         }
-        for (k, (slot, &id)) in self.slots.iter().zip(actions).enumerate() {
+        for (k, (slot, id)) in self.slots.iter().zip(actions).enumerate() {
+            let Some(id) = *id else { continue };
             if !slot.ids.contains(&id) {
                 return Err(BatchError::Argument(format!(
                     "env {k}: action id {id} is not legal now (its mask does not set it; {} ids are legal)",
@@ -451,5 +618,50 @@ impl<'g> Batch<'g> {
             }
         }
         self.table.step_all(&mut self.slots, actions, self.pool.as_ref(), self.buffers.rows()).map_err(BatchError::Game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paid(reward: Reward, scores: Vec<i32>) -> Vec<f32> {
+        let n = scores.len();
+        let out = Outcome::ranked(scores, vec![Vec::new(); n], "test");
+        let mut r = vec![9.0; n];
+        reward.pay(&out, &mut r);
+        r
+    }
+
+    #[test]
+    fn rewards_of_each_kind() {
+        assert_eq!(paid(Reward::WinShare, vec![5, 9, 9]), [0.0, 0.5, 0.5]);
+        assert_eq!(paid(Reward::Rank, vec![5, 9, 7]), [-1.0, 1.0, 0.0]);
+        // Two tied for first hold places 0 and 1: both get their mean.
+        assert_eq!(paid(Reward::Rank, vec![9, 9, 1]), [0.5, 0.5, -1.0]);
+        assert_eq!(paid(Reward::ScoreMargin, vec![10, 4, 7]), [4.5, -4.5, 0.0]);
+        for kind in [Reward::Rank, Reward::ScoreMargin] {
+            let sum: f32 = paid(kind, vec![3, 8, 8, 1]).iter().sum();
+            assert!(sum.abs() < 1e-5, "{kind:?}: {sum}");
+        }
+    }
+
+    #[test]
+    fn a_game_stopped_by_a_cap_pays_nobody() {
+        let mut out = Outcome::ranked(vec![5, 9], vec![Vec::new(); 2], "max_rounds");
+        out.unfinished = true;
+        for kind in [Reward::WinShare, Reward::Rank, Reward::ScoreMargin] {
+            let mut r = vec![9.0; 2];
+            kind.pay(&out, &mut r);
+            assert_eq!(r, [0.0, 0.0]);
+        }
+    }
+
+    #[test]
+    fn reward_names() {
+        for name in Reward::NAMES {
+            assert!(Reward::from_name(name).is_some(), "{name}");
+        }
+        assert_eq!(Reward::from_name("wins"), None);
     }
 }

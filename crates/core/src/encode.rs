@@ -263,3 +263,105 @@ impl Names {
         self.names
     }
 }
+
+/// Seat-relative observations: the same features, each per-seat one (a name with a
+/// `seatN` part, the games' naming convention) moved so that the observer's come first:
+/// `seatN` is renamed by the seat's place after the observer's in turn order, `me` for the
+/// observer, `seat+1` for the next seat, `seat+2` … A policy shared by every seat then
+/// finds its own features, and each opponent's by place, at the same index whichever seat
+/// it plays; the numbers are those of the absolute observation, moved, nothing else.
+#[derive(Clone, Debug)]
+pub struct SeatRelative {
+    names: Vec<String>,
+    /// For each observer seat, the absolute index of each relative feature.
+    from: Vec<Vec<u32>>,
+}
+
+/// The seat a name's part names (`seat3` → 3), when below `players`.
+fn seat_part(part: &str, players: usize) -> Option<usize> {
+    let n = part.strip_prefix("seat")?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || (n.len() > 1 && n.starts_with('0')) {
+        return None;
+    }
+    n.parse().ok().filter(|&s| s < players)
+}
+
+/// `name` with each seat part `seatN` replaced by `label(N)`.
+fn relabel(name: &str, players: usize, label: impl Fn(usize) -> String) -> String {
+    name.split('.').map(|p| seat_part(p, players).map_or_else(|| p.to_string(), &label)).collect::<Vec<_>>().join(".")
+}
+
+impl SeatRelative {
+    /// The seat-relative layout of a game whose absolute features are `names` at a table of
+    /// `players`. Each per-seat feature must exist for every seat (a layout that names
+    /// `seat0.x` must name `seat1.x` …), else the features could not be rotated: an error
+    /// naming the missing one.
+    pub fn new(names: &[String], players: usize) -> Result<Self, String> {
+        let index: HashMap<&str, u32> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i as u32)).collect();
+        let relative = |n: &str| relabel(n, players, |s| if s == 0 { "me".to_string() } else { format!("seat+{s}") });
+        let mut from = Vec::with_capacity(players);
+        for observer in 0..players {
+            let mut row = Vec::with_capacity(names.len());
+            for n in names {
+                let absolute = relabel(n, players, |s| format!("seat{}", (s + observer) % players));
+                let Some(&i) = index.get(absolute.as_str()) else {
+                    return Err(format!(
+                        "feature `{n}` has no `{absolute}` for seat {observer}: per-seat features must exist for every seat"
+                    ));
+                };
+                row.push(i);
+            }
+            from.push(row);
+        }
+        Ok(SeatRelative { names: names.iter().map(|n| relative(n)).collect(), from })
+    }
+
+    /// The relative features' names, in order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Writes `observer`'s seat-relative observation into `out` from its absolute one.
+    pub fn write(&self, observer: Seat, absolute: &[f32], out: &mut [f32]) {
+        let Some(row) = self.from.get(usize::from(observer)) else { return };
+        for (x, &i) in out.iter_mut().zip(row) {
+            *x = absolute.get(i as usize).copied().unwrap_or(0.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn seat_relative_rotates_per_seat_features() {
+        let n =
+            names(&["round", "to_move.seat0", "to_move.seat1", "to_move.seat2", "seat0.vp", "seat1.vp", "seat2.vp"]);
+        let r = SeatRelative::new(&n, 3).unwrap();
+        assert_eq!(
+            r.names(),
+            names(&["round", "to_move.me", "to_move.seat+1", "to_move.seat+2", "me.vp", "seat+1.vp", "seat+2.vp"])
+        );
+        let absolute = [7.0, 0.0, 0.0, 1.0, 10.0, 11.0, 12.0];
+        let mut out = [0.0; 7];
+        r.write(1, &absolute, &mut out);
+        // Seat 1 observes: itself, then seat 2, then seat 0.
+        assert_eq!(out, [7.0, 0.0, 1.0, 0.0, 11.0, 12.0, 10.0]);
+        r.write(0, &absolute, &mut out);
+        assert_eq!(out, absolute);
+    }
+
+    #[test]
+    fn seat_relative_refuses_a_feature_missing_for_a_seat() {
+        let n = names(&["seat0.vp", "seat1.vp", "seat0.only"]);
+        let e = SeatRelative::new(&n, 2).unwrap_err();
+        assert!(e.contains("`seat0.only` has no `seat1.only`"), "{e}");
+        // `seat12` at a 3-player table, `seats` and `seat01` are not seat parts.
+        assert!(SeatRelative::new(&names(&["seat12.x", "seats.y", "seat01.z"]), 3).is_ok());
+    }
+}

@@ -8,8 +8,9 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList};
 use rulesmith::core::bots::{BadBotSpec, BotSpec};
+use rulesmith::core::encode::SeatRelative;
 use rulesmith::core::erased::AnySession;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::rng::{Rng, game_seed};
@@ -252,11 +253,20 @@ impl Ruleset {
             ids: None,
             sizes,
             scratch: Vec::new(),
+            absolute: Vec::new(),
+            relative: None,
             edited: false,
         })
     }
     fn __repr__(&self) -> String {
         format!("Ruleset({:?})", self.source)
+    }
+}
+
+/// Writes `v` as little-endian `float32` bytes into `buf`.
+fn le_bytes(v: &[f32], buf: &mut [u8]) {
+    for (chunk, x) in buf.chunks_exact_mut(4).zip(v) {
+        chunk.copy_from_slice(&x.to_le_bytes());
     }
 }
 
@@ -312,6 +322,10 @@ struct Game {
     sizes: Sizes,
     /// The observation is written here, then copied into the `bytes` Python gets.
     scratch: Vec<f32>,
+    /// The absolute observation, before it is made seat-relative.
+    absolute: Vec<f32>,
+    /// The seat-relative layout, made on first use.
+    relative: Option<Arc<SeatRelative>>,
     /// Changed by `set_state`: the history no longer replays from the seed.
     edited: bool,
 }
@@ -345,19 +359,42 @@ impl Game {
         })
     }
 
-    /// `seat`'s observation as `float32` bytes (`seat` checked).
-    fn encode<'py>(&mut self, py: Python<'py>, seat: Seat) -> PyResult<Bound<'py, PyBytes>> {
+    /// The seat-relative layout of this table.
+    fn relative(&mut self) -> PyResult<Arc<SeatRelative>> {
+        if let Some(r) = &self.relative {
+            return Ok(Arc::clone(r));
+        }
+        let (names, players) = self.with(|s| (s.observation_names(), s.players()));
+        let r = Arc::new(SeatRelative::new(&names, players).map_err(PyRuntimeError::new_err)?);
+        self.relative = Some(Arc::clone(&r));
+        Ok(r)
+    }
+
+    /// `seat`'s observation as `float32` bytes (`seat` checked), seat-relative or not.
+    fn encode<'py>(&mut self, py: Python<'py>, seat: Seat, seat_relative: bool) -> PyResult<Bound<'py, PyBytes>> {
+        self.fill(seat, seat_relative)?;
+        PyBytes::new_with(py, self.scratch.len() * 4, |buf| {
+            le_bytes(&self.scratch, buf);
+            Ok(())
+        })
+    }
+
+    /// Writes `seat`'s observation into `scratch`.
+    fn fill(&mut self, seat: Seat, seat_relative: bool) -> PyResult<()> {
         let mut v = std::mem::take(&mut self.scratch);
         v.resize(self.sizes.1, 0.0);
-        self.with(|s| s.observation(seat, &mut v));
-        let out = PyBytes::new_with(py, v.len() * 4, |buf| {
-            for (chunk, x) in buf.chunks_exact_mut(4).zip(&v) {
-                chunk.copy_from_slice(&x.to_le_bytes());
-            }
-            Ok(())
-        });
+        if seat_relative {
+            let r = self.relative()?;
+            let mut a = std::mem::take(&mut self.absolute);
+            a.resize(self.sizes.1, 0.0);
+            self.with(|s| s.observation(seat, &mut a));
+            r.write(seat, &a, &mut v);
+            self.absolute = a;
+        } else {
+            self.with(|s| s.observation(seat, &mut v));
+        }
         self.scratch = v;
-        out
+        Ok(())
     }
 
     fn seat_arg(&self, seat: i64) -> PyResult<Seat> {
@@ -427,9 +464,15 @@ impl Game {
     fn action_count(&self) -> usize {
         self.sizes.0
     }
-    /// The names of the observation's features, in order.
-    fn observation_names(&self) -> Vec<String> {
-        self.with(|s| s.observation_names())
+    /// The names of the observation's features, in order; `seat_relative=True`: those of
+    /// the seat-relative observation (`seatN` parts named `me`, `seat+1`, … by the seat's
+    /// place after the observer's).
+    #[pyo3(signature = (seat_relative=false))]
+    fn observation_names(&mut self, seat_relative: bool) -> PyResult<Vec<String>> {
+        if seat_relative {
+            return Ok(self.relative()?.names().to_vec());
+        }
+        Ok(self.with(|s| s.observation_names()))
     }
     /// How many numbers an observation has (`len(observation_names())`).
     #[getter]
@@ -472,21 +515,43 @@ impl Game {
         Ok(())
     }
     /// `seat`'s observation: `float32` little-endian `bytes` of `observation_len` numbers
-    /// (`numpy.frombuffer(..., numpy.float32)`), built from what the seat may see only.
-    fn observation<'py>(&mut self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyBytes>> {
+    /// (`numpy.frombuffer(..., numpy.float32)`), built from what the seat may see only;
+    /// `seat_relative=True`: the seat's own features first (see `observation_names`).
+    #[pyo3(signature = (seat, seat_relative=false))]
+    fn observation<'py>(&mut self, py: Python<'py>, seat: i64, seat_relative: bool) -> PyResult<Bound<'py, PyBytes>> {
         let seat = self.seat_arg(seat)?;
-        self.encode(py, seat)
+        self.encode(py, seat, seat_relative)
     }
-    /// `(observation(seat), legal_mask() or None)`: the mask only when `seat` is to act.
-    /// One call per decision for the environments.
+    /// `(observation(seat, seat_relative), legal_mask() or None)` as `bytearray`s (numpy
+    /// arrays over them are the caller's to write to, without a copy): the mask only when
+    /// `seat` is to act. One call per decision for the environments.
+    #[pyo3(signature = (seat, seat_relative=false))]
     fn observe<'py>(
         &mut self,
         py: Python<'py>,
         seat: i64,
-    ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
+        seat_relative: bool,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>)> {
         let seat = self.seat_arg(seat)?;
-        let obs = self.encode(py, seat)?;
-        let mask = if self.with(|s| s.to_move()) == ToMove::Seat(seat) { Some(self.mask(py)?) } else { None };
+        self.fill(seat, seat_relative)?;
+        let obs = PyByteArray::new_with(py, self.scratch.len() * 4, |buf| {
+            le_bytes(&self.scratch, buf);
+            Ok(())
+        })?;
+        let mask = if self.with(|s| s.to_move()) == ToMove::Seat(seat) {
+            let size = self.sizes.0;
+            let ids = self.cached_ids()?;
+            Some(PyByteArray::new_with(py, size, |buf| {
+                for &id in ids {
+                    if let Some(b) = buf.get_mut(id as usize) {
+                        *b = 1;
+                    }
+                }
+                Ok(())
+            })?)
+        } else {
+            None
+        };
         Ok((obs, mask))
     }
     /// What `seat` sees, as a dict (hidden parts hidden).
@@ -554,6 +619,8 @@ impl Game {
             ids: None,
             sizes: self.sizes,
             scratch: Vec::new(),
+            absolute: Vec::new(),
+            relative: self.relative.clone(),
             edited: self.edited,
         })
     }

@@ -11,8 +11,7 @@
 use super::{SimulationError, Version, load, players_arg, share};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use rulesmith::core::Seat;
-use rulesmith::core::batch::{Batch, BatchError, BatchOptions};
+use rulesmith::core::batch::{Batch, BatchError, BatchOptions, Reward};
 use rulesmith::core::bots::{BadBotSpec, BotSpec};
 use rulesmith::core::rng::{Rng, derive_seed};
 use self_cell::self_cell;
@@ -46,8 +45,9 @@ impl PolicyRng {
 struct Inner<'v> {
     /// Its buffers never move (allocated once by `Batch::new`): numpy's arrays view them.
     batch: Batch<'v>,
-    /// The ids as the batch takes them (kept: no allocation a step).
-    ids: Vec<u32>,
+    /// The ids as the batch takes them, `None` for an env left at its decision (kept: no
+    /// allocation a step).
+    ids: Vec<Option<u32>>,
     /// `reset` has been called: every row holds a decision.
     started: bool,
     /// `close` has been called.
@@ -129,11 +129,15 @@ impl VectorEnv {
         let (obs, players) = (batch.observation_len(), batch.players());
         vec![
             ("obs", b.obs.as_ptr() as usize, vec![n, obs], "<f4", true),
-            ("mask", b.mask.as_ptr() as usize, vec![n, batch.action_count()], "|u1", true),
+            // Bytes of 0 or 1: numpy's bool.
+            ("mask", b.mask.as_ptr() as usize, vec![n, batch.action_count()], "|b1", true),
             ("to_move", b.to_move.as_ptr() as usize, vec![n], "<i8", true),
             ("reward", b.reward.as_ptr() as usize, vec![n, players], "<f4", true),
             ("terminated", b.terminated.as_ptr() as usize, vec![n], "|b1", true),
+            ("truncated", b.truncated.as_ptr() as usize, vec![n], "|b1", true),
             ("final_obs", b.final_obs.as_ptr() as usize, vec![n, obs], "<f4", true),
+            ("scores", b.scores.as_ptr() as usize, vec![n, players], "<f4", true),
+            ("ranks", b.ranks.as_ptr() as usize, vec![n, players], "<i8", true),
             ("actions", actions, vec![n], "<i8", false),
         ]
     }
@@ -142,46 +146,43 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     /// `num_envs` games of `ruleset` (a bundled name or a TOML path) at `players` seats.
-    /// With `seat` given, that seat is the learner's and `opponents` (one bot name per seat,
-    /// the learner's ignored) play the others; without, the caller plays every seat.
+    /// `bots`: one entry per seat, a bot name (it plays that seat within each step) or
+    /// `None` (a seat the caller plays); none given: the caller plays every seat.
+    /// `seat_relative`: observations with the seat to move's features first;
+    /// `reward`: `win_share`, `rank` or `score_margin`.
     #[new]
-    #[pyo3(signature = (ruleset, players, num_envs, seed, num_threads=None, seat=None, opponents=None))]
+    #[pyo3(signature = (ruleset, players, num_envs, seed, num_threads=None, bots=None, seat_relative=false, reward="win_share"))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         ruleset: &str,
         players: i64,
         num_envs: usize,
         seed: u64,
         num_threads: Option<usize>,
-        seat: Option<i64>,
-        opponents: Option<Vec<String>>,
+        bots: Option<Vec<Option<String>>>,
+        seat_relative: bool,
+        reward: &str,
     ) -> PyResult<Self> {
         let r = load(ruleset)?;
         // Checked here too: the core's message names the game, the caller named a ruleset.
         let players = players_arg(&r, players, "VectorEnv")?;
-        let learner = match seat {
-            None => None,
-            Some(s) => {
-                let Some(s) = Seat::try_from(s).ok().filter(|s| usize::from(*s) < players) else {
-                    return Err(PyValueError::new_err(format!(
-                        "seat={s}: not a seat at a {players}-player table (seats 0 to {})",
-                        players - 1
-                    )));
-                };
-                let names = opponents.unwrap_or_else(|| vec!["random".to_string(); players]);
-                let mut specs = Vec::new();
-                for (i, name) in names.iter().enumerate() {
-                    if i == usize::from(s) {
-                        specs.push(BotSpec::Random);
-                        continue;
-                    }
-                    let spec: BotSpec = name
-                        .parse()
-                        .map_err(|e: BadBotSpec| PyValueError::new_err(format!("opponents: seat {i}: {e}")))?;
-                    specs.push(spec);
-                }
-                Some((s, specs))
-            }
+        let Some(reward) = Reward::from_name(reward) else {
+            return Err(PyValueError::new_err(format!(
+                "reward={reward:?}: expected one of {}",
+                Reward::NAMES.map(|n| format!("{n:?}")).join(", ")
+            )));
         };
+        let mut specs = Vec::new();
+        for (i, name) in bots.unwrap_or_default().iter().enumerate() {
+            let spec = match name {
+                None => None,
+                Some(name) => Some(
+                    name.parse::<BotSpec>()
+                        .map_err(|e: BadBotSpec| PyValueError::new_err(format!("opponents: seat {i}: {e}")))?,
+                ),
+            };
+            specs.push(spec);
+        }
         // Games of one table share its action space (built once per ruleset version).
         let space = match r.game.start(players, seed) {
             Ok(mut probe) => {
@@ -190,7 +191,15 @@ impl VectorEnv {
             }
             Err(_) => None,
         };
-        let opts = BatchOptions { players, num_envs, seed, threads: num_threads.unwrap_or(1), learner };
+        let opts = BatchOptions {
+            players,
+            num_envs,
+            seed,
+            threads: num_threads.unwrap_or(1),
+            bots: specs,
+            seat_relative,
+            reward,
+        };
         let owned = OwnedBatch::try_new(r, |r| {
             let batch = Batch::new(&*r.game, opts, space)?;
             Ok::<_, BatchError>(Inner { batch, ids: Vec::with_capacity(num_envs), started: false, closed: false })
@@ -235,11 +244,28 @@ impl VectorEnv {
     fn observation_len(&self) -> usize {
         self.observation_len
     }
+    /// The seat-relative features' names (`me.…`, `seat+1.…`), or `None` when the
+    /// observations are absolute.
+    fn seat_relative_names(&self, py: Python<'_>) -> PyResult<Option<Vec<String>>> {
+        self.with(py, |i| Ok(i.batch.seat_relative().map(|r| r.names().to_vec())))
+    }
+    /// The legal ids of env `k`'s decision, in the game's order (those set in its mask
+    /// row): cheaper than scanning a wide mask.
+    fn legal_ids(&self, py: Python<'_>, k: usize) -> PyResult<Vec<u32>> {
+        self.with(py, |i| {
+            i.started("legal_ids()")?;
+            let n = i.batch.num_envs();
+            i.batch.legal_ids(k).map(<[u32]>::to_vec).ok_or_else(|| {
+                PyValueError::new_err(format!("legal_ids: env {k} is not an env of this batch (envs 0 to {})", n - 1))
+            })
+        })
+    }
 
     /// The buffers as numpy views them: `obs`, `mask`, `to_move`, `reward`, `terminated`,
-    /// `final_obs` (read-only: each reset and step overwrites them; little-endian float32,
-    /// uint8, int64, float32, uint8 (0 or 1), float32) and `actions` (int64, written by the
-    /// caller before each `step`). Their addresses hold as long as this object lives.
+    /// `truncated`, `final_obs`, `scores`, `ranks` (read-only: each reset and step
+    /// overwrites them; little-endian float32, bool, int64, float32, bool, bool, float32,
+    /// float32, int64) and `actions` (int64, written by the caller before each `step`).
+    /// Their addresses hold as long as this object lives.
     fn views(&self, py: Python<'_>) -> PyResult<Vec<View>> {
         let actions = self.actions.as_ptr() as usize;
         self.with(py, |i| Ok(Self::buffers(&i.batch, actions)))
@@ -260,7 +286,8 @@ impl VectorEnv {
     }
 
     /// Plays the action ids in the `actions` buffer, one per env: each must be set in that
-    /// env's mask, else `ValueError` naming the env and the id (and nothing is played).
+    /// env's mask, else `ValueError` naming the env and the id (and nothing is played);
+    /// -1 leaves that env at its decision (its rows as they were, no reward).
     /// Writes the buffers (see `views`).
     fn step(&self, py: Python<'_>) -> PyResult<()> {
         let actions = &self.actions;
@@ -271,7 +298,8 @@ impl VectorEnv {
             for (k, a) in actions.iter().enumerate() {
                 let id = a.load(Ordering::Relaxed);
                 match u32::try_from(id) {
-                    Ok(id) if (id as usize) < count => i.ids.push(id),
+                    Ok(id) if (id as usize) < count => i.ids.push(Some(id)),
+                    _ if id == -1 => i.ids.push(None),
                     _ => {
                         return Err(PyValueError::new_err(format!(
                             "env {k}: action id {id} is not an action id (0 to {})",
@@ -280,7 +308,7 @@ impl VectorEnv {
                     }
                 }
             }
-            i.batch.step(&i.ids).map_err(py_err)
+            i.batch.step_some(&i.ids).map_err(py_err)
         })
     }
 

@@ -26,7 +26,7 @@ def test_shapes_and_dtypes():
     b = env.reset()
     n, o, a = 5, env.observation_len, env.action_count
     assert (b.observation.shape, b.observation.dtype) == ((n, o), np.float32)
-    assert (b.action_mask.shape, b.action_mask.dtype) == ((n, a), np.uint8)
+    assert (b.action_mask.shape, b.action_mask.dtype) == ((n, a), np.bool_)
     assert (b.to_move.shape, b.to_move.dtype) == ((n,), np.int64)
     assert (b.reward.shape, b.reward.dtype) == ((n, 4), np.float32)
     assert (b.terminated.shape, b.terminated.dtype) == ((n,), np.bool_)
@@ -342,10 +342,12 @@ def test_arguments_are_named_with_what_is_accepted():
     native = rulesmith.vector._NativeVectorEnv
     with pytest.raises(ValueError, match=r"VectorEnv: players=-1 is not supported by `puerto-rico`"):
         native("puerto-rico", -1, 2, 1)
-    with pytest.raises(ValueError, match=r"seat=-1: not a seat at a 3-player table \(seats 0 to 2\)"):
-        native("puerto-rico", 3, 2, 1, None, -1)
     with pytest.raises(ValueError, match=r"opponents: seat 1: unknown bot `foo`: expected `random`"):
-        native("puerto-rico", 3, 2, 1, None, 0, ["-", "foo", "random"])
+        native("puerto-rico", 3, 2, 1, None, [None, "foo", "random"])
+    with pytest.raises(ValueError, match=r"1 opponents for 3 seats \(give one per seat\)"):
+        native("puerto-rico", 3, 2, 1, None, [None])
+    with pytest.raises(ValueError, match=r"every seat is a bot's: leave at least one seat to the caller"):
+        native("puerto-rico", 3, 2, 1, None, ["random", "greedy", "random"])
 
 
 @pytest.mark.parametrize("version", ["0.29.1", "1.0.0", None])

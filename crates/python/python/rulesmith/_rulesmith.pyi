@@ -97,8 +97,9 @@ class Game:
     @property
     def action_count(self) -> int:
         """How many action ids there are (``len(action_space())``)."""
-    def observation_names(self) -> list[str]:
-        """The names of the observation's features, in order."""
+    def observation_names(self, seat_relative: bool = False) -> list[str]:
+        """The names of the observation's features, in order (``seat_relative=True``: those
+        of the seat-relative observation, ``seatN`` parts named ``me``, ``seat+1``, …)."""
     @property
     def observation_len(self) -> int:
         """How many numbers an observation has (``len(observation_names())``)."""
@@ -113,10 +114,10 @@ class Game:
         the seat to move next, ``None`` once the game is over."""
     def play_index(self, index: int) -> None:
         """Plays the ``index``-th legal action (of ``legal()``)."""
-    def observation(self, seat: int) -> bytes:
+    def observation(self, seat: int, seat_relative: bool = False) -> bytes:
         """``seat``'s observation: float32 little-endian bytes of ``observation_len`` numbers."""
-    def observe(self, seat: int) -> tuple[bytes, Optional[bytes]]:
-        """``(observation(seat), legal_mask() or None)``: the mask only when ``seat`` is to act."""
+    def observe(self, seat: int, seat_relative: bool = False) -> tuple[bytearray, Optional[bytearray]]:
+        """``(observation(seat), legal_mask() or None)`` as bytearrays: the mask only when ``seat`` is to act."""
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees, as a dict (hidden parts hidden)."""
     def state(self) -> dict[str, Any]:
@@ -154,10 +155,12 @@ class VectorEnv:
         num_envs: int,
         seed: int,
         num_threads: Optional[int] = None,
-        seat: Optional[int] = None,
-        opponents: Optional[Sequence[str]] = None,
+        bots: Optional[Sequence[Optional[str]]] = None,
+        seat_relative: bool = False,
+        reward: str = "win_share",
     ) -> Self:
-        """With ``seat``, that seat learns and ``opponents`` (one bot per seat) play the others."""
+        """``bots``: one per seat, a bot name or ``None`` for a seat the caller plays (none: the
+        caller plays every seat); ``reward``: ``win_share``, ``rank`` or ``score_margin``."""
     @property
     def num_envs(self) -> int:
         """How many games are stepped together."""
@@ -176,13 +179,18 @@ class VectorEnv:
     @property
     def observation_len(self) -> int:
         """How many numbers an observation has."""
+    def seat_relative_names(self) -> Optional[list[str]]:
+        """The seat-relative features' names, or ``None`` when the observations are absolute."""
+    def legal_ids(self, k: int) -> list[int]:
+        """The legal ids of env ``k``'s decision (those set in its mask row)."""
     def views(self) -> list[tuple[str, int, list[int], str, bool]]:
         """Each buffer as ``(name, address, shape, typestr, readonly)`` for numpy's ``__array_interface__``:
-        ``obs``, ``mask``, ``to_move``, ``reward``, ``terminated``, ``final_obs`` and ``actions`` (written by the caller)."""
+        ``obs``, ``mask``, ``to_move``, ``reward``, ``terminated``, ``truncated``, ``final_obs``, ``scores``, ``ranks``
+        and ``actions`` (written by the caller)."""
     def reset(self, seed: Optional[int] = None) -> None:
         """Every env at its first game of run ``seed``, or its next game; writes the buffers."""
     def step(self) -> None:
-        """Plays the ids in the ``actions`` buffer, one per env; writes the buffers. Before
+        """Plays the ids in the ``actions`` buffer, one per env (-1: leave it); writes the buffers. Before
         the first ``reset`` it raises ``RuntimeError`` saying so."""
     def sample_actions(self, rng: PolicyRng) -> None:
         """One uniformly random legal id per env from ``rng`` into the ``actions`` buffer."""

@@ -2,8 +2,11 @@
 
 ``env(ruleset="puerto-rico", players=4)`` returns a :class:`RulesmithEnv`: agents
 ``player_0`` … ``player_{n-1}`` are the seats in turn order. Observations are dicts
-``{"observation": float32[observation_len], "action_mask": int8[action_count]}``; actions
-are ids in ``Discrete(action_count)``. Both sizes come from the ruleset and the player
+``{"observation": float32[observation_len], "action_mask": bool[action_count]}`` (arrays
+the caller may keep and write to: each call returns new ones); actions are ids in
+``Discrete(action_count)``. ``seat_relative=True``: each agent's observation has its own
+features first (per-seat features named ``me.…``, ``seat+1.…`` by the seat's place after
+the observer's: see ``observation_names``), so that one policy can play every seat. Both sizes come from the ruleset and the player
 count: ``env.action_names[i]`` is the notation of id ``i`` and ``env.observation_names[j]``
 the name of feature ``j`` (layouts in the package README). The reward, given once
 at the end, is each seat's share of the win (1 for a sole winner, 1/k for each of k tied
@@ -29,23 +32,19 @@ from rulesmith._rulesmith import DEFAULT_SEED, Ruleset
 _frombuffer = np.frombuffer
 _flatnonzero = np.flatnonzero
 _F32 = np.dtype(np.float32)
-_I8 = np.dtype(np.int8)
+_BOOL = np.dtype(np.bool_)
 
 
 class MaskedDiscrete(spaces.Discrete):
-    """``Discrete(n)`` whose ``sample(mask)`` draws uniformly among the ids set in a mask the
-    environment returned (read-only, 0/1 by construction) with one pass over it: Gymnasium's
+    """``Discrete(n)`` whose ``sample(mask)`` draws uniformly among the ids set in a bool mask
+    (the environments' masks) with one pass over it: Gymnasium's takes int8 masks only,
     checks every entry and draws with ``Generator.choice``, about 9 µs where the game's own
-    step costs 2. Any other mask, or a ``probability``, goes to Gymnasium's ``sample``."""
+    step costs 2. Any other mask, or a ``probability``, goes to Gymnasium's ``sample``. For
+    wide action spaces (the expansion's 158,950 ids) :meth:`RulesmithEnv.legal_ids` is
+    faster still."""
 
     def sample(self, mask=None, probability=None):
-        if (
-            probability is not None
-            or type(mask) is not np.ndarray
-            or mask.flags.writeable
-            or mask.dtype != _I8
-            or mask.shape != (self.n,)
-        ):
+        if probability is not None or type(mask) is not np.ndarray or mask.dtype != _BOOL or mask.shape != (self.n,):
             if probability is None:
                 return super().sample(mask)
             return super().sample(mask, probability)
@@ -65,8 +64,10 @@ class RulesmithEnv(AECEnv):
         ruleset: str = "puerto-rico",
         players: int | None = None,
         render_mode: str | None = None,
+        seat_relative: bool = False,
     ):
         super().__init__()
+        self.seat_relative = bool(seat_relative)
         self.ruleset = ruleset if isinstance(ruleset, Ruleset) else Ruleset(ruleset)
         n = player_count(players, self.ruleset)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -77,20 +78,17 @@ class RulesmithEnv(AECEnv):
         self.action_count = probe.action_count
         self.observation_len = probe.observation_len
         self.action_names = probe.action_space()
-        self.observation_names = probe.observation_names()
+        self.observation_names = probe.observation_names(seat_relative=self.seat_relative)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(-np.inf, np.inf, (self.observation_len,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.action_count,), np.int8),
+                "action_mask": spaces.Box(0, 1, (self.action_count,), np.bool_),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: MaskedDiscrete(self.action_count) for a in self.possible_agents}
-        # Read-only, like the arrays over the bytes Rust returns: shared, never copied.
-        self._no_mask = np.zeros(self.action_count, np.int8)
-        self._no_mask.flags.writeable = False
         self._run_seed = DEFAULT_SEED
         self._episode = 0
         self.game = None
@@ -122,14 +120,14 @@ class RulesmithEnv(AECEnv):
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent):
-        """``agent``'s observation (float32 array) and legal-action mask (int8 array, all zero
+        """``agent``'s observation (float32 array) and legal-action mask (bool array, all false
         unless ``agent`` is to act), built from what its seat may see only."""
         if self.game is None:
             raise RuntimeError("no game yet: call reset() first")
-        obs, mask = self.game.observe(self._seat[agent])
+        obs, mask = self.game.observe(self._seat[agent], self.seat_relative)
         return {
             "observation": _frombuffer(obs, _F32),
-            "action_mask": self._no_mask if mask is None else _frombuffer(mask, _I8),
+            "action_mask": np.zeros(self.action_count, _BOOL) if mask is None else _frombuffer(mask, _BOOL),
         }
 
     def last(self, observe=True):
@@ -140,10 +138,10 @@ class RulesmithEnv(AECEnv):
         if observe:
             if self.game is None:
                 raise RuntimeError("no game yet: call reset() first")
-            obs, mask = self.game.observe(self._seat[agent])
+            obs, mask = self.game.observe(self._seat[agent], self.seat_relative)
             observation = {
                 "observation": _frombuffer(obs, _F32),
-                "action_mask": self._no_mask if mask is None else _frombuffer(mask, _I8),
+                "action_mask": np.zeros(self.action_count, _BOOL) if mask is None else _frombuffer(mask, _BOOL),
             }
         else:
             observation = None
@@ -186,9 +184,12 @@ class RulesmithEnv(AECEnv):
             self.agent_selection = self.possible_agents[seat]
             return
         outcome = self.game.outcome()
+        # A game stopped by a safety cap (Mundo 163's round limit) is truncated, not ended by its rules.
+        stopped = bool(outcome.get("unfinished"))
         for a in self.agents:
             self.rewards[a] = win_share(outcome, self._seat[a])
-            self.terminations[a] = True
+            self.terminations[a] = not stopped
+            self.truncations[a] = stopped
             self.infos[a] = {"outcome": outcome}
         self._accumulate_rewards()
 

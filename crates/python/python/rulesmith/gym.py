@@ -2,7 +2,8 @@
 
 ``RulesmithGymEnv("puerto-rico", players=4, seat=0, opponents="greedy")``: observations and
 actions are those of :mod:`rulesmith.env` (a dict with ``observation`` and
-``action_mask``; ``Discrete(game.action_count)``: the ruleset's enumerated action ids). ``opponents`` is one bot for every other seat
+``action_mask``, bool; ``Discrete(game.action_count)``: the ruleset's enumerated action
+ids; ``seat_relative=True`` as there). ``opponents`` is one bot for every other seat
 or a list, one per seat (``random``, ``greedy``, ``mcts:N``). The reward, at the end, is
 the seat's share of the win. ``action_masks()`` returns the current mask (for maskable
 learners). An id that is not legal raises ``ActionError``, or with
@@ -34,7 +35,9 @@ class RulesmithGymEnv(gym.Env):
         opponents: str | list[str] = "random",
         render_mode: str | None = None,
         on_illegal: str = "raise",
+        seat_relative: bool = False,
     ):
+        self.seat_relative = bool(seat_relative)
         if on_illegal not in ("raise", "lose"):
             raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'lose'")
         self.on_illegal = on_illegal
@@ -54,12 +57,12 @@ class RulesmithGymEnv(gym.Env):
         self.action_count = probe.action_count
         self.observation_len = probe.observation_len
         self.action_names = probe.action_space()
-        self.observation_names = probe.observation_names()
+        self.observation_names = probe.observation_names(seat_relative=self.seat_relative)
         self.render_mode = render_mode
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(-np.inf, np.inf, (self.observation_len,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.action_count,), np.int8),
+                "action_mask": spaces.Box(0, 1, (self.action_count,), np.bool_),
             }
         )
         self.action_space = spaces.Discrete(self.action_count)
@@ -71,15 +74,15 @@ class RulesmithGymEnv(gym.Env):
     def _obs(self):
         if self.game is None:
             raise RuntimeError("no game yet: call reset() first")
-        obs, mask = self.game.observe(self.seat)
+        obs, mask = self.game.observe(self.seat, self.seat_relative)
         return {
             "observation": np.frombuffer(obs, np.float32),
-            "action_mask": np.zeros(self.action_count, np.int8) if mask is None else np.frombuffer(mask, np.int8),
+            "action_mask": np.zeros(self.action_count, np.bool_) if mask is None else np.frombuffer(mask, np.bool_),
         }
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal-action mask as booleans, one per action id."""
-        return self._obs()["action_mask"].astype(bool)
+        return self._obs()["action_mask"]
 
     def _play_bots(self):
         g = self.game
@@ -117,7 +120,9 @@ class RulesmithGymEnv(gym.Env):
         self._play_bots()
         if self.game.to_move is None:
             reward, info = self._end()
-            return self._obs(), reward, True, False, info
+            # A game stopped by a safety cap (Mundo 163's round limit) is truncated.
+            stopped = bool(info["outcome"].get("unfinished"))
+            return self._obs(), reward, not stopped, stopped, info
         return self._obs(), 0.0, False, False, {}
 
     def render(self):

@@ -9,15 +9,35 @@ the env's own memory: every call returns the same arrays, overwritten in place (
 allocation or copy a step, the fastest loop), so copy what you keep past the next step:
 
 - ``observation``: float32 ``(N, observation_len)``, each row for the seat to move;
-- ``action_mask``: uint8 ``(N, action_count)``, 1 where the action id is legal;
+- ``action_mask``: bool ``(N, action_count)``, true where the action id is legal (bool
+  in every rulesmith environment);
 - ``to_move``: int64 ``(N,)``, the seat each row's decision belongs to;
-- ``reward``: float32 ``(N, players)``, each seat's share of the win (1, or 1/k for each of
-  k tied winners, 0 otherwise and 0 for all in a game stopped by a safety cap) in the step
-  that ends a game, else 0 (the convention of :mod:`rulesmith.env` and :mod:`rulesmith.gym`);
-- ``terminated``: bool ``(N,)``, the game ended in this step;
+- ``reward``: float32 ``(N, players)``, each seat's reward in the step that ends a game,
+  else 0: by default (``reward="win_share"``) its share of the win (1, or 1/k for each of
+  k tied winners, 0 otherwise; the convention of :mod:`rulesmith.env` and
+  :mod:`rulesmith.gym`); ``reward="rank"``: its place from 1 (first) to -1 (last), tied
+  seats sharing the mean of their places; ``reward="score_margin"``: its final score
+  minus the mean of the others' (both sum to 0 over a game's seats). A game stopped by a
+  safety cap pays 0 to every seat;
+- ``terminated``: bool ``(N,)``, the game ended by its rules in this step;
+- ``truncated``: bool ``(N,)``, the game was stopped by a safety cap of the ruleset in
+  this step (Mundo 163's ``max_rounds``): no result, a learner bootstraps its value;
 - ``final_observation``: float32 ``(N, observation_len)``, for rows that ended, the
   finished game's last observation for the seat that played the final action (zeros
-  elsewhere).
+  elsewhere);
+- ``scores``: float32 ``(N, players)``, the ended game's final scores, and ``ranks``:
+  int64 ``(N, players)``, its ranks (0 first, tied seats sharing one), in the rows that
+  ended (zeros and -1 elsewhere).
+
+``seat_relative=True``: each row's observation has the seat to move's features first:
+every per-seat feature (named ``seatN.…`` or ``….seatN``) is moved by the seat's place
+after the mover's, named ``me``, ``seat+1``, ``seat+2``, … (``env.observation_names``),
+so that one policy can play every seat. The numbers are those of the absolute
+observation, moved.
+
+Legal ids: ``env.legal_ids(k)`` lists row ``k``'s legal ids, cheaper than scanning the
+mask where it is wide (158,950 ids in the expansion, 9,200 in Mundo 163); an action -1
+leaves that row at its decision (nothing played, no reward).
 
 Multi-agent shape: every row is a decision of whichever seat ``to_move`` says; a learner
 keeps its own per-seat bookkeeping (reward rows are per seat, so each seat's return is
@@ -39,9 +59,9 @@ Random policies: ``env.sample_actions(PolicyRng(seed))`` draws one uniformly ran
 id per env in Rust, from a generator the caller seeds (the policy's own, never a game's);
 :func:`random_actions` does it in numpy from any mask. ``batch = env.step(env.sample_actions(rng))``.
 
-:class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for one learning seat,
-rulesmith bots playing the others (as :class:`rulesmith.gym.RulesmithGymEnv`); it needs
-Gymnasium 1.1 or later (importing it with an older one, or none, says so).
+:class:`RulesmithVectorEnv` is a ``gymnasium.vector.VectorEnv`` for learning seats (one,
+several or all: self-play), rulesmith bots or Python callables playing the others; it
+needs Gymnasium 1.1 or later (importing it with an older one, or none, says so).
 
 Threads: one env may be used from several threads; each call takes the env's lock with
 the GIL released, and the calls run one at a time. ``step`` before the first ``reset``,
@@ -55,7 +75,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rulesmith._episodes import opponents_arg, player_count, seat_arg
+from rulesmith._episodes import player_count, seat_arg
 from rulesmith._rulesmith import DEFAULT_SEED, PolicyRng, Ruleset
 from rulesmith._rulesmith import VectorEnv as _NativeVectorEnv
 
@@ -73,6 +93,9 @@ class Batch(NamedTuple):
     reward: np.ndarray
     terminated: np.ndarray
     final_observation: np.ndarray
+    truncated: np.ndarray
+    scores: np.ndarray
+    ranks: np.ndarray
 
 
 def _source(ruleset) -> tuple[Ruleset, str]:
@@ -108,12 +131,17 @@ class VectorEnv:
         num_threads: int | None = None,
         *,
         copy: bool = True,
-        _seat: int | None = None,
-        _opponents: list[str] | None = None,
+        seat_relative: bool = False,
+        reward: str = "win_share",
+        bots: list[str | None] | None = None,
     ):
         self.ruleset, source = _source(ruleset)
         self.players = player_count(players, self.ruleset)
-        self._native = native = _NativeVectorEnv(source, self.players, num_envs, seed, num_threads, _seat, _opponents)
+        self._native = native = _NativeVectorEnv(
+            source, self.players, num_envs, seed, num_threads, bots, seat_relative, reward
+        )
+        self.seat_relative = seat_relative
+        self.reward_kind = reward
         self.num_envs = num_envs
         self.num_threads = native.num_threads
         self.action_count = native.action_count
@@ -121,7 +149,15 @@ class VectorEnv:
         views = {name: np.asarray(_Memory(native, address, tuple(shape), t, ro)) for name, address, shape, t, ro in native.views()}
         self._actions = views["actions"]
         self._batch = Batch(
-            views["obs"], views["mask"], views["to_move"], views["reward"], views["terminated"], views["final_obs"]
+            views["obs"],
+            views["mask"],
+            views["to_move"],
+            views["reward"],
+            views["terminated"],
+            views["final_obs"],
+            views["truncated"],
+            views["scores"],
+            views["ranks"],
         )
         self._row_shape = (num_envs,)
         self._step = native.step
@@ -132,6 +168,18 @@ class VectorEnv:
     def seed(self) -> int:
         """The run seed (see the module docs for the games it gives each env)."""
         return self._native.seed
+
+    @property
+    def observation_names(self) -> list[str]:
+        """The observation's feature names (seat-relative ones with ``seat_relative=True``)."""
+        names = self._native.seat_relative_names()
+        if names is None:
+            names = self.ruleset.new_game(self.players).observation_names()
+        return names
+
+    def legal_ids(self, k: int) -> list[int]:
+        """Row ``k``'s legal ids (those set in its mask), in the game's order."""
+        return self._native.legal_ids(k)
 
     def reset(self, seed: int | None = None) -> Batch:
         """``seed``: every env at its first game of the run seeded ``seed``; none: each env's next game."""
@@ -238,12 +286,27 @@ def __getattr__(name):
 if gym is not None:
 
     class RulesmithVectorEnv(gym.vector.VectorEnv):
-        """``num_envs`` games in which ``seat`` learns and rulesmith bots (``opponents``: one
-        name, or a list for the other seats or for every seat) play the others, stepped in
-        Rust. Observations are dicts of batched ``observation`` (float32) and ``action_mask``
-        (int8) as in :class:`rulesmith.gym.RulesmithGymEnv`; rewards are the learner's win
-        share. Auto-reset ``"same_step"``: ``infos["final_obs"]`` (with ``infos["_final_obs"]``
-        marking the rows) holds a finished game's last observation for the learner."""
+        """``num_envs`` games in which the ``learning_seats`` (default: ``[seat]``; ``"all"``
+        for self-play) learn and ``opponents`` play the others, stepped in Rust.
+
+        ``opponents``: one entry for every other seat, or a list of one per other seat or
+        one per seat (the learners' ignored); each a rulesmith bot name (``random``,
+        ``greedy``, ``mcts:N``: played in Rust within the step) or a Python callable
+        ``(observation, action_mask) -> action id`` (called once per decision, with that
+        seat's observation and bool mask). Every returned row is a decision of a learning
+        seat: ``infos["to_move"]`` says whose. Observations are dicts of batched
+        ``observation`` (float32; seat-relative with ``seat_relative=True``) and
+        ``action_mask`` (bool). The reward of a row is that of the seat whose action it
+        played (``reward``: ``"win_share"``, ``"rank"`` or ``"score_margin"``, see
+        :mod:`rulesmith.vector`); ``infos["rewards"]`` holds every seat's, ``(num_envs,
+        players)``, for self-play. A game stopped by a safety cap is ``truncated`` (not
+        ``terminated``), with reward 0. Auto-reset ``"same_step"``: for rows that ended,
+        ``infos["final_obs"]`` (``infos["_final_obs"]`` marking the rows) holds the
+        finished game's last observation for the seat that played its final action, and
+        ``infos["scores"]``/``infos["ranks"]`` its final scores and ranks.
+
+        The arrays returned are fresh copies, the caller's to keep and write to (as
+        Gymnasium's own vector envs with ``copy=True``)."""
 
         metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -253,21 +316,60 @@ if gym is not None:
             players: int | None = None,
             num_envs: int = 1,
             seat: int = 0,
-            opponents: str | list[str] = "random",
+            opponents="random",
             seed: int = DEFAULT_SEED,
             num_threads: int | None = None,
+            *,
+            learning_seats=None,
+            seat_relative: bool = False,
+            reward: str = "win_share",
         ):
             r, _ = _source(ruleset)
             n = player_count(players, r)
-            self.seat = seat = seat_arg(seat, n)
-            bots = opponents_arg(opponents, seat, n)
+            if learning_seats is None:
+                learning = [seat_arg(seat, n)]
+            elif isinstance(learning_seats, str):
+                if learning_seats != "all":
+                    raise ValueError(f"learning_seats={learning_seats!r}: give a list of seats or 'all'")
+                learning = list(range(n))
+            else:
+                learning = sorted({seat_arg(s, n) for s in learning_seats})
+                if not learning:
+                    raise ValueError("learning_seats: give at least one seat")
+            self.learning_seats = learning
+            self.seat = learning[0]
+            others = [s for s in range(n) if s not in learning]
+            if isinstance(opponents, str) or callable(opponents):
+                bots = [opponents] * n
+            else:
+                bots = list(opponents)
+                if len(bots) == len(others):
+                    full = ["-"] * n
+                    for s, b in zip(others, bots):
+                        full[s] = b
+                    bots = full
+                if len(bots) != n:
+                    raise ValueError(
+                        f"opponents: {len(bots)} bots for {len(others)} other seats: give one name for all of them, "
+                        f"or a list of one per other seat ({len(others)}) or one per seat ({n})"
+                    )
+            for s in learning:
+                bots[s] = None
+            for s in others:
+                if not (isinstance(bots[s], str) or callable(bots[s])):
+                    raise TypeError(f"opponents: seat {s}: {bots[s]!r} is neither a bot name nor a callable")
             self.bots = bots
-            self.env = VectorEnv(r, n, num_envs, seed, num_threads, copy=False, _seat=seat, _opponents=bots)
+            self._callables = {s: b for s, b in enumerate(bots) if b is not None and not isinstance(b, str)}
+            native_bots = [b if isinstance(b, str) else None for b in bots]
+            self.env = VectorEnv(
+                r, n, num_envs, seed, num_threads, copy=False, seat_relative=seat_relative, reward=reward, bots=native_bots
+            )
+            self.players = n
             self.num_envs = num_envs
             single = spaces.Dict(
                 {
                     "observation": spaces.Box(-np.inf, np.inf, (self.env.observation_len,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (self.env.action_count,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (self.env.action_count,), np.bool_),
                 }
             )
             self.single_observation_space = single
@@ -275,33 +377,98 @@ if gym is not None:
             self.observation_space = gym.vector.utils.batch_space(single, num_envs)
             self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
             self._mask = None
+            self._to_move = np.zeros(num_envs, np.int64)
+            self._rows = np.arange(num_envs)
+
+        @property
+        def observation_names(self) -> list[str]:
+            """The observation's feature names (seat-relative with ``seat_relative=True``)."""
+            return self.env.observation_names
+
+        def legal_ids(self, k: int) -> list[int]:
+            """Row ``k``'s legal ids: for wide masks (the expansion's 158,950 ids, Mundo
+            163's 9,200), a policy reads them rather than scanning the mask."""
+            return self.env.legal_ids(k)
 
         def _obs(self, b: Batch) -> dict:
             # Copies, as Gymnasium's own vector envs return by default: the batch's arrays
             # are overwritten by the next step.
             self._mask = mask = b.action_mask.copy()
-            return {"observation": b.observation.copy(), "action_mask": mask.view(np.int8)}
+            self._to_move = b.to_move.copy()
+            return {"observation": b.observation.copy(), "action_mask": mask}
 
         def action_masks(self) -> np.ndarray:
-            """The learner's legal-action masks as booleans, ``(num_envs, action_count)``."""
-            return self._mask.astype(bool)
+            """The learners' legal-action masks as booleans, ``(num_envs, action_count)``."""
+            return self._mask.copy()
+
+        def _play_callables(self, b: Batch, acc: dict) -> Batch:
+            """Steps the rows whose decision is a callable opponent's until none is."""
+            while self._callables:
+                waiting = [k for k in range(self.num_envs) if int(b.to_move[k]) in self._callables]
+                if not waiting:
+                    break
+                actions = np.full(self.num_envs, -1, np.int64)
+                for k in waiting:
+                    act = self._callables[int(b.to_move[k])]
+                    actions[k] = int(act(b.observation[k].copy(), b.action_mask[k].copy()))
+                b = self.env.step(actions)
+                self._gather(b, acc)
+            return b
+
+        @staticmethod
+        def _gather(b: Batch, acc: dict):
+            """Keeps what a step says of games that ended (the first ending of each row)."""
+            ended = (b.terminated | b.truncated) & ~acc["ended"]
+            if ended.any():
+                acc["rewards"][ended] = b.reward[ended]
+                acc["terminated"] |= b.terminated & ended
+                acc["truncated"] |= b.truncated & ended
+                acc["final_obs"][ended] = b.final_observation[ended]
+                acc["scores"][ended] = b.scores[ended]
+                acc["ranks"][ended] = b.ranks[ended]
+                acc["ended"] |= ended
+
+        def _fresh(self) -> dict:
+            n, p = self.num_envs, self.players
+            return {
+                "ended": np.zeros(n, bool),
+                "terminated": np.zeros(n, bool),
+                "truncated": np.zeros(n, bool),
+                "rewards": np.zeros((n, p), np.float32),
+                "final_obs": np.zeros((n, self.env.observation_len), np.float32),
+                "scores": np.zeros((n, p), np.float32),
+                "ranks": np.full((n, p), -1, np.int64),
+            }
 
         def reset(self, *, seed=None, options=None):
             """Every env at its first game of run ``seed``, or without a seed at its next game
             (seeds as in :class:`VectorEnv`)."""
             if isinstance(seed, (list, tuple)):
                 raise ValueError("seed: give one run seed (env k plays its games from it), not a list")
-            return self._obs(self.env.reset(seed)), {}
+            b = self._play_callables(self.env.reset(seed), self._fresh())
+            return self._obs(b), {"to_move": b.to_move.copy()}
 
         def step(self, actions):
-            """Plays the learner's ids; bots play the other seats up to its next decision."""
+            """Plays the learners' ids; bots and callables play the other seats up to the
+            next decision of a learning seat."""
+            acted = self._to_move
+            acc = self._fresh()
             b = self.env.step(actions)
-            reward = b.reward[:, self.seat].astype(np.float64)
-            term = b.terminated.copy()
-            infos = {}
-            if term.any():
-                infos = {"final_obs": np.where(term[:, None], b.final_observation, 0.0).astype(np.float32), "_final_obs": term}
-            return self._obs(b), reward, term, np.zeros(self.num_envs, bool), infos
+            self._gather(b, acc)
+            b = self._play_callables(b, acc)
+            reward = acc["rewards"][self._rows, acted].astype(np.float64)
+            infos = {"to_move": b.to_move.copy(), "rewards": acc["rewards"]}
+            ended = acc["ended"]
+            if ended.any():
+                infos.update(
+                    final_obs=acc["final_obs"],
+                    _final_obs=ended,
+                    scores=acc["scores"],
+                    _scores=ended,
+                    ranks=acc["ranks"],
+                    _ranks=ended,
+                )
+            return self._obs(b), reward, acc["terminated"], acc["truncated"], infos
 
         def close_extras(self, **kwargs):
             """Closes the batch: a later ``reset`` or ``step`` raises ``RuntimeError``."""
