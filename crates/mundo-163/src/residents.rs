@@ -327,9 +327,9 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
         if d.neighbours.get(usize::from(from)).is_some_and(|&n| n & step_to == 0) {
             continue;
         }
-        if let Some(around) = d.around.get(usize::from(from)) {
-            for &to in around {
-                if to < 64 && step_to & (1 << to) != 0 {
+        if let (Some(around), Some(bits)) = (d.around.get(usize::from(from)), d.around_bits.get(usize::from(from))) {
+            for (&to, &bit) in around.iter().zip(bits) {
+                if step_to & bit != 0 {
                     out.push(Action::Step { from, to });
                 }
             }
@@ -371,6 +371,10 @@ fn occupied(counts: &[u8; MAX_TILES]) -> u64 {
 fn roads(rules: &Rules, s: &State, own: u64, acting: u64, out: &mut Vec<Action>) {
     let p = s.cur();
     let d = &rules.derived;
+    // No edge open for a road: nothing to price.
+    if p.open_roads.iter().all(|&w| w == 0) {
+        return;
+    }
     let free = !s.turn.free_road_used && owns_any(p, d.free_road);
     let ends = road_end_costs(rules, p);
     // A road costs residents unless both ends' terrains cost none (water is never own:
