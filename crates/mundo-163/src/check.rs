@@ -2,7 +2,7 @@
 //! structure consistent. Used after scenario edits and by the conformance tests.
 
 use crate::purchase::{effects, tile_limit};
-use crate::residents::road_component;
+use crate::residents::{open_roads, road_component};
 use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_ROW, MAX_TILES, NONE, Rules, TerrainKind};
 use crate::state::{End, Phase, RESIDENT_BIT, State};
 use crate::trolley::{capacity, holds_needed};
@@ -261,6 +261,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
             ensure!(!p.has_road(e as u8), "player {seat} has a road off the map");
         }
         ensure!(p.network == network, "player {seat}: road network cache is stale");
+        ensure!(p.open_roads == open_roads(rules, p), "player {seat}: open road edges cache is stale");
         if network != 0 {
             ensure!(network & (1 << p.capital.min(63)) != 0, "player {seat}'s roads must start at the capital");
             ensure!(road_component(rules, p, p.capital) == network, "player {seat}'s roads must form one network");

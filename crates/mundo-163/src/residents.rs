@@ -6,7 +6,7 @@
 
 use crate::action::Action;
 use crate::purchase::{effects, owns_any, room_for_one, tile_limit};
-use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, MAX_TILES, NONE, Rules};
+use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, MAX_TILES, Rules};
 use crate::state::{Phase, Player, State, own_tiles};
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
@@ -27,6 +27,49 @@ pub fn road_component(rules: &Rules, p: &Player, from: u8) -> u64 {
         }
     }
     seen
+}
+
+/// The edges where the player may still build a road ([`Player::open_roads`]), counted
+/// from scratch: between two own tiles, without the player's road, an end on the network
+/// (before the first road: at the capital).
+pub fn open_roads(rules: &Rules, p: &Player) -> [u64; MAX_EDGES / 64] {
+    let own = own_tiles(p);
+    let connected = connected(p);
+    let mut out = [0u64; MAX_EDGES / 64];
+    for (e, &(a, b)) in rules.edges.iter().enumerate().take(MAX_EDGES) {
+        let ends = 1u64.checked_shl(u32::from(a)).unwrap_or(0) | 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+        if own & ends == ends && connected & ends != 0 && !p.has_road(e as u8) {
+            out[e / 64] |= 1 << (e % 64);
+        }
+    }
+    out
+}
+
+/// The tiles a new road must touch: the network, or the capital before the first road.
+fn connected(p: &Player) -> u64 {
+    if p.network == 0 { if p.capital < 64 { 1u64 << p.capital } else { 0 } } else { p.network }
+}
+
+/// Marks the edges from `tile` to the player's other own tiles as open for a road when
+/// `tile` or the other end is connected (the edges of a tile just settled or just joined
+/// to the network).
+fn open_roads_at(rules: &Rules, p: &mut Player, tile: u8) {
+    let Some(&around) = rules.derived.neighbours.get(usize::from(tile)) else { return };
+    let own = own_tiles(p);
+    let connected = connected(p);
+    let mut other = around & own;
+    if connected & (1 << tile) == 0 {
+        other &= connected;
+    }
+    while other != 0 {
+        let n = other.trailing_zeros() as u8;
+        other &= other - 1;
+        if let Some(e) = rules.edge(tile, n) {
+            if !p.has_road(e) {
+                p.open_roads[usize::from(e) / 64] |= 1 << (e % 64);
+            }
+        }
+    }
 }
 
 /// Water by the map: a state's terrain keeps each tile's kind (`check_state`).
@@ -71,6 +114,7 @@ pub fn settle(rules: &Rules, s: &mut State, tile: u8) {
     p.settlements |= 1 << tile;
     p.settlements_in_storage -= 1;
     p.residents_in_storage += 1;
+    open_roads_at(rules, p, tile);
     if is_city {
         s.turn.cities_settled += 1;
     }
@@ -159,8 +203,16 @@ pub fn can_free_road(rules: &Rules, s: &State, a: u8, b: u8) -> bool {
 fn place_road(rules: &Rules, s: &mut State, a: u8, b: u8) {
     let Some(edge) = rules.edge(a, b) else { return };
     let p = s.cur_mut();
+    let was = connected(p);
     p.set_road(edge);
     p.network |= 1 << a | 1 << b;
+    p.open_roads[usize::from(edge) / 64] &= !(1 << (edge % 64));
+    // A tile that joins the network opens its edges to the other own tiles.
+    for t in [a, b] {
+        if was & (1 << t) == 0 {
+            open_roads_at(rules, p, t);
+        }
+    }
 }
 
 /// Builds a road: one used resident returns to storage, the others are exhausted
@@ -236,25 +288,22 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let own = own_tiles(p);
     // Own tiles by what stands there: active residents, active or moved ones, exhausted
     // ones, and no room for one more (REF §6 Q5: the tile limits). Residents stand only
-    // on own tiles, most of which hold none.
-    let (mut active, mut acting, mut exhausted, mut full) = (0u64, 0u64, 0u64, 0u64);
-    let mut bits = own;
-    while bits != 0 {
-        let t = bits.trailing_zeros() as u8;
-        bits &= bits - 1;
-        let i = usize::from(t);
-        let (a, m, e) = (p.active[i], p.moved[i], p.exhausted[i]);
-        if a | m | e == 0 {
-            continue;
-        }
-        let bit = 1u64 << t;
-        active |= if a > 0 { bit } else { 0 };
-        acting |= if a | m > 0 { bit } else { 0 };
-        exhausted |= if e > 0 { bit } else { 0 };
-        if rules.purchase.limits_always
-            && u16::from(a) + u16::from(m) + u16::from(e) >= u16::from(tile_limit(rules, p, t))
-        {
-            full |= bit;
+    // on own tiles, most of which hold none: each counter (a byte a tile) is read eight
+    // tiles at a time, and only the tiles with residents are measured against the limits.
+    let active = occupied(&p.active) & own;
+    let acting = active | (occupied(&p.moved) & own);
+    let exhausted = occupied(&p.exhausted) & own;
+    let mut full = 0u64;
+    if rules.purchase.limits_always {
+        let mut bits = acting | exhausted;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let i = usize::from(t);
+            let here = u16::from(p.active[i]) + u16::from(p.moved[i]) + u16::from(p.exhausted[i]);
+            if here >= u16::from(tile_limit(rules, p, t)) {
+                full |= 1 << t;
+            }
         }
     }
     let room = own & !full;
@@ -274,9 +323,13 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
                 Action::Move { from, to }
             }));
         }
-        if let Some(around) = d.around.get(usize::from(from)) {
-            for &to in around {
-                if to < 64 && step_to & (1 << to) != 0 {
+        // Most tiles have no step left (own neighbours full, no settlement in storage).
+        if d.neighbours.get(usize::from(from)).is_some_and(|&n| n & step_to == 0) {
+            continue;
+        }
+        if let (Some(around), Some(bits)) = (d.around.get(usize::from(from)), d.around_bits.get(usize::from(from))) {
+            for (&to, &bit) in around.iter().zip(bits) {
+                if step_to & bit != 0 {
                     out.push(Action::Step { from, to });
                 }
             }
@@ -294,35 +347,55 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     out.push(Action::EndResidents);
 }
 
+/// The tiles whose counter is not zero, a bit per tile: each word's bytes are tested at
+/// once (a byte is non-zero when its low seven bits carry into the top bit or the top bit
+/// is set), and the eight top bits gathered by one multiplication.
+fn occupied(counts: &[u8; MAX_TILES]) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut out = 0u64;
+    for (i, chunk) in counts.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let top = (((w & LOW) + LOW) | w) & TOP;
+        out |= ((top >> 7).wrapping_mul(GATHER) >> 56) << (8 * i);
+    }
+    out
+}
+
 /// The road actions, by edge: between two own tiles without the player's road, one of
 /// them on the network (the first road: at the capital), paid by active residents at
 /// its ends (privilege III (9): or free), found as a bit set of edges.
 fn roads(rules: &Rules, s: &State, own: u64, acting: u64, out: &mut Vec<Action>) {
     let p = s.cur();
     let d = &rules.derived;
-    let connected = if p.network == 0 { if p.capital < 64 { 1u64 << p.capital } else { 0 } } else { p.network };
+    // No edge open for a road: nothing to price.
+    if p.open_roads.iter().all(|&w| w == 0) {
+        return;
+    }
     let free = !s.turn.free_road_used && owns_any(p, d.free_road);
     let ends = road_end_costs(rules, p);
     // A road costs residents unless both ends' terrains cost none (water is never own:
     // `off_road` marks it); a road that costs residents needs an active one at an end.
     let costless = ends.iter().zip(&d.off_road).any(|(&c, &off)| c == 0 && off != u8::MAX);
     const W: usize = MAX_EDGES / 64;
-    let mut edges = [0u64; W];
-    let mut from = if free || costless { own } else { acting & own };
-    while from != 0 {
-        let a = from.trailing_zeros() as usize;
-        from &= from - 1;
-        let mut other = d.neighbours.get(a).copied().unwrap_or(0) & own;
-        if connected & (1 << a) == 0 {
-            other &= connected;
-        }
-        while other != 0 {
-            let b = other.trailing_zeros() as usize;
-            other &= other - 1;
-            let e = usize::from(d.edge_at.get(a * MAX_TILES + b).copied().unwrap_or(NONE));
-            if let Some(w) = edges.get_mut(e / 64) {
-                *w |= 1 << (e % 64);
+    let mut edges = p.open_roads;
+    if !(free || costless) {
+        let mut touching = [0u64; W];
+        let mut from = acting & own;
+        while from != 0 {
+            let t = from.trailing_zeros() as usize;
+            from &= from - 1;
+            if let (Some(lower), Some(higher)) = (d.lower_end.get(t), d.higher_end.get(t)) {
+                for w in 0..W {
+                    touching[w] |= lower[w] | higher[w];
+                }
             }
+        }
+        for w in 0..W {
+            edges[w] &= touching[w];
         }
     }
     // Roads of the other players: each opposing road costs more.
@@ -339,7 +412,7 @@ fn roads(rules: &Rules, s: &State, own: u64, acting: u64, out: &mut Vec<Action>)
         ends.get(usize::from(ti)).copied().unwrap_or(0)
     };
     for w in 0..W {
-        let mut edges = edges[w] & !p.roads[w];
+        let mut edges = edges[w];
         while edges != 0 {
             let bit = edges.trailing_zeros();
             edges &= edges - 1;

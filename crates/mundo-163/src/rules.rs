@@ -78,6 +78,8 @@ pub struct Derived {
     pub neighbours: Vec<u64>,
     /// Per tile: its neighbours in direction order (as `adjacency`), [`NONE`] after them.
     pub around: Vec<[u8; 6]>,
+    /// Per tile: the bit of each neighbour of `around`, 0 after them.
+    pub around_bits: Vec<[u64; 6]>,
     /// Per pair of tiles (`a * MAX_TILES + b`): the edge between them, or [`NONE`].
     pub edge_at: Vec<u8>,
     /// Per tile: the edges (a bit per edge) whose lower, resp. higher, end it is.
@@ -112,6 +114,7 @@ impl Derived {
             for (slot, &(n, _)) in around.iter_mut().zip(adjacent) {
                 *slot = n;
             }
+            d.around_bits.push(around.map(|n| if n < 64 { 1u64 << n } else { 0 }));
             d.around.push(around);
             let (mut lower, mut higher) = ([0u64; MAX_EDGES / 64], [0u64; MAX_EDGES / 64]);
             for &(n, e) in adjacent {

@@ -81,6 +81,12 @@ pub struct Player {
     pub roads: [u64; MAX_EDGES / 64],
     /// Tiles touched by the player's roads (derived from `roads`, kept for speed).
     pub network: u64,
+    /// Edges where the player may still build a road (a bit per edge): between two own
+    /// tiles, without the player's road, an end on the network (before the first road: at
+    /// the capital). Derived from the settlements, capital and roads, kept as they change
+    /// (`residents::settle`, `residents::place_road`); reading JSON computes it and the
+    /// state check compares it with [`crate::residents::open_roads`].
+    pub open_roads: [u64; MAX_EDGES / 64],
     /// Active residents that may still move along roads.
     pub active: Arr<u8, MAX_TILES>,
     /// Active residents that already moved along roads this phase (they may still act).
@@ -106,6 +112,7 @@ impl Default for Player {
             settlements: 0,
             roads: [0; MAX_EDGES / 64],
             network: 0,
+            open_roads: [0; MAX_EDGES / 64],
             active: Arr::default(),
             moved: Arr::default(),
             exhausted: Arr::default(),

@@ -510,6 +510,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             p.set_road(e);
             p.network |= 1 << a | 1 << b;
         }
+        p.open_roads = crate::residents::open_roads(rules, &p);
         let half = pv
             .trolley
             .movement_left

@@ -331,3 +331,53 @@ fn wrong_names_in_state_json_are_named_at_their_pointer() {
     let e = refused("/end", "bored".into());
     assert!(e.contains("/end: unknown variant `bored`, expected `delivered_goods` or `round_limit`"), "{e}");
 }
+
+/// The edges open for a road (`Player::open_roads`), kept as settlements and roads are
+/// placed, equal at every decision of random games a scan of every pair of adjacent own
+/// tiles (no own road there, an end on the network or, before the first road, the
+/// capital); a state whose kept edges are stale is refused by the state check.
+#[test]
+fn open_road_edges_are_kept_exactly() {
+    let g = game();
+    let mut stale_refused = false;
+    for players in 2..=4 {
+        for seed in 0..6 {
+            let mut s = g.new_game(players, seed).unwrap();
+            let mut rng = Rng::from_seed(seed + 90);
+            let mut buf = Vec::new();
+            while let ToMove::Seat(_) = g.to_move(&s) {
+                for p in s.p.iter() {
+                    let connected = if p.network != 0 {
+                        p.network
+                    } else if p.capital < 64 {
+                        1 << p.capital
+                    } else {
+                        0
+                    };
+                    let mut want = [0u64; 3];
+                    for (a, near) in g.rules.adjacency.iter().enumerate() {
+                        for &(b, e) in near {
+                            let (a, b) = (a as u8, b);
+                            let ends = 1u64 << a | 1u64 << b;
+                            if a < b && p.owns(a) && p.owns(b) && connected & ends != 0 && !p.has_road(e) {
+                                want[usize::from(e) / 64] |= 1 << (e % 64);
+                            }
+                        }
+                    }
+                    assert_eq!(p.open_roads, want, "{players} players, seed {seed}");
+                }
+                if !stale_refused && s.cur().open_roads != [0; 3] {
+                    let mut stale = s.clone();
+                    stale.cur_mut().open_roads = [0; 3];
+                    let err = g.check_state(&stale).unwrap_err().to_string();
+                    assert!(err.contains("open road edges cache is stale"), "{err}");
+                    stale_refused = true;
+                }
+                g.legal_actions(&s, &mut buf);
+                let a = buf[rng.index(buf.len())];
+                g.apply(&mut s, a).unwrap();
+            }
+        }
+    }
+    assert!(stale_refused, "no game opened an edge for a road");
+}

@@ -6,6 +6,7 @@
 use crate::common::*;
 use rulesmith_core::cargo::DemandSpaces;
 use rulesmith_core::{Game, Rng, ToMove};
+use rulesmith_mundo_163::residents::open_roads;
 use rulesmith_mundo_163::scoring::{income, score};
 use rulesmith_mundo_163::{Action, Phase, purchase};
 
@@ -371,6 +372,7 @@ fn tile_limits_and_settlement_storage_bind_moves() {
         s.p[0].settlements |= 1 << tile;
         placed += 1;
     }
+    s.p[0].open_roads = open_roads(&g.rules, &s.p[0]);
     g.check_state(&s).unwrap();
     refused(&g, &s, "step e1 f1");
 }
@@ -415,6 +417,7 @@ fn road_costs_by_terrain() {
             }
         }
         s.p[0].network = 1 << x; // as if the network reached `a`
+        s.p[0].open_roads = open_roads(&g.rules, &s.p[0]);
         s.phase = Phase::Residents;
         assert_eq!(rulesmith_mundo_163::residents::road_cost(&g.rules, &s, x, y), Some(cost), "{a}-{b}");
     }
@@ -633,6 +636,7 @@ fn residents_ride_one_trolley_phase() {
                 }
             }
         }
+        s.p[0].open_roads = open_roads(&g.rules, &s.p[0]);
         let before = s.p[0].residents_in_storage;
         play(g, &mut s, "end trolley");
         (s, before)

@@ -2,6 +2,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use rulesmith_core::{Game, Seat};
+use rulesmith_mundo_163::residents::open_roads;
 use rulesmith_mundo_163::{Mundo163, Phase, State};
 
 pub fn game() -> Mundo163 {
@@ -37,6 +38,7 @@ pub fn settle(g: &Mundo163, s: &mut State, seat: Seat, tiles: &[&str]) {
         assert!(p.settlements & (1 << tile) == 0);
         p.settlements |= 1 << tile;
         p.settlements_in_storage -= 1;
+        p.open_roads = open_roads(&g.rules, p);
     }
 }
 
@@ -59,6 +61,7 @@ pub fn road(g: &Mundo163, s: &mut State, seat: Seat, a: &str, b: &str) {
     let p = &mut s.p[seat];
     p.set_road(e);
     p.network |= 1 << a | 1 << b;
+    p.open_roads = open_roads(&g.rules, p);
 }
 
 /// Gives a seat a privilege by id, taking a card of that type out of the deck.
