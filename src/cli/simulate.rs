@@ -375,6 +375,34 @@ pub struct PairedRun {
     pub dists: Vec<Distributions>,
 }
 
+/// The label of one bar of a paired run: which value (or ruleset) of how many, which seeds
+/// of a long run, and the time left for the whole run, from the games played so far.
+pub fn progress_prefix(
+    label: &str,
+    (k, n): (usize, usize),
+    seeds: Option<(u64, u64, u64)>,
+    (done, all): (u64, u64),
+    elapsed: std::time::Duration,
+) -> String {
+    let mut o = label.to_string();
+    if n > 1 {
+        let _ = write!(o, " · value {k} of {n}");
+    }
+    if let Some((from, to, of)) = seeds {
+        let _ = write!(o, " · seeds {from}–{to} of {of}");
+    }
+    if n > 1 || seeds.is_some() {
+        if done == 0 {
+            o.push_str(" · time left in all: measuring");
+        } else {
+            let left = elapsed.as_secs_f64() * all.saturating_sub(done) as f64 / done as f64;
+            let left = indicatif::HumanDuration(std::time::Duration::from_secs_f64(left.max(0.0)));
+            let _ = write!(o, " · about {left} left in all");
+        }
+    }
+    o
+}
+
 /// Plays `rulesets` (named `labels` on the progress bar and in the games CSV) on the same
 /// games, in blocks, the base first in each block: memory holds one block's per-game
 /// figures, whatever the number of games.
@@ -395,20 +423,21 @@ pub fn play_paired(
     let mut pairings = vec![paired::Pairing::default(); n];
     let order: Vec<usize> = std::iter::once(base).chain((0..n).filter(|&i| i != base)).collect();
     let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
+    let started = Instant::now();
+    // Games (seeds) played so far over every ruleset or value, for the time left in all.
+    let mut done: u64 = 0;
+    let all = opts.games.saturating_mul(n as u64);
     let mut lo = 0;
     while lo < opts.games {
         let hi = lo.saturating_add(block).min(opts.games);
         let part = SimOptions { from: lo, games: hi, ..opts.clone() };
         let mut first = Vec::new();
-        for &i in &order {
+        for (k, &i) in order.iter().enumerate() {
             let r = &rulesets[i];
             let label = labels.get(i).map_or_else(|| r.name(), String::as_str);
             let mut mine = Vec::new();
-            let prefix = if opts.games > block {
-                format!("{label} (seeds {}–{hi} of {})", lo + 1, opts.games)
-            } else {
-                label.to_string()
-            };
+            let seeds = (opts.games > block).then(|| (lo + 1, hi, opts.games));
+            let prefix = progress_prefix(label, (k + 1, n), seeds, (done, all), started.elapsed());
             let dist = &mut dists[i];
             let (tally, secs) = run_games(r, &part, &prefix, |g| {
                 mine.push(paired::game_figures(g, players, &defs[i]));
@@ -420,6 +449,7 @@ pub fn play_paired(
                 }
             })?;
             seconds[i] += secs;
+            done = done.saturating_add(hi - lo);
             match &mut tallies[i] {
                 Some(t) => t.merge(&tally).map_err(|e| failed(format!("`{label}`: {e}")))?,
                 none => *none = Some(tally),
