@@ -700,3 +700,22 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
     }
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::progress_prefix;
+    use std::time::Duration;
+
+    /// Issue #47: a sweep's bars say which value of how many, and the time left in all.
+    #[test]
+    fn a_paired_run_says_value_k_of_n_and_the_time_left_in_all() {
+        let first = progress_prefix("harbor=6", (1, 5), None, (0, 500), Duration::ZERO);
+        assert_eq!(first, "harbor=6 · value 1 of 5 · time left in all: measuring");
+        // 100 of 500 games in 10 s: 400 more take about 40 s.
+        let third = progress_prefix("harbor=8", (3, 5), None, (100, 500), Duration::from_secs(10));
+        assert_eq!(third, "harbor=8 · value 3 of 5 · about 40 seconds left in all");
+        let long = progress_prefix("x", (2, 2), Some((513, 1024, 2000)), (1024, 4000), Duration::from_secs(60));
+        assert!(long.starts_with("x · value 2 of 2 · seeds 513–1024 of 2000 · about "), "{long}");
+        assert_eq!(progress_prefix("puerto-rico", (1, 1), None, (0, 100), Duration::ZERO), "puerto-rico");
+    }
+}

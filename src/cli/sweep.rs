@@ -536,7 +536,9 @@ pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
         let value = span.text(x);
         let r = load(&a.ruleset, &sets_of(spec, std::slice::from_ref(&vary), std::slice::from_ref(&value)))?;
         let o = SimOptions { games, ..opts.clone() };
-        let run = play_paired(std::slice::from_ref(&r), &[format!("{key}={value}")], &o, 0, true, &mut None)?;
+        // The progress bar: which evaluation, of at most how many.
+        let label = format!("{key}={value} · evaluation {} of at most {}", evidence.len() + 1, sweep::MAX_PROBES);
+        let run = play_paired(std::slice::from_ref(&r), &[label], &o, 0, true, &mut None)?;
         let (Some(report), Some(dist)) = (run.reports.first(), run.dists.first()) else {
             return Err(bad("tune: no report"));
         };
