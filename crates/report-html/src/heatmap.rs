@@ -2,7 +2,7 @@
 //! first key's values down, the second's across, each cell coloured by its difference
 //! from the base cell and marked when that difference is significant.
 
-use crate::{PointView, VaryView, esc, is_share, pct};
+use crate::view::{PointView, VaryView, esc, is_share, pct};
 use std::fmt::Write as _;
 
 /// Blends `c` towards white: `t` = 0 white, 1 the colour itself.

@@ -14,118 +14,14 @@ mod error;
 mod heatmap;
 mod plot;
 mod verdict;
+mod view;
 
 pub use dist::Distributions;
 pub use error::Error;
 
 use plot::{Bar, Marks, Series, colour, css};
-use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-/// One designer metric of a report.
-#[derive(Clone, Debug, Deserialize)]
-struct Metric {
-    group: String,
-    name: String,
-    figure: String,
-    value: f64,
-    #[serde(default)]
-    ci95: Option<[f64; 2]>,
-    #[serde(default)]
-    n: Option<u64>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct SeatView {
-    seat: usize,
-    #[serde(default)]
-    bot: String,
-    wins: f64,
-    win_rate: f64,
-    win_rate_ci95: [f64; 2],
-    score_mean: f64,
-    score_sd: f64,
-}
-
-/// The figures of a simulation report the page shows.
-#[derive(Clone, Debug, Deserialize)]
-struct ReportView {
-    ruleset: String,
-    #[serde(default)]
-    game: String,
-    players: usize,
-    seed: u64,
-    #[serde(default)]
-    bots: Vec<String>,
-    games: u64,
-    #[serde(default)]
-    unfinished: u64,
-    #[serde(default)]
-    shard: Option<String>,
-    #[serde(default)]
-    rotate_seats: bool,
-    seats: Vec<SeatView>,
-    rounds_mean: f64,
-    decisions_mean: f64,
-    #[serde(default)]
-    ends: BTreeMap<String, u64>,
-    #[serde(default)]
-    seconds: f64,
-    #[serde(default)]
-    games_per_second: f64,
-    #[serde(default, deserialize_with = "metrics_leniently")]
-    metrics: Vec<Metric>,
-}
-
-/// The metrics that have the expected shape; others (a value JSON could not hold, like a
-/// NaN written as `null`) are left out rather than failing the page after a long run.
-fn metrics_leniently<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Metric>, D::Error> {
-    let raw = serde_json::Value::deserialize(d)?;
-    let list = raw.as_array().map(Vec::as_slice).unwrap_or_default();
-    Ok(list.iter().filter_map(|m| Metric::deserialize(m).ok()).collect())
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct DifferenceView {
-    figure: String,
-    #[serde(default)]
-    pairs: u64,
-    mean: f64,
-    ci95: [f64; 2],
-    p_value: f64,
-    significant: bool,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct DifferenceSet {
-    ruleset: String,
-    figures: Vec<DifferenceView>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct Differences {
-    #[serde(default)]
-    from: Option<String>,
-    #[serde(default)]
-    interval: String,
-    #[serde(default)]
-    correction: String,
-    rulesets: Vec<DifferenceSet>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct CompareView {
-    #[serde(default)]
-    rotate_seats: bool,
-    players: usize,
-    games: u64,
-    seed: u64,
-    #[serde(default)]
-    bots: Vec<String>,
-    rulesets: Vec<ReportView>,
-    differences: Differences,
-}
+use view::{CompareView, DifferenceView, ReportView, SweepView, esc, is_share, num, pct, seat_label};
 
 /// The page of one `simulate` report (its JSON), with the run's distributions if gathered.
 pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -> Result<String, Error> {
@@ -323,91 +219,6 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
 
 /// Tables longer than this open on demand.
 const LONG_TABLE: usize = 40;
-
-/// One figure of a sweep's value.
-#[derive(Clone, Debug, Deserialize)]
-struct NamedView {
-    figure: String,
-    value: Option<f64>,
-    ci95: Option<[f64; 2]>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct PointView {
-    label: String,
-    x: Option<f64>,
-    /// The value of each `--vary` key (a grid has two).
-    #[serde(default)]
-    values: Option<Vec<String>>,
-    #[serde(default)]
-    base: bool,
-    figures: Vec<NamedView>,
-    #[serde(default)]
-    differences: Vec<DifferenceView>,
-}
-
-/// One `--vary` key and its values.
-#[derive(Clone, Debug, Deserialize)]
-struct VaryView {
-    key: String,
-    values: Vec<String>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct SweepView {
-    ruleset: String,
-    x_axis: String,
-    players: usize,
-    games: u64,
-    seed: u64,
-    bots: Vec<String>,
-    #[serde(default)]
-    item: Option<String>,
-    #[serde(default)]
-    plots: Vec<String>,
-    correction: String,
-    points: Vec<PointView>,
-    #[serde(default)]
-    vary: Vec<VaryView>,
-    /// `tune`'s target: drawn as a line on its figure's plot.
-    #[serde(default)]
-    target: Option<TargetView>,
-    /// `tune`'s answer and every evaluation.
-    #[serde(default)]
-    answer: Option<AnswerView>,
-    #[serde(default)]
-    probes: Vec<ProbeView>,
-    /// `tune`: the ruleset's own value of the key, if it states one.
-    #[serde(default)]
-    base_value: Option<f64>,
-    #[serde(default)]
-    integer: bool,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct TargetView {
-    figure: String,
-    value: f64,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct AnswerView {
-    value: f64,
-    text: String,
-    figure: Option<f64>,
-    ci95: Option<[f64; 2]>,
-    interval: Option<[f64; 2]>,
-    crossed: bool,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct ProbeView {
-    value: f64,
-    games: u64,
-    figure: Option<f64>,
-    ci95: Option<[f64; 2]>,
-    pass: String,
-}
 
 /// The fair share of a win share: 1 / players.
 fn fair(players: usize) -> f64 {
@@ -643,39 +454,6 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
     o.push_str("</table></div></section>");
     let _ = writeln!(o, "<footer>Generated by rulesmith</footer></main></body></html>");
     Ok(o)
-}
-
-fn seat_label(s: &SeatView) -> String {
-    if s.bot.is_empty() { format!("seat {}", s.seat) } else { format!("seat {} ({})", s.seat, s.bot) }
-}
-
-/// Shares (win shares, ends, built shares) read as percentages.
-fn is_share(figure: &str) -> bool {
-    figure.contains("share") || figure.starts_with("ended by") || figure == "unfinished"
-}
-
-fn pct(v: f64) -> String {
-    format!("{:.1}%", 100.0 * v)
-}
-
-fn num(v: f64) -> String {
-    if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") }
-}
-
-/// Escapes text for HTML content and attribute values.
-fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
 }
 
 const CSS: &str = "\
@@ -1026,6 +804,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
     use serde_json::json;
+    use std::collections::BTreeMap;
 
     fn seat(s: usize, rate: f64) -> serde_json::Value {
         json!({"seat": s, "bot": "random", "wins": 10.0 * rate, "win_rate": rate,

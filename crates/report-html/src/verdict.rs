@@ -2,7 +2,7 @@
 //! by how much, with intervals (`compare`, `sweep`); the value and its evidence (`tune`);
 //! the seats away from the fair share (`simulate`).
 
-use crate::{CompareView, DifferenceView, PointView, ReportView, SweepView, esc, is_share, pct};
+use crate::view::{CompareView, DifferenceView, PointView, ReportView, SweepView, esc, is_share, pct, seat_label};
 use std::fmt::Write as _;
 
 /// Lines a verdict lists before it says how many more there are.
@@ -224,7 +224,7 @@ pub fn simulate(o: &mut String, r: &ReportView) {
             let _ = write!(
                 o,
                 "<li><b>{}</b>: {} [{}, {}], {:+.1} pp {}</li>",
-                esc(&crate::seat_label(s)),
+                esc(&seat_label(s)),
                 pct(s.win_rate),
                 pct(s.win_rate_ci95[0]),
                 pct(s.win_rate_ci95[1]),
