@@ -1,7 +1,10 @@
-"""Loads HTML pages in headless Chromium; fails on any console error, page error or
-request for a resource (a report page must need nothing but itself); screenshots each.
+"""Loads HTML pages in headless Chromium at 1366x768; fails on any console error, page
+error or request for a resource (a report page must need nothing but itself), on a page
+whose answer (the verdict box) is not on the first screen, on a table wider than its box
+without a visible scrollbar, and on a grid page (`--heatmap`) without a heatmap.
+Screenshots each page whole (SHOT) and its first screen (SHOT with `.first.png`).
 
-usage: html_check.py CHROMIUM PAGE.html SHOT.png [PAGE.html SHOT.png ...]
+usage: html_check.py CHROMIUM [--heatmap] PAGE.html SHOT.png [[--heatmap] PAGE.html SHOT.png ...]
 """
 
 import pathlib
@@ -22,8 +25,19 @@ FLAGS = [
     "--disable-sync",
 ]
 
+# The screen of the audit (issue #47): a common laptop.
+SCREEN = {"width": 1366, "height": 768}
 
-def check(context, page_path: pathlib.Path, shot: pathlib.Path) -> list[str]:
+# Boxes whose content is wider than they are, and how much height their scrollbar takes
+# (0: none shown, or one that overlays the content only while scrolling).
+OVERFLOWING = """() => [...document.querySelectorAll('.scroll, section')]
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => ({what: e.className || e.tagName, wide: e.scrollWidth, box: e.clientWidth,
+              bar: e.offsetHeight - e.clientHeight - 2 * parseFloat(getComputedStyle(e).borderTopWidth),
+              overflow: getComputedStyle(e).overflowX}))"""
+
+
+def check(context, page_path: pathlib.Path, shot: pathlib.Path, heatmap: bool) -> list[str]:
     problems = []
     page = context.new_page()
     page.on(
@@ -36,18 +50,49 @@ def check(context, page_path: pathlib.Path, shot: pathlib.Path) -> list[str]:
     page.on("request", lambda r: problems.append(f"requests {r.url}") if r.url != url else None)
     page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
     page.goto(url, wait_until="load")
+    # Measured before the screenshots: a whole-page screenshot resizes the page.
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    overflowing = page.evaluate(OVERFLOWING)
     page.screenshot(path=str(shot), full_page=True)
+    page.screenshot(path=str(shot.with_suffix(".first.png")), full_page=False)
     if not shot.exists() or shot.stat().st_size < 1000:
         problems.append("no screenshot")
-    if page.locator("svg").count() == 0:
+    if page.locator("svg").count() == 0 and page.locator("table.heatmap").count() == 0:
         problems.append("no plot rendered")
+    # The answer opens the page: the verdict's heading and first statement on the first screen.
+    verdict = page.locator("#verdict")
+    if verdict.count() != 1:
+        problems.append("no verdict box (#verdict)")
+    else:
+        first = page.locator("#verdict > p").first.bounding_box()
+        top = verdict.bounding_box()
+        if top is None or first is None or first["y"] + first["height"] > SCREEN["height"]:
+            problems.append(f"the verdict is not on the first {SCREEN['width']}x{SCREEN['height']} screen: {top}")
+    if heatmap and page.locator("table.heatmap").count() == 0:
+        problems.append("a grid page without a heatmap (table.heatmap)")
+    # Nothing wider than the screen; a wide table scrolls in its box with a scrollbar shown.
+    if wide > SCREEN["width"]:
+        problems.append(f"the page is {wide} px wide, wider than the screen")
+    for box in overflowing:
+        if box["overflow"] not in ("auto", "scroll") or box["bar"] < 6:
+            problems.append(f"a {box['wide']} px table in a {box['box']} px box ({box['what']}) with no visible scrollbar ({box})")
     page.close()
     return problems
 
 
 def main() -> int:
     chromium, rest = sys.argv[1], sys.argv[2:]
-    if not rest or len(rest) % 2:
+    pages = []
+    heatmap = False
+    while rest:
+        if rest[0] == "--heatmap":
+            heatmap, rest = True, rest[1:]
+            continue
+        if len(rest) < 2:
+            break
+        pages.append((rest[0], rest[1], heatmap))
+        heatmap, rest = False, rest[2:]
+    if not pages or rest:
         print(__doc__, file=sys.stderr)
         return 2
     failed = False
@@ -58,11 +103,13 @@ def main() -> int:
             executable_path=chromium,
             headless=True,
             args=FLAGS,
-            viewport={"width": 1000, "height": 800},
+            # Scrollbars as a user's browser shows them (Playwright hides them by default).
+            ignore_default_args=["--hide-scrollbars"],
+            viewport=SCREEN,
             device_scale_factor=1,
         )
-        for page_path, shot in zip(rest[::2], rest[1::2]):
-            problems = check(context, pathlib.Path(page_path), pathlib.Path(shot))
+        for page_path, shot, grid in pages:
+            problems = check(context, pathlib.Path(page_path), pathlib.Path(shot), grid)
             for problem in problems:
                 print(f"{page_path}: {problem}", file=sys.stderr)
             print(f"{page_path}: {'FAIL' if problems else 'ok'} (screenshot {shot})")

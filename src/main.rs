@@ -346,6 +346,8 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
         #[command(flatten)]
+        set: SetArgs,
+        #[command(flatten)]
         out: FormatArg,
     },
     /// The full state after a scenario's steps, or after setup, as JSON.
@@ -355,6 +357,8 @@ enum Command {
         target: String,
         #[command(flatten)]
         position: PositionArgs,
+        #[command(flatten)]
+        set: SetArgs,
         /// Show only what this seat may see.
         #[arg(long)]
         seat: Option<u8>,
@@ -640,11 +644,11 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             cli::show_game::show_game(&record, cli::show_game::At { game, rotation, step, round, seat })
         }
         Command::Run { scenarios, out } => cli::scenarios::run(&scenarios, out.format),
-        Command::Legal { target, position, out } => {
-            cli::scenarios::legal(&target, position.players, position.seed, out.format)
+        Command::Legal { target, position, set, out } => {
+            cli::scenarios::legal(&target, position.players, position.seed, &set.set, out.format)
         }
-        Command::State { target, position, seat } => {
-            cli::scenarios::state(&target, position.players, position.seed, seat)
+        Command::State { target, position, set, seat } => {
+            cli::scenarios::state(&target, position.players, position.seed, &set.set, seat)
         }
         Command::Replay { record, ruleset, check_bots, out } => {
             cli::replay::replay(&record, ruleset.as_deref(), check_bots, out.format)

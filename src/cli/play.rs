@@ -323,6 +323,9 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
         r.game.game_id(),
         table.names.iter().enumerate().map(|(i, n)| format!("seat {i} {n}")).collect::<Vec<_>>().join(", ")
     ));
+    for set in &r.loaded.overrides {
+        say(format!("--set {set}"));
+    }
     if let (Some(rec), Some(path)) = (&resumed, &a.resume) {
         // Play the record again: the record decides every move. Built-in bots choose
         // again, unchecked, so that their generator is where it was; a bot program

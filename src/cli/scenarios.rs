@@ -114,13 +114,14 @@ fn with_position(
     arg: &str,
     players: Option<usize>,
     seed: Option<u64>,
+    sets: &[String],
     show: impl FnOnce(&dyn AnySession) -> Result<u8, Failure>,
 ) -> Result<u8, Failure> {
     match target(arg)? {
         Target::Scenario(s) => {
-            if players.is_some() || seed.is_some() {
+            if players.is_some() || seed.is_some() || !sets.is_empty() {
                 return Err(bad(format!(
-                    "--players and --seed apply to a ruleset; scenario `{arg}` sets its own (`players`, `seed`)"
+                    "--players, --seed and --set apply to a ruleset; scenario `{arg}` sets its own (`players`, `seed`, its ruleset)"
                 )));
             }
             let game = rulesmith::load(&s.ruleset_arg).map_err(|e| bad(e.render()))?;
@@ -131,7 +132,7 @@ fn with_position(
             show(session.as_ref())
         }
         Target::Ruleset(r) => {
-            let ruleset = load(&r, &[])?;
+            let ruleset = load(&r, sets)?;
             let players = players_for(players, &ruleset.game.players(), &r)?;
             let session =
                 ruleset.game.start(players, seed.unwrap_or(DEFAULT_SEED)).map_err(|e| bad(format!("`{r}`: {e}")))?;
@@ -141,8 +142,8 @@ fn with_position(
 }
 
 /// `rulesmith legal SCENARIO|RULESET`.
-pub fn legal(arg: &str, players: Option<usize>, seed: Option<u64>, f: Format) -> Result<u8, Failure> {
-    with_position(arg, players, seed, |s| {
+pub fn legal(arg: &str, players: Option<usize>, seed: Option<u64>, sets: &[String], f: Format) -> Result<u8, Failure> {
+    with_position(arg, players, seed, sets, |s| {
         let legal = s.legal();
         let to_move = match s.to_move() {
             ToMove::Seat(seat) => Some(seat),
@@ -165,8 +166,14 @@ pub fn legal(arg: &str, players: Option<usize>, seed: Option<u64>, f: Format) ->
 }
 
 /// `rulesmith state SCENARIO|RULESET [--seat N]`: the state (or a seat's view) as JSON.
-pub fn state(arg: &str, players: Option<usize>, seed: Option<u64>, seat: Option<u8>) -> Result<u8, Failure> {
-    with_position(arg, players, seed, |s| {
+pub fn state(
+    arg: &str,
+    players: Option<usize>,
+    seed: Option<u64>,
+    sets: &[String],
+    seat: Option<u8>,
+) -> Result<u8, Failure> {
+    with_position(arg, players, seed, sets, |s| {
         let value = match seat {
             Some(seat) if (seat as usize) < s.players() => s.view_json(seat),
             Some(seat) => {

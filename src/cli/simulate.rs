@@ -378,6 +378,34 @@ pub struct PairedRun {
     pub dists: Vec<Distributions>,
 }
 
+/// The label of one bar of a paired run: which value (or ruleset) of how many, which seeds
+/// of a long run, and the time left for the whole run, from the games played so far.
+pub fn progress_prefix(
+    label: &str,
+    (k, n): (usize, usize),
+    seeds: Option<(u64, u64, u64)>,
+    (done, all): (u64, u64),
+    elapsed: std::time::Duration,
+) -> String {
+    let mut o = label.to_string();
+    if n > 1 {
+        let _ = write!(o, " · value {k} of {n}");
+    }
+    if let Some((from, to, of)) = seeds {
+        let _ = write!(o, " · seeds {from}–{to} of {of}");
+    }
+    if n > 1 || seeds.is_some() {
+        if done == 0 {
+            o.push_str(" · time left in all: measuring");
+        } else {
+            let left = elapsed.as_secs_f64() * all.saturating_sub(done) as f64 / done as f64;
+            let left = indicatif::HumanDuration(std::time::Duration::from_secs_f64(left.max(0.0)));
+            let _ = write!(o, " · about {left} left in all");
+        }
+    }
+    o
+}
+
 /// Plays `rulesets` (named `labels` on the progress bar and in the games CSV) on the same
 /// games, in blocks, the base first in each block: memory holds one block's per-game
 /// figures, whatever the number of games.
@@ -398,20 +426,21 @@ pub fn play_paired(
     let mut pairings = vec![paired::Pairing::default(); n];
     let order: Vec<usize> = std::iter::once(base).chain((0..n).filter(|&i| i != base)).collect();
     let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
+    let started = Instant::now();
+    // Games (seeds) played so far over every ruleset or value, for the time left in all.
+    let mut done: u64 = 0;
+    let all = opts.games.saturating_mul(n as u64);
     let mut lo = 0;
     while lo < opts.games {
         let hi = lo.saturating_add(block).min(opts.games);
         let part = SimOptions { from: lo, games: hi, ..opts.clone() };
         let mut first = Vec::new();
-        for &i in &order {
+        for (k, &i) in order.iter().enumerate() {
             let r = &rulesets[i];
             let label = labels.get(i).map_or_else(|| r.name(), String::as_str);
             let mut mine = Vec::new();
-            let prefix = if opts.games > block {
-                format!("{label} (seeds {}–{hi} of {})", lo + 1, opts.games)
-            } else {
-                label.to_string()
-            };
+            let seeds = (opts.games > block).then(|| (lo + 1, hi, opts.games));
+            let prefix = progress_prefix(label, (k + 1, n), seeds, (done, all), started.elapsed());
             let dist = &mut dists[i];
             let (tally, secs) = run_games(r, &part, &prefix, |g| {
                 mine.push(paired::game_figures(g, players, &defs[i]));
@@ -423,6 +452,7 @@ pub fn play_paired(
                 }
             })?;
             seconds[i] += secs;
+            done = done.saturating_add(hi - lo);
             match &mut tallies[i] {
                 Some(t) => t.merge(&tally).map_err(|e| failed(format!("`{label}`: {e}")))?,
                 none => *none = Some(tally),
@@ -672,4 +702,23 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
         Format::Text => emit(&report.to_text()),
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::progress_prefix;
+    use std::time::Duration;
+
+    /// Issue #47: a sweep's bars say which value of how many, and the time left in all.
+    #[test]
+    fn a_paired_run_says_value_k_of_n_and_the_time_left_in_all() {
+        let first = progress_prefix("harbor=6", (1, 5), None, (0, 500), Duration::ZERO);
+        assert_eq!(first, "harbor=6 · value 1 of 5 · time left in all: measuring");
+        // 100 of 500 games in 10 s: 400 more take about 40 s.
+        let third = progress_prefix("harbor=8", (3, 5), None, (100, 500), Duration::from_secs(10));
+        assert_eq!(third, "harbor=8 · value 3 of 5 · about 40 seconds left in all");
+        let long = progress_prefix("x", (2, 2), Some((513, 1024, 2000)), (1024, 4000), Duration::from_secs(60));
+        assert!(long.starts_with("x · value 2 of 2 · seeds 513–1024 of 2000 · about "), "{long}");
+        assert_eq!(progress_prefix("puerto-rico", (1, 1), None, (0, 100), Duration::ZERO), "puerto-rico");
+    }
 }

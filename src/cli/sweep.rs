@@ -165,12 +165,61 @@ fn rounds_sd_of(rounds: &BTreeMap<i64, u64>) -> Option<f64> {
     Some((ss / (n - 1) as f64).sqrt())
 }
 
+/// Every figure name a report of `r` under `opts` has, the ends apart (they depend on the
+/// games played): to refuse an unknown `--figure` or `--target` before any game.
+fn figure_names(r: &Ruleset, opts: &SimOptions) -> Vec<String> {
+    let mut tally = rulesmith::core::sim::Tally::new(opts.players);
+    tally.games = 1;
+    if opts.metrics {
+        tally.metrics = rulesmith::core::metrics::MetricTally::new(r.game.metric_defs());
+        // Figures of no game are left out of a report: one (empty) game names them all.
+        tally.metrics.games = 1;
+    }
+    let report = Report::new(r.name(), "", r.game.game_id(), opts, tally, 0.0);
+    sweep::named_figures(&report, None).into_iter().map(|n| n.figure).collect()
+}
+
+/// Refuses (exit 2) a figure that no value reports, with the closest name, before any
+/// game is played.
+pub fn check_figure(
+    what: &str,
+    name: &str,
+    rulesets: &[&Ruleset],
+    opts: &SimOptions,
+    skill: bool,
+) -> Result<(), Failure> {
+    if name.starts_with("ended by ") || (skill && name.starts_with("skill: ")) {
+        return Ok(());
+    }
+    let mut known: Vec<String> = Vec::new();
+    for r in rulesets {
+        for n in figure_names(r, opts) {
+            if !known.contains(&n) {
+                known.push(n);
+            }
+        }
+    }
+    if known.iter().any(|k| k == name) {
+        return Ok(());
+    }
+    let outcome: Vec<&str> = known.iter().map(String::as_str).filter(|n| !n.contains(": ")).collect();
+    Err(bad(format!(
+        "{what} `{name}`: no such figure{}. Figures: {}, `ended by END`{}, and the designer metrics as `GROUP: NAME FIGURE` (`--format json` lists them all)",
+        rulesmith::core::suggest::hint(name, known.iter().map(String::as_str)),
+        outcome.join(", "),
+        if opts.metrics { "" } else { " (no designer metrics: --no-metrics)" }
+    )))
+}
+
 /// `rulesmith sweep`.
 pub fn sweep(a: &SweepArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     let plan = plan(a, spec, 2)?;
     configure_threads(spec.threads)?;
     let mut opts = sweep_options(spec, plan.players)?;
     opts.shard = a.shard.as_deref().map(super::common::parse_shard).transpose()?;
+    for name in &a.figures {
+        check_figure("--figure", name, &plan.rulesets.iter().collect::<Vec<_>>(), &opts, spec.skill.is_some())?;
+    }
     let inputs: Vec<&str> = plan.rulesets.iter().flat_map(|r| r.loaded.sources.names()).collect();
     check_outputs(spec, &inputs)?;
     output::stop_on_signals();
@@ -510,6 +559,7 @@ pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     let players = players_for(spec.players, &(lo..=hi), &a.ruleset)?;
     configure_threads(spec.threads)?;
     let opts = sweep_options(spec, players)?;
+    check_figure("--target", &figure, &[&own, &first], &opts, false)?;
     if let Some(p) = spec.html.as_deref() {
         let inputs: Vec<&str> = own.loaded.sources.names().collect();
         output::check_distinct(&[("the HTML page", p)], &inputs)?;
@@ -523,7 +573,9 @@ pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
         let value = span.text(x);
         let r = load(&a.ruleset, &sets_of(spec, std::slice::from_ref(&vary), std::slice::from_ref(&value)))?;
         let o = SimOptions { games, ..opts.clone() };
-        let run = play_paired(std::slice::from_ref(&r), &[format!("{key}={value}")], &o, 0, true, &mut None)?;
+        // The progress bar: which evaluation, of at most how many.
+        let label = format!("{key}={value} · evaluation {} of at most {}", evidence.len() + 1, sweep::MAX_PROBES);
+        let run = play_paired(std::slice::from_ref(&r), &[label], &o, 0, true, &mut None)?;
         let (Some(report), Some(dist)) = (run.reports.first(), run.dists.first()) else {
             return Err(bad("tune: no report"));
         };
@@ -554,6 +606,7 @@ pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     let json = serde_json::json!({
         "ruleset": own.name(), "source": a.ruleset, "overrides": spec.sets,
         "key": key, "x_axis": key, "range": [span.lo, span.hi], "step": span.step, "integer": span.integer,
+        "base_value": overrides::get(&own.loaded.tree, &key).and_then(|n| overrides::value_text(n).parse::<f64>().ok()),
         "target": {"figure": figure, "value": target},
         "item": sweep::item_of(&key), "plots": [figure],
         "players": players, "games": spec.games, "seed": opts.seed, "rotate_seats": opts.rotate_seats, "bots": bots,
@@ -573,7 +626,7 @@ pub fn tune(a: &TuneArgs, spec: &RunSpec, f: Format) -> Result<u8, Failure> {
     output::commit_all(files)?;
     match f {
         Format::Json => emit_json(&json),
-        Format::Text => emit(&tune_text(&key, span, &figure, target, &tuned, &bots, players, &opts)),
+        Format::Text => emit(&tune_text(&key, span, &figure, target, &tuned, &bots, players, &opts, &spec.sets)),
     }
     Ok(0)
 }
@@ -591,6 +644,7 @@ fn tune_text(
     bots: &[String],
     players: usize,
     opts: &SimOptions,
+    sets: &[String],
 ) -> String {
     let share = figure.contains("share") || figure.starts_with("ended by");
     let show = |v: Option<f64>| match v {
@@ -610,11 +664,15 @@ fn tune_text(
     );
     let _ = writeln!(
         o,
-        "{players} players, players: {}{}, seed {}\n",
+        "{players} players, players: {}{}, seed {}",
         bots.join(","),
         if opts.rotate_seats { " (rotated)" } else { "" },
         opts.seed
     );
+    for set in sets {
+        let _ = writeln!(o, "--set {set}");
+    }
+    o.push('\n');
     let rows: Vec<Vec<String>> = t
         .probes
         .iter()

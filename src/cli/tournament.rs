@@ -61,9 +61,19 @@ pub fn tournament(a: &TournamentArgs, f: Format) -> Result<u8, Failure> {
     let report = TournamentReport::new(r.name(), &r.digest(), r.game.game_id(), &opts, tables, tally);
     match f {
         Format::Json => emit_json(&report),
-        Format::Text => emit(&report.to_text()),
+        Format::Text => emit(&with_overrides(&report.to_text(), &r.loaded.overrides)),
     }
     Ok(0)
+}
+
+/// A text report with a `--set KEY=VALUE` line per override after its first line.
+pub fn with_overrides(text: &str, sets: &[String]) -> String {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let mut o = format!("{first}\n");
+    for s in sets {
+        o.push_str(&format!("--set {s}\n"));
+    }
+    o + rest
 }
 
 /// Whether a report's text is a tournament's (`"kind": "tournament"`).

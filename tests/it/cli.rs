@@ -650,11 +650,17 @@ fn sweep_pairs_every_value_with_the_base() {
             "2",
             "--format",
             "json",
+            "--html",
+            html.to_str().unwrap(),
         ],
         0,
     );
     let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(j["points"].as_array().unwrap().len(), 6, "2 × 2 and the base (21, 9) added to the first key");
+    // Issue #47: a grid's page is a heatmap per figure, not a line over the grid's positions.
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<table class=\"heatmap\" data-figure=\"seat 0 win share\">"), "a heatmap");
+    assert!(page.contains("id=\"verdict\""), "the answer first");
     let o = expect(&["sweep", TOY, "--vary", "rules.stonez=1,2"], 2);
     assert!(o.stderr.contains("did you mean `stones`?"), "{}", o.stderr);
     let o = expect(&["sweep", TOY, "--vary", "rules.stones=1..1000"], 2);
@@ -688,13 +694,81 @@ fn tune_finds_the_value_closest_to_a_target() {
     let passes: Vec<&str> = j["probes"].as_array().unwrap().iter().map(|p| p["pass"].as_str().unwrap()).collect();
     assert_eq!(passes.iter().filter(|p| **p == "coarse").count(), 5);
     assert!(passes.contains(&"confirm"));
-    assert!(std::fs::read_to_string(&html).unwrap().contains("rulesmith tune"));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("rulesmith tune") && page.contains("<p class=\"answer\">rules.target = "), "the answer");
+    // Issue #47: the evidence on the page, each value with the games it really had.
+    assert!(page.contains("Evidence: every evaluation") && page.contains("<td>confirm</td><td class=\"n\">40</td>"));
     let o = expect(&args, 0);
     assert!(o.stdout.contains("answer: rules.target = ") && o.stdout.contains("stopping rule:"), "{}", o.stdout);
     let o = expect(&["tune", TOY, "--vary", "rules.target=2..12", "--target", "roundz=2", "--games", "2"], 2);
     assert!(o.stderr.contains("did you mean `rounds`?"), "{}", o.stderr);
     expect(&["tune", TOY, "--vary", "rules.target=2,3", "--target", "rounds=2"], 2);
     expect(&["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds"], 2);
+}
+
+/// Issue #47: a mistyped `--figure` (or `tune --target`) is refused before any game is
+/// played (a run of 10^8 games would not end), with the closest name.
+#[test]
+fn an_unknown_figure_is_refused_before_any_game() {
+    let many = ["--games", "100000000", "--players", "2"];
+    let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "roundz"][..], &many[..]].concat(), 2);
+    assert!(o.stderr.contains("--figure `roundz`: no such figure; did you mean `rounds`?"), "{}", o.stderr);
+    assert!(o.stdout.is_empty(), "{}", o.stdout);
+    let o = expect(
+        &[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "seat 0 win shar"][..], &many[..]].concat(),
+        2,
+    );
+    assert!(o.stderr.contains("did you mean `seat 0 win share`?"), "{}", o.stderr);
+    let o =
+        expect(&[&["tune", TOY, "--vary", "rules.target=2..12", "--target", "roundz=3"][..], &many[..]].concat(), 2);
+    assert!(o.stderr.contains("--target `roundz`: no such figure; did you mean `rounds`?"), "{}", o.stderr);
+    // Known figures and any end pass the check (and are played).
+    let o = expect(
+        &[
+            "sweep",
+            TOY,
+            "--vary",
+            "rules.stones=10,12",
+            "--figure",
+            "rounds",
+            "--figure",
+            "ended by nobody",
+            "--games",
+            "2",
+        ],
+        0,
+    );
+    assert!(o.stdout.contains("--figure `ended by nobody`: no such figure"), "{}", o.stdout);
+}
+
+/// Issue #47: `legal` and `state` take `--set` (for a ruleset; a scenario has its own), and
+/// the text reports of `tune`, `tournament` and `play` name the overrides.
+#[test]
+fn set_reaches_legal_and_state_and_every_report_names_it() {
+    let o = expect(&["legal", TOY, "--players", "2", "--set", "rules.max_take=1"], 0);
+    assert!(o.stdout.contains("2 legal actions") && !o.stdout.contains("take 2"), "{}", o.stdout);
+    let o = expect(&["state", TOY, "--players", "2", "--set", "rules.stones=5"], 0);
+    assert!(o.stdout.contains("\"pile\": 5"), "{}", o.stdout);
+    let o = expect(&["state", TOY, "--set", "rules.stonez=5"], 2);
+    assert!(o.stderr.contains("did you mean `stones`?"), "{}", o.stderr);
+    let scenario = std::fs::read_dir("tests/scenarios/puerto-rico")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "toml"))
+        .unwrap();
+    let o = expect(&["legal", scenario.to_str().unwrap(), "--set", "rules.free_barrels=1"], 2);
+    assert!(o.stderr.contains("--set apply to a ruleset"), "{}", o.stderr);
+    let set = ["--set", "rules.spill_one_in=3"];
+    let o = expect(
+        &[&["tune", TOY, "--vary", "rules.target=2..12", "--target", "rounds=2.5", "--games", "4"][..], &set[..]]
+            .concat(),
+        0,
+    );
+    assert!(o.stdout.lines().nth(2) == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
+    let o = expect(&[&["tournament", TOY, "--bots", "greedy,random", "--games", "2"][..], &set[..]].concat(), 0);
+    assert!(o.stdout.lines().nth(1) == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
+    let o = run_with(&[&["play", TOY, "--players", "2", "--seed", "4"][..], &set[..]].concat(), &"1\n".repeat(30));
+    assert!(o.stdout.lines().nth(1) == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
 }
 
 #[test]

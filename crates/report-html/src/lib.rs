@@ -11,119 +11,17 @@
 
 mod dist;
 mod error;
+mod heatmap;
 mod plot;
+mod verdict;
+mod view;
 
 pub use dist::Distributions;
 pub use error::Error;
 
-use plot::{Bar, Series, colour, css};
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use plot::{Bar, Marks, Series, colour, css};
 use std::fmt::Write as _;
-
-/// One designer metric of a report.
-#[derive(Clone, Debug, Deserialize)]
-struct Metric {
-    group: String,
-    name: String,
-    figure: String,
-    value: f64,
-    #[serde(default)]
-    ci95: Option<[f64; 2]>,
-    #[serde(default)]
-    n: Option<u64>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct SeatView {
-    seat: usize,
-    #[serde(default)]
-    bot: String,
-    wins: f64,
-    win_rate: f64,
-    win_rate_ci95: [f64; 2],
-    score_mean: f64,
-    score_sd: f64,
-}
-
-/// The figures of a simulation report the page shows.
-#[derive(Clone, Debug, Deserialize)]
-struct ReportView {
-    ruleset: String,
-    #[serde(default)]
-    game: String,
-    players: usize,
-    seed: u64,
-    #[serde(default)]
-    bots: Vec<String>,
-    games: u64,
-    #[serde(default)]
-    unfinished: u64,
-    #[serde(default)]
-    shard: Option<String>,
-    #[serde(default)]
-    rotate_seats: bool,
-    seats: Vec<SeatView>,
-    rounds_mean: f64,
-    decisions_mean: f64,
-    #[serde(default)]
-    ends: BTreeMap<String, u64>,
-    #[serde(default)]
-    seconds: f64,
-    #[serde(default)]
-    games_per_second: f64,
-    #[serde(default, deserialize_with = "metrics_leniently")]
-    metrics: Vec<Metric>,
-}
-
-/// The metrics that have the expected shape; others (a value JSON could not hold, like a
-/// NaN written as `null`) are left out rather than failing the page after a long run.
-fn metrics_leniently<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Metric>, D::Error> {
-    let raw = serde_json::Value::deserialize(d)?;
-    let list = raw.as_array().map(Vec::as_slice).unwrap_or_default();
-    Ok(list.iter().filter_map(|m| Metric::deserialize(m).ok()).collect())
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct DifferenceView {
-    figure: String,
-    #[serde(default)]
-    pairs: u64,
-    mean: f64,
-    ci95: [f64; 2],
-    p_value: f64,
-    significant: bool,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct DifferenceSet {
-    ruleset: String,
-    figures: Vec<DifferenceView>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct Differences {
-    #[serde(default)]
-    from: Option<String>,
-    #[serde(default)]
-    interval: String,
-    #[serde(default)]
-    correction: String,
-    rulesets: Vec<DifferenceSet>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct CompareView {
-    #[serde(default)]
-    rotate_seats: bool,
-    players: usize,
-    games: u64,
-    seed: u64,
-    #[serde(default)]
-    bots: Vec<String>,
-    rulesets: Vec<ReportView>,
-    differences: Differences,
-}
+use view::{CompareView, DifferenceView, ReportView, SweepView, esc, is_share, num, pct, seat_label};
 
 /// The page of one `simulate` report (its JSON), with the run's distributions if gathered.
 pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -> Result<String, Error> {
@@ -144,19 +42,20 @@ pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -
     if let Some(n) = rulesmith_core::sim::unrotated_note(&r.bots, r.rotate_seats) {
         let _ = write!(o, "<p class=\"note sig\">{}</p>", esc(n.trim_start_matches("note: ")));
     }
+    verdict::simulate(&mut o, &r);
     cards(&mut o, &r);
 
     section(&mut o, "Win share per seat");
     note(
         &mut o,
-        "A win shared by k players counts 1/k to each. Bars: win share; whiskers: 95% Wilson interval. Unfinished games are left out.",
+        "A win shared by k players counts 1/k to each. Bars: win share; whiskers: 95% Wilson interval; dashed line: the fair share (1 / players). Unfinished games are left out.",
     );
     let bars: Vec<Bar> = r
         .seats
         .iter()
         .map(|s| Bar { label: seat_label(s), value: s.win_rate, ci95: Some(s.win_rate_ci95), colour: colour(s.seat) })
         .collect();
-    figure(&mut o, &plot::bars(&bars, "win share", true)?);
+    figure(&mut o, &plot::bars(&bars, "win share", true, Some(fair(r.players)))?);
     seat_table(&mut o, &r);
     o.push_str("</section>");
 
@@ -188,7 +87,7 @@ pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -
                 colour: colour(s.seat),
             })
             .collect();
-        figure(&mut o, &plot::bars(&bars, "score", false)?);
+        figure(&mut o, &plot::bars(&bars, "score", false, None)?);
     }
     o.push_str("</section>");
 
@@ -229,13 +128,18 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
         let _ = write!(o, "<p class=\"note sig\">{}</p>", esc(n.trim_start_matches("note: ")));
     }
     let ruleset_legend = |o: &mut String| legend(o, names.iter().enumerate().map(|(i, n)| (n.as_str(), colour(i))));
+    let from = c.differences.from.clone().unwrap_or_else(|| names.first().cloned().unwrap_or_default());
+    verdict::compare(&mut o, &c, &from);
 
     section(&mut o, "Side by side");
     side_by_side(&mut o, &c.rulesets);
     o.push_str("</section>");
 
     section(&mut o, "Win share per seat");
-    note(&mut o, "Bars: win share (ties split); whiskers: 95% Wilson interval.");
+    note(
+        &mut o,
+        "Bars: win share (ties split); whiskers: 95% Wilson interval; dashed line: the fair share (1 / players).",
+    );
     ruleset_legend(&mut o);
     let mut bars = Vec::new();
     for s in 0..c.players {
@@ -250,7 +154,7 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
             }
         }
     }
-    figure(&mut o, &plot::bars(&bars, "win share", true)?);
+    figure(&mut o, &plot::bars(&bars, "win share", true, Some(fair(c.players)))?);
     o.push_str("</section>");
 
     if dists.len() == c.rulesets.len() && !dists.is_empty() {
@@ -272,7 +176,6 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
         o.push_str("</section>");
     }
 
-    let from = c.differences.from.clone().unwrap_or_else(|| names.first().cloned().unwrap_or_default());
     for set in &c.differences.rulesets {
         section(&mut o, &format!("{} − {}, paired by game", set.ruleset, from));
         let _ = write!(
@@ -293,7 +196,7 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
             })
             .collect();
         if !wins.is_empty() {
-            figure(&mut o, &plot::bars(&wins, "win share difference", true)?);
+            figure(&mut o, &plot::bars(&wins, "win share difference", true, None)?);
         }
         if set.figures.len() <= LONG_TABLE {
             differences_table(&mut o, &set.figures)?;
@@ -317,74 +220,73 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
 /// Tables longer than this open on demand.
 const LONG_TABLE: usize = 40;
 
-/// One figure of a sweep's value.
-#[derive(Clone, Debug, Deserialize)]
-struct NamedView {
-    figure: String,
-    value: Option<f64>,
-    ci95: Option<[f64; 2]>,
+/// The fair share of a win share: 1 / players.
+fn fair(players: usize) -> f64 {
+    1.0 / players.max(1) as f64
 }
 
-#[derive(Clone, Debug, Deserialize)]
-struct PointView {
-    label: String,
-    x: Option<f64>,
-    #[serde(default)]
-    base: bool,
-    figures: Vec<NamedView>,
-    #[serde(default)]
-    differences: Vec<DifferenceView>,
+/// `N games per value`, or the range when the values had different numbers (`tune`
+/// confirms its answer with more games).
+fn games_per_value(c: &SweepView) -> String {
+    let mut most: Vec<(f64, u64)> = Vec::new();
+    for p in &c.probes {
+        match most.iter_mut().find(|m| m.0 == p.value) {
+            Some(m) => m.1 = m.1.max(p.games),
+            None => most.push((p.value, p.games)),
+        }
+    }
+    let lo = most.iter().map(|m| m.1).min();
+    let hi = most.iter().map(|m| m.1).max();
+    match (lo, hi) {
+        (Some(lo), Some(hi)) if lo != hi => {
+            let at_most = most.iter().filter(|m| m.1 == hi).count();
+            format!("{lo} to {hi} games per value ({hi} at {at_most} value{})", if at_most == 1 { "" } else { "s" })
+        }
+        (Some(n), _) => format!("{n} games per value"),
+        _ => format!("{} games per value", c.games),
+    }
 }
 
-#[derive(Clone, Debug, Deserialize)]
-struct SweepView {
-    ruleset: String,
-    x_axis: String,
-    players: usize,
-    games: u64,
-    seed: u64,
-    bots: Vec<String>,
-    #[serde(default)]
-    item: Option<String>,
-    #[serde(default)]
-    plots: Vec<String>,
-    correction: String,
-    points: Vec<PointView>,
-    /// `tune`'s target: drawn as a line on its figure's plot.
-    #[serde(default)]
-    target: Option<TargetView>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct TargetView {
-    figure: String,
-    value: f64,
-}
-
-/// The page of one `sweep` (or `tune`) output (its JSON): each figure over the swept
-/// value, with 95% interval bands, and the differences from the base value.
+/// The page of one `sweep` (or `tune`) output (its JSON): the answer first, then each
+/// figure over the swept value (a marker and 95% interval at each value measured; a
+/// heatmap per figure for a grid of two keys), and the differences from the base value.
 pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Error> {
     let c: SweepView = rulesmith_core::game::from_json(sweep).map_err(Error::Shape)?;
     let mut o = String::new();
     head(&mut o, &format!("{} · {} · rulesmith {command}", c.ruleset, c.x_axis));
+    let tune = c.answer.is_some();
     let _ = write!(
         o,
-        "<header><p class=\"kicker\">rulesmith {}</p><h1>{} <span class=\"vs\">over</span> {}</h1><p class=\"sub\">{} values · {} players · {} games per value, same seeds and bots · seed {} · bots {}</p></header>",
+        "<header><p class=\"kicker\">rulesmith {}</p><h1>{} <span class=\"vs\">over</span> {}</h1><p class=\"sub\">{} values{} · {} players · {}, same seeds and bots · seed {} · bots {}</p></header>",
         esc(command),
         esc(&c.ruleset),
         esc(&c.x_axis),
         c.points.len(),
+        if tune { " evaluated" } else { "" },
         c.players,
-        c.games,
+        games_per_value(&c),
         c.seed,
         esc(&c.bots.join(", "))
     );
+    let value_text = |x: f64| {
+        c.points.iter().find(|p| p.x == Some(x)).map_or_else(
+            || if c.integer { format!("{x:.0}") } else { format!("{}", (x * 1e6).round() / 1e6) },
+            |p| p.label.clone(),
+        )
+    };
+    if tune {
+        verdict::tune(&mut o, &c, &value_text);
+    } else {
+        verdict::sweep(&mut o, &c);
+    }
     // The value itself on the x axis when every point is a number, else positions with labels.
     let numeric = c.points.iter().all(|p| p.x.is_some());
     let labels: Vec<String> = c.points.iter().map(|p| p.label.clone()).collect();
     let xs: Vec<f64> =
         c.points.iter().enumerate().map(|(i, p)| if numeric { p.x.unwrap_or(0.0) } else { i as f64 }).collect();
     let ticks = (!numeric).then_some(labels.as_slice());
+    let base_x = c.points.iter().zip(&xs).find(|(p, _)| p.base).map(|(_, &x)| x).or(c.base_value.filter(|_| numeric));
+    let grid = c.vary.len() == 2;
     let series = |names: &[String]| -> Vec<plot::Band> {
         names
             .iter()
@@ -414,20 +316,44 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
         }
         out
     };
-    let chart =
-        |o: &mut String, title: &str, text: &str, names: Vec<String>, y: &str, percent: bool| -> Result<(), Error> {
-            if names.is_empty() {
-                return Ok(());
+    let chart = |o: &mut String,
+                 title: &str,
+                 text: &str,
+                 names: Vec<String>,
+                 y: &str,
+                 percent: bool,
+                 fair_share: bool|
+     -> Result<(), Error> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        section(o, title);
+        if grid {
+            note(
+                o,
+                "Each cell: the figure at that pair of values; below it, the difference from the base cell (* significant at 5%, corrected over the whole sweep). Colour: higher than the base (orange) or lower (blue).",
+            );
+            o.push_str("<div class=\"heatmaps\">");
+            for name in &names {
+                heatmap::heatmap(o, name, &c.vary, &c.points);
             }
-            section(o, title);
-            note(o, text);
-            legend(o, names.iter().enumerate().map(|(k, n)| (n.as_str(), colour(k))));
-            let target = c.target.as_ref().filter(|t| names.len() == 1 && names.contains(&t.figure)).map(|t| t.value);
-            figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent, target)?);
-            o.push_str("</section>");
-            Ok(())
+            o.push_str("</div></section>");
+            return Ok(());
+        }
+        note(o, text);
+        legend(o, names.iter().enumerate().map(|(k, n)| (n.as_str(), colour(k))));
+        let target = c.target.as_ref().filter(|t| names.len() == 1 && names.contains(&t.figure)).map(|t| t.value);
+        let marks = Marks {
+            target,
+            fair: (fair_share && percent).then(|| fair(c.players)),
+            base_x,
+            answer_x: c.answer.as_ref().filter(|_| target.is_some() && numeric).map(|a| a.value),
         };
-    let band = "Lines: the figure at each value; bands: its 95% interval.";
+        figure(o, &plot::bands(&series(&names), &c.x_axis, ticks, y, percent, marks)?);
+        o.push_str("</section>");
+        Ok(())
+    };
+    let band = "Markers: the figure at each value played; whiskers: its 95% interval (no line: values between were not played). Dashed lines: the base value and, for win shares, the fair share (1 / players).";
     chart(
         &mut o,
         "Win share per seat",
@@ -435,39 +361,48 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
         names_where(&|f| f.starts_with("seat ") && f.ends_with(" win share")),
         "win share",
         true,
+        true,
     )?;
     if let Some(item) = &c.item {
         let needle = format!(": {item} ");
         chart(
             &mut o,
             &format!("Owners and non-owners of {item}"),
-            "The win share of the seats that had it against that of the others (seat-games); a gap means it is strong.",
+            "The win share of the seats that had it against that of the others (seat-games); a gap means it is strong. Dashed lines: the base value and the fair share.",
             names_where(&|f| f.contains(&needle) && f.ends_with(" win share") && !f.contains('−')),
             "win share",
             true,
+            true,
         )?;
     }
-    chart(&mut o, "Game length", band, names_where(&|f| f == "rounds"), "rounds", false)?;
-    chart(
-        &mut o,
-        "Scores",
-        band,
-        names_where(&|f| f.starts_with("seat ") && f.ends_with(" score")),
-        "mean score",
-        false,
-    )?;
-    chart(&mut o, "End reasons", band, names_where(&|f| f.starts_with("ended by ")), "share of games", true)?;
+    chart(&mut o, "Game length", band, names_where(&|f| f == "rounds"), "rounds", false, false)?;
+    if !grid {
+        chart(
+            &mut o,
+            "Scores",
+            band,
+            names_where(&|f| f.starts_with("seat ") && f.ends_with(" score")),
+            "mean score",
+            false,
+            false,
+        )?;
+    }
+    chart(&mut o, "End reasons", band, names_where(&|f| f.starts_with("ended by ")), "share of games", true, false)?;
     chart(
         &mut o,
         "Skill",
-        "The win share of one stronger player against weaker ones, seats rotated: above the fair share, the rules reward the better play.",
+        "The win share of one stronger player against weaker ones, seats rotated: above the fair share (dashed), the rules reward the better play.",
         names_where(&|f| f.starts_with("skill: ")),
         "win share",
         true,
+        true,
     )?;
-    for name in &c.plots {
+    // A figure asked for (`--figure`, `tune`'s target) that a chart above shows alone is
+    // not drawn twice.
+    for name in c.plots.iter().filter(|n| n.as_str() != "rounds") {
         let percent = is_share(name);
-        chart(&mut o, name, band, vec![name.clone()], name, percent)?;
+        let fair_share = name.ends_with("win share") && !name.contains('−');
+        chart(&mut o, name, band, vec![name.clone()], name, percent, fair_share)?;
     }
     if c.points.iter().all(|p| p.differences.is_empty()) {
         let _ = writeln!(o, "<footer>Generated by rulesmith</footer></main></body></html>");
@@ -496,7 +431,8 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
     let mut cols = cols;
     // Seats first, then length, then ends.
     cols.sort_by_key(|c| (!c.starts_with("seat "), c != "rounds", c.clone()));
-    let _ = write!(o, "<div class=\"scroll\"><table><tr><th>{} (base {})</th>", esc(&c.x_axis), esc(&base));
+    let _ =
+        write!(o, "<div class=\"scroll\"><table class=\"wide\"><tr><th>{} (base {})</th>", esc(&c.x_axis), esc(&base));
     for f in &cols {
         let _ = write!(o, "<th class=\"n\">{}</th>", esc(f));
     }
@@ -508,7 +444,7 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
                 Some(d) => {
                     let v = if is_share(f) { format!("{:+.1} pp", 100.0 * d.mean) } else { format!("{:+.2}", d.mean) };
                     let class = if d.significant { " sig" } else { "" };
-                    let _ = write!(o, "<td class=\"n{class}\">{v}</td>");
+                    let _ = write!(o, "<td class=\"n{class}\">{v}{}</td>", if d.significant { "*" } else { "" });
                 }
                 None => o.push_str("<td class=\"n\">–</td>"),
             }
@@ -518,39 +454,6 @@ pub fn sweep_page(sweep: &serde_json::Value, command: &str) -> Result<String, Er
     o.push_str("</table></div></section>");
     let _ = writeln!(o, "<footer>Generated by rulesmith</footer></main></body></html>");
     Ok(o)
-}
-
-fn seat_label(s: &SeatView) -> String {
-    if s.bot.is_empty() { format!("seat {}", s.seat) } else { format!("seat {} ({})", s.seat, s.bot) }
-}
-
-/// Shares (win shares, ends, built shares) read as percentages.
-fn is_share(figure: &str) -> bool {
-    figure.contains("share") || figure.starts_with("ended by") || figure == "unfinished"
-}
-
-fn pct(v: f64) -> String {
-    format!("{:.1}%", 100.0 * v)
-}
-
-fn num(v: f64) -> String {
-    if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") }
-}
-
-/// Escapes text for HTML content and attribute values.
-fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
 }
 
 const CSS: &str = "\
@@ -585,7 +488,21 @@ tr.sig td{background:#fff4ec}\
 details summary{cursor:pointer;color:var(--accent);margin:6px 0}\
 footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}\
 .scroll,section{overflow-x:auto}\
-table.wide{font-size:12px}table.wide td,table.wide th{padding:4px 5px}table.wide th.n{white-space:normal}";
+.scroll{padding-bottom:2px}@supports not selector(::-webkit-scrollbar){.scroll{scrollbar-color:#8a919c #eceef1}}\
+.scroll::-webkit-scrollbar{height:12px;background:#eceef1}.scroll::-webkit-scrollbar-thumb{background:#8a919c;border-radius:6px}\
+th.n{white-space:normal}\
+table.wide{font-size:12px}table.wide td,table.wide th{padding:4px 5px}table.wide th.n{white-space:normal;min-width:64px}\
+.verdict{border:2px solid var(--accent);margin-top:0}\
+.verdict ul{margin:4px 0 8px;padding-left:22px}.verdict li{margin:2px 0}\
+.verdict .p{color:var(--muted);font-size:13px}\
+.answer{font-size:26px;font-weight:700;margin:0 0 4px}\
+table.evidence{font-size:13px}\
+.heatmaps{display:flex;flex-wrap:wrap;gap:0 28px}.hm h3{margin-top:10px}\
+table.heatmap{width:auto;border-collapse:separate;border-spacing:3px}table.heatmap th{border:0;font-size:12px;padding:3px 4px}\
+table.heatmap td.cell{text-align:center;min-width:76px;padding:5px 6px;border:1px solid var(--line);border-radius:6px;font-variant-numeric:tabular-nums}\
+table.heatmap td small{display:block;color:var(--ink);font-size:12px}\
+table.heatmap td.sig{border:2px solid var(--ink);font-weight:700}\
+table.heatmap td.base{border:2px dashed var(--muted)}";
 
 fn head(o: &mut String, title: &str) {
     let _ = write!(
@@ -740,7 +657,7 @@ fn side_by_side(o: &mut String, reports: &[ReportView]) {
 }
 
 fn differences_table(o: &mut String, diffs: &[DifferenceView]) -> Result<(), Error> {
-    o.push_str("<table><thead><tr><th>figure</th><th class=\"n\">difference</th><th class=\"n\">95% interval</th><th>interval around 0</th><th class=\"n\">p</th><th class=\"n\">pairs</th></tr></thead><tbody>");
+    o.push_str("<div class=\"scroll\"><table><thead><tr><th>figure</th><th class=\"n\">difference</th><th class=\"n\">95% interval</th><th>interval around 0</th><th class=\"n\">p</th><th class=\"n\">pairs</th></tr></thead><tbody>");
     for d in diffs {
         let (k, unit) = if is_share(&d.figure) { (100.0, " pp") } else { (1.0, "") };
         let glyph = plot::interval_glyph(d.mean, d.ci95, d.significant)?;
@@ -757,7 +674,7 @@ fn differences_table(o: &mut String, diffs: &[DifferenceView]) -> Result<(), Err
             d.pairs
         );
     }
-    o.push_str("</tbody></table>");
+    o.push_str("</tbody></table></div>");
     Ok(())
 }
 
@@ -847,7 +764,7 @@ fn metrics_section(o: &mut String, reports: &[ReportView]) -> Result<(), Error> 
                     let _ = write!(o, "<p class=\"note\">{} {}</p>", esc(g), esc(fig));
                 }
             }
-            figure(o, &plot::bars(&bars, fig, is_share(fig))?);
+            figure(o, &plot::bars(&bars, fig, is_share(fig), None)?);
         }
         let _ = write!(
             o,
@@ -887,6 +804,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
     use serde_json::json;
+    use std::collections::BTreeMap;
 
     fn seat(s: usize, rate: f64) -> serde_json::Value {
         json!({"seat": s, "bot": "random", "wins": 10.0 * rate, "win_rate": rate,
@@ -1043,6 +961,142 @@ mod tests {
         let page = compare_page(&long, &dists).unwrap();
         assert!(page.contains("<h3>5 significant of 50 figures</h3>"));
         assert!(page.contains("<details><summary>table: all 50 figures</summary>"));
+    }
+
+    /// The verdict box comes first: after the header, before any chart or table.
+    fn verdict_first(page: &str) -> &str {
+        let v = page.find("<section class=\"verdict\"").expect("a verdict box");
+        assert!(page.find("</header>").unwrap() < v, "after the header");
+        assert!(!page[..v].contains("<svg") && !page[..v].contains("<table"), "before any chart or table");
+        let end = v + page[v..].find("</section>").unwrap();
+        &page[v..end]
+    }
+
+    fn diff_json(figure: &str, mean: f64, significant: bool) -> serde_json::Value {
+        json!({"figure": figure, "pairs": 10, "mean": mean, "ci95": [mean - 0.05, mean + 0.05],
+               "p_value": if significant { 0.001 } else { 0.4 }, "significant": significant})
+    }
+
+    #[test]
+    fn every_page_opens_with_its_answer() {
+        let page = simulate_page(&report("puerto-rico", 0.75), None).unwrap();
+        let v = verdict_first(&page);
+        assert!(v.contains("fair share <b>50.0%</b>"), "{v}");
+        // The fair-share line is drawn on the win share bars (dashed, grey).
+        assert!(page.contains("stroke-dasharray") || page.matches("<line").count() > 0);
+
+        let compare = json!({
+            "players": 2, "games": 10, "seed": 1, "bots": ["random", "random"],
+            "rulesets": [report("puerto-rico", 0.75), report("no-hacienda", 0.5)],
+            "differences": {"from": "puerto-rico", "interval": "95%", "correction": "Holm-Bonferroni",
+                "rulesets": [{"ruleset": "no-hacienda", "figures": [
+                    diff_json("seat 0 win share", 0.125, true), diff_json("rounds", 1.5, false),
+                    diff_json("building: harbor built share", -0.25, true)]}]},
+        });
+        let page = compare_page(&compare, &[]).unwrap();
+        let v = verdict_first(&page);
+        assert!(v.contains("1 outcome figure and 1 designer metric differ significantly"), "{v}");
+        assert!(v.contains("<b>seat 0 win share</b>: +12.5 pp [+7.5, +17.5]"), "{v}");
+        assert!(!v.contains(">rounds<"), "not significant, not in the verdict: {v}");
+        let mut none = compare.clone();
+        none["differences"]["rulesets"][0]["figures"] = json!([diff_json("seat 1 win share", -0.02, false)]);
+        let page = compare_page(&none, &[]).unwrap();
+        let v = verdict_first(&page);
+        assert!(v.contains("no figure differs significantly") && v.contains("-2.0 pp [-7.0, +3.0]"), "{v}");
+    }
+
+    fn point(label: &str, values: &[&str], base: bool, share: f64, diffs: Vec<serde_json::Value>) -> serde_json::Value {
+        json!({"label": label, "x": label.parse::<f64>().ok(), "values": values, "base": base,
+               "figures": [{"figure": "seat 0 win share", "value": share, "ci95": [share - 0.1, share + 0.1]},
+                           {"figure": "rounds", "value": 15.0, "ci95": [14.0, 16.0]}],
+               "differences": diffs})
+    }
+
+    fn sweep_json(points: Vec<serde_json::Value>, vary: serde_json::Value) -> serde_json::Value {
+        json!({"ruleset": "puerto-rico", "x_axis": "buildings.harbor.cost", "players": 4, "games": 100,
+               "seed": 1, "bots": ["greedy"], "correction": "Holm", "vary": vary, "points": points})
+    }
+
+    #[test]
+    fn a_sweep_page_marks_the_values_played_the_base_and_the_fair_share() {
+        let j = sweep_json(
+            vec![
+                point("6", &["6"], false, 0.30, vec![diff_json("seat 0 win share", 0.06, true)]),
+                point("8", &["8"], true, 0.24, vec![]),
+                point("12", &["12"], false, 0.25, vec![diff_json("seat 0 win share", 0.01, false)]),
+            ],
+            json!([{"key": "buildings.harbor.cost", "values": ["6", "8", "12"]}]),
+        );
+        let page = sweep_page(&j, "sweep").unwrap();
+        self_contained(&page);
+        let v = verdict_first(&page);
+        assert!(v.contains("1 of 2 values differ significantly from the base <b>8</b>"), "{v}");
+        assert!(v.contains("<b>buildings.harbor.cost = 6</b>: seat 0 win share +6.0 pp [+1.0, +11.0]"), "{v}");
+        // The fair share (1/4) and the base value are labelled on the chart.
+        assert!(page.contains("fair share 25%\n</text>") && page.contains(" base\n</text>"), "marks");
+        // Markers only: no polyline joining values that were played far apart.
+        assert!(!page.contains("<polyline fill=\"none\" opacity=\"1\" stroke=\"#0072B2\""), "no line between values");
+        assert!(!page.contains("class=\"heatmap\""), "one key: no heatmap");
+    }
+
+    #[test]
+    fn a_grid_is_a_heatmap_with_significance_per_cell() {
+        let vary = json!([{"key": "a", "values": ["1", "2"]}, {"key": "b", "values": ["5", "9"]}]);
+        let j = sweep_json(
+            vec![
+                point("1, 5", &["1", "5"], false, 0.35, vec![diff_json("seat 0 win share", 0.10, true)]),
+                point("1, 9", &["1", "9"], true, 0.25, vec![]),
+                point("2, 5", &["2", "5"], false, 0.22, vec![diff_json("seat 0 win share", -0.03, false)]),
+                point("2, 9", &["2", "9"], false, 0.26, vec![diff_json("seat 0 win share", 0.01, false)]),
+            ],
+            vary,
+        );
+        let page = sweep_page(&j, "sweep").unwrap();
+        self_contained(&page);
+        verdict_first(&page);
+        let at = page.find("<table class=\"heatmap\" data-figure=\"seat 0 win share\">").expect("a heatmap");
+        let table = &page[at..at + page[at..].find("</table>").unwrap()];
+        assert!(table.contains("<th>a ↓<br>b →</th><th class=\"n\">5</th><th class=\"n\">9</th>"), "{table}");
+        // The significant cell is marked; the base cell says so; the others are plain.
+        assert!(table.contains("class=\"cell sig\"") && table.contains("+10.0 pp *"), "{table}");
+        assert!(table.contains("class=\"cell base\"") && table.contains("<small>base</small>"), "{table}");
+        assert_eq!(table.matches("class=\"cell\"").count(), 2, "{table}");
+        // The largest difference is the deepest orange; a lower cell is blue.
+        assert!(table.contains("background:#e49659"), "{table}");
+        assert!(page.contains("data-figure=\"rounds\""));
+        // No zig-zag line over the grid's positions.
+        assert!(!page.contains("<svg"), "a grid of two keys has no plot over positions");
+    }
+
+    #[test]
+    fn a_tune_page_states_the_value_and_its_evidence() {
+        let mut j =
+            sweep_json(vec![point("4", &[], false, 0.3, vec![]), point("6", &[], false, 0.26, vec![])], json!([]));
+        j["games"] = json!(1000);
+        j["integer"] = json!(true);
+        j["base_value"] = json!(5.0);
+        j["target"] = json!({"figure": "seat 0 win share", "value": 0.25});
+        j["answer"] = json!({"value": 6.0, "text": "6", "figure": 0.26, "ci95": [0.24, 0.28],
+                             "interval": [5.0, 7.0], "crossed": true});
+        j["probes"] = json!([
+            {"value": 4.0, "games": 1000, "figure": 0.3, "ci95": [0.27, 0.33], "pass": "coarse"},
+            {"value": 6.0, "games": 1000, "figure": 0.27, "ci95": [0.24, 0.30], "pass": "coarse"},
+            {"value": 6.0, "games": 4000, "figure": 0.26, "ci95": [0.24, 0.28], "pass": "confirm"},
+            {"value": 5.0, "games": 4000, "figure": 0.24, "ci95": [0.22, 0.26], "pass": "confirm"},
+        ]);
+        let page = sweep_page(&j, "tune").unwrap();
+        self_contained(&page);
+        // The header's game counts are the games each value had.
+        assert!(page.contains("1000 to 4000 games per value (4000 at 2 values)"), "header");
+        let v = verdict_first(&page);
+        assert!(v.contains("<p class=\"answer\">buildings.harbor.cost = 6</p>"), "{v}");
+        assert!(v.contains("seat 0 win share: <b>26.0%</b> [24.0%, 28.0%] at that value, over 4000 games"), "{v}");
+        assert!(v.contains("Values whose 95% interval holds the target: 5 to 7."), "{v}");
+        assert_eq!(v.matches("<tr").count(), 1 + 4, "the evidence table: every evaluation: {v}");
+        assert!(v.contains("<td>6 (answer)</td><td>confirm</td><td class=\"n\">4000</td>"), "{v}");
+        for mark in ["target\n</text>", " answer\n</text>", " base\n</text>", "fair share 25%\n</text>"] {
+            assert!(page.contains(mark), "the chart marks `{mark}`");
+        }
     }
 
     #[test]

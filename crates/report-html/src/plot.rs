@@ -2,7 +2,9 @@
 
 use crate::Error;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::BTreeMap;
 
 /// Seat and ruleset colours: a colour-blind-safe palette (Okabe–Ito).
@@ -17,6 +19,8 @@ pub const PALETTE: [RGBColor; 7] = [
 ];
 
 const INK: RGBColor = RGBColor(40, 44, 52);
+/// The fair-share line (1 / players) and the base value's marker.
+pub const FAIR: RGBColor = RGBColor(120, 120, 120);
 const GRID: RGBColor = RGBColor(225, 228, 232);
 const FONT: &str = "sans-serif";
 
@@ -64,14 +68,18 @@ pub struct Bar {
 }
 
 /// Horizontal bars (first bar on top) with interval whiskers; `percent` shows the axis in %.
-/// A range that includes negative values gets a zero line (differences).
-pub fn bars(bars: &[Bar], axis: &str, percent: bool) -> Result<String, Error> {
+/// A range that includes negative values gets a zero line (differences); `reference` (the
+/// fair share of a win share) is drawn as a dashed line across the bars.
+pub fn bars(bars: &[Bar], axis: &str, percent: bool, reference: Option<f64>) -> Result<String, Error> {
     let n = bars.len().max(1);
     let label_width = bars.iter().map(|b| b.label.chars().count()).max().unwrap_or(4);
     let left = (label_width as u32 * 7 + 16).clamp(60, 320);
     let height = 48 + 26 * n as u32;
     let mut lo = bars.iter().map(|b| b.ci95.map_or(b.value, |c| c[0]).min(b.value)).fold(0.0_f64, f64::min);
     let mut hi = bars.iter().map(|b| b.ci95.map_or(b.value, |c| c[1]).max(b.value)).fold(0.0_f64, f64::max);
+    if let Some(r) = reference.filter(|r| r.is_finite()) {
+        (lo, hi) = (lo.min(r), hi.max(r));
+    }
     if !(lo.is_finite() && hi.is_finite()) || hi - lo <= f64::EPSILON {
         (lo, hi) = (lo.min(0.0), hi.max(lo + 1.0));
     }
@@ -136,6 +144,16 @@ pub fn bars(bars: &[Bar], axis: &str, percent: bool) -> Result<String, Error> {
                     )))
                     .map_err(err)?;
             }
+        }
+        if let Some(r) = reference.filter(|r| r.is_finite()) {
+            chart
+                .draw_series(std::iter::once(DashedPathElement::new(
+                    vec![(r, SegmentValue::Exact(0)), (r, SegmentValue::Exact(n as i32))],
+                    6,
+                    4,
+                    FAIR.stroke_width(2),
+                )))
+                .map_err(err)?;
         }
         Ok(())
     })
@@ -230,8 +248,8 @@ pub fn interval_glyph(mean: f64, ci95: [f64; 2], significant: bool) -> Result<St
     })
 }
 
-/// One line of a sweep plot: a value at each x (none where undefined), its 95% interval
-/// drawn as a band around the line.
+/// One figure of a sweep plot: a value at each x (none where undefined) with its 95%
+/// interval.
 pub struct Band {
     pub points: Vec<(f64, Option<f64>, Option<[f64; 2]>)>,
     pub colour: RGBColor,
@@ -243,41 +261,60 @@ pub fn axis_percent(v: f64) -> String {
     format!("{}%", if p == 0.0 { 0.0 } else { p })
 }
 
-/// Lines over a swept value with interval bands. `ticks`: the x positions' labels when
-/// x is not itself the value (a list of values, or a grid); `percent`: the y axis in %.
+/// The reference lines of a sweep plot.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Marks {
+    /// `tune`'s target: a red line across.
+    pub target: Option<f64>,
+    /// The fair share (1 / players) of a win share: a dashed grey line across.
+    pub fair: Option<f64>,
+    /// The x of the base (bundled) value: a dashed grey line up, labelled `base`.
+    pub base_x: Option<f64>,
+    /// The x of `tune`'s answer: a red line up, labelled `answer`.
+    pub answer_x: Option<f64>,
+}
+
+/// A figure over a swept value: a marker at each measured value with its 95% interval as
+/// a whisker, and no line between values (nothing was measured there). `ticks`: the x
+/// positions' labels when x is not itself the value (a list of values); `percent`: the y
+/// axis in %.
 pub fn bands(
     series: &[Band],
     x_axis: &str,
     ticks: Option<&[String]>,
     y_axis: &str,
     percent: bool,
-    target: Option<f64>,
+    marks: Marks,
 ) -> Result<String, Error> {
-    let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+    let finite = |v: Option<f64>| v.filter(|v| v.is_finite());
+    let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).chain(finite(marks.base_x));
     let ys = || {
-        series.iter().flat_map(|s| {
-            s.points.iter().flat_map(|&(_, v, ci)| v.into_iter().chain(ci.into_iter().flat_map(|c| [c[0], c[1]])))
-        })
+        series
+            .iter()
+            .flat_map(|s| {
+                s.points.iter().flat_map(|&(_, v, ci)| v.into_iter().chain(ci.into_iter().flat_map(|c| [c[0], c[1]])))
+            })
+            .chain(finite(marks.target))
+            .chain(finite(marks.fair))
     };
     let (x0, x1) = (xs().fold(f64::INFINITY, f64::min), xs().fold(f64::NEG_INFINITY, f64::max));
     let (mut y0, mut y1) = (ys().fold(f64::INFINITY, f64::min), ys().fold(f64::NEG_INFINITY, f64::max));
-    if let Some(t) = target.filter(|t| t.is_finite()) {
-        (y0, y1) = (y0.min(t), y1.max(t));
-    }
     if !(x0.is_finite() && x1.is_finite() && y0.is_finite() && y1.is_finite()) {
         return svg((760, 60), |_| Ok(()));
     }
     if y1 - y0 <= f64::EPSILON {
         (y0, y1) = (y0 - 0.5, y1 + 0.5);
     }
-    let pad = (y1 - y0) * 0.06;
+    let pad = (y1 - y0) * 0.08;
     let (y0, y1) = (y0 - pad, y1 + pad);
-    let xpad = if x1 > x0 { (x1 - x0) * 0.03 } else { 0.5 };
+    let xpad = if x1 > x0 { (x1 - x0) * 0.04 } else { 0.5 };
+    // Several figures at one value sit side by side, a little apart, not on each other.
+    let spread = if x1 > x0 { (x1 - x0) * 0.012 } else { 0.05 };
     // Integer values (a cost, a count) get labels at integers only.
     let integral = xs().all(|x| x.fract() == 0.0);
     svg((760, 300), |root| {
         let mut chart = ChartBuilder::on(root)
-            .margin_top(12)
+            .margin_top(14)
             .margin_right(24)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -313,45 +350,73 @@ pub fn bands(
             mesh.x_labels(((x1 - x0) as usize + 1).clamp(2, 20));
         }
         mesh.draw().map_err(err)?;
+        let (left, right) = (x0 - xpad, x1 + xpad);
+        // Labels of lines across sit at the right end, above the line, clear of the first values.
+        let label =
+            |text: &str, at: (f64, f64), c: RGBColor| Text::new(text.to_string(), at, (FONT, 15).into_font().color(&c));
+        let across = |text: &str, y: f64, c: RGBColor| {
+            let style = (FONT, 15).into_font().color(&c).pos(Pos::new(HPos::Right, VPos::Bottom));
+            Text::new(text.to_string(), (right, y), style)
+        };
         if y0 < 0.0 && y1 > 0.0 {
             chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(x0 - xpad, 0.0), (x1 + xpad, 0.0)],
-                    INK.stroke_width(1),
-                )))
+                .draw_series(std::iter::once(PathElement::new(vec![(left, 0.0), (right, 0.0)], INK.stroke_width(1))))
                 .map_err(err)?;
         }
-        if let Some(t) = target.filter(|t| t.is_finite()) {
-            // The target of `tune`: a red line across.
+        if let Some(f) = finite(marks.fair) {
             chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(x0 - xpad, t), (x1 + xpad, t)],
-                    PALETTE[5].stroke_width(2),
+                .draw_series(std::iter::once(DashedPathElement::new(
+                    vec![(left, f), (right, f)],
+                    6,
+                    4,
+                    FAIR.stroke_width(2),
                 )))
                 .map_err(err)?;
+            let text = format!("fair share {}", axis_percent(f));
+            chart.draw_series(std::iter::once(across(&text, f, FAIR))).map_err(err)?;
         }
-        for s in series {
-            // The band: the upper ends left to right, then the lower ends back.
-            let with_ci: Vec<(f64, [f64; 2])> =
-                s.points.iter().filter_map(|&(x, v, ci)| v.and(ci).map(|c| (x, c))).collect();
-            if with_ci.len() > 1 {
-                let outline: Vec<(f64, f64)> = with_ci
-                    .iter()
-                    .map(|&(x, c)| (x, c[1]))
-                    .chain(with_ci.iter().rev().map(|&(x, c)| (x, c[0])))
-                    .collect();
-                chart.draw_series(std::iter::once(Polygon::new(outline, s.colour.mix(0.18).filled()))).map_err(err)?;
-            } else if let Some(&(x, c)) = with_ci.first() {
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(x, c[0]), (x, c[1])],
-                        s.colour.stroke_width(2),
-                    )))
-                    .map_err(err)?;
+        if let Some(b) = finite(marks.base_x) {
+            chart
+                .draw_series(std::iter::once(DashedPathElement::new(
+                    vec![(b, y0), (b, y1)],
+                    4,
+                    4,
+                    FAIR.stroke_width(2),
+                )))
+                .map_err(err)?;
+            chart.draw_series(std::iter::once(label(" base", (b, y1), FAIR))).map_err(err)?;
+        }
+        if let Some(t) = finite(marks.target) {
+            chart
+                .draw_series(std::iter::once(PathElement::new(vec![(left, t), (right, t)], PALETTE[5].stroke_width(2))))
+                .map_err(err)?;
+            chart.draw_series(std::iter::once(across("target", t, PALETTE[5]))).map_err(err)?;
+        }
+        if let Some(a) = finite(marks.answer_x) {
+            chart
+                .draw_series(std::iter::once(PathElement::new(vec![(a, y0), (a, y1)], PALETTE[5].stroke_width(1))))
+                .map_err(err)?;
+            chart.draw_series(std::iter::once(label(" answer", (a, y1), PALETTE[5]))).map_err(err)?;
+        }
+        let n = series.len() as f64;
+        for (k, s) in series.iter().enumerate() {
+            let dx = (k as f64 - (n - 1.0) / 2.0) * spread;
+            for &(x, v, ci) in &s.points {
+                let Some(v) = v else { continue };
+                if let Some([lo, hi]) = ci {
+                    chart
+                        .draw_series(std::iter::once(ErrorBar::new_vertical(
+                            x + dx,
+                            lo,
+                            v,
+                            hi,
+                            s.colour.stroke_width(2),
+                            8,
+                        )))
+                        .map_err(err)?;
+                }
+                chart.draw_series(std::iter::once(Circle::new((x + dx, v), 4, s.colour.filled()))).map_err(err)?;
             }
-            let line: Vec<(f64, f64)> = s.points.iter().filter_map(|&(x, v, _)| v.map(|v| (x, v))).collect();
-            chart.draw_series(LineSeries::new(line.clone(), s.colour.stroke_width(2))).map_err(err)?;
-            chart.draw_series(line.into_iter().map(|p| Circle::new(p, 3, s.colour.filled()))).map_err(err)?;
         }
         Ok(())
     })

@@ -1,0 +1,242 @@
+//! The box each page opens with: its answer, before any chart. What changed significantly,
+//! by how much, with intervals (`compare`, `sweep`); the value and its evidence (`tune`);
+//! the seats away from the fair share (`simulate`).
+
+use crate::view::{CompareView, DifferenceView, PointView, ReportView, SweepView, esc, is_share, pct, seat_label};
+use std::fmt::Write as _;
+
+/// Lines a verdict lists before it says how many more there are.
+const MOST: usize = 8;
+
+/// `+12.5 pp [+7.5, +17.5]` for a share, `+1.50 [+0.20, +2.80]` otherwise.
+pub fn difference_text(figure: &str, mean: f64, ci95: [f64; 2]) -> String {
+    if is_share(figure) {
+        format!("{:+.1} pp [{:+.1}, {:+.1}]", 100.0 * mean, 100.0 * ci95[0], 100.0 * ci95[1])
+    } else {
+        format!("{mean:+.2} [{:+.2}, {:+.2}]", ci95[0], ci95[1])
+    }
+}
+
+/// A designer metric (`building: harbor built share`) rather than an outcome figure.
+fn is_metric(figure: &str) -> bool {
+    figure.contains(": ")
+}
+
+/// Outcome figures first (seats, then length, then the rest), then metrics, each by size.
+fn order(diffs: &mut [&DifferenceView]) {
+    diffs.sort_by_key(|d| (is_metric(&d.figure), !d.figure.ends_with("win share"), d.figure != "rounds"));
+}
+
+fn open(o: &mut String, title: &str) {
+    let _ = write!(o, "<section class=\"verdict\" id=\"verdict\"><h2>{}</h2>", esc(title));
+}
+
+fn item(o: &mut String, figure: &str, d: &DifferenceView) {
+    let _ = write!(
+        o,
+        "<li><b>{}</b>: {} <span class=\"p\">(p {:.4})</span></li>",
+        esc(figure),
+        esc(&difference_text(&d.figure, d.mean, d.ci95)),
+        d.p_value
+    );
+}
+
+/// `compare`: per ruleset, the figures that differ significantly from the first one.
+pub fn compare(o: &mut String, c: &CompareView, from: &str) {
+    open(o, "Answer");
+    for set in &c.differences.rulesets {
+        let mut sig: Vec<&DifferenceView> = set.figures.iter().filter(|d| d.significant).collect();
+        order(&mut sig);
+        let outcome = sig.iter().filter(|d| !is_metric(&d.figure)).count();
+        let metrics = sig.len() - outcome;
+        let _ = write!(o, "<p><b>{}</b> against <b>{}</b> (same games): ", esc(&set.ruleset), esc(from));
+        if sig.is_empty() {
+            o.push_str("no figure differs significantly at 5% (corrected).</p>");
+            // The largest outcome difference, so that "nothing" has a size.
+            if let Some(d) = set
+                .figures
+                .iter()
+                .filter(|d| !is_metric(&d.figure) && d.figure.ends_with("win share"))
+                .max_by(|a, b| a.mean.abs().total_cmp(&b.mean.abs()))
+            {
+                let _ = write!(
+                    o,
+                    "<p class=\"note\">The largest win share difference: {} {}, an interval holding 0.</p>",
+                    esc(&d.figure),
+                    esc(&difference_text(&d.figure, d.mean, d.ci95))
+                );
+            }
+            continue;
+        }
+        let _ = write!(
+            o,
+            "{outcome} outcome figure{} and {metrics} designer metric{} differ significantly at 5% (corrected).</p><ul>",
+            if outcome == 1 { "" } else { "s" },
+            if metrics == 1 { "" } else { "s" }
+        );
+        for d in sig.iter().take(MOST) {
+            item(o, &d.figure, d);
+        }
+        if sig.len() > MOST {
+            let _ = write!(o, "<li>and {} more: the tables below</li>", sig.len() - MOST);
+        }
+        o.push_str("</ul>");
+    }
+    let _ = write!(
+        o,
+        "<p class=\"note\">Mean paired difference with its {} interval; significance: {}. pp: percentage points.</p></section>",
+        esc(&c.differences.interval),
+        esc(&c.differences.correction)
+    );
+}
+
+/// `sweep`: the values whose outcome figures differ significantly from the base.
+pub fn sweep(o: &mut String, c: &SweepView) {
+    open(o, "Answer");
+    let base = c.points.iter().find(|p| p.base).map_or(String::new(), |p| p.label.clone());
+    let moved: Vec<(&PointView, Vec<&DifferenceView>)> = c
+        .points
+        .iter()
+        .filter(|p| !p.base)
+        .map(|p| {
+            let mut sig: Vec<&DifferenceView> =
+                p.differences.iter().filter(|d| d.significant && !is_metric(&d.figure)).collect();
+            order(&mut sig);
+            (p, sig)
+        })
+        .filter(|(_, sig)| !sig.is_empty())
+        .collect();
+    let others = c.points.iter().filter(|p| !p.base).count();
+    if moved.is_empty() {
+        let _ = write!(
+            o,
+            "<p>No value differs significantly from the base <b>{}</b> in any outcome figure (win shares, length, ends) at 5%, corrected over the whole sweep ({others} values).</p>",
+            esc(&base)
+        );
+    } else {
+        let _ = write!(
+            o,
+            "<p>{} of {others} values differ significantly from the base <b>{}</b> at 5%, corrected over the whole sweep:</p><ul>",
+            moved.len(),
+            esc(&base)
+        );
+        let mut lines = 0;
+        for (p, sig) in &moved {
+            if lines >= MOST {
+                break;
+            }
+            let what: Vec<String> = sig
+                .iter()
+                .take(3)
+                .map(|d| format!("{} {}", esc(&d.figure), esc(&difference_text(&d.figure, d.mean, d.ci95))))
+                .collect();
+            let more = if sig.len() > 3 { format!(" and {} more", sig.len() - 3) } else { String::new() };
+            let _ = write!(o, "<li><b>{} = {}</b>: {}{more}</li>", esc(&c.x_axis), esc(&p.label), what.join("; "));
+            lines += 1;
+        }
+        if moved.len() > lines {
+            let _ = write!(o, "<li>and {} more values: the table below</li>", moved.len() - lines);
+        }
+        o.push_str("</ul>");
+    }
+    let metrics: usize =
+        c.points.iter().map(|p| p.differences.iter().filter(|d| d.significant && is_metric(&d.figure)).count()).sum();
+    let _ = write!(
+        o,
+        "<p class=\"note\">Mean paired difference from the base with its 95% interval; pp: percentage points. Designer metrics that moved: {metrics} (the JSON lists them).</p></section>"
+    );
+}
+
+/// `tune`: the value, the figure there with its interval, and every evaluation with the
+/// games it really had.
+pub fn tune(o: &mut String, c: &SweepView, value_text: &dyn Fn(f64) -> String) {
+    let Some(a) = &c.answer else { return };
+    let Some(t) = &c.target else { return };
+    let share = is_share(&t.figure);
+    let show = |v: f64| if share { pct(v) } else { format!("{v:.2}") };
+    open(o, "Answer");
+    let _ = write!(o, "<p class=\"answer\">{} = {}</p>", esc(&c.x_axis), esc(&a.text));
+    let at = c.probes.iter().filter(|p| p.value == a.value).map(|p| p.games).max();
+    let _ = write!(
+        o,
+        "<p>{}: <b>{}</b>{} at that value{} (target {}).</p>",
+        esc(&t.figure),
+        a.figure.map_or("–".to_string(), show),
+        a.ci95.map_or(String::new(), |c| format!(" [{}, {}]", show(c[0]), show(c[1]))),
+        at.map_or(String::new(), |g| format!(", over {g} games")),
+        show(t.value)
+    );
+    let range = match (a.crossed, a.interval) {
+        (_, Some([lo, hi])) => {
+            format!("Values whose 95% interval holds the target: {} to {}.", value_text(lo), value_text(hi))
+        }
+        (true, None) => "No evaluated value's interval holds the target.".to_string(),
+        (false, None) => "The figure does not reach the target in the range: this is the closest end.".to_string(),
+    };
+    let _ = write!(o, "<p>{}{}</p>", if a.crossed { "" } else { "Not crossed in the range. " }, esc(&range));
+    o.push_str("<h3>Evidence: every evaluation</h3><div class=\"scroll\"><table class=\"evidence\"><thead><tr>");
+    let _ = write!(
+        o,
+        "<th>{}</th><th>pass</th><th class=\"n\">games</th><th class=\"n\">{}</th><th class=\"n\">95% interval</th></tr></thead><tbody>",
+        esc(&c.x_axis),
+        esc(&t.figure)
+    );
+    // The answer's row: its largest evaluation (the confirming one).
+    let answer_games = c.probes.iter().filter(|p| p.value == a.value).map(|p| p.games).max();
+    let mut marked = false;
+    for p in &c.probes {
+        let answer = !marked && p.value == a.value && Some(p.games) == answer_games;
+        marked |= answer;
+        let _ = write!(
+            o,
+            "<tr{}><td>{}{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            if answer { " class=\"sig\"" } else { "" },
+            esc(&value_text(p.value)),
+            if answer { " (answer)" } else { "" },
+            esc(&p.pass),
+            p.games,
+            p.figure.map_or("–".to_string(), show),
+            p.ci95.map_or("–".to_string(), |c| format!("[{}, {}]", show(c[0]), show(c[1])))
+        );
+    }
+    o.push_str("</tbody></table></div></section>");
+}
+
+/// `simulate`: the seats whose win share's interval leaves out the fair share.
+pub fn simulate(o: &mut String, r: &ReportView) {
+    let players = r.seats.len().max(1);
+    let fair = 1.0 / players as f64;
+    open(o, "Answer");
+    let away: Vec<_> = r.seats.iter().filter(|s| s.win_rate_ci95[0] > fair || s.win_rate_ci95[1] < fair).collect();
+    if away.is_empty() {
+        let _ = write!(
+            o,
+            "<p>Every seat's win share is within its 95% interval of the fair share <b>{}</b> (1 / {players} players).</p>",
+            pct(fair)
+        );
+    } else {
+        let _ = write!(
+            o,
+            "<p>Seats whose win share is away from the fair share <b>{}</b> (1 / {players}), beyond their 95% interval:</p><ul>",
+            pct(fair)
+        );
+        for s in away {
+            let _ = write!(
+                o,
+                "<li><b>{}</b>: {} [{}, {}], {:+.1} pp {}</li>",
+                esc(&seat_label(s)),
+                pct(s.win_rate),
+                pct(s.win_rate_ci95[0]),
+                pct(s.win_rate_ci95[1]),
+                100.0 * (s.win_rate - fair),
+                if s.win_rate > fair { "above" } else { "below" }
+            );
+        }
+        o.push_str("</ul>");
+    }
+    let _ = write!(
+        o,
+        "<p class=\"note\">{} games, {:.1} rounds a game on average. Intervals: 95% Wilson, each seat on its own (not corrected).</p></section>",
+        r.games, r.rounds_mean
+    );
+}
