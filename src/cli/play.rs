@@ -202,9 +202,19 @@ pub fn ruleset_of(rec: &Record, path: &Path) -> Result<Ruleset, Failure> {
         return Err(bad(format!(
             "{}: the ruleset `{}` changed since the game was recorded (digest {} now, {} then)",
             path.display(),
-            rec.source,
+            shown(&rec.source),
             r.digest(),
             rec.digest
+        )));
+    }
+    // A record's player count is read from the file: the ruleset must seat that many.
+    if !r.game.players().contains(&rec.players) {
+        return Err(bad(format!(
+            "{}: the record has {} players, but its ruleset `{}` seats {}",
+            path.display(),
+            rec.players,
+            shown(&rec.ruleset),
+            super::common::range_text(&r.game.players())
         )));
     }
     Ok(r)
@@ -258,15 +268,6 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
             }
             let seats = seats_of(rec, path)?;
             confirm_programs(&seats, rec.players, a.bots.as_deref(), a.trust_bots, path)?;
-            if !r.game.players().contains(&rec.players) {
-                return Err(bad(format!(
-                    "{}: the record has {} players, but its ruleset `{}` seats {}",
-                    path.display(),
-                    rec.players,
-                    shown(&rec.ruleset),
-                    super::common::range_text(&r.game.players())
-                )));
-            }
             (r, rec.source.clone(), rec.players, rec.seed, seats)
         }
         _ => {

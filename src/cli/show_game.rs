@@ -1,6 +1,6 @@
 //! `show-game RECORD`: a recorded game on the play screens, step by step.
 
-use super::common::{Failure, bad, say, shown};
+use super::common::{Failure, bad, say};
 use super::play::{Input, Lines, colour, ruleset_of, stdin_lines};
 use rulesmith::core::game::{Seat, ToMove};
 use rulesmith::core::record::{self, HUMAN, Record};
@@ -58,15 +58,6 @@ pub fn show_game(path: &Path, at: At) -> Result<u8, Failure> {
 pub fn show_game_with(path: &Path, at: At, lines: &mut dyn Lines, colour: bool) -> Result<u8, Failure> {
     let rec = find(path, at.game, at.rotation)?;
     let r = ruleset_of(&rec, path)?;
-    if !r.game.players().contains(&rec.players) {
-        return Err(bad(format!(
-            "{}: the record has {} players, but its ruleset `{}` seats {}",
-            path.display(),
-            rec.players,
-            shown(&rec.ruleset),
-            super::common::range_text(&r.game.players())
-        )));
-    }
     let seat: Seat = match at.seat {
         Some(s) if usize::from(s) < rec.players => s,
         Some(s) => return Err(bad(format!("--seat {s}: the game has {} players", rec.players))),
