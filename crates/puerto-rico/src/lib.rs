@@ -318,7 +318,7 @@ impl rulesmith_core::bots::Evaluate for Rules {
             // A barrel in store is worth little by itself: it scores only once shipped
             // (counted in `score` then) and may spoil at storage (S000:L336). Weighted
             // higher (0.3), greedy hoarded goods instead of shipping them and won 4-player
-            // games against random players less often (94.0% against 97.0%, see README).
+            // games against random players less often (94.0% against 97.0%, see docs/strength.md).
             + 0.05 * f64::from(p.goods.total())
             // A barrel produced per craftsman phase: it repeats every round a craftsman
             // is chosen, so it is worth more than a barrel held.
@@ -331,7 +331,7 @@ impl rulesmith_core::bots::Evaluate for Rules {
             // this weight a tile not yet manned was worth nothing, so greedy took tiles
             // carelessly or passed; with it, 5-player expansion games against random
             // players went 94.0% → 98.4% and every Puerto Rico cell rose or held (any
-            // weight from 0.05 to 0.2 gave the same games, see README).
+            // weight from 0.05 to 0.2 gave the same games, see docs/strength.md).
             + 0.1 * f64::from(board::island_used(p))
     }
 
@@ -340,7 +340,7 @@ impl rulesmith_core::bots::Evaluate for Rules {
     /// role or two ahead, and 10× the iterations barely helped (`mcts:4000` against two
     /// `mcts:400`, 3 players: 37.5% of 48 games; 100 moves: 83.3% of 24). An iteration
     /// costs about 6× more, and still `mcts:1000` this way beat two 8-move `mcts:6000`
-    /// (the same CPU) in 62.5% of 24 games and greedy in 30 of 30 (README, "Bot strength").
+    /// (the same CPU) in 62.5% of 24 games and greedy in 30 of 30 (docs/strength.md).
     fn search_rollout_depth(&self) -> usize {
         100
     }

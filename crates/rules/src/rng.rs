@@ -136,7 +136,7 @@ mod tests {
     use super::*;
 
     // Golden values: if one of these changes, every recorded game changes. Do not update
-    // them casually; a change needs a migration note in the README.
+    // them casually; a change needs a migration note in CHANGELOG.md.
     #[test]
     fn golden_stream() {
         let mut r = Rng::from_seed(42);
