@@ -26,8 +26,9 @@ const SESSION_BYTES: usize = 64 << 10;
 pub struct ReplayLimits {
     /// Records sent from pages kept at once (the oldest goes to make room).
     pub uploads: usize,
-    /// Bytes they may hold together, as [`Replay::size`] counts them (the oldest goes to
-    /// make room; one record larger than this is refused).
+    /// Bytes they may hold together, about: each record's actions counted twice (as kept
+    /// and in its replaying game's history); the oldest goes to make room, and one record
+    /// larger than this is refused.
     pub upload_bytes: usize,
 }
 

@@ -296,7 +296,7 @@ fn most_vp_still_this_round(rules: &Rules, s: &State) -> u32 {
 }
 
 /// `take vp` or `pass`: the captain's privilege VP, when declining may change the end
-/// ([`offers_privilege`]).
+/// (`offers_privilege` decides when).
 pub fn legal_privilege(f: &mut impl FnMut(Action)) {
     f(Action::TakeVp);
     f(Action::Pass);
