@@ -74,6 +74,8 @@ fn the_runner_tells_pass_from_fail() {
         assert_eq!(v == Verdict::Pass, expected_pass, "{}", v.line(&name));
         if name.contains("/invalid/") {
             assert!(matches!(v, Verdict::Invalid(_)), "{}", v.line(&name));
+            // One message, not a rendered `error:` nested inside the scenario's own.
+            assert!(!v.line(&name).contains(": error:"), "{}", v.line(&name));
         }
         if name.contains("/fail/") {
             assert!(matches!(v, Verdict::Fail { .. }), "{}", v.line(&name));

@@ -116,7 +116,10 @@ impl Verdict {
         match self {
             Verdict::Pass => format!("PASS {name}"),
             Verdict::Fail { step, message } => format!("FAIL {name}: step {step}: {message}"),
-            Verdict::Invalid(message) => format!("FAIL {name}: invalid scenario: {message}"),
+            // A rendered diagnostic opens with its own `error: `, which this line already says.
+            Verdict::Invalid(message) => {
+                format!("FAIL {name}: invalid scenario: {}", message.strip_prefix("error: ").unwrap_or(message))
+            }
         }
     }
 }
@@ -389,7 +392,16 @@ pub const NOTHING_CHECKED: &str =
 pub fn run(scenario: &Scenario, load: &mut Loader<'_>) -> Verdict {
     let game = match load(&scenario.ruleset_arg) {
         Ok(g) => g,
-        Err(e) => return Verdict::Invalid(format!("ruleset `{}`: {}", scenario.ruleset, e.trim_end())),
+        // A loader renders its diagnostics as a report of their own (`error: …`); inside this
+        // verdict, which already says the scenario is invalid, the label would be said twice.
+        Err(e) => {
+            let e = e.trim_end();
+            return Verdict::Invalid(format!(
+                "ruleset `{}`: {}",
+                scenario.ruleset,
+                e.strip_prefix("error: ").unwrap_or(e)
+            ));
+        }
     };
     let mut session = match setup(scenario, &*game) {
         Ok(s) => s,
