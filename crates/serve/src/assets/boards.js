@@ -168,7 +168,7 @@
       const cancel = () => { pending = []; paint(module); };
       if (pending.length) bar.append(H("button", { type: "button", id: "board-cancel", onclick: cancel, text: "Cancel (Esc)" }));
       current = { cancel, holder };
-      holder.replaceChildren(drawing, bar);
+      holder.replaceChildren(bar, drawing);
     }
     if (ready[game]) paint(ready[game]);
     else {

@@ -55,7 +55,7 @@
     const over = !!ctx.outcome || !!v.end;
     const actor = over ? null : ctx.toMove;
     const goods = goodsOf(rules);
-    const W = Math.max(1000, mapW + 430);
+    const W = Math.max(1000, mapW + 460);
     const parts = [S("rect", { x: 0, y: 0, width: W, height: 10000, fill: "#eef3f7" })];
     const add = (...n) => parts.push(...n);
     add(T(10, 20, "Mundo 163 · round " + show(v.round) + (over ? " · game over" : " · phase " + short(show(v.phase)) + " · seat " + show(v.current_player) + "'s turn"), { "font-weight": "bold", id: "board-heading" }));
@@ -123,7 +123,7 @@
     players.forEach((p, s) => {
       const y = 34 + s * (panelH + 8), mine = actor === s, here = v.current_player === s && !over;
       const key = k => mine ? k : null;
-      add(S("rect", { x: px, y, width: W - px - 8, height: panelH, rx: 6, fill: "#fff", stroke: here ? "#e08a00" : SEAT[s % 5], "stroke-width": here ? 4 : 2 }),
+      add(S("rect", { x: px, y, width: W - px - 8, height: panelH, rx: 6, fill: "#fff", stroke: SEAT[s % 5], "stroke-width": here ? 5 : 1.5 }),
         S("circle", { cx: px + 14, cy: y + 16, r: 7, fill: SEAT[s % 5] }),
         T(px + 26, y + 21, seatLabel(ctx, s) + (here ? " · turn" : ""), { "font-weight": "bold" }),
         T(px + 10, y + 40, "money " + show(p.money) + " · score " + show(p.score) + " · income " + show(p.income) + " · capital " + show(p.capital), { "font-size": 11 }),
@@ -136,14 +136,14 @@
       const aboard = tr.goods === "hidden" ? null : tr.goods || {};
       goods.concat(["resident"]).forEach((good, i) => {
         const n = good === "resident" ? tr.residents : aboard ? aboard[good] || 0 : "?";
-        add(chip("cargo:" + good, short(good) + " " + show(n), px + 52 + i * 62, y + 88, 58, good === "resident" ? "#fff" : fill(GOOD, good)));
+        add(chip("cargo:" + good, short(good) + " " + show(n), px + 52 + i * 58, y + 88, 54, good === "resident" ? "#fff" : fill(GOOD, good)));
       });
       if (mine && tr.tile) {
         const city = cityOf[tr.tile], lying = (v.lying_goods || {})[tr.tile] || {};
         add(T(px + 10, y + 124, "here", { "font-size": 10 }));
         goods.concat(["resident"]).forEach((good, i) => {
           const n = good === "resident" ? "" : (lying[good] || 0) + (city && city[1].goods === good ? Number(city[1].stock) || 0 : 0);
-          add(chip("here:" + good, short(good) + " " + n, px + 52 + i * 62, y + 112, 58, good === "resident" ? "#fff" : fill(GOOD, good)));
+          add(chip("here:" + good, short(good) + " " + n, px + 52 + i * 58, y + 112, 54, good === "resident" ? "#fff" : fill(GOOD, good)));
         });
       }
     });
@@ -165,13 +165,13 @@
       ...goods.map(good => [dot(fill(GOOD, good)), "city making " + good]),
       [(x, y) => S("rect", { x: x + 3, y: y + 3, width: 8, height: 8, fill: "#333", stroke: "#222" }), "demand delivered"],
       [(x, y) => S("rect", { x: x + 3, y: y + 3, width: 9, height: 9, fill: SEAT[0], stroke: "#000" }), "settlement"],
-      [(x, y) => S("circle", { cx: x + 7, cy: y + 7, r: 6, fill: SEAT[0], stroke: "#fff", "stroke-width": 2 }), "residents (white ring: active)"],
+      [(x, y) => S("circle", { cx: x + 7, cy: y + 7, r: 6, fill: SEAT[0], stroke: "#fff", "stroke-width": 2 }), "residents (ringed: active)"],
       [(x, y) => S("rect", { x, y: y + 2, width: 16, height: 10, rx: 3, fill: SEAT[0], stroke: "#000", "stroke-width": 2 }), "trolley"],
       [(x, y) => S("line", { x1: x, y1: y + 7, x2: x + 16, y2: y + 7, stroke: SEAT[0], "stroke-width": 4 }), "road"],
       [(x, y) => S("polygon", { points: [[7, 2], [12, 7], [7, 12], [2, 7]].map(([a, b]) => (x + a) + "," + (y + b)).join(" "), fill: GOOD.ore, stroke: "#000" }), "goods lying on a hex"],
       ...players.map((_, s) => [dot(SEAT[s % 5]), "seat " + s]),
       [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#e08a00", "stroke-width": 3 }), "a click plays"],
-    ], 6, 160);
+    ], 5, 190);
     add(lg);
     const H = ly + lh + 8;
     const g = svg(W, H);

@@ -139,7 +139,7 @@
         add(ctl("build:" + id, { id: "build-" + id }, face({ x: cx, y: cy, width: 178, height: 26, rx: 3, fill: "#fff", stroke: "#bbb" }),
           S("rect", { x: cx + 2, y: cy + 2, width: 8, height: 22, fill: kind, stroke: "#888" }),
           T(cx + 14, cy + 11, short(id) + " ×" + n, { "font-size": 10, "font-weight": "bold" }),
-          T(cx + 14, cy + 22, "cost " + show(b.cost) + " · " + show(b.vp) + " VP · " + "○".repeat(b.circles || 0), { "font-size": 10 })));
+          T(cx + 14, cy + 22, "cost " + show(b.cost) + " · " + show(b.vp) + " VP" + (b.circles ? " · " + "○".repeat(b.circles) : ""), { "font-size": 10 })));
       });
     }
     // Players.
@@ -165,7 +165,7 @@
     const key = k => mine ? k : null;
     const here = v.current === s && !ctx.outcome;
     const g = S("g", { id: "player-" + s });
-    g.append(S("rect", { x: 6, y, width: W - 12, height: 170, rx: 8, fill: "#fff", stroke: here ? "#e08a00" : SEAT[s % 5], "stroke-width": here ? 4 : 2 }));
+    g.append(S("rect", { x: 6, y, width: W - 12, height: 170, rx: 8, fill: "#fff", stroke: SEAT[s % 5], "stroke-width": here ? 5 : 1.5 }));
     g.append(S("circle", { cx: 22, cy: y + 18, r: 8, fill: SEAT[s % 5] }));
     g.append(T(36, y + 23, seatLabel(ctx, s) + (v.governor === s ? " · governor" : "") + (here ? " · to act" : ""), { "font-weight": "bold" }));
     g.append(T(36, y + 42, "doubloons " + show(p.doubloons) + (p.forests !== undefined ? " · forests " + show(p.forests) : "")));

@@ -117,7 +117,7 @@
     players.forEach((p, s) => {
       const y = top + s * 64, mine = actor === s, here = turn.player === s && !over;
       const key = k => mine ? k : null;
-      add(S("rect", { x: 6, y, width: W - 12, height: 56, rx: 6, fill: "#fff", stroke: here ? "#e08a00" : SEAT[s % 5], "stroke-width": here ? 4 : 2 }),
+      add(S("rect", { x: 6, y, width: W - 12, height: 56, rx: 6, fill: "#fff", stroke: SEAT[s % 5], "stroke-width": here ? 5 : 1.5 }),
         S("circle", { cx: 22, cy: y + 16, r: 8, fill: SEAT[s % 5] }),
         T(36, y + 21, seatLabel(ctx, s) + (here ? " · turn" : "") + " · pawn at " + short(show(p.pawn)), { "font-weight": "bold" }));
       const chip = (k, label, x, fill) => ctl(key(k), {}, face({ x, y: y + 30, width: 84, height: 20, rx: 3, fill, stroke: "#555" }),
