@@ -62,6 +62,11 @@
   }
   const box = fill => (x, y) => S("rect", { x, y, width: 14, height: 14, rx: 2, fill, stroke: "#333" });
   const dot = fill => (x, y) => S("circle", { cx: x + 7, cy: y + 7, r: 6, fill, stroke: "#333" });
+  // The legend's entries for the controls: what a click plays, what was picked.
+  const controls = [
+    [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#e08a00", "stroke-width": 3 }), "a click plays"],
+    [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#c0168a", "stroke-width": 3, "stroke-dasharray": "4 2" }), "picked: click the next"],
+  ];
   // The final scores, for a board's own game-over line.
   function finalLine(outcome, ctx) {
     const order = outcome.scores.map((_, s) => s).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
@@ -181,6 +186,6 @@
   window.Boards = {
     need, register, mount,
     sent: () => sent,
-    kit: { NS, SEAT, S, H, T, show, svg, title, entries, short, ctl, face, seatLabel, legend, box, dot, finalLine },
+    kit: { NS, SEAT, S, H, T, show, svg, title, entries, short, ctl, face, seatLabel, legend, box, dot, controls, finalLine },
   };
 })();

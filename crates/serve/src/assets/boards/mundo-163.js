@@ -4,7 +4,7 @@
 "use strict";
 
 (function () {
-  const { SEAT, S, T, show, svg, title, entries, short, ctl, seatLabel, legend, box, dot } = window.Boards.kit;
+  const { SEAT, S, T, show, svg, title, entries, short, ctl, seatLabel, legend, box, dot, controls } = window.Boards.kit;
   const GOOD = { wheat: "#e8c55a", cattle: "#c08a5a", fish: "#5ab0d8", wood: "#4f7a2a", ore: "#8a8a8a" };
   const TERRAIN = { city: "#e9e2d0", forest: "#3f7d3a", water: "#7fbfe8", mountain: "#9b8f85", grassland: "#a9d36b", field: "#e7cf6a", desert: "#e8d9a8" };
   const goodsOf = rules => (rules.goods && rules.goods.types) || Object.keys(GOOD);
@@ -170,7 +170,7 @@
       [(x, y) => S("line", { x1: x, y1: y + 7, x2: x + 16, y2: y + 7, stroke: SEAT[0], "stroke-width": 4 }), "road"],
       [(x, y) => S("polygon", { points: [[7, 2], [12, 7], [7, 12], [2, 7]].map(([a, b]) => (x + a) + "," + (y + b)).join(" "), fill: GOOD.ore, stroke: "#000" }), "goods lying on a hex"],
       ...players.map((_, s) => [dot(SEAT[s % 5]), "seat " + s]),
-      [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#e08a00", "stroke-width": 3 }), "a click plays"],
+      ...controls,
     ], 5, 190);
     add(lg);
     const H = ly + lh + 8;

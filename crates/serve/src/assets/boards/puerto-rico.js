@@ -3,7 +3,7 @@
 "use strict";
 
 (function () {
-  const { SEAT, S, T, show, svg, title, entries, short, ctl, face, seatLabel, legend, box, dot } = window.Boards.kit;
+  const { SEAT, S, T, show, svg, title, entries, short, ctl, face, seatLabel, legend, box, dot, controls } = window.Boards.kit;
   const GOOD = { corn: "#f2d43a", indigo: "#3b4fa8", sugar: "#f4f4f4", tobacco: "#8a5a2b", coffee: "#3b2616" };
   const COLONIST = "#6b3e1f";
   // A good's fill: this palette for the bundled goods, else the colour its ruleset names
@@ -148,9 +148,10 @@
     const ly = top + players.length * playerH + 8;
     const [lg, lh] = legend(14, ly, [
       ...goods.map(good => [box(goodFill(rules, good)), good]),
-      [box("#777"), "quarry"], [box("#2f6b2a"), "forest"], [dot(COLONIST), "colonist"], [box("#eee"), "empty space"],
+      [box("#777"), "quarry"], ...(players.some(p => p.forests !== undefined) ? [[box("#2f6b2a"), "forest"]] : []),
+      [dot(COLONIST), "colonist"], [box("#eee"), "empty space"],
       ...players.map((_, s) => [dot(SEAT[s % 5]), "seat " + s]),
-      [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#e08a00", "stroke-width": 3 }), "a click plays"],
+      ...controls,
     ], 8, 130);
     add(lg);
     const H = ly + lh + 8;

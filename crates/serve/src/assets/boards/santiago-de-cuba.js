@@ -3,7 +3,7 @@
 "use strict";
 
 (function () {
-  const { SEAT, S, T, show, svg, title, entries, short, ctl, face, seatLabel, legend, box, dot } = window.Boards.kit;
+  const { SEAT, S, T, show, svg, title, entries, short, ctl, face, seatLabel, legend, box, dot, controls } = window.Boards.kit;
   const GOOD = { sugar: "#f4f4f4", citrus: "#f29b1b", tobacco: "#3da55a", rum: "#c0392b", cigars: "#5a3a22", wood: "#b08850" };
   const FLOWER = { white: "#ffffff", yellow: "#f5d90a", blue: "#3d7bd9", red: "#d94c3d", transparent: "none" };
   const DIE = { white: "#ffffff", orange: "#f29b1b", green: "#3da55a", red: "#c0392b", black: "#333333" };
@@ -36,14 +36,17 @@
         return ["die:" + dieOfGood(rules, w[1]), "btn:" + w[2] + " " + w[1]];
       }
       case "use": {
-        const b = w[1], rest = w.slice(2), kind = effectOf(rules, b).kind;
+        const b = w[1], rest = w.slice(2), effect = effectOf(rules, b), kind = effect.kind;
         const at = ["building:" + b];
         if (!rest.length) return at;
         if (kind === "exchange" && rest.length === 3) return at.concat(["mine:" + rest[0], "supply:" + rest[2]]);
         if (kind === "clear_die") return at.concat(["die:" + rest[0]]);
         if (kind === "newspaper" && rest[0] === "flip") return at.concat(["stop:" + rest[1]]);
-        if (kind === "fixed_delivery" || (rest.length === 1 && (v.supply || {})[rest[0]] !== undefined)) return at.concat(["mine:" + rest[0]]);
-        // Counts, sets of goods, directions: a button each.
+        if (rest.length === 1 && (v.supply || {})[rest[0]] !== undefined) return at.concat(["mine:" + rest[0]]);
+        // Counts, sets of goods, directions: a button each, named by what it does.
+        if (kind === "convert") return at.concat(["btn:" + rest[0] + " " + effect.from + " → " + effect.to]);
+        if (kind === "move_marker") return at.concat(["btn:marker " + rest[0]]);
+        if (kind === "sell") return at.concat(["btn:sell " + rest.join(" ")]);
         return at.concat(["btn:" + rest.join(" ")]);
       }
       default: return null;
@@ -133,7 +136,7 @@
       ...flowers.map(f => [(x, y) => S("circle", { cx: x + 7, cy: y + 7, r: 6, fill: fillOf(FLOWER, f), stroke: "#555", "stroke-dasharray": f === "transparent" ? "2 2" : null }), f + " flower"]),
       ...players.map((_, s) => [dot(SEAT[s % 5]), "seat " + s + " (pawn, owner)"]),
       [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#d12", "stroke-width": 3 }), "the car's stop"],
-      [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#e08a00", "stroke-width": 3 }), "a click plays"],
+      ...controls,
     ], 6, 160);
     add(lg);
     const H = ly + lh + 8;
