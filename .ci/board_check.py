@@ -31,6 +31,10 @@ SEED = 11
 BOARD_SHARE = 0.90
 # Most seconds one game may take (a whole game is a few hundred decisions).
 GAME_LIMIT = 240
+# The person's decision at which the book's picture of a board is taken (the expansion's
+# during its building draft), and the games whose first picked click is pictured too.
+PICTURE_AT = {"puerto-rico-expansion": 3}
+PICTURED_PICKS = {"puerto-rico", "mundo-163"}
 
 # The board's clickable elements (SVG controls and the bar's buttons) that realize action
 # `a` now, each with its centre scrolled into view; and every clickable element whose
@@ -105,7 +109,7 @@ def play(context, base, table, game, out, docs, problems):
                         problems.append(f"{game}: a click on {s} is taken by what is drawn on top")
                 if "x" not in found:
                     break
-                if not shot and board > 12 and found["clickable"] > 2:
+                if not shot and board >= PICTURE_AT.get(game, 12) and found["clickable"] > 2:
                     page.screenshot(path=str(out / f"board-{game}.png"), full_page=True)
                     shot = True
                 page.mouse.click(found["x"], found["y"])
@@ -181,7 +185,7 @@ def play(context, base, table, game, out, docs, problems):
     if docs:
         # The book's pictures of each board (docs/play.md, the README's first picture).
         for name, to in ((f"board-{game}.png", f"serve-{game}.png"), (f"board-{game}-picked.png", f"board-{game}-picked.png")):
-            if (out / name).exists():
+            if (out / name).exists() and (to.startswith("serve-") or game in PICTURED_PICKS):
                 shutil.copy(out / name, docs / to)
     page.close()
     return board, decisions
