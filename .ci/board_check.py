@@ -71,6 +71,12 @@ MARK = "() => { const b = document.querySelector('#board .board-box'); if (b) b.
 FRESH = "() => { const b = document.querySelector('#board .board-box'); return (!!b && !b.dataset.seen) || !!document.querySelector('#scores') || !document.querySelector('#message').hidden; }"
 
 
+def picture(page, path):
+    """The page down to the end of its content (the book's pictures, without blank space)."""
+    bottom = page.evaluate("() => Math.ceil(document.querySelector('#app').getBoundingClientRect().bottom + scrollY) + 8")
+    page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": 1400, "height": bottom}, full_page=True)
+
+
 def play(context, base, table, game, out, docs, problems):
     page = context.new_page()
     watch(page, problems, game)
@@ -110,7 +116,7 @@ def play(context, base, table, game, out, docs, problems):
                 if "x" not in found:
                     break
                 if not shot and board >= PICTURE_AT.get(game, 12) and found["clickable"] > 2:
-                    page.screenshot(path=str(out / f"board-{game}.png"), full_page=True)
+                    picture(page, out / f"board-{game}.png")
                     shot = True
                 page.mouse.click(found["x"], found["y"])
                 clicks += 1
@@ -122,7 +128,7 @@ def play(context, base, table, game, out, docs, problems):
                     on_board = True
                     break
                 if after["waiting"] and not picked:
-                    page.screenshot(path=str(out / f"board-{game}-picked.png"), full_page=True)
+                    picture(page, out / f"board-{game}-picked.png")
                     picked = True
                 if not after["waiting"]:
                     if attempt:
