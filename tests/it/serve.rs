@@ -820,3 +820,21 @@ fn a_set_refused_by_one_of_the_rulesets_names_it() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("ruleset `santiago-de-cuba`"), "{stderr}");
 }
+
+/// Every game has its board module, served where the page loads it by the game's id
+/// (`/assets/boards/<game>.js`), registering itself under that id; an unknown one is a 404
+/// with a message.
+#[test]
+fn every_game_has_its_board_module() {
+    let app = App::new(Options::default()).unwrap();
+    runtime().block_on(async {
+        for game in rulesmith::GAMES {
+            let (status, body) = get(&app, &format!("/assets/boards/{game}.js")).await;
+            assert_eq!(status, StatusCode::OK, "{game}: {body}");
+            let text = body["text"].as_str().unwrap();
+            assert!(text.contains(&format!("Boards.register(\"{game}\"")), "{game}'s module registers another id");
+        }
+        let (status, body) = get(&app, "/assets/boards/no-such-game.js").await;
+        refused(status, &body, StatusCode::NOT_FOUND, "no-such-game.js");
+    });
+}

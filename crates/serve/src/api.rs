@@ -30,6 +30,13 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const BOARDS_JS: &str = include_str!("assets/boards.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// The boards, one module a game, loaded by the page as `/assets/boards/<game id>.js`.
+const BOARDS: &[(&str, &str)] = &[
+    ("puerto-rico.js", include_str!("assets/boards/puerto-rico.js")),
+    ("puerto-rico-expansion.js", include_str!("assets/boards/puerto-rico-expansion.js")),
+    ("santiago-de-cuba.js", include_str!("assets/boards/santiago-de-cuba.js")),
+    ("mundo-163.js", include_str!("assets/boards/mundo-163.js")),
+];
 
 pub struct Shared {
     pub tables: Vec<Arc<Table>>,
@@ -67,6 +74,7 @@ pub fn router(shared: Arc<Shared>, port: u16) -> Router {
         .route("/assets/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
         .route("/assets/boards.js", get(|| async { asset(BOARDS_JS, "text/javascript; charset=utf-8") }))
         .route("/assets/app.css", get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }))
+        .route("/assets/boards/{file}", get(board))
         .merge(api)
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .method_not_allowed_fallback(|| async {
@@ -89,6 +97,14 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
         HeaderValue::from_static("default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"),
     );
     r
+}
+
+async fn board(file: Id) -> Reply {
+    let Path(file) = file?;
+    match BOARDS.iter().find(|(name, _)| *name == file) {
+        Some((_, body)) => Ok(asset(body, "text/javascript; charset=utf-8")),
+        None => Err(ApiError::not_found(format!("no board module `{file}`"))),
+    }
 }
 
 fn json_reply(v: Value) -> Reply {

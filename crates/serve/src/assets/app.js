@@ -58,14 +58,8 @@ function logPanel(log, names, current) {
 }
 
 function drawBoard(game, view, rules, ctx) {
-  const draw = window.Boards && window.Boards[game];
-  if (!draw) return el("p", { text: "No board drawing for " + game });
-  try {
-    return draw(view, rules || {}, ctx);
-  } catch (e) {
-    console.warn("board drawing failed", e);
-    return el("pre", { text: JSON.stringify(view, null, 1) });
-  }
+  // The game's own board module (assets/boards/<game>.js) draws it and turns clicks into actions.
+  return window.Boards.mount(game, view, rules || {}, ctx);
 }
 
 // ---- index ----
@@ -136,21 +130,7 @@ async function table(id) {
     const s = state;
     $title.textContent = s.ruleset + " · table " + s.table + (s.seating === "links" ? " · your seat: " + s.seat : " · hot-seat");
     const legal = new Map(s.legal.map(l => [l.action, l.note]));
-    const board = drawBoard(s.game, s.view, rules, { players: s.players, names: s.names, seat: s.seat, toMove: s.to_move, legal });
-    for (const node of board.querySelectorAll("[data-act]")) {
-      // One action, or a JSON list of the actions an item may stand for (the first legal one).
-      const raw = node.getAttribute("data-act");
-      let names = [raw];
-      if (raw.startsWith("[")) { try { names = JSON.parse(raw); } catch (_) { names = []; } }
-      const a = names.find(n => legal.has(n));
-      if (a !== undefined) {
-        node.classList.add("clickable");
-        node.addEventListener("click", () => act(a));
-        let t = node.querySelector(":scope > title");
-        if (!t) { t = document.createElementNS("http://www.w3.org/2000/svg", "title"); node.append(t); }
-        t.textContent = a + (legal.get(a) ? ": " + legal.get(a) : "");
-      }
-    }
+    const board = drawBoard(s.game, s.view, rules, { players: s.players, names: s.names, seat: s.seat, toMove: s.to_move, legal, act, outcome: s.outcome });
     let status;
     if (s.outcome) status = "The game is over.";
     else if (s.error) status = "Play stopped: " + s.error;
@@ -209,7 +189,7 @@ async function replay(id) {
       el("button", { type: "button", id: "replay-next", onclick: () => go(step + 1), text: "next ▶" }),
       el("button", { type: "button", id: "replay-last", onclick: () => go(d.steps), text: "last »" }),
       slider);
-    const board = drawBoard(d.game, d.view, rules, { players: d.players, names: d.names, seat: d.seat, toMove: d.to_move, legal: new Map() });
+    const board = drawBoard(d.game, d.view, rules, { players: d.players, names: d.names, seat: d.seat, toMove: d.to_move, legal: new Map(), outcome: d.outcome });
     const last = d.step > 0 ? d.log[d.step - 1] : null;
     $app.replaceChildren(el("div", { class: "layout" },
       el("div", { class: "board", id: "board" }, board),

@@ -1,320 +1,191 @@
-// rulesmith serve: each game's board, drawn as SVG from a seat's view JSON (or the
-// observer's state in a replay). A value the seat may not see arrives as "hidden" and is
-// drawn as "?". Elements with data-act name the legal action a click plays.
+// rulesmith serve: the board kit. Each game's board is a module of its own,
+// assets/boards/<game>.js, loaded by the game's id when a table or replay of it opens; it
+// registers { draw, path } here:
+//
+// - draw(view, rules, ctx) returns the board as SVG, drawn from a seat's view JSON (or the
+//   observer's state in a replay): a value the seat may not see arrives as "hidden" and is
+//   drawn as "?". An element that may be clicked carries data-key, one or more keys
+//   separated by spaces ("face:corn", "hex:c4").
+// - path(action, view, rules, ctx) names the keys that realize a legal action, clicked in
+//   order (["good:corn", "ship:6"]), or null for an action only the list offers. A key
+//   "btn:LABEL" is a button in the bar under the board, shown while it is a next click.
+//
+// The kit highlights every element whose key starts or continues a legal action's path;
+// a click plays the action as soon as one action is left, else it waits (the picked
+// elements marked, a Cancel button and Escape to go back) and offers the actions that end
+// there as buttons. Each clickable element says the actions it leads to in data-acts.
 "use strict";
 
 (function () {
   const NS = "http://www.w3.org/2000/svg";
   const SEAT = ["#d94c3d", "#3d7bd9", "#d9a21b", "#3da55a", "#8e5bd0"];
-  const GOOD = { corn: "#f2d43a", indigo: "#3b4fa8", sugar: "#f4f4f4", tobacco: "#8a5a2b", coffee: "#3b2616",
-    cigars: "#7a4a22", citrus: "#f29b1b", rum: "#b5651d", wood: "#6b8e23",
-    cattle: "#c08a5a", fish: "#5ab0d8", ore: "#8a8a8a", wheat: "#e8c55a" };
-  // A good's fill: this palette for the bundled goods, else the colour its ruleset names
-  // (Puerto Rico's `[goods.*] colour`), so a house rule's new good is drawn in its colour.
-  const goodFill = (rules, good) => GOOD[good] || (rules.goods && rules.goods[good] && rules.goods[good].colour) || "#999";
-  const TERRAIN = { city: "#e9e2d0", forest: "#3f7d3a", water: "#7fbfe8", mountain: "#9b8f85", grassland: "#a9d36b",
-    field: "#e7cf6a", desert: "#e8d9a8" };
+  const modules = {};
+  const loading = {};
 
   function S(tag, attrs, ...kids) {
     const e = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) e.setAttribute(k, v);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
+    for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+    return e;
+  }
+  function H(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v === true ? "" : v);
+    }
     for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
     return e;
   }
-  const T = (x, y, s, attrs) => S("text", Object.assign({ x, y, "font-size": 12, fill: "#222" }, attrs || {}), show(s));
   const show = v => v === "hidden" ? "?" : v === null || v === undefined ? "–" : String(v);
+  const T = (x, y, s, attrs) => S("text", Object.assign({ x, y, "font-size": 12, fill: "#222" }, attrs || {}), show(s));
   const svg = (w, h, ...kids) => S("svg", { viewBox: "0 0 " + w + " " + h, width: w, height: h, "font-family": "system-ui, sans-serif", role: "img" }, ...kids);
   const title = (node, text) => { node.append(S("title", {}, text)); return node; };
   const entries = o => (o && typeof o === "object") ? Object.entries(o) : [];
-  const short = id => String(id).replace(/-/g, " ");
-
+  const short = id => String(id).replace(/[-_]/g, " ");
+  // A clickable element: a group with its keys, its first shape the face the highlight outlines.
+  const ctl = (keys, attrs, ...kids) => S("g", Object.assign({ "data-key": [].concat(keys).filter(Boolean).join(" ") || null }, attrs || {}), ...kids);
+  const face = attrs => S("rect", Object.assign({ class: "face" }, attrs));
   function seatLabel(ctx, s) {
     return "seat " + s + (ctx.names && ctx.names[s] ? " · " + ctx.names[s] : "") + (ctx.seat === s ? " (you)" : "");
   }
-
-  // ---------------- Puerto Rico (and its Expansion I) ----------------
-
-  function puertoRico(v, rules, ctx) {
-    const players = v.players || [];
-    const drafting = !!(v.draft && !v.draft.over);
-    const pool = drafting && Array.isArray(v.out_of_game) ? v.out_of_game : [];
-    const W = 1000, playerH = 170, top = 330 + (pool.length ? 30 + Math.ceil(pool.length / 6) * 16 : 0);
-    const H = top + players.length * playerH + 10;
-    const g = svg(W, H, S("rect", { x: 0, y: 0, width: W, height: H, fill: "#f6efe0" }));
-    const roleDefs = rules.roles || [];
-    const roles = v.roles || {};
-    // Role cards in play.
-    g.append(T(10, 18, "Roles · round " + show(v.round) + " · governor: seat " + show(v.governor) + " · phase: " + short(show(v.phase)), { "font-weight": "bold" }));
-    let x = 10;
-    roleDefs.forEach((r, i) => {
-      if (!((roles.in_play >> i) & 1)) return;
-      const taken = (roles.taken >> i) & 1;
-      const card = S("g", { "data-act": r.id, id: "role-" + r.id },
-        S("rect", { x, y: 26, width: 112, height: 56, rx: 6, fill: taken ? "#ccc" : "#fff4d6", stroke: "#8a6d3b" }),
-        T(x + 8, 46, short(r.id), { "font-weight": "bold" }),
-        T(x + 8, 66, taken ? "taken" : "coins: " + show((roles.coins || [])[i])));
-      g.append(card);
-      x += 120;
+  // A legend: swatches and their meanings in rows of `perRow`, from (x, y); returns [group, height].
+  function legend(x, y, items, perRow, colW) {
+    const g = S("g", { class: "legend" });
+    items.forEach(([swatch, label], i) => {
+      const cx = x + (i % perRow) * colW, cy = y + Math.floor(i / perRow) * 18;
+      g.append(swatch(cx, cy), T(cx + 20, cy + 11, label, { "font-size": 11 }));
     });
-    // Supply.
-    const supply = [
-      ["colonist ship", v.colonist_ship], ["colonists", v.colonist_supply], ["VP chips", v.vp_chips],
-      ["quarries", v.quarry_supply], ["plantation stack", v.stack ? v.stack.tiles : null],
-    ];
-    supply.forEach(([k, n], i) => g.append(T(10 + i * 150, 104, k + ": " + show(n))));
-    g.append(T(10, 126, "face-up plantations:"));
-    x = 140;
-    for (const [kind, n] of entries(v.face_up)) {
-      for (let k = 0; k < n; k++) {
-        g.append(title(S("rect", { x, y: 114, width: 22, height: 18, rx: 3, fill: goodFill(rules, kind), stroke: "#333", "data-act": "take " + kind }), kind));
-        x += 26;
-      }
-    }
-    if (v.quarry_supply > 0) {
-      g.append(title(S("rect", { x: x + 6, y: 114, width: 22, height: 18, rx: 3, fill: "#777", stroke: "#333", "data-act": "take quarry" }), "quarry"));
-    }
-    g.append(T(10, 150, "goods supply: " + entries(v.goods_supply).map(([k, n]) => k + " " + show(n)).join(" · ")));
-    // Ships.
-    g.append(T(10, 176, "Cargo ships", { "font-weight": "bold" }));
-    let sy = 184;
-    (v.ships || []).filter(s => s.capacity > 0).forEach((ship, i) => {
-      g.append(T(10, sy + 13, "ship " + (i + 1) + (ship.good ? " · " + ship.good : "")));
-      const loads = JSON.stringify(Object.keys(rules.goods || GOOD).map(good => "ship " + good + " on " + ship.capacity));
-      const hold = S("g", { "data-act": loads });
-      for (let c = 0; c < ship.capacity; c++) {
-        hold.append(S("rect", { x: 110 + c * 18, y: sy, width: 16, height: 16, fill: c < ship.load ? goodFill(rules, ship.good) : "#fff", stroke: "#555" }));
-      }
-      g.append(hold);
-      sy += 22;
-    });
-    // Trading house.
-    g.append(T(520, 176, "Trading house", { "font-weight": "bold" }));
-    (v.trading_house || []).slice(0, 4).forEach((good, i) => {
-      g.append(title(S("rect", { x: 520 + i * 40, y: 184, width: 34, height: 24, rx: 3, fill: good ? goodFill(rules, good) : "#fff", stroke: "#555" }), good || "empty"));
-    });
-    // Buildings for sale (or the expansion's draft).
-    let bx = 520, by = 230;
-    if (pool.length) {
-      // The buildings not in the game yet: what the draft may bring in.
-      g.append(T(10, 350, "Not in the game yet (draft one into a slot)", { "font-weight": "bold" }));
-      pool.forEach((id, i) => {
-        const cx = 10 + (i % 6) * 163, cy = 358 + Math.floor(i / 6) * 16;
-        g.append(S("g", { "data-act": "draft " + id }, S("rect", { x: cx, y: cy, width: 160, height: 14, fill: "#fff", stroke: "#ddd" }),
-          T(cx + 3, cy + 11, short(id), { "font-size": 10 })));
-      });
-    }
-    if (drafting) {
-      g.append(T(520, 224, "Building draft", { "font-weight": "bold" }));
-      v.draft.slots.forEach((slot, i) => {
-        const cx = 520 + (i % 6) * 78, cy = 232 + Math.floor(i / 6) * 30;
-        g.append(S("g", { "data-act": slot.building ? null : "draft" }, S("rect", { x: cx, y: cy, width: 74, height: 26, rx: 3, fill: slot.building ? "#e6d8ff" : "#fff", stroke: "#777" }),
-          T(cx + 4, cy + 11, "cost " + slot.cost, { "font-size": 9 }), T(cx + 4, cy + 22, slot.building ? short(slot.building) : "", { "font-size": 9 })));
-      });
-    } else {
-      g.append(T(520, 224, "Buildings for sale", { "font-weight": "bold" }));
-      const avail = entries(v.buildings).filter(([, n]) => n > 0);
-      avail.forEach(([id, n], i) => {
-        const cx = bx + (i % 4) * 118, cy = by + Math.floor(i / 4) * 15;
-        g.append(S("g", { "data-act": "build " + id }, S("rect", { x: cx, y: cy - 1, width: 116, height: 14, fill: "#fff", stroke: "#ddd" }),
-          T(cx + 3, cy + 10, short(id) + " ×" + n, { "font-size": 10 })));
-      });
-    }
-    // Players.
-    players.forEach((p, s) => {
-      const y = top + s * playerH;
-      const here = v.current === s;
-      g.append(S("rect", { x: 6, y, width: W - 12, height: playerH - 8, rx: 8, fill: "#fff", stroke: here ? "#e08a00" : SEAT[s % 5], "stroke-width": here ? 4 : 2 }));
-      g.append(S("circle", { cx: 22, cy: y + 18, r: 8, fill: SEAT[s % 5] }));
-      g.append(T(36, y + 23, seatLabel(ctx, s) + (v.governor === s ? " · governor" : "") + (here ? " · to act" : ""), { "font-weight": "bold" }));
-      g.append(T(36, y + 42, "doubloons " + show(p.doubloons) + " · VP " + show(p.vp) + " · San Juan " + show(p.san_juan) + (p.forests !== undefined ? " · forests " + show(p.forests) : "")));
-      g.append(T(36, y + 60, "goods: " + (p.goods === "hidden" ? "?" : entries(p.goods).filter(([, n]) => n).map(([k, n]) => k + " " + n).join(", ") || "none")));
-      // Island: 12 spaces.
-      const tiles = [];
-      for (const [kind, n] of entries(p.plantations)) for (let k = 0; k < n; k++) tiles.push([kind, k < ((p.plantations_occupied || {})[kind] || 0)]);
-      for (let k = 0; k < (p.quarries || 0); k++) tiles.push(["quarry", k < (p.quarries_occupied || 0)]);
-      for (let k = 0; k < (p.forests || p.extension_tiles || 0); k++) tiles.push(["forest", false]);
-      g.append(T(36, y + 80, "island"));
-      for (let k = 0; k < 12; k++) {
-        const tx = 36 + (k % 6) * 30, ty = y + 86 + Math.floor(k / 6) * 30;
-        const t = tiles[k];
-        const fill = !t ? "#eee" : t[0] === "quarry" ? "#777" : t[0] === "forest" ? "#2f6b2a" : goodFill(rules, t[0]);
-        g.append(title(S("rect", { x: tx, y: ty, width: 26, height: 26, rx: 3, fill, stroke: "#555" }), t ? t[0] + (t[1] ? " (occupied)" : "") : "empty"));
-        if (t && t[1]) g.append(S("circle", { cx: tx + 13, cy: ty + 13, r: 5, fill: "#6b3e1f", stroke: "#fff" }));
-      }
-      // City.
-      g.append(T(240, y + 80, "city"));
-      const city = Array.isArray(p.city) ? p.city : [];
-      for (let k = 0; k < 12; k++) {
-        const cx = 240 + (k % 6) * 122, cy = y + 86 + Math.floor(k / 6) * 34;
-        const b = city[k];
-        g.append(S("rect", { x: cx, y: cy, width: 118, height: 30, rx: 3, fill: b ? "#f1e4c8" : "#f6f6f6", stroke: "#bbb" }));
-        if (b) {
-          g.append(T(cx + 4, cy + 13, short(b.building), { "font-size": 10 }));
-          for (let c = 0; c < (b.colonists || 0); c++) g.append(S("circle", { cx: cx + 8 + c * 10, cy: cy + 22, r: 4, fill: "#6b3e1f" }));
-        }
-      }
-    });
-    return g;
+    return [g, Math.ceil(items.length / perRow) * 18];
+  }
+  const box = fill => (x, y) => S("rect", { x, y, width: 14, height: 14, rx: 2, fill, stroke: "#333" });
+  const dot = fill => (x, y) => S("circle", { cx: x + 7, cy: y + 7, r: 6, fill, stroke: "#333" });
+  // The legend's entries for the controls: what a click plays, what was picked.
+  const controls = [
+    [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#e08a00", "stroke-width": 3 }), "a click plays"],
+    [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#c0168a", "stroke-width": 3, "stroke-dasharray": "4 2" }), "picked: click the next"],
+  ];
+  // The final scores, for a board's own game-over line.
+  function finalLine(outcome, ctx) {
+    const order = outcome.scores.map((_, s) => s).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
+    return "Game over · " + order.map(s => seatLabel(ctx, s) + ": " + outcome.scores[s]).join(" · ");
   }
 
-  // ---------------- Santiago de Cuba ----------------
-
-  function santiago(v, rules, ctx) {
-    const players = v.players || [];
-    const W = 1000, H = 430 + players.length * 60;
-    const g = svg(W, H, S("rect", { x: 0, y: 0, width: W, height: H, fill: "#f3ecd9" }));
-    const turn = v.turn || {};
-    const over = v.phase && v.phase.step === "over";
-    g.append(T(10, 20, "Santiago de Cuba · round " + show(turn.round) + (over ? " · game over" : " · seat " + show(turn.player) + " to play · step: " + short(show(v.phase && v.phase.step))), { "font-weight": "bold" }));
-    // The street: the port, then the citizens in order, along a loop; the car stops at one
-    // of them (a stop N steps on is `drive N`).
-    const street = v.street || [];
-    const stops = street.length + 1;
-    const cx = 250, cy = 200, rx = 210, ry = 140;
-    const carAt = v.car === "port" ? 0 : street.indexOf(v.car) + 1;
-    g.append(S("ellipse", { cx, cy, rx, ry, fill: "none", stroke: "#bba", "stroke-width": 18 }));
-    ["port", ...street].forEach((c, k) => {
-      const a = -Math.PI / 2 + (2 * Math.PI * k) / stops;
-      const x = cx + rx * Math.cos(a), y = cy + ry * Math.sin(a);
-      const inactive = v.inactive && v.inactive[c];
-      const steps = (k - carAt + stops) % stops;
-      g.append(S("g", { "data-act": steps > 0 ? "drive " + steps : null, id: "stop-" + c },
-        S("rect", { x: x - 44, y: y - 16, width: 88, height: 32, rx: 6, fill: k === 0 ? "#d8ecf7" : inactive ? "#ccc" : "#fffaf0", stroke: v.car === c ? "#d12" : "#776", "stroke-width": v.car === c ? 3 : 1 }),
-        T(x - 40, y - 2, short(c), { "font-size": 11, "font-weight": k === 0 ? "bold" : null })));
-    });
-    g.append(T(cx - 40, cy, "car: " + short(show(v.car)), { "font-weight": "bold" }));
-    // The ship and its dice.
-    const ship = v.ship || {};
-    g.append(T(520, 50, "Ship · value " + show(ship.value) + " · departed " + show(ship.departed), { "font-weight": "bold" }));
-    let dx = 520;
-    for (const [colour, pips] of entries(ship.dice)) {
-      g.append(title(S("rect", { x: dx, y: 60, width: 34, height: 34, rx: 6, fill: colour === "black" ? "#333" : colour, stroke: "#222", "data-act": "keep aside " + colour }), colour + " die: " + pips));
-      g.append(T(dx + 12, 83, show(pips), { "font-size": 16, fill: colour === "black" || colour === "red" || colour === "green" ? "#fff" : "#000" }));
-      dx += 42;
+  // Loads the module of a game (once, with what it builds on); resolves to it, or rejects
+  // when there is none.
+  const ready = {};
+  function need(game) {
+    if (ready[game]) return Promise.resolve(ready[game]);
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(game)) return Promise.reject(new Error("no board drawing for " + game));
+    if (!loading[game]) {
+      loading[game] = new Promise((resolve, reject) => {
+        const tag = document.createElement("script");
+        tag.src = "/assets/boards/" + game + ".js";
+        tag.onload = () => {
+          const m = modules[game];
+          if (!m) { reject(new Error("the board module of " + game + " registered nothing")); return; }
+          Promise.resolve(m.ready).then(() => { ready[game] = m; resolve(m); }, reject);
+        };
+        tag.onerror = () => reject(new Error("no board drawing for " + game));
+        document.head.append(tag);
+      });
     }
-    g.append(T(520, 114, "aside: " + ((ship.aside || []).join(", ") || "none") + (ship.awaiting_demand ? " · demand to roll" : "")));
-    g.append(T(520, 136, "supply: " + entries(v.supply).map(([k, n]) => k + " " + show(n)).join(" · ")));
-    // The buildings.
-    g.append(T(520, 164, "Buildings", { "font-weight": "bold" }));
-    entries(v.buildings).forEach(([id, b], i) => {
-      const x = 520 + (i % 3) * 156, y = 172 + Math.floor(i / 3) * 40;
-      g.append(S("g", { "data-act": JSON.stringify(["pawn " + id, "use " + id, "claim " + id]), id: "building-" + id },
-        S("rect", { x, y, width: 150, height: 34, rx: 4, fill: "#fff", stroke: b.owner === null || b.owner === undefined ? "#999" : SEAT[b.owner % 5], "stroke-width": b.owner === null ? 1 : 3 }),
-        S("circle", { cx: x + 12, cy: y + 17, r: 7, fill: b.flower || "#ccc", stroke: "#555" }),
-        T(x + 24, y + 15, short(id), { "font-size": 11 }),
-        T(x + 24, y + 28, b.owner === null || b.owner === undefined ? "free" : "seat " + b.owner, { "font-size": 10 }),
-        // The players' pawns standing on the building.
-        players.map((p, s) => [p, s]).filter(([p]) => p.pawn === id).map(([, s], m) =>
-          title(S("circle", { cx: x + 136 - m * 12, cy: y + 17, r: 6, fill: SEAT[s % 5], stroke: "#000" }), "pawn of seat " + s))));
-    });
-    // The players.
-    players.forEach((p, s) => {
-      const y = 370 + s * 60;
-      const here = turn.player === s;
-      g.append(S("rect", { x: 6, y, width: W - 12, height: 52, rx: 6, fill: "#fff", stroke: here ? "#e08a00" : SEAT[s % 5], "stroke-width": here ? 4 : 2 }));
-      g.append(S("circle", { cx: 22, cy: y + 18, r: 8, fill: SEAT[s % 5] }));
-      g.append(T(36, y + 22, seatLabel(ctx, s) + " · pesos " + show(p.pesos) + " · VP " + show(p.vp) + " · pawn at " + short(show(p.pawn)), { "font-weight": "bold" }));
-      if (p.goods === "hidden") {
-        g.append(T(36, y + 42, "goods: ? (hidden)"));
-      } else {
-        let x = 36;
-        for (const [k, n] of entries(p.goods)) {
-          g.append(title(S("rect", { x, y: y + 32, width: 14, height: 14, fill: GOOD[k] || "#999", stroke: "#333" }), k));
-          g.append(T(x + 18, y + 44, k + " " + show(n)));
-          x += 110;
-        }
-      }
-    });
-    return g;
+    return loading[game];
   }
+  function register(game, module) { modules[game] = module; }
 
-  // ---------------- Mundo 163 ----------------
+  const startsWith = (path, prefix) => prefix.every((k, i) => path[i] === k);
+  const keysOf = node => (node.getAttribute("data-key") || "").split(/\s+/).filter(Boolean);
+  let current = null;
+  // The last action a board sent, and how many it has sent (for tests).
+  let sent = { count: 0, action: null };
+  document.addEventListener("keydown", ev => { if (ev.key === "Escape" && current) current.cancel(); });
 
-  function mundo(v, rules, ctx) {
-    const hexes = (rules.map && rules.map.hexes) || [];
-    const size = 36;
-    const pos = {};
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-    for (const h of hexes) {
-      const x = size * Math.sqrt(3) * (h.q + h.r / 2), y = size * 1.5 * h.r;
-      pos[h.name] = [x, y];
-      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
-    }
-    if (!hexes.length) { minX = maxX = minY = maxY = 0; }
-    const ox = -minX + size + 10, oy = -minY + size + 40;
-    const mapW = maxX - minX + 2 * size + 20;
-    const players = v.players || [];
-    const W = Math.max(1000, mapW + 420), H = Math.max(maxY - minY + 2 * size + 60, 120 + players.length * 110);
-    const g = svg(W, H, S("rect", { x: 0, y: 0, width: W, height: H, fill: "#eef3f7" }));
-    g.append(T(10, 20, "Mundo 163 · round " + show(v.round) + " · phase " + short(show(v.phase)) + " · seat " + show(v.current_player) + " to play", { "font-weight": "bold" }));
-    const at = name => { const p = pos[name]; return p ? [p[0] + ox, p[1] + oy] : null; };
-    const cityOf = {};
-    for (const [id, c] of entries(v.cities)) cityOf[c.tile] = [id, c];
-    for (const h of hexes) {
-      const [x, y] = at(h.name);
-      const terrain = (v.terrain && v.terrain[h.name]) || h.terrain;
-      const pts = [];
-      for (let k = 0; k < 6; k++) { const a = Math.PI / 180 * (60 * k - 30); pts.push((x + size * Math.cos(a)).toFixed(1) + "," + (y + size * Math.sin(a)).toFixed(1)); }
-      g.append(title(S("polygon", { points: pts.join(" "), fill: TERRAIN[terrain] || "#ddd", stroke: "#fff", "stroke-width": 2, "data-act": "go " + h.name, id: "hex-" + h.name }), h.name + ": " + terrain));
-      g.append(T(x - 8, y - 18, h.name, { "font-size": 9, fill: "#333" }));
-      const city = cityOf[h.name];
-      if (city) {
-        const [id, c] = city;
-        g.append(title(S("circle", { cx: x, cy: y, r: 15, fill: GOOD[c.goods] || "#bbb", stroke: "#333", "data-act": "capital " + id }), "city " + id + ": " + c.goods + ", stock " + show(c.stock)));
-        g.append(T(x - 10, y + 4, id + "·" + show(c.stock), { "font-size": 10, "font-weight": "bold" }));
-        (c.demands || []).forEach((d, k) => g.append(title(S("rect", { x: x - 15 + k * 10, y: y + 17, width: 8, height: 8, fill: d.covered ? "#555" : (GOOD[d.goods] || "#bbb"), stroke: "#222" }), "demand " + d.goods + (d.covered ? " (covered)" : ""))));
-      }
-    }
-    // Roads, settlements, residents, trolleys.
-    players.forEach((p, s) => {
-      const colour = SEAT[s % 5];
-      for (const road of Array.isArray(p.roads) ? p.roads : []) {
-        const ends = String(road).split(/[-–]/).map(at);
-        if (ends.length === 2 && ends[0] && ends[1]) {
-          const off = (s - 1.5) * 3;
-          g.append(S("line", { x1: ends[0][0] + off, y1: ends[0][1] + off, x2: ends[1][0] + off, y2: ends[1][1] + off, stroke: colour, "stroke-width": 4, "stroke-linecap": "round", opacity: 0.85 }));
+  // The board of a position, in a box of its own: the drawing, then a bar of buttons.
+  function mount(game, view, rules, ctx) {
+    const holder = H("div", { class: "board-box" });
+    let pending = [];
+    const plays = ctx.act && ctx.legal && ctx.legal.size;
+    function paint(module) {
+      let paths = [];
+      if (plays) {
+        for (const action of ctx.legal.keys()) {
+          let p = null;
+          try { p = module.path(action, view, rules, ctx); } catch (e) { console.warn("board path failed", action, e); }
+          // One path, or several that each realize it (two hexes clicked in either order).
+          if (Array.isArray(p) && p.length) for (const one of Array.isArray(p[0]) ? p : [p]) paths.push({ action, path: one });
         }
       }
-      for (const t of Array.isArray(p.settlements) ? p.settlements : []) {
-        const c = at(t); if (!c) continue;
-        g.append(title(S("rect", { x: c[0] - 20 + s * 9, y: c[1] - 30 + 34, width: 8, height: 8, fill: colour, stroke: "#000" }), "settlement of seat " + s));
+      let drawing;
+      try {
+        drawing = module.draw(view, rules, Object.assign({}, ctx, { pending }));
+      } catch (e) {
+        console.warn("board drawing failed", e);
+        holder.replaceChildren(H("pre", { text: JSON.stringify(view, null, 1) }));
+        return;
       }
-      for (const [t, pieces] of entries(p.residents)) {
-        const c = at(t); if (!c) continue;
-        const n = (pieces.active || 0) + (pieces.moved || 0) + (pieces.exhausted || 0);
-        g.append(title(S("circle", { cx: c[0] + 18 - s * 3, cy: c[1] - 14 + s * 7, r: 5, fill: colour, stroke: "#fff" }), n + " residents of seat " + s));
+      const next = k => paths.filter(p => p.path.length > pending.length && startsWith(p.path, pending) && p.path[pending.length] === k);
+      const actions = list => [...new Set(list.map(p => p.action))];
+      const note = a => a + (ctx.legal.get(a) ? ": " + ctx.legal.get(a) : "");
+      // Sent: the board waits for the next position (marked, for the eye and for tests).
+      const play = a => { holder.dataset.sent = a; sent = { count: sent.count + 1, action: a }; ctx.act(a); };
+      function choose(k) {
+        const left = actions(next(k));
+        if (left.length === 1) { play(left[0]); return; }
+        if (!left.length) return;
+        pending = pending.concat([k]);
+        paint(module);
       }
-      const tr = p.trolley || {};
-      if (tr.tile) {
-        const c = at(tr.tile);
-        if (c) g.append(title(S("rect", { x: c[0] - 12 + s * 4, y: c[1] - 8 + s * 4, width: 24, height: 12, rx: 3, fill: colour, stroke: "#000", "stroke-width": 2 }), "trolley of seat " + s));
+      for (const node of drawing.querySelectorAll("[data-key]")) {
+        const keys = keysOf(node);
+        if (pending.length && keys.some(k => pending.includes(k))) node.classList.add("picked");
+        const k = keys.find(k => next(k).length);
+        if (k === undefined) continue;
+        const acts = actions(next(k));
+        node.classList.add("clickable");
+        node.setAttribute("data-acts", JSON.stringify(acts));
+        if (acts.length === 1) node.setAttribute("data-act", acts[0]);
+        node.addEventListener("click", ev => { ev.stopPropagation(); choose(k); });
+        let t = node.querySelector(":scope > title");
+        if (!t) { t = S("title"); node.append(t); }
+        t.textContent = acts.slice(0, 8).map(note).join("\n") + (acts.length > 8 ? "\n… " + (acts.length - 8) + " more" : "");
       }
-    });
-    // Players and privileges.
-    const px = mapW + 20;
-    players.forEach((p, s) => {
-      const y = 34 + s * 110;
-      const here = v.current_player === s;
-      g.append(S("rect", { x: px, y, width: W - px - 8, height: 102, rx: 6, fill: "#fff", stroke: here ? "#e08a00" : SEAT[s % 5], "stroke-width": here ? 4 : 2 }));
-      g.append(S("circle", { cx: px + 14, cy: y + 16, r: 7, fill: SEAT[s % 5] }));
-      g.append(T(px + 26, y + 21, seatLabel(ctx, s), { "font-weight": "bold" }));
-      g.append(T(px + 10, y + 40, "money " + show(p.money) + " · score " + show(p.score) + " · income " + show(p.income)));
-      g.append(T(px + 10, y + 56, "capital " + show(p.capital) + " · MP " + show(p.movement_points) + " · holds " + show(p.cargo_holds)));
-      g.append(T(px + 10, y + 72, "storage: residents " + show(p.residents_in_storage) + ", settlements " + show(p.settlements_in_storage)));
-      const tr = p.trolley || {};
-      const cargo = tr.goods === "hidden" ? "?" : entries(tr.goods).filter(([, n]) => n).map(([k, n]) => k + " " + n).join(", ") || "empty";
-      g.append(T(px + 10, y + 88, "trolley " + show(tr.tile) + " · cargo " + cargo + " · residents " + show(tr.residents)));
-    });
-    const ry = 40 + players.length * 110;
-    g.append(T(px, ry, "Privileges for sale: " + (v.privilege_row || []).map(c => show(c.privilege) + " (" + show(c.price) + ")").join(", "), { "font-size": 11 }));
-    g.append(T(px, ry + 16, "deck: " + (v.privilege_deck || []).length + " cards, faces hidden", { "font-size": 11 }));
-    return g;
+      const bar = H("div", { class: "board-bar", id: "board-bar" });
+      if (ctx.outcome) bar.append(H("span", { class: "board-over", id: "board-over", text: finalLine(ctx.outcome, ctx) }));
+      if (pending.length) {
+        bar.append(H("span", { class: "board-pending", text: "Picked " + pending.map(k => k.replace(/^[a-z-]+:/, "")).join(" → ") + ": click the highlighted next step, or" }));
+        // The actions that end at the picked elements (two with the same clicks, or one that
+        // others continue): chosen by name.
+        for (const a of actions(paths.filter(p => p.path.length === pending.length && startsWith(p.path, pending)))) {
+          bar.append(H("button", { type: "button", class: "board-choice", "data-acts": JSON.stringify([a]), title: note(a), onclick: () => play(a), text: a }));
+        }
+      }
+      const buttons = new Map();
+      for (const p of paths) {
+        const k = p.path[pending.length];
+        if (p.path.length > pending.length && startsWith(p.path, pending) && k.startsWith("btn:") && !(buttons.get(k) || []).includes(p.action)) buttons.set(k, (buttons.get(k) || []).concat([p.action]));
+      }
+      for (const [k, acts] of buttons) {
+        bar.append(H("button", { type: "button", class: "board-button", "data-key": k, "data-acts": JSON.stringify(acts), title: acts.map(note).join("\n"), onclick: () => choose(k), text: k.slice(4) }));
+      }
+      const cancel = () => { pending = []; paint(module); };
+      if (pending.length) bar.append(H("button", { type: "button", id: "board-cancel", onclick: cancel, text: "Cancel (Esc)" }));
+      current = { cancel, holder };
+      holder.replaceChildren(bar, drawing);
+    }
+    if (ready[game]) paint(ready[game]);
+    else {
+      holder.append(H("p", { text: "Loading the board…" }));
+      need(game).then(paint, e => holder.replaceChildren(H("p", { text: e.message + " (the actions list plays every move)" })));
+    }
+    return holder;
   }
 
   window.Boards = {
-    "puerto-rico": puertoRico,
-    "puerto-rico-expansion": puertoRico,
-    "santiago-de-cuba": santiago,
-    "mundo-163": mundo,
+    need, register, mount,
+    sent: () => sent,
+    kit: { NS, SEAT, S, H, T, show, svg, title, entries, short, ctl, face, seatLabel, legend, box, dot, controls, finalLine },
   };
 })();
