@@ -286,7 +286,7 @@ impl<G: Complete> AnySession for Session<'_, G> {
             .map(|(a, v)| (self.game.format_action(&self.state, a), v))
             .collect();
         // Stable: equal counts keep the order the search tried them in.
-        out.sort_by(|x, y| y.1.cmp(&x.1));
+        out.sort_by_key(|x| std::cmp::Reverse(x.1));
         out
     }
 

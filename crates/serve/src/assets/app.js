@@ -54,7 +54,8 @@ function logPanel(log, names, current, pick, peek) {
     class: i + 1 === current ? "current" : null, text: "seat " + s + ": " + a, "data-step": i + 1,
     title: pick ? "show the board after this move" : null,
     onclick: pick ? () => pick(i + 1) : null,
-    onmouseenter: peek ? () => peek(i + 1) : null,
+    // A pointer moved onto the entry (not the list redrawn under a still one).
+    onmousemove: peek ? () => peek(i + 1) : null,
   })));
   if (peek) ol.addEventListener("mouseleave", () => peek(null));
   const panel = el("div", { class: "panel" }, el("h2", { text: "Moves (" + log.length + ")" }), ol);
@@ -212,9 +213,12 @@ async function table(id) {
   function render() {
     const s = state;
     const looking = past !== null;
+    // A step pinned from the log puts the actions away; a hovered one only shows the board.
+    const pinnedBack = looking && pinned !== null;
     const who = s.observer ? " · observer (every hidden holding shown)" : s.seating === "links" ? " · your seat: " + s.seat : " · hot-seat";
     $title.textContent = s.ruleset + " · table " + s.table + (s.number ? " · game " + (s.number + 1) : "") + who;
     const legal = looking ? new Map() : new Map(s.legal.map(l => [l.action, l.note]));
+    const offered = pinnedBack ? [] : s.legal;
     const view = looking ? past.view : s.view;
     const board = drawBoard(s.game, view, rules, { players: s.players, names: s.names, seat: looking ? past.seat : s.seat, toMove: looking ? past.to_move : s.to_move, legal });
     if (!looking) for (const node of board.querySelectorAll("[data-act]")) {
@@ -237,7 +241,7 @@ async function table(id) {
     else if (s.acts) status = seatName(s.names, s.to_move) + " to move: choose an action.";
     else if (s.to_move !== null) status = seatName(s.names, s.to_move) + " to move" + (s.thinking ? " (the bots are moving…)" : "…");
     const actions = el("ul", { class: "actions", id: "actions" });
-    if (!looking) for (const l of s.legal) {
+    for (const l of offered) {
       actions.append(el("li", {}, el("button", { type: "button", "data-action": l.action, onclick: () => act(l.action) }, l.action, l.note ? el("span", { class: "note", text: l.note }) : null)));
     }
     const tools = el("div", { class: "controls" },
@@ -256,8 +260,8 @@ async function table(id) {
       el("div", {},
         el("div", { class: "panel" }, el("div", { class: "status", id: "status", text: status }), tools, travel),
         s.outcome ? scores(s.outcome, s.names) : null,
-        !looking && s.legal.length ? el("div", { class: "panel" }, el("h2", { text: "Your actions" }), actions) : null,
-        !looking ? hintPanel(s) : null,
+        offered.length ? el("div", { class: "panel" }, el("h2", { text: "Your actions" }), actions) : null,
+        !pinnedBack ? hintPanel(s) : null,
         gamesPanel(s),
         logPanel(s.log, s.names, looking ? past.step : null, pick, peek))));
   }
