@@ -95,7 +95,7 @@ fn read_session(path: &std::path::Path) -> Result<(Vec<Record>, Record), Failure
 }
 
 /// Most bytes of a session's record file read by `--resume`.
-const MAX_SESSION_BYTES: u64 = 256 << 20;
+const MAX_SESSION_BYTES: u64 = 64 << 20;
 
 /// `rulesmith serve`.
 pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
