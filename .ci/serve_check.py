@@ -1,8 +1,11 @@
 """`rulesmith serve` in headless Chromium: each game's table loads without a console error
-and is screenshotted; one game is played by clicks against bots to its end; a replay is
-stepped (next, previous, slider, round, seat); at a table seated by links, a seat's page
-carries none of another seat's hidden values; a page of another site can neither act at a
-table (a `text/plain` POST, a JSON one) nor read it through a name pointed at this machine.
+and is screenshotted; one game is played by clicks against bots to its end, then played
+again, the first game reviewed from the session's list; a replay is stepped (next,
+previous, slider, round, seat); at every game's table a hint is asked for and the move log
+steps the board back and to now; at a table seated by links, a seat's page carries none of
+another seat's hidden values (in its past views too), the observer's page shows them all and
+cannot act; a page of another site can neither act at a table (a `text/plain` POST, a JSON
+one) nor read it through a name pointed at this machine.
 
 usage: serve_check.py CHROMIUM RULESMITH OUT_DIR
 """
@@ -140,6 +143,16 @@ def play_by_clicks(context, server, out, problems):
         page.click("#save")
     record = out / "serve-played.json"
     d.value.save_as(str(record))
+    # Play again: the next game, the first listed for review and opened in the replay viewer.
+    page.click("#again")
+    page.wait_for_function("() => document.querySelector('#title').textContent.includes('game 2')")
+    page.wait_for_selector("#games li button")
+    page.click("#games li button")
+    page.wait_for_selector("#replay-slider")
+    steps = page.locator("#status").inner_text()
+    if not steps.startswith("step 0 of "):
+        problems.append(f"play again: the first game's review opened at {steps!r}")
+    print("played again; the first game reviewed from the session's list")
     page.goto(server.base + "/", wait_until="load")
     page.set_input_files("#record-file", str(record))
     page.click("#replay-form button")
@@ -180,9 +193,81 @@ def step_replay(context, server, out, problems):
     page.close()
 
 
+def review_and_hint(context, server, out, problems):
+    """At every game's table: a hint (the search's choice and its share of visits), then a
+    few moves, the log clicked to step the board back, hovered, stepped, and back to now."""
+    for i, game in enumerate(GAMES):
+        page = context.new_page()
+        watch(page, problems, f"review {game}")
+        page.goto(f"{server.base}/?table={i}", wait_until="load")
+        page.wait_for_selector("#actions button")
+        page.click("#hint")
+        page.wait_for_selector("#hint-list td")
+        choice = page.locator("#hint-panel b").inner_text()
+        legal = page.locator("#actions button").evaluate_all("bs => bs.map(b => b.dataset.action)")
+        if choice not in legal:
+            problems.append(f"hint {game}: the choice {choice!r} is not a legal action")
+        if game == "puerto-rico":
+            page.screenshot(path=str(out / "serve-hint.png"), full_page=True)
+        for _ in range(3):
+            if not page.locator("#actions button").count():
+                break
+            hint = page.locator(".hint").inner_text()
+            page.locator("#actions button").first.click()
+            page.wait_for_function(
+                "h => { const e = document.querySelector('.hint'); return !e || e.textContent !== h; }", arg=hint
+            )
+            page.wait_for_selector("#actions button, #scores", timeout=60_000)
+        page.click("#log li[data-step='1']")
+        page.wait_for_selector("#past")
+        if "after move 1 " not in page.locator("#past").inner_text():
+            problems.append(f"review {game}: the log's first entry shows {page.locator('#past').inner_text()!r}")
+        if page.locator("#actions button").count():
+            problems.append(f"review {game}: actions offered while looking back")
+        page.click("#forward")
+        page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 2 ')")
+        page.hover("#log li[data-step='1']")
+        page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 1 ')")
+        if game == "puerto-rico":
+            page.screenshot(path=str(out / "serve-review.png"), full_page=True)
+        page.mouse.move(5, 5)
+        page.click("#now")
+        page.wait_for_function("() => document.querySelector('#past') === null")
+        print(f"{game}: hint {choice!r}; the log stepped the board back and to now")
+        page.close()
+
+
+def observer(context, server, problems):
+    """The observer's link: every seat's holdings shown, nothing to act with, acting refused."""
+    link = server.links["santiago-de-cuba, observer (sees every hidden holding: not for a player)"]
+    token = re.search(r"token=(\w+)", link).group(1)
+    page = context.new_page()
+    watch(page, problems, "observer")
+    page.goto(link, wait_until="load")
+    page.wait_for_selector("#board svg")
+    if page.locator("#actions button").count():
+        problems.append("observer: the page offers actions")
+    code, body = get_json(f"{server.base}/api/table/0?seat=observer&token={token}")
+    if code != 200 or not isinstance(body["view"]["players"][1].get("pesos"), int):
+        problems.append(f"observer: the whole game is not shown ({code})")
+    req = urllib.request.Request(
+        f"{server.base}/api/table/0/act",
+        data=json.dumps({"move": body["move"], "action": "x", "seat": "observer", "token": token}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    try:
+        urllib.request.urlopen(req, timeout=30)
+        problems.append("observer: an action was taken")
+    except urllib.error.HTTPError as e:
+        if e.code != 403:
+            problems.append(f"observer: acting answered {e.code}, not 403")
+    print("observer: the whole game shown, acting refused")
+    page.close()
+
+
 def hidden_values(context, rulesmith, out, problems):
     """Two people by link at Santiago de Cuba (goods and pesos are hidden from others)."""
-    server = start(rulesmith, 3, "santiago-de-cuba", "--players", "3", "--human", "0", "1", "--seats", "links")
+    server = start(rulesmith, 4, "santiago-de-cuba", "--players", "3", "--human", "0", "1", "--seats", "links")
     try:
         seat0 = server.links["santiago-de-cuba, seat 0"]
         seat1 = server.links["santiago-de-cuba, seat 1"]
@@ -213,6 +298,12 @@ def hidden_values(context, rulesmith, out, problems):
         code, err = get_json(f"{server.base}/api/table/0?seat=0&token={token1}")
         if code != 403:
             problems.append(f"links: seat 1's token opened seat 0 ({code} {err})")
+        # Its past views, stepped from the log, hide them too.
+        past = get_json(f"{server.base}/api/table/0/past?{seat0.split('?')[1].replace('table=0&', '')}&step=0")[1]
+        for key in ("goods", "pesos", "vp"):
+            if past["view"]["players"][1].get(key) != "hidden":
+                problems.append(f"links: seat 0's past view shows seat 1's {key}")
+        observer(context, server, problems)
         page.goto(seat0.replace("seat=0", "seat=2"), wait_until="load")
         page.wait_for_selector("#message:not([hidden])")
         print("links: seat 0's page carries none of seat 1's hidden values; a wrong token is refused")
@@ -289,6 +380,7 @@ def main() -> int:
         server = start(rulesmith, len(GAMES) + 1, *GAMES, "--players", "2")
         try:
             tables(context, server, out, problems)
+            review_and_hint(context, server, out, problems)
         finally:
             server.stop()
         server = start(rulesmith, 2, PLAYED, "--players", "2", "--seed", "7")

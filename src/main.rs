@@ -291,12 +291,13 @@ enum Command {
         /// (one secret link per person's seat, showing that seat's view only).
         #[arg(long, value_enum, default_value_t = SeatsArg::HotSeat)]
         seats: SeatsArg,
-        /// Write the game as a JSON line to this file after every decision (the `play
-        /// --record` format; one RULESET).
+        /// Write the session's games as JSON lines to this file after every decision (the
+        /// `play --record` format, one line a game, the one in play last; one RULESET).
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
         /// Continue a game saved by `play` or `serve` (its ruleset, seats and seed), saving
-        /// to the same file.
+        /// to the same file; of a session's file, the last game (the earlier ones are kept
+        /// and listed for review).
         #[arg(long, value_name = "RECORD", conflicts_with_all = ["players", "seed", "human", "bots", "record"])]
         resume: Option<PathBuf>,
         /// Offer a record file's games to step through (repeatable; at most 32 games a file).
@@ -305,6 +306,13 @@ enum Command {
         /// Seconds an `exec:` bot may take for one decision.
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         bot_time_limit: f64,
+        /// No hints at the tables (a person may otherwise ask what the tree search would
+        /// choose, from their seat's view).
+        #[arg(long)]
+        no_hints: bool,
+        /// Search iterations of a hint (1 to 50000).
+        #[arg(long, value_name = "N", default_value_t = rulesmith_serve::DEFAULT_HINT_ITERATIONS, conflicts_with = "no_hints")]
+        hint_iterations: u32,
         #[command(flatten)]
         set: SetArgs,
     },
@@ -620,6 +628,8 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             resume,
             replay,
             bot_time_limit,
+            no_hints,
+            hint_iterations,
             set,
         } => cli::serve::serve(cli::serve::ServeArgs {
             rulesets,
@@ -638,6 +648,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             resume,
             replay,
             bot_time_limit,
+            hints: (!no_hints).then_some(hint_iterations),
             sets: set.set,
         }),
         Command::ShowGame { record, game, rotation, step, round, seat } => {

@@ -2,7 +2,7 @@
 //! web table of `rulesmith-serve`.
 
 use super::common::{Failure, bad, load, note, players_for, say};
-use super::play::{read_record, ruleset_of, seats_of};
+use super::play::{ruleset_of, seats_of};
 use rulesmith::Ruleset;
 use rulesmith::core::bots::{BotSpec, parse_bots};
 use rulesmith::core::record::Record;
@@ -29,6 +29,8 @@ pub struct ServeArgs {
     pub resume: Option<PathBuf>,
     pub replay: Vec<PathBuf>,
     pub bot_time_limit: f64,
+    /// Search iterations of a hint, or `None`: `--no-hints`.
+    pub hints: Option<u32>,
     /// `--set KEY=VALUE` overrides applied to every ruleset served (not to `--resume` or
     /// `--replay`, whose records name their own).
     pub sets: Vec<String>,
@@ -63,13 +65,46 @@ fn with_time_limit(seats: Vec<Option<BotSpec>>, limit: f64) -> Vec<Option<BotSpe
         .collect()
 }
 
-/// Writes a table's record as `play` does ([`super::play::write_record`]).
+/// Writes a table's session as `play` writes a record, one line a game, the one in play
+/// last.
 fn saver(path: PathBuf) -> rulesmith_serve::Saver {
-    Box::new(move |rec| super::play::write_record(&path, rec).map_err(|e| e.message))
+    Box::new(move |games| {
+        let text: String = games.iter().map(|g| g.to_line() + "\n").collect();
+        super::output::write_whole("the record", &path, text.as_bytes()).map_err(|e| e.message)
+    })
 }
+
+/// A session's record file: its games, the last one to continue (a file `play` wrote holds
+/// that one only).
+fn read_session(path: &std::path::Path) -> Result<(Vec<Record>, Record), Failure> {
+    let text = rulesmith::core::input::read_text_limited(path, MAX_SESSION_BYTES)
+        .map_err(|e| bad(format!("--resume {}: {e}", path.display())))?;
+    let mut games = Vec::new();
+    for (line, rec) in rulesmith::core::record::parse_lines(&text) {
+        if games.len() == rulesmith_serve::MAX_GAMES {
+            return Err(bad(format!(
+                "{}: more than {} games; a table plays at most that many",
+                path.display(),
+                rulesmith_serve::MAX_GAMES
+            )));
+        }
+        games.push(rec.map_err(|e| bad(format!("{}:{line}: {e}", path.display())))?);
+    }
+    let last = games.pop().ok_or_else(|| bad(format!("`{}` holds no game record", path.display())))?;
+    Ok((games, last))
+}
+
+/// Most bytes of a session's record file read by `--resume`.
+const MAX_SESSION_BYTES: u64 = 64 << 20;
 
 /// `rulesmith serve`.
 pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
+    if let Some(n) = a.hints.filter(|n| !(1..=rulesmith_serve::MAX_HINT_ITERATIONS).contains(n)) {
+        return Err(bad(format!(
+            "--hint-iterations {n}: give 1 to {} search iterations",
+            rulesmith_serve::MAX_HINT_ITERATIONS
+        )));
+    }
     let limit = a.bot_time_limit;
     if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
         return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
@@ -77,7 +112,7 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let mut tables = Vec::new();
     let mut rulesets: Vec<Arc<rulesmith_serve::Ruleset>> = Vec::new();
     if let Some(path) = &a.resume {
-        let rec = read_record(path)?;
+        let (earlier, rec) = read_session(path)?;
         let r = ruleset_of(&rec, path)?;
         let seats = seats_of(&rec, path)?;
         if seats.iter().any(|s| s.as_ref().is_some_and(BotSpec::is_external)) {
@@ -95,6 +130,8 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             seats,
             resume: Some(rec),
             save: Some(saver(path.clone())),
+            earlier,
+            hints: a.hints,
         });
     }
     let names: Vec<String> = if a.rulesets.is_empty() && a.resume.is_none() && a.replay.is_empty() {
@@ -152,6 +189,8 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             seats: with_time_limit(seats, limit),
             resume: None,
             save: a.record.clone().map(saver),
+            earlier: Vec::new(),
+            hints: a.hints,
         });
     }
     let mut replays = Vec::new();
@@ -196,7 +235,8 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
         };
         say(format!("rulesmith serve: listening on http://{host}/ (Ctrl-C stops; {kept_where})"));
         if seating == Seating::Links {
-            say("Each person opens their own seat's link (its token is secret: it shows that seat's hidden values):");
+            say("Each person opens their own seat's link (its token is secret: it shows that seat's hidden values); \
+                 the observer's link shows every hidden holding: give it to no player:");
         }
         for link in app.links() {
             say(format!("  {}: http://{host}{}", link.label, link.path));

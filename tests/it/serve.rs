@@ -245,7 +245,7 @@ fn a_seat_by_link_sees_only_its_own_view() {
         let (st, b) = get(&app, &format!("/api/table/0/record?seat=0&token={t0}")).await;
         refused(st, &b, StatusCode::FORBIDDEN, "once the game is over");
         let (st, b) = post(&app, "/api/table/0/undo", json!({"move": s0["move"]})).await;
-        refused(st, &b, StatusCode::FORBIDDEN, "hot-seat");
+        refused(st, &b, StatusCode::FORBIDDEN, "by link");
     });
 }
 
@@ -837,4 +837,426 @@ fn every_game_has_its_board_module() {
         let (status, body) = get(&app, "/assets/boards/no-such-game.js").await;
         refused(status, &body, StatusCode::NOT_FOUND, "no-such-game.js");
     });
+}
+/// The query of the link whose label ends with `suffix` (`seat 0`, `player)` for the
+/// observer), without its table.
+fn link_query(app: &App, suffix: &str) -> String {
+    let link = app.links().into_iter().find(|l| l.label.ends_with(suffix)).unwrap();
+    let q = link.path.split('?').nth(1).unwrap();
+    q.split('&').filter(|p| !p.starts_with("table=")).collect::<Vec<_>>().join("&")
+}
+
+/// `{"seat": …, "token": …}` of a link's query, for a POST body.
+fn credentials(query: &str) -> (String, String) {
+    let get = |k: &str| query.split('&').find_map(|p| p.strip_prefix(&format!("{k}="))).unwrap().to_string();
+    (get("seat"), get("token"))
+}
+
+/// The whole state a fresh game of `name` reaches after `actions`, but its generator.
+fn whole_after(name: &str, players: usize, seed: u64, actions: &[Value]) -> Value {
+    let r = rulesmith::load(name).unwrap();
+    let mut g = r.game.start(players, seed).unwrap();
+    for a in actions {
+        g.play(a.as_str().unwrap()).unwrap();
+    }
+    let mut v = g.state_json();
+    v.as_object_mut().unwrap().remove("rng");
+    v
+}
+
+/// Issue #50: the observer's link at a table by links shows the whole game as it goes
+/// (but not the generator: the draws to come are no one's), and every route that acts
+/// refuses it.
+#[test]
+fn an_observer_link_watches_the_whole_game_and_never_acts() {
+    let rs = offered("santiago-de-cuba");
+    let app = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 3, 9, vec![None, Some(BotSpec::Random), None])],
+        rulesets: vec![rs],
+        seating: Seating::Links,
+        ..Options::default()
+    })
+    .unwrap();
+    let watch = link_query(&app, "player)");
+    assert!(watch.starts_with("seat=observer&token="), "{watch}");
+    let (_, token) = credentials(&watch);
+    let (_, seat0) = credentials(&link_query(&app, "seat 0"));
+    assert_eq!(token.len(), 32);
+    assert_ne!(token, seat0);
+    runtime().block_on(async {
+        let s = settled(&app, &format!("/api/table/0?{watch}")).await;
+        assert_eq!(s["observer"], true);
+        assert_eq!(s["acts"], false);
+        assert!(s["legal"].as_array().unwrap().is_empty());
+        assert_eq!(
+            s["view"],
+            whole_after(
+                "santiago-de-cuba",
+                3,
+                9,
+                s["log"].as_array().unwrap().iter().map(|e| &e[1]).cloned().collect::<Vec<_>>().as_slice()
+            )
+        );
+        assert!(s["view"]["players"][1]["pesos"].is_number(), "the observer sees every holding");
+        assert!(s["view"].get("rng").is_none());
+        // A wrong token, or a seat's token as the observer's, opens nothing.
+        let (st, b) = get(&app, &format!("/api/table/0?seat=observer&token={seat0}")).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "observer");
+        // Every route that acts refuses the observer.
+        let m = s["move"].clone();
+        let body = |extra: Value| {
+            let mut b = json!({"move": m, "seat": "observer", "token": token});
+            for (k, v) in extra.as_object().unwrap() {
+                b[k] = v.clone();
+            }
+            b
+        };
+        let to_move = s["to_move"].as_u64().unwrap() as usize;
+        let seat_page = settled(&app, &format!("/api/table/0?{}", link_query(&app, &format!("seat {to_move}")))).await;
+        let action = seat_page["legal"][0]["action"].clone();
+        for (route, extra) in [("act", json!({"action": action})), ("undo", json!({})), ("next", json!({}))] {
+            let (st, b) = post(&app, &format!("/api/table/0/{route}"), body(extra)).await;
+            refused(st, &b, StatusCode::FORBIDDEN, "watches only");
+        }
+        let (st, b) = get(&app, &format!("/api/table/0/hint?{watch}&move={m}")).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "watches only");
+        assert_eq!(settled(&app, &format!("/api/table/0?{watch}")).await["move"], m, "nothing moved");
+        // Nor is the record (with the seed) given before the end.
+        let (st, b) = get(&app, &format!("/api/table/0/record?{watch}")).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "once the game is over");
+    });
+}
+
+/// Issue #50: a seat steps back through the game in play as it saw it then, computed on
+/// the server from its view at that step — a twin position that differs only in what the
+/// seat cannot see (other players' pesos and points, the generator) gives the same past
+/// view — and never a step not yet played.
+#[test]
+fn a_seat_reviews_the_past_as_it_saw_it() {
+    let rs = offered("santiago-de-cuba");
+    let app = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, Some(BotSpec::Random)])],
+        rulesets: vec![rs],
+        seating: Seating::Links,
+        ..Options::default()
+    })
+    .unwrap();
+    let q = link_query(&app, "seat 0");
+    let (seat, token) = credentials(&q);
+    runtime().block_on(async {
+        let mut s = settled(&app, &format!("/api/table/0?{q}")).await;
+        for _ in 0..4 {
+            let action = s["legal"][0]["action"].clone();
+            let (st, b) = post(
+                &app,
+                "/api/table/0/act",
+                json!({"move": s["move"], "action": action, "seat": seat, "token": token}),
+            )
+            .await;
+            assert_eq!(st, StatusCode::OK, "{b}");
+            s = settled(&app, &format!("/api/table/0?{q}")).await;
+        }
+        let now = s["move"].as_u64().unwrap() as usize;
+        let log: Vec<Value> = s["log"].as_array().unwrap().iter().map(|e| e[1].clone()).collect();
+        let r = rulesmith::load("santiago-de-cuba").unwrap();
+        for step in [0, 1, now / 2, now] {
+            let (st, past) = get(&app, &format!("/api/table/0/past?{q}&step={step}")).await;
+            assert_eq!(st, StatusCode::OK, "{past}");
+            assert_eq!(past["step"], step);
+            assert_eq!(past["seat"], 0);
+            let mut g = r.game.start(2, 9).unwrap();
+            for a in &log[..step] {
+                g.play(a.as_str().unwrap()).unwrap();
+            }
+            assert_eq!(past["view"], g.view_json(0), "step {step}");
+            // The twin: other players' hidden values and the generator changed.
+            let mut twin_json = g.state_json();
+            twin_json["players"][1]["pesos"] = json!(twin_json["players"][1]["pesos"].as_u64().unwrap() + 3);
+            twin_json["players"][1]["vp"] = json!(twin_json["players"][1]["vp"].as_u64().unwrap() + 2);
+            twin_json["rng"]["state"] = json!(12345);
+            let mut twin = r.game.start(2, 9).unwrap();
+            twin.set_state_json(twin_json).unwrap();
+            assert_ne!(twin.state_json(), g.state_json());
+            assert_eq!(past["view"], twin.view_json(0), "step {step}: the past view shows what seat 0 could not see");
+            for key in ["goods", "pesos", "vp"] {
+                assert_eq!(past["view"]["players"][1][key], "hidden", "step {step}: {key}");
+            }
+            assert!(past["view"].get("rng").is_none());
+        }
+        // The future is not for review.
+        let (st, b) = get(&app, &format!("/api/table/0/past?{q}&step={}", now + 1)).await;
+        refused(st, &b, StatusCode::BAD_REQUEST, "the game is at move");
+        let (st, b) = get(&app, "/api/table/0/past?step=0").await;
+        refused(st, &b, StatusCode::FORBIDDEN, "by link");
+    });
+}
+
+/// Issue #50: a hint ranks the tree search's actions by their share of the root's visits,
+/// from the seat's view only (a twin position that differs only in what the seat cannot
+/// see gives the same hint), plays nothing, and is refused where hints are off.
+#[test]
+fn a_hint_ranks_the_searchs_choices_from_the_seats_view_only() {
+    use rulesmith::core::Rng;
+    let rs = offered("santiago-de-cuba");
+    let mut off = TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, Some(BotSpec::Random)]);
+    off.hints = None;
+    let mut small = TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, Some(BotSpec::Random)]);
+    small.hints = Some(200);
+    let app = App::new(Options { tables: vec![small, off], rulesets: vec![rs], ..Options::default() }).unwrap();
+    runtime().block_on(async {
+        let s = settled(&app, "/api/table/0").await;
+        assert_eq!(s["hints"], true);
+        let m = s["move"].clone();
+        let (st, h) = get(&app, &format!("/api/table/0/hint?move={m}")).await;
+        assert_eq!(st, StatusCode::OK, "{h}");
+        assert_eq!(h["iterations"], 200);
+        let top = h["top"].as_array().unwrap();
+        assert!(!top.is_empty() && top.len() <= 5, "{h}");
+        let legal: Vec<&Value> = s["legal"].as_array().unwrap().iter().map(|l| &l["action"]).collect();
+        assert_eq!(h["choice"], top[0]["action"]);
+        let shares: Vec<f64> = top.iter().map(|t| t["share"].as_f64().unwrap()).collect();
+        assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{h}");
+        assert!(shares.iter().sum::<f64>() <= 1.0 + 1e-9);
+        for t in top {
+            assert!(legal.contains(&&t["action"]), "{t} is not legal");
+        }
+        // Never played for the person; the same position gives the same hint.
+        assert_eq!(settled(&app, "/api/table/0").await["move"], m);
+        assert_eq!(get(&app, &format!("/api/table/0/hint?move={m}")).await.1, h);
+        let (st, b) = get(&app, &format!("/api/table/0/hint?move={}", m.as_u64().unwrap() + 1)).await;
+        refused(st, &b, StatusCode::CONFLICT, "stale");
+        let (st, b) = get(&app, &format!("/api/table/1/hint?move={m}")).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "turned off");
+        assert_eq!(settled(&app, "/api/table/1").await["hints"], false);
+    });
+    // The twin-state property of the search a hint runs, for every game: positions that
+    // differ only in what the seat to move cannot see give the same ranking.
+    for (name, players, edit) in [
+        (
+            "santiago-de-cuba",
+            3,
+            &(|v: &mut Value, other: usize| {
+                v["players"][other]["pesos"] = json!(v["players"][other]["pesos"].as_u64().unwrap() + 3);
+            }) as &dyn Fn(&mut Value, usize),
+        ),
+        // The plantation stack's face-down order.
+        ("puerto-rico", 3, &|v: &mut Value, _| v["stack"].as_array_mut().unwrap().reverse()),
+        ("puerto-rico-expansion", 3, &|v: &mut Value, _| v["stack"].as_array_mut().unwrap().reverse()),
+        ("mundo-163", 3, &|v: &mut Value, _| {
+            // Two cards of the same back change places.
+            v["privilege_deck"].as_array_mut().unwrap().swap(0, 1);
+        }),
+    ] {
+        let r = rulesmith::load(name).unwrap();
+        let mut g = r.game.start(players, 4).unwrap();
+        let mut rng = bot_rng(4);
+        for _ in 0..7 {
+            let a = g.bot_choice(BotSpec::Random, &mut rng).unwrap();
+            g.play(&a).unwrap();
+        }
+        let ToMove::Seat(me) = g.to_move() else { panic!("{name}: over") };
+        let other = (usize::from(me) + 1) % players;
+        let mut twin_json = g.state_json();
+        edit(&mut twin_json, other);
+        twin_json["rng"]["state"] = json!(777);
+        let mut twin = r.game.start(players, 4).unwrap();
+        twin.set_state_json(twin_json).unwrap();
+        assert_ne!(twin.state_json(), g.state_json(), "{name}");
+        assert_eq!(twin.view_json(me), g.view_json(me), "{name}: the twin differs in what seat {me} sees");
+        let a = g.hint(300, &mut Rng::from_seed(1));
+        let b = twin.hint(300, &mut Rng::from_seed(1));
+        assert!(!a.is_empty(), "{name}");
+        assert_eq!(a, b, "{name}: the hint depends on what seat {me} cannot see");
+    }
+}
+
+/// Issue #50: play again deals the table's next game (same ruleset, seats and bots; the
+/// next seed at a hot-seat table, a fresh secret one by links) once the game is over; the
+/// session's games are saved together, one line each, and each finished one's record is
+/// given for review.
+#[test]
+fn play_again_deals_the_next_game_and_keeps_the_session() {
+    let rs = offered("santiago-de-cuba");
+    let saved: Arc<std::sync::Mutex<Vec<Vec<Record>>>> = Arc::default();
+    let keep = Arc::clone(&saved);
+    let mut spec = TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, Some(BotSpec::Random)]);
+    spec.resume = Some(bot_record("santiago-de-cuba", 2, 9));
+    spec.save = Some(Box::new(move |games: &[Record]| {
+        keep.lock().unwrap().push(games.to_vec());
+        Ok(())
+    }));
+    let app = App::new(Options { tables: vec![spec], rulesets: vec![Arc::clone(&rs)], ..Options::default() }).unwrap();
+    runtime().block_on(async {
+        let s = settled(&app, "/api/table/0").await;
+        assert!(!s["outcome"].is_null());
+        assert_eq!((s["number"].clone(), s["again"].clone()), (json!(0), json!(true)));
+        let first: Record = serde_json::from_value(get(&app, "/api/table/0/record").await.1).unwrap();
+        let (st, b) = post(&app, "/api/table/0/next", json!({"move": 3})).await;
+        refused(st, &b, StatusCode::CONFLICT, "stale");
+        let (st, b) = post(&app, "/api/table/0/next", json!({"move": s["move"]})).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        let s = settled(&app, "/api/table/0").await;
+        assert_eq!(s["number"], 1);
+        assert!(s["outcome"].is_null());
+        assert_eq!(s["games"].as_array().unwrap().len(), 1);
+        assert_eq!(s["games"][0]["outcome"], serde_json::to_value(&first.result).unwrap());
+        // Not again before this one is over.
+        let (st, b) = post(&app, "/api/table/0/next", json!({"move": s["move"]})).await;
+        refused(st, &b, StatusCode::CONFLICT, "not over");
+        let (st, b) = get(&app, "/api/table/0/record").await;
+        assert_eq!(st, StatusCode::OK);
+        let second: Record = serde_json::from_value(b).unwrap();
+        assert_eq!((second.seed, second.bots.clone()), (10, first.bots.clone()));
+        let (st, b) = get(&app, "/api/table/0/record?game=0").await;
+        assert_eq!(st, StatusCode::OK);
+        assert_eq!(serde_json::from_value::<Record>(b).unwrap(), first);
+        let (st, b) = get(&app, "/api/table/0/record?game=5").await;
+        refused(st, &b, StatusCode::BAD_REQUEST, "game 5");
+    });
+    let last = saved.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(last.len(), 2, "the session's record holds both games");
+    assert!(last[0].result.is_some() && last[1].seed == 10);
+
+    // By links: a fresh secret seed; the finished game's record is given, the new one's not.
+    let mut spec = TableSpec::new(Arc::clone(&rs), 2, 9, vec![None, Some(BotSpec::Random)]);
+    spec.resume = Some(bot_record("santiago-de-cuba", 2, 9));
+    let app =
+        App::new(Options { tables: vec![spec], rulesets: vec![rs], seating: Seating::Links, ..Options::default() })
+            .unwrap();
+    let q = link_query(&app, "seat 0");
+    let (seat, token) = credentials(&q);
+    runtime().block_on(async {
+        let s = settled(&app, &format!("/api/table/0?{q}")).await;
+        let (st, b) = post(&app, "/api/table/0/next", json!({"move": s["move"]})).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "by link");
+        let (st, b) = post(&app, "/api/table/0/next", json!({"move": s["move"], "seat": seat, "token": token})).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        let s = settled(&app, &format!("/api/table/0?{q}")).await;
+        assert!(s["outcome"].is_null() && s["number"] == 1);
+        let (st, b) = get(&app, &format!("/api/table/0/record?{q}")).await;
+        refused(st, &b, StatusCode::FORBIDDEN, "once the game is over");
+        let (st, b) = get(&app, &format!("/api/table/0/record?{q}&game=0")).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        assert_eq!(b["seed"], 9);
+    });
+}
+
+/// Issue #50: undo at a table by links goes back only to the seat's own previous decision,
+/// only over its own decisions that drew nothing and revealed nothing to it, and never over
+/// another's; a draw or a reveal (the settler phase's end turns up new plantations) stops
+/// it, so undo cannot be used to peek.
+#[test]
+fn undo_by_link_never_goes_back_over_a_draw_a_reveal_or_another_seat() {
+    let rs = offered("puerto-rico");
+    let app = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 3, 9, vec![None, None, None])],
+        rulesets: vec![rs],
+        seating: Seating::Links,
+        ..Options::default()
+    })
+    .unwrap();
+    let page = |seat: usize| link_query(&app, &format!("seat {seat}"));
+    runtime().block_on(async {
+        let s = settled(&app, &format!("/api/table/0?{}", page(0))).await;
+        let governor = s["to_move"].as_u64().unwrap() as usize;
+        let q = |seat: usize| page(seat);
+        let act = |seat: usize, m: Value, action: &str| {
+            let (st, tok) = credentials(&q(seat));
+            json!({"move": m, "action": action, "seat": st, "token": tok})
+        };
+        let undo = |seat: usize, m: Value| {
+            let (st, tok) = credentials(&q(seat));
+            json!({"move": m, "seat": st, "token": tok})
+        };
+        let take = |s: &Value| {
+            s["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l["action"].as_str().unwrap().to_string())
+                .find(|a| a.starts_with("take ") && a != "take quarry")
+                .unwrap()
+        };
+        // Nothing to undo before a decision.
+        let (st, b) = post(&app, "/api/table/0/undo", undo(governor, json!(0))).await;
+        refused(st, &b, StatusCode::CONFLICT, "no decision yet");
+        // The governor chooses the settler, then undoes it: nothing was drawn or revealed.
+        let (st, b) = post(&app, "/api/table/0/act", act(governor, json!(0), "settler")).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        let (st, b) = post(&app, "/api/table/0/undo", undo(governor, json!(1))).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        assert_eq!(b["move"], 0);
+        // Again, and a plantation; then the next seat takes one: the governor's undo would
+        // change what another did.
+        let mut m = 0;
+        for action in ["settler".to_string()] {
+            let (st, b) = post(&app, "/api/table/0/act", act(governor, json!(m), &action)).await;
+            assert_eq!(st, StatusCode::OK, "{b}");
+            m += 1;
+        }
+        let s = settled(&app, &format!("/api/table/0?{}", q(governor))).await;
+        let (st, b) = post(&app, "/api/table/0/act", act(governor, json!(m), &take(&s))).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        m += 1;
+        let next = (governor + 1) % 3;
+        let s = settled(&app, &format!("/api/table/0?{}", q(next))).await;
+        assert_eq!(s["to_move"], next);
+        let (st, b) = post(&app, "/api/table/0/act", act(next, json!(m), &take(&s))).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        m += 1;
+        let (st, b) = post(&app, "/api/table/0/undo", undo(governor, json!(m))).await;
+        refused(st, &b, StatusCode::CONFLICT, &format!("seat {next} has moved"));
+        // The last seat's plantation ends the phase and turns up new ones: its undo is refused.
+        let last = (governor + 2) % 3;
+        let s = settled(&app, &format!("/api/table/0?{}", q(last))).await;
+        let (st, b) = post(&app, "/api/table/0/act", act(last, json!(m), &take(&s))).await;
+        assert_eq!(st, StatusCode::OK, "{b}");
+        m += 1;
+        let before = settled(&app, &format!("/api/table/0?{}", q(last))).await;
+        let (st, b) = post(&app, "/api/table/0/undo", undo(last, json!(m))).await;
+        refused(st, &b, StatusCode::CONFLICT, "drew or revealed");
+        let after = settled(&app, &format!("/api/table/0?{}", q(last))).await;
+        assert_eq!(before["move"], after["move"]);
+        assert_eq!(before["view"], after["view"]);
+    });
+}
+
+/// Issue #50: `serve --resume` of a session's record file (one line a game) continues its
+/// last game and keeps the earlier ones in the file; hint iterations are bounded.
+#[test]
+fn a_sessions_record_resumes_with_its_earlier_games_and_hints_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.json");
+    let text = [bot_record("santiago-de-cuba", 2, 9), bot_record("santiago-de-cuba", 2, 10)]
+        .iter()
+        .map(|r| r.to_line() + "\n")
+        .collect::<String>();
+    std::fs::write(&path, &text).unwrap();
+    let mut child = serving(&["--resume", path.to_str().unwrap()]);
+    let kept = std::fs::read_to_string(&path).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(kept, text, "the session's file keeps both games as they were");
+
+    // An earlier game of other seats is not this table's.
+    let mut other = bot_record("santiago-de-cuba", 2, 9);
+    other.bots = vec!["greedy".into(), "greedy".into()];
+    std::fs::write(&path, other.to_line() + "\n" + &bot_record("santiago-de-cuba", 2, 10).to_line() + "\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+        .args(["serve", "--port", "0", "--resume", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the session's game 1"), "{stderr}");
+
+    for n in ["0", "50001"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+            .args(["serve", "santiago-de-cuba", "--port", "0", "--hint-iterations", n])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("--hint-iterations {n}")), "{stderr}");
+    }
 }

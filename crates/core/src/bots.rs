@@ -415,8 +415,27 @@ pub mod mcts {
         budget: Budget,
         rng: &mut Rng,
     ) -> G::Action {
+        // The most visited legal child of the root (the last of equals, in the children's
+        // order).
+        let mut most = None;
+        for (a, visits) in root_visits(game, root_state, budget, rng) {
+            if legal.contains(&a) && most.is_none_or(|(v, _)| visits >= v) {
+                most = Some((visits, a));
+            }
+        }
+        most.map_or(legal[0], |(_, a)| a)
+    }
+
+    /// Searches as [`search`] does and gives the root's children with their visit counts,
+    /// in the order they were added (what a hint ranks); empty when no seat is to move.
+    pub fn root_visits<G: Evaluate>(
+        game: &G,
+        root_state: &G::State,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Vec<(G::Action, u32)> {
         let ToMove::Seat(me) = game.to_move(root_state) else {
-            return legal[0];
+            return Vec::new();
         };
         let players = game.player_count(root_state);
         let iterations = match budget {
@@ -587,20 +606,16 @@ pub mod mcts {
                 }
             }
         }
-        // The most visited legal child of the root (the last of equals, in the children's
-        // order).
-        let mut most = None;
+        let mut out = Vec::new();
         let mut c = nodes[0].first_child;
         while c != NONE {
             let n = &nodes[c as usize];
-            if let Some(a) = n.action.filter(|a| legal.contains(a)) {
-                if most.is_none_or(|(v, _)| n.visits >= v) {
-                    most = Some((n.visits, a));
-                }
+            if let Some(a) = n.action {
+                out.push((a, n.visits));
             }
             c = n.next_sibling;
         }
-        most.map_or(legal[0], |(_, a)| a)
+        out
     }
 
     /// The legal move (of `legal`, not empty) after which the game's heuristic rates the

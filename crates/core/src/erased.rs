@@ -53,6 +53,11 @@ pub trait AnySession {
     fn progress(&self) -> Progress;
     /// The action a bot would choose now (not played), in notation.
     fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String>;
+    /// The tree search's view of the decision now, for the seat to move: its legal actions
+    /// the search tried, in notation, with their root visit counts, most visited first.
+    /// Searched as the `mcts` bot searches, from what that seat sees only (each iteration
+    /// a position drawn from its view), `iterations` times; never played.
+    fn hint(&self, iterations: u32, rng: &mut Rng) -> Vec<(String, u32)>;
     /// Asks the bot playing `seat` for its move, in notation. The bot is made from `spec`
     /// on first use and kept for the session (a subprocess runs once per seat and keeps
     /// its state); a bot that crashes, falls silent past its time limit or answers
@@ -269,6 +274,20 @@ impl<G: Complete> AnySession for Session<'_, G> {
         }
         let a = bots::choose(self.game, &spec, &self.state, &buf, rng);
         Some(self.game.format_action(&self.state, a))
+    }
+
+    fn hint(&self, iterations: u32, rng: &mut Rng) -> Vec<(String, u32)> {
+        let mut legal = Vec::new();
+        self.game.legal_actions(&self.state, &mut legal);
+        let budget = bots::mcts::Budget::Iterations(iterations.max(1));
+        let mut out: Vec<(String, u32)> = bots::mcts::root_visits(self.game, &self.state, budget, rng)
+            .into_iter()
+            .filter(|(a, _)| legal.contains(a))
+            .map(|(a, v)| (self.game.format_action(&self.state, a), v))
+            .collect();
+        // Stable: equal counts keep the order the search tried them in.
+        out.sort_by_key(|x| std::cmp::Reverse(x.1));
+        out
     }
 
     fn bot_move(&mut self, seat: Seat, spec: &BotSpec, rng: &mut Rng) -> Result<String, bots::BotError> {

@@ -3,8 +3,9 @@
 use crate::guard::Guard;
 use crate::rejection::ApiError;
 use crate::replay::Replays;
-use crate::table::Table;
-use crate::{Ruleset, Seating, lock};
+use crate::spec::{Ruleset, Seating};
+use crate::sync::lock;
+use crate::table::{Table, Viewer};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
@@ -65,6 +66,9 @@ pub fn router(shared: Arc<Shared>, port: u16) -> Router {
         .route("/api/table/{id}/record", get(table_record))
         .route("/api/table/{id}/act", post(act))
         .route("/api/table/{id}/undo", post(undo))
+        .route("/api/table/{id}/past", get(table_past))
+        .route("/api/table/{id}/hint", get(table_hint))
+        .route("/api/table/{id}/next", post(next_game))
         .route("/api/replay/{id}", get(replay_step))
         .route("/api/replay/{id}/rules", get(replay_rules))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -126,22 +130,10 @@ fn table(s: &Shared, id: Id) -> Result<Arc<Table>, ApiError> {
     })
 }
 
-/// Whose page a request is: `None` at a hot-seat table; at a links table the seat its
-/// token opens.
-fn viewer(t: &Table, seat: Option<&str>, token: Option<&str>) -> Result<Option<Seat>, ApiError> {
-    if t.seating == Seating::HotSeat {
-        return Ok(None);
-    }
-    let (Some(seat), Some(token)) = (seat, token) else {
-        return Err(ApiError::forbidden(
-            "this table seats people by link: open the address the server printed for your seat",
-        ));
-    };
-    let seat = number("seat", seat)?;
-    match Seat::try_from(seat) {
-        Ok(s) if seat < t.players() && t.admits(s, token) => Ok(Some(s)),
-        _ => Err(ApiError::forbidden(format!("seat {seat}: no such seat link (a wrong seat or token)"))),
-    }
+/// Whose page a request is (a hot-seat table's; at a table by links the seat, or the
+/// observer, its token opens).
+fn viewer(t: &Table, q: &HashMap<String, String>) -> Result<Viewer, ApiError> {
+    Ok(t.viewer(q.get("seat").map(String::as_str), q.get("token").map(String::as_str))?)
 }
 
 async fn tables(State(s): State<Arc<Shared>>) -> Reply {
@@ -170,8 +162,8 @@ async fn tables(State(s): State<Arc<Shared>>) -> Reply {
 async fn table_state(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply {
     let t = table(&s, id)?;
     let Query(q) = q?;
-    let seat = viewer(&t, q.get("seat").map(String::as_str), q.get("token").map(String::as_str))?;
-    json_reply(t.snapshot().to_json(&t, seat))
+    let v = viewer(&t, &q)?;
+    json_reply(t.snapshot().to_json(&t, v))
 }
 
 async fn table_rules(State(s): State<Arc<Shared>>, id: Id) -> Reply {
@@ -182,32 +174,73 @@ async fn table_rules(State(s): State<Arc<Shared>>, id: Id) -> Reply {
 async fn table_record(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply {
     let t = table(&s, id)?;
     let Query(q) = q?;
-    viewer(&t, q.get("seat").map(String::as_str), q.get("token").map(String::as_str))?;
-    let snap = t.snapshot();
+    let v = viewer(&t, &q)?;
+    let game = q.get("game").map(|g| number("game", g)).transpose()?;
     // The record carries the seed, from which every hidden holding follows: at a table by
-    // links it is given to no one until the game is over (then nothing is hidden any more).
-    if t.seating == Seating::Links && snap.outcome.is_none() {
-        return Err(ApiError::forbidden(
-            "the record (with its seed) is given to a seat by link only once the game is over",
-        ));
-    }
+    // links the game in play's is given to no one until it is over.
+    let record = t.record(v, game)?;
     // Nor while another table by links deals from the same seed (`--seed` given once for
     // all tables).
-    if let Some(other) = s.tables.iter().find(|o| o.id != t.id && o.keeps_secret(snap.record.seed)) {
+    if let Some(other) = s.tables.iter().find(|o| o.id != t.id && o.keeps_secret(record.seed)) {
         return Err(ApiError::forbidden(format!(
             "the record (with its seed) is given once table {} is over too: it was dealt from the same seed",
             other.id
         )));
     }
-    let mut r = (snap.record.to_line() + "\n").into_response();
+    let mut r = (record.to_line() + "\n").into_response();
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    let name = format!("attachment; filename=\"{}-{}.json\"", t.ruleset().name, snap.moves);
+    let name = format!("attachment; filename=\"{}-{}.json\"", t.ruleset().name, record.actions.len());
     if let Ok(v) = HeaderValue::from_str(&name) {
         h.insert(header::CONTENT_DISPOSITION, v);
     }
     Ok(r)
 }
+
+/// A past position of the game in play, as the page's viewer saw it (`step`; at a
+/// hot-seat table `view`, the person's seat whose view to show).
+async fn table_past(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply {
+    let t = table(&s, id)?;
+    let Query(q) = q?;
+    let v = viewer(&t, &q)?;
+    let step = number("step", q.get("step").map_or("", String::as_str))?;
+    let seat = match q.get("view") {
+        None => None,
+        Some(n) => {
+            let n = number("view", n)?;
+            Some(Seat::try_from(n).map_err(|_| ApiError::bad(format!("view {n}: no such seat")))?)
+        }
+    };
+    // Up to a whole game played again: off the request thread.
+    let v = tokio::task::spawn_blocking(move || t.past(v, step, seat))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    json_reply(v)
+}
+
+/// What the tree search would choose now, for the person to move, with its top
+/// alternatives (never played).
+async fn table_hint(State(s): State<Arc<Shared>>, id: Id, q: Params) -> Reply {
+    let t = table(&s, id)?;
+    let Query(q) = q?;
+    let v = viewer(&t, &q)?;
+    let moves = number("move", q.get("move").map_or("", String::as_str))?;
+    let (ranked, iterations) = tokio::task::spawn_blocking(move || t.hint(v, moves))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    let total: u32 = ranked.iter().map(|(_, n)| n).sum();
+    let top: Vec<Value> = ranked
+        .iter()
+        .take(HINT_TOP)
+        .map(|(a, n)| json!({"action": a, "visits": n, "share": f64::from(*n) / f64::from(total.max(1))}))
+        .collect();
+    json_reply(
+        json!({"move": moves, "iterations": iterations, "choice": top.first().map(|t| t["action"].clone()), "top": top}),
+    )
+}
+
+/// How many of the search's actions a hint lists.
+const HINT_TOP: usize = 5;
 
 /// A JSON body of type `T`, its errors named.
 fn body<T: for<'de> Deserialize<'de>>(b: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
@@ -231,26 +264,40 @@ struct Act {
 async fn act(State(s): State<Arc<Shared>>, id: Id, b: Result<Bytes, BytesRejection>) -> Reply {
     let t = table(&s, id)?;
     let a: Act = body(b)?;
-    let seat = viewer(&t, a.seat.as_deref(), a.token.as_deref())?;
+    let v = t.viewer(a.seat.as_deref(), a.token.as_deref())?;
     if a.action.len() > 1000 {
         return Err(ApiError::bad("the action is longer than any action of the game"));
     }
-    t.act(seat, a.moves, &a.action)?;
-    json_reply(t.snapshot().to_json(&t, seat))
+    t.act(v, a.moves, &a.action)?;
+    json_reply(t.snapshot().to_json(&t, v))
 }
 
+/// A request that changes the game but names no action: undo, play again.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Undo {
+struct Step {
     #[serde(rename = "move")]
     moves: usize,
+    #[serde(default)]
+    seat: Option<String>,
+    #[serde(default)]
+    token: Option<String>,
 }
 
 async fn undo(State(s): State<Arc<Shared>>, id: Id, b: Result<Bytes, BytesRejection>) -> Reply {
     let t = table(&s, id)?;
-    let u: Undo = body(b)?;
-    t.undo(u.moves)?;
-    json_reply(t.snapshot().to_json(&t, None))
+    let u: Step = body(b)?;
+    let v = t.viewer(u.seat.as_deref(), u.token.as_deref())?;
+    t.undo(v, u.moves)?;
+    json_reply(t.snapshot().to_json(&t, v))
+}
+
+async fn next_game(State(s): State<Arc<Shared>>, id: Id, b: Result<Bytes, BytesRejection>) -> Reply {
+    let t = table(&s, id)?;
+    let u: Step = body(b)?;
+    let v = t.viewer(u.seat.as_deref(), u.token.as_deref())?;
+    t.next_game(v, u.moves)?;
+    json_reply(t.snapshot().to_json(&t, v))
 }
 
 fn replay(s: &Shared, id: Id) -> Result<Arc<crate::replay::Replay>, ApiError> {

@@ -36,79 +36,26 @@
 
 mod api;
 mod guard;
+mod hidden;
 mod net;
 mod refusal;
 mod rejection;
 mod replay;
+mod secret;
+mod spec;
+mod sync;
 mod table;
 
-use rulesmith_core::bots::BotSpec;
-use rulesmith_core::erased::AnyGame;
 use rulesmith_core::record::Record;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use sync::lock;
 
 pub use net::Limits;
 pub use replay::ReplayLimits;
-
-/// A ruleset the server plays: its names, its digest (records carry it) and its game.
-pub struct Ruleset {
-    /// `[ruleset] name`.
-    pub name: String,
-    /// How it was named on the command line (a bundled name or a path), for records.
-    pub source: String,
-    /// The `--set KEY=VALUE` overrides it was loaded with, in order, for records (a replay
-    /// or resume loads it with the same).
-    pub overrides: Vec<String>,
-    /// The effective ruleset's digest, for records.
-    pub digest: String,
-    /// The effective ruleset as JSON (`rulesmith show --format json`): public rules the
-    /// page reads names from (role cards, buildings).
-    pub rules: serde_json::Value,
-    /// The game. `'static`: sessions borrow it for as long as the server runs (a binary
-    /// leaks the few rulesets it serves).
-    pub game: &'static dyn AnyGame,
-}
-
-/// How people sit at the tables.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Seating {
-    /// One page per table; whoever's seat is to move acts there; undo is allowed.
-    #[default]
-    HotSeat,
-    /// One link per person's seat, with a secret token: a seat's page shows that seat's
-    /// view only and acts for that seat only.
-    Links,
-}
-
-/// One table to open.
-pub struct TableSpec {
-    /// The rules played.
-    pub ruleset: Arc<Ruleset>,
-    /// The player count (within the ruleset's range).
-    pub players: usize,
-    /// The game's seed: the same seed deals the same game.
-    pub seed: u64,
-    /// Per seat: a bot, or `None` for a person.
-    pub seats: Vec<Option<BotSpec>>,
-    /// A saved game to continue (its actions are played again first); its ruleset,
-    /// players, seed and seats must be this table's.
-    pub resume: Option<Record>,
-    /// Writes the record (the `play --record` format) after every decision, and once when
-    /// the table opens (so a path that cannot be written is found before anyone plays); an
-    /// error is a message naming the file.
-    pub save: Option<Saver>,
-}
-
-/// Keeps a table's record: see [`TableSpec::save`].
-pub type Saver = Box<dyn Fn(&Record) -> Result<(), String> + Send + Sync>;
-
-impl TableSpec {
-    /// A new game at a table, not saved to a file.
-    pub fn new(ruleset: Arc<Ruleset>, players: usize, seed: u64, seats: Vec<Option<BotSpec>>) -> Self {
-        TableSpec { ruleset, players, seed, seats, resume: None, save: None }
-    }
-}
+pub use secret::secret_seed;
+pub use spec::{DEFAULT_HINT_ITERATIONS, Error, Link, MAX_GAMES, MAX_HINT_ITERATIONS, Ruleset, Saver};
+pub use spec::{Seating, TableSpec};
 
 /// What the server offers.
 #[derive(Default)]
@@ -129,40 +76,6 @@ pub struct Options {
     pub hosts: Vec<String>,
     /// Its bounds on connections and on records sent to it.
     pub limits: Limits,
-}
-
-/// Why the server could not start, or a table could not open.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A table or record that does not fit (a message naming what and where).
-    #[error("{0}")]
-    Bad(String),
-    /// The system's random source failed (seat tokens and links tables' seeds come from it).
-    #[error("cannot draw a secret (a seat token or a seed) from the system's random source: {0}")]
-    Random(String),
-    /// The address could not be listened on (in use, not this machine's).
-    #[error("cannot listen on {addr}: {source}")]
-    Bind {
-        /// The address asked for.
-        addr: SocketAddr,
-        /// Why not.
-        source: std::io::Error,
-    },
-    /// The runtime could not start, or serving failed.
-    #[error("the web server stopped: {0}")]
-    Io(#[from] std::io::Error),
-    /// A bot given as text does not read.
-    #[error("{0}")]
-    Bot(#[from] rulesmith_core::bots::BadBotSpec),
-}
-
-/// A page to open, for the person it is for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Link {
-    /// Whom or what it is for (`puerto-rico, seat 1`).
-    pub label: String,
-    /// The path and query to append to the server's address (`/?table=0&seat=1&token=…`).
-    pub path: String,
 }
 
 /// The server's tables and replays, shared by its handlers.
@@ -199,7 +112,9 @@ impl App {
             uploads: tokio::sync::Semaphore::new(1),
         };
         let app = App { shared: Arc::new(shared), limits: options.limits };
-        for t in &app.shared.tables {
+        // Only where a bot is to move: a thread that finds nothing to do would still hold
+        // the game a moment, and a person's first request could find the table busy.
+        for t in app.shared.tables.iter().filter(|t| t.snapshot().thinking) {
             table::Table::start_bots(t);
         }
         Ok(app)
@@ -253,25 +168,4 @@ pub fn run(app: App, addr: SocketAddr, bound: impl FnOnce(SocketAddr, &App)) -> 
         net::serve(listener, app.router(local), app.limits).await;
         Ok(())
     })
-}
-
-/// Random hex for secret tokens, from the operating system (never the game's seeded
-/// generator: knowing the seed must not give away the links).
-pub(crate) fn token() -> Result<String, Error> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| Error::Random(e.to_string()))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// A game's seed from the operating system's random source, for a table seated by links:
-/// the seed and the public move log together show every hidden holding, so it must be one
-/// no one can guess.
-pub fn secret_seed() -> Result<u64, Error> {
-    getrandom::u64().map_err(|e| Error::Random(e.to_string()))
-}
-
-/// A lock that a panic elsewhere does not make unusable (nothing here panics; the data a
-/// lock guards is consistent between statements).
-pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -16,7 +16,10 @@ pub enum Refusal {
     /// A move or record the rules do not allow.
     #[error("{0}")]
     Unplayable(String),
-    /// More than the server keeps (a record over the replay budget).
+    /// More than the server keeps (a record over the replay budget, a table's games).
     #[error("{0}")]
     TooLarge(String),
+    /// The server cannot do it now (its random source failed).
+    #[error("{0}")]
+    Unavailable(String),
 }

@@ -53,6 +53,7 @@ impl From<Refusal> for ApiError {
             Refusal::Conflict(_) => StatusCode::CONFLICT,
             Refusal::Unplayable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Refusal::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Refusal::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         };
         ApiError::new(status, r.to_string())
     }

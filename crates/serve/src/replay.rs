@@ -6,7 +6,7 @@
 //! `--replay` records stay.
 
 use crate::refusal::Refusal;
-use crate::{Link, Ruleset};
+use crate::spec::{Link, Ruleset};
 use rulesmith_core::erased::AnySession;
 use rulesmith_core::game::{Seat, ToMove};
 use rulesmith_core::record::Record;
@@ -194,7 +194,7 @@ impl Replay {
         if let Some(s) = seat.filter(|&s| usize::from(s) >= self.players) {
             return Err(Refusal::Malformed(format!("seat {s}: the game has {} players", self.players)));
         }
-        let mut session = crate::lock(&self.session);
+        let mut session = crate::sync::lock(&self.session);
         // Deterministic from the seed: back by playing the first `step` actions again,
         // forward by playing the next ones.
         let now = session.history().len();

@@ -1,8 +1,12 @@
-//! A table: one game in progress, its seats (people and bots), undo marks and the
+//! A table: the game in progress and the session's earlier games, its seats (people and
+//! bots), who may look and act (the seats' and the observer's tokens), undo marks, and the
 //! published snapshot the pages read.
 
+use crate::hidden;
 use crate::refusal::Refusal;
-use crate::{Error, Link, Seating, TableSpec, lock};
+use crate::secret;
+use crate::spec::{Error, Link, MAX_GAMES, Seating, TableSpec};
+use crate::sync::lock;
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::erased::AnySession;
 use rulesmith_core::game::{Outcome, Seat, ToMove};
@@ -16,16 +20,34 @@ use std::sync::{Arc, Mutex, TryLockError};
 /// house rule can make a game that never ends.
 const MAX_DECISIONS: usize = 200_000;
 
-/// A person's decision point: where to go back to on undo (the history's length and the
-/// bots' generator there).
+/// Mixed into a hint's generator (with the move number: public, so a hint says nothing of
+/// the game's seed, and the same position gives the same hint).
+const HINT_SEED: u64 = 0x6869_6e74;
+
+/// Whose page a request is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// The one page of a hot-seat table.
+    HotSeat,
+    /// A person's seat, by its link.
+    Seat(Seat),
+    /// The observer's link of a table by links: the whole game, never acting.
+    Observer,
+}
+
+/// A person's decision point: where to go back to on undo (the history's length, the
+/// bots' generator there, and whose decision it is).
 struct Mark {
     at: usize,
     rng: Rng,
+    seat: Seat,
 }
 
 /// The game itself, locked while someone acts or the bots think.
 struct Live {
     session: Box<dyn AnySession + Send>,
+    /// This game's seed.
+    seed: u64,
     rng: Rng,
     marks: Vec<Mark>,
     /// Who made each decision of the history.
@@ -40,6 +62,8 @@ pub struct Snapshot {
     pub round: u32,
     pub to_move: Option<Seat>,
     pub views: Vec<Value>,
+    /// The whole state but the generator, for the observer (tables by links only).
+    pub whole: Option<Value>,
     pub legal: Vec<(String, Option<String>)>,
     pub log: Vec<(Seat, String)>,
     pub outcome: Option<Outcome>,
@@ -57,8 +81,17 @@ pub struct Table {
     pub names: Vec<String>,
     pub seating: Seating,
     tokens: Vec<Option<String>>,
+    /// The observer's token (tables by links).
+    observer: Option<String>,
     live: Mutex<Live>,
     published: Mutex<Arc<Snapshot>>,
+    /// The session's finished games before the one in play, oldest first.
+    earlier: Mutex<Arc<Vec<Record>>>,
+    /// A session stepped to the past positions pages ask for (kept: the next step is
+    /// usually near), with the seed it was dealt from.
+    review: Mutex<Option<(u64, Box<dyn AnySession + Send>)>>,
+    /// Held while a hint is searched: one at a time per table.
+    hinting: Mutex<()>,
 }
 
 impl Table {
@@ -77,33 +110,62 @@ impl Table {
         if spec.seats.len() != players {
             return Err(Error::Bad(format!("{}: {} seats for {players} players", r.name, spec.seats.len())));
         }
+        if spec.earlier.len() >= MAX_GAMES {
+            return Err(Error::Bad(format!(
+                "{}: the session already holds {} games, more than the {MAX_GAMES} a table plays",
+                r.name,
+                spec.earlier.len()
+            )));
+        }
         let names: Vec<String> =
             spec.seats.iter().map(|s| s.as_ref().map_or(HUMAN.to_string(), ToString::to_string)).collect();
-        let tokens = match seating {
-            Seating::HotSeat => vec![None; players],
-            Seating::Links => spec
-                .seats
-                .iter()
-                .map(|s| if s.is_none() { crate::token().map(Some) } else { Ok(None) })
-                .collect::<Result<_, _>>()?,
+        for (k, e) in spec.earlier.iter().enumerate() {
+            if e.digest != r.digest || e.players != players || e.bots != names || e.result.is_none() {
+                return Err(Error::Bad(format!(
+                    "the session's game {}: not a finished game of this table's ruleset, players and seats",
+                    k + 1
+                )));
+            }
+        }
+        let (tokens, observer) = match seating {
+            Seating::HotSeat => (vec![None; players], None),
+            Seating::Links => (
+                spec.seats
+                    .iter()
+                    .map(|s| if s.is_none() { secret::token().map(Some) } else { Ok(None) })
+                    .collect::<Result<_, _>>()?,
+                Some(secret::token()?),
+            ),
         };
         let session = r.game.start(players, spec.seed).map_err(|e| Error::Bad(format!("{}: {e}", r.name)))?;
-        let mut live = Live { session, rng: bot_rng(spec.seed), marks: Vec::new(), movers: Vec::new(), error: None };
+        let mut live = Live {
+            session,
+            seed: spec.seed,
+            rng: bot_rng(spec.seed),
+            marks: Vec::new(),
+            movers: Vec::new(),
+            error: None,
+        };
         if let Some(rec) = &spec.resume {
             resume(&mut live, &spec, rec)?;
         }
         live.mark(&spec.seats);
         // Bots to move first: the page shows them thinking until they have moved.
         let thinking = live.bot_to_move(&spec.seats).is_some();
-        let snapshot = snapshot(&live, &spec, &names, thinking, 0);
+        let snapshot = snapshot(&live, &spec, &names, seating, thinking, 0);
+        let earlier = Arc::new(spec.earlier.clone());
         let table = Table {
             id,
             spec,
             names,
             seating,
             tokens,
+            observer,
             live: Mutex::new(live),
             published: Mutex::new(Arc::new(snapshot)),
+            earlier: Mutex::new(earlier),
+            review: Mutex::new(None),
+            hinting: Mutex::new(()),
         };
         // Check the record can be written before anyone plays.
         if let Some(e) = table.save(&lock(&table.live)) {
@@ -112,7 +174,7 @@ impl Table {
         Ok(table)
     }
 
-    pub fn ruleset(&self) -> &crate::Ruleset {
+    pub fn ruleset(&self) -> &crate::spec::Ruleset {
         &self.spec.ruleset
     }
 
@@ -124,6 +186,11 @@ impl Table {
         matches!(self.spec.seats.get(usize::from(seat)), Some(None))
     }
 
+    /// Whether people may ask for hints here.
+    pub fn hints(&self) -> bool {
+        self.spec.hints.is_some()
+    }
+
     pub fn links(&self) -> Vec<Link> {
         let name = &self.spec.ruleset.name;
         match self.seating {
@@ -131,29 +198,52 @@ impl Table {
                 label: format!("{name}, {} players, hot-seat", self.spec.players),
                 path: format!("/?table={}", self.id),
             }],
-            Seating::Links => self
-                .tokens
-                .iter()
-                .enumerate()
-                .filter_map(|(seat, t)| {
-                    t.as_ref().map(|t| Link {
-                        label: format!("{name}, seat {seat}"),
-                        path: format!("/?table={}&seat={seat}&token={t}", self.id),
+            Seating::Links => {
+                let mut out: Vec<Link> = self
+                    .tokens
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(seat, t)| {
+                        t.as_ref().map(|t| Link {
+                            label: format!("{name}, seat {seat}"),
+                            path: format!("/?table={}&seat={seat}&token={t}", self.id),
+                        })
                     })
-                })
-                .collect(),
+                    .collect();
+                out.extend(self.observer.as_ref().map(|t| Link {
+                    label: format!("{name}, observer (sees every hidden holding: not for a player)"),
+                    path: format!("/?table={}&seat=observer&token={t}", self.id),
+                }));
+                out
+            }
         }
     }
 
-    /// Whether `token` opens `seat`'s page (compared in time independent of where they
-    /// differ).
-    pub fn admits(&self, seat: Seat, token: &str) -> bool {
-        match self.tokens.get(usize::from(seat)) {
-            Some(Some(t)) => {
-                t.len() == token.len() && t.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
-            }
-            _ => false,
+    /// Whose page a request with this `seat` and `token` is: at a hot-seat table the one
+    /// page; at a table by links the seat (or the observer, `seat=observer`) its token
+    /// opens, tokens compared in time independent of where they differ.
+    pub fn viewer(&self, seat: Option<&str>, token: Option<&str>) -> Result<Viewer, Refusal> {
+        if self.seating == Seating::HotSeat {
+            return Ok(Viewer::HotSeat);
         }
+        let (Some(seat), Some(token)) = (seat, token) else {
+            return Err(Refusal::Forbidden(
+                "this table seats people by link: open the address the server printed for your seat".into(),
+            ));
+        };
+        if seat == "observer" {
+            return match &self.observer {
+                Some(t) if secret::same(t, token) => Ok(Viewer::Observer),
+                _ => Err(Refusal::Forbidden("the observer: no such link (a wrong token)".into())),
+            };
+        }
+        let n = seat.parse::<usize>().map_err(|_| Refusal::Malformed(format!("seat `{seat}`: not a number")))?;
+        let admitted = Seat::try_from(n).ok().filter(|&s| {
+            n < self.players() && matches!(self.tokens.get(usize::from(s)), Some(Some(t)) if secret::same(t, token))
+        });
+        admitted
+            .map(Viewer::Seat)
+            .ok_or_else(|| Refusal::Forbidden(format!("seat {n}: no such seat link (a wrong seat or token)")))
     }
 
     /// Whether `seed` is this table's while its seats' holdings are still secret: a table
@@ -161,16 +251,42 @@ impl Table {
     /// ruleset or player count: a variant (`--set`) or another count may well deal the same
     /// face-down order, and the seed with the public move log shows every hidden holding.
     pub fn keeps_secret(&self, seed: u64) -> bool {
-        self.seating == Seating::Links && self.spec.seed == seed && self.snapshot().outcome.is_none()
+        let s = self.snapshot();
+        self.seating == Seating::Links && s.record.seed == seed && s.outcome.is_none()
     }
 
     pub fn snapshot(&self) -> Arc<Snapshot> {
         Arc::clone(&lock(&self.published))
     }
 
+    /// The session's finished games before the one in play.
+    pub fn earlier(&self) -> Arc<Vec<Record>> {
+        Arc::clone(&lock(&self.earlier))
+    }
+
+    /// The record of the session's game `game` (from 0; `None`: the one in play) for
+    /// `viewer`: an earlier game's always; the one in play at a table by links only once
+    /// it is over (its seed shows every hidden holding).
+    pub fn record(&self, viewer: Viewer, game: Option<usize>) -> Result<Record, Refusal> {
+        let earlier = self.earlier();
+        if let Some(k) = game.filter(|&k| k < earlier.len()) {
+            return earlier.get(k).cloned().ok_or_else(|| Refusal::Malformed(format!("no game {k}")));
+        }
+        if let Some(k) = game.filter(|&k| k > earlier.len()) {
+            return Err(Refusal::Malformed(format!("game {k}: this table has played games 0 to {}", earlier.len())));
+        }
+        let snap = self.snapshot();
+        if viewer != Viewer::HotSeat && snap.outcome.is_none() {
+            return Err(Refusal::Forbidden(
+                "the record (with its seed) is given to a page by link only once the game is over".into(),
+            ));
+        }
+        Ok(snap.record.clone())
+    }
+
     fn publish(&self, live: &Live, thinking: bool) {
         let shown = lock(&self.published).shown;
-        let s = snapshot(live, &self.spec, &self.names, thinking, shown);
+        let s = snapshot(live, &self.spec, &self.names, self.seating, thinking, shown);
         *lock(&self.published) = Arc::new(s);
     }
 
@@ -186,16 +302,21 @@ impl Table {
         }
     }
 
-    /// Plays `action` for `seat` (a person's), checked against the move number the page
-    /// saw.
-    pub fn act(self: &Arc<Self>, seat: Option<Seat>, moves: usize, action: &str) -> Result<(), Refusal> {
-        let mut live = self.take()?;
-        let now = live.session.history().len();
-        if moves != now {
-            return Err(Refusal::Conflict(format!(
-                "stale: the page showed move {moves}, the game is at move {now}; reload the position"
-            )));
+    /// The seat a request may act for: `None` at the hot-seat page (whoever is to move).
+    fn actor(viewer: Viewer) -> Result<Option<Seat>, Refusal> {
+        match viewer {
+            Viewer::HotSeat => Ok(None),
+            Viewer::Seat(s) => Ok(Some(s)),
+            Viewer::Observer => Err(Refusal::Forbidden("the observer's page watches only: it never acts".into())),
         }
+    }
+
+    /// Plays `action` for `viewer` (a person's seat), checked against the move number the
+    /// page saw.
+    pub fn act(self: &Arc<Self>, viewer: Viewer, moves: usize, action: &str) -> Result<(), Refusal> {
+        let seat = Self::actor(viewer)?;
+        let mut live = self.take()?;
+        stale(&live, moves)?;
         let ToMove::Seat(to_move) = live.session.to_move() else {
             return Err(Refusal::Conflict("the game is over".into()));
         };
@@ -223,36 +344,210 @@ impl Table {
         Ok(())
     }
 
-    /// Back to the person's decision before the current one (hot-seat only).
-    pub fn undo(self: &Arc<Self>, moves: usize) -> Result<(), Refusal> {
-        if self.seating != Seating::HotSeat {
-            return Err(Refusal::Forbidden("undo is for hot-seat tables only".into()));
-        }
+    /// Back to a person's previous decision. At a hot-seat table, whoever's; at a table by
+    /// links, the seat's own, and only over decisions of its own that drew nothing and
+    /// revealed nothing to it (so undo cannot be used to peek, nor change what others did).
+    pub fn undo(&self, viewer: Viewer, moves: usize) -> Result<(), Refusal> {
+        let seat = Self::actor(viewer)?;
         let mut live = self.take()?;
+        stale(&live, moves)?;
         let now = live.session.history().len();
-        if moves != now {
-            return Err(Refusal::Conflict(format!(
-                "stale: the page showed move {moves}, the game is at move {now}; reload the position"
-            )));
-        }
-        let at_mark = live.marks.last().is_some_and(|m| m.at == now);
-        if at_mark {
-            if live.marks.len() < 2 {
-                return Err(Refusal::Conflict("nothing to undo: this is the first decision".into()));
+        let target = match seat {
+            None => {
+                if live.marks.last().is_some_and(|m| m.at == now) {
+                    if live.marks.len() < 2 {
+                        return Err(Refusal::Conflict("nothing to undo: this is the first decision".into()));
+                    }
+                    live.marks.pop();
+                }
+                live.marks.len().checked_sub(1).ok_or_else(|| Refusal::Conflict("nothing to undo".into()))?
             }
-            live.marks.pop();
-        }
-        let Some((at, rng)) = live.marks.last().map(|m| (m.at, m.rng.clone())) else {
+            Some(seat) => self.own_undo(&live, seat)?,
+        };
+        let Some((at, rng)) = live.marks.get(target).map(|m| (m.at, m.rng.clone())) else {
             return Err(Refusal::Conflict("nothing to undo".into()));
         };
         live.session.rewind(at).map_err(|e| Refusal::Conflict(format!("cannot undo: {e}")))?;
         live.rng = rng;
+        live.marks.truncate(target + 1);
         live.movers.truncate(at);
         live.error = None;
         if let Some(e) = self.save(&live) {
             live.error = Some(e);
         }
         self.publish(&live, false);
+        Ok(())
+    }
+
+    /// Which mark `seat`'s undo at a table by links goes back to, or why it may not.
+    fn own_undo(&self, live: &Live, seat: Seat) -> Result<usize, Refusal> {
+        if live.session.outcome().is_some() {
+            return Err(Refusal::Conflict("the game is over: nothing to undo".into()));
+        }
+        let now = live.session.history().len();
+        let Some(target) = live.marks.iter().rposition(|m| m.seat == seat && m.at < now) else {
+            return Err(Refusal::Conflict(format!("nothing to undo: seat {seat} has made no decision yet")));
+        };
+        let at = live.marks.get(target).map_or(now, |m| m.at);
+        let since = live.movers.get(at..now).unwrap_or_default();
+        if let Some(other) = since.iter().find(|&&m| m != seat) {
+            return Err(Refusal::Conflict(format!(
+                "cannot undo: seat {other} has moved since seat {seat}'s last decision (undo never changes what others did)"
+            )));
+        }
+        // Played again from the start on a scratch session: the live one stays as it is
+        // unless undo is allowed.
+        let r = &self.spec.ruleset;
+        let mut scratch = r.game.start(self.spec.players, live.seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
+        let history = live.session.history();
+        for a in history.get(..at).unwrap_or_default() {
+            scratch.play(a).map_err(|e| Refusal::Conflict(format!("cannot undo: `{a}`: {e}")))?;
+        }
+        let steps = history.get(at..now).unwrap_or_default();
+        match hidden::first_draw_or_reveal(&mut *scratch, seat, steps) {
+            Ok(None) => Ok(target),
+            Ok(Some(i)) => Err(Refusal::Conflict(format!(
+                "cannot undo: move {} (`{}`) drew or revealed something seat {seat} could not see before \
+                 (undo never goes back over a draw or a reveal)",
+                at + i + 1,
+                steps.get(i).map_or("", String::as_str)
+            ))),
+            Err(e) => Err(Refusal::Conflict(format!("cannot undo: {e}"))),
+        }
+    }
+
+    /// The position after `step` decisions of the game in play, as `viewer` saw it then
+    /// (a seat's view, the observer's whole state; at a hot-seat table the view of
+    /// `seat`, a person's, or of the seat shown now): never a step not yet played.
+    pub fn past(&self, viewer: Viewer, step: usize, seat: Option<Seat>) -> Result<Value, Refusal> {
+        let snap = self.snapshot();
+        let steps = snap.moves;
+        if step > steps {
+            return Err(Refusal::Malformed(format!("step {step}: the game is at move {steps} (steps 0 to {steps})")));
+        }
+        let seen = match viewer {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Observer => None,
+            Viewer::HotSeat => match seat {
+                Some(s) if self.is_person(s) => Some(s),
+                Some(s) => return Err(Refusal::Malformed(format!("seat {s}: not a person's seat at this table"))),
+                None => Some(snap.shown),
+            },
+        };
+        let mut review = lock(&self.review);
+        let seed = snap.record.seed;
+        let actions = &snap.record.actions;
+        let reuse = review.as_ref().is_some_and(|(s, _)| *s == seed);
+        if !reuse {
+            let session =
+                self.spec.ruleset.game.start(self.spec.players, seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
+            *review = Some((seed, session));
+        }
+        let Some((_, session)) = review.as_mut() else {
+            return Err(Refusal::Conflict("the review could not start".into()));
+        };
+        // Back to where its history and this game's part, then forward to `step`.
+        let common = session.history().iter().zip(actions).take_while(|(a, b)| a == b).count().min(step);
+        if session.history().len() > common {
+            session.rewind(common).map_err(|e| Refusal::Conflict(e.to_string()))?;
+        }
+        let from = session.history().len();
+        for a in actions.get(from..step).unwrap_or_default() {
+            session.play(a).map_err(|e| Refusal::Conflict(e.to_string()))?;
+        }
+        let view = match seen {
+            Some(s) => session.view_json(s),
+            None => without_generator(session.state_json()),
+        };
+        let to_move = match session.to_move() {
+            ToMove::Seat(s) => Some(s),
+            ToMove::Terminal => None,
+        };
+        Ok(json!({
+            "table": self.id,
+            "game": self.ruleset().game.game_id(),
+            "step": step,
+            "steps": steps,
+            "round": session.progress().rounds,
+            "to_move": to_move,
+            "seat": seen,
+            "view": view,
+        }))
+    }
+
+    /// The search's ranking of the decision now for the person to move (`viewer`'s seat
+    /// at a table by links): its legal actions with their root visit counts, most visited
+    /// first, searched from that seat's view only and never played.
+    pub fn hint(&self, viewer: Viewer, moves: usize) -> Result<(Vec<(String, u32)>, u32), Refusal> {
+        let Some(iterations) = self.spec.hints else {
+            return Err(Refusal::Forbidden("hints are turned off at this table".into()));
+        };
+        let seat = Self::actor(viewer)?;
+        let _one = match self.hinting.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err(Refusal::Conflict("a hint is being worked out at this table; try again".into()));
+            }
+        };
+        let (state, seed) = {
+            let live = self.take()?;
+            stale(&live, moves)?;
+            let ToMove::Seat(to_move) = live.session.to_move() else {
+                return Err(Refusal::Conflict("the game is over".into()));
+            };
+            if !self.is_person(to_move) || seat.is_some_and(|s| s != to_move) {
+                return Err(Refusal::Forbidden(format!("seat {to_move} is to move: a hint is for the person to move")));
+            }
+            (live.session.state_json(), live.seed)
+        };
+        // A session of its own: the table plays on while the hint is searched.
+        let r = &self.spec.ruleset;
+        let mut scratch = r.game.start(self.spec.players, seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
+        scratch.set_state_json(state).map_err(|e| Refusal::Conflict(e.to_string()))?;
+        let mut rng = Rng::from_seed(HINT_SEED ^ moves as u64);
+        Ok((scratch.hint(iterations, &mut rng), iterations))
+    }
+
+    /// Deals the table's next game (same ruleset, seats and bots; the next seed at a
+    /// hot-seat table, a fresh secret one at a table by links), once the game in play is
+    /// over; the finished one is kept with the session's games.
+    pub fn next_game(self: &Arc<Self>, viewer: Viewer, moves: usize) -> Result<(), Refusal> {
+        Self::actor(viewer)?;
+        let mut live = self.take()?;
+        stale(&live, moves)?;
+        if live.session.outcome().is_none() && live.error.is_none() {
+            return Err(Refusal::Conflict("the game is not over: play again once it is".into()));
+        }
+        let earlier = self.earlier();
+        if earlier.len() + 1 >= MAX_GAMES {
+            return Err(Refusal::TooLarge(format!(
+                "this table has played {MAX_GAMES} games, as many as one run of the server keeps; start it again for more"
+            )));
+        }
+        let seed = match self.seating {
+            Seating::HotSeat => live.seed.wrapping_add(1),
+            Seating::Links => secret::secret_seed().map_err(|e| Refusal::Unavailable(e.to_string()))?,
+        };
+        let r = &self.spec.ruleset;
+        let session = r.game.start(self.spec.players, seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
+        let finished = record(&live, &self.spec, &self.names);
+        live.session.end_bots();
+        let mut games = Vec::with_capacity(earlier.len() + 1);
+        games.extend(earlier.iter().cloned());
+        games.push(finished);
+        *lock(&self.earlier) = Arc::new(games);
+        *live = Live { session, seed, rng: bot_rng(seed), marks: Vec::new(), movers: Vec::new(), error: None };
+        live.mark(&self.spec.seats);
+        if let Some(e) = self.save(&live) {
+            live.error = Some(e);
+        }
+        let bots_next = live.bot_to_move(&self.spec.seats).is_some();
+        self.publish(&live, bots_next);
+        drop(live);
+        if bots_next {
+            Table::start_bots(self);
+        }
         Ok(())
     }
 
@@ -313,11 +608,36 @@ impl Table {
         lock(&self.live).session.end_bots();
     }
 
-    /// Writes the record, if the table keeps one; the message if it failed.
+    /// Writes the session's records (the earlier games, then the one in play), if the
+    /// table keeps them; the message if it failed.
     fn save(&self, live: &Live) -> Option<String> {
         let save = self.spec.save.as_ref()?;
-        save(&record(live, &self.spec, &self.names)).err()
+        let earlier = self.earlier();
+        let mut games = Vec::with_capacity(earlier.len() + 1);
+        games.extend(earlier.iter().cloned());
+        games.push(record(live, &self.spec, &self.names));
+        save(&games).err()
     }
+}
+
+/// Refused if the page saw another move than the game's.
+fn stale(live: &Live, moves: usize) -> Result<(), Refusal> {
+    let now = live.session.history().len();
+    if moves != now {
+        return Err(Refusal::Conflict(format!(
+            "stale: the page showed move {moves}, the game is at move {now}; reload the position"
+        )));
+    }
+    Ok(())
+}
+
+/// The whole state as the observer sees it: everything on and under the table, but not
+/// the generator (the draws to come are no one's to see).
+fn without_generator(mut state: Value) -> Value {
+    if let Some(m) = state.as_object_mut() {
+        m.remove("rng");
+    }
+    state
 }
 
 impl Live {
@@ -332,7 +652,7 @@ impl Live {
         let ToMove::Seat(seat) = self.session.to_move() else { return };
         let at = self.session.history().len();
         if matches!(seats.get(usize::from(seat)), Some(None)) && self.marks.last().is_none_or(|m| m.at != at) {
-            self.marks.push(Mark { at, rng: self.rng.clone() });
+            self.marks.push(Mark { at, rng: self.rng.clone(), seat });
         }
     }
 }
@@ -356,7 +676,7 @@ fn resume(live: &mut Live, spec: &TableSpec, rec: &Record) -> Result<(), Error> 
             Some(bot) => {
                 let _ = live.session.bot_choice(bot, &mut live.rng);
             }
-            None => live.marks.push(Mark { at: i, rng: live.rng.clone() }),
+            None => live.marks.push(Mark { at: i, rng: live.rng.clone(), seat }),
         }
         live.session.play(action).map_err(|e| bad(format!("action {}: {e}", i + 1)))?;
         live.movers.push(seat);
@@ -379,7 +699,7 @@ fn record(live: &Live, spec: &TableSpec, names: &[String]) -> Record {
         digest: r.digest.clone(),
         game: r.game.game_id().to_string(),
         players: spec.players,
-        seed: spec.seed,
+        seed: live.seed,
         index: None,
         run_seed: None,
         rotation: None,
@@ -390,7 +710,14 @@ fn record(live: &Live, spec: &TableSpec, names: &[String]) -> Record {
     }
 }
 
-fn snapshot(live: &Live, spec: &TableSpec, names: &[String], thinking: bool, shown: Seat) -> Snapshot {
+fn snapshot(
+    live: &Live,
+    spec: &TableSpec,
+    names: &[String],
+    seating: Seating,
+    thinking: bool,
+    shown: Seat,
+) -> Snapshot {
     let s = &live.session;
     let to_move = match s.to_move() {
         ToMove::Seat(seat) => Some(seat),
@@ -407,6 +734,7 @@ fn snapshot(live: &Live, spec: &TableSpec, names: &[String], thinking: bool, sho
         round: s.progress().rounds,
         to_move,
         views: (0..spec.players).map(|p| s.view_json(p as Seat)).collect(),
+        whole: (seating == Seating::Links).then(|| without_generator(s.state_json())),
         legal: if to_move.is_some_and(person) && live.error.is_none() { s.legal_annotated() } else { Vec::new() },
         log: live.movers.iter().copied().zip(s.history().iter().cloned()).collect(),
         outcome: s.outcome(),
@@ -418,15 +746,30 @@ fn snapshot(live: &Live, spec: &TableSpec, names: &[String], thinking: bool, sho
 }
 
 impl Snapshot {
-    /// The page's JSON for `seat`'s view (`None`: the hot-seat page, the view of
-    /// [`Snapshot::shown`]); `acts`: whether that page may act now.
-    pub fn to_json(&self, table: &Table, seat: Option<Seat>) -> Value {
-        let viewer = seat.unwrap_or(self.shown);
-        let acts = match (seat, self.to_move) {
-            (Some(s), Some(m)) => s == m && table.is_person(m),
-            (None, Some(m)) => table.is_person(m),
+    /// The page's JSON for `viewer` (the hot-seat page shows the view of
+    /// [`Snapshot::shown`]; the observer the whole state but the generator).
+    pub fn to_json(&self, table: &Table, viewer: Viewer) -> Value {
+        let seat = match viewer {
+            Viewer::HotSeat => Some(self.shown),
+            Viewer::Seat(s) => Some(s),
+            Viewer::Observer => None,
+        };
+        let acts = match (viewer, self.to_move) {
+            (Viewer::Seat(s), Some(m)) => s == m && table.is_person(m),
+            (Viewer::HotSeat, Some(m)) => table.is_person(m),
             _ => false,
         };
+        let view = match seat {
+            Some(s) => self.views.get(usize::from(s)).cloned(),
+            None => self.whole.clone(),
+        };
+        let earlier = table.earlier();
+        let games: Vec<Value> = earlier
+            .iter()
+            .enumerate()
+            .map(|(k, r)| json!({"game": k, "moves": r.actions.len(), "rounds": r.rounds, "outcome": r.result}))
+            .collect();
+        let person = !matches!(viewer, Viewer::Observer);
         let r = table.ruleset();
         json!({
             "table": table.id,
@@ -435,13 +778,14 @@ impl Snapshot {
             "seating": match table.seating { Seating::HotSeat => "hot-seat", Seating::Links => "links" },
             "players": table.players(),
             "names": table.names,
-            "seat": viewer,
+            "seat": seat,
+            "observer": viewer == Viewer::Observer,
             "move": self.moves,
             "round": self.round,
             "to_move": self.to_move,
             "acts": acts,
             "thinking": self.thinking,
-            "view": self.views.get(usize::from(viewer)).cloned().unwrap_or(Value::Null),
+            "view": view.unwrap_or(Value::Null),
             "legal": if acts {
                 self.legal.iter().map(|(a, note)| json!({"action": a, "note": note})).collect::<Vec<_>>()
             } else {
@@ -450,8 +794,12 @@ impl Snapshot {
             "log": self.log.iter().map(|(s, a)| json!([s, a])).collect::<Vec<_>>(),
             "outcome": self.outcome,
             "error": self.error,
-            "undo": table.seating == Seating::HotSeat,
-            "record": table.seating == Seating::HotSeat || self.outcome.is_some(),
+            "undo": viewer == Viewer::HotSeat || (person && self.outcome.is_none()),
+            "hints": acts && table.hints(),
+            "record": viewer == Viewer::HotSeat || self.outcome.is_some(),
+            "number": earlier.len(),
+            "games": games,
+            "again": person && (self.outcome.is_some() || self.error.is_some()) && earlier.len() + 1 < MAX_GAMES,
         })
     }
 }

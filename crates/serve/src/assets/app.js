@@ -46,9 +46,18 @@ function scores(outcome, names) {
       order.map(s => el("tr", {}, el("td", { text: outcome.ranks[s] + 1 }), el("td", { text: seatName(names, s) }), el("td", { text: outcome.scores[s] })))));
 }
 
-function logPanel(log, names, current) {
-  const ol = el("ol", { class: "log", id: "log" });
-  log.forEach(([s, a], i) => ol.append(el("li", { class: i + 1 === current ? "current" : null, text: "seat " + s + ": " + a })));
+// The move log; `pick` (optional): called with a step (the position after that entry) when
+// an entry is clicked, and `peek` when one is hovered (null: the pointer left the log).
+function logPanel(log, names, current, pick, peek) {
+  const ol = el("ol", { class: "log" + (pick ? " steps" : ""), id: "log" });
+  log.forEach(([s, a], i) => ol.append(el("li", {
+    class: i + 1 === current ? "current" : null, text: "seat " + s + ": " + a, "data-step": i + 1,
+    title: pick ? "show the board after this move" : null,
+    onclick: pick ? () => pick(i + 1) : null,
+    // A pointer moved onto the entry (not the list redrawn under a still one).
+    onmousemove: peek ? () => peek(i + 1) : null,
+  })));
+  if (peek) ol.addEventListener("mouseleave", () => peek(null));
   const panel = el("div", { class: "panel" }, el("h2", { text: "Moves (" + log.length + ")" }), ol);
   requestAnimationFrame(() => {
     const cur = ol.querySelector(".current");
@@ -97,16 +106,33 @@ async function index() {
 
 // ---- a table ----
 
+// Sends a table's record (this game's, or the session's game `game`) to the replay viewer.
+async function review(id, q, game) {
+  const sep = q ? "&" : "?";
+  const r = await fetch("/api/table/" + id + "/record" + q + (game === undefined ? "" : sep + "game=" + game));
+  const text = await r.text();
+  if (!r.ok) { let m = "HTTP " + r.status; try { m = JSON.parse(text).error; } catch (_) { /* not JSON */ } throw new Error(m); }
+  const added = await api("/api/replays", { record: text });
+  location.href = "/?replay=" + added.replay;
+}
+
 async function table(id) {
   const seat = params.get("seat"), token = params.get("token");
   const q = seat !== null ? "?seat=" + encodeURIComponent(seat) + "&token=" + encodeURIComponent(token || "") : "";
+  const amp = q ? "&" : "?";
   const rules = await api("/api/table/" + id + "/rules");
   let state = null, timer = null, sending = false;
+  // Looking back: the step pinned by a click (null: now) and the one under the pointer.
+  let pinned = null, peeked = null, past = null, hint = null;
 
   async function refresh() {
     try {
       const s = await api("/api/table/" + id + q);
-      if (!state || s.move !== state.move || s.thinking !== state.thinking || s.error !== state.error) { state = s; render(); }
+      if (!state || s.move !== state.move || s.thinking !== state.thinking || s.error !== state.error || s.number !== state.number) {
+        if (state && (s.move !== state.move || s.number !== state.number)) hint = null;
+        if (state && s.number !== state.number) { pinned = null; past = null; }
+        state = s; render();
+      }
     } catch (e) { say(e.message); }
     schedule();
   }
@@ -120,37 +146,107 @@ async function table(id) {
     try {
       const s = await api("/api/table/" + id + path, Object.assign({ move: state.move }, seat !== null ? { seat, token } : {}, body));
       say("");
+      hint = null; pinned = null; past = null;
       state = s; render();
     } catch (e) { say(e.message); refresh(); }
     finally { sending = false; schedule(); }
   }
   function act(action) { send("/act", { action }); }
 
+  // The board after `step` moves, as this page's seat saw it then (computed by the server).
+  async function show(step) {
+    const want = step === null ? null : Math.max(0, Math.min(state.move, step));
+    if (want === null) { past = null; render(); return; }
+    try {
+      const p = await api("/api/table/" + id + "/past" + q + amp + "step=" + want);
+      if ((peeked !== null ? peeked : pinned) !== want) return;
+      past = p; say(""); render();
+    } catch (e) { say(e.message); }
+  }
+  function pick(step) { pinned = step >= state.move ? null : step; peeked = null; show(pinned); }
+  function peek(step) {
+    if (step === peeked) return;
+    peeked = step;
+    show(step !== null ? step : pinned);
+  }
+
+  async function askHint() {
+    try {
+      hint = { waiting: true };
+      render();
+      hint = await api("/api/table/" + id + "/hint" + q + amp + "move=" + state.move);
+    } catch (e) { hint = null; say(e.message); }
+    render();
+  }
+
+  function hintPanel(s) {
+    if (!s.hints) return null;
+    const ask = el("button", { type: "button", id: "hint", onclick: askHint, disabled: hint && hint.waiting, text: hint && hint.waiting ? "Searching…" : "What would the bot do?" });
+    const body = [];
+    if (hint && hint.top) {
+      body.push(el("p", { class: "hint-choice" }, "The search would choose ", el("b", { text: hint.choice }), " (" + hint.iterations + " iterations, from your view only; not played):"));
+      body.push(el("table", { class: "hints", id: "hint-list" },
+        el("tr", {}, el("th", { text: "action" }), el("th", { text: "share of visits" })),
+        hint.top.map(t => el("tr", {},
+          el("td", {}, el("button", { type: "button", class: "link", onclick: () => act(t.action), text: t.action, title: "play this move" })),
+          el("td", {}, el("span", { class: "bar", style: "width:" + Math.round(100 * t.share) + "px" }), " " + Math.round(100 * t.share) + "%")))));
+    }
+    return el("div", { class: "panel", id: "hint-panel" }, el("h2", { text: "Hint" }), ask, body);
+  }
+
+  function gamesPanel(s) {
+    if (!s.games.length && !s.outcome) return null;
+    const list = el("ul", { class: "tables", id: "games" });
+    s.games.forEach(g => list.append(el("li", {}, "game " + (g.game + 1) + " · " + g.moves + " moves" + (g.outcome ? " · points " + g.outcome.scores.join("–") : " · stopped") + " ",
+      el("button", { type: "button", class: "link", onclick: () => review(id, q, g.game).catch(e => say(e.message)), text: "review" }))));
+    if (s.outcome || s.record) list.append(el("li", {}, "game " + (s.number + 1) + (s.outcome ? " · over " : " · in play "),
+      s.outcome || s.record ? el("button", { type: "button", class: "link", id: "review", onclick: () => review(id, q).catch(e => say(e.message)), text: "review this game" }) : null));
+    return el("div", { class: "panel" }, el("h2", { text: "This session's games" }), list);
+  }
+
   function render() {
     const s = state;
-    $title.textContent = s.ruleset + " · table " + s.table + (s.seating === "links" ? " · your seat: " + s.seat : " · hot-seat");
-    const legal = new Map(s.legal.map(l => [l.action, l.note]));
-    const board = drawBoard(s.game, s.view, rules, { players: s.players, names: s.names, seat: s.seat, toMove: s.to_move, legal, act, outcome: s.outcome });
+    const looking = past !== null;
+    // A step pinned from the log puts the actions away; a hovered one only shows the board.
+    const pinnedBack = looking && pinned !== null;
+    const who = s.observer ? " · observer (every hidden holding shown)" : s.seating === "links" ? " · your seat: " + s.seat : " · hot-seat";
+    $title.textContent = s.ruleset + " · table " + s.table + (s.number ? " · game " + (s.number + 1) : "") + who;
+    const legal = looking ? new Map() : new Map(s.legal.map(l => [l.action, l.note]));
+    const offered = pinnedBack ? [] : s.legal;
+    const view = looking ? past.view : s.view;
+    // A past position is drawn with nothing clickable (no `act`) and no final scores.
+    const board = looking
+      ? drawBoard(s.game, view, rules, { players: s.players, names: s.names, seat: past.seat, toMove: past.to_move, legal })
+      : drawBoard(s.game, view, rules, { players: s.players, names: s.names, seat: s.seat, toMove: s.to_move, legal, act, outcome: s.outcome });
     let status;
     if (s.outcome) status = "The game is over.";
     else if (s.error) status = "Play stopped: " + s.error;
     else if (s.acts) status = seatName(s.names, s.to_move) + " to move: choose an action.";
     else if (s.to_move !== null) status = seatName(s.names, s.to_move) + " to move" + (s.thinking ? " (the bots are moving…)" : "…");
     const actions = el("ul", { class: "actions", id: "actions" });
-    for (const l of s.legal) {
+    for (const l of offered) {
       actions.append(el("li", {}, el("button", { type: "button", "data-action": l.action, onclick: () => act(l.action) }, l.action, l.note ? el("span", { class: "note", text: l.note }) : null)));
     }
     const tools = el("div", { class: "controls" },
       s.undo ? el("button", { type: "button", id: "undo", onclick: () => send("/undo", {}), text: "Undo" }) : null,
+      s.again ? el("button", { type: "button", id: "again", onclick: () => send("/next", {}), text: "Play again" }) : null,
       s.record ? el("a", { href: "/api/table/" + s.table + "/record" + q, download: "", id: "save", text: "Save the record" }) : null,
-      el("span", { class: "hint", text: "move " + s.move + " · round " + s.round + " · view of seat " + s.seat }));
+      el("span", { class: "hint", text: "move " + s.move + " · round " + s.round + (s.observer ? " · the whole game" : " · view of seat " + s.seat) }));
+    const shown = looking ? past.step : s.move;
+    const travel = el("div", { class: "controls", id: "travel" },
+      el("button", { type: "button", id: "back", disabled: shown === 0, onclick: () => pick(shown - 1), text: "◀ back" }),
+      el("button", { type: "button", id: "forward", disabled: !looking, onclick: () => pick(shown + 1), text: "forward ▶" }),
+      looking ? el("button", { type: "button", id: "now", class: "now", onclick: () => pick(state.move), text: "back to now" }) : null);
+    const banner = looking ? el("div", { class: "past", id: "past" }, "Looking back: the board after move " + past.step + " of " + s.move + " (round " + past.round + "), as " + (past.seat === null ? "the observer" : "seat " + past.seat) + " saw it.") : null;
     $app.replaceChildren(el("div", { class: "layout" },
-      el("div", { class: "board", id: "board" }, board),
+      el("div", { class: "board" + (looking ? " looking" : ""), id: "board" }, banner, board),
       el("div", {},
-        el("div", { class: "panel" }, el("div", { class: "status", id: "status", text: status }), tools),
+        el("div", { class: "panel" }, el("div", { class: "status", id: "status", text: status }), tools, travel),
         s.outcome ? scores(s.outcome, s.names) : null,
-        s.legal.length ? el("div", { class: "panel" }, el("h2", { text: "Your actions" }), actions) : null,
-        logPanel(s.log, s.names, null))));
+        offered.length ? el("div", { class: "panel" }, el("h2", { text: "Your actions" }), actions) : null,
+        !pinnedBack ? hintPanel(s) : null,
+        gamesPanel(s),
+        logPanel(s.log, s.names, looking ? past.step : null, pick, peek))));
   }
 
   await refresh();
