@@ -218,8 +218,15 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         }
         _ => {}
     }
-    if s.phase == Phase::Mayor && s.mayor_group as usize > 6 + s.players[s.current].city.len as usize {
+    if s.phase == Phase::Mayor && s.mayor.group as usize > 6 + s.players[s.current].city.len as usize {
         return Err("/mayor_group: past the player's last group".into());
+    }
+    if s.mayor.left != crate::phases::mayor::left(rules, s) {
+        return Err(format!(
+            "the mayor's circles left ({}) differ from the board's ({})",
+            s.mayor.left,
+            crate::phases::mayor::left(rules, s)
+        ));
     }
     match (s.phase == Phase::ColonistOffer, s.colonist_offer) {
         (true, None) => return Err("/colonist_offer: the colonist_offer phase needs an offer".into()),

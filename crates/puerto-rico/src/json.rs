@@ -73,5 +73,8 @@ pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
             }
         }
     }
-    with_names(rules, || rulesmith_core::game::from_json(&v))
+    let mut s: State = with_names(rules, || rulesmith_core::game::from_json(&v))?;
+    // What the placement keeps besides its group follows from the board.
+    s.mayor.left = crate::phases::mayor::left(rules, &s);
+    Ok(s)
 }

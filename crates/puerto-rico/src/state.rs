@@ -3,7 +3,7 @@
 use crate::goods::{ByGood, Good};
 use crate::limits::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 use crate::phase::Building;
-pub use crate::phase::{Checkpoint, Offer, Pending, Phase, SeatSet};
+pub use crate::phase::{Checkpoint, Offer, Pending, Phase, Placement, SeatSet};
 use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, Rng, Seat, names};
 use serde::{Deserialize, Serialize};
@@ -182,8 +182,10 @@ pub struct State {
     pub captain_round: PassRound,
     /// Captain: whether the captain's privilege VP has been given.
     pub captain_bonus_given: bool,
-    /// Mayor placement: the next group to fill for the current player.
-    pub mayor_group: u8,
+    /// Mayor placement: the next group to fill for the current player (its number in the
+    /// JSON), and the circles left from there.
+    #[serde(rename = "mayor_group", with = "placement_serde")]
+    pub mayor: Placement,
     /// Craftsman: the kinds (bit per good) the craftsman produced, for the privilege.
     pub craftsman_kinds: u8,
     /// End conditions met (bits: 1 colonists, 2 city full, 4 VP chips).
@@ -257,6 +259,21 @@ impl Stack {
     pub fn shuffle(&mut self, rng: &mut Rng) {
         let len = self.len as usize;
         rng.shuffle(&mut self.tiles[..len]);
+    }
+}
+
+/// The placement as the JSON has always had it: the group's number; the rest is derived
+/// (`phases::mayor::refresh`).
+mod placement_serde {
+    use super::Placement;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &Placement, s: S) -> Result<S::Ok, S::Error> {
+        m.group.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Placement, D::Error> {
+        Ok(Placement { group: u8::deserialize(d)?, left: 0 })
     }
 }
 

@@ -38,27 +38,31 @@ pub fn any_legal(rules: &Rules, s: &State) -> bool {
 fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> ControlFlow<()> {
     let seat = s.current;
     let p = &s.players[seat];
-    let free = rules.city_spaces.saturating_sub(board::city_spaces_used(rules, p));
+    // The spaces the city uses and the buildings it has, in one pass.
+    let (used, owned) = p.city.iter().fold((0u8, 0u64), |(used, owned), b| {
+        (used + rules.table.get(b.building).spaces, owned | (1u64 << (b.building & 63)))
+    });
+    let free = rules.city_spaces.saturating_sub(used);
     let discount = privilege(rules, s, seat);
     // Short of doubloons, returned components may pay the rest (S001:L539-541).
     let raise = board::payment_capacity(rules, p);
     let budget = p.doubloons + raise;
     // Discounts that do not depend on the building, worked out once.
     let off = discount.saturating_add(board::extension_discount(rules, p));
-    let owned = p.city.iter().fold(0u64, |m, b| m | (1u64 << (b.building & 63)));
-    let mut any = false;
-    for i in 0..rules.buildings.len().min(s.buildings.len()) {
-        // The building's numbers from the flat table: this loop runs over every building
-        // for every builder's turn of every playout.
-        let b = rules.table.get(i as u8);
-        // One of each building per player (L453); large ones need two spaces (L455).
-        if s.buildings[i] == 0 || owned & (1u64 << (i & 63)) != 0 || b.spaces > free {
-            continue;
-        }
-        if board::cost_after(b.cost, b.column, p.quarries_occupied, off) <= budget {
-            f(Action::Build(i as u8))?;
-            any = true;
-        }
+    // Legality as masks: the buildings left on the board, not owned (one of each per
+    // player, L453), fitting the free spaces (large ones need two, L455) and affordable,
+    // each a bit per building, read from the ruleset's tables in a few words.
+    let mut open = rules.table.fitting(free) & !owned & rules.table.affordable(p.quarries_occupied, off, budget);
+    let mut left = 0u64;
+    for (i, &n) in s.buildings.iter().enumerate().take(rules.buildings.len()) {
+        left |= u64::from(n != 0) << i;
+    }
+    open &= left;
+    let any = open != 0;
+    while open != 0 {
+        let i = open.trailing_zeros();
+        open &= open - 1;
+        f(Action::Build(i as u8))?;
     }
     if any {
         f(Action::Pass)?;
