@@ -196,8 +196,11 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         return Err("/out_of_game: buildings the ruleset does not have".into());
     }
     match s.phase {
-        Phase::BuildPayment if s.pending.payment.build as usize >= rules.buildings.len() => {
+        Phase::BuildPayment if s.pending.payment.build.is_none_or(|b| usize::from(b) >= rules.buildings.len()) => {
             return Err("/pending/build: no such building".into());
+        }
+        Phase::MixedShip if s.pending.mixed.mixed_building.is_none_or(|b| usize::from(b) >= rules.buildings.len()) => {
+            return Err("/pending/mixed_building: no such building".into());
         }
         Phase::MixedShip if s.pending.mixed.mixed_good > 5 => {
             return Err("/pending/mixed_good: past the last good".into());

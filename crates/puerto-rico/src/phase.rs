@@ -122,9 +122,9 @@ pub struct Privilege {
 /// Builder phase (`phases::builder`): a building being paid for with returned components.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Payment {
-    /// The building (index; its id in the JSON while the decision is under way, `null`
-    /// otherwise: `crate::json`).
-    pub build: u8,
+    /// The building being paid for (index; its id in the JSON while the decision is under
+    /// way, `null` otherwise: `crate::json`); none outside the payment.
+    pub build: Option<u8>,
     /// Doubloons still owed for it.
     pub owed: u8,
     /// What is being returned now (0 colonists, 1 goods, 2 VP), how many of it so far,
@@ -139,9 +139,9 @@ pub struct Payment {
 pub struct MixedLoad {
     /// Seats that used their mixed ship this phase.
     pub mixed_used: SeatSet,
-    /// The mixed ship being loaded (building index), the next good to decide, and the
-    /// barrels chosen so far.
-    pub mixed_building: u8,
+    /// The mixed ship being loaded (building index; none outside the loading), the next
+    /// good to decide, and the barrels chosen so far.
+    pub mixed_building: Option<u8>,
     pub mixed_good: u8,
     pub mixed_load: ByGood<u8>,
 }

@@ -158,12 +158,15 @@ pub struct Numbers {
     pub column: u8,
     /// The kind of its effect ([`Effect::kind_index`]).
     pub effect: u8,
+    /// The good a production building makes, as its bit ([`Good::bit`]); none for other
+    /// buildings.
+    pub makes: u8,
 }
 
 impl Numbers {
     /// What an index that names no building reads: no circles, points or effect, and one
     /// city space (what the lookups of a missing building always answered).
-    const MISSING: Numbers = Numbers { circles: 0, vp: 0, spaces: 1, cost: 0, column: 0, effect: 0 };
+    const MISSING: Numbers = Numbers { circles: 0, vp: 0, spaces: 1, cost: 0, column: 0, effect: 0, makes: 0 };
 }
 
 impl BuildingTable {
@@ -171,7 +174,11 @@ impl BuildingTable {
         let mut t = Box::new([Numbers::MISSING; 256]);
         for (n, b) in t.iter_mut().zip(buildings) {
             let effect = b.effect.kind_index() as u8;
-            *n = Numbers { circles: b.circles, vp: b.vp, spaces: b.spaces, cost: b.cost, column: b.column, effect };
+            let makes = match b.kind {
+                BuildingKind::Production { good, .. } => good.bit(),
+                _ => 0,
+            };
+            *n = Numbers { circles: b.circles, vp: b.vp, spaces: b.spaces, cost: b.cost, column: b.column, effect, makes };
         }
         // The state's flat arrays hold `MAX_BUILDINGS` (64) kinds: one bit each.
         let buildings = &buildings[..buildings.len().min(crate::limits::MAX_BUILDINGS)];

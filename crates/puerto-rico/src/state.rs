@@ -325,6 +325,22 @@ impl State {
         self.stack.pop()
     }
 
+    /// The buildings of the first `n` indices still on the board, a bit each: eight counts
+    /// at a time (a byte's high bit set where it is not zero, then the eight bits gathered
+    /// by one multiplication), as the builder asks before every turn.
+    pub fn buildings_left(&self, n: usize) -> u64 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut left = 0u64;
+        for (k, chunk) in self.buildings.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(bytes);
+            let high = (w | ((w & LOW7) + LOW7)) & !LOW7;
+            left |= ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+        }
+        if n < 64 { left & ((1u64 << n) - 1) } else { left }
+    }
+
     pub fn in_game(&self, building: usize) -> bool {
         building >= 64 || self.out_of_game & (1 << building) == 0
     }

@@ -52,12 +52,10 @@ fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<(
     // Legality as masks: the buildings left on the board, not owned (one of each per
     // player, L453), fitting the free spaces (large ones need two, L455) and affordable,
     // each a bit per building, read from the ruleset's tables in a few words.
-    let mut open = rules.table.fitting(free) & !owned & rules.table.affordable(p.quarries_occupied, off, budget);
-    let mut left = 0u64;
-    for (i, &n) in s.buildings.iter().enumerate().take(rules.buildings.len()) {
-        left |= u64::from(n != 0) << i;
-    }
-    open &= left;
+    let mut open = rules.table.fitting(free)
+        & !owned
+        & rules.table.affordable(p.quarries_occupied, off, budget)
+        & s.buildings_left(rules.buildings.len());
     let any = open != 0;
     while open != 0 {
         let i = open.trailing_zeros();
@@ -80,7 +78,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
             // kept after building (S001:L541-543).
             s.players[seat].doubloons = 0;
             let owed = (cost - have).min(u16::from(u8::MAX)) as u8;
-            s.pending.payment = Payment { build: b, owed, ..Payment::default() };
+            s.pending.payment = Payment { build: Some(b), owed, ..Payment::default() };
             s.phase = Phase::BuildPayment;
             return Flow::Continue;
         }
@@ -278,7 +276,11 @@ pub fn step_payment(rules: &Rules, s: &mut State) -> Flow {
             let (seat, b) = (s.current, s.pending.payment.build);
             s.phase = Phase::Builder;
             s.pending.payment = Payment::default();
-            return complete(rules, s, seat, b);
+            // The state check refuses a payment without its building.
+            return match b {
+                Some(b) => complete(rules, s, seat, b),
+                None => next(rules, s),
+            };
         }
         let mut count = 0;
         let mut only = Action::Pass;
