@@ -178,7 +178,15 @@ impl BuildingTable {
                 BuildingKind::Production { good, .. } => good.bit(),
                 _ => 0,
             };
-            *n = Numbers { circles: b.circles, vp: b.vp, spaces: b.spaces, cost: b.cost, column: b.column, effect, makes };
+            *n = Numbers {
+                circles: b.circles,
+                vp: b.vp,
+                spaces: b.spaces,
+                cost: b.cost,
+                column: b.column,
+                effect,
+                makes,
+            };
         }
         // The state's flat arrays hold `MAX_BUILDINGS` (64) kinds: one bit each.
         let buildings = &buildings[..buildings.len().min(crate::limits::MAX_BUILDINGS)];

@@ -91,21 +91,25 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
 /// The building joins the player's city; the turn ends (after a university's offer).
 fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) -> Flow {
     let column = rules.buildings.get(b as usize).map_or(0, |x| x.column);
+    // The effects occupied before this building joins the city, in one walk of it.
+    let kinds = board::occupied_kinds(rules, &s.players[seat]);
     // VP by the new building's column, from a building occupied before this one was
     // built: never for building it itself, even with a university (S001:L577).
-    let vp: u16 = board::effects(rules, &s.players[seat])
-        .map(|e| match *e {
-            Effect::BuildVpByColumn { vp_by_column } if column > 0 => {
-                u16::from(vp_by_column[usize::from(column - 1).min(vp_by_column.len() - 1)])
-            }
-            _ => 0,
-        })
-        .sum();
-    if vp > 0 {
-        super::supply::award_vp(s, seat, vp);
+    if board::holds(kinds, EffectKind::BuildVpByColumn) {
+        let vp: u16 = board::effects(rules, &s.players[seat])
+            .map(|e| match *e {
+                Effect::BuildVpByColumn { vp_by_column } if column > 0 => {
+                    u16::from(vp_by_column[usize::from(column - 1).min(vp_by_column.len() - 1)])
+                }
+                _ => 0,
+            })
+            .sum();
+        if vp > 0 {
+            super::supply::award_vp(s, seat, vp);
+        }
     }
     s.buildings[b as usize] -= 1;
-    let university = board::has(rules, &s.players[seat], EffectKind::ColonistOnNewBuilding);
+    let university = board::holds(kinds, EffectKind::ColonistOnNewBuilding);
     s.players[seat].city.insert(b, 0);
     // University: the owner *may* take one colonist from the supply, else the ship
     // (L598-600); a building with no circle sends it to San Juan (statue, S001:L630).

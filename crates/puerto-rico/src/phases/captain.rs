@@ -659,8 +659,13 @@ fn forced_storage_quick(rules: &Rules, s: &State, seat: Seat) -> Option<Option<A
         // Nothing to keep: nothing to list either.
         return Some(Some(Action::Keep { kinds: 0, barrel: None }));
     }
-    let extra = rules.has_effect(kind::EXTRA_STORAGE_BARRELS) && board::extra_storage_barrels(rules, p) > 0;
-    if extra || rules.free_barrels > 1 || board::storage_kinds(rules, p) > 0 {
+    // Warehouses and storehouses are asked about only when one is occupied.
+    let kinds = board::occupied_kinds(rules, p);
+    let extra = board::holds(kinds, EffectKind::ExtraStorageBarrels) && board::extra_storage_barrels(rules, p) > 0;
+    if extra
+        || rules.free_barrels > 1
+        || (board::holds(kinds, EffectKind::Storage) && board::storage_kinds(rules, p) > 0)
+    {
         return None;
     }
     // What `storage_options` lists here: one barrel of each kind held, or nothing. Only

@@ -55,9 +55,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
         if board::holds(occupied, EffectKind::ProductionBonus) {
             let bonus: u16 = board::effects(rules, &s.players[seat])
                 .map(|e| match e {
-                    Effect::ProductionBonus { doubloons_by_kinds } => {
-                        u16::from(doubloons_by_kinds[usize::from(kinds)])
-                    }
+                    Effect::ProductionBonus { doubloons_by_kinds } => u16::from(doubloons_by_kinds[usize::from(kinds)]),
                     _ => 0,
                 })
                 .sum();
