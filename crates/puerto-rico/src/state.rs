@@ -263,7 +263,7 @@ impl Stack {
 }
 
 /// The placement as the JSON has always had it: the group's number; the rest is derived
-/// (`phases::mayor::refresh`).
+/// (`phases::mayor::left`, computed when the JSON is read).
 mod placement_serde {
     use super::Placement;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
