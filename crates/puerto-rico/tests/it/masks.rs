@@ -95,3 +95,26 @@ fn the_mayors_circles_left_follow_the_board() {
     let e = rules.check_state(&edited).unwrap_err().to_string();
     assert!(e.contains("circles left"), "{e}");
 }
+
+/// A payment without its building is refused by the state check (its building is typed
+/// `Option`, not 0 when none: a `null` building was read as the ruleset's first before).
+#[test]
+fn a_payment_needs_its_building() {
+    let rules = crate::common::rules();
+    // A builder's turn of a random game, then as if a building were being paid for.
+    let mut s = rules.new_game(4, 1).unwrap();
+    let mut rng = rulesmith_core::Rng::from_seed(1);
+    let mut buf = Vec::new();
+    while s.phase != Phase::Builder {
+        rules.legal_actions(&s, &mut buf);
+        let a = buf[rng.index(buf.len())];
+        rules.apply_legal(&mut s, a);
+    }
+    rules.check_state(&s).unwrap();
+    s.phase = Phase::BuildPayment;
+    s.pending.payment.owed = 1;
+    let e = rules.check_state(&s).unwrap_err().to_string();
+    assert!(e.contains("/pending/build: no such building"), "{e}");
+    s.pending.payment.build = Some(0);
+    assert!(!rules.check_state(&s).err().is_some_and(|e| e.to_string().contains("/pending/build")));
+}
