@@ -129,7 +129,11 @@ pub fn empty_building_circles(rules: &Rules, p: &Player) -> u32 {
 pub fn production(rules: &Rules, p: &Player) -> ByGood<u8> {
     let mut capacity = ByGood::<u8>::default();
     for b in p.city.iter() {
-        if let Some(BuildingKind::Production { good, .. }) = rules.buildings.get(b.building as usize).map(|x| x.kind) {
+        // The good a production building makes, from the flat table (a bit, none for
+        // other buildings).
+        let makes = rules.table.get(b.building).makes;
+        if makes != 0 {
+            let good = Good::at(makes.trailing_zeros() as usize);
             capacity[good] = capacity[good].saturating_add(b.colonists);
         }
     }

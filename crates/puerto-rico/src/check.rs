@@ -196,8 +196,11 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         return Err("/out_of_game: buildings the ruleset does not have".into());
     }
     match s.phase {
-        Phase::BuildPayment if s.pending.payment.build as usize >= rules.buildings.len() => {
+        Phase::BuildPayment if s.pending.payment.build.is_none_or(|b| usize::from(b) >= rules.buildings.len()) => {
             return Err("/pending/build: no such building".into());
+        }
+        Phase::MixedShip if s.pending.mixed.mixed_building.is_none_or(|b| usize::from(b) >= rules.buildings.len()) => {
+            return Err("/pending/mixed_building: no such building".into());
         }
         Phase::MixedShip if s.pending.mixed.mixed_good > 5 => {
             return Err("/pending/mixed_good: past the last good".into());
@@ -218,8 +221,15 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         }
         _ => {}
     }
-    if s.phase == Phase::Mayor && s.mayor_group as usize > 6 + s.players[s.current].city.len as usize {
+    if s.phase == Phase::Mayor && s.mayor.group as usize > 6 + s.players[s.current].city.len as usize {
         return Err("/mayor_group: past the player's last group".into());
+    }
+    if s.mayor.left != crate::phases::mayor::left(rules, s) {
+        return Err(format!(
+            "the mayor's circles left ({}) differ from the board's ({})",
+            s.mayor.left,
+            crate::phases::mayor::left(rules, s)
+        ));
     }
     match (s.phase == Phase::ColonistOffer, s.colonist_offer) {
         (true, None) => return Err("/colonist_offer: the colonist_offer phase needs an offer".into()),

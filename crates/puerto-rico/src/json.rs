@@ -62,16 +62,16 @@ pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
         for key in PENDING_BUILDINGS {
             if let Some(b) = pending.get_mut(key) {
                 // Null while no such decision is under way.
-                let i = match b.as_str() {
-                    None if b.is_null() => 0,
-                    id => {
-                        let ids = rules.buildings.iter().map(|b| b.id.as_str());
-                        names::index(&format!("/pending/{key}"), Building::WHAT, id.unwrap_or_default(), ids)?
-                    }
-                };
-                *b = Value::from(i);
+                if !b.is_null() {
+                    let ids = rules.buildings.iter().map(|b| b.id.as_str());
+                    let id = b.as_str().unwrap_or_default();
+                    *b = Value::from(names::index(&format!("/pending/{key}"), Building::WHAT, id, ids)?);
+                }
             }
         }
     }
-    with_names(rules, || rulesmith_core::game::from_json(&v))
+    let mut s: State = with_names(rules, || rulesmith_core::game::from_json(&v))?;
+    // What the placement keeps besides its group follows from the board.
+    s.mayor.left = crate::phases::mayor::left(rules, &s);
+    Ok(s)
 }

@@ -98,6 +98,18 @@ pub struct Settling {
     pub extra_turn: bool,
 }
 
+/// Mayor phase (`phases::mayor`): where the player to move is in their placement. Only
+/// `group` is in the state JSON (`/mayor_group`); `left` follows from it and the board
+/// (reading JSON computes it, the state check compares it with a count from scratch).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// The next group to fill for the current player (in the order of `phases::mayor`).
+    pub group: u8,
+    /// The circles of the groups from `group` on, kept as they are filled so that neither
+    /// a step nor the legal list walks the city again; 0 outside the mayor phase.
+    pub left: u8,
+}
+
 /// Craftsman phase (`phases::craftsman`): the privilege still to take.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Privilege {
@@ -110,9 +122,9 @@ pub struct Privilege {
 /// Builder phase (`phases::builder`): a building being paid for with returned components.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Payment {
-    /// The building (index; its id in the JSON while the decision is under way, `null`
-    /// otherwise: `crate::json`).
-    pub build: u8,
+    /// The building being paid for (index; its id in the JSON while the decision is under
+    /// way, `null` otherwise: `crate::json`); none outside the payment.
+    pub build: Option<u8>,
     /// Doubloons still owed for it.
     pub owed: u8,
     /// What is being returned now (0 colonists, 1 goods, 2 VP), how many of it so far,
@@ -127,9 +139,9 @@ pub struct Payment {
 pub struct MixedLoad {
     /// Seats that used their mixed ship this phase.
     pub mixed_used: SeatSet,
-    /// The mixed ship being loaded (building index), the next good to decide, and the
-    /// barrels chosen so far.
-    pub mixed_building: u8,
+    /// The mixed ship being loaded (building index; none outside the loading), the next
+    /// good to decide, and the barrels chosen so far.
+    pub mixed_building: Option<u8>,
     pub mixed_good: u8,
     pub mixed_load: ByGood<u8>,
 }

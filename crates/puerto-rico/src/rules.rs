@@ -133,7 +133,20 @@ pub struct Rules {
 /// stride of the whole struct per lookup). One entry for every `u8`, so a building index
 /// needs no bounds check; those past the ruleset's buildings read as missing.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BuildingTable(Box<[Numbers; 256]>);
+pub struct BuildingTable {
+    numbers: Box<[Numbers; 256]>,
+    /// Bit `b` for every building `b` of the ruleset.
+    all: u64,
+    /// The buildings a player can afford, a bit per building, by occupied quarries
+    /// (`q`, capped at the largest column) and doubloons plus discounts (`x`, capped at the
+    /// dearest cost): `affordable[q * (most_cost + 1) + x]`. The builder's legal list and
+    /// "may this player build?" read one word instead of pricing every building.
+    affordable: Box<[u64]>,
+    most_column: u8,
+    most_cost: u8,
+    /// The buildings taking at most `k` city spaces, by `k` (capped at the largest).
+    fitting: Box<[u64]>,
+}
 
 /// One building's numbers in [`BuildingTable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,12 +158,15 @@ pub struct Numbers {
     pub column: u8,
     /// The kind of its effect ([`Effect::kind_index`]).
     pub effect: u8,
+    /// The good a production building makes, as its bit ([`Good::bit`]); none for other
+    /// buildings.
+    pub makes: u8,
 }
 
 impl Numbers {
     /// What an index that names no building reads: no circles, points or effect, and one
     /// city space (what the lookups of a missing building always answered).
-    const MISSING: Numbers = Numbers { circles: 0, vp: 0, spaces: 1, cost: 0, column: 0, effect: 0 };
+    const MISSING: Numbers = Numbers { circles: 0, vp: 0, spaces: 1, cost: 0, column: 0, effect: 0, makes: 0 };
 }
 
 impl BuildingTable {
@@ -158,15 +174,64 @@ impl BuildingTable {
         let mut t = Box::new([Numbers::MISSING; 256]);
         for (n, b) in t.iter_mut().zip(buildings) {
             let effect = b.effect.kind_index() as u8;
-            *n = Numbers { circles: b.circles, vp: b.vp, spaces: b.spaces, cost: b.cost, column: b.column, effect };
+            let makes = match b.kind {
+                BuildingKind::Production { good, .. } => good.bit(),
+                _ => 0,
+            };
+            *n = Numbers {
+                circles: b.circles,
+                vp: b.vp,
+                spaces: b.spaces,
+                cost: b.cost,
+                column: b.column,
+                effect,
+                makes,
+            };
         }
-        BuildingTable(t)
+        // The state's flat arrays hold `MAX_BUILDINGS` (64) kinds: one bit each.
+        let buildings = &buildings[..buildings.len().min(crate::limits::MAX_BUILDINGS)];
+        let all = buildings.iter().enumerate().fold(0u64, |m, (i, _)| m | (1 << i));
+        let most_column = buildings.iter().map(|b| b.column).max().unwrap_or(0);
+        let most_cost = buildings.iter().map(|b| b.cost).max().unwrap_or(0);
+        let mut affordable = vec![0u64; (usize::from(most_column) + 1) * (usize::from(most_cost) + 1)];
+        for q in 0..=most_column {
+            for x in 0..=most_cost {
+                affordable[usize::from(q) * (usize::from(most_cost) + 1) + usize::from(x)] =
+                    buildings.iter().enumerate().fold(0u64, |m, (i, b)| {
+                        // As `board::cost_after` prices it, with every discount in `x`.
+                        let fits = u16::from(b.cost.saturating_sub(q.min(b.column))) <= u16::from(x);
+                        if fits { m | (1 << i) } else { m }
+                    });
+            }
+        }
+        let most_spaces = buildings.iter().map(|b| b.spaces).max().unwrap_or(0);
+        let fitting = (0..=most_spaces)
+            .map(|k| buildings.iter().enumerate().fold(0u64, |m, (i, b)| if b.spaces <= k { m | (1 << i) } else { m }))
+            .collect();
+        BuildingTable { numbers: t, all, affordable: affordable.into(), most_column, most_cost, fitting }
     }
 
     /// Building `b`'s numbers.
     #[inline]
     pub fn get(&self, b: u8) -> Numbers {
-        self.0[usize::from(b)]
+        self.numbers[usize::from(b)]
+    }
+
+    /// The buildings (a bit each) whose cost, lowered by `quarries` occupied quarries
+    /// (each building by at most its column) and by `off` doubloons of other discounts, is
+    /// at most `doubloons`: the same test as [`crate::board::cost_after`] `<= doubloons`.
+    #[inline]
+    pub fn affordable(&self, quarries: u8, off: u8, doubloons: u16) -> u64 {
+        let x = (u32::from(doubloons) + u32::from(off)).min(u32::from(self.most_cost)) as usize;
+        let q = usize::from(quarries.min(self.most_column));
+        self.affordable.get(q * (usize::from(self.most_cost) + 1) + x).copied().unwrap_or(self.all)
+    }
+
+    /// The buildings (a bit each) that take at most `free` city spaces.
+    #[inline]
+    pub fn fitting(&self, free: u8) -> u64 {
+        let last = self.fitting.len().saturating_sub(1);
+        self.fitting.get(usize::from(free).min(last)).copied().unwrap_or(0)
     }
 
     /// The bit of building `b`'s effect kind (`1 << kind_index`, as [`Rules::effects_present`]).

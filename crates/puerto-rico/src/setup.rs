@@ -75,7 +75,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         wharf_used: 0,
         captain_round: PassRound::new(0, players),
         captain_bonus_given: false,
-        mayor_group: 0,
+        mayor: Default::default(),
         craftsman_kinds: 0,
         end_triggers: 0,
         held_tiles: ByGood::default(),

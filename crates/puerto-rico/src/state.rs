@@ -3,7 +3,7 @@
 use crate::goods::{ByGood, Good};
 use crate::limits::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 use crate::phase::Building;
-pub use crate::phase::{Checkpoint, Offer, Pending, Phase, SeatSet};
+pub use crate::phase::{Checkpoint, Offer, Pending, Phase, Placement, SeatSet};
 use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
 use rulesmith_core::{ByPlayer, Rng, Seat, names};
 use serde::{Deserialize, Serialize};
@@ -182,8 +182,10 @@ pub struct State {
     pub captain_round: PassRound,
     /// Captain: whether the captain's privilege VP has been given.
     pub captain_bonus_given: bool,
-    /// Mayor placement: the next group to fill for the current player.
-    pub mayor_group: u8,
+    /// Mayor placement: the next group to fill for the current player (its number in the
+    /// JSON), and the circles left from there.
+    #[serde(rename = "mayor_group", with = "placement_serde")]
+    pub mayor: Placement,
     /// Craftsman: the kinds (bit per good) the craftsman produced, for the privilege.
     pub craftsman_kinds: u8,
     /// End conditions met (bits: 1 colonists, 2 city full, 4 VP chips).
@@ -260,6 +262,21 @@ impl Stack {
     }
 }
 
+/// The placement as the JSON has always had it: the group's number; the rest is derived
+/// (`phases::mayor::left`, computed when the JSON is read).
+mod placement_serde {
+    use super::Placement;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &Placement, s: S) -> Result<S::Ok, S::Error> {
+        m.group.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Placement, D::Error> {
+        Ok(Placement { group: u8::deserialize(d)?, left: 0 })
+    }
+}
+
 mod stack_serde {
     use super::Stack;
     use crate::goods::Good;
@@ -306,6 +323,22 @@ impl State {
             self.stack.shuffle(&mut self.rng);
         }
         self.stack.pop()
+    }
+
+    /// The buildings of the first `n` indices still on the board, a bit each: eight counts
+    /// at a time (a byte's high bit set where it is not zero, then the eight bits gathered
+    /// by one multiplication), as the builder asks before every turn.
+    pub fn buildings_left(&self, n: usize) -> u64 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut left = 0u64;
+        for (k, chunk) in self.buildings.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(bytes);
+            let high = (w | ((w & LOW7) + LOW7)) & !LOW7;
+            left |= ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+        }
+        if n < 64 { left & ((1u64 << n) - 1) } else { left }
     }
 
     pub fn in_game(&self, building: usize) -> bool {

@@ -38,27 +38,29 @@ pub fn any_legal(rules: &Rules, s: &State) -> bool {
 fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> ControlFlow<()> {
     let seat = s.current;
     let p = &s.players[seat];
-    let free = rules.city_spaces.saturating_sub(board::city_spaces_used(rules, p));
+    // The spaces the city uses and the buildings it has, in one pass.
+    let (used, owned) = p.city.iter().fold((0u8, 0u64), |(used, owned), b| {
+        (used + rules.table.get(b.building).spaces, owned | (1u64 << (b.building & 63)))
+    });
+    let free = rules.city_spaces.saturating_sub(used);
     let discount = privilege(rules, s, seat);
     // Short of doubloons, returned components may pay the rest (S001:L539-541).
     let raise = board::payment_capacity(rules, p);
     let budget = p.doubloons + raise;
     // Discounts that do not depend on the building, worked out once.
     let off = discount.saturating_add(board::extension_discount(rules, p));
-    let owned = p.city.iter().fold(0u64, |m, b| m | (1u64 << (b.building & 63)));
-    let mut any = false;
-    for i in 0..rules.buildings.len().min(s.buildings.len()) {
-        // The building's numbers from the flat table: this loop runs over every building
-        // for every builder's turn of every playout.
-        let b = rules.table.get(i as u8);
-        // One of each building per player (L453); large ones need two spaces (L455).
-        if s.buildings[i] == 0 || owned & (1u64 << (i & 63)) != 0 || b.spaces > free {
-            continue;
-        }
-        if board::cost_after(b.cost, b.column, p.quarries_occupied, off) <= budget {
-            f(Action::Build(i as u8))?;
-            any = true;
-        }
+    // Legality as masks: the buildings left on the board, not owned (one of each per
+    // player, L453), fitting the free spaces (large ones need two, L455) and affordable,
+    // each a bit per building, read from the ruleset's tables in a few words.
+    let mut open = rules.table.fitting(free)
+        & !owned
+        & rules.table.affordable(p.quarries_occupied, off, budget)
+        & s.buildings_left(rules.buildings.len());
+    let any = open != 0;
+    while open != 0 {
+        let i = open.trailing_zeros();
+        open &= open - 1;
+        f(Action::Build(i as u8))?;
     }
     if any {
         f(Action::Pass)?;
@@ -76,7 +78,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
             // kept after building (S001:L541-543).
             s.players[seat].doubloons = 0;
             let owed = (cost - have).min(u16::from(u8::MAX)) as u8;
-            s.pending.payment = Payment { build: b, owed, ..Payment::default() };
+            s.pending.payment = Payment { build: Some(b), owed, ..Payment::default() };
             s.phase = Phase::BuildPayment;
             return Flow::Continue;
         }
@@ -89,21 +91,25 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
 /// The building joins the player's city; the turn ends (after a university's offer).
 fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) -> Flow {
     let column = rules.buildings.get(b as usize).map_or(0, |x| x.column);
+    // The effects occupied before this building joins the city, in one walk of it.
+    let kinds = board::occupied_kinds(rules, &s.players[seat]);
     // VP by the new building's column, from a building occupied before this one was
     // built: never for building it itself, even with a university (S001:L577).
-    let vp: u16 = board::effects(rules, &s.players[seat])
-        .map(|e| match *e {
-            Effect::BuildVpByColumn { vp_by_column } if column > 0 => {
-                u16::from(vp_by_column[usize::from(column - 1).min(vp_by_column.len() - 1)])
-            }
-            _ => 0,
-        })
-        .sum();
-    if vp > 0 {
-        super::supply::award_vp(s, seat, vp);
+    if board::holds(kinds, EffectKind::BuildVpByColumn) {
+        let vp: u16 = board::effects(rules, &s.players[seat])
+            .map(|e| match *e {
+                Effect::BuildVpByColumn { vp_by_column } if column > 0 => {
+                    u16::from(vp_by_column[usize::from(column - 1).min(vp_by_column.len() - 1)])
+                }
+                _ => 0,
+            })
+            .sum();
+        if vp > 0 {
+            super::supply::award_vp(s, seat, vp);
+        }
     }
     s.buildings[b as usize] -= 1;
-    let university = board::has(rules, &s.players[seat], EffectKind::ColonistOnNewBuilding);
+    let university = board::holds(kinds, EffectKind::ColonistOnNewBuilding);
     s.players[seat].city.insert(b, 0);
     // University: the owner *may* take one colonist from the supply, else the ship
     // (L598-600); a building with no circle sends it to San Juan (statue, S001:L630).
@@ -274,7 +280,11 @@ pub fn step_payment(rules: &Rules, s: &mut State) -> Flow {
             let (seat, b) = (s.current, s.pending.payment.build);
             s.phase = Phase::Builder;
             s.pending.payment = Payment::default();
-            return complete(rules, s, seat, b);
+            // The state check refuses a payment without its building.
+            return match b {
+                Some(b) => complete(rules, s, seat, b),
+                None => next(rules, s),
+            };
         }
         let mut count = 0;
         let mut only = Action::Pass;

@@ -335,7 +335,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
         }
         Action::Use(b) => {
             s.pending.mixed.mixed_used |= 1 << seat;
-            s.pending.mixed.mixed_building = b;
+            s.pending.mixed.mixed_building = Some(b);
             s.pending.mixed.mixed_good = 0;
             s.pending.mixed.mixed_load = ByGood::default();
             s.phase = Phase::MixedShip;
@@ -351,7 +351,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
 // as many or as few as they like, at least `min_barrels`, S001:L585).
 
 fn mixed_rules(rules: &Rules, s: &State) -> (u8, u8, bool) {
-    match rules.buildings.get(s.pending.mixed.mixed_building as usize).map(|x| x.effect) {
+    match s.pending.mixed.mixed_building.and_then(|b| rules.buildings.get(usize::from(b))).map(|x| x.effect) {
         Some(Effect::MixedShip { barrels_per_vp, min_barrels, harbor_bonus }) => {
             (barrels_per_vp.max(1), min_barrels, harbor_bonus)
         }
@@ -410,7 +410,7 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
     let vp = (load.total() / u32::from(per)) as u16;
     s.pending.mixed.mixed_load = ByGood::default();
     s.pending.mixed.mixed_good = 0;
-    s.pending.mixed.mixed_building = 0;
+    s.pending.mixed.mixed_building = None;
     s.phase = Phase::Captain;
     if score(rules, s, seat, vp, harbor) {
         return Flow::Continue;
@@ -655,8 +655,17 @@ fn forced_storage(rules: &Rules, s: &State, seat: Seat) -> Option<Action> {
 fn forced_storage_quick(rules: &Rules, s: &State, seat: Seat) -> Option<Option<Action>> {
     let p = &s.players[seat];
     let held = p.goods.nonzero();
-    let extra = rules.has_effect(kind::EXTRA_STORAGE_BARRELS) && board::extra_storage_barrels(rules, p) > 0;
-    if extra || rules.free_barrels > 1 || (held != 0 && board::storage_kinds(rules, p) > 0) {
+    if held == 0 {
+        // Nothing to keep: nothing to list either.
+        return Some(Some(Action::Keep { kinds: 0, barrel: None }));
+    }
+    // Warehouses and storehouses are asked about only when one is occupied.
+    let kinds = board::occupied_kinds(rules, p);
+    let extra = board::holds(kinds, EffectKind::ExtraStorageBarrels) && board::extra_storage_barrels(rules, p) > 0;
+    if extra
+        || rules.free_barrels > 1
+        || (board::holds(kinds, EffectKind::Storage) && board::storage_kinds(rules, p) > 0)
+    {
         return None;
     }
     // What `storage_options` lists here: one barrel of each kind held, or nothing. Only
@@ -704,7 +713,8 @@ fn keep(rules: &Rules, s: &mut State, seat: Seat, a: Action) {
         return;
     }
     let Action::Keep { kinds, barrel } = a else { return };
-    for g in Good::every() {
+    // Only the goods held can spoil (the others would move nothing).
+    for g in s.players[seat].goods.present() {
         let have = s.players[seat].goods[g];
         let kept = if kinds & g.bit() != 0 {
             have

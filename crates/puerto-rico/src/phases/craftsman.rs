@@ -7,6 +7,7 @@
 use super::flow::Flow;
 use crate::action::Action;
 use crate::board;
+use crate::effect::EffectKind;
 use crate::goods::{ByGood, Good};
 use crate::rules::{BuildingKind, Effect, Rules};
 use crate::state::{Phase, Player, State};
@@ -22,7 +23,8 @@ pub fn begin(rules: &Rules, s: &mut State) {
         let mut kinds = 0u8;
         let mut mask = 0u8;
         let mut received = ByGood::<u8>::default();
-        for g in Good::every() {
+        // Only the goods the player makes (the others would move nothing).
+        for g in want.present() {
             let got = transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(want[g])) as u8;
             if got > 0 {
                 received[g] = got;
@@ -30,32 +32,39 @@ pub fn begin(rules: &Rules, s: &mut State) {
                 mask |= g.bit();
             }
         }
+        // The effects of the player's occupied buildings, a bit per kind: what the
+        // buildings below look for is asked of them only when they are there.
+        let occupied = board::occupied_kinds(rules, &s.players[seat]);
         // Aqueduct: one more of a good produced, if a normal production building of it is
         // occupied; the produced barrel is counted as that building's (chosen default).
-        let before = s.players[seat];
-        for e in board::effects(rules, &before) {
-            if let Effect::ProductionPerNormalPlant { goods, extra } = *e {
-                for g in rules.goods() {
-                    if goods & g.bit() != 0 && received[g] > 0 && normal_plant(rules, &before, g) {
-                        let more =
-                            transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(extra));
-                        received[g] += more as u8;
+        if board::holds(occupied, EffectKind::ProductionPerNormalPlant) {
+            let before = s.players[seat];
+            for e in board::effects(rules, &before) {
+                if let Effect::ProductionPerNormalPlant { goods, extra } = *e {
+                    for g in rules.goods() {
+                        if goods & g.bit() != 0 && received[g] > 0 && normal_plant(rules, &before, g) {
+                            let more =
+                                transfer(&mut s.goods_supply, &mut s.players[seat].goods, g.index(), u32::from(extra));
+                            received[g] += more as u8;
+                        }
                     }
                 }
             }
         }
         // Factory: by kinds actually received; the barrel count does not matter (L590).
-        let bonus: u16 = board::effects(rules, &s.players[seat])
-            .map(|e| match e {
-                Effect::ProductionBonus { doubloons_by_kinds } => u16::from(doubloons_by_kinds[usize::from(kinds)]),
-                _ => 0,
-            })
-            .sum();
-        s.players[seat].doubloons += bonus;
+        if board::holds(occupied, EffectKind::ProductionBonus) {
+            let bonus: u16 = board::effects(rules, &s.players[seat])
+                .map(|e| match e {
+                    Effect::ProductionBonus { doubloons_by_kinds } => u16::from(doubloons_by_kinds[usize::from(kinds)]),
+                    _ => 0,
+                })
+                .sum();
+            s.players[seat].doubloons += bonus;
+        }
         if seat == s.chooser {
             produced_by_chooser = mask;
             s.pending.craftsman.craftsman_produced = received;
-        } else {
+        } else if board::holds(occupied, EffectKind::DoubloonsByTopProduction) {
             s.players[seat].doubloons += top_production_bonus(rules, &s.players[seat], received);
         }
     }
@@ -136,8 +145,10 @@ pub fn step(rules: &Rules, s: &mut State) -> Flow {
 /// 1 + 2 = 7 barrels).
 fn finish(rules: &Rules, s: &mut State) -> Flow {
     let chooser = s.chooser;
-    let bonus = top_production_bonus(rules, &s.players[chooser], s.pending.craftsman.craftsman_produced);
-    s.players[chooser].doubloons += bonus;
+    if rules.has_effect(crate::rules::kind::DOUBLOONS_BY_TOP_PRODUCTION) {
+        let bonus = top_production_bonus(rules, &s.players[chooser], s.pending.craftsman.craftsman_produced);
+        s.players[chooser].doubloons += bonus;
+    }
     s.pending.craftsman.craftsman_produced = ByGood::default();
     s.pending.craftsman.craftsman_picks = 0;
     s.craftsman_kinds = 0;

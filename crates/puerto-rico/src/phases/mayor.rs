@@ -13,7 +13,7 @@ use crate::action::{Action, Group};
 use crate::board;
 use crate::goods::{ByGood, Good, MAX_GOODS};
 use crate::rules::Rules;
-use crate::state::{END_COLONISTS, Phase, Player, State};
+use crate::state::{END_COLONISTS, Phase, Placement, Player, State};
 use rulesmith_core::Seat;
 use rulesmith_core::steps::seat_after;
 
@@ -43,7 +43,7 @@ pub fn play_privilege(rules: &Rules, s: &mut State, a: Action) -> Flow {
 
 /// The ship's colonists, one at a time from the mayor clockwise (S000:L180), then the
 /// placement starts with the mayor.
-fn deal(_rules: &Rules, s: &mut State) {
+fn deal(rules: &Rules, s: &mut State) {
     let n = s.player_count();
     let ship = s.colonist_ship;
     for k in 0..usize::from(ship) {
@@ -53,11 +53,11 @@ fn deal(_rules: &Rules, s: &mut State) {
     s.colonist_ship = 0;
     s.phase = Phase::Mayor;
     s.current = s.chooser;
-    pick_up(s, s.chooser);
+    pick_up(rules, s, s.chooser);
 }
 
 /// The player takes every colonist off the board into hand (kept in San Juan).
-fn pick_up(s: &mut State, seat: Seat) {
+fn pick_up(rules: &Rules, s: &mut State, seat: Seat) {
     let p = &mut s.players[seat];
     let mut hand = u32::from(p.san_juan);
     hand += p.plantations_occupied.total();
@@ -69,7 +69,18 @@ fn pick_up(s: &mut State, seat: Seat) {
         b.colonists = 0;
     }
     p.san_juan = hand.min(u32::from(u8::MAX)) as u8;
-    s.mayor_group = 0;
+    let left = capacity_from(rules, p, rules.good_count(), 0);
+    s.mayor = Placement { group: 0, left: left.min(u32::from(u8::MAX)) as u8 };
+}
+
+/// The circles of the groups from the placement's group on, of the player to move, in the
+/// mayor phase (0 outside it): what [`Placement::left`] keeps.
+pub fn left(rules: &Rules, s: &State) -> u8 {
+    if s.phase != Phase::Mayor {
+        return 0;
+    }
+    let p = &s.players[s.current];
+    capacity_from(rules, p, rules.good_count(), usize::from(s.mayor.group)).min(u32::from(u8::MAX)) as u8
 }
 
 /// Groups of a player in placement order: the ruleset's plantation kinds, quarries,
@@ -151,9 +162,11 @@ fn bounds(cap: u8, hand: u8, later: u32) -> (u8, u8) {
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let p = &s.players[s.current];
-    let Some(g) = group(rules, p, s.mayor_group) else { return };
-    let (goods, i) = (rules.good_count(), usize::from(s.mayor_group));
-    let (lo, hi) = bounds(capacity(rules, p, goods, i), p.san_juan, capacity_from(rules, p, goods, i + 1));
+    let Some(g) = group(rules, p, s.mayor.group) else { return };
+    let (goods, i) = (rules.good_count(), usize::from(s.mayor.group));
+    let cap = capacity(rules, p, goods, i);
+    let later = u32::from(s.mayor.left.saturating_sub(cap));
+    let (lo, hi) = bounds(cap, p.san_juan, later);
     if lo < hi {
         for count in lo..=hi {
             f(Action::Place { group: g, count });
@@ -161,27 +174,18 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
 }
 
-pub fn play(_rules: &Rules, s: &mut State, a: Action) -> Flow {
-    if let Action::Place { group, count } = a {
-        place(s, group, count);
-        s.mayor_group += 1;
+/// The group the placement is at takes `count` colonists: written by the group's index
+/// (the placement's own), no search of the city.
+pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
+    if let Action::Place { count, .. } = a {
+        let (goods, i) = (rules.good_count(), usize::from(s.mayor.group));
+        let p = &mut s.players[s.current];
+        let cap = capacity(rules, p, goods, i);
+        p.san_juan -= count;
+        put(p, goods, i, count);
+        s.mayor = Placement { group: s.mayor.group + 1, left: s.mayor.left.saturating_sub(cap) };
     }
     Flow::Continue
-}
-
-fn place(s: &mut State, g: Group, count: u8) {
-    let p = &mut s.players[s.current];
-    p.san_juan -= count;
-    match g {
-        Group::Plantation(good) => p.plantations_occupied[good] = count,
-        Group::Quarry => p.quarries_occupied = count,
-        Group::Building(b) => {
-            if let Some(x) = p.city.iter_mut().find(|x| x.building == b) {
-                x.colonists = count;
-            }
-        }
-        Group::SanJuan => p.san_juan += count,
-    }
 }
 
 /// Fills forced groups up to a real choice; after the last player the ship is refilled.
@@ -189,8 +193,8 @@ pub fn step(rules: &Rules, s: &mut State) -> Flow {
     let goods = rules.good_count();
     let p = &mut s.players[s.current];
     let n = goods + 1 + usize::from(p.city.len);
-    let mut i = usize::from(s.mayor_group);
-    let mut later = capacity_from(rules, p, goods, i);
+    let mut i = usize::from(s.mayor.group);
+    let mut later = u32::from(s.mayor.left);
     if p.san_juan == 0 || u32::from(p.san_juan) >= later {
         // No choice is left: with an empty hand every group takes none, with enough
         // colonists every group is filled. Most steps end here (players with nothing to
@@ -201,24 +205,25 @@ pub fn step(rules: &Rules, s: &mut State) -> Flow {
             p.san_juan -= later as u8;
         }
         i = i.max(n);
+        later = 0;
     }
     while i < n {
         let cap = capacity(rules, p, goods, i);
         later -= u32::from(cap);
         let (lo, hi) = bounds(cap, p.san_juan, later);
         if lo < hi {
-            s.mayor_group = i as u8;
+            s.mayor = Placement { group: i as u8, left: (later + u32::from(cap)) as u8 };
             return Flow::Decide;
         }
         p.san_juan -= lo;
         put(p, goods, i, lo);
         i += 1;
     }
-    s.mayor_group = i as u8;
+    s.mayor = Placement { group: i as u8, left: 0 };
     // This player is done; what is left in hand stays in San Juan.
     if s.rotation.advance() {
         s.current = s.rotation.current().unwrap_or(s.chooser);
-        pick_up(s, s.current);
+        pick_up(rules, s, s.current);
         return Flow::Continue;
     }
     refill_ship(rules, s);

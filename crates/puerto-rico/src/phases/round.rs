@@ -9,14 +9,16 @@ use rulesmith_core::steps::{Rotation, next_seat, seat_after};
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     // Two cards of the same kind and privilege holding the same coins are the same
     // choice: list the first only (no duplicate outcomes for bots).
-    let available = s.roles.available_mask();
+    let cards = ((1u32 << rules.roles.len().min(16)) - 1) as u16;
+    let available = s.roles.available_mask() & cards;
     let coins = s.roles.coins();
-    for (r, role) in rules.roles.iter().enumerate().take(16) {
-        if available & (1 << r) == 0 {
-            continue;
-        }
-        // Only a card with an earlier twin (the second prospector) looks further.
-        let twins = role.twins_before & available;
+    // The roles still on the board, a bit each: only a card with an earlier twin still
+    // there (the second prospector) looks further.
+    let mut open = available;
+    while open != 0 {
+        let r = open.trailing_zeros() as usize;
+        open &= open - 1;
+        let twins = rules.roles.get(r).map_or(0, |role| role.twins_before) & available;
         let duplicate = twins != 0 && (0..r).any(|o| twins & (1 << o) != 0 && coins[o] == coins[r]);
         if !duplicate {
             f(Action::Role(r as u8));

@@ -60,7 +60,9 @@ fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<(
         return ControlFlow::Continue(());
     }
     let mut any = false;
-    if can_draw(rules, s, seat) {
+    // The player's occupied effects, one walk of the city for both questions below.
+    let kinds = board::occupied_kinds(rules, p);
+    if can_draw_with(s, seat, kinds) {
         f(Action::Draw)?;
         any = true;
     }
@@ -68,7 +70,7 @@ fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<(
         f(Action::Take(g))?;
         any = true;
     }
-    if can_take_quarry(rules, s, seat) {
+    if can_take_quarry_with(rules, s, seat, kinds) {
         f(Action::TakeQuarry)?;
         any = true;
     }
@@ -83,19 +85,20 @@ fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<(
 }
 
 /// Hacienda: before taking a face-up tile, once (S000:L532); not on an extra turn.
-fn can_draw(rules: &Rules, s: &State, seat: Seat) -> bool {
+/// `kinds`: the seat's occupied effect kinds ([`board::occupied_kinds`]).
+fn can_draw_with(s: &State, seat: Seat, kinds: u32) -> bool {
     s.hacienda_used & (1 << seat) == 0
         && !s.pending.settler.extra_turn
         && s.stack.len > 0
-        && board::has(rules, &s.players[seat], EffectKind::ExtraPlantation)
+        && board::holds(kinds, EffectKind::ExtraPlantation)
 }
 
 /// The settler's privilege, or an occupied construction hut (S000:L169, L540). The
 /// chooser's extra tile is a plantation unless they have a construction hut (S001:L612).
-fn can_take_quarry(rules: &Rules, s: &State, seat: Seat) -> bool {
+fn can_take_quarry_with(rules: &Rules, s: &State, seat: Seat, kinds: u32) -> bool {
     s.quarry_supply > 0
         && ((seat == s.chooser && !s.pending.settler.extra_turn && super::privilege::card_privilege(rules, s) > 0)
-            || board::has(rules, &s.players[seat], EffectKind::QuarryInstead))
+            || board::holds(kinds, EffectKind::QuarryInstead))
 }
 
 /// Whether the player to move has not acted yet this turn (no hacienda draw, no drawn

@@ -34,12 +34,15 @@ fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<(
     let full = s.trading_house.is_full(spaces);
     let mut any = false;
     if !full {
-        let office = board::has(rules, p, EffectKind::SellDuplicates);
-        for g in p.goods.present() {
-            if office || !s.trading_house.contains(g) {
-                f(Action::Sell(g))?;
-                any = true;
-            }
+        // The goods held, less those already in the trading house (a bit each); the
+        // office (selling duplicates) is asked for only when a held good is there.
+        let held = p.goods.nonzero();
+        let house = s.trading_house.spaces().iter().flatten().fold(0u8, |m, g| m | g.bit());
+        let sellable =
+            if held & house == 0 || !board::has(rules, p, EffectKind::SellDuplicates) { held & !house } else { held };
+        for g in crate::goods::Goods(sellable) {
+            f(Action::Sell(g))?;
+            any = true;
         }
     }
     // The trading post takes any good, even one in the trading house, even when the

@@ -2,6 +2,7 @@
 //! file keeps a fresh `cargo test` fast); each file is a module.
 
 mod common;
+mod masks;
 mod random_games;
 mod rules;
 mod transcript;
