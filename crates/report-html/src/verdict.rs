@@ -2,7 +2,7 @@
 //! by how much, with intervals (`compare`, `sweep`); the value and its evidence (`tune`);
 //! the seats away from the fair share (`simulate`).
 
-use crate::view::{CompareView, DifferenceView, PointView, ReportView, SweepView, esc, is_share, pct, seat_label};
+use crate::view::{CompareReport, Difference, PointView, Report, SweepView, esc, is_share, pct, seat_label};
 use std::fmt::Write as _;
 
 /// Lines a verdict lists before it says how many more there are.
@@ -23,7 +23,7 @@ fn is_metric(figure: &str) -> bool {
 }
 
 /// Outcome figures first (seats, then length, then the rest), then metrics, each by size.
-fn order(diffs: &mut [&DifferenceView]) {
+fn order(diffs: &mut [&Difference]) {
     diffs.sort_by_key(|d| (is_metric(&d.figure), !d.figure.ends_with("win share"), d.figure != "rounds"));
 }
 
@@ -31,7 +31,7 @@ fn open(o: &mut String, title: &str) {
     let _ = write!(o, "<section class=\"verdict\" id=\"verdict\"><h2>{}</h2>", esc(title));
 }
 
-fn item(o: &mut String, figure: &str, d: &DifferenceView) {
+fn item(o: &mut String, figure: &str, d: &Difference) {
     let _ = write!(
         o,
         "<li><b>{}</b>: {} <span class=\"p\">(p {:.4})</span></li>",
@@ -42,10 +42,10 @@ fn item(o: &mut String, figure: &str, d: &DifferenceView) {
 }
 
 /// `compare`: per ruleset, the figures that differ significantly from the first one.
-pub fn compare(o: &mut String, c: &CompareView, from: &str) {
+pub fn compare(o: &mut String, c: &CompareReport, from: &str) {
     open(o, "Answer");
     for set in &c.differences.rulesets {
-        let mut sig: Vec<&DifferenceView> = set.figures.iter().filter(|d| d.significant).collect();
+        let mut sig: Vec<&Difference> = set.figures.iter().filter(|d| d.significant).collect();
         order(&mut sig);
         let outcome = sig.iter().filter(|d| !is_metric(&d.figure)).count();
         let metrics = sig.len() - outcome;
@@ -94,12 +94,12 @@ pub fn compare(o: &mut String, c: &CompareView, from: &str) {
 pub fn sweep(o: &mut String, c: &SweepView) {
     open(o, "Answer");
     let base = c.points.iter().find(|p| p.base).map_or(String::new(), |p| p.label.clone());
-    let moved: Vec<(&PointView, Vec<&DifferenceView>)> = c
+    let moved: Vec<(&PointView, Vec<&Difference>)> = c
         .points
         .iter()
         .filter(|p| !p.base)
         .map(|p| {
-            let mut sig: Vec<&DifferenceView> =
+            let mut sig: Vec<&Difference> =
                 p.differences.iter().filter(|d| d.significant && !is_metric(&d.figure)).collect();
             order(&mut sig);
             (p, sig)
@@ -203,7 +203,7 @@ pub fn tune(o: &mut String, c: &SweepView, value_text: &dyn Fn(f64) -> String) {
 }
 
 /// `simulate`: the seats whose win share's interval leaves out the fair share.
-pub fn simulate(o: &mut String, r: &ReportView) {
+pub fn simulate(o: &mut String, r: &Report) {
     let players = r.seats.len().max(1);
     let fair = 1.0 / players as f64;
     open(o, "Answer");
