@@ -353,16 +353,21 @@ fn tune_text(r: &TuneReport, span: sweep::Span, sets: &[String]) -> String {
         let _ = writeln!(o, "\ncheck with {} ({} games a value):", c.bots.join(","), c.games);
         o.push_str(&probes(&c.probes));
         answer(&mut o, &c.answer);
+        let range = r
+            .answer
+            .interval
+            .map_or("no range: no evaluated value's interval holds the target".to_string(), |[lo, hi]| {
+                format!("{} to {}", span.text(lo), span.text(hi))
+            });
         let _ = writeln!(
             o,
-            "the answer under {} {} under {}: {} (holds: the second answer lies within the first's 95% range of values; moves: it does not)",
-            r.bots.join(","),
+            "verdict: {}: the answer under {}, {key} = {}, lies {} the 95% range of values under {} ({range}; answer {})",
             c.verdict.word(),
             c.bots.join(","),
-            match c.verdict {
-                robust::Verdict::Holds => format!("{key} = {} and {}", r.answer.text, c.answer.text),
-                _ => format!("{key} = {} against {}", r.answer.text, c.answer.text),
-            }
+            c.answer.text,
+            if c.verdict == robust::Verdict::Holds { "within" } else { "outside" },
+            r.bots.join(","),
+            r.answer.text
         );
     }
     o

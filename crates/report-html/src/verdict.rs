@@ -64,12 +64,9 @@ fn check_lines(o: &mut String, c: &Check, first_bots: &[String]) {
             Verdict::Flips => "flips sig",
             _ => "weaker",
         };
-        let _ = write!(
-            o,
-            "<li class=\"{class}\"><b>{}</b>: {}</li>",
-            esc(l.verdict.word()),
-            esc(&line_text(l, &first, &second))
-        );
+        let text = line_text(l, &first, &second);
+        let rest = text.get(6..).unwrap_or_default().trim_start();
+        let _ = write!(o, "<li class=\"{class}\"><b>{}</b> {}</li>", esc(l.verdict.word()), esc(rest));
     }
     o.push_str("</ul>");
 }

@@ -135,8 +135,8 @@ pub fn tune_verdict(first: f64, interval: Option<[f64; 2]>, second: f64) -> Verd
     if inside || first == second { Verdict::Holds } else { Verdict::Moves }
 }
 
-/// A verdict line in words: `seat 0 win share at 9: +4.1 pp under greedy, −2.0 pp under
-/// mcts:200: flips`.
+/// A verdict line in words: `flips   seat 0 win share at 9: +4.10 pp [+1.00, +7.20] * under
+/// greedy; -2.00 pp [-3.10, -0.90] * under mcts:200` (`*`: significant).
 pub fn line_text(l: &Line, first_bots: &str, second_bots: &str) -> String {
     let show = |b: &Brief| {
         let share = l.figure.ends_with("share") || l.figure.starts_with("ended by") || l.figure == "unfinished";
@@ -151,12 +151,12 @@ pub fn line_text(l: &Line, first_bots: &str, second_bots: &str) -> String {
         )
     };
     format!(
-        "{} at {}: {} under {first_bots}, {} under {second_bots}: {}",
+        "{:<6}  {} at {}: {} under {first_bots}; {} under {second_bots}",
+        l.verdict.word(),
         l.figure,
         l.at,
         show(&l.first),
         l.second.as_ref().map_or("–".to_string(), show),
-        l.verdict.word()
     )
 }
 
