@@ -896,10 +896,10 @@ fn sweep<'py>(
     check_games: Option<u64>,
     shard: Option<(u64, u64)>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if let Some((k, n)) = shard {
-        if n == 0 || k >= n {
-            return Err(PyValueError::new_err(format!("shard ({k}, {n}): expected 0 <= k < n")));
-        }
+    if let Some((k, n)) = shard
+        && (n == 0 || k >= n)
+    {
+        return Err(PyValueError::new_err(format!("shard ({k}, {n}): expected 0 <= k < n")));
     }
     let spec =
         study_spec(players, games, seed, bots, rotate_seats, metrics, sets, skill, detect, check_with, check_games);

@@ -41,8 +41,8 @@ pub fn simulate_page(r: &Report, dist: Option<&Distributions>) -> Result<String,
     if let Some(n) = rulesmith_core::sim::unrotated_note(&r.bots, r.rotate_seats) {
         let _ = write!(o, "<p class=\"note sig\">{}</p>", esc(n.trim_start_matches("note: ")));
     }
-    verdict::simulate(&mut o, &r);
-    cards(&mut o, &r);
+    verdict::simulate(&mut o, r);
+    cards(&mut o, r);
 
     section(&mut o, "Win share per seat");
     note(
@@ -55,7 +55,7 @@ pub fn simulate_page(r: &Report, dist: Option<&Distributions>) -> Result<String,
         .map(|s| Bar { label: seat_label(s), value: s.win_rate, ci95: Some(s.win_rate_ci95), colour: colour(s.seat) })
         .collect();
     figure(&mut o, &plot::bars(&bars, "win share", true, Some(fair(r.players)))?);
-    seat_table(&mut o, &r);
+    seat_table(&mut o, r);
     o.push_str("</section>");
 
     section(&mut o, "Scores");
@@ -100,11 +100,11 @@ pub fn simulate_page(r: &Report, dist: Option<&Distributions>) -> Result<String,
         let rounds = [Series { label: "rounds".into(), counts: d.rounds.clone(), colour: colour(0) }];
         figure(&mut o, &plot::distribution(&rounds, "rounds")?);
     }
-    ends_table(&mut o, std::slice::from_ref(&r));
+    ends_table(&mut o, std::slice::from_ref(r));
     o.push_str("</section>");
 
-    metrics_section(&mut o, std::slice::from_ref(&r))?;
-    footer(&mut o, &[&r]);
+    metrics_section(&mut o, std::slice::from_ref(r))?;
+    footer(&mut o, &[r]);
     Ok(o)
 }
 
@@ -127,7 +127,7 @@ pub fn compare_page(c: &CompareReport, dists: &[Distributions]) -> Result<String
     }
     let ruleset_legend = |o: &mut String| legend(o, names.iter().enumerate().map(|(i, n)| (n.as_str(), colour(i))));
     let from = c.differences.from.clone().unwrap_or_else(|| names.first().cloned().unwrap_or_default());
-    verdict::compare(&mut o, &c, &from);
+    verdict::compare(&mut o, c, &from);
 
     section(&mut o, "Side by side");
     side_by_side(&mut o, &c.rulesets);
@@ -271,7 +271,7 @@ fn swept_page(c: &SweepView, command: &str) -> Result<String, Error> {
         c.points.len(),
         if tune { " evaluated" } else { "" },
         c.players,
-        games_per_value(&c),
+        games_per_value(c),
         c.seed,
         esc(&c.bots.join(", "))
     );
@@ -282,9 +282,9 @@ fn swept_page(c: &SweepView, command: &str) -> Result<String, Error> {
         )
     };
     if tune {
-        verdict::tune(&mut o, &c, &value_text);
+        verdict::tune(&mut o, c, &value_text);
     } else {
-        verdict::sweep(&mut o, &c);
+        verdict::sweep(&mut o, c);
     }
     // The value itself on the x axis when every point is a number, else positions with labels.
     let numeric = c.points.iter().all(|p| p.x.is_some());
