@@ -1060,6 +1060,36 @@ mod tests {
         assert!(v.contains("no figure differs significantly") && v.contains("-2.0 pp [-7.0, +3.0]"), "{v}");
     }
 
+    /// Issue 49: the answer box gives each headline figure's verdict under the second
+    /// line-up, and the few-games notes beside the answer.
+    #[test]
+    fn the_answer_box_gives_the_checks_verdicts_and_the_few_games_notes() {
+        let brief = |mean: f64, significant: bool| json!({"mean": mean, "ci95": [mean - 0.02, mean + 0.02], "p_value": 0.01, "significant": significant});
+        let line = |figure: &str, second: f64, significant: bool, verdict: &str| {
+            json!({"at": "no-hacienda", "figure": figure, "first": brief(0.1, true),
+                   "second": brief(second, significant), "verdict": verdict})
+        };
+        let compare = json!({
+            "players": 2, "games": 10, "seed": 1, "bots": ["greedy", "greedy"],
+            "rulesets": [report("puerto-rico", 0.75), report("no-hacienda", 0.5)],
+            "differences": {"from": "puerto-rico", "interval": "95%", "correction": "Holm-Bonferroni",
+                "rulesets": [{"ruleset": "no-hacienda", "figures": [diff_json("seat 0 win share", 0.1, true)]}]},
+            "check": {"bots": ["random", "random"], "games": 5, "rotate_seats": false, "rule": "",
+                      "verdicts": [line("seat 0 win share", 0.08, true, "holds"),
+                                   line("seat 1 win share", -0.05, true, "flips"),
+                                   line("rounds", 0.01, false, "weaker")]},
+            "few_games": [{"at": "no-hacienda", "item": "building: harbor", "seat_games": 2, "of": 80,
+                           "share": 0.025, "text": "the harbor is built in 2.5% of seat-games (2 of 80) at no-hacienda"}],
+        });
+        let page = compare_page(&compare_of(compare), &[]).unwrap();
+        let v = verdict_first(&page);
+        assert!(v.contains("<h3>Check with random,random</h3>"), "{v}");
+        assert!(v.contains("<li class=\"holds\"><b>holds</b> seat 0 win share at no-hacienda: +10.00 pp"), "{v}");
+        assert!(v.contains("<li class=\"flips sig\"><b>flips</b> seat 1 win share"), "{v}");
+        assert!(v.contains("<li class=\"weaker\"><b>weaker</b> rounds at no-hacienda: +0.10 [+0.08, +0.12] * under greedy,greedy; +0.01 [-0.01, +0.03] under random,random"), "{v}");
+        assert!(v.contains("<li>the harbor is built in 2.5% of seat-games (2 of 80) at no-hacienda</li>"), "{v}");
+    }
+
     fn point(label: &str, values: &[&str], base: bool, share: f64, diffs: Vec<serde_json::Value>) -> serde_json::Value {
         json!({"label": label, "x": label.parse::<f64>().ok(), "values": values, "base": base,
                "figures": [{"figure": "seat 0 win share", "value": share, "ci95": [share - 0.1, share + 0.1]},

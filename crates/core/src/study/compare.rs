@@ -1,10 +1,11 @@
 //! `compare`: the same games (seeds, bots) under each ruleset, each paired game by game
 //! with the first.
 
+use super::dist::Distributions;
 use super::few::{self, Note};
 use super::paired_run::{GameSink, PairedRun, Runner, play_paired, skill_figures};
 use super::robust::{self, Check};
-use super::{Distributions, Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
+use super::spec::{Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
 use crate::paired::{self, Difference, Power};
 use crate::sim::{Report, SimOptions};
 use crate::sweep::Named;
@@ -158,7 +159,7 @@ pub fn run(
         let second: Vec<&[Difference]> = checked.iter().map(Vec::as_slice).collect();
         report.check = Some(robust::check_differences(&copts, check.games, &first, &second));
     }
-    report.few_games = few::compare_notes(&report);
+    report.few_games = few_games_notes(&report);
     Ok((CompareOutcome::Report(Box::new(report)), dists))
 }
 
@@ -207,4 +208,25 @@ fn report_of(
         check: None,
         few_games: Vec::new(),
     }
+}
+
+/// `compare`'s notes: the components whose owner − non-owner win share changed
+/// significantly, where either ruleset rests on few games.
+pub fn few_games_notes(c: &CompareReport) -> Vec<Note> {
+    let mut out: Vec<Note> = Vec::new();
+    let Some(base) = c.rulesets.first() else { return out };
+    for (set, r) in c.differences.rulesets.iter().zip(c.rulesets.iter().skip(1)) {
+        for d in set.figures.iter().filter(|d| d.significant && d.figure.contains(" − non-")) {
+            let Some((group, rest)) = d.figure.split_once(": ") else { continue };
+            let Some(name) = rest.split(' ').next() else { continue };
+            for (report, at) in [(base, base.ruleset.as_str()), (r, r.ruleset.as_str())] {
+                for n in few::notes(report, Some(name), at) {
+                    if n.item.starts_with(group) && !out.iter().any(|o| o.at == n.at && o.item == n.item) {
+                        out.push(n);
+                    }
+                }
+            }
+        }
+    }
+    out
 }

@@ -82,27 +82,6 @@ pub fn notes(r: &Report, item: Option<&str>, at: &str) -> Vec<Note> {
         .collect()
 }
 
-/// `compare`'s notes: the components whose owner − non-owner win share changed
-/// significantly, where either ruleset rests on few games.
-pub fn compare_notes(c: &super::CompareReport) -> Vec<Note> {
-    let mut out: Vec<Note> = Vec::new();
-    let Some(base) = c.rulesets.first() else { return out };
-    for (set, r) in c.differences.rulesets.iter().zip(c.rulesets.iter().skip(1)) {
-        for d in set.figures.iter().filter(|d| d.significant && d.figure.contains(" − non-")) {
-            let Some((group, rest)) = d.figure.split_once(": ") else { continue };
-            let Some(name) = rest.split(' ').next() else { continue };
-            for (report, at) in [(base, base.ruleset.as_str()), (r, r.ruleset.as_str())] {
-                for n in notes(report, Some(name), at) {
-                    if n.item.starts_with(group) && !out.iter().any(|o| o.at == n.at && o.item == n.item) {
-                        out.push(n);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,8 @@
 //! The paired run behind `compare`, `sweep`, `tune` and `--skill`: the same games (seeds,
 //! bots, rotations) under each ruleset, each paired game by game with the base ruleset's.
 
-use super::{Distributions, Ruleset, RunError, StudySpec, bad, sim_options};
+use super::dist::Distributions;
+use super::spec::{Ruleset, RunError, StudySpec, bad, sim_options};
 use crate::bots::{BotSpec, parse_bots};
 use crate::metrics::MetricDef;
 use crate::paired;

@@ -1,10 +1,11 @@
 //! `sweep RULESET --vary KEY=A..B`: the same games at every value of a key (or a grid of
 //! two), each value paired with the base value's games; and `merge` of a sweep's shards.
 
+use super::dist::Distributions;
 use super::few::{self, Note};
 use super::paired_run::{GameSink, PairedRun, Runner, play_paired, skill_figures};
 use super::robust::{self, Check};
-use super::{Distributions, Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
+use super::spec::{Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
 use crate::paired::{self, Difference, Power};
 use crate::ruleset::overrides;
 use crate::sim::{Report, SimOptions};

@@ -4,8 +4,8 @@
 use super::few::{self, Note};
 use super::paired_run::{Runner, play_paired};
 use super::robust::{self, Verdict};
+use super::spec::{Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
 use super::sweep_run::{check_figure, rounds_sd_of, sets_of};
-use super::{Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
 use crate::ruleset::overrides;
 use crate::sim::SimOptions;
 use crate::sweep::{self, Named, Probe, Span, Vary};
