@@ -1,13 +1,14 @@
-//! Self-contained HTML pages for rulesmith's `simulate` and `compare` reports.
+//! Self-contained HTML pages for rulesmith's `simulate`, `compare`, `sweep` and `tune`
+//! reports.
 //!
 //! A page is one file with inline CSS and inline SVG plots (drawn with `plotters`' SVG
 //! backend), no script and no external resource, so it opens anywhere without a network.
 //!
-//! The pages are fed by the reports' JSON (`simulate --format json`, `compare --format
-//! json`), read leniently: a figure the page does not know is ignored, and a top-level
-//! `metrics` list (`{group, name, figure, value, ci95, n}`) is rendered generically when
-//! present. [`Distributions`], gathered from the games as they finish, add the score,
-//! margin and length plots that a report's sums cannot give.
+//! The pages draw the library's own report types (`rulesmith_core::sim::Report`,
+//! `rulesmith_core::study::{CompareReport, SweepReport, TuneReport}`), the same ones the
+//! JSON is written from; the designer metrics are rendered generically (figures undefined
+//! in a run are left out). [`Distributions`], gathered from the games as they finish, add
+//! the score, margin and length plots that a report's sums cannot give.
 
 mod error;
 mod heatmap;
