@@ -2252,3 +2252,35 @@ fn a_figure_that_rests_on_few_games_says_so() {
     );
     assert!(expect(&sweep, 0).stdout.contains("note: the harbor is never built (12 seat-games)"));
 }
+
+/// A house rule whose effect on the first seat depends on who sits there: with greedy in
+/// seat 0 against random the short game costs seat 0 a little; with the seats swapped it
+/// gains it a lot. The check says so: `flips`, in text and JSON.
+#[test]
+fn an_effect_that_depends_on_the_players_flips() {
+    let args = [
+        "compare",
+        TOY,
+        HOUSE,
+        "--players",
+        "2",
+        "--games",
+        "300",
+        "--bots",
+        "greedy,random",
+        "--no-rotate-seats",
+        "--check-with",
+        "random,greedy",
+    ];
+    let json: serde_json::Value =
+        serde_json::from_str(&expect(&[&args[..], &["--format", "json"]].concat(), 0).stdout).unwrap();
+    let verdicts = json["check"]["verdicts"].as_array().unwrap();
+    let seat0 = verdicts.iter().find(|v| v["figure"] == "seat 0 win share").unwrap();
+    assert_eq!(seat0["verdict"], "flips", "{seat0}");
+    assert!(seat0["first"]["mean"].as_f64().unwrap() < 0.0 && seat0["second"]["mean"].as_f64().unwrap() > 0.0);
+    let rounds = verdicts.iter().find(|v| v["figure"] == "rounds").unwrap();
+    assert_eq!(rounds["verdict"], "holds", "a shorter game whoever plays: {rounds}");
+    let text = expect(&args, 0).stdout;
+    assert!(text.contains("flips   seat 0 win share at take-away-short: -2.33 pp"), "{text}");
+    assert!(text.contains("3 hold, 0 weaker, 2 flip."), "{text}");
+}
