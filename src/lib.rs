@@ -47,7 +47,7 @@
 //! ```
 
 pub use rulesmith_core as core;
-use rulesmith_core::erased::{AnyGame, Erase, Visit};
+use rulesmith_core::erased::{Erase, Visit};
 use rulesmith_core::ruleset::{self, Bundled, Diagnostics, LoadFailure, Loaded};
 
 /// The rulesets embedded in the binary, usable by name.
@@ -74,20 +74,8 @@ pub static BUNDLED: &[Bundled] = &[
 /// The games this build knows, by `[ruleset] game`.
 pub const GAMES: &[&str] = &["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"];
 
-/// A loaded, validated ruleset ready to play.
-pub struct Ruleset {
-    pub loaded: Loaded,
-    pub game: Box<dyn AnyGame>,
-}
-
-impl Ruleset {
-    pub fn name(&self) -> &str {
-        &self.loaded.name
-    }
-    pub fn digest(&self) -> String {
-        self.loaded.digest()
-    }
-}
+/// A loaded, validated ruleset ready to play (the harness's type: its studies load and play them).
+pub use rulesmith_core::study::Ruleset;
 
 /// Loads a ruleset by bundled name or path and decodes it for its game.
 pub fn load(arg: &str) -> Result<Ruleset, LoadFailure> {

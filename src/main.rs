@@ -6,6 +6,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate, PathCompleter, ValueCompleter};
 use cli::common::{Failure, Format};
 use rulesmith::core::sim::DEFAULT_SEED;
+use rulesmith::core::study::DEFAULT_BOTS;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -120,6 +121,8 @@ enum Command {
         #[arg(long, value_name = "STRONG,WEAK")]
         skill: Option<String>,
         #[command(flatten)]
+        check: CheckArgs,
+        #[command(flatten)]
         out: FormatArg,
     },
     /// The same games at every value of a ruleset's key (`--vary KEY=A..B[:STEP]` or
@@ -152,6 +155,8 @@ enum Command {
         #[arg(long, value_name = "STRONG,WEAK")]
         skill: Option<String>,
         #[command(flatten)]
+        check: CheckArgs,
+        #[command(flatten)]
         out: FormatArg,
     },
     /// The value of a ruleset's key that brings a figure closest to a target: a coarse pass
@@ -172,6 +177,8 @@ enum Command {
         /// rest of the run options as for `sweep`.
         #[command(flatten)]
         run: RunArgs,
+        #[command(flatten)]
+        check: CheckArgs,
         #[command(flatten)]
         out: FormatArg,
     },
@@ -450,6 +457,20 @@ struct RunArgs {
     detect: f64,
 }
 
+/// `--check-with BOTS [--check-games N]` of `compare`, `sweep` and `tune`.
+#[derive(Args, Clone, Default)]
+pub struct CheckArgs {
+    /// Replay the run with a second line-up (same syntax as --bots, e.g. `mcts:200`) and
+    /// give each headline figure a verdict: holds (same sign, still significant), weaker
+    /// (no longer significant) or flips (opposite sign, significant); `tune` answers under
+    /// both line-ups. See docs/designer.md.
+    #[arg(long, value_name = "BOTS")]
+    check_with: Option<String>,
+    /// Seeds the replay plays per ruleset or value [default: --games].
+    #[arg(long, value_name = "N", requires = "check_with")]
+    check_games: Option<u64>,
+}
+
 /// `--set KEY=VALUE`, on every command that loads a ruleset.
 #[derive(Args, Clone, Default)]
 pub struct SetArgs {
@@ -559,27 +580,36 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Simulate { ruleset, run, record, shard, out } => {
             cli::simulate::simulate(&ruleset, &run.into(), record.as_deref(), shard.as_deref(), out.format)
         }
-        Command::Compare { rulesets, run, skill, out } => cli::simulate::compare(
+        Command::Compare { rulesets, run, skill, check, out } => cli::simulate::compare(
             &rulesets,
             &cli::simulate::RunSpec {
-                bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())),
+                bots: Some(run.bots.clone().unwrap_or_else(|| DEFAULT_BOTS.into())),
                 skill,
+                check_with: check.check_with,
+                check_games: check.check_games,
                 ..run.into()
             },
             out.format,
         ),
-        Command::Sweep { ruleset, vary, base, figure, shard, run, skill, out } => cli::sweep::sweep(
+        Command::Sweep { ruleset, vary, base, figure, shard, run, skill, check, out } => cli::sweep::sweep(
             &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure, shard },
             &cli::simulate::RunSpec {
-                bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())),
+                bots: Some(run.bots.clone().unwrap_or_else(|| DEFAULT_BOTS.into())),
                 skill,
+                check_with: check.check_with,
+                check_games: check.check_games,
                 ..run.into()
             },
             out.format,
         ),
-        Command::Tune { ruleset, vary, target, run, out } => cli::sweep::tune(
-            &cli::sweep::TuneArgs { ruleset, vary, target },
-            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
+        Command::Tune { ruleset, vary, target, run, check, out } => cli::sweep::tune(
+            &rulesmith::core::study::TuneArgs { ruleset, vary, target },
+            &cli::simulate::RunSpec {
+                bots: Some(run.bots.clone().unwrap_or_else(|| DEFAULT_BOTS.into())),
+                check_with: check.check_with,
+                check_games: check.check_games,
+                ..run.into()
+            },
             out.format,
         ),
         Command::Merge { reports, out } => cli::sweep::merge_any(&reports, out.format),
@@ -691,6 +721,8 @@ impl From<RunArgs> for cli::simulate::RunSpec {
             sets: a.set.set,
             skill: None,
             detect: a.detect,
+            check_with: None,
+            check_games: None,
         }
     }
 }

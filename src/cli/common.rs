@@ -249,19 +249,19 @@ pub fn with_progress<R>(
 
 /// The power line of a report: the smallest difference its sample detects (80% power,
 /// 5% two-sided) in seat 0's win share and in the length, and the games 2 points need.
-pub fn power_text(power: &serde_json::Value, detect_pp: f64) -> String {
+pub fn power_text(
+    power: &std::collections::BTreeMap<String, rulesmith::core::paired::Power>,
+    detect_pp: f64,
+) -> String {
     let Some(p) = power.get("seat 0 win share") else { return String::new() };
-    let sd = p["sd"].as_f64().unwrap_or(f64::NAN);
     let needed =
-        rulesmith::core::paired::games_needed(sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
-    let rounds = power
-        .get("rounds")
-        .and_then(|r| r["detectable"].as_f64())
-        .map_or(String::new(), |d| format!(", in rounds {d:.2}"));
+        rulesmith::core::paired::games_needed(p.sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
+    let rounds =
+        power.get("rounds").and_then(|r| r.detectable).map_or(String::new(), |d| format!(", in rounds {d:.2}"));
     format!(
         "Power: {} paired games detect (80% power, 5% two-sided) a difference in seat 0's win share of {} pp{rounds}; {detect_pp} pp needs about {needed} paired games (--detect).\n",
-        p["pairs"],
-        p["detectable"].as_f64().map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
+        p.pairs,
+        p.detectable.map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
     )
 }
 

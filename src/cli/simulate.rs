@@ -1,28 +1,22 @@
 //! `simulate`, `compare`, `merge`.
 
 use super::common::{
-    Failure, Format, bad, bots_error, configure_threads, emit, emit_json, failed, load, note, parse_shard, players_for,
+    Failure, Format, bad, configure_threads, emit, emit_json, failed, load, note, parse_shard, players_for,
     stderr_is_terminal,
 };
 use super::games_csv::GamesCsv;
 use super::html::HtmlOut;
 use super::output::{self, OutFile};
 use rulesmith::Ruleset;
-use rulesmith::core::bots::BotSpec;
-use rulesmith::core::bots::parse_bots;
 use rulesmith::core::paired;
 use rulesmith::core::record::{Record, RulesetId};
-use rulesmith::core::sim::{self, GameResult, Report, SimError, SimOptions, Tally, rate_text};
-use rulesmith::core::sweep::{self, Named};
+use rulesmith::core::sim::{self, GameResult, Report, SimOptions, Tally, rate_text};
+use rulesmith::core::study::{self, CompareOutcome, RunError, Runner, StudySpec, robust};
 use rulesmith_report_html::Distributions;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use std::time::Instant;
-
-/// Games (seeds × rotations) `compare` plays of each ruleset in turn: the per-game
-/// figures of one such block are all it keeps (about 12 KB a game with metrics).
-const COMPARE_BLOCK_GAMES: u64 = 512;
 
 /// The options `simulate` and `compare` share.
 pub struct RunSpec {
@@ -48,6 +42,63 @@ pub struct RunSpec {
     pub skill: Option<String>,
     /// `--detect PP`: the difference whose games needed the power line states.
     pub detect: f64,
+    /// `--check-with BOTS` (`compare`, `sweep`, `tune`): a second line-up.
+    pub check_with: Option<String>,
+    /// `--check-games N`: the second line-up's games.
+    pub check_games: Option<u64>,
+}
+
+impl RunSpec {
+    /// What the library's studies take: the options that decide the games.
+    pub fn study(&self) -> StudySpec {
+        StudySpec {
+            players: self.players,
+            games: self.games,
+            seed: self.seed,
+            bots: self.bots.clone(),
+            bot_time_limit: self.bot_time_limit,
+            rotate_seats: self.rotate_seats,
+            no_metrics: self.no_metrics,
+            sets: self.sets.clone(),
+            skill: self.skill.clone(),
+            detect: self.detect,
+            check_with: self.check_with.clone(),
+            check_games: self.check_games,
+        }
+    }
+}
+
+/// A study's failure: bad input exits 2, a game that broke 1.
+pub fn failure(e: RunError) -> Failure {
+    match e {
+        RunError::Bad(m) => bad(m),
+        RunError::Failed(m) => failed(m),
+    }
+}
+
+/// Loads rulesets for the library's studies, with the command line's messages.
+pub fn loader(arg: &str, sets: &[String]) -> Result<Ruleset, RunError> {
+    load(arg, sets).map_err(|f| RunError::Bad(f.message))
+}
+
+/// Plays a study's games with a progress bar on a terminal.
+pub struct Bars;
+
+impl Runner for Bars {
+    fn play(
+        &self,
+        r: &Ruleset,
+        opts: &SimOptions,
+        label: &str,
+        each: &mut dyn FnMut(&GameResult),
+    ) -> Result<(Tally, f64), RunError> {
+        run_games(r, opts, label, each)
+            .map_err(|f| if f.code == 2 { RunError::Bad(f.message) } else { RunError::Failed(f.message) })
+    }
+
+    fn time_left(&self, d: std::time::Duration) -> String {
+        indicatif::HumanDuration(d).to_string()
+    }
 }
 
 /// Runs one ruleset's games, with a progress bar on a terminal.
@@ -55,7 +106,7 @@ fn run_games(
     r: &Ruleset,
     opts: &SimOptions,
     prefix: &str,
-    mut each: impl FnMut(&GameResult) + Send,
+    each: &mut dyn FnMut(&GameResult),
 ) -> Result<(Tally, f64), Failure> {
     let total = match opts.shard {
         Some((k, n)) => sim::shard_games(opts.games, k, n),
@@ -92,7 +143,7 @@ fn run_games(
                 }
             });
         }
-        let result = r.game.simulate(&opts, &mut each);
+        let result = r.game.simulate(&opts, each);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         result
     });
@@ -100,46 +151,19 @@ fn run_games(
         b.finish_and_clear();
     }
     // A bot program that fails is bad input (exit 2); a game that breaks is a failed check.
-    let tally = result.map_err(|e| {
-        let message = format!("simulation of `{}` stopped: {e}", r.name());
-        if matches!(e, SimError::Bot { .. }) { bad(message) } else { failed(message) }
-    })?;
+    let tally = result.map_err(|e| failure(study::paired_run::sim_error(r, &e)))?;
     Ok((tally, start.elapsed().as_secs_f64()))
 }
 
 pub fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
-    if spec.games == 0 {
-        return Err(bad("--games 0: give at least 1 game (a report of no games has no figures)"));
+    if spec.check_with.is_some() {
+        return Err(bad("--check-with is for `compare`, `sweep` and `tune`"));
     }
-    if !(spec.detect.is_finite() && spec.detect > 0.0 && spec.detect <= 100.0) {
-        return Err(bad(format!("--detect {}: give percentage points, more than 0 and at most 100", spec.detect)));
-    }
-    let limit = spec.bot_time_limit;
-    if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
-        return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
-    }
-    let bots = parse_bots(spec.bots.as_deref().unwrap_or("random"), players)
-        .map_err(bots_error)?
-        .into_iter()
-        .map(|b| match b {
-            BotSpec::Exec(e) => BotSpec::Exec(std::sync::Arc::new(
-                (*e).clone().with_time_limit(std::time::Duration::from_secs_f64(limit)),
-            )),
-            other => other,
-        })
-        .collect();
-    Ok(SimOptions {
+    study::sim_options(
+        &StudySpec { bots: Some(spec.bots.clone().unwrap_or_else(|| "random".into())), ..spec.study() },
         players,
-        games: spec.games,
-        from: 0,
-        seed: spec.seed,
-        bots,
-        shard: None,
-        record: false,
-        progress: None,
-        rotate_seats: false,
-        metrics: !spec.no_metrics,
-    })
+    )
+    .map_err(failure)
 }
 
 /// `rulesmith simulate`.
@@ -188,7 +212,7 @@ pub fn simulate(
     let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
     let mut dist = html.as_ref().map(|_| Distributions::new(players));
     let mut write_error = None;
-    let (tally, seconds) = run_games(&r, &opts, r.name(), |g| {
+    let (tally, seconds) = run_games(&r, &opts, r.name(), &mut |g| {
         if let Some(d) = dist.as_mut() {
             d.add(g);
         }
@@ -217,10 +241,7 @@ pub fn simulate(
     let mut report = Report::new(r.name(), &id.digest, r.game.game_id(), &opts, tally, seconds);
     report.overrides = r.loaded.overrides.clone();
     if let Some(out) = html {
-        let page = serde_json::to_value(&report)
-            .map_err(|e| rulesmith_report_html::Error::Shape(e.to_string()))
-            .and_then(|v| rulesmith_report_html::simulate_page(&v, dist.as_ref()));
-        files.push(out.write(page)?);
+        files.push(out.write(rulesmith_report_html::simulate_page(&report, dist.as_ref()))?);
     }
     output::commit_all(files)?;
     match f {
@@ -243,293 +264,146 @@ pub fn check_outputs(spec: &RunSpec, inputs: &[&str]) -> Result<(), Failure> {
 }
 
 pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure> {
-    let all: Vec<Ruleset> = args.iter().map(|a| load(a, &spec.sets)).collect::<Result<_, _>>()?;
-    // Rulesets with the same rules (apart from name and description) would play the same
-    // games: each is reported as identical to the first of its kind and not played.
-    let rules: Vec<String> = all.iter().map(|r| r.loaded.rules_digest()).collect();
-    let mut rulesets = Vec::new();
-    let mut kept_args: Vec<String> = Vec::new();
-    let mut identical = Vec::new();
-    for (i, r) in all.into_iter().enumerate() {
-        match (0..i).find(|&j| rules[j] == rules[i]) {
-            Some(j) => identical.push(serde_json::json!({"ruleset": args[i], "same_as": args[j]})),
-            None => {
-                rulesets.push(r);
-                kept_args.push(args[i].clone());
-            }
-        }
-    }
-    for same in &identical {
+    let study = spec.study();
+    let prepared = study::compare::prepare(args, &study, &loader).map_err(failure)?;
+    for same in &prepared.identical {
         note(&format!(
             "note: `{}` has the same rules as `{}` (after `extends` and --set; only its name or description differs): reported identical, not played",
-            same["ruleset"].as_str().unwrap_or_default(),
-            same["same_as"].as_str().unwrap_or_default()
+            same.ruleset, same.same_as
         ));
     }
-    if rulesets.len() < 2 {
+    let Some((players, opts)) = &prepared.run else {
         // Asked-for outputs are still checked (never over an input), though none is written.
-        let inputs: Vec<&str> =
-            rulesets.iter().flat_map(|r| r.loaded.sources.names()).chain(args.iter().map(String::as_str)).collect();
+        let inputs: Vec<&str> = prepared.inputs().into_iter().chain(args.iter().map(String::as_str)).collect();
         check_outputs(spec, &inputs)?;
         if f == Format::Json {
-            emit_json(&serde_json::json!({ "identical": identical }));
+            emit_json(
+                &study::to_json(&CompareOutcome::Nothing { identical: prepared.identical.clone() }).map_err(failure)?,
+            );
         } else {
             emit(&format!("{}: the same rules; nothing to compare, no game played.\n", args.join(", ")));
         }
         return Ok(0);
-    }
-    let args = kept_args.as_slice();
-    let lo = rulesets.iter().map(|r| *r.game.players().start()).max().unwrap_or(1);
-    let hi = rulesets.iter().map(|r| *r.game.players().end()).min().unwrap_or(0);
-    if lo > hi {
-        return Err(bad("these rulesets have no player count in common"));
-    }
-    let players = players_for(spec.players, &(lo..=hi), "(all compared)")?;
-    let mut opts = options(spec, players)?;
-    // Bots that differ by seat are rotated unless asked not to: a ruleset's effect on a
-    // bot should not depend on where it sits.
-    let names: Vec<String> = opts.bots.iter().map(ToString::to_string).collect();
-    opts.rotate_seats = spec.rotate_seats.unwrap_or(names.windows(2).any(|w| w[0] != w[1]));
+    };
     configure_threads(spec.threads)?;
-    let inputs: Vec<&str> = rulesets.iter().flat_map(|r| r.loaded.sources.names()).collect();
-    check_outputs(spec, &inputs)?;
+    check_outputs(spec, &prepared.inputs())?;
     // Outputs are temporary files until the run is whole: SIGINT or SIGTERM removes them.
     output::stop_on_signals();
     let html = spec.html.as_deref().map(HtmlOut::create).transpose()?;
     let mut csv = match &spec.games_csv {
         Some(path) => {
             let mut all = Vec::new();
-            for d in rulesets.iter().filter(|_| opts.metrics).flat_map(|r| r.game.metric_defs()) {
+            for d in prepared.rulesets.iter().filter(|_| opts.metrics).flat_map(|r| r.game.metric_defs()) {
                 if !all.contains(&d) {
                     all.push(d);
                 }
             }
-            Some(GamesCsv::create(path, players, all)?)
+            Some(GamesCsv::create(path, *players, all)?)
         }
         None => None,
     };
-    let labels: Vec<String> = rulesets.iter().map(|r| r.name().to_string()).collect();
-    let run = play_paired(&rulesets, &labels, &opts, 0, html.is_some(), &mut csv)?;
-    let PairedRun { reports, mut diffs, dists } = run;
-    let diffs: Vec<Vec<paired::Difference>> = diffs.drain(1..).collect();
-    let skill = skill_figures(&rulesets, spec, players)?;
+    let (outcome, dists) = study::compare::run(
+        &prepared,
+        &study,
+        &Bars,
+        &mut |label, bots, g, defs| {
+            if let Some(c) = csv.as_mut() {
+                c.row(label, bots, g, defs);
+            }
+        },
+        html.is_some(),
+    )
+    .map_err(failure)?;
+    let CompareOutcome::Report(report) = outcome else { return Err(failed("compare: no report")) };
     let mut files = Vec::new();
     if let Some(c) = csv {
         files.push(c.finish()?);
     }
-    let json = serde_json::json!({
-        "overrides": spec.sets,
-        "identical": identical,
-        "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
-        "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "rulesets": reports,
-        "power": paired::power_summary(&diffs),
-        "skill": skill.iter().any(Option::is_some).then_some(&skill),
-        "differences": {
-            "from": reports.first().map(|r| r.ruleset.clone()),
-            "interval": "95%, normal approximation of the mean paired difference",
-            "correction": "Holm-Bonferroni, family-wise 5% within each ruleset's outcome figures and, apart, its designer metrics",
-            "rulesets": reports.iter().skip(1).zip(&diffs).map(|(r, d)| serde_json::json!({
-                "ruleset": r.ruleset, "figures": d,
-            })).collect::<Vec<_>>(),
-        },
-    });
     if let Some(out) = html {
-        files.push(out.write(rulesmith_report_html::compare_page(&json, &dists))?);
+        files.push(out.write(rulesmith_report_html::compare_page(&report, &dists))?);
     }
     output::commit_all(files)?;
     if f == Format::Json {
-        emit_json(&json);
+        emit_json(&study::to_json(&*report).map_err(failure)?);
         return Ok(0);
     }
-    let mut text = compare_table(args, &reports, &opts);
-    if let Some(Some(first)) = skill.first() {
-        let cells: Vec<String> = skill
-            .iter()
-            .map(|n| match n.as_ref().and_then(|n| n.value.zip(n.ci95)) {
-                Some((v, c)) => format!("{:.1}% [{:.1}, {:.1}]", 100.0 * v, 100.0 * c[0], 100.0 * c[1]),
-                None => "–".into(),
-            })
-            .collect();
-        let _ = writeln!(
-            text,
-            "{}: {} (fair share {:.1}%; seats rotated, same seeds)",
-            first.figure,
-            cells.join("  |  "),
-            100.0 / players as f64
-        );
+    let mut text = compare_table(&prepared.args, &report.rulesets, opts);
+    if let Some(skill) = &report.skill {
+        if let Some(Some(first)) = skill.first() {
+            let cells: Vec<String> = skill
+                .iter()
+                .map(|n| match n.as_ref().and_then(|n| n.value.zip(n.ci95)) {
+                    Some((v, c)) => format!("{:.1}% [{:.1}, {:.1}]", 100.0 * v, 100.0 * c[0], 100.0 * c[1]),
+                    None => "–".into(),
+                })
+                .collect();
+            let _ = writeln!(
+                text,
+                "{}: {} (fair share {:.1}%; seats rotated, same seeds)",
+                first.figure,
+                cells.join("  |  "),
+                100.0 / *players as f64
+            );
+        }
     }
-    for (r, d) in reports.iter().skip(1).zip(&diffs) {
+    let from = report.differences.from.clone().unwrap_or_default();
+    for set in &report.differences.rulesets {
         text.push('\n');
-        text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
+        text.push_str(&differences_text(&from, &set.ruleset, &set.figures));
     }
-    text.push_str(&super::common::power_text(&json["power"], spec.detect));
+    text.push_str(&super::common::power_text(&report.power, spec.detect));
+    text.push_str(&few_games_text(&report.few_games));
+    if let Some(check) = &report.check {
+        text.push_str(&check_text(check, &report.bots));
+    }
     emit(&text);
     Ok(0)
 }
 
-/// What `compare` and `sweep` play: the same games (seeds, bots, rotations) under each
-/// ruleset, each paired game by game with the base ruleset's.
-pub struct PairedRun {
-    pub reports: Vec<Report>,
-    /// Each ruleset's paired differences from the base (none for the base itself).
-    pub diffs: Vec<Vec<paired::Difference>>,
-    /// Each ruleset's distributions (empty ones unless asked for).
-    pub dists: Vec<Distributions>,
-}
-
-/// The label of one bar of a paired run: which value (or ruleset) of how many, which seeds
-/// of a long run, and the time left for the whole run, from the games played so far.
-pub fn progress_prefix(
-    label: &str,
-    (k, n): (usize, usize),
-    seeds: Option<(u64, u64, u64)>,
-    (done, all): (u64, u64),
-    elapsed: std::time::Duration,
-) -> String {
-    let mut o = label.to_string();
-    if n > 1 {
-        let _ = write!(o, " · value {k} of {n}");
+/// The notes on figures that rest on few games, one a line.
+pub fn few_games_text(notes: &[study::few::Note]) -> String {
+    let mut o = String::new();
+    if !notes.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nfew games (under {:.0}% of seat-games or {} seat-games with an owner):",
+            100.0 * study::few::FEW_SHARE,
+            study::few::FEW_SEAT_GAMES
+        );
     }
-    if let Some((from, to, of)) = seeds {
-        let _ = write!(o, " · seeds {from}–{to} of {of}");
-    }
-    if n > 1 || seeds.is_some() {
-        if done == 0 {
-            o.push_str(" · time left in all: measuring");
-        } else {
-            let left = elapsed.as_secs_f64() * all.saturating_sub(done) as f64 / done as f64;
-            let left = indicatif::HumanDuration(std::time::Duration::from_secs_f64(left.max(0.0)));
-            let _ = write!(o, " · about {left} left in all");
-        }
+    for n in notes {
+        let _ = writeln!(o, "  note: {}", n.text);
     }
     o
 }
 
-/// Plays `rulesets` (named `labels` on the progress bar and in the games CSV) on the same
-/// games, in blocks, the base first in each block: memory holds one block's per-game
-/// figures, whatever the number of games.
-pub fn play_paired(
-    rulesets: &[Ruleset],
-    labels: &[String],
-    opts: &SimOptions,
-    base: usize,
-    want_dists: bool,
-    csv: &mut Option<GamesCsv>,
-) -> Result<PairedRun, Failure> {
-    let n = rulesets.len();
-    let players = opts.players;
-    let defs: Vec<_> = rulesets.iter().map(|r| if opts.metrics { r.game.metric_defs() } else { Vec::new() }).collect();
-    let mut tallies: Vec<Option<Tally>> = vec![None; n];
-    let mut seconds = vec![0.0; n];
-    let mut dists = vec![Distributions::new(players); n];
-    let mut pairings = vec![paired::Pairing::default(); n];
-    let order: Vec<usize> = std::iter::once(base).chain((0..n).filter(|&i| i != base)).collect();
-    let block = (COMPARE_BLOCK_GAMES / opts.rotations()).max(1);
-    let started = Instant::now();
-    // Games (seeds) played so far over every ruleset or value, for the time left in all.
-    let mut done: u64 = 0;
-    let all = opts.games.saturating_mul(n as u64);
-    let mut lo = 0;
-    while lo < opts.games {
-        let hi = lo.saturating_add(block).min(opts.games);
-        let part = SimOptions { from: lo, games: hi, ..opts.clone() };
-        let mut first = Vec::new();
-        for (k, &i) in order.iter().enumerate() {
-            let r = &rulesets[i];
-            let label = labels.get(i).map_or_else(|| r.name(), String::as_str);
-            let mut mine = Vec::new();
-            let seeds = (opts.games > block).then(|| (lo + 1, hi, opts.games));
-            let prefix = progress_prefix(label, (k + 1, n), seeds, (done, all), started.elapsed());
-            let dist = &mut dists[i];
-            let (tally, secs) = run_games(r, &part, &prefix, |g| {
-                mine.push(paired::game_figures(g, players, &defs[i]));
-                if want_dists {
-                    dist.add(g);
-                }
-                if let Some(c) = csv.as_mut() {
-                    c.row(label, &opts.bots, g, &defs[i]);
-                }
-            })?;
-            seconds[i] += secs;
-            done = done.saturating_add(hi - lo);
-            match &mut tallies[i] {
-                Some(t) => t.merge(&tally).map_err(|e| failed(format!("`{label}`: {e}")))?,
-                none => *none = Some(tally),
-            }
-            if i == base {
-                first = mine;
-            } else {
-                pairings[i].add(&first, &mine);
-            }
-        }
-        lo = hi;
+/// The robustness check in words: a line per headline figure.
+pub fn check_text(c: &robust::Check, first_bots: &[String]) -> String {
+    let mut o = String::new();
+    let (first, second) = (first_bots.join(","), c.bots.join(","));
+    let _ = writeln!(
+        o,
+        "\ncheck with {second} ({} games{}):",
+        c.games,
+        if c.rotate_seats { ", seats rotated" } else { "" }
+    );
+    if c.verdicts.is_empty() {
+        let _ = writeln!(o, "  no outcome figure is significant under {first}: nothing to check.");
     }
-    let reports: Vec<Report> = rulesets
-        .iter()
-        .zip(tallies)
-        .zip(&seconds)
-        .map(|((r, t), &secs)| {
-            let tally = t.unwrap_or_else(|| Tally::new(players));
-            let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), opts, tally, secs);
-            report.overrides = r.loaded.overrides.clone();
-            report
-        })
-        .collect();
-    let diffs = pairings
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if i == base {
-                return Vec::new();
-            }
-            let mut sums = p.finish();
-            // Unfinished games are their own figure only where some game was unfinished.
-            if sums.get("unfinished").is_some_and(|u| u.sum_sq == 0) {
-                sums.remove("unfinished");
-            }
-            let mut d = paired::differences(&sums);
-            // Owners' − non-owners' win share of each building, role, privilege: what says
-            // a component became too strong.
-            let figs = |k: usize| reports.get(k).map(|r| sweep::named_figures(r, None)).unwrap_or_default();
-            d.extend(sweep::gap_differences(&figs(base), &figs(i)));
-            paired::rejudge(&mut d);
-            d
-        })
-        .collect();
-    Ok(PairedRun { reports, diffs, dists })
-}
-
-/// The skill figure of each ruleset (`--skill STRONG,WEAK`): the win share of one STRONG
-/// player against WEAK ones, seats rotated so that it sits in every seat, on the same
-/// seeds under every ruleset. Fair is 1 / players: above it, the ruleset rewards the
-/// stronger play.
-pub fn skill_figures(rulesets: &[Ruleset], spec: &RunSpec, players: usize) -> Result<Vec<Option<Named>>, Failure> {
-    let Some(skill) = &spec.skill else { return Ok(vec![None; rulesets.len()]) };
-    let Some((strong, weak)) = skill.split_once(',').filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
-    else {
-        return Err(bad(format!("--skill `{skill}`: expected STRONG,WEAK, e.g. `mcts:200,greedy`")));
-    };
-    let (strong, weak) = (strong.trim(), weak.trim());
-    let mut opts = options(spec, players)?;
-    let list = std::iter::once(strong).chain(std::iter::repeat_n(weak, players.saturating_sub(1))).collect::<Vec<_>>();
-    opts.bots = parse_bots(&list.join(","), players).map_err(|e| bad(format!("--skill: {e}")))?;
-    opts.rotate_seats = true;
-    opts.metrics = false;
-    let labels: Vec<String> =
-        rulesets.iter().map(|r| format!("{} (skill: {strong} against {weak})", r.name())).collect();
-    let run = play_paired(rulesets, &labels, &opts, 0, false, &mut None)?;
-    Ok(run
-        .reports
-        .iter()
-        .map(|r| {
-            r.by_bot.first().map(|b| Named {
-                figure: format!("skill: {strong} win share against {weak}"),
-                value: (r.games > r.unfinished).then_some(b.win_rate),
-                ci95: Some(b.win_rate_ci95),
-            })
-        })
-        .collect())
+    for l in &c.verdicts {
+        let _ = writeln!(o, "  {}", robust::line_text(l, &first, &second));
+    }
+    let count = |v: robust::Verdict| c.verdicts.iter().filter(|l| l.verdict == v).count();
+    if !c.verdicts.is_empty() {
+        let _ = writeln!(
+            o,
+            "  {} hold, {} weaker, {} flip. holds: same sign, significant; weaker: no longer significant; flips: opposite sign, significant.",
+            count(robust::Verdict::Holds),
+            count(robust::Verdict::Weaker),
+            count(robust::Verdict::Flips)
+        );
+    }
+    o
 }
 
 /// The paired differences of one ruleset from the first, one figure a line.
@@ -702,23 +576,4 @@ pub fn merge(paths: &[PathBuf], f: Format) -> Result<u8, Failure> {
         Format::Text => emit(&report.to_text()),
     }
     Ok(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::progress_prefix;
-    use std::time::Duration;
-
-    /// Issue #47: a sweep's bars say which value of how many, and the time left in all.
-    #[test]
-    fn a_paired_run_says_value_k_of_n_and_the_time_left_in_all() {
-        let first = progress_prefix("harbor=6", (1, 5), None, (0, 500), Duration::ZERO);
-        assert_eq!(first, "harbor=6 · value 1 of 5 · time left in all: measuring");
-        // 100 of 500 games in 10 s: 400 more take about 40 s.
-        let third = progress_prefix("harbor=8", (3, 5), None, (100, 500), Duration::from_secs(10));
-        assert_eq!(third, "harbor=8 · value 3 of 5 · about 40 seconds left in all");
-        let long = progress_prefix("x", (2, 2), Some((513, 1024, 2000)), (1024, 4000), Duration::from_secs(60));
-        assert!(long.starts_with("x · value 2 of 2 · seeds 513–1024 of 2000 · about "), "{long}");
-        assert_eq!(progress_prefix("puerto-rico", (1, 1), None, (0, 100), Duration::ZERO), "puerto-rico");
-    }
 }

@@ -2097,3 +2097,190 @@ fn merge_names_the_field_of_another_run() {
         assert!(o.stderr.contains(field) && o.stderr.contains("b.json"), "{extra:?}: {}", o.stderr);
     }
 }
+
+// --- issue 49: a robustness check on every answer; figures that rest on few games ---
+
+/// `--check-with BOTS` replays `compare`, `sweep` and `tune` with a second line-up and gives
+/// each headline figure a verdict, in text, JSON and HTML; `--check-games N` is the stated
+/// subsample. (Fails before: no such flag, exit 2.)
+#[test]
+fn every_study_is_checked_with_a_second_line_up() {
+    let dir = scratch("check-with");
+    let page = dir.join("page.html");
+    let check = ["--check-with", "random", "--check-games", "60"];
+    let common = ["--games", "120", "--players", "2"];
+    for (what, args) in
+        [("compare", vec!["compare", TOY, HOUSE]), ("sweep", vec!["sweep", TOY, "--vary", "rules.stones=12"])]
+    {
+        let args = [&args[..], &common[..], &check[..]].concat();
+        let json: serde_json::Value =
+            serde_json::from_str(&expect(&[&args[..], &["--format", "json"]].concat(), 0).stdout).unwrap();
+        let c = &json["check"];
+        assert_eq!(c["bots"], serde_json::json!(["random", "random"]), "{what}");
+        assert_eq!(c["games"], 60, "{what}");
+        let verdicts = c["verdicts"].as_array().unwrap();
+        assert!(!verdicts.is_empty(), "{what}: the first run has significant figures: {c}");
+        for v in verdicts {
+            assert!(["holds", "weaker", "flips"].contains(&v["verdict"].as_str().unwrap()), "{what}: {v}");
+            assert_eq!(v["first"]["significant"], true, "{what}: a headline figure is significant: {v}");
+            // The verdict follows from the two differences.
+            let (a, b) = (v["first"]["mean"].as_f64().unwrap(), v["second"]["mean"].as_f64().unwrap());
+            let sig = v["second"]["significant"] == true;
+            let want = if sig && a * b > 0.0 {
+                "holds"
+            } else if sig && a * b < 0.0 {
+                "flips"
+            } else {
+                "weaker"
+            };
+            assert_eq!(v["verdict"], want, "{what}: {v}");
+        }
+        let text = expect(&args, 0).stdout;
+        assert!(text.contains("check with random,random (60 games"), "{what}: {text}");
+        assert!(text.contains(" hold, ") && text.contains("under greedy,greedy;"), "{what}: {text}");
+        expect(&[&args[..], &["--html", page.to_str().unwrap()]].concat(), 0);
+        let html = std::fs::read_to_string(&page).unwrap();
+        let verdict = &html[html.find("<section class=\"verdict\"").unwrap()..];
+        let verdict = &verdict[..verdict.find("</section>").unwrap()];
+        assert!(verdict.contains("<h3>Check with random,random</h3>"), "{what}: {verdict}");
+        assert_eq!(verdict.matches("<li class=\"").count(), verdicts.len(), "{what}: a line per figure: {verdict}");
+    }
+    // The sweep's seat 0 win share at 12 stones: significant for greedy players, weaker for
+    // random ones on 100 seeds (a smaller effect: -8.5 pp [-18.0, +1.0]).
+    let sweep = ["sweep", TOY, "--vary", "rules.stones=12", "--games", "200", "--players", "2", "--format", "json"];
+    let json: serde_json::Value = serde_json::from_str(
+        &expect(&[&sweep[..], &["--check-with", "random", "--check-games", "100"]].concat(), 0).stdout,
+    )
+    .unwrap();
+    let seat0 =
+        json["check"]["verdicts"].as_array().unwrap().iter().find(|v| v["figure"] == "seat 0 win share").unwrap();
+    assert_eq!(seat0["verdict"], "weaker", "{seat0}");
+    // With itself as the check, every figure holds.
+    let json: serde_json::Value =
+        serde_json::from_str(&expect(&[&sweep[..], &["--check-with", "greedy"]].concat(), 0).stdout).unwrap();
+    let verdicts = json["check"]["verdicts"].as_array().unwrap();
+    assert!(!verdicts.is_empty() && verdicts.iter().all(|v| v["verdict"] == "holds"), "{verdicts:?}");
+
+    // tune: the answer under both line-ups.
+    let tune = [
+        "tune",
+        TOY,
+        "--vary",
+        "rules.stones=10..20",
+        "--target",
+        "seat 0 win share=50%",
+        "--games",
+        "40",
+        "--players",
+        "2",
+    ];
+    let args = [&tune[..], &["--check-with", "random"]].concat();
+    let json: serde_json::Value =
+        serde_json::from_str(&expect(&[&args[..], &["--format", "json"]].concat(), 0).stdout).unwrap();
+    let c = &json["check"];
+    assert!(c["answer"]["text"].is_string() && ["holds", "moves"].contains(&c["verdict"].as_str().unwrap()), "{c}");
+    assert!(!c["probes"].as_array().unwrap().is_empty());
+    let text = expect(&args, 0).stdout;
+    assert!(text.contains("check with random,random (40 games a value):") && text.contains("verdict: "), "{text}");
+    expect(&[&args[..], &["--html", page.to_str().unwrap()]].concat(), 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<h3>Check with random,random</h3>"), "the tune page gives both answers");
+
+    // Without the flag, the reports are as before: no `check`.
+    let plain: serde_json::Value = serde_json::from_str(
+        &expect(&[&sweep[..4], &["--games", "5", "--players", "2", "--format", "json"]].concat(), 0).stdout,
+    )
+    .unwrap();
+    assert!(plain.get("check").is_none());
+    // Refused: a subsample without a line-up, a check of a shard, a check of `simulate`.
+    let o = expect(&["compare", TOY, HOUSE, "--games", "2", "--check-games", "1"], 2);
+    assert!(o.stderr.contains("--check-with"), "{}", o.stderr);
+    let o = expect(
+        &["sweep", TOY, "--vary", "rules.stones=12", "--games", "2", "--check-with", "random", "--shard", "1/2"],
+        2,
+    );
+    assert!(o.stderr.contains("--check-with and --shard"), "{}", o.stderr);
+    expect(&["simulate", TOY, "--games", "2", "--check-with", "random"], 2);
+    let o = expect(&["compare", TOY, HOUSE, "--games", "2", "--check-with", "nobody"], 2);
+    assert!(o.stderr.contains("--check-with") && o.stderr.contains("nobody"), "{}", o.stderr);
+}
+
+/// A tuned value where players stop taking the component up never stands without its note
+/// (text, JSON, HTML); a sweep notes the swept component at each value where it rests on
+/// few seat-games. (Fails before: no such note.)
+#[test]
+fn a_figure_that_rests_on_few_games_says_so() {
+    let dir = scratch("few-games");
+    let page = dir.join("tune.html");
+    let tune = [
+        "tune",
+        "puerto-rico",
+        "--vary",
+        "buildings.harbor.cost=4..16",
+        "--target",
+        "building: harbor owner - non-owner win share=0",
+        "--games",
+        "4",
+        "--players",
+        "2",
+    ];
+    let json: serde_json::Value =
+        serde_json::from_str(&expect(&[&tune[..], &["--format", "json"]].concat(), 0).stdout).unwrap();
+    // 4 games × 2 seats: far under 50 seat-games, whatever the share.
+    let notes = json["answer"]["few_games"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{}", json["answer"]);
+    let note = notes[0]["text"].as_str().unwrap();
+    assert!(note.starts_with("the harbor is ") && note.contains("at buildings.harbor.cost = "), "{note}");
+    assert_eq!(notes[0]["item"], "building: harbor");
+    let text = expect(&tune, 0).stdout;
+    let answer = text.lines().position(|l| l.starts_with("answer:") || l.starts_with("not crossed")).unwrap();
+    assert_eq!(text.lines().nth(answer + 1).unwrap(), format!("note: {note}"), "beside the answer: {text}");
+    expect(&[&tune[..], &["--html", page.to_str().unwrap()]].concat(), 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let verdict = &html[html.find("<section class=\"verdict\"").unwrap()..];
+    assert!(verdict[..verdict.find("</section>").unwrap()].contains(&note.replace('\'', "&#39;")), "in the answer box");
+
+    let sweep = ["sweep", "puerto-rico", "--vary", "buildings.harbor.cost=20", "--games", "6", "--players", "2"];
+    let json: serde_json::Value =
+        serde_json::from_str(&expect(&[&sweep[..], &["--format", "json"]].concat(), 0).stdout).unwrap();
+    let at20 = json["points"].as_array().unwrap().iter().find(|p| p["label"] == "20").unwrap();
+    let n = &at20["few_games"][0];
+    assert_eq!(n["seat_games"], 0, "nobody builds a harbor at 20 doubloons: {n}");
+    assert_eq!(
+        n["text"],
+        "the harbor is never built (12 seat-games) at buildings.harbor.cost = 20: players stop taking it up, so its owners' figures there are no sign that it is fair"
+    );
+    assert!(expect(&sweep, 0).stdout.contains("note: the harbor is never built (12 seat-games)"));
+}
+
+/// A house rule whose effect on the first seat depends on who sits there: with greedy in
+/// seat 0 against random the short game costs seat 0 a little; with the seats swapped it
+/// gains it a lot. The check says so: `flips`, in text and JSON.
+#[test]
+fn an_effect_that_depends_on_the_players_flips() {
+    let args = [
+        "compare",
+        TOY,
+        HOUSE,
+        "--players",
+        "2",
+        "--games",
+        "300",
+        "--bots",
+        "greedy,random",
+        "--no-rotate-seats",
+        "--check-with",
+        "random,greedy",
+    ];
+    let json: serde_json::Value =
+        serde_json::from_str(&expect(&[&args[..], &["--format", "json"]].concat(), 0).stdout).unwrap();
+    let verdicts = json["check"]["verdicts"].as_array().unwrap();
+    let seat0 = verdicts.iter().find(|v| v["figure"] == "seat 0 win share").unwrap();
+    assert_eq!(seat0["verdict"], "flips", "{seat0}");
+    assert!(seat0["first"]["mean"].as_f64().unwrap() < 0.0 && seat0["second"]["mean"].as_f64().unwrap() > 0.0);
+    let rounds = verdicts.iter().find(|v| v["figure"] == "rounds").unwrap();
+    assert_eq!(rounds["verdict"], "holds", "a shorter game whoever plays: {rounds}");
+    let text = expect(&args, 0).stdout;
+    assert!(text.contains("flips   seat 0 win share at take-away-short: -2.33 pp"), "{text}");
+    assert!(text.contains("3 hold, 0 weaker, 2 flip."), "{text}");
+}

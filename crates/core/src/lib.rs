@@ -106,6 +106,7 @@ pub mod scenario;
 pub mod screen;
 pub mod sim;
 pub mod staged;
+pub mod study;
 pub mod sweep;
 pub mod testing;
 pub mod tournament;

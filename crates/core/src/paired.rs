@@ -388,11 +388,23 @@ impl Difference {
     }
 }
 
+/// What one outcome figure's games detect (see [`power_summary`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Power {
+    /// The smallest true difference detected at 80% power (5% two-sided); `None` where
+    /// the spread says nothing.
+    pub detectable: Option<f64>,
+    /// The paired games (the fewest over the values).
+    pub pairs: u64,
+    /// The standard deviation of one game's paired difference (pooled over the values).
+    pub sd: f64,
+}
+
 /// For the outcome figures: the smallest difference the sample detects at 80% power (5%
 /// two-sided, before the correction) from the paired differences' spread, pooled over
 /// the values.
-pub fn power_summary(diffs: &[Vec<Difference>]) -> serde_json::Value {
-    let mut out = serde_json::Map::new();
+pub fn power_summary(diffs: &[Vec<Difference>]) -> BTreeMap<String, Power> {
+    let mut out = BTreeMap::new();
     let mut names: Vec<&str> = diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !is_metric(f)).collect();
     names.dedup();
     names.sort_unstable();
@@ -411,12 +423,9 @@ pub fn power_summary(diffs: &[Vec<Difference>]) -> serde_json::Value {
         let sd = (sds.iter().map(|(s, _)| s * s).sum::<f64>() / sds.len() as f64).sqrt();
         let n = sds.iter().map(|(_, n)| *n).min().unwrap_or(0);
         let smallest = detectable(sd, n);
-        out.insert(
-            name.to_string(),
-            serde_json::json!({"sd": sd, "pairs": n, "detectable": smallest.is_finite().then_some(smallest)}),
-        );
+        out.insert(name.to_string(), Power { detectable: smallest.is_finite().then_some(smallest), pairs: n, sd });
     }
-    serde_json::Value::Object(out)
+    out
 }
 
 /// Holm over the figures `family` of `out`: sort p ascending; reject while

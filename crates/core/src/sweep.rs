@@ -339,14 +339,14 @@ pub fn parse_span(arg: &str) -> Result<(String, Span), String> {
 }
 
 /// One evaluation of `tune`: the figure at a value, over some games.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Probe {
     pub value: f64,
     pub games: u64,
     pub figure: Option<f64>,
     pub ci95: Option<[f64; 2]>,
     /// `coarse`, `refine` or `confirm`.
-    pub pass: &'static str,
+    pub pass: String,
 }
 
 /// What `tune` found.
@@ -403,7 +403,7 @@ pub fn tune<E>(
             return Ok(p.figure);
         }
         let (figure, ci95) = eval(x, n, pass)?;
-        probes.push(Probe { value: x, games: n, figure, ci95, pass });
+        probes.push(Probe { value: x, games: n, figure, ci95, pass: pass.to_string() });
         Ok(figure)
     };
     // 1. Coarse.

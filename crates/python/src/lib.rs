@@ -8,13 +8,14 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyList};
 use rulesmith::core::bots::{BadBotSpec, BotSpec};
 use rulesmith::core::encode::SeatRelative;
 use rulesmith::core::erased::AnySession;
 use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::rng::{Rng, game_seed};
 use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, default_players};
+use rulesmith::core::study::{self, Plain, RunError, StudySpec};
 use rulesmith::core::{Seat, ToMove};
 use self_cell::self_cell;
 use std::any::Any;
@@ -774,17 +775,69 @@ fn simulate<'py>(
     Ok(out)
 }
 
-/// Plays the same games (same seeds and bots) under each ruleset, like
-/// `rulesmith compare --format json`; returns `{players, games, seed, bots, rulesets: [report…]}`.
+/// The options of the library's studies, from Python's keyword arguments.
+#[allow(clippy::too_many_arguments)]
+fn study_spec(
+    players: Option<usize>,
+    games: u64,
+    seed: u64,
+    bots: Option<&str>,
+    rotate_seats: Option<bool>,
+    metrics: bool,
+    sets: Option<Vec<String>>,
+    skill: Option<String>,
+    detect: f64,
+    check_with: Option<String>,
+    check_games: Option<u64>,
+) -> StudySpec {
+    StudySpec {
+        players,
+        bots: bots.map(str::to_string),
+        rotate_seats,
+        no_metrics: !metrics,
+        sets: sets.unwrap_or_default(),
+        skill,
+        detect,
+        check_with,
+        check_games,
+        ..StudySpec::new(games, seed)
+    }
+}
+
+/// Loads rulesets for a study (the command line's loader, without the cache of [`load`]).
+fn study_loader(arg: &str, sets: &[String]) -> Result<rulesmith::Ruleset, RunError> {
+    rulesmith::load_with(arg, sets).map_err(|e| RunError::Bad(e.render()))
+}
+
+/// A study's error as Python's: bad input a `ValueError`, a game that broke a `SimulationError`.
+fn study_error(e: RunError) -> PyErr {
+    match e {
+        RunError::Bad(m) => PyValueError::new_err(m.trim_end().to_string()),
+        RunError::Failed(m) => SimulationError::new_err(m),
+    }
+}
+
+/// Plays the same games (same seeds and bots) under each ruleset and returns exactly what
+/// `rulesmith compare --format json` prints for the same arguments: each ruleset's report,
+/// the paired differences from the first, the power, and (`check_with`) each headline
+/// figure's verdict under a second line-up. `bots=None`: the command line's default.
 #[pyfunction]
-#[pyo3(signature = (rulesets, players=None, games=1000, seed=DEFAULT_SEED, bots="random"))]
+#[pyo3(signature = (rulesets, players=None, games=1000, seed=DEFAULT_SEED, bots=None, rotate_seats=None, metrics=true, sets=None, skill=None, detect=2.0, check_with=None, check_games=None))]
+#[allow(clippy::too_many_arguments)]
 fn compare<'py>(
     py: Python<'py>,
     rulesets: Vec<String>,
     players: Option<i64>,
     games: u64,
     seed: u64,
-    bots: &str,
+    bots: Option<&str>,
+    rotate_seats: Option<bool>,
+    metrics: bool,
+    sets: Option<Vec<String>>,
+    skill: Option<String>,
+    detect: f64,
+    check_with: Option<String>,
+    check_games: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if rulesets.len() < 2 {
         return Err(PyValueError::new_err(format!(
@@ -800,9 +853,9 @@ fn compare<'py>(
         return Err(PyValueError::new_err("these rulesets have no player count in common"));
     }
     let players = match players {
-        None => default_players(&(lo..=hi)),
+        None => None,
         Some(n) => match usize::try_from(n) {
-            Ok(p) if (lo..=hi).contains(&p) => p,
+            Ok(p) if (lo..=hi).contains(&p) => Some(p),
             _ => {
                 return Err(PyValueError::new_err(format!(
                     "compare: players={n} is not supported by every one of these rulesets (together they seat \
@@ -811,25 +864,78 @@ fn compare<'py>(
             }
         },
     };
-    let mut reports = Vec::new();
-    let mut opts = None;
-    for (r, source) in loaded.iter().zip(&rulesets) {
-        let o = sim_options(r, Some(players as i64), games, seed, bots, "compare")?;
-        reports.push(run(py, r, &o, source)?.0);
-        opts = Some(o);
+    let spec =
+        study_spec(players, games, seed, bots, rotate_seats, metrics, sets, skill, detect, check_with, check_games);
+    let outcome = py.detach(|| study::compare(&rulesets, &spec, &study_loader, &Plain)).map_err(study_error)?;
+    to_py(py, &study::to_json(&outcome).map_err(study_error)?)
+}
+
+/// Plays the same games at every value of a ruleset's key and returns exactly what
+/// `rulesmith sweep --format json` prints for the same arguments. `vary`: `KEY=A..B[:STEP]`
+/// or `KEY=v1,v2,…` (two: a grid); `base`: one value per key; `figures`: as `--figure`;
+/// `shard=(k, n)`: only the seeds of shard `k` (0-based) of `n`, to merge.
+#[pyfunction]
+#[pyo3(signature = (ruleset, vary, base=None, figures=None, players=None, games=1000, seed=DEFAULT_SEED, bots=None, rotate_seats=None, metrics=true, sets=None, skill=None, detect=2.0, check_with=None, check_games=None, shard=None))]
+#[allow(clippy::too_many_arguments)]
+fn sweep<'py>(
+    py: Python<'py>,
+    ruleset: String,
+    vary: Vec<String>,
+    base: Option<Vec<String>>,
+    figures: Option<Vec<String>>,
+    players: Option<usize>,
+    games: u64,
+    seed: u64,
+    bots: Option<&str>,
+    rotate_seats: Option<bool>,
+    metrics: bool,
+    sets: Option<Vec<String>>,
+    skill: Option<String>,
+    detect: f64,
+    check_with: Option<String>,
+    check_games: Option<u64>,
+    shard: Option<(u64, u64)>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Some((k, n)) = shard
+        && (n == 0 || k >= n)
+    {
+        return Err(PyValueError::new_err(format!("shard ({k}, {n}): expected 0 <= k < n")));
     }
-    let bots: Vec<String> = opts.map(|o| o.bots.iter().map(ToString::to_string).collect()).unwrap_or_default();
-    let out = PyDict::new(py);
-    out.set_item("players", players)?;
-    out.set_item("games", games)?;
-    out.set_item("seed", seed)?;
-    out.set_item("bots", bots)?;
-    let list = PyList::empty(py);
-    for rep in &reports {
-        list.append(ser_to_py(py, rep)?)?;
-    }
-    out.set_item("rulesets", list)?;
-    Ok(out.into_any())
+    let spec =
+        study_spec(players, games, seed, bots, rotate_seats, metrics, sets, skill, detect, check_with, check_games);
+    let args =
+        study::SweepArgs { ruleset, vary, base: base.unwrap_or_default(), figures: figures.unwrap_or_default(), shard };
+    let report = py.detach(|| study::sweep(&args, &spec, &study_loader, &Plain)).map_err(study_error)?;
+    to_py(py, &study::to_json(&report).map_err(study_error)?)
+}
+
+/// The value of a ruleset's key that brings a figure closest to a target, as
+/// `rulesmith tune --format json` reports it for the same arguments: `vary`
+/// `KEY=A..B[:STEP]`, `target` `FIGURE=VALUE` (`rounds=15`, `seat 0 win share=25%`).
+#[pyfunction]
+#[pyo3(signature = (ruleset, vary, target, players=None, games=1000, seed=DEFAULT_SEED, bots=None, rotate_seats=None, metrics=true, sets=None, detect=2.0, check_with=None, check_games=None))]
+#[allow(clippy::too_many_arguments)]
+fn tune<'py>(
+    py: Python<'py>,
+    ruleset: String,
+    vary: String,
+    target: String,
+    players: Option<usize>,
+    games: u64,
+    seed: u64,
+    bots: Option<&str>,
+    rotate_seats: Option<bool>,
+    metrics: bool,
+    sets: Option<Vec<String>>,
+    detect: f64,
+    check_with: Option<String>,
+    check_games: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let spec =
+        study_spec(players, games, seed, bots, rotate_seats, metrics, sets, None, detect, check_with, check_games);
+    let args = study::TuneArgs { ruleset, vary, target };
+    let report = py.detach(|| study::tune(&args, &spec, &study_loader, &Plain)).map_err(study_error)?;
+    to_py(py, &study::to_json(&report).map_err(study_error)?)
 }
 
 /// Merges the reports of a run's shards (dicts from `simulate(..., shard=...)`) into the
@@ -872,6 +978,8 @@ fn _rulesmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::PolicyRng>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(tune, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(py_game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(bundled, m)?)?;

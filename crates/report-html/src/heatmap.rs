@@ -2,7 +2,7 @@
 //! first key's values down, the second's across, each cell coloured by its difference
 //! from the base cell and marked when that difference is significant.
 
-use crate::view::{PointView, VaryView, esc, is_share, pct};
+use crate::view::{PointView, VaryKey, esc, is_share, pct};
 use std::fmt::Write as _;
 
 /// Blends `c` towards white: `t` = 0 white, 1 the colour itself.
@@ -17,7 +17,7 @@ const UP: (u8, u8, u8) = (213, 94, 0);
 const DOWN: (u8, u8, u8) = (0, 114, 178);
 
 /// One heatmap of `figure` over the grid of `vary` (two keys).
-pub fn heatmap(o: &mut String, figure: &str, vary: &[VaryView], points: &[PointView]) {
+pub fn heatmap(o: &mut String, figure: &str, vary: &[VaryKey], points: &[PointView]) {
     let [rows, cols] = vary else { return };
     let at = |r: &str, c: &str| {
         points.iter().find(|p| p.values.as_deref().is_some_and(|v| v.len() == 2 && v[0] == r && v[1] == c))

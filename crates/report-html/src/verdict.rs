@@ -2,7 +2,9 @@
 //! by how much, with intervals (`compare`, `sweep`); the value and its evidence (`tune`);
 //! the seats away from the fair share (`simulate`).
 
-use crate::view::{CompareView, DifferenceView, PointView, ReportView, SweepView, esc, is_share, pct, seat_label};
+use crate::view::{CompareReport, Difference, PointView, Report, SweepView, esc, is_share, pct, seat_label};
+use rulesmith_core::study::few::{FEW_SEAT_GAMES, FEW_SHARE, Note};
+use rulesmith_core::study::robust::{Check, Verdict, line_text};
 use std::fmt::Write as _;
 
 /// Lines a verdict lists before it says how many more there are.
@@ -23,7 +25,7 @@ fn is_metric(figure: &str) -> bool {
 }
 
 /// Outcome figures first (seats, then length, then the rest), then metrics, each by size.
-fn order(diffs: &mut [&DifferenceView]) {
+fn order(diffs: &mut [&Difference]) {
     diffs.sort_by_key(|d| (is_metric(&d.figure), !d.figure.ends_with("win share"), d.figure != "rounds"));
 }
 
@@ -31,7 +33,7 @@ fn open(o: &mut String, title: &str) {
     let _ = write!(o, "<section class=\"verdict\" id=\"verdict\"><h2>{}</h2>", esc(title));
 }
 
-fn item(o: &mut String, figure: &str, d: &DifferenceView) {
+fn item(o: &mut String, figure: &str, d: &Difference) {
     let _ = write!(
         o,
         "<li><b>{}</b>: {} <span class=\"p\">(p {:.4})</span></li>",
@@ -41,11 +43,55 @@ fn item(o: &mut String, figure: &str, d: &DifferenceView) {
     );
 }
 
+/// The robustness check (`--check-with`): a line per headline figure with its verdict.
+fn check_lines(o: &mut String, c: &Check, first_bots: &[String]) {
+    let (first, second) = (first_bots.join(","), c.bots.join(","));
+    let _ = write!(
+        o,
+        "<h3>Check with {}</h3><p class=\"note\">The run again with a second line-up ({} games{}): holds = same sign, still significant; weaker = no longer significant; flips = opposite sign, significant.</p>",
+        esc(&second),
+        c.games,
+        if c.rotate_seats { ", seats rotated" } else { "" }
+    );
+    if c.verdicts.is_empty() {
+        let _ = write!(o, "<p>No outcome figure is significant under {}: nothing to check.</p>", esc(&first));
+        return;
+    }
+    o.push_str("<ul class=\"check\">");
+    for l in &c.verdicts {
+        let class = match l.verdict {
+            Verdict::Holds => "holds",
+            Verdict::Flips => "flips sig",
+            _ => "weaker",
+        };
+        let text = line_text(l, &first, &second);
+        let rest = text.get(6..).unwrap_or_default().trim_start();
+        let _ = write!(o, "<li class=\"{class}\"><b>{}</b> {}</li>", esc(l.verdict.word()), esc(rest));
+    }
+    o.push_str("</ul>");
+}
+
+/// The figures that rest on few games, in words, beside the answer.
+fn few_lines(o: &mut String, notes: &[&Note]) {
+    if notes.is_empty() {
+        return;
+    }
+    let _ = write!(
+        o,
+        "<p class=\"note sig\">Few games (owners in under {:.0}% of seat-games, or under {FEW_SEAT_GAMES} seat-games):</p><ul class=\"few\">",
+        100.0 * FEW_SHARE
+    );
+    for n in notes {
+        let _ = write!(o, "<li>{}</li>", esc(&n.text));
+    }
+    o.push_str("</ul>");
+}
+
 /// `compare`: per ruleset, the figures that differ significantly from the first one.
-pub fn compare(o: &mut String, c: &CompareView, from: &str) {
+pub fn compare(o: &mut String, c: &CompareReport, from: &str) {
     open(o, "Answer");
     for set in &c.differences.rulesets {
-        let mut sig: Vec<&DifferenceView> = set.figures.iter().filter(|d| d.significant).collect();
+        let mut sig: Vec<&Difference> = set.figures.iter().filter(|d| d.significant).collect();
         order(&mut sig);
         let outcome = sig.iter().filter(|d| !is_metric(&d.figure)).count();
         let metrics = sig.len() - outcome;
@@ -82,6 +128,10 @@ pub fn compare(o: &mut String, c: &CompareView, from: &str) {
         }
         o.push_str("</ul>");
     }
+    few_lines(o, &c.few_games.iter().collect::<Vec<_>>());
+    if let Some(check) = &c.check {
+        check_lines(o, check, &c.bots);
+    }
     let _ = write!(
         o,
         "<p class=\"note\">Mean paired difference with its {} interval; significance: {}. pp: percentage points.</p></section>",
@@ -94,12 +144,12 @@ pub fn compare(o: &mut String, c: &CompareView, from: &str) {
 pub fn sweep(o: &mut String, c: &SweepView) {
     open(o, "Answer");
     let base = c.points.iter().find(|p| p.base).map_or(String::new(), |p| p.label.clone());
-    let moved: Vec<(&PointView, Vec<&DifferenceView>)> = c
+    let moved: Vec<(&PointView, Vec<&Difference>)> = c
         .points
         .iter()
         .filter(|p| !p.base)
         .map(|p| {
-            let mut sig: Vec<&DifferenceView> =
+            let mut sig: Vec<&Difference> =
                 p.differences.iter().filter(|d| d.significant && !is_metric(&d.figure)).collect();
             order(&mut sig);
             (p, sig)
@@ -139,6 +189,10 @@ pub fn sweep(o: &mut String, c: &SweepView) {
         }
         o.push_str("</ul>");
     }
+    few_lines(o, &c.points.iter().flat_map(|p| &p.few_games).collect::<Vec<_>>());
+    if let Some(check) = &c.check {
+        check_lines(o, check, &c.bots);
+    }
     let metrics: usize =
         c.points.iter().map(|p| p.differences.iter().filter(|d| d.significant && is_metric(&d.figure)).count()).sum();
     let _ = write!(
@@ -174,6 +228,34 @@ pub fn tune(o: &mut String, c: &SweepView, value_text: &dyn Fn(f64) -> String) {
         (false, None) => "The figure does not reach the target in the range: this is the closest end.".to_string(),
     };
     let _ = write!(o, "<p>{}{}</p>", if a.crossed { "" } else { "Not crossed in the range. " }, esc(&range));
+    // Never the answer without its note, where it rests on few games.
+    few_lines(o, &a.few_games.iter().collect::<Vec<_>>());
+    if let Some(k) = &c.tune_check {
+        let _ = write!(
+            o,
+            "<h3>Check with {}</h3><p class=\"answer\">{} = {} <span class=\"p\">under {}</span></p><p><b>{}</b>: {}</p>",
+            esc(&k.bots.join(",")),
+            esc(&c.x_axis),
+            esc(&k.answer.text),
+            esc(&k.bots.join(",")),
+            esc(k.verdict.word()),
+            esc(&match k.verdict {
+                Verdict::Holds => format!(
+                    "the answer under {} lies within the 95% range of values under {}.",
+                    k.bots.join(","),
+                    c.bots.join(",")
+                ),
+                _ => format!(
+                    "the answer under {} ({}) lies outside the 95% range of values under {} (answer {}): the answer depends on the players.",
+                    k.bots.join(","),
+                    k.answer.text,
+                    c.bots.join(","),
+                    a.text
+                ),
+            })
+        );
+        few_lines(o, &k.answer.few_games.iter().collect::<Vec<_>>());
+    }
     o.push_str("<h3>Evidence: every evaluation</h3><div class=\"scroll\"><table class=\"evidence\"><thead><tr>");
     let _ = write!(
         o,
@@ -203,7 +285,7 @@ pub fn tune(o: &mut String, c: &SweepView, value_text: &dyn Fn(f64) -> String) {
 }
 
 /// `simulate`: the seats whose win share's interval leaves out the fair share.
-pub fn simulate(o: &mut String, r: &ReportView) {
+pub fn simulate(o: &mut String, r: &Report) {
     let players = r.seats.len().max(1);
     let fair = 1.0 / players as f64;
     open(o, "Answer");

@@ -1,143 +1,33 @@
-//! The reports' JSON as the pages read it (leniently: fields a page does not show are
-//! ignored), and the text helpers every part of a page shares.
+//! The reports the pages draw: the library's own types (`rulesmith_core::sim::Report`,
+//! `study::CompareReport`, `SweepReport`, `TuneReport`), and the one model a `sweep` and a
+//! `tune` page share (built from either report, not read from JSON), with the text
+//! helpers every part of a page shares.
 
-use serde::Deserialize;
-use std::collections::BTreeMap;
+pub(crate) use rulesmith_core::paired::Difference;
+pub(crate) use rulesmith_core::sim::{Report, SeatReport};
+pub(crate) use rulesmith_core::study::CompareReport;
+use rulesmith_core::study::few::Note;
+use rulesmith_core::study::robust::Check;
+pub(crate) use rulesmith_core::study::sweep_run::VaryKey;
+use rulesmith_core::study::tune_run::{Answer, Target, TuneCheck};
+use rulesmith_core::study::{SweepReport, TuneReport};
+use rulesmith_core::sweep::{Named, Probe};
 
-/// One designer metric of a report.
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct Metric {
-    pub(crate) group: String,
-    pub(crate) name: String,
-    pub(crate) figure: String,
-    pub(crate) value: f64,
-    #[serde(default)]
-    pub(crate) ci95: Option<[f64; 2]>,
-    #[serde(default)]
-    pub(crate) n: Option<u64>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct SeatView {
-    pub(crate) seat: usize,
-    #[serde(default)]
-    pub(crate) bot: String,
-    pub(crate) wins: f64,
-    pub(crate) win_rate: f64,
-    pub(crate) win_rate_ci95: [f64; 2],
-    pub(crate) score_mean: f64,
-    pub(crate) score_sd: f64,
-}
-
-/// The figures of a simulation report the page shows.
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct ReportView {
-    pub(crate) ruleset: String,
-    #[serde(default)]
-    pub(crate) game: String,
-    pub(crate) players: usize,
-    pub(crate) seed: u64,
-    #[serde(default)]
-    pub(crate) bots: Vec<String>,
-    pub(crate) games: u64,
-    #[serde(default)]
-    pub(crate) unfinished: u64,
-    #[serde(default)]
-    pub(crate) shard: Option<String>,
-    #[serde(default)]
-    pub(crate) rotate_seats: bool,
-    pub(crate) seats: Vec<SeatView>,
-    pub(crate) rounds_mean: f64,
-    pub(crate) decisions_mean: f64,
-    #[serde(default)]
-    pub(crate) ends: BTreeMap<String, u64>,
-    #[serde(default)]
-    pub(crate) seconds: f64,
-    #[serde(default)]
-    pub(crate) games_per_second: f64,
-    #[serde(default, deserialize_with = "metrics_leniently")]
-    pub(crate) metrics: Vec<Metric>,
-}
-
-/// The metrics that have the expected shape; others (a value JSON could not hold, like a
-/// NaN written as `null`) are left out rather than failing the page after a long run.
-pub(crate) fn metrics_leniently<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Metric>, D::Error> {
-    let raw = serde_json::Value::deserialize(d)?;
-    let list = raw.as_array().map(Vec::as_slice).unwrap_or_default();
-    Ok(list.iter().filter_map(|m| Metric::deserialize(m).ok()).collect())
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct DifferenceView {
-    pub(crate) figure: String,
-    #[serde(default)]
-    pub(crate) pairs: u64,
-    pub(crate) mean: f64,
-    pub(crate) ci95: [f64; 2],
-    pub(crate) p_value: f64,
-    pub(crate) significant: bool,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct DifferenceSet {
-    pub(crate) ruleset: String,
-    pub(crate) figures: Vec<DifferenceView>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct Differences {
-    #[serde(default)]
-    pub(crate) from: Option<String>,
-    #[serde(default)]
-    pub(crate) interval: String,
-    #[serde(default)]
-    pub(crate) correction: String,
-    pub(crate) rulesets: Vec<DifferenceSet>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct CompareView {
-    #[serde(default)]
-    pub(crate) rotate_seats: bool,
-    pub(crate) players: usize,
-    pub(crate) games: u64,
-    pub(crate) seed: u64,
-    #[serde(default)]
-    pub(crate) bots: Vec<String>,
-    pub(crate) rulesets: Vec<ReportView>,
-    pub(crate) differences: Differences,
-}
-
-/// One figure of a sweep's value.
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct NamedView {
-    pub(crate) figure: String,
-    pub(crate) value: Option<f64>,
-    pub(crate) ci95: Option<[f64; 2]>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
+/// One value of a sweep or one value `tune` evaluated, as the page draws it.
+#[derive(Clone, Debug)]
 pub(crate) struct PointView {
     pub(crate) label: String,
     pub(crate) x: Option<f64>,
-    /// The value of each `--vary` key (a grid has two).
-    #[serde(default)]
+    /// The value of each `--vary` key (a grid has two; none for `tune`).
     pub(crate) values: Option<Vec<String>>,
-    #[serde(default)]
     pub(crate) base: bool,
-    pub(crate) figures: Vec<NamedView>,
-    #[serde(default)]
-    pub(crate) differences: Vec<DifferenceView>,
+    pub(crate) figures: Vec<Named>,
+    pub(crate) differences: Vec<Difference>,
+    pub(crate) few_games: Vec<Note>,
 }
 
-/// One `--vary` key and its values.
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct VaryView {
-    pub(crate) key: String,
-    pub(crate) values: Vec<String>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
+/// What a `sweep` or `tune` page draws: figures over a swept value.
+#[derive(Clone, Debug)]
 pub(crate) struct SweepView {
     pub(crate) ruleset: String,
     pub(crate) x_axis: String,
@@ -145,55 +35,100 @@ pub(crate) struct SweepView {
     pub(crate) games: u64,
     pub(crate) seed: u64,
     pub(crate) bots: Vec<String>,
-    #[serde(default)]
     pub(crate) item: Option<String>,
-    #[serde(default)]
     pub(crate) plots: Vec<String>,
     pub(crate) correction: String,
     pub(crate) points: Vec<PointView>,
-    #[serde(default)]
-    pub(crate) vary: Vec<VaryView>,
+    pub(crate) vary: Vec<VaryKey>,
     /// `tune`'s target: drawn as a line on its figure's plot.
-    #[serde(default)]
-    pub(crate) target: Option<TargetView>,
+    pub(crate) target: Option<Target>,
     /// `tune`'s answer and every evaluation.
-    #[serde(default)]
-    pub(crate) answer: Option<AnswerView>,
-    #[serde(default)]
-    pub(crate) probes: Vec<ProbeView>,
+    pub(crate) answer: Option<Answer>,
+    pub(crate) probes: Vec<Probe>,
     /// `tune`: the ruleset's own value of the key, if it states one.
-    #[serde(default)]
     pub(crate) base_value: Option<f64>,
-    #[serde(default)]
     pub(crate) integer: bool,
+    /// `sweep --check-with`.
+    pub(crate) check: Option<Check>,
+    /// `tune --check-with`.
+    pub(crate) tune_check: Option<TuneCheck>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct TargetView {
-    pub(crate) figure: String,
-    pub(crate) value: f64,
+impl From<&SweepReport> for SweepView {
+    fn from(r: &SweepReport) -> Self {
+        SweepView {
+            ruleset: r.ruleset.clone().unwrap_or_default(),
+            x_axis: r.x_axis.clone(),
+            players: r.players,
+            games: r.games,
+            seed: r.seed,
+            bots: r.bots.clone(),
+            item: r.item.clone(),
+            plots: r.plots.clone(),
+            correction: r.correction.clone(),
+            points: r
+                .points
+                .iter()
+                .map(|p| PointView {
+                    label: p.label.clone(),
+                    x: p.x,
+                    values: Some(p.values.clone()),
+                    base: p.base,
+                    figures: p.figures.clone(),
+                    differences: p.differences.clone(),
+                    few_games: p.few_games.clone(),
+                })
+                .collect(),
+            vary: r.vary.clone(),
+            target: None,
+            answer: None,
+            probes: Vec::new(),
+            base_value: None,
+            integer: false,
+            check: r.check.clone(),
+            tune_check: None,
+        }
+    }
 }
 
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct AnswerView {
-    pub(crate) value: f64,
-    pub(crate) text: String,
-    pub(crate) figure: Option<f64>,
-    pub(crate) ci95: Option<[f64; 2]>,
-    pub(crate) interval: Option<[f64; 2]>,
-    pub(crate) crossed: bool,
+impl From<&TuneReport> for SweepView {
+    fn from(r: &TuneReport) -> Self {
+        SweepView {
+            ruleset: r.ruleset.clone(),
+            x_axis: r.x_axis.clone(),
+            players: r.players,
+            games: r.games,
+            seed: r.seed,
+            bots: r.bots.clone(),
+            item: r.item.clone(),
+            plots: r.plots.clone(),
+            correction: r.correction.clone(),
+            points: r
+                .points
+                .iter()
+                .map(|p| PointView {
+                    label: p.label.clone(),
+                    x: Some(p.x),
+                    values: None,
+                    base: p.base,
+                    figures: p.figures.clone(),
+                    differences: Vec::new(),
+                    few_games: p.few_games.clone(),
+                })
+                .collect(),
+            vary: Vec::new(),
+            target: Some(r.target.clone()),
+            answer: Some(r.answer.clone()),
+            probes: r.probes.clone(),
+            base_value: r.base_value,
+            integer: r.integer,
+            check: None,
+            tune_check: r.check.clone(),
+        }
+    }
 }
 
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct ProbeView {
-    pub(crate) value: f64,
-    pub(crate) games: u64,
-    pub(crate) figure: Option<f64>,
-    pub(crate) ci95: Option<[f64; 2]>,
-    pub(crate) pass: String,
-}
-
-pub(crate) fn seat_label(s: &SeatView) -> String {
+pub(crate) fn seat_label(s: &SeatReport) -> String {
     if s.bot.is_empty() { format!("seat {}", s.seat) } else { format!("seat {} ({})", s.seat, s.bot) }
 }
 

@@ -9,7 +9,9 @@ The core classes and functions come from the native module:
   ``action_space()`` (every action id's notation), ``legal_ids()``, ``legal_mask()``,
   ``play_id(id)``, ``observation_names()``, ``observation(seat)``, ``view(seat)``,
   ``clone()``, ``outcome()``, ``history()``, ``record()``, ``bot_action(bot)``.
-- ``simulate(...)``, ``compare(...)``, ``merge(reports)``: reports as dicts.
+- ``simulate(...)``, ``compare(...)``, ``sweep(...)``, ``tune(...)``, ``merge(reports)``:
+  reports as dicts; ``compare``, ``sweep`` and ``tune`` return exactly the JSON of
+  ``rulesmith compare|sweep|tune --format json`` for the same arguments.
 - ``game_seed(run_seed, i)``: the seed of game ``i`` of a run.
 
 The distribution on PyPI is ``rulesmith-games`` (``pip install rulesmith-games``; the
@@ -34,6 +36,8 @@ from rulesmith._rulesmith import (
     game_seed,
     merge,
     simulate,
+    sweep,
+    tune,
 )
 
 GAMES = ("puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163")
@@ -52,4 +56,6 @@ __all__ = [
     "game_seed",
     "merge",
     "simulate",
+    "sweep",
+    "tune",
 ]

@@ -24,6 +24,8 @@ __all__ = [
     "game_seed",
     "merge",
     "simulate",
+    "sweep",
+    "tune",
 ]
 __version__: str
 DEFAULT_SEED: int
@@ -215,9 +217,53 @@ def compare(
     players: Optional[int] = None,
     games: int = 1000,
     seed: int = ...,
-    bots: str = "random",
+    bots: Optional[str] = None,
+    rotate_seats: Optional[bool] = None,
+    metrics: bool = True,
+    sets: Optional[Sequence[str]] = None,
+    skill: Optional[str] = None,
+    detect: float = 2.0,
+    check_with: Optional[str] = None,
+    check_games: Optional[int] = None,
 ) -> dict[str, Any]:
-    """Plays the same games under each ruleset, like ``rulesmith compare --format json``."""
+    """Plays the same games under each ruleset: exactly ``rulesmith compare --format json``."""
+
+def sweep(
+    ruleset: str,
+    vary: Sequence[str],
+    base: Optional[Sequence[str]] = None,
+    figures: Optional[Sequence[str]] = None,
+    players: Optional[int] = None,
+    games: int = 1000,
+    seed: int = ...,
+    bots: Optional[str] = None,
+    rotate_seats: Optional[bool] = None,
+    metrics: bool = True,
+    sets: Optional[Sequence[str]] = None,
+    skill: Optional[str] = None,
+    detect: float = 2.0,
+    check_with: Optional[str] = None,
+    check_games: Optional[int] = None,
+    shard: Optional[tuple[int, int]] = None,
+) -> dict[str, Any]:
+    """The same games at every value of a key: exactly ``rulesmith sweep --format json``."""
+
+def tune(
+    ruleset: str,
+    vary: str,
+    target: str,
+    players: Optional[int] = None,
+    games: int = 1000,
+    seed: int = ...,
+    bots: Optional[str] = None,
+    rotate_seats: Optional[bool] = None,
+    metrics: bool = True,
+    sets: Optional[Sequence[str]] = None,
+    detect: float = 2.0,
+    check_with: Optional[str] = None,
+    check_games: Optional[int] = None,
+) -> dict[str, Any]:
+    """The value of a key that brings a figure to a target: exactly ``rulesmith tune --format json``."""
 
 def merge(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Merges the reports of a run's shards into the report of the whole run."""

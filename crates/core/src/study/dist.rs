@@ -1,7 +1,7 @@
 //! Per-game distributions a report's sums cannot give back (scores, length, margin),
-//! gathered from the games as they finish, for the page's plots only.
+//! gathered from the games as they finish: a sweep's game lengths, the pages' plots.
 
-use rulesmith_core::sim::GameResult;
+use crate::sim::GameResult;
 use std::collections::BTreeMap;
 
 /// Counts of each value over a run's finished games (unfinished ones have no winner and
