@@ -403,7 +403,8 @@ struct RunArgs {
     #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
     /// One bot for all seats, or a comma-separated list, one per seat: `random`, `greedy`,
-    /// `mcts:N` (N search iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
+    /// `greedy:N%` (greedy with a random move N times in a hundred), `mcts:N` (N search
+    /// iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
     /// milliseconds a decision: a time budget, which does not reproduce), or
     /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
     /// [default: random for `simulate`; greedy for `compare`, `sweep` and `tune`]
@@ -554,7 +555,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Compare { rulesets, run, skill, out } => cli::simulate::compare(
             &rulesets,
             &cli::simulate::RunSpec {
-                bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())),
+                bots: Some(run.bots.clone().unwrap_or_else(|| cli::simulate::DESIGNER_BOTS.into())),
                 skill,
                 ..run.into()
             },
@@ -563,7 +564,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Sweep { ruleset, vary, base, figure, shard, run, skill, out } => cli::sweep::sweep(
             &cli::sweep::SweepArgs { ruleset, vary, base, figures: figure, shard },
             &cli::simulate::RunSpec {
-                bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())),
+                bots: Some(run.bots.clone().unwrap_or_else(|| cli::simulate::DESIGNER_BOTS.into())),
                 skill,
                 ..run.into()
             },
@@ -571,7 +572,10 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         ),
         Command::Tune { ruleset, vary, target, run, out } => cli::sweep::tune(
             &cli::sweep::TuneArgs { ruleset, vary, target },
-            &cli::simulate::RunSpec { bots: Some(run.bots.clone().unwrap_or_else(|| "greedy".into())), ..run.into() },
+            &cli::simulate::RunSpec {
+                bots: Some(run.bots.clone().unwrap_or_else(|| cli::simulate::DESIGNER_BOTS.into())),
+                ..run.into()
+            },
             out.format,
         ),
         Command::Merge { reports, out } => cli::sweep::merge_any(&reports, out.format),

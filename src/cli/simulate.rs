@@ -107,6 +107,14 @@ fn run_games(
     Ok((tally, start.elapsed().as_secs_f64()))
 }
 
+/// The line-up of `compare`, `sweep` and `tune` when `--bots` is not given, in one place.
+/// Still plain `greedy` (issue 49, docs/strength.md "Seat shares"): at 4 players no fast
+/// player measured (greedy with random moves, a relative evaluation, softmax choices,
+/// search for the setup) came within 6 points of `mcts` self-play in every seat of every
+/// game; `greedy:10%` comes closer in Puerto Rico and Mundo 163 but not close enough
+/// there, and changing it changes every default report.
+pub const DESIGNER_BOTS: &str = "greedy";
+
 pub fn options(spec: &RunSpec, players: usize) -> Result<SimOptions, Failure> {
     if spec.games == 0 {
         return Err(bad("--games 0: give at least 1 game (a report of no games has no figures)"));
