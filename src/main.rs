@@ -418,7 +418,8 @@ struct RunArgs {
     #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
     /// One bot for all seats, or a comma-separated list, one per seat: `random`, `greedy`,
-    /// `mcts:N` (N search iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
+    /// `greedy:N%` (greedy with a random move N times in a hundred), `mcts:N` (N search
+    /// iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
     /// milliseconds a decision: a time budget, which does not reproduce), or
     /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
     /// [default: random for `simulate`; greedy for `compare`, `sweep` and `tune`]

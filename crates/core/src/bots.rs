@@ -1,5 +1,6 @@
 //! Bots: `random` (uniform over legal actions), `greedy` (one-ply lookahead on the
-//! game's heuristic), `mcts:N` (game-independent Monte Carlo tree search with
+//! game's heuristic), `greedy:N%` (greedy that plays a random legal move N times in a
+//! hundred), `mcts:N` (game-independent Monte Carlo tree search with
 //! determinisation for hidden information and chance) and `exec:PROGRAM` (a program of
 //! any language speaking the JSON-lines protocol of [`exec`]).
 //!
@@ -113,6 +114,12 @@ pub const DEFAULT_MCTS_ITERATIONS: u32 = 4000;
 pub enum BotSpec {
     Random,
     Greedy,
+    /// Greedy that plays a uniformly random legal move this many times in a hundred (1 to
+    /// 100), drawn from the bot's own seeded generator: all-greedy tables otherwise play
+    /// in lockstep, every seat making the same choice in the same position, which moves
+    /// the seats' win shares by up to 8 points in Puerto Rico (docs/strength.md, seat
+    /// shares).
+    GreedyExploring(u8),
     /// Monte Carlo tree search with this many iterations per decision.
     Mcts(u32),
     /// Monte Carlo tree search for this many milliseconds per decision (not
@@ -127,6 +134,7 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::GreedyExploring(p) => write!(f, "greedy:{p}%"),
             BotSpec::Mcts(n) => write!(f, "mcts:{n}"),
             BotSpec::MctsTime(ms) => write!(f, "mcts:{ms}ms"),
             BotSpec::Exec(e) => write!(f, "exec:{}", e.command()),
@@ -153,6 +161,14 @@ impl std::str::FromStr for BotSpec {
                         .map(|e| BotSpec::Exec(Arc::new(e)))
                         .map_err(|why| BadBotSpec(format!("bot `{s}`: {why}")));
                 }
+                if let Some(percent) = s.strip_prefix("greedy:") {
+                    return match percent.strip_suffix('%').map(str::parse::<u8>) {
+                        Some(Ok(p)) if (1..=100).contains(&p) => Ok(BotSpec::GreedyExploring(p)),
+                        _ => Err(BadBotSpec(format!(
+                            "bot `{s}`: an exploring greedy is `greedy:N%`, a random move N times in a hundred, N from 1 to 100"
+                        ))),
+                    };
+                }
                 if let Some(ms) = s.strip_prefix("mcts:").and_then(|t| t.strip_suffix("ms")) {
                     return match ms.parse::<u32>() {
                         Ok(ms) if (1..=600_000).contains(&ms) => Ok(BotSpec::MctsTime(ms)),
@@ -168,7 +184,7 @@ impl std::str::FromStr for BotSpec {
                         Err(BadBotSpec(format!("bot `{s}`: {n} search iterations; `mcts:N` takes N from 1 to 1000000")))
                     }
                     _ => Err(BadBotSpec(format!(
-                        "unknown bot `{s}`: expected `random`, `greedy`, `mcts:N` (N iterations, 1 to 1000000), \
+                        "unknown bot `{s}`: expected `random`, `greedy`, `greedy:N%` (a random move N in 100), `mcts:N` (N iterations, 1 to 1000000), \
                          `mcts:Nms` (N milliseconds) or `exec:PROGRAM [ARGS]`"
                     ))),
                 }
@@ -266,6 +282,14 @@ fn choose_searching<G: Evaluate>(
     match spec {
         BotSpec::Random | BotSpec::Exec(_) => legal[rng.index(legal.len())],
         BotSpec::Greedy => greedy(game, state, legal, rng),
+        // The bot's own generator decides when to explore, so the game stays reproducible.
+        BotSpec::GreedyExploring(p) => {
+            if rng.below(100) < u32::from(*p) {
+                legal[rng.index(legal.len())]
+            } else {
+                greedy(game, state, legal, rng)
+            }
+        }
         BotSpec::Mcts(n) => mcts::search(game, state, legal, mcts::Budget::Iterations(*n), rng),
         BotSpec::MctsTime(ms) => {
             let limit = std::time::Duration::from_millis(u64::from(*ms));
@@ -688,9 +712,37 @@ mod tests {
         assert!(parse_bots("mcts:0", 2).is_err());
         assert_eq!(parse_bots("mcts:50ms", 1).unwrap(), vec![BotSpec::MctsTime(50)]);
         assert!(parse_bots("mcts:0ms", 1).unwrap_err().contains("N milliseconds from 1 to 600000"));
-        for s in ["random", "greedy", "mcts:17", "mcts:250ms"] {
+        assert_eq!(parse_bots("greedy:10%", 2).unwrap(), vec![BotSpec::GreedyExploring(10); 2]);
+        for bad in ["greedy:0%", "greedy:101%", "greedy:10", "greedy:x%"] {
+            assert!(parse_bots(bad, 1).unwrap_err().contains("`greedy:N%`"), "{bad}");
+        }
+        for s in ["random", "greedy", "greedy:10%", "greedy:100%", "mcts:17", "mcts:250ms"] {
             assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
         }
+    }
+
+    #[test]
+    fn an_exploring_greedy_leaves_the_best_move_as_often_as_it_says_and_reproduces() {
+        use crate::testing::Move;
+        let game = crate::testing::take_away().unwrap();
+        let s = game.new_game(3, 7).unwrap();
+        let mut legal = Vec::new();
+        game.legal_actions(&s, &mut legal);
+        let picks = |spec: &BotSpec| -> Vec<Move> {
+            (0..400).map(|seed| choose(&game, spec, &s, &legal, &mut Rng::from_seed(seed))).collect()
+        };
+        // Plain greedy always takes the most stones; one in ten exploring moves is uniform
+        // over the legal moves, so about 10% × (1 − 1/legal) leave the best move.
+        assert!(picks(&BotSpec::Greedy).iter().all(|&m| m == Move::Take(3)));
+        let exploring = picks(&BotSpec::GreedyExploring(10));
+        let off = exploring.iter().filter(|&&m| m != Move::Take(3)).count();
+        let expected = 400.0 * 0.1 * (1.0 - 1.0 / legal.len() as f64);
+        assert!((off as f64 - expected).abs() < 20.0, "{off} of 400 left the best move, expected about {expected}");
+        // The same generator gives the same choices.
+        assert_eq!(exploring, picks(&BotSpec::GreedyExploring(10)));
+        // At 100% every move is random: every legal move shows up.
+        let all = picks(&BotSpec::GreedyExploring(100));
+        assert!(legal.iter().all(|a| all.contains(a)), "{legal:?} not all in {all:?}");
     }
 
     #[test]
