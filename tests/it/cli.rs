@@ -2097,3 +2097,44 @@ fn merge_names_the_field_of_another_run() {
         assert!(o.stderr.contains(field) && o.stderr.contains("b.json"), "{extra:?}: {}", o.stderr);
     }
 }
+
+/// `train` writes a policy file that `learned:FILE` plays in `simulate`, `compare` and
+/// `tournament`; the same options train the same file; `learned` without a bundled policy
+/// for the game, a file that is not a policy and a policy of another game are bad input.
+#[test]
+fn learned_players_train_play_and_refuse_what_does_not_fit() {
+    let dir = scratch("learned");
+    let one = dir.join("one.safetensors");
+    let two = dir.join("two.safetensors");
+    let curve = dir.join("curve.json");
+    let page = dir.join("curve.html");
+    let train = |out: &Path, extra: &[&str]| {
+        let base = ["train", TOY, "--players", "3", "--steps", "2000", "--hidden", "8", "--eval-every", "1000"];
+        let tail = ["--eval-games", "6", "--final-games", "9", "--quiet", "--out", out.to_str().unwrap()];
+        expect(&[&base[..], &tail[..], extra].concat(), 0)
+    };
+    let o = train(&one, &["--json", curve.to_str().unwrap(), "--html", page.to_str().unwrap()]);
+    assert!(o.stdout.contains("of 9 seat-rotated 3-player games against 2 greedy"), "{}", o.stdout);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&curve).unwrap()).unwrap();
+    assert_eq!(v["curve"].as_array().unwrap().len(), 2, "{v}");
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<svg"));
+    train(&two, &[]);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap(), "the same options train the same policy");
+    let bot = format!("learned:{}", one.display());
+    let o = expect(&["simulate", TOY, "--players", "3", "--games", "30", "--bots", &format!("{bot},random,random")], 0);
+    assert!(o.stdout.contains(&bot), "{}", o.stdout);
+    expect(&["tournament", TOY, "--players", "3", "--games", "4", "--bots", &format!("{bot},random")], 0);
+    expect(&["compare", TOY, HOUSE, "--players", "3", "--games", "4", "--bots", &bot], 0);
+    // No bundled policy for the toy game.
+    let o = expect(&["simulate", TOY, "--players", "3", "--games", "2", "--bots", "learned"], 2);
+    assert!(o.stderr.contains("take-away has no bundled policy"), "{}", o.stderr);
+    // Not a policy file.
+    let o = expect(&["simulate", TOY, "--games", "2", "--bots", &format!("learned:{TOY}")], 2);
+    assert!(o.stderr.contains("not a policy file"), "{}", o.stderr);
+    let o = expect(&["simulate", TOY, "--games", "2", "--bots", "learned:no-such.safetensors"], 2);
+    assert!(o.stderr.contains("no-such.safetensors"), "{}", o.stderr);
+    // A policy of another game.
+    let o = expect(&["simulate", "puerto-rico", "--players", "3", "--games", "2", "--bots", &bot], 2);
+    assert!(o.stderr.contains("the policy plays take-away"), "{}", o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

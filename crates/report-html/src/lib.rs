@@ -13,11 +13,13 @@ mod dist;
 mod error;
 mod heatmap;
 mod plot;
+mod training;
 mod verdict;
 mod view;
 
 pub use dist::Distributions;
 pub use error::Error;
+pub use training::training_page;
 
 use plot::{Bar, Marks, Series, colour, css};
 use std::fmt::Write as _;
