@@ -448,8 +448,9 @@ struct RunArgs {
     seed: u64,
     /// One bot for all seats, or a comma-separated list, one per seat: `random`, `greedy`,
     /// `mcts:N` (N search iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
-    /// milliseconds a decision: a time budget, which does not reproduce), or
-    /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
+    /// milliseconds a decision: a time budget, which does not reproduce), `learned` (the
+    /// ruleset's bundled trained policy), `learned:FILE` (a policy from `rulesmith train`),
+    /// or `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
     /// [default: random for `simulate`; greedy for `compare`, `sweep` and `tune`]
     #[arg(long, value_name = "SPEC")]
     bots: Option<String>,
