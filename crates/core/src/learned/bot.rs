@@ -39,8 +39,14 @@ impl Net {
 
 /// The policies shipped with rulesmith, by game id: `--bots learned` plays the one of the
 /// ruleset's game (a house rule of a bundled game included: features and actions are
-/// matched by name).
-const BUNDLED: &[(&str, &[u8])] = &[];
+/// matched by name). Each was trained by the command in its `trained` metadata
+/// (docs/learned.md lists them with their strength).
+const BUNDLED: &[(&str, &[u8])] = &[
+    ("puerto-rico", include_bytes!("../../policies/puerto-rico.safetensors")),
+    ("puerto-rico-expansion", include_bytes!("../../policies/puerto-rico-expansion.safetensors")),
+    ("santiago-de-cuba", include_bytes!("../../policies/santiago-de-cuba.safetensors")),
+    ("mundo-163", include_bytes!("../../policies/mundo-163.safetensors")),
+];
 
 /// The bundled policy of `game`, read once per process.
 pub fn bundled(game: &str) -> Option<Result<&'static Arc<Net>, PolicyError>> {
@@ -373,3 +379,18 @@ impl PartialEq for Learned {
 }
 
 impl Eq for Learned {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_policy_reads() {
+        assert_eq!(bundled_games(), ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"]);
+        for g in bundled_games() {
+            let net = bundled(g).unwrap().unwrap();
+            assert_eq!(net.policy.meta.game, g);
+        }
+        assert!(bundled("take-away").is_none());
+    }
+}
