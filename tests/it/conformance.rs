@@ -162,6 +162,8 @@ fn hidden_twins<G: rulesmith::core::erased::Complete>(
 ) -> Vec<String> {
     use rulesmith::core::{Rng, ToMove};
     let mut failures = Vec::new();
+    // Made once: a learned bot binds its policy to each table once, not per decision.
+    let bots = shipped_bots();
     for players in g.players() {
         for seed in 0..2u64 {
             let mut s = g.new_game(players, seed).unwrap();
@@ -232,10 +234,10 @@ fn hidden_twins<G: rulesmith::core::erased::Complete>(
                                 ));
                                 continue;
                             }
-                            for spec in shipped_bots() {
+                            for spec in &bots {
                                 let pick = |x: &G::State| {
                                     let mut r = Rng::from_seed(seed ^ n);
-                                    match rulesmith::core::bots::try_choose(g, &spec, x, &la, &mut r) {
+                                    match rulesmith::core::bots::try_choose(g, spec, x, &la, &mut r) {
                                         Ok(a) => g.format_action(x, a),
                                         Err(e) => format!("cannot choose: {e}"),
                                     }
