@@ -648,10 +648,10 @@ impl Game {
         }
         let mut rng = Rng::from_seed(seed);
         let choice = self.with(|s| s.bot_choice(spec.clone(), &mut rng));
-        if let (None, BotSpec::Learned(l)) = (&choice, &spec) {
-            if let Some(why) = l.problem() {
-                return Err(PyValueError::new_err(format!("bot `{bot}`: {why}")));
-            }
+        if let (None, BotSpec::Learned(l)) = (&choice, &spec)
+            && let Some(why) = l.problem()
+        {
+            return Err(PyValueError::new_err(format!("bot `{bot}`: {why}")));
         }
         Ok(choice)
     }
