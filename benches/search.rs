@@ -42,7 +42,7 @@ fn position<G: Game>(game: &G, moves: usize) -> Option<(G::State, Vec<G::Action>
     None
 }
 
-fn one<G: rulesmith::core::bots::Evaluate>(c: &mut Criterion, name: &str, game: Option<G>) {
+fn one<G: rulesmith::core::bots::Evaluate + rulesmith::core::Encode>(c: &mut Criterion, name: &str, game: Option<G>) {
     let Some(game) = game else { return };
     let positions: Vec<_> = [30, 90, 150].into_iter().filter_map(|m| position(&game, m)).collect();
     let mut group = c.benchmark_group(name);

@@ -391,6 +391,50 @@ enum Command {
         #[command(flatten)]
         out: FormatArg,
     },
+    /// Train a learned player for a ruleset (masked PPO by self-play and against the built-in
+    /// bots, on one thread, reproducible from --seed) and write it as one policy file for
+    /// `--bots learned:FILE`. Progress on stderr; the learning curve (win share against
+    /// greedy) as JSON and an HTML page.
+    Train {
+        /// The ruleset trained on: a bundled name or a path to a .toml file.
+        #[arg(add = ruleset_completer())]
+        ruleset: String,
+        /// Player count trained at [default: 3 if the ruleset seats 3, else as `simulate`].
+        #[arg(long)]
+        players: Option<usize>,
+        /// Learner decisions to train for.
+        #[arg(long, default_value_t = 1_000_000)]
+        steps: u64,
+        /// The run's seed: the same seed and options train the same policy.
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// Width of the network's two hidden layers.
+        #[arg(long, default_value_t = 128)]
+        hidden: usize,
+        /// Learner decisions between two points of the learning curve (0: only at the end).
+        #[arg(long, value_name = "STEPS", default_value_t = 100_000)]
+        eval_every: u64,
+        /// Games against two greedy players (seats rotated) for each point of the curve.
+        #[arg(long, value_name = "GAMES", default_value_t = 90)]
+        eval_games: u64,
+        /// Games against two greedy players for the curve's last point.
+        #[arg(long, value_name = "GAMES", default_value_t = 300)]
+        final_games: u64,
+        /// The policy file written.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Also write the run and its learning curve as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Also write the learning curve as a self-contained HTML page.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// No progress lines on stderr.
+        #[arg(long)]
+        quiet: bool,
+        #[command(flatten)]
+        set: SetArgs,
+    },
     /// Print the shell completion script for SHELL (load it from your shell's startup file).
     Completions {
         /// The shell to complete in.
@@ -419,9 +463,10 @@ struct RunArgs {
     seed: u64,
     /// One bot for all seats, or a comma-separated list, one per seat: `random`, `greedy`,
     /// `greedy:N%` (greedy with a random move N times in a hundred), `mcts:N` (N search
-    /// iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N
-    /// milliseconds a decision: a time budget, which does not reproduce), or
-    /// `exec:PROGRAM [ARGS]` (your program, speaking JSON lines; see docs/bots.md).
+    /// iterations a decision; `mcts` is `mcts:4000`), `mcts:Nms` (N milliseconds a decision:
+    /// a time budget, which does not reproduce), `learned` (the ruleset's bundled trained
+    /// policy), `learned:FILE` (a policy from `rulesmith train`), or `exec:PROGRAM [ARGS]`
+    /// (your program, speaking JSON lines; see docs/bots.md).
     /// [default: random for `simulate`; greedy for `compare`, `sweep` and `tune`]
     #[arg(long, value_name = "SPEC")]
     bots: Option<String>,
@@ -614,6 +659,39 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             out.format,
         ),
         Command::Merge { reports, out } => cli::sweep::merge_any(&reports, out.format),
+        Command::Train {
+            ruleset,
+            players,
+            steps,
+            seed,
+            hidden,
+            eval_every,
+            eval_games,
+            final_games,
+            out,
+            json,
+            html,
+            quiet,
+            set,
+        } => cli::train::train_command(&cli::train::TrainArgs {
+            command: std::iter::once("rulesmith".to_string())
+                .chain(std::env::args().skip(1))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ruleset,
+            sets: set.set,
+            players,
+            steps,
+            seed,
+            hidden,
+            eval_every,
+            eval_games,
+            final_games,
+            out,
+            json,
+            html,
+            quiet,
+        }),
         Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set, out } => {
             cli::tournament::tournament(
                 &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },

@@ -14,4 +14,5 @@ pub mod show_game;
 pub mod simulate;
 pub mod sweep;
 pub mod tournament;
+pub mod train;
 pub mod view;

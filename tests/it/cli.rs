@@ -2283,4 +2283,62 @@ fn an_effect_that_depends_on_the_players_flips() {
     let text = expect(&args, 0).stdout;
     assert!(text.contains("flips   seat 0 win share at take-away-short: -2.33 pp"), "{text}");
     assert!(text.contains("3 hold, 0 weaker, 2 flip."), "{text}");
+/// `train` writes a policy file that `learned:FILE` plays in `simulate`, `compare` and
+/// `tournament`; the same options train the same file; `learned` without a bundled policy
+/// for the game, a file that is not a policy and a policy of another game are bad input.
+#[test]
+fn learned_players_train_play_and_refuse_what_does_not_fit() {
+    let dir = scratch("learned");
+    let one = dir.join("one.safetensors");
+    let kept = dir.join("kept.safetensors");
+    let curve = dir.join("curve.json");
+    let page = dir.join("curve.html");
+    let args = [
+        "train",
+        TOY,
+        "--players",
+        "3",
+        "--steps",
+        "9000",
+        "--hidden",
+        "8",
+        "--eval-every",
+        "4000",
+        "--eval-games",
+        "6",
+        "--final-games",
+        "9",
+        "--quiet",
+        "--out",
+        one.to_str().unwrap(),
+        "--json",
+        curve.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ];
+    let o = expect(&args, 0);
+    assert!(o.stdout.contains("of 9 seat-rotated 3-player games against 2 greedy"), "{}", o.stdout);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&curve).unwrap()).unwrap();
+    assert_eq!(v["curve"].as_array().unwrap().len(), 3, "{v}");
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<svg"));
+    std::fs::rename(&one, &kept).unwrap();
+    expect(&args, 0);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&kept).unwrap(), "the same command trains the same policy");
+    let bot = format!("learned:{}", one.display());
+    let o = expect(&["simulate", TOY, "--players", "3", "--games", "30", "--bots", &format!("{bot},random,random")], 0);
+    assert!(o.stdout.contains(&bot), "{}", o.stdout);
+    expect(&["tournament", TOY, "--players", "3", "--games", "4", "--bots", &format!("{bot},random,greedy")], 0);
+    expect(&["compare", TOY, HOUSE, "--players", "3", "--games", "4", "--bots", &bot], 0);
+    // No bundled policy for the toy game.
+    let o = expect(&["simulate", TOY, "--players", "3", "--games", "2", "--bots", "learned"], 2);
+    assert!(o.stderr.contains("take-away has no bundled policy"), "{}", o.stderr);
+    // Not a policy file.
+    let o = expect(&["simulate", TOY, "--games", "2", "--bots", &format!("learned:{TOY}")], 2);
+    assert!(o.stderr.contains("not a policy file"), "{}", o.stderr);
+    let o = expect(&["simulate", TOY, "--games", "2", "--bots", "learned:no-such.safetensors"], 2);
+    assert!(o.stderr.contains("no-such.safetensors"), "{}", o.stderr);
+    // A policy of another game.
+    let o = expect(&["simulate", "puerto-rico", "--players", "3", "--games", "2", "--bots", &bot], 2);
+    assert!(o.stderr.contains("the policy plays take-away"), "{}", o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -272,7 +272,15 @@ impl<'g> Table<'g> {
         while let ToMove::Seat(s) = slot.session.to_move() {
             let Some(Some(spec)) = self.bots.get(usize::from(s)).cloned() else { break };
             let mut rng = Rng::from_seed(game_seed(gseed, slot.decision));
-            let Some(action) = slot.session.bot_choice(spec, &mut rng) else { break };
+            let Some(action) = slot.session.bot_choice(spec.clone(), &mut rng) else {
+                // A `learned` opponent without a policy for this table says so.
+                if let BotSpec::Learned(l) = &spec {
+                    if let Some(why) = l.problem() {
+                        return Err(format!("opponent `{spec}`: {why}"));
+                    }
+                }
+                break;
+            };
             slot.session.play(&action).map_err(|e| e.to_string())?;
             slot.decision += 1;
         }

@@ -2,7 +2,8 @@
 //! game's heuristic), `greedy:N%` (greedy that plays a random legal move N times in a
 //! hundred), `mcts:N` (game-independent Monte Carlo tree search with
 //! determinisation for hidden information and chance) and `exec:PROGRAM` (a program of
-//! any language speaking the JSON-lines protocol of [`exec`]).
+//! any language speaking the JSON-lines protocol of [`exec`]) and `learned` (a trained
+//! policy, [`crate::learned`]).
 //!
 //! Every bot is a [`Bot`]: the simulation driver asks each seat's bot for a decision.
 //! Rust users bring their own by implementing [`Bot`] and passing a factory to
@@ -11,6 +12,7 @@
 pub mod bot;
 pub mod exec;
 
+use crate::encode::Encode;
 use crate::game::{Game, Seat, ToMove};
 use crate::rng::Rng;
 use std::fmt;
@@ -127,6 +129,9 @@ pub enum BotSpec {
     MctsTime(u32),
     /// A subprocess speaking the [`exec`] protocol.
     Exec(Arc<ExecSpec>),
+    /// A trained policy ([`crate::learned`]): `learned` (the ruleset's bundled one) or
+    /// `learned:FILE`.
+    Learned(Arc<crate::learned::Learned>),
 }
 
 impl fmt::Display for BotSpec {
@@ -138,6 +143,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Mcts(n) => write!(f, "mcts:{n}"),
             BotSpec::MctsTime(ms) => write!(f, "mcts:{ms}ms"),
             BotSpec::Exec(e) => write!(f, "exec:{}", e.command()),
+            BotSpec::Learned(l) => f.write_str(&l.name()),
         }
     }
 }
@@ -155,7 +161,13 @@ impl std::str::FromStr for BotSpec {
             "random" => Ok(BotSpec::Random),
             "greedy" => Ok(BotSpec::Greedy),
             "mcts" => Ok(BotSpec::Mcts(DEFAULT_MCTS_ITERATIONS)),
+            "learned" => Ok(BotSpec::Learned(Arc::new(crate::learned::Learned::bundled()))),
             _ => {
+                if let Some(path) = s.strip_prefix("learned:") {
+                    return crate::learned::Learned::file(path)
+                        .map(|l| BotSpec::Learned(Arc::new(l)))
+                        .map_err(|why| BadBotSpec(format!("bot `{s}`: {why}")));
+                }
                 if let Some(command) = s.strip_prefix("exec:") {
                     return ExecSpec::parse(command)
                         .map(|e| BotSpec::Exec(Arc::new(e)))
@@ -185,7 +197,7 @@ impl std::str::FromStr for BotSpec {
                     }
                     _ => Err(BadBotSpec(format!(
                         "unknown bot `{s}`: expected `random`, `greedy`, `greedy:N%` (a random move N in 100), `mcts:N` (N iterations, 1 to 1000000), \
-                         `mcts:Nms` (N milliseconds) or `exec:PROGRAM [ARGS]`"
+                         `mcts:Nms` (N milliseconds), `learned`, `learned:FILE` or `exec:PROGRAM [ARGS]`"
                     ))),
                 }
             }
@@ -195,7 +207,7 @@ impl std::str::FromStr for BotSpec {
 
 impl BotSpec {
     /// A fresh bot of this kind for one seat of one game.
-    pub fn instantiate<G: Evaluate + crate::json::StateJson>(&self, seat: Seat) -> Box<dyn Bot<G> + Send> {
+    pub fn instantiate<G: Evaluate + Encode + crate::json::StateJson>(&self, seat: Seat) -> Box<dyn Bot<G> + Send> {
         match self {
             BotSpec::Exec(e) => Box::new(exec::ExecBot::new(Arc::clone(e), seat)),
             builtin => Box::new(Builtin { spec: builtin.clone(), seat }),
@@ -215,7 +227,7 @@ struct Builtin {
     seat: Seat,
 }
 
-impl<G: Evaluate> Bot<G> for Builtin {
+impl<G: Evaluate + Encode> Bot<G> for Builtin {
     fn name(&self) -> String {
         self.spec.to_string()
     }
@@ -234,7 +246,11 @@ impl<G: Evaluate> Bot<G> for Builtin {
                 reason: "no legal action to choose".into(),
             });
         }
-        Ok(choose(game, &self.spec, state, legal, rng))
+        try_choose(game, &self.spec, state, legal, rng).map_err(|reason| BotError {
+            bot: self.spec.to_string(),
+            seat: self.seat,
+            reason,
+        })
     }
 }
 
@@ -251,9 +267,10 @@ pub fn parse_bots(spec: &str, players: usize) -> Result<Vec<BotSpec>, String> {
 
 /// Chooses an action for the player to move with a built-in bot. `legal` is non-empty.
 /// An `exec:` spec has no process here and plays uniformly at random: use
-/// [`BotSpec::instantiate`] for it.
+/// [`BotSpec::instantiate`] for it. A `learned` bot that cannot play this table (see
+/// [`try_choose`], which says why) plays the first legal action.
 #[inline]
-pub fn choose<G: Evaluate>(
+pub fn choose<G: Evaluate + Encode>(
     game: &G,
     spec: &BotSpec,
     state: &G::State,
@@ -265,7 +282,24 @@ pub fn choose<G: Evaluate>(
     }
     match spec {
         BotSpec::Random | BotSpec::Exec(_) => legal[rng.index(legal.len())],
+        BotSpec::Learned(l) => l.choose(game, state, legal, rng).unwrap_or(legal[0]),
         _ => choose_searching(game, spec, state, legal, rng),
+    }
+}
+
+/// [`choose`], or why the bot cannot choose here (a `learned` bot without a policy for
+/// this game, or whose policy does not fit the table).
+#[inline]
+pub fn try_choose<G: Evaluate + Encode>(
+    game: &G,
+    spec: &BotSpec,
+    state: &G::State,
+    legal: &[G::Action],
+    rng: &mut Rng,
+) -> Result<G::Action, String> {
+    match spec {
+        BotSpec::Learned(l) => l.choose(game, state, legal, rng),
+        _ => Ok(choose(game, spec, state, legal, rng)),
     }
 }
 
@@ -280,7 +314,7 @@ fn choose_searching<G: Evaluate>(
     rng: &mut Rng,
 ) -> G::Action {
     match spec {
-        BotSpec::Random | BotSpec::Exec(_) => legal[rng.index(legal.len())],
+        BotSpec::Random | BotSpec::Exec(_) | BotSpec::Learned(_) => legal[rng.index(legal.len())],
         BotSpec::Greedy => greedy(game, state, legal, rng),
         // The bot's own generator decides when to explore, so the game stays reproducible.
         BotSpec::GreedyExploring(p) => {

@@ -321,6 +321,12 @@ impl SeatRelative {
         &self.names
     }
 
+    /// The absolute index of relative feature `relative` for `observer` (where
+    /// [`SeatRelative::write`] reads it from).
+    pub fn source(&self, observer: Seat, relative: usize) -> Option<usize> {
+        self.from.get(usize::from(observer))?.get(relative).map(|&i| i as usize)
+    }
+
     /// Writes `observer`'s seat-relative observation into `out` from its absolute one.
     pub fn write(&self, observer: Seat, absolute: &[f32], out: &mut [f32]) {
         let Some(row) = self.from.get(usize::from(observer)) else { return };

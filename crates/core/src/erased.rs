@@ -51,7 +51,8 @@ pub trait AnySession {
     fn derived(&self, pointer: &str) -> Option<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn progress(&self) -> Progress;
-    /// The action a bot would choose now (not played), in notation.
+    /// The action a bot would choose now (not played), in notation; `None` when nobody is
+    /// to move or the bot cannot play here ([`crate::learned::Learned::problem`]).
     fn bot_choice(&self, spec: BotSpec, rng: &mut Rng) -> Option<String>;
     /// The tree search's view of the decision now, for the seat to move: its legal actions
     /// the search tried, in notation, with their root visit counts, most visited first.
@@ -272,7 +273,8 @@ impl<G: Complete> AnySession for Session<'_, G> {
         if buf.is_empty() {
             return None;
         }
-        let a = bots::choose(self.game, &spec, &self.state, &buf, rng);
+        // A `learned` bot that cannot play this table chooses nothing (its spec says why).
+        let a = bots::try_choose(self.game, &spec, &self.state, &buf, rng).ok()?;
         Some(self.game.format_action(&self.state, a))
     }
 

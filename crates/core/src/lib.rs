@@ -99,6 +99,7 @@ pub mod bots;
 pub mod encode;
 pub mod erased;
 pub mod json;
+pub mod learned;
 pub mod metrics;
 pub mod paired;
 pub mod record;

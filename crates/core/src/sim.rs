@@ -113,7 +113,7 @@ pub enum SimError {
 pub use crate::rng::bot_rng;
 
 /// Plays one game from setup to the end, each seat played by a fresh bot of its spec.
-pub fn play_game<G: Metrics + StateJson>(
+pub fn play_game<G: Metrics + StateJson + crate::encode::Encode>(
     game: &G,
     players: usize,
     index: u64,
@@ -127,7 +127,7 @@ pub fn play_game<G: Metrics + StateJson>(
 /// [`play_game`], collecting the designer metrics only when `metrics`; the game stops
 /// ([`SimError::Stopped`]) at its next decision once `stop` is set.
 #[allow(clippy::too_many_arguments)]
-pub fn play_game_collecting<G: Metrics + StateJson>(
+pub fn play_game_collecting<G: Metrics + StateJson + crate::encode::Encode>(
     game: &G,
     players: usize,
     index: u64,
@@ -145,7 +145,12 @@ pub fn play_game_collecting<G: Metrics + StateJson>(
     // Built-in bots are chosen without a `Bot` object: the playout hot path stays free of
     // a virtual call and a fallible result per decision.
     let choose = |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| {
-        Ok(bots::choose(game, bots.get(usize::from(seat)).unwrap_or(&BotSpec::Random), state, legal, rng))
+        let spec = bots.get(usize::from(seat)).unwrap_or(&BotSpec::Random);
+        bots::try_choose(game, spec, state, legal, rng).map_err(|reason| BotError {
+            bot: spec.to_string(),
+            seat,
+            reason,
+        })
     };
     run_game(game, players, index, seed, record, metrics, stop, choose).map(|(result, _)| result)
 }
@@ -268,7 +273,7 @@ fn run_game<G: Metrics + StateJson>(
 }
 
 /// Runs a simulation; `each` sees every game in index order (for records, progress).
-pub fn simulate<G: Metrics + StateJson>(
+pub fn simulate<G: Metrics + StateJson + crate::encode::Encode>(
     game: &G,
     opts: &SimOptions,
     each: impl FnMut(&GameResult),

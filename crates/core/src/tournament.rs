@@ -155,7 +155,10 @@ impl TournamentTally {
 }
 
 /// Plays the tournament (or its shard).
-pub fn run<G: Metrics + StateJson>(game: &G, opts: &TournamentOptions) -> Result<TournamentTally, SimError> {
+pub fn run<G: Metrics + StateJson + crate::encode::Encode>(
+    game: &G,
+    opts: &TournamentOptions,
+) -> Result<TournamentTally, SimError> {
     let seatings = seatings(opts.bots.len(), opts.players).map_err(|reason| SimError::Game {
         index: 0,
         seed: opts.seed,

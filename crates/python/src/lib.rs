@@ -636,7 +636,8 @@ impl Game {
     fn history(&self) -> Vec<String> {
         self.with(|s| s.history().to_vec())
     }
-    /// The action a bot (`random`, `greedy`, `mcts:N`) would choose now, or `None` when over.
+    /// The action a bot (`random`, `greedy`, `mcts:N`, `learned`, `learned:FILE`) would
+    /// choose now, or `None` when over.
     #[pyo3(signature = (bot, seed=DEFAULT_SEED))]
     fn bot_action(&self, bot: &str, seed: u64) -> PyResult<Option<String>> {
         let spec: BotSpec = bot.parse().map_err(|e| PyValueError::new_err(format!("bot_action: {e}")))?;
@@ -647,7 +648,13 @@ impl Game {
             )));
         }
         let mut rng = Rng::from_seed(seed);
-        Ok(self.with(|s| s.bot_choice(spec, &mut rng)))
+        let choice = self.with(|s| s.bot_choice(spec.clone(), &mut rng));
+        if let (None, BotSpec::Learned(l)) = (&choice, &spec)
+            && let Some(why) = l.problem()
+        {
+            return Err(PyValueError::new_err(format!("bot `{bot}`: {why}")));
+        }
+        Ok(choice)
     }
     /// The game as a record (what `rulesmith replay` reads): `bots` names each seat's player.
     #[pyo3(signature = (bots=None))]

@@ -1,0 +1,149 @@
+//! `rulesmith train`: a learned player for a ruleset, by self-play and against the built-in
+//! bots ([`rulesmith::core::learned::train`]), written as one policy file, with its
+//! learning curve as JSON and an HTML page.
+
+use super::common::{Failure, bad, load, note, players_for, say};
+use super::output::{check_distinct, write_whole};
+use rulesmith::core::erased::{Complete, Visit};
+use rulesmith::core::learned::Policy;
+use rulesmith::core::learned::train::{CurvePoint, Event, TrainOptions, train};
+use std::path::PathBuf;
+
+/// What `train` was asked.
+pub struct TrainArgs {
+    pub ruleset: String,
+    pub sets: Vec<String>,
+    pub players: Option<usize>,
+    pub steps: u64,
+    pub seed: u64,
+    pub hidden: usize,
+    pub eval_every: u64,
+    pub eval_games: u64,
+    pub final_games: u64,
+    pub out: PathBuf,
+    pub json: Option<PathBuf>,
+    pub html: Option<PathBuf>,
+    pub quiet: bool,
+    /// The command as typed, for the policy file and the page.
+    pub command: String,
+}
+
+struct Run {
+    opts: TrainOptions,
+    quiet: bool,
+}
+
+impl Visit for Run {
+    type Out = Result<(Policy, Vec<CurvePoint>), String>;
+    fn visit<G: Complete>(self, game: G) -> Self::Out {
+        let quiet = self.quiet;
+        let mut report = |e: &Event| {
+            if quiet {
+                return;
+            }
+            match e {
+                Event::Update { steps, games, win_share, seconds } if *games > 0 => note(&format!(
+                    "steps {steps}: learner won {:.1}% of {games} training games, {seconds:.1} s",
+                    100.0 * win_share
+                )),
+                Event::Update { steps, seconds, .. } => note(&format!("steps {steps}: {seconds:.1} s")),
+                Event::Point(p) => note(&format!(
+                    "steps {}: {:.1}% [{:.1}, {:.1}] of {} games against greedy",
+                    p.steps,
+                    100.0 * p.win_share,
+                    100.0 * p.low,
+                    100.0 * p.high,
+                    p.games
+                )),
+            }
+        };
+        train(&game, &self.opts, &mut report)
+    }
+}
+
+pub fn train_command(a: &TrainArgs) -> Result<u8, Failure> {
+    if a.steps == 0 || a.steps > 1_000_000_000 {
+        return Err(bad(format!("--steps {}: train for 1 to 1000000000 learner decisions", a.steps)));
+    }
+    if a.hidden == 0 || a.hidden > rulesmith::core::learned::policy::MAX_HIDDEN {
+        return Err(bad(format!(
+            "--hidden {}: a hidden layer is 1 to {} wide",
+            a.hidden,
+            rulesmith::core::learned::policy::MAX_HIDDEN
+        )));
+    }
+    if a.final_games == 0 || a.final_games > 100_000 || a.eval_games > 100_000 {
+        return Err(bad("--eval-games and --final-games: 1 to 100000 games (--eval-games may be 0)"));
+    }
+    let ruleset = load(&a.ruleset, &a.sets)?;
+    let range = ruleset.game.players();
+    let players = match a.players {
+        Some(p) => players_for(Some(p), &range, ruleset.name())?,
+        // Three players (the table of the shipped policies) where the ruleset seats three.
+        None if range.contains(&3) => 3,
+        None => players_for(None, &range, ruleset.name())?,
+    };
+    let mut outputs: Vec<(&str, &std::path::Path)> = vec![("the policy file", &a.out)];
+    if let Some(j) = &a.json {
+        outputs.push(("the JSON curve", j));
+    }
+    if let Some(h) = &a.html {
+        outputs.push(("the HTML page", h));
+    }
+    check_distinct(&outputs, &[a.ruleset.as_str()])?;
+    let opts = TrainOptions {
+        players,
+        seed: a.seed,
+        steps: a.steps,
+        hidden: a.hidden,
+        eval_every: a.eval_every,
+        eval_games: a.eval_games,
+        final_eval_games: a.final_games,
+        ruleset: ruleset.name().to_string(),
+        digest: ruleset.digest(),
+        command: a.command.clone(),
+        ..TrainOptions::default()
+    };
+    let run = Run { opts, quiet: a.quiet };
+    let (policy, curve) = rulesmith::decode_with(&ruleset.loaded, run)
+        .map_err(|d| bad(d.render(&ruleset.loaded.sources)))?
+        .map_err(|e| bad(format!("cannot train on `{}`: {e}", ruleset.name())))?;
+    let bytes = policy.to_bytes();
+    // What is written must read back as `learned:FILE` reads it.
+    Policy::from_bytes(&bytes).map_err(|e| bad(format!("the trained policy does not read back: {e}")))?;
+    write_whole("the policy file", &a.out, &bytes)?;
+    let json = serde_json::json!({
+        "ruleset": ruleset.name(),
+        "digest": ruleset.digest(),
+        "players": players,
+        "seed": a.seed,
+        "steps": a.steps,
+        "hidden": a.hidden,
+        "command": a.command,
+        "policy": a.out.display().to_string(),
+        "policy_bytes": bytes.len(),
+        "curve": curve,
+    });
+    if let Some(j) = &a.json {
+        let text = serde_json::to_string_pretty(&json).map_err(|e| bad(format!("cannot write JSON: {e}")))? + "\n";
+        write_whole("the JSON curve", j, text.as_bytes())?;
+    }
+    if let Some(h) = &a.html {
+        let page =
+            rulesmith_report_html::training_page(&json).map_err(|e| bad(format!("cannot render the page: {e}")))?;
+        write_whole("the HTML page", h, page.as_bytes())?;
+    }
+    if let Some(p) = curve.last() {
+        say(format!(
+            "wrote {} ({} bytes): won {:.1}% [{:.1}, {:.1}] of {} seat-rotated {players}-player games against {} greedy",
+            a.out.display(),
+            bytes.len(),
+            100.0 * p.win_share,
+            100.0 * p.low,
+            100.0 * p.high,
+            p.games,
+            players - 1
+        ));
+    }
+    Ok(0)
+}
