@@ -2283,6 +2283,8 @@ fn an_effect_that_depends_on_the_players_flips() {
     let text = expect(&args, 0).stdout;
     assert!(text.contains("flips   seat 0 win share at take-away-short: -2.33 pp"), "{text}");
     assert!(text.contains("3 hold, 0 weaker, 2 flip."), "{text}");
+}
+
 /// `train` writes a policy file that `learned:FILE` plays in `simulate`, `compare` and
 /// `tournament`; the same options train the same file; `learned` without a bundled policy
 /// for the game, a file that is not a policy and a policy of another game are bad input.
