@@ -255,7 +255,7 @@ fn bot_record(name: &str, players: usize, seed: u64) -> Record {
     let mut s = r.game.start(players, seed).unwrap();
     let mut rng = bot_rng(seed);
     while let ToMove::Seat(_) = s.to_move() {
-        let a = s.bot_choice(BotSpec::Random, &mut rng).unwrap();
+        let a = s.bots().unwrap().bot_choice(BotSpec::Random, &mut rng).unwrap();
         s.play(&a).unwrap();
     }
     Record {

@@ -257,7 +257,7 @@ impl<'g> Table<'g> {
 
     fn start(&self, k: u64, episode: u64) -> Result<Slot<'g>, String> {
         let mut session = self.game.start(self.players, self.game_seed(k, episode)).map_err(|e| e.to_string())?;
-        session.adopt_action_space(self.space.clone());
+        session.encodings().map_err(|e| e.to_string())?.adopt_action_space(self.space.clone());
         let mut slot = Slot { session, episode, ids: Vec::new(), decision: 0, absolute: Vec::new() };
         self.play_bots(&mut slot, k)?;
         Ok(slot)
@@ -272,8 +272,10 @@ impl<'g> Table<'g> {
         while let ToMove::Seat(s) = slot.session.to_move() {
             let Some(Some(spec)) = self.bots.get(usize::from(s)).cloned() else { break };
             let mut rng = Rng::from_seed(game_seed(gseed, slot.decision));
-            let Some(action) = slot.session.bot_choice(spec, &mut rng) else { break };
-            slot.session.play(&action).map_err(|e| e.to_string())?;
+            // By action, never through its notation read back; nobody reads the history.
+            if !slot.session.bots().map_err(|e| e.to_string())?.bot_play(&spec, &mut rng, false) {
+                break;
+            }
             slot.decision += 1;
         }
         Ok(())
@@ -281,11 +283,13 @@ impl<'g> Table<'g> {
 
     /// Writes `seat`'s observation (seat-relative when the batch's are).
     fn observe(&self, slot: &mut Slot<'g>, seat: Seat, out: &mut [f32]) {
+        // Every session has encodings: the batch was built from one that had them.
+        let Ok(encodings) = slot.session.encodings() else { return };
         match &self.relative {
-            None => slot.session.observation(seat, out),
+            None => encodings.observation(seat, out),
             Some(r) => {
                 slot.absolute.resize(self.obs_len, 0.0);
-                slot.session.observation(seat, &mut slot.absolute);
+                encodings.observation(seat, &mut slot.absolute);
                 r.write(seat, &slot.absolute, out);
             }
         }
@@ -309,7 +313,11 @@ impl<'g> Table<'g> {
             };
             // Nobody reads a batched game's history: not formatting each action's
             // notation saves about a tenth of a step.
-            slot.session.play_legal_id_unrecorded(id).map_err(|e| e.to_string())?;
+            slot.session
+                .encodings()
+                .map_err(|e| e.to_string())?
+                .play_legal_id_unrecorded(id)
+                .map_err(|e| e.to_string())?;
             slot.decision += 1;
             self.play_bots(slot, k)?;
             let mut empty = 0;
@@ -361,7 +369,7 @@ impl<'g> Table<'g> {
                 *b = 0;
             }
         }
-        slot.session.legal_ids(&mut slot.ids).map_err(|e| e.to_string())?;
+        slot.session.encodings().map_err(|e| e.to_string())?.legal_ids(&mut slot.ids).map_err(|e| e.to_string())?;
         for &id in &slot.ids {
             if let Some(b) = rows.mask.get_mut(id as usize) {
                 *b = 1;
@@ -472,7 +480,8 @@ impl<'g> Batch<'g> {
             }
         }
         let game_err = |e: crate::game::GameError| BatchError::Game(e.to_string());
-        let mut probe = game.start(players, seed).map_err(|e| arg(e.to_string()))?;
+        let mut session = game.start(players, seed).map_err(|e| arg(e.to_string()))?;
+        let probe = session.encodings().map_err(|e| arg(e.to_string()))?;
         if let Some(space) = space {
             probe.adopt_action_space(space);
         }

@@ -12,10 +12,6 @@ use rulesmith_core::sim::bot_rng;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex, TryLockError};
 
-/// Most decisions one game may take (bots included) before it stops with a message: a
-/// house rule can make a game that never ends.
-const MAX_DECISIONS: usize = 200_000;
-
 /// A person's decision point: where to go back to on undo (the history's length and the
 /// bots' generator there).
 struct Mark {
@@ -280,12 +276,15 @@ impl Table {
             if live.error.is_some() {
                 break;
             }
-            if live.session.history().len() >= MAX_DECISIONS {
-                live.error = Some(format!("the game did not end within {MAX_DECISIONS} decisions; stopped"));
+            // A house rule can make a game that never ends: the ruleset's own limit stops it.
+            let limit = self.spec.ruleset.game.decision_limit();
+            if live.session.history().len() as u64 >= limit {
+                live.error = Some(format!("the game did not end within {limit} decisions; stopped"));
                 break;
             }
             let Live { session, rng, .. } = &mut *live;
-            let step = session.bot_move(seat, &bot, rng).map_err(|e| e.to_string()).and_then(|choice| {
+            let bots = session.bots().map_err(|e| e.to_string());
+            let step = bots.and_then(|b| b.bot_move(seat, &bot, rng).map_err(|e| e.to_string())).and_then(|choice| {
                 session.play(&choice).map_err(|e| format!("seat {seat} ({bot}) chose `{choice}`: {e}"))
             });
             match step {
@@ -299,7 +298,9 @@ impl Table {
         }
         live.mark(&self.spec.seats);
         if live.session.outcome().is_some() {
-            live.session.end_bots();
+            if let Ok(b) = live.session.bots() {
+                b.end_bots();
+            }
         }
         if moved {
             if let Some(e) = self.save(&live) {
@@ -310,7 +311,9 @@ impl Table {
     }
 
     pub fn end_bots(&self) {
-        lock(&self.live).session.end_bots();
+        if let Ok(b) = lock(&self.live).session.bots() {
+            b.end_bots();
+        }
     }
 
     /// Writes the record, if the table keeps one; the message if it failed.
@@ -344,8 +347,9 @@ fn resume(live: &mut Live, spec: &TableSpec, rec: &Record) -> Result<(), Error> 
     if rec.players != spec.players || rec.seed != spec.seed || rec.digest != spec.ruleset.digest {
         return Err(bad("its ruleset, players or seed are not the table's".into()));
     }
-    if rec.actions.len() > MAX_DECISIONS {
-        return Err(bad(format!("{} actions, more than {MAX_DECISIONS}", rec.actions.len())));
+    let limit = spec.ruleset.game.decision_limit();
+    if rec.actions.len() as u64 > limit {
+        return Err(bad(format!("{} actions, more than {limit}", rec.actions.len())));
     }
     for (i, action) in rec.actions.iter().enumerate() {
         let ToMove::Seat(seat) = live.session.to_move() else {
@@ -354,7 +358,7 @@ fn resume(live: &mut Live, spec: &TableSpec, rec: &Record) -> Result<(), Error> 
         match spec.seats.get(usize::from(seat)).cloned().flatten() {
             Some(bot) if bot.is_external() => {}
             Some(bot) => {
-                let _ = live.session.bot_choice(bot, &mut live.rng);
+                let _ = live.session.bots().map(|b| b.bot_choice(bot, &mut live.rng));
             }
             None => live.marks.push(Mark { at: i, rng: live.rng.clone() }),
         }
@@ -407,7 +411,11 @@ fn snapshot(live: &Live, spec: &TableSpec, names: &[String], thinking: bool, sho
         round: s.progress().rounds,
         to_move,
         views: (0..spec.players).map(|p| s.view_json(p as Seat)).collect(),
-        legal: if to_move.is_some_and(person) && live.error.is_none() { s.legal_annotated() } else { Vec::new() },
+        legal: if to_move.is_some_and(person) && live.error.is_none() {
+            s.views().map(|v| v.legal_annotated()).unwrap_or_default()
+        } else {
+            Vec::new()
+        },
         log: live.movers.iter().copied().zip(s.history().iter().cloned()).collect(),
         outcome: s.outcome(),
         error: live.error.clone(),
