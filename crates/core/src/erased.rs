@@ -187,6 +187,7 @@ type EncodingsOf<G> = for<'s, 'g> fn(&'s mut Session<'g, G>) -> &'s mut (dyn Ses
 type Simulate<G> = fn(&G, &SimOptions, &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError>;
 type Tournament<G> =
     fn(&G, &crate::tournament::TournamentOptions) -> Result<crate::tournament::TournamentTally, SimError>;
+type MetricDefs<G> = fn(&G) -> Vec<crate::metrics::MetricDef>;
 
 /// The capabilities a game offers the erased layer beyond playing in notation and JSON,
 /// each reached through a function made where the game's type is known to have it (so the
@@ -195,7 +196,7 @@ pub struct Caps<G: StateJson> {
     views: Option<ViewsOf<G>>,
     bots: Option<BotsOf<G>>,
     encodings: Option<EncodingsOf<G>>,
-    runs: Option<(Simulate<G>, Tournament<G>, fn(&G) -> Vec<crate::metrics::MetricDef>)>,
+    runs: Option<(Simulate<G>, Tournament<G>, MetricDefs<G>)>,
 }
 
 impl<G: StateJson> Clone for Caps<G> {
