@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The rest by the greedy bot, reproducibly from the game's seed.
     let mut rng = bot_rng(seed);
     while let ToMove::Seat(_) = game.to_move() {
-        let Some(choice) = game.bot_choice(BotSpec::Greedy, &mut rng) else { break };
+        let Some(choice) = game.bots()?.bot_choice(BotSpec::Greedy, &mut rng) else { break };
         game.play(&choice)?;
     }
     if let Some(outcome) = game.outcome() {

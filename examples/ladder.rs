@@ -27,7 +27,7 @@ struct Args {
 
 fn args() -> Result<Args, String> {
     let mut a = Args {
-        rulesets: rulesmith::GAMES.iter().map(|s| s.to_string()).collect(),
+        rulesets: rulesmith::GAMES.iter().map(|g| g.id.to_string()).collect(),
         rungs: ["random", "greedy", "mcts:10ms", "mcts:100ms", "mcts:1000ms"].map(String::from).to_vec(),
         games: 4,
         players: 3,

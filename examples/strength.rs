@@ -153,7 +153,7 @@ fn args() -> Result<Args, String> {
     let mut a = Args {
         games: 10,
         seed: 1,
-        rulesets: rulesmith::GAMES.iter().map(|s| s.to_string()).collect(),
+        rulesets: rulesmith::GAMES.iter().map(|g| g.id.to_string()).collect(),
         players: vec![2, 3, 4],
         budgets: vec!["mcts:200".into(), "mcts".into(), "mcts:5000".into()],
     };
@@ -222,7 +222,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let g = rulesmith_mundo_163::decode(&loaded.tree, &mut d).ok_or_else(|| bad(&d))?;
                 rows(&g, name, &a, &budgets)
             }
-            other => return Err(format!("unknown ruleset `{other}`: {}", rulesmith::GAMES.join(", ")).into()),
+            other => {
+                return Err(format!(
+                    "unknown ruleset `{other}`: {}",
+                    rulesmith::GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
+                )
+                .into());
+            }
         }
     }
     Ok(())

@@ -48,31 +48,66 @@
 
 pub use rulesmith_core as core;
 use rulesmith_core::erased::{Erase, Visit};
-use rulesmith_core::ruleset::{self, Bundled, Diagnostics, LoadFailure, Loaded};
+use rulesmith_core::ruleset::{self, Bundled, Diagnostics, LoadFailure, Loaded, Node};
 
-/// The rulesets embedded in the binary, usable by name.
-pub static BUNDLED: &[Bundled] = &[
-    // Bundled rulesets are registered here, one line each:
-    Bundled {
-        name: "puerto-rico",
-        path: "rulesets/puerto-rico.toml",
-        text: include_str!("../rulesets/puerto-rico.toml"),
-    },
-    Bundled {
-        name: "puerto-rico-expansion",
-        path: "rulesets/puerto-rico-expansion.toml",
-        text: include_str!("../rulesets/puerto-rico-expansion.toml"),
-    },
-    Bundled {
-        name: "santiago-de-cuba",
-        path: "rulesets/santiago-de-cuba.toml",
-        text: include_str!("../rulesets/santiago-de-cuba.toml"),
-    },
-    Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text: include_str!("../rulesets/mundo-163.toml") },
-];
+/// One game this build knows, and where its parts are: adding a game is one crate, one
+/// ruleset and one entry in [`GAMES`].
+#[derive(Clone, Copy, Debug)]
+pub struct GameEntry {
+    /// `[ruleset] game`; also the web page's board module, `assets/boards/<id>.js`, which
+    /// the page loads by the `game` its API reports.
+    pub id: &'static str,
+    /// Its bundled rulesets, usable by name (also in [`BUNDLED`]).
+    pub rulesets: &'static [Bundled],
+    /// Its scenario library, from the repository's root.
+    pub scenarios: &'static str,
+}
 
-/// The games this build knows, by `[ruleset] game`.
-pub const GAMES: &[&str] = &["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"];
+/// The registry: each game once, with the function that decodes its ruleset (the loader
+/// dispatches on it) and its bundled rulesets, read from `rulesets/<name>.toml`.
+macro_rules! registry {
+    ($($id:literal => $decode:path, scenarios $scenarios:literal, rulesets [$($name:literal),+];)+) => {
+        /// The games this build knows, by `[ruleset] game`.
+        pub static GAMES: &[GameEntry] = &[$(GameEntry {
+            id: $id,
+            rulesets: &[$(bundled!($name)),+],
+            scenarios: $scenarios,
+        }),+];
+
+        /// The rulesets embedded in the binary, usable by name: every game's, in registry order.
+        pub static BUNDLED: &[Bundled] = &[$($(bundled!($name)),+),+];
+
+        /// Decodes `tree` for the registered game `game` and hands the typed game to `visit`;
+        /// `Err(visit)` back for a game not registered.
+        fn decode_registered<V: Visit>(game: &str, tree: &Node, d: &mut Diagnostics, visit: V) -> Result<Option<V::Out>, V> {
+            match game {
+                $($id => Ok($decode(tree, d).map(|g| visit.visit(g))),)+
+                _ => Err(visit),
+            }
+        }
+    };
+}
+
+macro_rules! bundled {
+    ($name:literal) => {
+        Bundled {
+            name: $name,
+            path: concat!("rulesets/", $name, ".toml"),
+            text: include_str!(concat!("../rulesets/", $name, ".toml")),
+        }
+    };
+}
+
+registry! {
+    "puerto-rico" => rulesmith_puerto_rico::decode,
+        scenarios "tests/scenarios/puerto-rico", rulesets ["puerto-rico"];
+    "puerto-rico-expansion" => rulesmith_puerto_rico_expansion::decode,
+        scenarios "tests/scenarios/puerto-rico-expansion", rulesets ["puerto-rico-expansion"];
+    "santiago-de-cuba" => rulesmith_santiago_de_cuba::decode,
+        scenarios "tests/scenarios/santiago-de-cuba", rulesets ["santiago-de-cuba"];
+    "mundo-163" => rulesmith_mundo_163::decode,
+        scenarios "tests/scenarios/mundo-163", rulesets ["mundo-163"];
+}
 
 /// A loaded, validated ruleset ready to play (the harness's type: its studies load and play them).
 pub use rulesmith_core::study::Ruleset;
@@ -139,21 +174,17 @@ fn check_meta(loaded: &Loaded) -> Diagnostics {
 pub fn decode_with<V: Visit>(loaded: &Loaded, visit: V) -> Result<V::Out, Diagnostics> {
     let mut d = Diagnostics::default();
     // Each game crate decodes the whole merged tree (including `[ruleset]`):
-    let out = match loaded.game.as_str() {
-        "puerto-rico" => rulesmith_puerto_rico::decode(&loaded.tree, &mut d).map(|g| visit.visit(g)),
-        "puerto-rico-expansion" => {
-            rulesmith_puerto_rico_expansion::decode(&loaded.tree, &mut d).map(|g| visit.visit(g))
-        }
-        "santiago-de-cuba" => rulesmith_santiago_de_cuba::decode(&loaded.tree, &mut d).map(|g| visit.visit(g)),
-        "mundo-163" => rulesmith_mundo_163::decode(&loaded.tree, &mut d).map(|g| visit.visit(g)),
+    let out = match decode_registered(&loaded.game, &loaded.tree, &mut d, visit) {
+        Ok(out) => out,
         // The toy game of `rulesmith_core::testing` (not bundled): lets the binary be
         // tested and learned on a game small enough to follow by hand.
-        rulesmith_core::testing::GAME_ID => {
+        Err(visit) if loaded.game == rulesmith_core::testing::GAME_ID => {
             rulesmith_core::testing::decode(&loaded.tree, &mut d).map(|g| visit.visit(g))
         }
-        other => {
+        Err(_) => {
             let origin = loaded.tree.path("ruleset.game").map(|n| n.origin);
-            d.error_at(origin, format!("unknown game `{other}`: expected one of {}", GAMES.join(", ")));
+            let known: Vec<&str> = GAMES.iter().map(|g| g.id).collect();
+            d.error_at(origin, format!("unknown game `{}`: expected one of {}", loaded.game, known.join(", ")));
             None
         }
     };

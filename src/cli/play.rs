@@ -47,10 +47,6 @@ Resume a saved game with `rulesmith play --resume FILE`.";
 /// Commands at the prompt (completed by Tab along with the legal actions).
 const COMMANDS: &[&str] = &["?", "help", "screen", "view", "json", "undo", "save", "quit"];
 
-/// Most decisions a game may take at the table (bots included) before play stops with a
-/// message: a house rule can make a game that never ends.
-const MAX_DECISIONS: usize = 200_000;
-
 /// Record files read whole by `--resume` are at most this big.
 const MAX_RECORD_BYTES: u64 = 64 << 20;
 
@@ -338,7 +334,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
             match table.seats.get(seat as usize).cloned().flatten() {
                 Some(bot) if bot.is_external() => {}
                 Some(bot) => {
-                    let _ = session.bot_choice(bot, &mut rng);
+                    let _ = session.bots().map(|b| b.bot_choice(bot, &mut rng));
                 }
                 None => marks.push(Mark { at: i, rng: rng.clone() }),
             }
@@ -366,20 +362,28 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
     say("Type ? for the menu, help for the commands.");
     let mut left = false;
     'game: while let ToMove::Seat(seat) = session.to_move() {
-        if session.history().len() >= MAX_DECISIONS {
+        // A house rule can make a game that never ends: the ruleset's own limit stops it.
+        if session.history().len() as u64 >= r.game.decision_limit() {
             table.autosave(session.as_ref())?;
-            return Err(failed(format!("the game did not end within {MAX_DECISIONS} decisions; stopped")));
+            let limit = r.game.decision_limit();
+            return Err(failed(format!("the game did not end within {limit} decisions; stopped")));
         }
         match table.seats.get(seat as usize).cloned().flatten() {
             Some(bot) => {
                 // Every bot keeps its instance for the session (a bot program runs once
                 // per seat). One that crashes, falls silent or answers nonsense ends the
                 // session with exit 2, the game so far saved.
-                let choice = match session.bot_move(seat, &bot, &mut rng) {
+                let choice = match session
+                    .bots()
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| b.bot_move(seat, &bot, &mut rng).map_err(|e| e.to_string()))
+                {
                     Ok(choice) => choice,
                     Err(e) => {
                         table.autosave(session.as_ref())?;
-                        session.end_bots();
+                        if let Ok(b) = session.bots() {
+                            b.end_bots();
+                        }
                         return Err(bad(format!("{e}; the game so far is {}", kept(&table))));
                     }
                 };
@@ -391,7 +395,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                     marks.push(Mark { at: session.history().len(), rng: rng.clone() });
                 }
                 table.autosave(session.as_ref())?;
-                let legal = session.legal_annotated();
+                let legal = session.views().map_err(|e| bad(e.to_string()))?.legal_annotated();
                 if legal.is_empty() {
                     return Err(failed(format!("seat {seat} is to move but has no legal action (a bug of the game)")));
                 }
@@ -402,7 +406,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                 if a.json_view {
                     say(serde_json::to_string_pretty(&session.view_json(seat)).unwrap_or_default());
                 } else {
-                    say(session.screen(seat, colour).trim_end());
+                    say(screen(session.as_ref(), seat, colour).trim_end());
                 }
                 say("");
                 say(menu::render(&legal).trim_end());
@@ -423,7 +427,7 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
                         "" => continue,
                         "?" | "legal" | "menu" => say(menu::render(&legal).trim_end()),
                         "help" | "h" => say(HELP),
-                        "screen" | "s" => say(session.screen(seat, colour).trim_end()),
+                        "screen" | "s" => say(screen(session.as_ref(), seat, colour).trim_end()),
                         "view" => say(super::view::concise(&session.view_json(seat)).trim_end()),
                         "json" => say(serde_json::to_string_pretty(&session.view_json(seat)).unwrap_or_default()),
                         "quit" | "q" | "exit" => {
@@ -505,12 +509,14 @@ pub fn play_with(a: PlayArgs, lines: &mut dyn Lines, colour: bool) -> Result<u8,
         }
     }
     table.autosave(session.as_ref())?;
-    session.end_bots();
+    if let Ok(b) = session.bots() {
+        b.end_bots();
+    }
     match session.outcome() {
         Some(o) => {
             let seat = table.seats.iter().position(Option::is_none).unwrap_or(0) as Seat;
             say("");
-            say(session.screen(seat, colour).trim_end());
+            say(screen(session.as_ref(), seat, colour).trim_end());
             say(format!("\nThe game is over ({}).", o.end.replace('_', " ")));
             let mut order: Vec<usize> = (0..o.scores.len()).collect();
             order.sort_by_key(|&s| (o.ranks[s], s));
@@ -533,4 +539,9 @@ fn kept(t: &Table) -> String {
         Some(p) => format!("saved in {} (continue with `rulesmith play --resume {}`)", p.display(), p.display()),
         None => "not saved (use --record FILE to keep it)".to_string(),
     }
+}
+
+/// The position drawn for `seat`, or which capability the game lacks to draw it.
+pub(crate) fn screen(session: &dyn AnySession, seat: Seat, colour: bool) -> String {
+    session.views().map_or_else(|e| e.to_string(), |v| v.screen(seat, colour))
 }

@@ -94,7 +94,7 @@ pub fn show_game_with(path: &Path, at: At, lines: &mut dyn Lines, colour: bool) 
                 None => " · after setup".to_string(),
             };
             say(format!("step {n} of {total}{last}"));
-            say(session.screen(seat, colour).trim_end());
+            say(super::play::screen(session.as_ref(), seat, colour).trim_end());
             Ok(())
         };
     if let Some(n) = at.step {

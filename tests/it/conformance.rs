@@ -707,19 +707,19 @@ fn observations_stay_the_same() {
             let mut decisions = 0;
             for seed in 0..2 {
                 let mut s = r.game.start(players, seed).unwrap();
-                let len = s.observation_names().len();
+                let len = s.encodings().unwrap().observation_names().len();
                 let (mut obs, mut ids) = (vec![0f32; len], Vec::new());
                 let mut n = 0;
                 while s.to_move() != ToMove::Terminal && n < 300 {
                     for seat in 0..players as u8 {
                         obs.fill(f32::NAN);
-                        s.observation(seat, &mut obs);
+                        s.encodings().unwrap().observation(seat, &mut obs);
                         for x in &obs {
                             h.update(x.to_le_bytes());
                         }
                     }
-                    s.legal_ids(&mut ids).unwrap();
-                    s.play_legal_id_unrecorded(ids[(n * 31 + 7) % ids.len()]).unwrap();
+                    s.encodings().unwrap().legal_ids(&mut ids).unwrap();
+                    s.encodings().unwrap().play_legal_id_unrecorded(ids[(n * 31 + 7) % ids.len()]).unwrap();
                     n += 1;
                 }
                 decisions += n;

@@ -1,5 +1,5 @@
-//! No module of a crate (the core, the games, the HTML report, the binary) depends on a
-//! module that depends on it (issue 10: the phases
+//! No module of any crate of the workspace (every `crates/*/src`, and the binary's `src`)
+//! depends on a module that depends on it (issue 10: the phases
 //! of Puerto Rico once called each other in cycles). Read from the sources: a module
 //! depends on another when its code (comments and `#[cfg(test)]` parts aside) names it
 //! through `crate::…`, `super::…`, or a child module by its bare name; an item named at the
@@ -8,21 +8,24 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The game crates (what issue 10 asks), the core they build on, the HTML report and the
-/// binary's library (`src/`; `main.rs` names it as `rulesmith::`, an outside crate): each
-/// source folder and how many modules it has at least (a check that it was read). The
-/// Python bindings are one module.
-const CRATES: [(&str, usize); 9] = [
-    ("crates/rules/src", 12),
-    ("crates/core/src", 15),
-    ("crates/puerto-rico/src", 20),
-    ("crates/puerto-rico-expansion/src", 8),
-    ("crates/santiago-de-cuba/src", 8),
-    ("crates/mundo-163/src", 10),
-    ("crates/report-html/src", 3),
-    ("crates/serve/src", 12),
-    ("src", 10),
-];
+/// Every source folder of the workspace: each crate's `src` (`crates/*/src`) and the
+/// binary's library (`src/`; `main.rs` names it as `rulesmith::`, an outside crate), found
+/// on disk, not listed by hand, so that a new crate is checked from its first commit.
+fn source_folders(root: &Path) -> std::io::Result<Vec<String>> {
+    let mut out = vec!["src".to_string()];
+    for entry in std::fs::read_dir(root.join("crates"))? {
+        let dir = entry?.path();
+        if let (true, Some(name)) = (dir.join("src").is_dir(), dir.file_name()) {
+            out.push(format!("crates/{}/src", name.to_string_lossy()));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Cycles known when the test first walked every crate (issue 44): the Python bindings'
+/// root ↔ `vector` (only a cycle among those two passes). Delete the entry once it is fixed.
+const KNOWN_CYCLES: [(&str, &[&str]); 1] = [("crates/python/src", &["", "vector"])];
 
 /// Module path (`""` for the root, `phases::settler`) → its code without comments and tests.
 fn modules(src: &Path) -> std::io::Result<BTreeMap<String, String>> {
@@ -193,12 +196,23 @@ fn cycle_from(g: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option<Vec
 #[test]
 fn no_module_cycle_in_any_crate() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let folders = source_folders(root).unwrap();
+    assert!(folders.len() >= 12, "found only {folders:?}");
+    for must in ["src", "crates/core/src", "crates/serve/src", "crates/testkit/src", "crates/game/src"] {
+        assert!(folders.iter().any(|f| f == must), "{must} not walked: {folders:?}");
+    }
     let mut cycles = Vec::new();
-    for (krate, least) in CRATES {
+    for krate in &folders {
         let g = graph(&root.join(krate)).unwrap();
-        assert!(g.len() >= least, "{krate}: read too few modules ({})", g.len());
+        assert!(!g.is_empty(), "{krate}: read no module");
         for m in g.keys() {
             if let Some(c) = cycle_from(&g, m) {
+                if KNOWN_CYCLES
+                    .iter()
+                    .any(|(k, mods)| k == krate && (mods == &["*"] || c.iter().all(|x| mods.contains(&x.as_str()))))
+                {
+                    continue;
+                }
                 let names: Vec<&str> = c.iter().map(|x| if x.is_empty() { "(root)" } else { x.as_str() }).collect();
                 cycles.push(format!("{krate}: {}", names.join(" → ")));
                 break;
@@ -266,4 +280,32 @@ fn production_code_calls_no_test_helper() {
     assert!(offenders.is_empty(), "modules that reach the toy game outside tests: {offenders:?}");
     let manifest = std::fs::read_to_string(root.join("crates/rules/Cargo.toml")).unwrap();
     assert!(!manifest.contains("rulesmith-core"), "crates/rules depends on the harness");
+}
+
+/// Issue 44: the erased layer is split by capability, no trait object of it larger than
+/// 15 methods (a front end asks for the part it needs: play, views, bots, encodings).
+#[test]
+fn no_erased_trait_has_more_than_15_methods() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("crates/core/src/erased.rs")).unwrap();
+    let mut counts = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("pub trait ") {
+            let name = rest.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("").to_string();
+            counts.insert(name.clone(), 0);
+            current = Some(name);
+        } else if line == "}" {
+            current = None;
+        } else if let Some(name) = &current {
+            if line.trim_start().starts_with("fn ") {
+                *counts.get_mut(name).unwrap() += 1;
+            }
+        }
+    }
+    for must in ["AnyGame", "AnySession", "SessionViews", "SessionBots", "SessionEncodings"] {
+        assert!(counts.get(must).is_some_and(|&n| n > 0), "{must} not read: {counts:?}");
+    }
+    let large: Vec<_> = counts.iter().filter(|(_, n)| **n > 15).collect();
+    assert!(large.is_empty(), "erased traits with more than 15 methods: {large:?}");
 }

@@ -5,6 +5,7 @@
 //! binary. And what an installed command offers a shell: completions of the bundled rulesets.
 
 use crate::root;
+use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -242,5 +243,64 @@ fn completions_offer_the_bundled_rulesets_and_files() -> Result<(), Box<dyn Erro
             && script.contains("_clap_complete_rulesmith rulesmith"),
         "{script}"
     );
+    Ok(())
+}
+
+/// The game crates.
+const GAME_CRATES: [&str; 4] =
+    ["rulesmith-puerto-rico", "rulesmith-puerto-rico-expansion", "rulesmith-santiago-de-cuba", "rulesmith-mundo-163"];
+
+/// Every package a package builds on (its normal and build dependencies, then theirs), by
+/// name: a workspace member's from its manifest (dev-dependencies left out), any other's
+/// from Cargo.lock (on every platform: more than one build needs, never less).
+fn dependency_closure(of: &str) -> Result<BTreeSet<String>, Box<dyn Error>> {
+    let metadata = metadata()?;
+    let mut members: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for package in metadata["packages"].as_array().ok_or("no packages")? {
+        let deps = package["dependencies"].as_array().ok_or("no dependencies")?;
+        let normal = deps.iter().filter(|d| d["kind"].as_str() != Some("dev"));
+        let names = normal.filter_map(|d| d["name"].as_str().map(String::from)).collect();
+        members.insert(package["name"].as_str().ok_or("no name")?.to_string(), names);
+    }
+    let lock: toml::Table = std::fs::read_to_string(root().join("Cargo.lock"))?.parse()?;
+    let mut locked: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for package in lock.get("package").and_then(|p| p.as_array()).ok_or("Cargo.lock: no packages")? {
+        let name = package.get("name").and_then(|n| n.as_str()).ok_or("Cargo.lock: a package without name")?;
+        let deps = package.get("dependencies").and_then(|d| d.as_array()).into_iter().flatten();
+        // `name` or `name version` (when two versions are locked).
+        let names = deps.filter_map(|d| d.as_str()?.split(' ').next().map(String::from));
+        locked.entry(name.to_string()).or_default().extend(names);
+    }
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![of.to_string()];
+    while let Some(name) = stack.pop() {
+        let deps =
+            members.get(&name).or_else(|| locked.get(&name)).ok_or_else(|| format!("`{name}` is in no manifest"))?;
+        for dep in deps {
+            if seen.insert(dep.clone()) {
+                stack.push(dep.clone());
+            }
+        }
+    }
+    Ok(seen)
+}
+
+/// Games stand on the rules (issue 44): a game crate's dependencies are the rules core and
+/// the capability traits (`rulesmith-game`), never the harness, so that nothing of threads,
+/// subprocesses or HTTP reaches the rules code, and an edit to the harness rebuilds no game.
+#[test]
+fn games_stand_on_the_rules_not_the_harness() -> Result<(), Box<dyn Error>> {
+    let closure = dependency_closure("rulesmith-puerto-rico")?;
+    assert!(closure.contains("rulesmith-rules") && closure.contains("serde"), "read nothing? {closure:?}");
+    let harness = ["rulesmith-core", "rayon", "rayon-core", "nix", "signal-hook", "anstream", "shlex"];
+    let http = ["hyper", "hyper-util", "axum", "axum-core", "tokio", "tower", "tower-http", "http", "http-body"];
+    for name in harness.iter().chain(&http) {
+        assert!(!closure.contains(*name), "Puerto Rico's dependency tree holds `{name}`: {closure:?}");
+    }
+    for game in GAME_CRATES {
+        let closure = dependency_closure(game)?;
+        assert!(!closure.contains("rulesmith-core"), "{game} depends on the harness, rulesmith-core: {closure:?}");
+        assert!(closure.contains("rulesmith-game"), "{game}: the capability traits come from rulesmith-game");
+    }
     Ok(())
 }

@@ -20,13 +20,13 @@ fn screen_after(ruleset: &str, players: usize, seed: u64, steps: usize, seat: u8
         if s.to_move() == ToMove::Terminal {
             break;
         }
-        let a = s.bot_choice(BotSpec::Random, &mut rng).unwrap();
+        let a = s.bots().unwrap().bot_choice(BotSpec::Random, &mut rng).unwrap();
         s.play(&a).unwrap();
     }
-    let plain = s.screen(seat, false);
+    let plain = s.views().unwrap().screen(seat, false);
     fits(&plain, 40).unwrap_or_else(|e| panic!("{ruleset}: the screen does not fit 80×40: {e}\n{plain}"));
     assert!(!plain.contains('\x1b'), "plain screens carry no colour");
-    let coloured = s.screen(seat, true);
+    let coloured = s.views().unwrap().screen(seat, true);
     assert!(coloured.contains('\x1b'), "{ruleset}: no colour on a terminal");
     plain
 }
@@ -448,7 +448,7 @@ fn every_screen_fits_the_terminal() {
             loop {
                 if step % 7 == 0 || s.to_move() == ToMove::Terminal {
                     for seat in 0..players as u8 {
-                        let screen = s.screen(seat, false);
+                        let screen = s.views().unwrap().screen(seat, false);
                         if let Err(e) = fits(&screen, 40) {
                             panic!("{game}, {players} players, step {step}, seat {seat}: {e}\n{screen}");
                         }
@@ -457,7 +457,7 @@ fn every_screen_fits_the_terminal() {
                 if s.to_move() == ToMove::Terminal || step > 3000 {
                     break;
                 }
-                let a = s.bot_choice(BotSpec::Random, &mut rng).unwrap();
+                let a = s.bots().unwrap().bot_choice(BotSpec::Random, &mut rng).unwrap();
                 s.play(&a).unwrap();
                 step += 1;
             }

@@ -82,3 +82,22 @@ fn the_runner_tells_pass_from_fail() {
         }
     }
 }
+
+/// Issue 44: each game is one registry entry (`rulesmith::GAMES`): its bundled rulesets
+/// load as that game, its scenario library is where the entry says, and the bundled
+/// rulesets are exactly the entries' own.
+#[test]
+fn every_registered_game_has_its_parts() {
+    let mut bundled = 0;
+    for entry in rulesmith::GAMES {
+        assert!(crate::root().join(entry.scenarios).is_dir(), "{}: no folder {}", entry.id, entry.scenarios);
+        assert!(!entry.rulesets.is_empty(), "{}: no bundled ruleset", entry.id);
+        for b in entry.rulesets {
+            let r = rulesmith::load(b.name).unwrap_or_else(|e| panic!("{}: {}", b.name, e.render()));
+            assert_eq!(r.game.game_id(), entry.id, "{} is bundled with the wrong game", b.name);
+            bundled += 1;
+        }
+    }
+    assert_eq!(rulesmith::GAMES.len(), 4);
+    assert_eq!(rulesmith::BUNDLED.len(), bundled, "a bundled ruleset outside the registry");
+}

@@ -255,7 +255,7 @@ fn bot_record(name: &str, players: usize, seed: u64) -> Record {
     let mut s = r.game.start(players, seed).unwrap();
     let mut rng = bot_rng(seed);
     while let ToMove::Seat(_) = s.to_move() {
-        let a = s.bot_choice(BotSpec::Random, &mut rng).unwrap();
+        let a = s.bots().unwrap().bot_choice(BotSpec::Random, &mut rng).unwrap();
         s.play(&a).unwrap();
     }
     Record {
@@ -828,7 +828,7 @@ fn a_set_refused_by_one_of_the_rulesets_names_it() {
 fn every_game_has_its_board_module() {
     let app = App::new(Options::default()).unwrap();
     runtime().block_on(async {
-        for game in rulesmith::GAMES {
+        for game in rulesmith::GAMES.iter().map(|g| g.id) {
             let (status, body) = get(&app, &format!("/assets/boards/{game}.js")).await;
             assert_eq!(status, StatusCode::OK, "{game}: {body}");
             let text = body["text"].as_str().unwrap();
@@ -1051,7 +1051,7 @@ fn a_hint_ranks_the_searchs_choices_from_the_seats_view_only() {
         let mut g = r.game.start(players, 4).unwrap();
         let mut rng = bot_rng(4);
         for _ in 0..7 {
-            let a = g.bot_choice(BotSpec::Random, &mut rng).unwrap();
+            let a = g.bots().unwrap().bot_choice(BotSpec::Random, &mut rng).unwrap();
             g.play(&a).unwrap();
         }
         let ToMove::Seat(me) = g.to_move() else { panic!("{name}: over") };
@@ -1063,8 +1063,8 @@ fn a_hint_ranks_the_searchs_choices_from_the_seats_view_only() {
         twin.set_state_json(twin_json).unwrap();
         assert_ne!(twin.state_json(), g.state_json(), "{name}");
         assert_eq!(twin.view_json(me), g.view_json(me), "{name}: the twin differs in what seat {me} sees");
-        let a = g.hint(300, &mut Rng::from_seed(1));
-        let b = twin.hint(300, &mut Rng::from_seed(1));
+        let a = g.bots().unwrap().hint(300, &mut Rng::from_seed(1));
+        let b = twin.bots().unwrap().hint(300, &mut Rng::from_seed(1));
         assert!(!a.is_empty(), "{name}");
         assert_eq!(a, b, "{name}: the hint depends on what seat {me} cannot see");
     }

@@ -257,7 +257,7 @@ impl<'g> Table<'g> {
 
     fn start(&self, k: u64, episode: u64) -> Result<Slot<'g>, String> {
         let mut session = self.game.start(self.players, self.game_seed(k, episode)).map_err(|e| e.to_string())?;
-        session.adopt_action_space(self.space.clone());
+        session.encodings().map_err(|e| e.to_string())?.adopt_action_space(self.space.clone());
         let mut slot = Slot { session, episode, ids: Vec::new(), decision: 0, absolute: Vec::new() };
         self.play_bots(&mut slot, k)?;
         Ok(slot)
@@ -272,16 +272,16 @@ impl<'g> Table<'g> {
         while let ToMove::Seat(s) = slot.session.to_move() {
             let Some(Some(spec)) = self.bots.get(usize::from(s)).cloned() else { break };
             let mut rng = Rng::from_seed(game_seed(gseed, slot.decision));
-            let Some(action) = slot.session.bot_choice(spec.clone(), &mut rng) else {
+            // By action, never through its notation read back; nobody reads the history.
+            if !slot.session.bots().map_err(|e| e.to_string())?.bot_play(&spec, &mut rng, false) {
                 // A `learned` opponent without a policy for this table says so.
-                if let BotSpec::Learned(l) = &spec {
-                    if let Some(why) = l.problem() {
-                        return Err(format!("opponent `{spec}`: {why}"));
-                    }
+                if let BotSpec::Learned(l) = &spec
+                    && let Some(why) = l.problem()
+                {
+                    return Err(format!("opponent `{spec}`: {why}"));
                 }
                 break;
-            };
-            slot.session.play(&action).map_err(|e| e.to_string())?;
+            }
             slot.decision += 1;
         }
         Ok(())
@@ -289,11 +289,13 @@ impl<'g> Table<'g> {
 
     /// Writes `seat`'s observation (seat-relative when the batch's are).
     fn observe(&self, slot: &mut Slot<'g>, seat: Seat, out: &mut [f32]) {
+        // Every session has encodings: the batch was built from one that had them.
+        let Ok(encodings) = slot.session.encodings() else { return };
         match &self.relative {
-            None => slot.session.observation(seat, out),
+            None => encodings.observation(seat, out),
             Some(r) => {
                 slot.absolute.resize(self.obs_len, 0.0);
-                slot.session.observation(seat, &mut slot.absolute);
+                encodings.observation(seat, &mut slot.absolute);
                 r.write(seat, &slot.absolute, out);
             }
         }
@@ -317,7 +319,11 @@ impl<'g> Table<'g> {
             };
             // Nobody reads a batched game's history: not formatting each action's
             // notation saves about a tenth of a step.
-            slot.session.play_legal_id_unrecorded(id).map_err(|e| e.to_string())?;
+            slot.session
+                .encodings()
+                .map_err(|e| e.to_string())?
+                .play_legal_id_unrecorded(id)
+                .map_err(|e| e.to_string())?;
             slot.decision += 1;
             self.play_bots(slot, k)?;
             let mut empty = 0;
@@ -369,7 +375,7 @@ impl<'g> Table<'g> {
                 *b = 0;
             }
         }
-        slot.session.legal_ids(&mut slot.ids).map_err(|e| e.to_string())?;
+        slot.session.encodings().map_err(|e| e.to_string())?.legal_ids(&mut slot.ids).map_err(|e| e.to_string())?;
         for &id in &slot.ids {
             if let Some(b) = rows.mask.get_mut(id as usize) {
                 *b = 1;
@@ -480,7 +486,8 @@ impl<'g> Batch<'g> {
             }
         }
         let game_err = |e: crate::game::GameError| BatchError::Game(e.to_string());
-        let mut probe = game.start(players, seed).map_err(|e| arg(e.to_string()))?;
+        let mut session = game.start(players, seed).map_err(|e| arg(e.to_string()))?;
+        let probe = session.encodings().map_err(|e| arg(e.to_string()))?;
         if let Some(space) = space {
             probe.adopt_action_space(space);
         }

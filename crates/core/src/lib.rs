@@ -92,21 +92,20 @@
 //! ```
 
 pub use rulesmith_rules::{by_player, cargo, game, input, names, outcome, rng, ruleset, steps, suggest};
+// The capabilities a game implements live in `rulesmith-game`, so that a game crate needs
+// nothing of the harness; they keep their paths here.
+pub use rulesmith_game::{encode, json, screen, staged};
 
 pub mod actions;
 pub mod batch;
 pub mod bots;
-pub mod encode;
 pub mod erased;
-pub mod json;
 pub mod learned;
 pub mod metrics;
 pub mod paired;
 pub mod record;
 pub mod scenario;
-pub mod screen;
 pub mod sim;
-pub mod staged;
 pub mod study;
 pub mod sweep;
 pub mod testing;
@@ -114,12 +113,7 @@ pub mod tournament;
 
 /// The game interface and its capabilities, for `use rulesmith_core::prelude::*`.
 pub mod prelude {
-    pub use crate::bots::Evaluate;
-    pub use crate::encode::Encode;
-    pub use crate::game::Game;
-    pub use crate::json::StateJson;
-    pub use crate::metrics::Metrics;
-    pub use crate::screen::Screen;
+    pub use rulesmith_game::prelude::*;
 }
 
 pub use bots::{Evaluate, RolloutPolicy};

@@ -320,7 +320,11 @@ pub fn replay_one(
         };
         if checking_bots {
             if let Some(Some(spec)) = bots.get(seat as usize) {
-                let choice = session.bot_choice(spec.clone(), &mut rng).unwrap_or_default();
+                let choice = session
+                    .bots()
+                    .map_err(|e| bad(e.to_string()))?
+                    .bot_choice(spec.clone(), &mut rng)
+                    .unwrap_or_default();
                 if choice != *action {
                     report.mismatches.push(mismatch(
                         Some(n),

@@ -499,8 +499,8 @@ fn stuck(edits: &[Edit], session: &dyn AnySession) -> Result<(), String> {
             continue;
         }
         let kept = found.map_or_else(|| "nothing".to_string(), compact);
-        let why = session
-            .derived(&e.pointer)
+        let why = (session.views().ok())
+            .and_then(|v| v.derived(&e.pointer))
             .unwrap_or_else(|| "the game derives it from the rest of the state or does not keep it".to_string());
         return Err(format!(
             "[set] `{}` = {} ({}) does not stick: the state reads back {kept} there; {why}",

@@ -1,8 +1,8 @@
 //! Actions and their notation (lowercase words; see the crate docs for the full list).
 
 use crate::rules::{NONE, Rules};
-use rulesmith_core::GameError;
-use rulesmith_core::game::push_number;
+use rulesmith_game::GameError;
+use rulesmith_game::game::push_number;
 
 /// Which trolley upgrade (REF §2.4.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -6,8 +6,8 @@ use crate::residents::{open_roads, road_component};
 use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_ROW, MAX_TILES, NONE, Rules, TerrainKind};
 use crate::state::{End, Phase, RESIDENT_BIT, State};
 use crate::trolley::{capacity, holds_needed};
-use rulesmith_core::GameError;
-use rulesmith_core::cargo;
+use rulesmith_game::GameError;
+use rulesmith_game::cargo;
 
 fn fail(msg: String) -> Result<(), GameError> {
     Err(GameError::InvalidState(msg))

@@ -1,5 +1,5 @@
 //! The action space and the observation layout of a ruleset at a player count
-//! ([`rulesmith_core::encode`]), derived from the ruleset's map (tiles, edges,
+//! ([`rulesmith_game::encode`]), derived from the ruleset's map (tiles, edges,
 //! adjacency), cities, goods, terrains, privilege types and numbers.
 //!
 //! **Actions**, in id order (`TILE`s in map order, `EDGE`s as the ruleset's sorted
@@ -37,8 +37,8 @@
 use crate::action::{Action, Track};
 use crate::rules::{MAX_TILES, NONE, Rules};
 use crate::state::{End, PHASE_NAMES, RESIDENT_BIT, State};
-use rulesmith_core::Seat;
-use rulesmith_core::encode::{Features, Names};
+use rulesmith_game::Seat;
+use rulesmith_game::encode::{Features, Names};
 
 /// The distinct card backs, lowest first.
 fn backs(r: &Rules) -> Vec<u8> {

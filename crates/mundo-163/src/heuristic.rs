@@ -6,7 +6,7 @@ use crate::scoring::{income, score};
 use crate::state::own_tiles;
 use crate::state::{Phase, State};
 use crate::trolley::{capacity, cheapest_paths, holds_needed, off_road_costs};
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 
 /// Everything [`distances`] reads from the state: equal keys, equal distances.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -37,7 +37,7 @@ const CACHE_SLOTS: usize = 1024;
 /// and the shortest paths were most of the evaluation's cost. Direct-mapped: a slot keeps
 /// the last key that fell into it.
 ///
-/// [`Evaluate::search_scratch`]: rulesmith_core::bots::Evaluate::search_scratch
+/// [`Evaluate::search_scratch`]: rulesmith_game::evaluate::Evaluate::search_scratch
 pub struct PathCache {
     slots: Vec<Option<(PathKey, [u16; MAX_TILES])>>,
 }

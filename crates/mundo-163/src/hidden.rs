@@ -5,7 +5,7 @@
 
 use crate::rules::{MAX_PRIVILEGE_TYPES, Rules};
 use crate::state::State;
-use rulesmith_core::Rng;
+use rulesmith_game::Rng;
 
 /// Cards of each type nobody has seen: in the deck or (3 players) removed at setup.
 fn unseen(rules: &Rules, s: &State) -> [u8; MAX_PRIVILEGE_TYPES] {

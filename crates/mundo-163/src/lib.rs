@@ -132,9 +132,9 @@ pub use action::{Action, Track};
 pub use rules::Rules;
 pub use state::{Phase, State};
 
-use rulesmith_core::game::Progress;
-use rulesmith_core::ruleset::{Diagnostics, Node};
-use rulesmith_core::{Game, GameError, Outcome, Rng, Seat, ToMove};
+use rulesmith_game::game::Progress;
+use rulesmith_game::ruleset::{Diagnostics, Node};
+use rulesmith_game::{Game, GameError, Outcome, Rng, Seat, ToMove};
 use state::End;
 
 /// The bundled ruleset's text: a copy of the repository's `rulesets/mundo-163.toml` (which
@@ -145,8 +145,8 @@ pub const BUNDLED_TOML: &str = include_str!("../mundo-163.toml");
 /// Loads and decodes the bundled ruleset `mundo-163`, or an `extends` of it.
 pub fn load(arg: &str) -> Result<Mundo163, String> {
     let bundled =
-        [rulesmith_core::ruleset::Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text: BUNDLED_TOML }];
-    let loaded = rulesmith_core::ruleset::load(arg, &bundled).map_err(|e| e.render())?;
+        [rulesmith_game::ruleset::Bundled { name: "mundo-163", path: "rulesets/mundo-163.toml", text: BUNDLED_TOML }];
+    let loaded = rulesmith_game::ruleset::load(arg, &bundled).map_err(|e| e.render())?;
     let mut d = Diagnostics::default();
     match decode(&loaded.tree, &mut d) {
         Some(g) if d.is_empty() => Ok(g),
@@ -294,7 +294,9 @@ impl Game for Mundo163 {
 
     /// Each round may take up to `DECISIONS_PER_ROUND` decisions, for `max_rounds` rounds.
     fn decision_limit(&self) -> u64 {
-        u64::from(self.rules.end.max_rounds).saturating_mul(DECISIONS_PER_ROUND).max(rulesmith_core::sim::MAX_DECISIONS)
+        u64::from(self.rules.end.max_rounds)
+            .saturating_mul(DECISIONS_PER_ROUND)
+            .max(rulesmith_game::game::MAX_DECISIONS)
     }
 
     fn progress(&self, state: &State) -> Progress {
@@ -322,8 +324,8 @@ impl Game for Mundo163 {
     }
 }
 
-impl rulesmith_core::metrics::Metrics for Mundo163 {
-    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+impl rulesmith_game::metrics::Metrics for Mundo163 {
+    fn metric_defs(&self) -> Vec<rulesmith_game::metrics::MetricDef> {
         metrics::list(&self.rules)
     }
 
@@ -332,22 +334,22 @@ impl rulesmith_core::metrics::Metrics for Mundo163 {
     }
 
     #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) -> bool {
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_game::metrics::MetricSheet) -> bool {
         // The after hook sees the decisions that change money (purchases, income).
         metrics::decision(&self.rules, s, a, m)
     }
 
     #[inline]
-    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+    fn metric_after(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet) {
         metrics::applied(&self.rules, s, m);
     }
 
-    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+    fn metric_final(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet) {
         metrics::end(&self.rules, s, m);
     }
 }
 
-impl rulesmith_core::encode::Encode for Mundo163 {
+impl rulesmith_game::encode::Encode for Mundo163 {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(&self.rules, players)
     }
@@ -361,7 +363,7 @@ impl rulesmith_core::encode::Encode for Mundo163 {
     }
 }
 
-impl rulesmith_core::bots::Evaluate for Mundo163 {
+impl rulesmith_game::evaluate::Evaluate for Mundo163 {
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {
         heuristic::heuristic(&self.rules, state, seat)
     }
@@ -386,12 +388,12 @@ impl rulesmith_core::bots::Evaluate for Mundo163 {
     /// searching any deeper left a 100 ms search barely past the next decision. Widening
     /// best first (the heuristic's order) won 22 of 24 three-player games against two
     /// greedy seats where plain search won 19 (`mcts:8000` each; see the README).
-    fn search_widening(&self) -> Option<rulesmith_core::bots::Widening> {
-        Some(rulesmith_core::bots::Widening { base: 2.0, exponent: 0.5 })
+    fn search_widening(&self) -> Option<rulesmith_game::evaluate::Widening> {
+        Some(rulesmith_game::evaluate::Widening { base: 2.0, exponent: 0.5 })
     }
 }
 
-impl rulesmith_core::json::StateJson for Mundo163 {
+impl rulesmith_game::json::StateJson for Mundo163 {
     fn state_to_json(&self, state: &State) -> serde_json::Value {
         view::to_json(&self.rules, state)
     }
@@ -409,8 +411,8 @@ impl rulesmith_core::json::StateJson for Mundo163 {
     }
 }
 
-impl rulesmith_core::screen::Screen for Mundo163 {
-    fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+impl rulesmith_game::screen::Screen for Mundo163 {
+    fn screen(&self, state: &State, seat: Seat, style: &rulesmith_game::screen::Style) -> String {
         screen::draw(&self.rules, &self.observe(state, seat), seat, style)
     }
 

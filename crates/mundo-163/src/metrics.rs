@@ -13,7 +13,7 @@
 use crate::action::Action;
 use crate::rules::Rules;
 use crate::state::State;
-use rulesmith_core::metrics::{MetricDef, MetricSheet, SCRATCH};
+use rulesmith_game::metrics::{MetricDef, MetricSheet, SCRATCH};
 
 /// Scratch cells: which money source the decision is, then each seat's money before it.
 const SOURCE: usize = 0;

@@ -53,7 +53,7 @@ pub fn choose_capital(rules: &Rules, s: &mut State, city: u8) {
     p.trolley.tile = tile;
     p.trolley.goods[usize::from(goods)] += load;
     // Capitals are chosen from the last seat to the first; then seat 0 starts round 1.
-    match rulesmith_core::steps::reverse_setup_next(s.current) {
+    match rulesmith_game::steps::reverse_setup_next(s.current) {
         Some(seat) => s.current = seat,
         None => {
             s.round = 1;

@@ -1,14 +1,14 @@
 //! The validated ruleset: every number, table and the map, read straight from the merged
-//! TOML tree by the core's deserializer ([`rulesmith_core::ruleset::de`]). Each field
+//! TOML tree by the core's deserializer ([`rulesmith_game::ruleset::de`]). Each field
 //! declares its range or its own reader, so no raw copy stands between the TOML and the
 //! typed rules; names (goods, terrains, cities) are looked up while reading, and the few
 //! checks that span sections run after. Every problem is reported (file:line:col), never
 //! stopping at the first; every key is required unless its type says `Option`, and no
 //! rule value has a default here.
 
-use rulesmith_core::MAX_PLAYERS;
-use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
-use rulesmith_core::ruleset::{Diagnostics, Kind, Node, Origin};
+use rulesmith_game::MAX_PLAYERS;
+use rulesmith_game::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
+use rulesmith_game::ruleset::{Diagnostics, Kind, Node, Origin};
 use serde::{Deserialize, Deserializer};
 
 /// Most map tiles (one bit each in a `u64`).
@@ -741,7 +741,7 @@ fn index_of<'a, E: serde::de::Error>(
         return Ok(Some(i));
     }
     let known: Vec<&str> = names.collect();
-    let hint = rulesmith_core::suggest::hint(name, known.iter().copied());
+    let hint = rulesmith_game::suggest::hint(name, known.iter().copied());
     de::reject(at, format!("unknown {what} `{name}`: expected one of {}{hint}", known.join(", "))).map(|()| None)
 }
 
@@ -847,7 +847,7 @@ fn hexes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Hex>, D::Error> {
                 }
                 Some(_) => de::reject(c.origin, format!("city `{}` stands on two tiles", c.value))?,
                 None => {
-                    let hint = rulesmith_core::suggest::hint(&c.value, city_ids.iter().map(|id| id.as_str()));
+                    let hint = rulesmith_game::suggest::hint(&c.value, city_ids.iter().map(|id| id.as_str()));
                     de::reject(c.origin, format!("unknown city `{}`: not in [[cities]]{hint}", c.value))?
                 }
             },

@@ -3,7 +3,7 @@
 use crate::purchase::effects;
 use crate::rules::{Effect, MAX_TERRAINS, Rules, TerrainKind, TieBreak};
 use crate::state::State;
-use rulesmith_core::{Outcome, Seat};
+use rulesmith_game::{Outcome, Seat};
 
 /// The player's majority-board counts, per terrain: the counted tiles his roads touch
 /// (the capital counts with the first road; deserts never, REF §2.5 "Counting").

@@ -10,8 +10,8 @@ use crate::purchase;
 use crate::rules::{Effect, NONE, Rules, TerrainKind};
 use crate::state::{Phase, State};
 use crate::trolley;
-use rulesmith_core::Seat;
-use rulesmith_core::screen::{Style, pad, width, wrap};
+use rulesmith_game::Seat;
+use rulesmith_game::screen::{Style, pad, width, wrap};
 use std::fmt::Write as _;
 
 /// Own roads listed one by one up to this many (then counted, like the others').

@@ -4,7 +4,7 @@
 use crate::purchase::draw_to_row;
 use crate::rules::{MAX_DECK, NONE, Rules, TerrainKind};
 use crate::state::{Phase, Player, State};
-use rulesmith_core::{ByPlayer, GameError, Rng};
+use rulesmith_game::{ByPlayer, GameError, Rng};
 
 pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameError> {
     if !(rules.min_players()..=rules.max_players()).contains(&players) {
@@ -17,7 +17,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         phase: Phase::Capital,
         end: Default::default(),
         // Capitals are chosen from the last player to the first (REF §2.2 step 7).
-        current: rulesmith_core::steps::reverse_setup_first(players),
+        current: rulesmith_game::steps::reverse_setup_first(players),
         round: 0,
         terrain: Default::default(),
         city_stock: [0; crate::rules::MAX_CITIES],

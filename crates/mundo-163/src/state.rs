@@ -2,8 +2,8 @@
 
 use crate::fixed::Arr;
 use crate::rules::{MAX_CITIES, MAX_DECK, MAX_EDGES, MAX_GOODS, MAX_ROW, MAX_TILES, NONE};
-use rulesmith_core::cargo::DemandSpaces;
-use rulesmith_core::{ByPlayer, Rng, Seat};
+use rulesmith_game::cargo::DemandSpaces;
+use rulesmith_game::{ByPlayer, Rng, Seat};
 use serde::{Deserialize, Serialize};
 
 /// Where in the game we are (REF §2.3: 3 C purchase → 3 D residents → 3 E trolley → 3 H).
@@ -243,7 +243,7 @@ impl State {
     }
 
     /// The goods lying loose on `tile` and the trolley goods of the player to move, to move
-    /// goods between them ([`rulesmith_core::cargo::transfer`]).
+    /// goods between them ([`rulesmith_game::cargo::transfer`]).
     pub fn loose_and_trolley(&mut self, tile: usize) -> (&mut [u8; MAX_GOODS], &mut [u8; MAX_GOODS]) {
         let i = usize::from(self.current).min(self.p.len().saturating_sub(1));
         let tile = tile.min(MAX_TILES - 1);

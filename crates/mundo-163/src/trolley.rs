@@ -7,7 +7,7 @@ use crate::residents::settle;
 use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules};
 use crate::scoring::income;
 use crate::state::{End, Phase, Player, RESIDENT_BIT, State};
-use rulesmith_core::cargo;
+use rulesmith_game::cargo;
 
 /// Holds needed for a cargo: goods and residents never share a hold (the core's
 /// [`cargo::holds_needed`]).
@@ -454,7 +454,7 @@ fn unload_all(rules: &Rules, s: &mut State) {
 /// The next player's turn; after the last seat of a round, the game-end check (REF §2.9).
 pub fn next_turn(rules: &Rules, s: &mut State) {
     s.turn = Default::default();
-    let next = rulesmith_core::steps::next_seat(s.current, usize::from(s.players));
+    let next = rulesmith_game::steps::next_seat(s.current, usize::from(s.players));
     if next == 0 {
         let threshold = u32::from(rules.end.delivered.get(usize::from(s.players)).copied().unwrap_or(0));
         if s.delivered_total() >= threshold {

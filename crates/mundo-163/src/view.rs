@@ -15,8 +15,8 @@ use crate::rules::{NONE, Rules};
 use crate::scoring::{income, majority, score};
 use crate::state::own_tiles;
 use crate::state::{End, Phase, Player, RESIDENT_BIT, State, Trolley, Turn};
-use rulesmith_core::names::{self, Every, Given, Id};
-use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
+use rulesmith_game::names::{self, Every, Given, Id};
+use rulesmith_game::{ByPlayer, GameError, Rng, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -362,7 +362,7 @@ fn marks_from(rules: &Rules, path: &str, marked: &[String]) -> Result<u16, GameE
 }
 
 pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameError> {
-    let v: StateView = with_names(rules, || rulesmith_core::game::from_json(&value)).map_err(bad)?;
+    let v: StateView = with_names(rules, || rulesmith_game::game::from_json(&value)).map_err(bad)?;
     let players = v.players.len();
     if !(rules.min_players()..=rules.max_players()).contains(&players) {
         return Err(bad(format!(
@@ -437,7 +437,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     }
     for (name, goods) in &v.lying_goods {
         let t =
-            usize::from(tile_of(rules, &format!("/lying_goods/{}", rulesmith_core::game::pointer_token(name)), name)?);
+            usize::from(tile_of(rules, &format!("/lying_goods/{}", rulesmith_game::game::pointer_token(name)), name)?);
         s.loose[t] = goods.array();
     }
     for (i, (c, cv)) in rules.cities.iter().zip(&v.cities.0).enumerate() {

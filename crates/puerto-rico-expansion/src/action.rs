@@ -7,11 +7,11 @@
 //! | every other action | as in the base game: `settler`, `forest`, `use small-wharf`, `load 3 corn`, `guest to library`, `return colonist from san-juan`, … | the game proper |
 
 use crate::rules::Rules;
-use rulesmith_core::GameError;
+use rulesmith_game::GameError;
 
 /// A draft pick (`Setup`: a building index, for an empty slot of its cost), then an
 /// action of the game proper (`Play`).
-pub type Action = rulesmith_core::staged::Staged<u8, rulesmith_puerto_rico::Action>;
+pub type Action = rulesmith_game::staged::Staged<u8, rulesmith_puerto_rico::Action>;
 
 pub fn write_draft(rules: &Rules, b: u8, out: &mut String) {
     out.push_str("draft ");
@@ -19,7 +19,7 @@ pub fn write_draft(rules: &Rules, b: u8, out: &mut String) {
         Some(x) => out.push_str(&x.id),
         None => {
             out.push_str("building-");
-            rulesmith_core::game::push_number(out, b);
+            rulesmith_game::game::push_number(out, b);
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::rules::{MAX_SLOTS, Rules, Selection};
 use crate::state::{Draft, State};
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 
 /// Sets up the draft on a fresh base game: every violet building leaves the board until
 /// picked. With `random` the slots are filled at once; with `all` there is no draft.
@@ -38,7 +38,7 @@ pub fn setup(rules: &Rules, s: &mut State) {
 
 /// The seat to pick now: the first player (the governor), then clockwise.
 pub fn seat(s: &State) -> Seat {
-    rulesmith_core::steps::seat_after(s.base.governor, s.draft.picks(), s.base.player_count())
+    rulesmith_game::steps::seat_after(s.base.governor, s.draft.picks(), s.base.player_count())
 }
 
 /// The slot a building of this cost would go to.

@@ -1,5 +1,5 @@
 //! The action space and observation layout of the expansion
-//! ([`rulesmith_core::encode`]): the base game's
+//! ([`rulesmith_game::encode`]): the base game's
 //! ([`rulesmith_puerto_rico::encoding`]) with the draft added.
 //!
 //! **Actions**, in id order: `draft BUILDING` for each draft candidate (the violet
@@ -12,8 +12,8 @@
 use crate::action::Action;
 use crate::rules::Rules;
 use crate::state::State;
-use rulesmith_core::Seat;
-use rulesmith_core::encode::Features;
+use rulesmith_game::Seat;
+use rulesmith_game::encode::Features;
 use rulesmith_puerto_rico::encoding as base;
 
 fn candidates(rules: &Rules) -> impl Iterator<Item = usize> + '_ {

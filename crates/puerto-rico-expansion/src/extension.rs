@@ -5,7 +5,7 @@
 
 use crate::forests::Forests;
 use crate::guests::Guests;
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 use rulesmith_puerto_rico::action::Action;
 use rulesmith_puerto_rico::extension::{Checkpoint, Extension, Played};
 use rulesmith_puerto_rico::rules::Rules;

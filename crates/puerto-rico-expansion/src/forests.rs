@@ -15,7 +15,7 @@
 //! fill (`Player::extension_tiles`, the JSON's `/players/N/forests`) and the tiles lying
 //! face down (`State::held_tiles`, the JSON's `/forest_tiles`).
 
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 use rulesmith_puerto_rico::Good;
 use rulesmith_puerto_rico::action::Action;
 use rulesmith_puerto_rico::board;

@@ -18,8 +18,8 @@
 //! finite; the guests of one window or turn go to targets in listing order
 //! (`/pending/guest_floor`), so each outcome has one spelling.
 
-use rulesmith_core::Seat;
-use rulesmith_core::game::push_number;
+use rulesmith_game::Seat;
+use rulesmith_game::game::push_number;
 use rulesmith_puerto_rico::Good;
 use rulesmith_puerto_rico::action::{Action, Group};
 use rulesmith_puerto_rico::extension::Checkpoint;

@@ -6,8 +6,8 @@
 
 use crate::rules::{MAX_SLOTS, Rules};
 use crate::state::{Draft, State};
-use rulesmith_core::game::GameError;
-use rulesmith_core::names::{self, Id, Kind};
+use rulesmith_game::game::GameError;
+use rulesmith_game::names::{self, Id, Kind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -53,7 +53,7 @@ pub fn draft_out(rules: &Rules, s: &State) -> Value {
 /// Reads `/draft` (and takes it out of the state JSON, for the base game to read the rest).
 pub fn draft_in(rules: &Rules, value: &mut Value) -> Result<Draft, GameError> {
     let bad = |m: String| GameError::InvalidState(m);
-    let read: WithDraft = with_ids(rules, || rulesmith_core::game::from_json(value)).map_err(bad)?;
+    let read: WithDraft = with_ids(rules, || rulesmith_game::game::from_json(value)).map_err(bad)?;
     let draft = read.draft.ok_or_else(|| bad("/draft: missing (the building draft)".into()))?;
     if draft.slots.len() != rules.draft.slots.len() {
         let (found, slots) = (draft.slots.len(), rules.draft.slots.len());

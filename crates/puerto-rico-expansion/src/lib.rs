@@ -98,8 +98,8 @@ pub use action::Action;
 pub use rules::{Rules, decode};
 pub use state::State;
 
-use rulesmith_core::game::{Game, GameError, Seat};
-use rulesmith_core::staged::SetupThenBase;
+use rulesmith_game::game::{Game, GameError, Seat};
+use rulesmith_game::staged::SetupThenBase;
 use serde_json::Value;
 
 /// The draft, then the base game: [`SetupThenBase`] makes this a [`Game`], with the base
@@ -177,7 +177,7 @@ impl SetupThenBase for Rules {
     }
 }
 
-impl rulesmith_core::encode::Encode for Rules {
+impl rulesmith_game::encode::Encode for Rules {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(self, players)
     }
@@ -191,7 +191,7 @@ impl rulesmith_core::encode::Encode for Rules {
     }
 }
 
-impl rulesmith_core::json::StateJson for Rules {
+impl rulesmith_game::json::StateJson for Rules {
     fn state_to_json(&self, s: &State) -> Value {
         let mut v = self.base.state_to_json(&s.base);
         json::rename_out(&mut v);
@@ -218,8 +218,8 @@ impl rulesmith_core::json::StateJson for Rules {
     }
 }
 
-impl rulesmith_core::screen::Screen for Rules {
-    fn screen(&self, s: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+impl rulesmith_game::screen::Screen for Rules {
+    fn screen(&self, s: &State, seat: Seat, style: &rulesmith_game::screen::Style) -> String {
         screen::draw(self, &self.observe(s, seat), seat, style)
     }
 

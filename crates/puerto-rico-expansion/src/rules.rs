@@ -1,10 +1,10 @@
 //! The validated expansion ruleset: the base game's rules (with the new buildings, whose
 //! effects the base crate implements as kinds of effect) and the building draft, which
-//! reads itself from `[draft]` by the core's deserializer ([`rulesmith_core::ruleset::de`])
+//! reads itself from `[draft]` by the core's deserializer ([`rulesmith_game::ruleset::de`])
 //! with the base game's buildings at hand: every key required, every problem reported.
 
-use rulesmith_core::ruleset::de::{self, Int, Located};
-use rulesmith_core::ruleset::{Diagnostics, Kind, Node};
+use rulesmith_game::ruleset::de::{self, Int, Located};
+use rulesmith_game::ruleset::{Diagnostics, Kind, Node};
 use rulesmith_puerto_rico::rules::{BuildingKind, MAX_BUILDINGS};
 use serde::{Deserialize, Deserializer};
 
@@ -135,7 +135,7 @@ fn exclusive<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
                     format!("`{}` is not a violet building: the draft only chooses violet ones", id.value),
                 )?,
                 None => {
-                    let hint = rulesmith_core::suggest::hint(&id.value, buildings.iter().map(|(b, _)| b.as_str()));
+                    let hint = rulesmith_game::suggest::hint(&id.value, buildings.iter().map(|(b, _)| b.as_str()));
                     de::reject(id.origin, format!("unknown building `{}`{hint}", id.value))?
                 }
             }

@@ -4,8 +4,8 @@
 use crate::action::Action;
 use crate::rules::Rules;
 use crate::state::State;
-use rulesmith_core::Seat;
-use rulesmith_core::screen::{Style, wrap};
+use rulesmith_game::Seat;
+use rulesmith_game::screen::{Style, wrap};
 use std::fmt::Write as _;
 
 /// The screen for `seat` of a state already observed by `seat`.

@@ -5,7 +5,7 @@ use crate::board;
 use crate::goods::Good;
 use crate::rules::{MAX_BUILDINGS, Rules};
 use crate::state::{Phase, State};
-use rulesmith_core::cargo;
+use rulesmith_game::cargo;
 
 pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     let n = s.player_count();

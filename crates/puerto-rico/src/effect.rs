@@ -5,8 +5,8 @@
 use crate::goods::MAX_GOODS;
 use crate::limits::MAX_SPACES;
 use crate::role_kind::RoleKind;
-use rulesmith_core::ruleset::Origin;
-use rulesmith_core::ruleset::de::{self, Int, Located};
+use rulesmith_game::ruleset::Origin;
+use rulesmith_game::ruleset::de::{self, Int, Located};
 
 /// The closed vocabulary of violet-building effects. A building picks one kind and its
 /// parameters in the ruleset; effects work only while the building is occupied. Read
@@ -294,7 +294,7 @@ fn goods_mask<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
         match goods.iter().position(|g| *g == name.value) {
             Some(g) => mask |= 1 << g,
             None => {
-                let hint = rulesmith_core::suggest::hint(&name.value, goods.iter().map(String::as_str));
+                let hint = rulesmith_game::suggest::hint(&name.value, goods.iter().map(String::as_str));
                 de::reject(name.origin, format!("unknown good `{}`: expected {}{hint}", name.value, goods.join(", ")))?
             }
         }
@@ -314,7 +314,7 @@ fn role_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
                     "unknown role kind `{}`: expected {}{}",
                     name.value,
                     RoleKind::NAMES.join(", "),
-                    rulesmith_core::suggest::hint(&name.value, RoleKind::NAMES.iter().copied())
+                    rulesmith_game::suggest::hint(&name.value, RoleKind::NAMES.iter().copied())
                 ),
             )?,
         }

@@ -1,5 +1,5 @@
 //! The action space and the observation layout of a ruleset at a player count
-//! ([`rulesmith_core::encode`]). Both are derived from the ruleset: its roles (those in
+//! ([`rulesmith_game::encode`]). Both are derived from the ruleset: its roles (those in
 //! play at the count), buildings (in ruleset order), goods, ships and setup numbers.
 //!
 //! **Actions**, in id order (blocks marked † only when a building of the ruleset has the
@@ -50,8 +50,8 @@ use crate::action::{Action, Group};
 use crate::goods::{ByGood, Good, MAX_GOODS};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{END_CITY, END_COLONISTS, END_VP, Phase, State};
-use rulesmith_core::Seat;
-use rulesmith_core::encode::{Features, Names};
+use rulesmith_game::Seat;
+use rulesmith_game::encode::{Features, Names};
 
 /// Every phase, in the order of the `phase.PHASE` one-hot.
 const PHASES: [(Phase, &str); 15] = [

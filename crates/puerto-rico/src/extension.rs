@@ -24,7 +24,7 @@
 //! ([`crate::rules::EXTENSION_KINDS`]) needs that extension: the base game's `decode` refuses it.
 
 pub use crate::phase::Checkpoint;
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 
 /// What an extension's move did, for the base game's turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! colours are the ruleset's (`[goods.*]`, see [`crate::rules::Rules::goods`]); a good
 //! here is only an index into that list, so that states stay flat and `Copy`.
 
-use rulesmith_core::names;
+use rulesmith_game::names;
 use serde::{Deserialize, Serialize};
 
 /// Most goods a ruleset may list (bits per good fit a `u8`: kept kinds, craftsman kinds,
@@ -113,8 +113,8 @@ impl Iterator for Goods {
 }
 
 /// Barrels by good are the core's tallies (kind = [`Good::index`]): they move with
-/// [`rulesmith_core::cargo::transfer`].
-impl rulesmith_core::cargo::Tally for ByGood<u8> {
+/// [`rulesmith_game::cargo::transfer`].
+impl rulesmith_game::cargo::Tally for ByGood<u8> {
     fn count(&self, kind: usize) -> u32 {
         self.0.count(kind)
     }

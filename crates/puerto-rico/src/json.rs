@@ -1,6 +1,6 @@
 //! The state as users read and edit it: building indices are building ids, in the one
 //! serde pass over the state with the ruleset's ids (the core's naming layer,
-//! [`rulesmith_core::names`]: every error at its JSON Pointer, naming the ids it
+//! [`rulesmith_game::names`]: every error at its JSON Pointer, naming the ids it
 //! expected). What is left here is what depends on the ruleset or the phase: the keys only
 //! extensions use, and a decision's building outside its decision.
 
@@ -8,7 +8,7 @@ use crate::goods::GoodName;
 use crate::phase::Building;
 use crate::rules::Rules;
 use crate::state::{Phase, State};
-use rulesmith_core::names::{self, Kind};
+use rulesmith_game::names::{self, Kind};
 use serde_json::Value;
 
 /// Keys of the state that only expansion effects use: left out of the JSON of rulesets
@@ -70,7 +70,7 @@ pub fn from_json(rules: &Rules, mut v: Value) -> Result<State, String> {
             }
         }
     }
-    let mut s: State = with_names(rules, || rulesmith_core::game::from_json(&v))?;
+    let mut s: State = with_names(rules, || rulesmith_game::game::from_json(&v))?;
     // What the placement keeps besides its group follows from the board.
     s.mayor.left = crate::phases::mayor::left(rules, &s);
     Ok(s)

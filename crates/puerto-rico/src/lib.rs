@@ -93,9 +93,9 @@ pub use goods::{ByGood, Good};
 pub use rules::Rules;
 pub use state::State;
 
-use rulesmith_core::Rng;
-use rulesmith_core::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
-use rulesmith_core::ruleset::{Diagnostics, Kind, Node};
+use rulesmith_game::Rng;
+use rulesmith_game::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
+use rulesmith_game::ruleset::{Diagnostics, Kind, Node};
 
 /// Decodes a ruleset of the base game: [`rules::decode`], refusing buildings whose effect
 /// needs an extension the base game does not bring (the guests and forests of the
@@ -256,8 +256,8 @@ impl Game for Rules {
     }
 }
 
-impl rulesmith_core::metrics::Metrics for Rules {
-    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+impl rulesmith_game::metrics::Metrics for Rules {
+    fn metric_defs(&self) -> Vec<rulesmith_game::metrics::MetricDef> {
         self.metric_list()
     }
 
@@ -266,16 +266,16 @@ impl rulesmith_core::metrics::Metrics for Rules {
     }
 
     #[inline(always)]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) -> bool {
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_game::metrics::MetricSheet) -> bool {
         self.metric_decision(s, a, m)
     }
 
     #[inline]
-    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+    fn metric_after(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet) {
         self.metric_applied(s, m);
     }
 
-    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+    fn metric_final(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet) {
         self.metric_end(s, m);
     }
 
@@ -286,12 +286,12 @@ impl rulesmith_core::metrics::Metrics for Rules {
     }
 
     #[inline]
-    fn standings(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet, out: &mut [f64]) {
+    fn standings(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet, out: &mut [f64]) {
         self.metric_standings(s, m, out);
     }
 }
 
-impl rulesmith_core::encode::Encode for Rules {
+impl rulesmith_game::encode::Encode for Rules {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(self, players)
     }
@@ -301,11 +301,11 @@ impl rulesmith_core::encode::Encode for Rules {
     }
 
     fn observation(&self, s: &State, seat: Seat, out: &mut [f32]) {
-        encoding::observe(self, s, seat, &mut rulesmith_core::encode::Features::new(out));
+        encoding::observe(self, s, seat, &mut rulesmith_game::encode::Features::new(out));
     }
 }
 
-impl rulesmith_core::bots::Evaluate for Rules {
+impl rulesmith_game::evaluate::Evaluate for Rules {
     /// VP as they would be scored now, plus what the rest will likely turn into VP. The
     /// weights are VP per unit (their effect on strength: `examples/strength.rs`):
     fn heuristic(&self, s: &State, seat: Seat) -> f64 {
@@ -346,7 +346,7 @@ impl rulesmith_core::bots::Evaluate for Rules {
     }
 }
 
-impl rulesmith_core::json::StateJson for Rules {
+impl rulesmith_game::json::StateJson for Rules {
     fn state_to_json(&self, s: &State) -> serde_json::Value {
         json::to_json(self, s)
     }
@@ -364,8 +364,8 @@ impl rulesmith_core::json::StateJson for Rules {
     }
 }
 
-impl rulesmith_core::screen::Screen for Rules {
-    fn screen(&self, s: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+impl rulesmith_game::screen::Screen for Rules {
+    fn screen(&self, s: &State, seat: Seat, style: &rulesmith_game::screen::Style) -> String {
         screen::draw(self, &self.observe(s, seat), seat, style)
     }
 
@@ -410,7 +410,7 @@ impl Rules {
 /// order (`None`, what a view shows), or uniformly at random over every split (bars drawn
 /// among the VP, "stars and bars").
 fn deal_vp(v: &mut State, seat: Seat, rng: Option<&mut Rng>) {
-    let mut others = [0 as Seat; rulesmith_core::MAX_PLAYERS];
+    let mut others = [0 as Seat; rulesmith_game::MAX_PLAYERS];
     let mut k = 0;
     for o in v.players.seats().filter(|&o| o != seat) {
         others[k] = o;
@@ -430,7 +430,7 @@ fn deal_vp(v: &mut State, seat: Seat, rng: Option<&mut Rng>) {
     };
     // k - 1 distinct bars among total + k - 1 places; the VP between bars go to a player.
     let places = total + k as u32 - 1;
-    let mut bars = [0u32; rulesmith_core::MAX_PLAYERS];
+    let mut bars = [0u32; rulesmith_game::MAX_PLAYERS];
     let mut drawn = 0;
     while drawn + 1 < k {
         let b = rng.below(places);

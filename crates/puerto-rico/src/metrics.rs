@@ -15,7 +15,7 @@ use crate::board;
 use crate::rules::RoleKind;
 use crate::state::{Phase, State};
 use crate::{Action, Rules};
-use rulesmith_core::metrics::{MetricDef, MetricSheet};
+use rulesmith_game::metrics::{MetricDef, MetricSheet};
 
 /// Metrics after the buildings and roles: the VP sources, then three per good.
 const VP: usize = 3;
@@ -173,4 +173,4 @@ const KEEP_PER_SEAT: usize = 3;
 
 /// The scratch cell that says whether holdings were kept before this decision (the cells
 /// before it hold them: a seat's barrels by good, a byte each, in one cell).
-const SCRATCH_FLAG: usize = rulesmith_core::metrics::SCRATCH - 1;
+const SCRATCH_FLAG: usize = rulesmith_game::metrics::SCRATCH - 1;

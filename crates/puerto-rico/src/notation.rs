@@ -4,8 +4,8 @@
 use crate::action::{Action, Group};
 use crate::goods::ByGood;
 use crate::rules::Rules;
-use rulesmith_core::GameError;
-use rulesmith_core::game::push_number;
+use rulesmith_game::GameError;
+use rulesmith_game::game::push_number;
 
 /// Writes the action's notation at the end of `out` (a buffer a recorded run reuses: no
 /// string of its own per decision).

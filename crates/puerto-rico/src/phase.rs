@@ -4,7 +4,7 @@
 //! `/pending`, with the keys they always had.
 
 use crate::goods::{ByGood, Good};
-use rulesmith_core::names;
+use rulesmith_game::names;
 use serde::{Deserialize, Serialize};
 
 // A building index in the state JSON is the building's id (`crate::json` gives the

@@ -4,8 +4,8 @@
 
 use crate::goods::MAX_GOODS;
 use crate::limits::{MAX_PLAYERS, MAX_SPACES};
-use rulesmith_core::ruleset::de;
-use rulesmith_core::ruleset::{Kind, Node, Origin};
+use rulesmith_game::ruleset::de;
+use rulesmith_game::ruleset::{Kind, Node, Origin};
 
 /// What the reading needs before it starts, taken from the tree as written (their own
 /// problems are reported where they are read): the player counts the tables by count

@@ -1,5 +1,5 @@
 //! The validated Puerto Rico ruleset: every number and table of the rules, read straight
-//! from the merged TOML tree by the core's deserializer ([`rulesmith_core::ruleset::de`]).
+//! from the merged TOML tree by the core's deserializer ([`rulesmith_game::ruleset::de`]).
 //! Everything after decoding trusts these values.
 //!
 //! Each section reads itself, every field by its range or its own reader, so no raw copy
@@ -10,8 +10,8 @@
 
 use crate::goods::{ByGood, Colour, Good, MAX_GOODS};
 use crate::reading::Head;
-use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
-use rulesmith_core::ruleset::{Diagnostics, Node, Origin};
+use rulesmith_game::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
+use rulesmith_game::ruleset::{Diagnostics, Node, Origin};
 use serde::{Deserialize, Deserializer};
 
 pub use crate::effect::{EFFECT_KINDS, EXTENSION_KINDS, Effect, FIRST_EXTENDED_KIND, kind};
@@ -714,7 +714,7 @@ fn good_named<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Located<Good>>, 
         return Ok(Some(Located { value: Good::at(i), origin: name.origin }));
     }
     let quoted: Vec<String> = goods.iter().map(|g| format!("`{g}`")).collect();
-    let hint = rulesmith_core::suggest::hint(&name.value, goods.iter().map(String::as_str));
+    let hint = rulesmith_game::suggest::hint(&name.value, goods.iter().map(String::as_str));
     de::reject(name.origin, format!("unknown value `{}`: expected one of {}{hint}", name.value, quoted.join(", ")))?;
     Ok(Some(Located { value: Good::at(0), origin: Origin::REPORTED }))
 }

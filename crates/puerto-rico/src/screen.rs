@@ -9,8 +9,8 @@ use crate::goods::Good;
 use crate::phases::{privilege, trader};
 use crate::rules::{BuildingKind, Rules};
 use crate::state::{Phase, State};
-use rulesmith_core::Seat;
-use rulesmith_core::screen::{Style, marks, pad, wrap};
+use rulesmith_game::Seat;
+use rulesmith_game::screen::{Style, marks, pad, wrap};
 use std::fmt::Write as _;
 
 /// A good in its colour on the board (`[goods.*] colour`).
@@ -165,7 +165,7 @@ fn player(rules: &Rules, s: &State, p: Seat, seat: Seat, current: Seat, style: &
         pl.doubloons,
         pl.san_juan
     );
-    rulesmith_core::screen::head_tail(&head, &goods, out);
+    rulesmith_game::screen::head_tail(&head, &goods, out);
     let used: u32 = pl.plantations.total() + u32::from(pl.quarries) + u32::from(pl.extension_tiles);
     let mut island: Vec<String> = rules
         .goods()

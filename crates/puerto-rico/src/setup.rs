@@ -3,8 +3,8 @@
 use crate::goods::ByGood;
 use crate::rules::{MAX_BUILDINGS, Rules};
 use crate::state::{Phase, Player, Ship, Stack, State, TradingHouse};
-use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
-use rulesmith_core::{ByPlayer, GameError, Rng};
+use rulesmith_game::steps::{PassRound, RoleBoard, Rotation};
+use rulesmith_game::{ByPlayer, GameError, Rng};
 
 pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameError> {
     if !(rules.min_players..=rules.max_players).contains(&players) {

@@ -4,8 +4,8 @@ use crate::goods::{ByGood, Good};
 use crate::limits::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 use crate::phase::Building;
 pub use crate::phase::{Checkpoint, Offer, Pending, Phase, Placement, SeatSet};
-use rulesmith_core::steps::{PassRound, RoleBoard, Rotation};
-use rulesmith_core::{ByPlayer, Rng, Seat, names};
+use rulesmith_game::steps::{PassRound, RoleBoard, Rotation};
+use rulesmith_game::{ByPlayer, Rng, Seat, names};
 use serde::{Deserialize, Serialize};
 
 /// A building in a player's city.
@@ -129,10 +129,10 @@ mod city_serde {
 
 /// A cargo ship.
 /// A cargo ship: the core's hold, one good at a time (S000:L319-326).
-pub type Ship = rulesmith_core::cargo::Hold<Good>;
+pub type Ship = rulesmith_game::cargo::Hold<Good>;
 
 /// The trading house: goods sold in the trader phase, one per space (S000:L267-276).
-pub type TradingHouse = rulesmith_core::cargo::Row<Good, MAX_TRADING_HOUSE>;
+pub type TradingHouse = rulesmith_game::cargo::Row<Good, MAX_TRADING_HOUSE>;
 
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,10 +11,10 @@ use crate::goods::Good;
 use crate::phases;
 use crate::rules::Rules;
 use crate::state::{Phase, State};
-use rulesmith_core::cargo::Hold;
-use rulesmith_core::game::Game;
-use rulesmith_core::game::play_text;
-use rulesmith_core::steps::places_after;
+use rulesmith_game::cargo::Hold;
+use rulesmith_game::game::Game;
+use rulesmith_game::game::play_text;
+use rulesmith_game::steps::places_after;
 
 /// Moves barrels from the supply to a player.
 pub fn give(s: &mut State, seat: u8, g: Good, n: u8) {

@@ -16,7 +16,7 @@ use rulesmith::core::record::{Record, RulesetId};
 use rulesmith::core::rng::{Rng, game_seed};
 use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, default_players};
 use rulesmith::core::study::{self, Plain, RunError, StudySpec};
-use rulesmith::core::{Seat, ToMove};
+use rulesmith::core::{GameError, Seat, ToMove};
 use self_cell::self_cell;
 use std::any::Any;
 use std::collections::HashMap;
@@ -286,11 +286,12 @@ struct Shared {
 /// Gives `session` its table's shared action space and returns the sizes.
 fn share(v: &Version, players: usize, session: &mut dyn AnySession) -> PyResult<Sizes> {
     let mut tables = v.tables.lock().unwrap_or_else(PoisonError::into_inner);
+    let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
+    let session = session.encodings().map_err(|e| err(e.into()))?;
     if let Some(shared) = tables.get(&players) {
         session.adopt_action_space(shared.space.clone());
         return Ok(shared.sizes);
     }
-    let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
     let space = session.action_space_handle().map_err(err)?;
     let sizes = (session.action_count().map_err(err)?, session.observation_names().len());
     tables.insert(players, Shared { sizes, space });
@@ -341,7 +342,8 @@ impl Game {
     fn cached_ids(&mut self) -> PyResult<&[u32]> {
         if self.ids.is_none() {
             let mut ids = Vec::new();
-            self.with(|s| s.legal_ids(&mut ids)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.with(|s| s.encodings().map_err(GameError::from).and_then(|e| e.legal_ids(&mut ids)))
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
             self.ids = Some(ids);
         }
         Ok(self.ids.as_deref().unwrap_or_default())
@@ -365,7 +367,8 @@ impl Game {
         if let Some(r) = &self.relative {
             return Ok(Arc::clone(r));
         }
-        let (names, players) = self.with(|s| (s.observation_names(), s.players()));
+        let (names, players) =
+            self.with(|s| (s.encodings().map(|e| e.observation_names()).unwrap_or_default(), s.players()));
         let r = Arc::new(SeatRelative::new(&names, players).map_err(PyRuntimeError::new_err)?);
         self.relative = Some(Arc::clone(&r));
         Ok(r)
@@ -388,11 +391,13 @@ impl Game {
             let r = self.relative()?;
             let mut a = std::mem::take(&mut self.absolute);
             a.resize(self.sizes.1, 0.0);
-            self.with(|s| s.observation(seat, &mut a));
+            self.with(|s| s.encodings().map(|e| e.observation(seat, &mut a)))
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
             r.write(seat, &a, &mut v);
             self.absolute = a;
         } else {
-            self.with(|s| s.observation(seat, &mut v));
+            self.with(|s| s.encodings().map(|e| e.observation(seat, &mut v)))
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         }
         self.scratch = v;
         Ok(())
@@ -458,7 +463,8 @@ impl Game {
     /// Every action id of this ruleset and player count in notation, in id order: the
     /// action with id `i` is `action_space()[i]`.
     fn action_space(&self) -> PyResult<Vec<String>> {
-        self.with(|s| s.action_names()).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        self.with(|s| s.encodings().map_err(GameError::from).and_then(|e| e.action_names()))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
     /// How many action ids there are (`len(action_space())`).
     #[getter]
@@ -473,7 +479,7 @@ impl Game {
         if seat_relative {
             return Ok(self.relative()?.names().to_vec());
         }
-        Ok(self.with(|s| s.observation_names()))
+        self.with(|s| s.encodings().map(|e| e.observation_names())).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
     /// How many numbers an observation has (`len(observation_names())`).
     #[getter]
@@ -499,7 +505,10 @@ impl Game {
         // Legal ids already listed for this state need no second look at the rules.
         let known = self.ids.as_ref().is_some_and(|ids| ids.contains(&id));
         let next = self.with(|s| {
-            let played = if known { s.play_legal_id(id) } else { s.play_id(id) };
+            let played = s
+                .encodings()
+                .map_err(GameError::from)
+                .and_then(|e| if known { e.play_legal_id(id) } else { e.play_id(id) });
             played.map(|()| match s.to_move() {
                 ToMove::Seat(seat) => Some(usize::from(seat)),
                 ToMove::Terminal => None,
@@ -511,7 +520,8 @@ impl Game {
     }
     /// Plays the `index`-th legal action (of `legal()`).
     fn play_index(&mut self, index: usize) -> PyResult<()> {
-        self.with(|s| s.play_index(index)).map_err(|e| ActionError::new_err(e.to_string()))?;
+        self.with(|s| s.encodings().map_err(GameError::from).and_then(|e| e.play_index(index)))
+            .map_err(|e| ActionError::new_err(e.to_string()))?;
         self.ids = None;
         Ok(())
     }
@@ -648,7 +658,9 @@ impl Game {
             )));
         }
         let mut rng = Rng::from_seed(seed);
-        let choice = self.with(|s| s.bot_choice(spec.clone(), &mut rng));
+        let choice = self
+            .with(|s| s.bots().map(|b| b.bot_choice(spec.clone(), &mut rng)))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         if let (None, BotSpec::Learned(l)) = (&choice, &spec)
             && let Some(why) = l.problem()
         {

@@ -187,7 +187,7 @@ impl VectorEnv {
         let space = match r.game.start(players, seed) {
             Ok(mut probe) => {
                 share(&r, players, &mut *probe)?;
-                probe.action_space_handle().ok()
+                probe.encodings().ok().and_then(|e| e.action_space_handle().ok())
             }
             Err(_) => None,
         };

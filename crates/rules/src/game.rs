@@ -169,7 +169,8 @@ pub fn play_text<G: Game>(game: &G, state: &mut G::State, text: &str) -> Result<
     if !legal.contains(&action) {
         return Err(GameError::Illegal { action: text.to_string(), reason: format!("legal now: {}", listing()) });
     }
-    game.apply(state, action)?;
+    // Checked against the list above: `apply` would list the legal actions again.
+    game.apply_legal(state, action);
     Ok(action)
 }
 

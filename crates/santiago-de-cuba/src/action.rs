@@ -1,8 +1,8 @@
 //! Actions and their notation (see the crate docs for the full list with examples).
 
 use crate::rules::{BuildingEffect, Rules};
-use rulesmith_core::GameError;
-use rulesmith_core::game::push_number;
+use rulesmith_game::GameError;
+use rulesmith_game::game::push_number;
 
 /// One decision of one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

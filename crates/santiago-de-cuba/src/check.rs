@@ -3,8 +3,8 @@
 
 use crate::rules::{MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
 use crate::state::{Phase, State};
-use rulesmith_core::cargo::{self, Tally};
-use rulesmith_core::{GameError, Seat};
+use rulesmith_game::cargo::{self, Tally};
+use rulesmith_game::{GameError, Seat};
 
 /// Pesos and VP above this are surely an editing mistake (and could overflow).
 const MOST: u16 = 30_000;

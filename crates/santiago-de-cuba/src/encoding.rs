@@ -1,5 +1,5 @@
 //! The action space and the observation layout of a ruleset at a player count
-//! ([`rulesmith_core::encode`]), derived from the ruleset's goods, dice, citizens,
+//! ([`rulesmith_game::encode`]), derived from the ruleset's goods, dice, citizens,
 //! buildings (with their effects), flowers and numbers.
 //!
 //! **Actions**, in id order (`GOOD`, `DIE`, `CITIZEN`, `BUILDING` in ruleset order):
@@ -33,8 +33,8 @@
 use crate::action::{Action, Gift, Use};
 use crate::rules::{BuildingEffect, NONE, Rules};
 use crate::state::{Phase, State};
-use rulesmith_core::Seat;
-use rulesmith_core::encode::{Features, Names};
+use rulesmith_game::Seat;
+use rulesmith_game::encode::{Features, Names};
 
 const PHASES: [&str; 9] = ["demand", "drive", "pickpocket", "choose_good", "lawyer", "pawn", "use", "loading", "over"];
 

@@ -9,9 +9,9 @@ use crate::action::{Action, Gift, Use};
 use crate::rules::MAX_BUILDINGS;
 use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
 use crate::state::{Phase, State};
-use rulesmith_core::Seat;
-use rulesmith_core::cargo::transfer;
-use rulesmith_core::steps::PassRound;
+use rulesmith_game::Seat;
+use rulesmith_game::cargo::transfer;
+use rulesmith_game::steps::PassRound;
 
 /// Calls `f` with every legal action, in a stable order.
 pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -904,7 +904,7 @@ mod tests {
 
     #[test]
     fn byte_masks_match_a_plain_loop() {
-        let mut rng = rulesmith_core::Rng::from_seed(11);
+        let mut rng = rulesmith_game::Rng::from_seed(11);
         for _ in 0..5000 {
             let mut bytes = [0u8; MAX_BUILDINGS];
             for b in &mut bytes {

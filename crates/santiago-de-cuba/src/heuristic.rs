@@ -4,7 +4,7 @@ use crate::engine::{held_mask, low_bits, owned_mask};
 use crate::rules::Rules;
 use crate::scoring::score;
 use crate::state::State;
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 
 /// VP, plus what the rest is likely worth: pesos at half the casino's rate (they buy VP
 /// there only at that rate, and buy goods and buildings' uses otherwise; at the full rate

@@ -28,9 +28,9 @@
 
 use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
 use crate::state::{Phase, Player, Ship, State, Turn};
-use rulesmith_core::names::{self, Every, Id};
-use rulesmith_core::steps::PassRound;
-use rulesmith_core::{ByPlayer, GameError, Rng, Seat};
+use rulesmith_game::names::{self, Every, Id};
+use rulesmith_game::steps::PassRound;
+use rulesmith_game::{ByPlayer, GameError, Rng, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -189,10 +189,10 @@ fn bad(msg: impl Into<String>) -> GameError {
 }
 
 pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
-    let j: StateJson = with_names(r, || rulesmith_core::game::from_json(v)).map_err(bad)?;
+    let j: StateJson = with_names(r, || rulesmith_game::game::from_json(v)).map_err(bad)?;
 
-    if j.players.is_empty() || j.players.len() > rulesmith_core::MAX_PLAYERS {
-        return Err(bad(format!("/players: expected 1 to {} players", rulesmith_core::MAX_PLAYERS)));
+    if j.players.is_empty() || j.players.len() > rulesmith_game::MAX_PLAYERS {
+        return Err(bad(format!("/players: expected 1 to {} players", rulesmith_game::MAX_PLAYERS)));
     }
     let seats = j.players.len();
     let mut players: ByPlayer<Player> = ByPlayer::new(seats);
@@ -245,7 +245,7 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     let ship = Ship {
         departed: j.ship.departed,
         marker: marker as u8,
-        dice: rulesmith_core::cargo::Demand::new(dice),
+        dice: rulesmith_game::cargo::Demand::new(dice),
         aside,
         awaiting_demand: j.ship.awaiting_demand,
     };
@@ -297,13 +297,13 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rulesmith_core::Game;
+    use rulesmith_game::Game;
     use serde_json::json;
 
     fn game() -> crate::SantiagoDeCuba {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets/santiago-de-cuba.toml");
-        let loaded = rulesmith_core::ruleset::load(path.to_str().unwrap(), &[]).unwrap();
-        crate::decode(&loaded.tree, &mut rulesmith_core::ruleset::Diagnostics::default()).unwrap()
+        let loaded = rulesmith_game::ruleset::load(path.to_str().unwrap(), &[]).unwrap();
+        crate::decode(&loaded.tree, &mut rulesmith_game::ruleset::Diagnostics::default()).unwrap()
     }
 
     #[test]

@@ -122,9 +122,9 @@ pub use rules::Rules;
 pub use state::{Phase, Player, Ship, State, Turn};
 
 use rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_GOODS, NONE};
-use rulesmith_core::game::Progress;
-use rulesmith_core::ruleset::{Diagnostics, Node};
-use rulesmith_core::{ByPlayer, Game, GameError, Outcome, Rng, Seat, ToMove};
+use rulesmith_game::game::Progress;
+use rulesmith_game::ruleset::{Diagnostics, Node};
+use rulesmith_game::{ByPlayer, Game, GameError, Outcome, Rng, Seat, ToMove};
 
 /// The game id (`[ruleset] game`).
 pub const GAME_ID: &str = "santiago-de-cuba";
@@ -257,8 +257,8 @@ impl Game for SantiagoDeCuba {
     }
 }
 
-impl rulesmith_core::metrics::Metrics for SantiagoDeCuba {
-    fn metric_defs(&self) -> Vec<rulesmith_core::metrics::MetricDef> {
+impl rulesmith_game::metrics::Metrics for SantiagoDeCuba {
+    fn metric_defs(&self) -> Vec<rulesmith_game::metrics::MetricDef> {
         metrics::list(&self.rules)
     }
 
@@ -267,18 +267,18 @@ impl rulesmith_core::metrics::Metrics for SantiagoDeCuba {
     }
 
     #[inline]
-    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_core::metrics::MetricSheet) -> bool {
+    fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_game::metrics::MetricSheet) -> bool {
         // VP may change with any decision: the after hook sees every one.
         metrics::decision(&self.rules, self.to_move(s), s, a, m);
         true
     }
 
     #[inline]
-    fn metric_after(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+    fn metric_after(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet) {
         metrics::applied(&self.rules, s, m);
     }
 
-    fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
+    fn metric_final(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet) {
         metrics::end(&self.rules, s, m);
     }
 
@@ -292,7 +292,7 @@ impl rulesmith_core::metrics::Metrics for SantiagoDeCuba {
     }
 }
 
-impl rulesmith_core::encode::Encode for SantiagoDeCuba {
+impl rulesmith_game::encode::Encode for SantiagoDeCuba {
     fn action_space(&self, players: usize) -> Vec<Action> {
         encoding::action_space(&self.rules, players)
     }
@@ -306,7 +306,7 @@ impl rulesmith_core::encode::Encode for SantiagoDeCuba {
     }
 }
 
-impl rulesmith_core::bots::Evaluate for SantiagoDeCuba {
+impl rulesmith_game::evaluate::Evaluate for SantiagoDeCuba {
     /// A turn is `drive`, then the citizen's choice, `pawn` and `use`: the building a drive
     /// reaches is worth only what using it brings, so greedy looks through the rest of
     /// the turn (3 measured best: 75% → 98% against random players with 3 players, 78% →
@@ -321,8 +321,8 @@ impl rulesmith_core::bots::Evaluate for SantiagoDeCuba {
     /// santiago-de-cuba --players 2,3,4` against greedy: 98 / 82 / 66% with random moves,
     /// 100 / 88 / 75% with these (8 moves deep; 4 or 30 moves, or a random move one time
     /// in four, did worse), at about twice the time a decision.
-    fn search_rollout_policy(&self) -> rulesmith_core::RolloutPolicy {
-        rulesmith_core::RolloutPolicy::Greedy { explore_percent: 10 }
+    fn search_rollout_policy(&self) -> rulesmith_game::RolloutPolicy {
+        rulesmith_game::RolloutPolicy::Greedy { explore_percent: 10 }
     }
 
     fn heuristic(&self, state: &State, seat: Seat) -> f64 {
@@ -330,7 +330,7 @@ impl rulesmith_core::bots::Evaluate for SantiagoDeCuba {
     }
 }
 
-impl rulesmith_core::json::StateJson for SantiagoDeCuba {
+impl rulesmith_game::json::StateJson for SantiagoDeCuba {
     fn state_to_json(&self, state: &State) -> serde_json::Value {
         json::to_json(&self.rules, state)
     }
@@ -354,10 +354,10 @@ impl rulesmith_core::json::StateJson for SantiagoDeCuba {
     }
 }
 
-impl rulesmith_core::screen::Screen for SantiagoDeCuba {
+impl rulesmith_game::screen::Screen for SantiagoDeCuba {
     /// Drawn from what the seat sees ([`view::observe`]: every holding once the game is
     /// over, S002:L406-412), as the view and the observation are.
-    fn screen(&self, state: &State, seat: Seat, style: &rulesmith_core::screen::Style) -> String {
+    fn screen(&self, state: &State, seat: Seat, style: &rulesmith_game::screen::Style) -> String {
         screen::draw(&self.rules, &self.observe(state, seat), seat, style)
     }
 

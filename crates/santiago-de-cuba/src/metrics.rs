@@ -12,8 +12,8 @@
 use crate::action::Action;
 use crate::rules::{NONE, Rules};
 use crate::state::State;
-use rulesmith_core::game::ToMove;
-use rulesmith_core::metrics::{MetricDef, MetricSheet, SCRATCH};
+use rulesmith_game::game::ToMove;
+use rulesmith_game::metrics::{MetricDef, MetricSheet, SCRATCH};
 
 /// Scratch cells: what the decision was, who made it, then each seat's VP before it.
 const KIND: usize = 0;

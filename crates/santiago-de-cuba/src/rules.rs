@@ -1,5 +1,5 @@
 //! The validated ruleset: every number and table of the game, read straight from the
-//! merged TOML tree by the core's deserializer ([`rulesmith_core::ruleset::de`]).
+//! merged TOML tree by the core's deserializer ([`rulesmith_game::ruleset::de`]).
 //!
 //! Rust knows the *kinds* of rule (effect kinds, the turn, the loading round); the
 //! ruleset picks and parameterises them. Each section reads itself, every field by its
@@ -10,9 +10,9 @@
 //! rule value has a default here.
 
 pub use crate::choices::{EmptyDemand, OwnerVpWhen, TieBreak};
-use rulesmith_core::MAX_PLAYERS;
-use rulesmith_core::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
-use rulesmith_core::ruleset::{Diagnostics, Kind, Node, Origin};
+use rulesmith_game::MAX_PLAYERS;
+use rulesmith_game::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
+use rulesmith_game::ruleset::{Diagnostics, Kind, Node, Origin};
 use serde::de::Error;
 use serde::{Deserialize, Deserializer};
 
@@ -323,7 +323,7 @@ impl Head {
         // As the reading has them: an id that is not one stands in as "".
         let id = |n: &Node| {
             let v = n.get("id").and_then(Node::as_str).unwrap_or("");
-            let ok = rulesmith_core::ruleset::decode::checked_id(v, n.origin, &mut Diagnostics::default()).is_some();
+            let ok = rulesmith_game::ruleset::decode::checked_id(v, n.origin, &mut Diagnostics::default()).is_some();
             if ok { v.to_string() } else { String::new() }
         };
         let goods = &items("goods")[..items("goods").len().min(MAX_GOODS)];
@@ -672,7 +672,7 @@ fn citizens<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Citizen>, D::Error> {
             None => {
                 // `transparent` as a colour id is reported where the colours are read.
                 let known = head.flowers.iter().map(String::as_str).filter(|f| *f != "transparent");
-                let hint = rulesmith_core::suggest::hint(&c.flower.value, known.clone().chain(["transparent"]));
+                let hint = rulesmith_game::suggest::hint(&c.flower.value, known.clone().chain(["transparent"]));
                 let (v, known) = (&c.flower.value, known.collect::<Vec<_>>().join(", "));
                 let message = format!("unknown flower `{v}`: expected `transparent` or one of {known}{hint}");
                 de::reject(c.flower.origin, message)?;

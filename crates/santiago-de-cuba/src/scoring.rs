@@ -2,7 +2,7 @@
 
 use crate::rules::{Rules, TieBreak};
 use crate::state::State;
-use rulesmith_core::{Outcome, Seat};
+use rulesmith_game::{Outcome, Seat};
 
 /// Leftover goods, wood included (S002:L408).
 fn leftover(s: &State, seat: Seat) -> i32 {

@@ -9,8 +9,8 @@ use crate::action::Action;
 use crate::engine;
 use crate::rules::{Flower, NONE, Rules};
 use crate::state::{Phase, State};
-use rulesmith_core::Seat;
-use rulesmith_core::screen::{Style, pad, wrap};
+use rulesmith_game::Seat;
+use rulesmith_game::screen::{Style, pad, wrap};
 use std::fmt::Write as _;
 
 fn phase_name(r: &Rules, s: &State) -> String {
@@ -138,7 +138,7 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
             pad(&style.seat(p, &name), 15),
             s.owned_by(p, r.buildings.len())
         );
-        rulesmith_core::screen::head_tail(&head, &goods, &mut out);
+        rulesmith_game::screen::head_tail(&head, &goods, &mut out);
     }
     out
 }

@@ -4,9 +4,9 @@
 //! [`crate::json`] turns the state into the named JSON that `rulesmith state` prints.
 
 use crate::rules::{Goods, MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE};
-use rulesmith_core::cargo::Demand;
-use rulesmith_core::steps::PassRound;
-use rulesmith_core::{ByPlayer, Rng, Seat};
+use rulesmith_game::cargo::Demand;
+use rulesmith_game::steps::PassRound;
+use rulesmith_game::{ByPlayer, Rng, Seat};
 use serde::{Deserialize, Serialize};
 
 /// One player's holdings (behind the screen, except the pawn).

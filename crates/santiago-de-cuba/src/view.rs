@@ -3,7 +3,7 @@
 
 use crate::rules::{MAX_GOODS, Rules};
 use crate::state::State;
-use rulesmith_core::{Rng, Seat};
+use rulesmith_game::{Rng, Seat};
 
 /// What `seat` sees. Goods and pesos lie behind each player's screen (S002:L100 "Las
 /// mercancías y las monedas que obtenga un jugador se colocan siempre detrás de su
@@ -39,7 +39,7 @@ fn deal_goods(r: &Rules, v: &mut State, seat: Seat, mut rng: Option<&mut Rng>) {
         }
         v.players[o].goods = [0; MAX_GOODS];
     }
-    let mut others = [0 as Seat; rulesmith_core::MAX_PLAYERS];
+    let mut others = [0 as Seat; rulesmith_game::MAX_PLAYERS];
     let mut len = 0;
     for o in v.players.seats().filter(|&o| o != seat) {
         if let Some(slot) = others.get_mut(len) {

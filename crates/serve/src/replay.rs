@@ -14,8 +14,6 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-/// Most decisions a replayed record may hold.
-const MAX_ACTIONS: usize = 200_000;
 /// Most characters of a seat's name in a record (a bot's name, an `exec:` command line).
 const MAX_NAME: usize = 256;
 /// Bytes a game's session holds besides its history, about (the board, the hands).
@@ -143,8 +141,10 @@ impl Replay {
         if record.digest != ruleset.digest {
             return Err(bad(format!("its ruleset `{}` is not the one served (digests differ)", record.ruleset)));
         }
-        if record.actions.len() > MAX_ACTIONS {
-            return Err(bad(format!("{} actions, more than {MAX_ACTIONS}", record.actions.len())));
+        // Most decisions a game of the ruleset may take: a longer record is refused unread.
+        let limit = ruleset.game.decision_limit();
+        if record.actions.len() as u64 > limit {
+            return Err(bad(format!("{} actions, more than {limit}", record.actions.len())));
         }
         if !ruleset.game.players().contains(&record.players) {
             return Err(bad(format!("{} players is outside the ruleset", record.players)));

@@ -16,10 +16,6 @@ use rulesmith_core::sim::bot_rng;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex, TryLockError};
 
-/// Most decisions one game may take (bots included) before it stops with a message: a
-/// house rule can make a game that never ends.
-const MAX_DECISIONS: usize = 200_000;
-
 /// Mixed into a hint's generator (with the move number: public, so a hint says nothing of
 /// the game's seed, and the same position gives the same hint).
 const HINT_SEED: u64 = 0x6869_6e74;
@@ -506,7 +502,8 @@ impl Table {
         let mut scratch = r.game.start(self.spec.players, seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
         scratch.set_state_json(state).map_err(|e| Refusal::Conflict(e.to_string()))?;
         let mut rng = Rng::from_seed(HINT_SEED ^ moves as u64);
-        Ok((scratch.hint(iterations, &mut rng), iterations))
+        let bots = scratch.bots().map_err(|e| Refusal::Conflict(e.to_string()))?;
+        Ok((bots.hint(iterations, &mut rng), iterations))
     }
 
     /// Deals the table's next game (same ruleset, seats and bots; the next seed at a
@@ -532,7 +529,9 @@ impl Table {
         let r = &self.spec.ruleset;
         let session = r.game.start(self.spec.players, seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
         let finished = record(&live, &self.spec, &self.names);
-        live.session.end_bots();
+        if let Ok(b) = live.session.bots() {
+            b.end_bots();
+        }
         let mut games = Vec::with_capacity(earlier.len() + 1);
         games.extend(earlier.iter().cloned());
         games.push(finished);
@@ -575,12 +574,15 @@ impl Table {
             if live.error.is_some() {
                 break;
             }
-            if live.session.history().len() >= MAX_DECISIONS {
-                live.error = Some(format!("the game did not end within {MAX_DECISIONS} decisions; stopped"));
+            // A house rule can make a game that never ends: the ruleset's own limit stops it.
+            let limit = self.spec.ruleset.game.decision_limit();
+            if live.session.history().len() as u64 >= limit {
+                live.error = Some(format!("the game did not end within {limit} decisions; stopped"));
                 break;
             }
             let Live { session, rng, .. } = &mut *live;
-            let step = session.bot_move(seat, &bot, rng).map_err(|e| e.to_string()).and_then(|choice| {
+            let bots = session.bots().map_err(|e| e.to_string());
+            let step = bots.and_then(|b| b.bot_move(seat, &bot, rng).map_err(|e| e.to_string())).and_then(|choice| {
                 session.play(&choice).map_err(|e| format!("seat {seat} ({bot}) chose `{choice}`: {e}"))
             });
             match step {
@@ -594,7 +596,9 @@ impl Table {
         }
         live.mark(&self.spec.seats);
         if live.session.outcome().is_some() {
-            live.session.end_bots();
+            if let Ok(b) = live.session.bots() {
+                b.end_bots();
+            }
         }
         if moved {
             if let Some(e) = self.save(&live) {
@@ -605,7 +609,9 @@ impl Table {
     }
 
     pub fn end_bots(&self) {
-        lock(&self.live).session.end_bots();
+        if let Ok(b) = lock(&self.live).session.bots() {
+            b.end_bots();
+        }
     }
 
     /// Writes the session's records (the earlier games, then the one in play), if the
@@ -664,8 +670,9 @@ fn resume(live: &mut Live, spec: &TableSpec, rec: &Record) -> Result<(), Error> 
     if rec.players != spec.players || rec.seed != spec.seed || rec.digest != spec.ruleset.digest {
         return Err(bad("its ruleset, players or seed are not the table's".into()));
     }
-    if rec.actions.len() > MAX_DECISIONS {
-        return Err(bad(format!("{} actions, more than {MAX_DECISIONS}", rec.actions.len())));
+    let limit = spec.ruleset.game.decision_limit();
+    if rec.actions.len() as u64 > limit {
+        return Err(bad(format!("{} actions, more than {limit}", rec.actions.len())));
     }
     for (i, action) in rec.actions.iter().enumerate() {
         let ToMove::Seat(seat) = live.session.to_move() else {
@@ -674,7 +681,7 @@ fn resume(live: &mut Live, spec: &TableSpec, rec: &Record) -> Result<(), Error> 
         match spec.seats.get(usize::from(seat)).cloned().flatten() {
             Some(bot) if bot.is_external() => {}
             Some(bot) => {
-                let _ = live.session.bot_choice(bot, &mut live.rng);
+                let _ = live.session.bots().map(|b| b.bot_choice(bot, &mut live.rng));
             }
             None => live.marks.push(Mark { at: i, rng: live.rng.clone(), seat }),
         }
@@ -735,7 +742,11 @@ fn snapshot(
         to_move,
         views: (0..spec.players).map(|p| s.view_json(p as Seat)).collect(),
         whole: (seating == Seating::Links).then(|| without_generator(s.state_json())),
-        legal: if to_move.is_some_and(person) && live.error.is_none() { s.legal_annotated() } else { Vec::new() },
+        legal: if to_move.is_some_and(person) && live.error.is_none() {
+            s.views().map(|v| v.legal_annotated()).unwrap_or_default()
+        } else {
+            Vec::new()
+        },
         log: live.movers.iter().copied().zip(s.history().iter().cloned()).collect(),
         outcome: s.outcome(),
         error: live.error.clone(),

@@ -43,7 +43,7 @@ pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotS
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut n = 0usize;
     loop {
-        s.check().map_err(|e| at(n, format!("check_state fails: {e}")))?;
+        s.views().map_err(|e| at(n, e.to_string()))?.check().map_err(|e| at(n, format!("check_state fails: {e}")))?;
         // The JSON checks are the costly part: every decision early on, then every 7th
         // (long games such as Mundo 163 run thousands of decisions).
         let thorough = n < 200 || n % 7 == 0;
@@ -91,7 +91,11 @@ pub fn conformance_game(game: &dyn AnyGame, players: usize, seed: u64, bot: BotS
             }
         }
         seen.extend(legal.iter().cloned());
-        let choice = s.bot_choice(bot.clone(), &mut rng).ok_or_else(|| at(n, "the bot found no action".into()))?;
+        let choice = s
+            .bots()
+            .map_err(|e| at(n, e.to_string()))?
+            .bot_choice(bot.clone(), &mut rng)
+            .ok_or_else(|| at(n, "the bot found no action".into()))?;
         if !legal.contains(&choice) {
             return Err(at(n, format!("the bot chose `{choice}`, which is not among {legal:?}")));
         }

@@ -11,8 +11,8 @@ use crate::goods::Good;
 use crate::phase::Payment;
 use crate::rules::{Effect, Rules};
 use crate::state::{END_CITY, Offer, Phase, State};
-use rulesmith_core::Seat;
-use rulesmith_core::cargo::transfer;
+use rulesmith_game::Seat;
+use rulesmith_game::cargo::transfer;
 use std::ops::ControlFlow;
 
 pub fn begin(s: &mut State) {

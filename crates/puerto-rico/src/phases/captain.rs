@@ -11,9 +11,9 @@ use crate::effect::EffectKind;
 use crate::goods::{ByGood, Good, Goods};
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
-use rulesmith_core::Seat;
-use rulesmith_core::cargo::transfer;
-use rulesmith_core::steps::{PassRound, Rotation, clockwise};
+use rulesmith_game::Seat;
+use rulesmith_game::cargo::transfer;
+use rulesmith_game::steps::{PassRound, Rotation, clockwise};
 
 /// Whether [`begin`] settles `effect` (for the captain, or for any owner): the union
 /// hall's VP for everyone, the lighthouse's doubloon for the captain.

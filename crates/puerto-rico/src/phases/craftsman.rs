@@ -11,8 +11,8 @@ use crate::effect::EffectKind;
 use crate::goods::{ByGood, Good};
 use crate::rules::{BuildingKind, Effect, Rules};
 use crate::state::{Phase, Player, State};
-use rulesmith_core::cargo::transfer;
-use rulesmith_core::steps::clockwise;
+use rulesmith_game::cargo::transfer;
+use rulesmith_game::steps::clockwise;
 
 /// Everyone produces, from the craftsman clockwise, as far as the supply lasts (L261);
 /// then the craftsman may take the privilege good of a kind they produced (L256, L262).

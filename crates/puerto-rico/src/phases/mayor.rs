@@ -14,8 +14,8 @@ use crate::board;
 use crate::goods::{ByGood, Good, MAX_GOODS};
 use crate::rules::Rules;
 use crate::state::{END_COLONISTS, Phase, Placement, Player, State};
-use rulesmith_core::Seat;
-use rulesmith_core::steps::seat_after;
+use rulesmith_game::Seat;
+use rulesmith_game::steps::seat_after;
 
 pub fn begin(rules: &Rules, s: &mut State) {
     s.current = s.chooser;

@@ -232,7 +232,7 @@ fn start_role(rules: &Rules, s: &mut State) -> Flow {
 /// play begins (so a colonist moved onto it later in the phase comes too late): the
 /// captain phase's union hall and lighthouse (S001:L593, L620). Every other effect is
 /// settled when its owner acts.
-pub fn settled_at_start(rules: &Rules, s: &State, seat: rulesmith_core::Seat, effect: &crate::rules::Effect) -> bool {
+pub fn settled_at_start(rules: &Rules, s: &State, seat: rulesmith_game::Seat, effect: &crate::rules::Effect) -> bool {
     match rules.roles.get(s.role as usize).map(|r| r.kind) {
         Some(RoleKind::Captain) => captain::settled_at_begin(effect, seat == s.chooser),
         _ => false,

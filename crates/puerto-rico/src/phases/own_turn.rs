@@ -3,7 +3,7 @@
 
 use crate::rules::Rules;
 use crate::state::State;
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 
 /// Whether `seat` has extension moves on its own turn (a turn to take even with nothing
 /// else to do).

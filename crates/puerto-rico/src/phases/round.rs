@@ -4,7 +4,7 @@
 use crate::action::Action;
 use crate::rules::Rules;
 use crate::state::{END_CITY, END_COLONISTS, END_VP, Phase, State};
-use rulesmith_core::steps::{Rotation, next_seat, seat_after};
+use rulesmith_game::steps::{Rotation, next_seat, seat_after};
 
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     // Two cards of the same kind and privilege holding the same coins are the same

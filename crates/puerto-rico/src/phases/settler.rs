@@ -10,7 +10,7 @@ use crate::effect::EffectKind;
 use crate::goods::Good;
 use crate::rules::Rules;
 use crate::state::{Offer, Phase, State};
-use rulesmith_core::Seat;
+use rulesmith_game::Seat;
 use std::ops::ControlFlow;
 
 pub fn begin(s: &mut State) {

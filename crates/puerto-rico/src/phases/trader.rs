@@ -8,7 +8,7 @@ use crate::effect::EffectKind;
 use crate::goods::Good;
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
-use rulesmith_core::cargo::transfer;
+use rulesmith_game::cargo::transfer;
 use std::ops::ControlFlow;
 
 pub fn begin(s: &mut State) {

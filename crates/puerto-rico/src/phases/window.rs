@@ -8,7 +8,7 @@ use crate::extension::Checkpoint;
 use crate::phase::Window;
 use crate::rules::Rules;
 use crate::state::{Phase, State};
-use rulesmith_core::steps::seat_after;
+use rulesmith_game::steps::seat_after;
 
 /// Opens a window at `at` if the ruleset's extension has moves for somebody; returns
 /// whether it did.

@@ -1,10 +1,10 @@
-//! The harness's side of games made of setup decisions, then a base game
+//! The capabilities of games made of setup decisions, then a base game
 //! ([`rulesmith_rules::staged`]): such a game keeps the base game's metrics and the bots'
 //! settings.
 
 pub use rulesmith_rules::staged::*;
 
-use crate::bots::{Evaluate, RolloutPolicy};
+use crate::evaluate::{Evaluate, RolloutPolicy};
 use crate::game::Seat;
 use crate::metrics::{MetricDef, MetricSheet, Metrics};
 
