@@ -215,7 +215,7 @@ pub fn simulate(
     }
     // The digest hashes the whole ruleset: once per run, as the record's id has it.
     let mut report = Report::new(r.name(), &id.digest, r.game.game_id(), &opts, tally, seconds);
-    report.overrides = r.loaded.overrides.clone();
+    report.set_source(arg, &r.loaded.overrides);
     if let Some(out) = html {
         let page = serde_json::to_value(&report)
             .map_err(|e| rulesmith_report_html::Error::Shape(e.to_string()))
@@ -323,7 +323,7 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         "players": players, "games": spec.games, "seed": spec.seed, "rotate_seats": opts.rotate_seats,
         "bots": opts.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "rulesets": reports,
-        "power": paired::power_summary(&diffs),
+        "power": rulesmith::core::power::power_summary(&diffs, rulesmith::core::power::Family::EachSet),
         "skill": skill.iter().any(Option::is_some).then_some(&skill),
         "differences": {
             "from": reports.first().map(|r| r.ruleset.clone()),
@@ -364,6 +364,9 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         text.push_str(&differences_text(&reports[0].ruleset, &r.ruleset, d));
     }
     text.push_str(&super::common::power_text(&json["power"], spec.detect));
+    for r in &reports {
+        let _ = write!(text, "\n{}: {}", r.ruleset, rulesmith::core::sim::extremes::text(&r.extremes));
+    }
     emit(&text);
     Ok(0)
 }
@@ -472,7 +475,7 @@ pub fn play_paired(
         .map(|((r, t), &secs)| {
             let tally = t.unwrap_or_else(|| Tally::new(players));
             let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), opts, tally, secs);
-            report.overrides = r.loaded.overrides.clone();
+            report.set_source(r.name(), &r.loaded.overrides);
             report
         })
         .collect();

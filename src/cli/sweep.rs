@@ -273,7 +273,7 @@ pub fn sweep_json(
     figures: &[Vec<Named>],
     rounds: &[&BTreeMap<i64, u64>],
 ) -> serde_json::Value {
-    let power = paired::power_summary(diffs);
+    let power = rulesmith::core::power::power_summary(diffs, rulesmith::core::power::Family::AllSets);
     serde_json::json!({
         "kind": "sweep",
         "version": rulesmith::core::sim::VERSION,

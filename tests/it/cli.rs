@@ -1778,8 +1778,13 @@ fn reports_and_records_stay_the_same() {
         let rec = dir.join(format!("{game}-{bots}.rec"));
         let args = ["simulate", game, "--games", games, "--seed", "5", "--threads", "2", "--bots", bots];
         let o = expect(&[&args[..], &["--format", "json", "--record", rec.to_str().unwrap()]].concat(), 0);
-        let timeless: String = o
-            .stdout
+        // Issue 50 added the per-round figures and the extreme games: without them, the
+        // report is byte for byte what it was.
+        let json: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert!(json["extremes"][0]["play"].as_str().unwrap().starts_with("rulesmith play "), "{game}");
+        assert!(json["by_round"]["rounds"][0]["score"].as_array().is_some_and(|s| !s.is_empty()), "{game}");
+        let before = without_blocks(&o.stdout, &["by_round", "extremes", "rounds"]);
+        let timeless: String = before
             .lines()
             .filter(|l| !l.contains("\"seconds\"") && !l.contains("\"games_per_second\""))
             .map(|l| format!("{l}\n"))
@@ -1787,6 +1792,37 @@ fn reports_and_records_stay_the_same() {
         assert_eq!(hash(timeless.as_bytes()), report, "{game} {bots}: the report changed");
         assert_eq!(hash(&std::fs::read(&rec).unwrap()), record, "{game} {bots}: the record changed");
     }
+}
+
+/// Pretty-printed JSON without the fields named `keys` whose value is an object or a list
+/// (at any depth), as it was before they were added.
+fn without_blocks(text: &str, keys: &[&str]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut skipping: Option<usize> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        if let Some(i) = skipping {
+            if indent == i && (t.starts_with('}') || t.starts_with(']')) {
+                skipping = None;
+            }
+            continue;
+        }
+        if keys.iter().any(|k| t.starts_with(&format!("\"{k}\": {{")) || t.starts_with(&format!("\"{k}\": ["))) {
+            if t.ends_with('{') || t.ends_with('[') {
+                skipping = Some(indent);
+            }
+            continue;
+        }
+        // The field before a removed last field kept its comma.
+        if t.starts_with('}') || t.starts_with(']') {
+            if let Some(prev) = out.last_mut().filter(|p| p.ends_with(',')) {
+                prev.pop();
+            }
+        }
+        out.push(line.to_string());
+    }
+    out.iter().map(|l| format!("{l}\n")).collect()
 }
 
 // --- issue 42: merged sweeps, nonsense refused, bots' leftovers, clear messages ---

@@ -102,6 +102,7 @@ pub mod erased;
 pub mod json;
 pub mod metrics;
 pub mod paired;
+pub mod power;
 pub mod record;
 pub mod scenario;
 pub mod screen;

@@ -345,6 +345,19 @@ impl rulesmith_core::metrics::Metrics for Mundo163 {
     fn metric_final(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet) {
         metrics::end(&self.rules, s, m);
     }
+
+    /// The reference's word: "Players and money" ($).
+    fn money_name(&self) -> Option<&'static str> {
+        Some("money")
+    }
+
+    /// The victory points as the final scoring would count them now, and the money held.
+    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_core::metrics::SeatFigures {
+        rulesmith_core::metrics::SeatFigures {
+            score: i64::from(scoring::score(&self.rules, s, seat)),
+            money: i64::from(s.player(seat).money),
+        }
+    }
 }
 
 impl rulesmith_core::encode::Encode for Mundo163 {

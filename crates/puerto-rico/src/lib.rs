@@ -289,6 +289,16 @@ impl rulesmith_core::metrics::Metrics for Rules {
     fn standings(&self, s: &State, m: &mut rulesmith_core::metrics::MetricSheet, out: &mut [f64]) {
         self.metric_standings(s, m, out);
     }
+
+    fn money_name(&self) -> Option<&'static str> {
+        Some("doubloons")
+    }
+
+    /// The score so far (as lead changes follow it) and the doubloons held.
+    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_core::metrics::SeatFigures {
+        let p = &s.players[seat];
+        rulesmith_core::metrics::SeatFigures { score: i64::from(score(self, p)), money: i64::from(p.doubloons) }
+    }
 }
 
 impl rulesmith_core::encode::Encode for Rules {

@@ -11,8 +11,10 @@
 
 mod dist;
 mod error;
+mod extremes;
 mod heatmap;
 mod plot;
+mod rounds;
 mod verdict;
 mod view;
 
@@ -104,6 +106,8 @@ pub fn simulate_page(report: &serde_json::Value, dist: Option<&Distributions>) -
     ends_table(&mut o, std::slice::from_ref(&r));
     o.push_str("</section>");
 
+    rounds::section(&mut o, &rounds::run(report).into_iter().collect::<Vec<_>>())?;
+    extremes::section(&mut o, &[(r.ruleset.clone(), extremes::of(report))]);
     metrics_section(&mut o, std::slice::from_ref(&r))?;
     footer(&mut o, &[&r]);
     Ok(o)
@@ -212,6 +216,10 @@ pub fn compare_page(compare: &serde_json::Value, dists: &[Distributions]) -> Res
         o.push_str("</section>");
     }
 
+    let rulesets = compare.get("rulesets").and_then(|r| r.as_array()).map(Vec::as_slice).unwrap_or_default();
+    rounds::section(&mut o, &rulesets.iter().filter_map(rounds::run).collect::<Vec<_>>())?;
+    let extreme: Vec<_> = rulesets.iter().zip(&names).map(|(r, n)| (n.clone(), extremes::of(r))).collect();
+    extremes::section(&mut o, &extreme);
     metrics_section(&mut o, &c.rulesets)?;
     footer(&mut o, &c.rulesets.iter().collect::<Vec<_>>());
     Ok(o)
@@ -868,6 +876,7 @@ mod tests {
                 metrics: vec![],
                 lead_changes: 0,
                 rotation: 0,
+                by_round: vec![],
             });
         }
         assert_eq!(dist.margins, BTreeMap::from([(0, 1), (5, 1), (21, 1)]));

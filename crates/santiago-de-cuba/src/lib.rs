@@ -290,6 +290,18 @@ impl rulesmith_core::metrics::Metrics for SantiagoDeCuba {
     fn standing(&self, s: &State, seat: Seat) -> f64 {
         heuristic::heuristic(&self.rules, s, seat)
     }
+
+    fn money_name(&self) -> Option<&'static str> {
+        Some("pesos")
+    }
+
+    /// The score as the end of the game would count it now, and the pesos held.
+    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_core::metrics::SeatFigures {
+        rulesmith_core::metrics::SeatFigures {
+            score: i64::from(scoring::score(&self.rules, s, seat)),
+            money: i64::from(s.players[seat].pesos),
+        }
+    }
 }
 
 impl rulesmith_core::encode::Encode for SantiagoDeCuba {

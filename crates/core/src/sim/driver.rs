@@ -30,6 +30,10 @@ pub struct GameResult {
     /// The seat rotation this game was played in (0 unless rotating, see [`crate::sim::run::rotated_bots`]).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rotation: u32,
+    /// Each seat's score and money at each round end, flat
+    /// (`[((round - 1) * players + seat) * 2]`, see [`crate::sim::rounds`]); with metrics only.
+    #[serde(skip)]
+    pub by_round: Vec<i64>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -182,6 +186,7 @@ fn run_game<G: Metrics + StateJson>(
     let mut lead = crate::metrics::Lead::default();
     let mut standings = vec![0.0; if metrics { players } else { 0 }];
     let mut round = game.progress(&state).rounds;
+    let mut by_round = Vec::new();
     loop {
         let seat = match game.to_move(&state) {
             ToMove::Terminal => break,
@@ -206,6 +211,7 @@ fn run_game<G: Metrics + StateJson>(
             }
             let now = game.progress(&state).rounds;
             if now != round {
+                note_rounds(game, &state, players, round, now.saturating_sub(1), &mut by_round);
                 round = now;
                 game.standings(&state, &mut sheet, &mut standings);
                 lead.note(standings.iter().copied());
@@ -222,6 +228,8 @@ fn run_game<G: Metrics + StateJson>(
     if metrics {
         game.metric_final(&state, &mut sheet);
         lead.finish(&outcome);
+        let last = game.progress(&state).rounds;
+        note_rounds(game, &state, players, last, last, &mut by_round);
     }
     let result = GameResult {
         index,
@@ -233,6 +241,30 @@ fn run_game<G: Metrics + StateJson>(
         metrics: sheet.into_values(),
         lead_changes: lead.changes,
         rotation: 0,
+        by_round,
     };
     Ok((result, state))
+}
+
+/// Notes each seat's figures now as the end of rounds `first..=last` (1-based): the rounds
+/// that ended with this decision (the final state ends the last round, noted again). A
+/// round never noted before them is noted with them; rounds past
+/// [`crate::sim::rounds::MAX_ROUNDS`] are not kept.
+fn note_rounds<G: Metrics>(game: &G, state: &G::State, players: usize, first: u32, last: u32, out: &mut Vec<i64>) {
+    use crate::sim::rounds::{MAX_ROUNDS, PER_SEAT};
+    let per_round = players * PER_SEAT;
+    let (first, last) = (first.max(1) as usize, (last as usize).min(MAX_ROUNDS));
+    if per_round == 0 || first > last {
+        return;
+    }
+    out.truncate((first - 1) * per_round);
+    let start = out.len();
+    for s in 0..players {
+        let f = game.round_figures(state, s as Seat);
+        out.push(f.score);
+        out.push(f.money);
+    }
+    while out.len() < last * per_round {
+        out.extend_from_within(start..start + per_round);
+    }
 }

@@ -2,11 +2,14 @@
 //!
 //! - [`driver`]: one game from setup to its end ([`play_game`] with [`PlayOptions`]);
 //! - [`run`]: a run of many games in parallel, folded in index order ([`simulate`]);
-//! - [`tally`]: the run's exact sums, which shards merge exactly;
+//! - [`tally`]: the run's exact sums, which shards merge exactly, with the per-round
+//!   figures ([`rounds`]) and the extreme games ([`extremes`]);
 //! - [`report`]: the figures a designer reads, as text and JSON, and the merge of shards.
 
 pub mod driver;
+pub mod extremes;
 pub mod report;
+pub mod rounds;
 pub mod run;
 pub mod tally;
 

@@ -85,6 +85,17 @@ pub struct Report {
     /// Designer metrics ([`crate::metrics`]): game-independent figures, then the game's.
     #[serde(default)]
     pub metrics: Vec<crate::metrics::Figure>,
+    /// Each seat's score and money at each round end ([`crate::sim::rounds`]; runs with
+    /// metrics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_round: Option<crate::sim::rounds::ByRound>,
+    /// The extreme games, each with the commands that replay it ([`crate::sim::extremes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extremes: Vec<crate::sim::extremes::Extreme>,
+    /// The ruleset as the command was given it (a path for a file), which the replay
+    /// commands name; absent: the ruleset's name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
     pub seconds: f64,
     pub games_per_second: f64,
     /// The raw sums, so reports of shards can be merged.
@@ -144,7 +155,7 @@ impl Report {
                 }
             })
             .collect();
-        Report {
+        let mut report = Report {
             version: VERSION.to_string(),
             ruleset: ruleset.to_string(),
             digest: digest.to_string(),
@@ -164,10 +175,36 @@ impl Report {
             decisions_mean: tally.decisions_sum as f64 / n,
             ends: tally.ends.clone(),
             metrics: tally.metrics.figures(tally.players(), tally.win_share(0)),
+            by_round: tally.rounds.figures(),
+            extremes: Vec::new(),
+            source: String::new(),
             seconds,
             games_per_second: if seconds > 0.0 { tally.games as f64 / seconds } else { 0.0 },
             tally,
-        }
+        };
+        report.list_extremes();
+        report
+    }
+
+    /// Names the ruleset as the command was given it and the overrides it was played with,
+    /// which the extreme games' replay commands repeat.
+    pub fn set_source(&mut self, source: &str, overrides: &[String]) {
+        self.source = if source == self.ruleset { String::new() } else { source.to_string() };
+        self.overrides = overrides.to_vec();
+        self.list_extremes();
+    }
+
+    /// The extreme games of the tally, with their commands.
+    fn list_extremes(&mut self) {
+        let replay = crate::sim::extremes::Replay {
+            source: if self.source.is_empty() { &self.ruleset } else { &self.source },
+            overrides: &self.overrides,
+            players: self.players,
+            run_seed: self.seed,
+            bots: &self.bots,
+            rotate_seats: self.rotate_seats,
+        };
+        self.extremes = replay.list(&self.tally.extremes);
     }
 
     /// The report as a designer reads it.
@@ -238,6 +275,7 @@ impl Report {
             .map(|(k, v)| format!("{k} {v} ({:.1}%)", 100.0 * *v as f64 / self.games.max(1) as f64))
             .collect();
         let _ = writeln!(o, "ended by: {}", ends.join(", "));
+        o.push_str(&crate::sim::extremes::text(&self.extremes));
         if !self.metrics.is_empty() {
             let _ = writeln!(o);
             o.push_str(&crate::metrics::text(&self.metrics));
@@ -401,7 +439,7 @@ impl ReportMerge {
         };
         let mut report = Report::new(&first.ruleset, &first.digest, &first.game, &opts, tally, seconds);
         // The overrides are the run's, as the unsplit run reports them.
-        report.overrides = first.overrides;
+        report.set_source(if first.source.is_empty() { &first.ruleset } else { &first.source }, &first.overrides);
         Ok(report)
     }
 }
@@ -460,6 +498,7 @@ mod tests {
             metrics: vec![],
             lead_changes: 0,
             rotation: 0,
+            by_round: vec![],
         };
         let games = [game(0, vec![0, 0, 0]), game(1, vec![0, 0, 1]), game(2, vec![0, 1, 0])];
         let mut whole = Tally::new(3);

@@ -81,7 +81,7 @@ pub fn simulate<G: Metrics + StateJson>(
         result.rotation = r;
         Ok(result)
     };
-    simulate_games(opts, game.metric_defs(), &play, each)
+    simulate_games(opts, game.metric_defs(), game.money_name(), &play, each)
 }
 
 /// Runs a simulation whose bots come from `make_bot` (called once per seat of each
@@ -102,7 +102,7 @@ pub fn simulate_with<G: Metrics + StateJson>(
         result.rotation = r;
         Ok(result)
     };
-    simulate_games(opts, game.metric_defs(), &play, each)
+    simulate_games(opts, game.metric_defs(), game.money_name(), &play, each)
 }
 
 /// The first error of a chunk, in index order, that caused the run to stop (not a
@@ -117,12 +117,16 @@ fn first_failure(results: &mut Vec<Result<GameResult, SimError>>) -> Option<SimE
 fn simulate_games(
     opts: &SimOptions,
     defs: Vec<crate::metrics::MetricDef>,
+    money: Option<&str>,
     play: &(dyn Fn(u64, u32, &AtomicBool) -> Result<GameResult, SimError> + Sync),
     mut each: impl FnMut(&GameResult),
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::new(opts.players);
     tally.metrics =
         if opts.metrics { crate::metrics::MetricTally::new(defs) } else { crate::metrics::MetricTally::off() };
+    if opts.metrics {
+        tally.rounds = crate::sim::rounds::RoundTally::new(money);
+    }
     if opts.rotate_seats {
         tally.bots = vec![BotSums::default(); opts.players];
     }

@@ -2,6 +2,8 @@
 //! run's shards add up to exactly the unsplit run's.
 
 use crate::sim::driver::GameResult;
+use crate::sim::extremes::Extremes;
+use crate::sim::rounds::RoundTally;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -54,6 +56,12 @@ pub struct Tally {
     /// With rotated seats: sums per bot of the list, by its position (finished games).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bots: Vec<BotSums>,
+    /// Each seat's score and money at each round end (finished games; runs with metrics).
+    #[serde(default, skip_serializing_if = "RoundTally::is_empty")]
+    pub rounds: RoundTally,
+    /// The longest and shortest games, the largest and smallest margins, the capped games.
+    #[serde(default)]
+    pub extremes: Extremes,
 }
 
 /// One bot's exact sums over the seat-games it played (finished games).
@@ -93,6 +101,7 @@ impl Tally {
     pub fn add(&mut self, r: &GameResult) {
         self.games += 1;
         *self.ends.entry(r.outcome.end.clone()).or_default() += 1;
+        self.extremes.add(r);
         if r.outcome.unfinished {
             self.unfinished += 1;
             return;
@@ -121,6 +130,7 @@ impl Tally {
         self.rounds_sum += u64::from(r.rounds);
         self.decisions_sum += r.decisions;
         self.metrics.add(&r.outcome, &r.metrics, r.lead_changes);
+        self.rounds.add(&r.by_round, players);
     }
 
     /// Checks that a tally read from a file is whole and self-consistent.
@@ -184,6 +194,8 @@ impl Tally {
                 return Err("its tally's games per bot do not add up to its finished games × players".into());
             }
         }
+        self.rounds.check(finished, players, plausible_scores)?;
+        self.extremes.check(finished, self.unfinished, players)?;
         self.metrics.check(self.finished(), players)
     }
 
@@ -220,6 +232,8 @@ impl Tally {
             a.score_sum = a.score_sum.checked_add(b.score_sum).ok_or_else(over)?;
             a.score_sum_sq = add(a.score_sum_sq, b.score_sum_sq)?;
         }
+        self.rounds.merge(&other.rounds)?;
+        self.extremes.merge(&other.extremes);
         self.metrics.merge(&other.metrics)
     }
 }
