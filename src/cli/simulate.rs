@@ -310,7 +310,11 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
     };
     let labels: Vec<String> = rulesets.iter().map(|r| r.name().to_string()).collect();
     let run = play_paired(&rulesets, &labels, &opts, 0, html.is_some(), &mut csv)?;
-    let PairedRun { reports, mut diffs, dists } = run;
+    let PairedRun { mut reports, mut diffs, dists } = run;
+    // The extreme games' commands name each ruleset as it was given (a file by its path).
+    for ((report, arg), r) in reports.iter_mut().zip(args).zip(&rulesets) {
+        report.set_source(arg, &r.loaded.overrides);
+    }
     let diffs: Vec<Vec<paired::Difference>> = diffs.drain(1..).collect();
     let skill = skill_figures(&rulesets, spec, players)?;
     let mut files = Vec::new();

@@ -405,8 +405,10 @@ fn html_pages_of_simulate_and_compare() {
     for text in ["<h1>take-away</h1>", "Win share per seat", "seat 0 (greedy)", "Scores", "Game length"] {
         assert!(html.contains(text), "the page shows `{text}`");
     }
-    // Win shares, scores, margin of victory, rounds.
-    assert_eq!(html.matches("<svg").count(), 4);
+    // Win shares, scores, margin of victory, rounds, and the score over the rounds (the toy
+    // game has no money to draw).
+    assert_eq!(html.matches("<svg").count(), 5);
+    assert!(html.contains("<section id=\"rounds\">") && html.contains("<section id=\"extremes\">"));
 
     let page = dir.join("compare.html");
     let args = ["compare", TOY, HOUSE, "--games", "30", "--players", "2", "--format", "json", "--html"];

@@ -288,7 +288,7 @@ pub fn text(list: &[Extreme]) -> String {
     }
     let _ = writeln!(
         o,
-        "extreme games (each played again by: the command after it; at the table: `rulesmith serve` the same):"
+        "extreme games (the command after each plays it again; `rulesmith serve` for `rulesmith play`: on the board):"
     );
     for x in list {
         let g = &x.game;
