@@ -1,10 +1,13 @@
 """Loads HTML pages in headless Chromium at 1366x768; fails on any console error, page
 error or request for a resource (a report page must need nothing but itself), on a page
 whose answer (the verdict box) is not on the first screen, on a table wider than its box
-without a visible scrollbar, and on a grid page (`--heatmap`) without a heatmap.
-Screenshots each page whole (SHOT) and its first screen (SHOT with `.first.png`).
+without a visible scrollbar, on a grid page (`--heatmap`) without a heatmap, and on a
+page of games (`--rounds`: simulate, compare) without its per-round charts (#rounds) or
+its extreme games (#extremes) with their replay commands.
+Screenshots each page whole (SHOT), its first screen (SHOT with `.first.png`) and, with
+`--rounds`, its per-round charts (SHOT with `.rounds.png`).
 
-usage: html_check.py CHROMIUM [--heatmap] PAGE.html SHOT.png [[--heatmap] PAGE.html SHOT.png ...]
+usage: html_check.py CHROMIUM [--heatmap|--rounds] PAGE.html SHOT.png [[--heatmap|--rounds] PAGE.html SHOT.png ...]
 """
 
 import pathlib
@@ -37,7 +40,7 @@ OVERFLOWING = """() => [...document.querySelectorAll('.scroll, section')]
               overflow: getComputedStyle(e).overflowX}))"""
 
 
-def check(context, page_path: pathlib.Path, shot: pathlib.Path, heatmap: bool) -> list[str]:
+def check(context, page_path: pathlib.Path, shot: pathlib.Path, heatmap: bool, rounds: bool = False) -> list[str]:
     problems = []
     page = context.new_page()
     page.on(
@@ -70,6 +73,17 @@ def check(context, page_path: pathlib.Path, shot: pathlib.Path, heatmap: bool) -
             problems.append(f"the verdict is not on the first {SCREEN['width']}x{SCREEN['height']} screen: {top}")
     if heatmap and page.locator("table.heatmap").count() == 0:
         problems.append("a grid page without a heatmap (table.heatmap)")
+    if rounds:
+        charts = page.locator("#rounds figure svg")
+        if charts.count() < 2:
+            problems.append(f"no per-round charts of the score and the money (#rounds figure svg: {charts.count()})")
+        else:
+            page.locator("#rounds").screenshot(path=str(shot.with_suffix(".rounds.png")))
+        replays = page.locator("#extremes td code")
+        if page.locator("#extremes").count() != 1 or replays.count() == 0:
+            problems.append("no extreme games with their replay commands (#extremes td code)")
+        elif "rulesmith play " not in replays.first.inner_text():
+            problems.append(f"an extreme game without its command: {replays.first.inner_text()!r}")
     # Nothing wider than the screen; a wide table scrolls in its box with a scrollbar shown.
     if wide > SCREEN["width"]:
         problems.append(f"the page is {wide} px wide, wider than the screen")
@@ -83,15 +97,18 @@ def check(context, page_path: pathlib.Path, shot: pathlib.Path, heatmap: bool) -
 def main() -> int:
     chromium, rest = sys.argv[1], sys.argv[2:]
     pages = []
-    heatmap = False
+    heatmap = rounds = False
     while rest:
         if rest[0] == "--heatmap":
             heatmap, rest = True, rest[1:]
             continue
+        if rest[0] == "--rounds":
+            rounds, rest = True, rest[1:]
+            continue
         if len(rest) < 2:
             break
-        pages.append((rest[0], rest[1], heatmap))
-        heatmap, rest = False, rest[2:]
+        pages.append((rest[0], rest[1], heatmap, rounds))
+        heatmap, rounds, rest = False, False, rest[2:]
     if not pages or rest:
         print(__doc__, file=sys.stderr)
         return 2
@@ -108,8 +125,8 @@ def main() -> int:
             viewport=SCREEN,
             device_scale_factor=1,
         )
-        for page_path, shot, grid in pages:
-            problems = check(context, pathlib.Path(page_path), pathlib.Path(shot), grid)
+        for page_path, shot, grid, rounds in pages:
+            problems = check(context, pathlib.Path(page_path), pathlib.Path(shot), grid, rounds)
             for problem in problems:
                 print(f"{page_path}: {problem}", file=sys.stderr)
             print(f"{page_path}: {'FAIL' if problems else 'ok'} (screenshot {shot})")

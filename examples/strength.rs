@@ -19,7 +19,7 @@ use rulesmith::core::bots::{Bot, BotError, BotSpec};
 use rulesmith::core::game::{Game, Seat};
 use rulesmith::core::rng::{Rng, game_seed};
 use rulesmith::core::ruleset::{self, Diagnostics};
-use rulesmith::core::sim::{play_game_with, wilson};
+use rulesmith::core::sim::{PlayOptions, play_game, wilson};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -127,7 +127,11 @@ fn cell<G: rulesmith::core::erased::Complete>(
                 })
                 .collect();
             c.games += 1;
-            match play_game_with(game, players, i, game_seed(seed, i), &mut seats, false) {
+            match play_game(
+                game,
+                &mut seats,
+                &PlayOptions { index: i, ..PlayOptions::new(players, game_seed(seed, i)) },
+            ) {
                 Ok(r) if r.outcome.unfinished => c.unfinished += 1,
                 Ok(r) => c.wins += r.outcome.win_shares().get(at).copied().unwrap_or(0.0),
                 Err(e) => eprintln!("game {i}: {e}"),

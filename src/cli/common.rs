@@ -247,19 +247,20 @@ pub fn with_progress<R>(
     result
 }
 
-/// The power line of a report: the smallest difference its sample detects (80% power,
-/// 5% two-sided) in seat 0's win share and in the length, and the games 2 points need.
+/// The power line of a report: the smallest difference its sample detects in seat 0's win
+/// share and in the length, and the games `detect_pp` points need, each with 80% power for
+/// the `*` the report prints after its correction ([`rulesmith::core::power`]).
 pub fn power_text(
-    power: &std::collections::BTreeMap<String, rulesmith::core::paired::Power>,
+    power: &std::collections::BTreeMap<String, rulesmith::core::power::FigurePower>,
     detect_pp: f64,
 ) -> String {
     let Some(p) = power.get("seat 0 win share") else { return String::new() };
-    let needed =
-        rulesmith::core::paired::games_needed(p.sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
+    let needed = p.games_needed(detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
+    let tests = p.sets.iter().map(|s| s.tests).max().unwrap_or(1);
     let rounds =
         power.get("rounds").and_then(|r| r.detectable).map_or(String::new(), |d| format!(", in rounds {d:.2}"));
     format!(
-        "Power: {} paired games detect (80% power, 5% two-sided) a difference in seat 0's win share of {} pp{rounds}; {detect_pp} pp needs about {needed} paired games (--detect).\n",
+        "Power: {} paired games detect (80% power for the `*` after the correction: 5% over {tests} tests) a difference in seat 0's win share of {} pp{rounds}; {detect_pp} pp needs about {needed} paired games (--detect).\n",
         p.pairs,
         p.detectable.map_or("–".to_string(), |d| format!("{:.1}", 100.0 * d)),
     )
@@ -272,9 +273,9 @@ pub fn single_power_text(r: &rulesmith::core::sim::Report, detect_pp: f64) -> St
     let n = r.games.saturating_sub(r.unfinished);
     let Some(s) = r.seats.first().filter(|_| n > 0) else { return String::new() };
     let sd = (s.win_rate * (1.0 - s.win_rate)).sqrt();
-    let d = rulesmith::core::paired::detectable(sd, n);
+    let d = rulesmith::core::power::detectable(sd, n);
     let needed =
-        rulesmith::core::paired::games_needed(sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
+        rulesmith::core::power::games_needed(sd, detect_pp / 100.0).map_or("–".to_string(), |n| n.to_string());
     format!(
         "power: {n} games detect (80% power, 5% two-sided) seat 0's win share {:.1} pp away from a given share; {detect_pp} pp needs about {needed} games (--detect)\n",
         100.0 * d

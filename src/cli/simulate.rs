@@ -239,7 +239,7 @@ pub fn simulate(
     }
     // The digest hashes the whole ruleset: once per run, as the record's id has it.
     let mut report = Report::new(r.name(), &id.digest, r.game.game_id(), &opts, tally, seconds);
-    report.overrides = r.loaded.overrides.clone();
+    report.set_source(arg, &r.loaded.overrides);
     if let Some(out) = html {
         files.push(out.write(rulesmith_report_html::simulate_page(&report, dist.as_ref()))?);
     }
@@ -352,6 +352,9 @@ pub fn compare(args: &[String], spec: &RunSpec, f: Format) -> Result<u8, Failure
         text.push_str(&differences_text(&from, &set.ruleset, &set.figures));
     }
     text.push_str(&super::common::power_text(&report.power, spec.detect));
+    for r in &report.rulesets {
+        let _ = write!(text, "\n{}: {}", r.ruleset, rulesmith::core::sim::extremes::text(&r.extremes));
+    }
     text.push_str(&few_games_text(&report.few_games));
     if let Some(check) = &report.check {
         text.push_str(&check_text(check, &report.bots));

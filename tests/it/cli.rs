@@ -204,9 +204,12 @@ fn simulate_is_deterministic_across_threads_and_shards() {
     let merged = report(&merge);
     // Exactly the unsplit run: integer tallies, shared wins counted per k-way tie.
     assert_eq!(merged["tally"], one["tally"]);
-    for key in ["seats", "games", "unfinished", "rounds_mean", "ends", "digest", "run_games"] {
+    // … and its per-round figures and extreme games with their commands (issue 50).
+    for key in ["seats", "games", "unfinished", "rounds_mean", "ends", "digest", "run_games", "by_round", "extremes"] {
         assert_eq!(merged[key], one[key], "{key}");
     }
+    assert!(one["by_round"]["rounds"].as_array().is_some_and(|r| r.len() > 1), "{}", one["by_round"]);
+    assert!(one["extremes"][0]["show_game"].as_str().is_some_and(|c| c.contains("--shard")), "{}", one["extremes"]);
     assert!(merged.get("shard").is_none());
     // Shards of different runs do not merge.
     let other = dir.join("other.json");
@@ -214,6 +217,38 @@ fn simulate_is_deterministic_across_threads_and_shards() {
     std::fs::write(&other, o.stdout).unwrap();
     expect(&["merge", &files[0], other.to_str().unwrap()], 2);
     merge_refuses_what_does_not_belong_together(&dir, &base, &files);
+}
+
+/// Issue 50: an extreme game's `play` command plays exactly the run's game again (the
+/// same actions as the run's record of it), with rotated seats and a `--set` override too.
+#[test]
+fn an_extreme_games_command_replays_it() {
+    let dir = scratch("extreme-replay");
+    for (game, extra) in
+        [("puerto-rico", &[][..]), ("santiago-de-cuba", &["--rotate-seats", "--set", "scoring.goods_per_vp=4"][..])]
+    {
+        let rec = dir.join(format!("{game}-run.jsonl"));
+        let args = ["simulate", game, "--games", "3", "--players", "3", "--bots", "greedy,random,random"];
+        let o = expect(&[&args[..], extra, &["--format", "json", "--record", rec.to_str().unwrap()]].concat(), 0);
+        let json: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        let longest = &json["extremes"][0];
+        assert_eq!(longest["what"], "longest game", "{}", json["extremes"]);
+        let (index, rotation) = (longest["index"].as_u64().unwrap(), longest["rotation"].as_u64().unwrap());
+        let played = std::fs::read_to_string(&rec).unwrap();
+        let line = played
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|l| l["index"] == index && l["rotation"].as_u64().unwrap_or(0) == rotation)
+            .unwrap();
+        let again = dir.join(format!("{game}-again.jsonl"));
+        let command = longest["play"].as_str().unwrap();
+        let words: Vec<&str> = command.split_whitespace().skip(1).collect();
+        expect(&[&words[..], &["--record", again.to_str().unwrap()]].concat(), 0);
+        let again: serde_json::Value = serde_json::from_str(std::fs::read_to_string(&again).unwrap().trim()).unwrap();
+        assert!(line["actions"].as_array().is_some_and(|a| a.len() > 50), "{line}");
+        assert_eq!(again["actions"], line["actions"], "{game}: `{command}` played another game");
+        assert_eq!(again["seed"], longest["seed"]);
+    }
 }
 
 /// Issue 15: every way shards can fail to make up one run is exit 2 naming the file.
@@ -370,8 +405,10 @@ fn html_pages_of_simulate_and_compare() {
     for text in ["<h1>take-away</h1>", "Win share per seat", "seat 0 (greedy)", "Scores", "Game length"] {
         assert!(html.contains(text), "the page shows `{text}`");
     }
-    // Win shares, scores, margin of victory, rounds.
-    assert_eq!(html.matches("<svg").count(), 4);
+    // Win shares, scores, margin of victory, rounds, and the score over the rounds (the toy
+    // game has no money to draw).
+    assert_eq!(html.matches("<svg").count(), 5);
+    assert!(html.contains("<section id=\"rounds\">") && html.contains("<section id=\"extremes\">"));
 
     let page = dir.join("compare.html");
     let args = ["compare", TOY, HOUSE, "--games", "30", "--players", "2", "--format", "json", "--html"];
@@ -1778,8 +1815,17 @@ fn reports_and_records_stay_the_same() {
         let rec = dir.join(format!("{game}-{bots}.rec"));
         let args = ["simulate", game, "--games", games, "--seed", "5", "--threads", "2", "--bots", bots];
         let o = expect(&[&args[..], &["--format", "json", "--record", rec.to_str().unwrap()]].concat(), 0);
-        let timeless: String = o
-            .stdout
+        // Issue 50 added the per-round figures and the extreme games: without them, the
+        // report is byte for byte what it was.
+        let json: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert!(json["extremes"][0]["play"].as_str().unwrap().starts_with("rulesmith play "), "{game}");
+        // Per-round figures come from finished games (random players' Mundo 163 games run
+        // into the round limit).
+        let finished = json["unfinished"].as_u64() < json["games"].as_u64();
+        let rounds = json["by_round"]["rounds"][0]["score"].as_array().is_some_and(|s| !s.is_empty());
+        assert_eq!(rounds, finished, "{game}");
+        let before = without_blocks(&o.stdout, &["by_round", "extremes", "rounds"]);
+        let timeless: String = before
             .lines()
             .filter(|l| !l.contains("\"seconds\"") && !l.contains("\"games_per_second\""))
             .map(|l| format!("{l}\n"))
@@ -1787,6 +1833,37 @@ fn reports_and_records_stay_the_same() {
         assert_eq!(hash(timeless.as_bytes()), report, "{game} {bots}: the report changed");
         assert_eq!(hash(&std::fs::read(&rec).unwrap()), record, "{game} {bots}: the record changed");
     }
+}
+
+/// Pretty-printed JSON without the fields named `keys` whose value is an object or a list
+/// (at any depth), as it was before they were added.
+fn without_blocks(text: &str, keys: &[&str]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut skipping: Option<usize> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        if let Some(i) = skipping {
+            if indent == i && (t.starts_with('}') || t.starts_with(']')) {
+                skipping = None;
+            }
+            continue;
+        }
+        if keys.iter().any(|k| t.starts_with(&format!("\"{k}\": {{")) || t.starts_with(&format!("\"{k}\": ["))) {
+            if t.ends_with('{') || t.ends_with('[') {
+                skipping = Some(indent);
+            }
+            continue;
+        }
+        // The field before a removed last field kept its comma.
+        if t.starts_with('}') || t.starts_with(']') {
+            if let Some(prev) = out.last_mut().filter(|p| p.ends_with(',')) {
+                prev.pop();
+            }
+        }
+        out.push(line.to_string());
+    }
+    out.iter().map(|l| format!("{l}\n")).collect()
 }
 
 // --- issue 42: merged sweeps, nonsense refused, bots' leftovers, clear messages ---

@@ -68,8 +68,9 @@
 //!
 //! // A whole game between bots: the same seed gives the same game.
 //! let seats = bots::parse_bots("greedy,random", 2)?;
-//! let played = sim::play_game(&game, 2, 0, 7, &seats, true)?;
-//! assert_eq!(played, sim::play_game(&game, 2, 0, 7, &seats, true)?);
+//! let options = sim::PlayOptions { record: true, ..sim::PlayOptions::new(2, 7) };
+//! let played = sim::play_game(&game, &seats, &options)?;
+//! assert_eq!(played, sim::play_game(&game, &seats, &options)?);
 //!
 //! // A scenario: a position, actions, and what must hold afterwards.
 //! let case = scenario::parse(
@@ -103,6 +104,7 @@ pub mod erased;
 pub mod learned;
 pub mod metrics;
 pub mod paired;
+pub mod power;
 pub mod record;
 pub mod scenario;
 pub mod sim;

@@ -17,7 +17,7 @@ use crate::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub use rulesmith_game::metrics::{KEEP, Kind, MetricDef, MetricSheet, Metrics, SCRATCH, seat_count};
+pub use rulesmith_game::metrics::{KEEP, Kind, MetricDef, MetricSheet, Metrics, SCRATCH, SeatFigures, seat_count};
 
 /// Exact sums of one metric over finished games.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

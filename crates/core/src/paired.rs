@@ -361,20 +361,6 @@ pub fn holm_across(sets: &mut [Vec<Difference>]) {
     }
 }
 
-/// The smallest true difference of a figure that `n` paired games detect with 80% power
-/// at a two-sided 5% level, given the standard deviation `sd` of one game's paired
-/// difference: (z₀.₉₇₅ + z₀.₈) · sd / √n.
-pub fn detectable(sd: f64, n: u64) -> f64 {
-    if n == 0 { f64::NAN } else { (1.959_964 + 0.841_621) * sd / (n as f64).sqrt() }
-}
-
-/// Paired games needed to detect a true difference `delta` with 80% power at a two-sided
-/// 5% level: ((z₀.₉₇₅ + z₀.₈) · sd / delta)², rounded up.
-pub fn games_needed(sd: f64, delta: f64) -> Option<u64> {
-    let n = ((1.959_964 + 0.841_621) * sd / delta).powi(2).ceil();
-    (0.0..1e15).contains(&n).then_some(n as u64)
-}
-
 impl Difference {
     /// The standard deviation of one game's paired difference, in the figure's unit.
     pub fn sd(&self) -> f64 {
@@ -386,46 +372,6 @@ impl Difference {
         let mean = s.sum as f64 / n;
         (((s.sum_sq as f64 - s.sum as f64 * mean) / (n - 1.0)).max(0.0)).sqrt() / figure_scale(&self.figure)
     }
-}
-
-/// What one outcome figure's games detect (see [`power_summary`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Power {
-    /// The smallest true difference detected at 80% power (5% two-sided); `None` where
-    /// the spread says nothing.
-    pub detectable: Option<f64>,
-    /// The paired games (the fewest over the values).
-    pub pairs: u64,
-    /// The standard deviation of one game's paired difference (pooled over the values).
-    pub sd: f64,
-}
-
-/// For the outcome figures: the smallest difference the sample detects at 80% power (5%
-/// two-sided, before the correction) from the paired differences' spread, pooled over
-/// the values.
-pub fn power_summary(diffs: &[Vec<Difference>]) -> BTreeMap<String, Power> {
-    let mut out = BTreeMap::new();
-    let mut names: Vec<&str> = diffs.iter().flatten().map(|d| d.figure.as_str()).filter(|f| !is_metric(f)).collect();
-    names.dedup();
-    names.sort_unstable();
-    names.dedup();
-    for name in names {
-        let sds: Vec<(f64, u64)> = diffs
-            .iter()
-            .flatten()
-            .filter(|d| d.figure == name)
-            .map(|d| (d.sd(), d.pairs))
-            .filter(|(s, _)| s.is_finite())
-            .collect();
-        if sds.is_empty() {
-            continue;
-        }
-        let sd = (sds.iter().map(|(s, _)| s * s).sum::<f64>() / sds.len() as f64).sqrt();
-        let n = sds.iter().map(|(_, n)| *n).min().unwrap_or(0);
-        let smallest = detectable(sd, n);
-        out.insert(name.to_string(), Power { detectable: smallest.is_finite().then_some(smallest), pairs: n, sd });
-    }
-    out
 }
 
 /// Holm over the figures `family` of `out`: sort p ascending; reject while
@@ -460,6 +406,7 @@ fn erfc(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::power::{detectable, games_needed};
 
     #[test]
     fn holm_marks_clear_differences_only() {

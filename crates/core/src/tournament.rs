@@ -17,7 +17,7 @@ use crate::bots::BotSpec;
 use crate::json::StateJson;
 use crate::metrics::Metrics;
 use crate::rng::game_seed;
-use crate::sim::{SimError, play_game_collecting, wilson};
+use crate::sim::{PlayOptions, SimError, play_game, wilson};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -181,8 +181,9 @@ pub fn run<G: Metrics + StateJson + crate::encode::Encode>(
             .par_iter()
             .map(|&(i, s)| {
                 let specs: Vec<BotSpec> = seatings[s].iter().map(|&b| opts.bots[b].clone()).collect();
-                let r =
-                    play_game_collecting(game, opts.players, i, game_seed(opts.seed, i), &specs, false, false, None);
+                let play =
+                    PlayOptions { index: i, metrics: false, ..PlayOptions::new(opts.players, game_seed(opts.seed, i)) };
+                let r = play_game(game, &specs, &play);
                 if let Some(p) = &opts.progress {
                     p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }

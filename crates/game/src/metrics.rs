@@ -42,6 +42,26 @@ pub trait Metrics: Game + Evaluate {
     }
     /// Called once on the final state: records what it tells.
     fn metric_final(&self, _state: &Self::State, _sheet: &mut MetricSheet) {}
+    /// The game's money in its own words (`doubloons`, `pesos`), named on the per-round
+    /// charts. Default: none (the charts show the score only).
+    fn money_name(&self) -> Option<&'static str> {
+        None
+    }
+    /// A seat's score so far and money at a round end, for the reports' per-round figures.
+    /// Default: the [`Metrics::standing`], rounded, and no money.
+    fn round_figures(&self, state: &Self::State, seat: Seat) -> SeatFigures {
+        SeatFigures { score: self.standing(state, seat).round() as i64, money: 0 }
+    }
+}
+
+/// A seat's figures at a round end ([`Metrics::round_figures`]): integers, so that their
+/// sums over games are exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatFigures {
+    /// The score so far, as the end of the game would count it.
+    pub score: i64,
+    /// The money held, in the game's unit ([`Metrics::money_name`]).
+    pub money: i64,
 }
 
 /// What a metric counts, which decides its figures.

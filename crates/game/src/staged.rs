@@ -6,7 +6,7 @@ pub use rulesmith_rules::staged::*;
 
 use crate::evaluate::{Evaluate, RolloutPolicy};
 use crate::game::Seat;
-use crate::metrics::{MetricDef, MetricSheet, Metrics};
+use crate::metrics::{MetricDef, MetricSheet, Metrics, SeatFigures};
 
 /// The metrics are the base game's: the setup is not play.
 impl<T: SetupThenBase> Metrics for T
@@ -49,6 +49,14 @@ where
 
     fn metric_final(&self, s: &T::State, m: &mut MetricSheet) {
         self.base().metric_final(self.base_state(s), m);
+    }
+
+    fn money_name(&self) -> Option<&'static str> {
+        self.base().money_name()
+    }
+
+    fn round_figures(&self, s: &T::State, seat: Seat) -> SeatFigures {
+        self.base().round_figures(self.base_state(s), seat)
     }
 }
 

@@ -2,7 +2,7 @@
 //! (e.g. `-- 4 2000` for random games; `RULESET=path.toml` plays a house-rule file).
 
 use rulesmith_core::bots::BotSpec;
-use rulesmith_core::sim::play_game;
+use rulesmith_core::sim::{PlayOptions, play_game};
 use std::time::Instant;
 
 fn main() {
@@ -22,7 +22,11 @@ fn main() {
     let start = Instant::now();
     let (mut decisions, mut rounds, mut max_rounds, mut limit, mut scores) = (0u64, 0u64, 0u32, 0u64, 0i64);
     for i in 0..games {
-        match play_game(&game, players, i, rulesmith_core::rng::game_seed(1, i), &bots, false) {
+        match play_game(
+            &game,
+            &bots,
+            &PlayOptions { index: i, ..PlayOptions::new(players, rulesmith_core::rng::game_seed(1, i)) },
+        ) {
             Ok(r) => {
                 decisions += r.decisions;
                 rounds += u64::from(r.rounds);

@@ -101,7 +101,7 @@
 //!
 //! // A whole seeded game between bots.
 //! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
-//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! let played = sim::play_game(&rules, &seats, &sim::PlayOptions::new(4, 7))?;
 //! assert_eq!(played.outcome.scores.len(), 4);
 //!
 //! // A scenario: a position, actions, and what must hold afterwards.
@@ -346,6 +346,19 @@ impl rulesmith_game::metrics::Metrics for Mundo163 {
 
     fn metric_final(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet) {
         metrics::end(&self.rules, s, m);
+    }
+
+    /// The reference's word: "Players and money" ($).
+    fn money_name(&self) -> Option<&'static str> {
+        Some("money")
+    }
+
+    /// The victory points as the final scoring would count them now, and the money held.
+    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+        rulesmith_game::metrics::SeatFigures {
+            score: i64::from(scoring::score(&self.rules, s, seat)),
+            money: i64::from(s.player(seat).money),
+        }
     }
 }
 

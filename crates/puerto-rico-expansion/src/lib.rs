@@ -73,7 +73,7 @@
 //!
 //! // A whole seeded game between bots.
 //! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
-//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! let played = sim::play_game(&rules, &seats, &sim::PlayOptions::new(4, 7))?;
 //! assert_eq!(played.outcome.scores.len(), 4);
 //!
 //! // A scenario: a position, actions, and what must hold afterwards.

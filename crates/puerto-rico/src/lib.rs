@@ -57,7 +57,7 @@
 //!
 //! // A whole seeded game between bots.
 //! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
-//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! let played = sim::play_game(&rules, &seats, &sim::PlayOptions::new(4, 7))?;
 //! assert_eq!(played.outcome.scores.len(), 4);
 //!
 //! // A scenario: a position, actions, and what must hold afterwards.
@@ -288,6 +288,16 @@ impl rulesmith_game::metrics::Metrics for Rules {
     #[inline]
     fn standings(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet, out: &mut [f64]) {
         self.metric_standings(s, m, out);
+    }
+
+    fn money_name(&self) -> Option<&'static str> {
+        Some("doubloons")
+    }
+
+    /// The score so far (as lead changes follow it) and the doubloons held.
+    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+        let p = &s.players[seat];
+        rulesmith_game::metrics::SeatFigures { score: i64::from(score(self, p)), money: i64::from(p.doubloons) }
     }
 }
 

@@ -11,8 +11,10 @@
 //! the score, margin and length plots that a report's sums cannot give.
 
 mod error;
+mod extremes;
 mod heatmap;
 mod plot;
+mod rounds;
 mod training;
 mod verdict;
 mod view;
@@ -105,6 +107,8 @@ pub fn simulate_page(r: &Report, dist: Option<&Distributions>) -> Result<String,
     ends_table(&mut o, std::slice::from_ref(r));
     o.push_str("</section>");
 
+    rounds::section(&mut o, &rounds::run(r).into_iter().collect::<Vec<_>>())?;
+    extremes::section(&mut o, &[(r.ruleset.clone(), extremes::of(r))]);
     metrics_section(&mut o, std::slice::from_ref(r))?;
     footer(&mut o, &[r]);
     Ok(o)
@@ -212,6 +216,9 @@ pub fn compare_page(c: &CompareReport, dists: &[Distributions]) -> Result<String
         o.push_str("</section>");
     }
 
+    rounds::section(&mut o, &c.rulesets.iter().filter_map(rounds::run).collect::<Vec<_>>())?;
+    let extreme: Vec<_> = c.rulesets.iter().map(|r| (r.ruleset.clone(), extremes::of(r))).collect();
+    extremes::section(&mut o, &extreme);
     metrics_section(&mut o, &c.rulesets)?;
     footer(&mut o, &c.rulesets.iter().collect::<Vec<_>>());
     Ok(o)
@@ -939,6 +946,7 @@ mod tests {
                 metrics: vec![],
                 lead_changes: 0,
                 rotation: 0,
+                by_round: vec![],
             });
         }
         assert_eq!(dist.margins, BTreeMap::from([(0, 1), (5, 1), (21, 1)]));

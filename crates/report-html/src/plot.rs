@@ -18,11 +18,11 @@ pub const PALETTE: [RGBColor; 7] = [
     RGBColor(120, 120, 120),
 ];
 
-const INK: RGBColor = RGBColor(40, 44, 52);
+pub(crate) const INK: RGBColor = RGBColor(40, 44, 52);
 /// The fair-share line (1 / players) and the base value's marker.
 pub const FAIR: RGBColor = RGBColor(120, 120, 120);
-const GRID: RGBColor = RGBColor(225, 228, 232);
-const FONT: &str = "sans-serif";
+pub(crate) const GRID: RGBColor = RGBColor(225, 228, 232);
+pub(crate) const FONT: &str = "sans-serif";
 
 pub fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
@@ -44,7 +44,7 @@ fn err(e: impl std::fmt::Display) -> Error {
 }
 
 /// Draws into a fresh SVG of `size` pixels and returns its text.
-fn svg(
+pub(crate) fn svg(
     size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<(), Error>,
 ) -> Result<String, Error> {

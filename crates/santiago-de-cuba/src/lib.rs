@@ -92,7 +92,7 @@
 //!
 //! // A whole seeded game between bots.
 //! let seats = bots::parse_bots("greedy,random,random,random", 4)?;
-//! let played = sim::play_game(&rules, 4, 0, 7, &seats, false)?;
+//! let played = sim::play_game(&rules, &seats, &sim::PlayOptions::new(4, 7))?;
 //! assert_eq!(played.outcome.scores.len(), 4);
 //!
 //! // A scenario: a position, actions, and what must hold afterwards.
@@ -289,6 +289,18 @@ impl rulesmith_game::metrics::Metrics for SantiagoDeCuba {
     #[inline]
     fn standing(&self, s: &State, seat: Seat) -> f64 {
         heuristic::heuristic(&self.rules, s, seat)
+    }
+
+    fn money_name(&self) -> Option<&'static str> {
+        Some("pesos")
+    }
+
+    /// The score as the end of the game would count it now, and the pesos held.
+    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+        rulesmith_game::metrics::SeatFigures {
+            score: i64::from(scoring::score(&self.rules, s, seat)),
+            money: i64::from(s.players[seat].pesos),
+        }
     }
 }
 

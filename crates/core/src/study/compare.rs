@@ -6,7 +6,8 @@ use super::few::{self, Note};
 use super::paired_run::{GameSink, PairedRun, Runner, play_paired, skill_figures};
 use super::robust::{self, Check};
 use super::spec::{Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
-use crate::paired::{self, Difference, Power};
+use crate::paired::Difference;
+use crate::power::{Family, FigurePower};
 use crate::sim::{Report, SimOptions};
 use crate::sweep::Named;
 use serde::{Deserialize, Serialize};
@@ -56,7 +57,7 @@ pub struct CompareReport {
     /// Each ruleset's report, the first being the one the others are compared with.
     pub rulesets: Vec<Report>,
     /// The smallest difference of each outcome figure the games detect.
-    pub power: BTreeMap<String, Power>,
+    pub power: BTreeMap<String, FigurePower>,
     /// `--skill`: each ruleset's skill figure.
     pub skill: Option<Vec<Option<Named>>>,
     pub differences: Differences,
@@ -144,7 +145,12 @@ pub fn run(
         return Ok((CompareOutcome::Nothing { identical: p.identical.clone() }, Vec::new()));
     };
     let labels: Vec<String> = p.rulesets.iter().map(|r| r.name().to_string()).collect();
-    let PairedRun { reports, mut diffs, dists } = play_paired(&p.rulesets, &labels, opts, 0, want_dists, runner, sink)?;
+    let PairedRun { mut reports, mut diffs, dists } =
+        play_paired(&p.rulesets, &labels, opts, 0, want_dists, runner, sink)?;
+    // The extreme games' commands name each ruleset as it was given (a file by its path).
+    for ((report, arg), r) in reports.iter_mut().zip(&p.args).zip(&p.rulesets) {
+        report.set_source(arg, &r.loaded.overrides);
+    }
     let diffs: Vec<Vec<Difference>> = diffs.drain(1..).collect();
     let skill = skill_figures(&p.rulesets, spec, *players, runner)?;
     let mut report = report_of(spec, &p.identical, *players, opts, reports, diffs, skill);
@@ -191,7 +197,7 @@ fn report_of(
         seed: spec.seed,
         rotate_seats: opts.rotate_seats,
         bots: opts.bots.iter().map(ToString::to_string).collect(),
-        power: paired::power_summary(&diffs),
+        power: crate::power::power_summary(&diffs, Family::EachSet),
         skill: skill.iter().any(Option::is_some).then_some(skill),
         differences: Differences {
             from: reports.first().map(|r| r.ruleset.clone()),

@@ -164,7 +164,7 @@ pub fn play_paired(
         .map(|((r, t), &secs)| {
             let tally = t.unwrap_or_else(|| Tally::new(players));
             let mut report = Report::new(r.name(), &r.digest(), r.game.game_id(), opts, tally, secs);
-            report.overrides = r.loaded.overrides.clone();
+            report.set_source(r.name(), &r.loaded.overrides);
             report
         })
         .collect();

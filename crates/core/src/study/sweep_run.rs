@@ -6,7 +6,8 @@ use super::few::{self, Note};
 use super::paired_run::{GameSink, PairedRun, Runner, play_paired, skill_figures};
 use super::robust::{self, Check};
 use super::spec::{Loader, Ruleset, RunError, StudySpec, bad, players_for, study_options};
-use crate::paired::{self, Difference, Power};
+use crate::paired::{self, Difference};
+use crate::power::{Family, FigurePower};
 use crate::ruleset::overrides;
 use crate::sim::{Report, SimOptions};
 use crate::sweep::{self, MAX_POINTS, Named, Vary};
@@ -254,7 +255,7 @@ pub struct SweepReport {
     pub bots: Vec<String>,
     pub interval: String,
     pub correction: String,
-    pub power: BTreeMap<String, Power>,
+    pub power: BTreeMap<String, FigurePower>,
     pub detect: f64,
     pub points: Vec<Point>,
     /// `--check-with`: the sweep again with a second line-up, and each headline figure's verdict.
@@ -345,7 +346,7 @@ fn report_of(
     figures: Vec<Vec<Named>>,
     rounds: Vec<BTreeMap<i64, u64>>,
 ) -> SweepReport {
-    let power = paired::power_summary(&diffs);
+    let power = crate::power::power_summary(&diffs, Family::AllSets);
     let x_axis = plan.x_axis();
     let points = reports
         .into_iter()

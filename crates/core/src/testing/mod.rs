@@ -454,7 +454,8 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
         /// Shards of a run, written as JSON and merged, give exactly the unsplit run's
-        /// tally and report (metrics and per-bot results included), rotated or not.
+        /// tally and report (metrics, per-bot results, per-round figures and extreme games
+        /// included), rotated or not.
         #[test]
         fn merged_shards_equal_the_unsplit_run_with_metrics_and_rotation(
             games in 1u64..30,
@@ -496,6 +497,12 @@ mod tests {
             proptest::prop_assert_eq!(&merged.metrics, &whole.metrics);
             proptest::prop_assert_eq!(&merged.by_bot, &whole.by_bot);
             proptest::prop_assert!(!whole.metrics.is_empty());
+            // Issue 50: the per-round figures and the extreme games merge exactly too.
+            proptest::prop_assert_eq!(&merged.by_round, &whole.by_round);
+            proptest::prop_assert_eq!(&merged.extremes, &whole.extremes);
+            let rounds = whole.by_round.as_ref().map_or(0, |b| b.rounds.len());
+            proptest::prop_assert!(rounds > 1, "{rounds} rounds");
+            proptest::prop_assert!(whole.extremes.iter().any(|x| x.what == "longest game"));
         }
     }
 }

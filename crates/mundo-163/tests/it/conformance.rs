@@ -293,7 +293,12 @@ fn metrics_account_for_money_and_deliveries() {
     for seed in 0..2 {
         let end = std::rc::Rc::new(std::cell::RefCell::new(None));
         let mut seats: Vec<Box<dyn Bot<Mundo163>>> = (0..2).map(|_| Box::new(Keep(end.clone())) as _).collect();
-        let r = rulesmith_core::sim::play_game_with(&g, 2, seed, seed, &mut seats, false).unwrap();
+        let r = rulesmith_core::sim::play_game(
+            &g,
+            &mut seats,
+            &rulesmith_core::sim::PlayOptions { index: seed, ..rulesmith_core::sim::PlayOptions::new(2, seed) },
+        )
+        .unwrap();
         let s = end.borrow().clone().unwrap();
         assert!(r.decisions > 50 && s.p.iter().any(|p| p.money != g.rules.setup.starting_money), "seed {seed}");
         for (p, player) in s.p.iter().enumerate() {

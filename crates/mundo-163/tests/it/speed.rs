@@ -5,7 +5,7 @@
 
 use rulesmith_core::bots::BotSpec;
 use rulesmith_core::rng::game_seed;
-use rulesmith_core::sim::play_game;
+use rulesmith_core::sim::{PlayOptions, play_game};
 use std::time::Instant;
 
 #[test]
@@ -17,7 +17,8 @@ fn four_player_random_games_per_second() {
     let start = Instant::now();
     let mut decisions = 0;
     for i in 0..games {
-        decisions += play_game(&g, 4, i, game_seed(1, i), &bots, false).unwrap().decisions;
+        decisions +=
+            play_game(&g, &bots, &PlayOptions { index: i, ..PlayOptions::new(4, game_seed(1, i)) }).unwrap().decisions;
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

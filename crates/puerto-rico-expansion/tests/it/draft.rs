@@ -222,7 +222,12 @@ fn draft_state_is_checked() {
 fn bots_draft() {
     let rules = rules();
     for bot in [BotSpec::Random, BotSpec::Greedy] {
-        let r = sim::play_game(&rules, 3, 0, 42, &[bot.clone(), bot.clone(), bot], true).unwrap();
+        let r = sim::play_game(
+            &rules,
+            &[bot.clone(), bot.clone(), bot],
+            &sim::PlayOptions { record: true, ..sim::PlayOptions::new(3, 42) },
+        )
+        .unwrap();
         let actions = r.actions.to_vec();
         assert!(actions[..17].iter().all(|a| a.starts_with("draft ")), "{:?}", &actions[..17]);
         assert!(!actions[17].starts_with("draft "));

@@ -44,7 +44,8 @@ fn metrics_account_for_scores_and_goods() {
     };
     let bots = rulesmith_core::bots::parse_bots("random", 4).unwrap();
     for seed in 0..20 {
-        let g = sim::play_game(&rules, 4, seed, seed, &bots, false).unwrap();
+        let g =
+            sim::play_game(&rules, &bots, &sim::PlayOptions { index: seed, ..sim::PlayOptions::new(4, seed) }).unwrap();
         let len = defs.len();
         let count = |s, m| metrics::seat_count(&g.metrics, len, s, m);
         for s in 0..4 {

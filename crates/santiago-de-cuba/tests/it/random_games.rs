@@ -82,7 +82,12 @@ fn metrics_account_for_the_score() {
     let vp = |name: &str| defs.iter().position(|d| d.group == "vp" && d.name == name).unwrap();
     let bots = rulesmith_core::bots::parse_bots("random", 3).unwrap();
     for seed in 0..30 {
-        let r = rulesmith_core::sim::play_game(&g, 3, seed, seed, &bots, false).unwrap();
+        let r = rulesmith_core::sim::play_game(
+            &g,
+            &bots,
+            &rulesmith_core::sim::PlayOptions { index: seed, ..rulesmith_core::sim::PlayOptions::new(3, seed) },
+        )
+        .unwrap();
         for s in 0..3 {
             let sources: i64 = ["deliveries", "citizens and buildings", "end of game"]
                 .iter()

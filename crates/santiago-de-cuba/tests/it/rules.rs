@@ -1160,13 +1160,13 @@ fn an_empty_demand_departs_unless_the_ruleset_rerolls() {
 #[test]
 fn the_greedy_bot_beats_random_play() {
     use rulesmith_core::bots::BotSpec;
-    use rulesmith_core::sim::play_game;
+    use rulesmith_core::sim::{PlayOptions, play_game};
     let g = game();
     let mut wins = 0.0;
     let games = 60;
     for i in 0..games {
         let bots = if i % 2 == 0 { [BotSpec::Greedy, BotSpec::Random] } else { [BotSpec::Random, BotSpec::Greedy] };
-        let r = play_game(&g, 2, i, 1000 + i, &bots, false).unwrap();
+        let r = play_game(&g, &bots, &PlayOptions { index: i, ..PlayOptions::new(2, 1000 + i) }).unwrap();
         wins += r.outcome.win_shares()[(i % 2) as usize];
     }
     assert!(wins / games as f64 > 0.75, "greedy won {wins} of {games}");

@@ -1,0 +1,276 @@
+//! The driver: one game from setup to its end, each seat played by a bot, with what the
+//! run asked to keep ([`PlayOptions`]).
+
+use crate::actions::Actions;
+use crate::bots::{self, Bot, BotError, BotSpec};
+use crate::game::{Game, GameError, Outcome, Seat, ToMove};
+use crate::json::StateJson;
+use crate::metrics::Metrics;
+use crate::rng::{Rng, bot_rng};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub index: u64,
+    pub seed: u64,
+    pub outcome: Outcome,
+    pub decisions: u64,
+    pub rounds: u32,
+    /// The actions in notation, when recording.
+    #[serde(default, skip_serializing_if = "Actions::is_empty")]
+    pub actions: Actions,
+    /// The game's designer metrics, flat per seat ([`crate::metrics::MetricSheet`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<i64>,
+    /// Changes of the single leader ([`crate::metrics::Lead`]).
+    #[serde(default)]
+    pub lead_changes: u32,
+    /// The seat rotation this game was played in (0 unless rotating, see [`crate::sim::run::rotated_bots`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: u32,
+    /// Each seat's score and money at each round end, flat
+    /// (`[((round - 1) * players + seat) * 2]`, see [`crate::sim::rounds`]); with metrics only.
+    #[serde(skip)]
+    pub by_round: Vec<i64>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("game {index} (seed {seed}): {source}")]
+    Game { index: u64, seed: u64, source: GameError },
+    #[error(
+        "game {index} (seed {seed}) did not end after {limit} decisions: the ruleset may make a game that never ends"
+    )]
+    Endless { index: u64, seed: u64, limit: u64 },
+    #[error("game {index} (seed {seed}): nobody can act but the game is not over")]
+    Stuck { index: u64, seed: u64 },
+    /// A bot could not choose (an `exec:` bot crashed, fell silent or answered nonsense).
+    #[error("game {index} (seed {seed}): {source}")]
+    Bot { index: u64, seed: u64, source: BotError },
+    /// The game was stopped before its end because another game of the run failed (or
+    /// the run was interrupted): it says nothing about this game.
+    #[error("game {index} (seed {seed}): stopped before its end")]
+    Stopped { index: u64, seed: u64 },
+}
+
+/// What to play and keep of one game: its table and seed, and what the run collects.
+#[derive(Clone, Debug)]
+pub struct PlayOptions<'a> {
+    pub players: usize,
+    /// The game's index in its run (reported with its result and its errors).
+    pub index: u64,
+    /// The game's seed (in a run, [`crate::rng::game_seed`]`(run_seed, index)`).
+    pub seed: u64,
+    /// Keep each action in notation (for records).
+    pub record: bool,
+    /// Collect the designer metrics ([`crate::metrics`]); off for the fastest runs.
+    pub metrics: bool,
+    /// Decisions after which the game is reported endless ([`SimError::Endless`]);
+    /// `None`: the game's own [`Game::decision_limit`].
+    pub decision_limit: Option<u64>,
+    /// Once set, the game stops ([`SimError::Stopped`]) at its next decision.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl PlayOptions<'_> {
+    /// Game 0 of `players` with `seed`: metrics on, no record, the game's decision limit.
+    pub fn new(players: usize, seed: u64) -> Self {
+        PlayOptions { players, index: 0, seed, record: false, metrics: true, decision_limit: None, stop: None }
+    }
+}
+
+/// Who plays each seat: built-in bots by their specs, or bot objects (a Rust user's own
+/// [`Bot`]s included), one per seat.
+pub enum Seats<'a, G: Game> {
+    /// A missing seat is played by `random`.
+    Specs(&'a [BotSpec]),
+    Bots(&'a mut [Box<dyn Bot<G>>]),
+}
+
+impl<'a, G: Game> From<&'a [BotSpec]> for Seats<'a, G> {
+    fn from(specs: &'a [BotSpec]) -> Self {
+        Seats::Specs(specs)
+    }
+}
+
+impl<'a, G: Game> From<&'a Vec<BotSpec>> for Seats<'a, G> {
+    fn from(specs: &'a Vec<BotSpec>) -> Self {
+        Seats::Specs(specs)
+    }
+}
+
+impl<'a, G: Game, const N: usize> From<&'a [BotSpec; N]> for Seats<'a, G> {
+    fn from(specs: &'a [BotSpec; N]) -> Self {
+        Seats::Specs(specs)
+    }
+}
+
+impl<'a, G: Game> From<&'a mut [Box<dyn Bot<G>>]> for Seats<'a, G> {
+    fn from(bots: &'a mut [Box<dyn Bot<G>>]) -> Self {
+        Seats::Bots(bots)
+    }
+}
+
+impl<'a, G: Game> From<&'a mut Vec<Box<dyn Bot<G>>>> for Seats<'a, G> {
+    fn from(bots: &'a mut Vec<Box<dyn Bot<G>>>) -> Self {
+        Seats::Bots(bots)
+    }
+}
+
+/// Plays one game from setup to the end. Built-in bots named by their specs are fresh
+/// for the game; bot objects are told the game is over ([`Bot::game_over`]).
+pub fn play_game<'a, G: Metrics + StateJson + crate::encode::Encode>(
+    game: &G,
+    seats: impl Into<Seats<'a, G>>,
+    opts: &PlayOptions,
+) -> Result<GameResult, SimError> {
+    match seats.into() {
+        Seats::Specs(specs) if specs.iter().any(BotSpec::is_external) => {
+            let mut bots: Vec<Box<dyn Bot<G>>> = (0..opts.players)
+                .map(|s| specs.get(s).unwrap_or(&BotSpec::Random).instantiate::<G>(s as Seat) as _)
+                .collect();
+            play_with_bots(game, &mut bots, opts)
+        }
+        Seats::Specs(specs) => {
+            // Built-in bots are chosen without a `Bot` object: the playout hot path stays
+            // free of a virtual call and a fallible result per decision.
+            let choose = |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| {
+                let spec = specs.get(usize::from(seat)).unwrap_or(&BotSpec::Random);
+                // Only a `learned` bot without a policy for this game can fail here.
+                bots::try_choose(game, spec, state, legal, rng).map_err(|reason| BotError {
+                    bot: spec.to_string(),
+                    seat,
+                    reason,
+                })
+            };
+            run_game(game, opts, choose).map(|(result, _)| result)
+        }
+        Seats::Bots(bots) => play_with_bots(game, bots, opts),
+    }
+}
+
+/// [`play_game`] with bot objects, one per seat.
+fn play_with_bots<G: Metrics + StateJson + crate::encode::Encode>(
+    game: &G,
+    seats: &mut [Box<dyn Bot<G>>],
+    opts: &PlayOptions,
+) -> Result<GameResult, SimError> {
+    let choose =
+        |seat: Seat, state: &G::State, legal: &[G::Action], rng: &mut Rng| match seats.get_mut(usize::from(seat)) {
+            Some(bot) => bot.choose(game, state, legal, rng),
+            None => Err(BotError { bot: "none".into(), seat, reason: "no bot sits at this seat".into() }),
+        };
+    let (result, state) = run_game(game, opts, choose)?;
+    for bot in seats.iter_mut() {
+        bot.game_over(game, &state);
+    }
+    Ok(result)
+}
+
+/// The game loop both kinds of seats share; `choose` answers for the seat to move.
+fn run_game<G: Metrics + StateJson>(
+    game: &G,
+    opts: &PlayOptions,
+    mut choose: impl FnMut(Seat, &G::State, &[G::Action], &mut Rng) -> Result<G::Action, BotError>,
+) -> Result<(GameResult, G::State), SimError> {
+    let PlayOptions { players, index, seed, record, metrics, decision_limit, stop } = *opts;
+    let err = |source| SimError::Game { index, seed, source };
+    let mut state = game.new_game(players, seed).map_err(err)?;
+    let mut rng = bot_rng(seed);
+    let mut legal = Vec::with_capacity(64);
+    // A game's worth of names at once, rather than growing through small sizes.
+    let mut actions = if record { Actions::with_capacity(512) } else { Actions::new() };
+    let mut decisions = 0u64;
+    let limit = decision_limit.unwrap_or_else(|| game.decision_limit());
+    let mut sheet = crate::metrics::MetricSheet::new(players, if metrics { game.metric_len() } else { 0 });
+    let mut lead = crate::metrics::Lead::default();
+    let mut standings = vec![0.0; if metrics { players } else { 0 }];
+    let mut round = game.progress(&state).rounds;
+    let mut by_round = Vec::new();
+    loop {
+        let seat = match game.to_move(&state) {
+            ToMove::Terminal => break,
+            ToMove::Seat(s) => s,
+        };
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(SimError::Stopped { index, seed });
+        }
+        game.legal_actions(&state, &mut legal);
+        if legal.is_empty() {
+            return Err(SimError::Stuck { index, seed });
+        }
+        let action = choose(seat, &state, &legal, &mut rng).map_err(|source| SimError::Bot { index, seed, source })?;
+        if record {
+            actions.push_with(|out| game.write_action(&state, action, out));
+        }
+        if metrics {
+            let after = game.metric_before(&state, action, &mut sheet);
+            game.apply_legal(&mut state, action);
+            if after {
+                game.metric_after(&state, &mut sheet);
+            }
+            let now = game.progress(&state).rounds;
+            if now != round {
+                note_rounds(game, &state, players, round, now.saturating_sub(1), &mut by_round);
+                round = now;
+                game.standings(&state, &mut sheet, &mut standings);
+                lead.note(standings.iter().copied());
+            }
+        } else {
+            game.apply_legal(&mut state, action);
+        }
+        decisions += 1;
+        if decisions > limit {
+            return Err(SimError::Endless { index, seed, limit });
+        }
+    }
+    let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
+    if metrics {
+        game.metric_final(&state, &mut sheet);
+        lead.finish(&outcome);
+        let last = game.progress(&state).rounds;
+        note_rounds(game, &state, players, last, last, &mut by_round);
+    }
+    let result = GameResult {
+        index,
+        seed,
+        outcome,
+        decisions,
+        rounds: game.progress(&state).rounds,
+        actions,
+        metrics: sheet.into_values(),
+        lead_changes: lead.changes,
+        rotation: 0,
+        by_round,
+    };
+    Ok((result, state))
+}
+
+/// Notes each seat's figures now as the end of rounds `first..=last` (1-based): the rounds
+/// that ended with this decision (the final state ends the last round, noted again). A
+/// round never noted before them is noted with them; rounds past
+/// [`crate::sim::rounds::MAX_ROUNDS`] are not kept.
+fn note_rounds<G: Metrics>(game: &G, state: &G::State, players: usize, first: u32, last: u32, out: &mut Vec<i64>) {
+    use crate::sim::rounds::{MAX_ROUNDS, PER_SEAT};
+    let per_round = players * PER_SEAT;
+    let (first, last) = (first.max(1) as usize, (last as usize).min(MAX_ROUNDS));
+    if per_round == 0 || first > last {
+        return;
+    }
+    out.truncate((first - 1) * per_round);
+    let start = out.len();
+    for s in 0..players {
+        let f = game.round_figures(state, s as Seat);
+        out.push(f.score);
+        out.push(f.money);
+    }
+    while out.len() < last * per_round {
+        out.extend_from_within(start..start + per_round);
+    }
+}
