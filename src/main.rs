@@ -863,6 +863,7 @@ mod tests {
             ("legal", false, true),
             ("state", false, false),
             ("replay", false, true),
+            ("train", false, false),
             ("completions", false, false),
             ("man", false, false),
         ];

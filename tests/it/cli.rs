@@ -868,7 +868,7 @@ fn run_reports_pass_and_fail_per_scenario() {
     );
     assert!(o.stdout.ends_with("0 passed, 2 failed\n"), "{}", o.stdout);
     let o = expect(&["run", "tests/fixtures/scenarios"], 2);
-    assert!(o.stdout.ends_with("2 passed, 5 failed\n"), "{}", o.stdout);
+    assert!(o.stdout.ends_with("2 passed, 6 failed\n"), "{}", o.stdout);
     // Issue 27: a scenario that expects nothing passes whatever the engine does.
     assert!(
         o.stdout.contains(
@@ -882,7 +882,7 @@ fn run_reports_pass_and_fail_per_scenario() {
     assert!(o.stderr.contains("unknown-key.toml:9:8: unknown key `too_move`"), "{}", o.stderr);
     let o = expect(&["run", "tests/fixtures/scenarios", "--format", "json"], 2);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(5), Some(3)));
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["invalid"].as_u64()), (Some(2), Some(6), Some(4)));
     expect(&["run", "tests/fixtures/scenarios/none.toml"], 2);
     let o = expect(&["run", TOY], 2);
     assert!(o.stdout.contains("is a ruleset, not a scenario"), "{}", o.stdout);
@@ -2143,7 +2143,7 @@ fn bad_names_and_counts_say_what_is_accepted() {
     };
     let bundled: Vec<&str> = rulesmith::BUNDLED.iter().map(|b| b.name).collect();
     says(&["simulate", "no-such-ruleset"], &["unknown ruleset `no-such-ruleset`", &bundled.join(", ")]);
-    says(&["simulate", TOY, "--bots", "smart"], &["--bots", "unknown bot `smart`", "`random`, `greedy`, `mcts:N`"]);
+    says(&["simulate", TOY, "--bots", "smart"], &["--bots", "unknown bot `smart`", "`random`, `greedy`, `greedy:N%`"]);
     says(&["simulate", TOY, "--bots", "mcts:0"], &["--bots", "`mcts:0`", "from 1 to 1000000"]);
     let o = expect(&["simulate", TOY, "--bots", "mcts:0"], 2);
     assert!(!o.stderr.contains("unknown bot"), "mcts is a known bot: {}", o.stderr);
