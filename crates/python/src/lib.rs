@@ -5,7 +5,6 @@
 //! [`AnyGame`](rulesmith::core::erased::AnyGame)/[`AnySession`],
 //! so every game and house-ruled ruleset works unchanged.
 
-use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList};
@@ -18,21 +17,15 @@ use rulesmith::core::sim::{DEFAULT_SEED, Report, SimOptions, default_players};
 use rulesmith::core::study::{self, Plain, RunError, StudySpec};
 use rulesmith::core::{GameError, Seat, ToMove};
 use self_cell::self_cell;
-use std::any::Any;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
+mod errors;
 mod vector;
+mod version;
 
-create_exception!(
-    _rulesmith,
-    RulesetError,
-    PyValueError,
-    "A ruleset that does not load: every diagnostic, with file:line:col."
-);
-create_exception!(_rulesmith, ActionError, PyValueError, "An action that is not legal or does not parse.");
-create_exception!(_rulesmith, SimulationError, PyRuntimeError, "A simulation that stopped (a game error).");
+use errors::{ActionError, RulesetError, SimulationError};
+use version::{Sizes, Version, load, players_arg, share};
 
 fn to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (v.to_string(),))
@@ -46,75 +39,6 @@ fn from_py(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> 
 fn ser_to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
     let value = serde_json::to_value(v).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     to_py(py, &value)
-}
-
-/// Most versions of one ruleset source in use at once in a process (see [`load`]).
-const MAX_VERSIONS: usize = 64;
-
-/// One loaded version of a ruleset, shared (by `Arc`) by the `Ruleset`s, games and batches
-/// made from it and freed with the last of them.
-struct Version {
-    ruleset: rulesmith::Ruleset,
-    /// What every game of this version at a player count shares (see [`share`]).
-    tables: Mutex<HashMap<usize, Shared>>,
-}
-
-impl std::ops::Deref for Version {
-    type Target = rulesmith::Ruleset;
-    fn deref(&self) -> &rulesmith::Ruleset {
-        &self.ruleset
-    }
-}
-
-/// Loads a ruleset. Loading the same source again (same digest) while that version is in
-/// use reuses it; a version nobody holds any more is freed, so a loop reloading an edited
-/// file keeps only the versions still in use, at most [`MAX_VERSIONS`] of one source
-/// (about 100 KB each) so that it cannot exhaust memory.
-fn load(arg: &str) -> PyResult<Arc<Version>> {
-    type Cache = HashMap<String, Vec<(String, Weak<Version>)>>;
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    let r = rulesmith::load(arg).map_err(|f| {
-        // One problem reads as a sentence; several keep the rendered `error:` lines.
-        let text = f.render();
-        let text = text.trim_end();
-        let one = if text.contains('\n') { None } else { text.strip_prefix("error: ") };
-        RulesetError::new_err(one.unwrap_or(text).to_string())
-    })?;
-    let digest = r.digest();
-    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(PoisonError::into_inner);
-    // Forget the versions already freed (and the sources with none left).
-    cache.retain(|_, versions| {
-        versions.retain(|(_, v)| v.strong_count() > 0);
-        !versions.is_empty()
-    });
-    let versions = cache.entry(arg.to_string()).or_default();
-    if let Some(kept) = versions.iter().filter(|(d, _)| *d == digest).find_map(|(_, v)| v.upgrade()) {
-        return Ok(kept);
-    }
-    if versions.len() >= MAX_VERSIONS {
-        return Err(RulesetError::new_err(format!(
-            "`{arg}`: {MAX_VERSIONS} versions of this ruleset are in use in this process, the most kept at once \
-             (each held by a Ruleset, Game or VectorEnv made from it): let go of those you no longer use \
-             (`del` them) to load another version"
-        )));
-    }
-    let version = Arc::new(Version { ruleset: r, tables: Mutex::default() });
-    versions.push((digest, Arc::downgrade(&version)));
-    Ok(version)
-}
-
-/// `players` as given by the caller of `at`: a count the ruleset seats.
-fn players_arg(r: &rulesmith::Ruleset, players: i64, at: &str) -> PyResult<usize> {
-    let range = r.game.players();
-    match usize::try_from(players) {
-        Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(PyValueError::new_err(format!(
-            "{at}: players={players} is not supported by `{}` (it seats {} to {} players)",
-            r.name(),
-            range.start(),
-            range.end()
-        ))),
-    }
 }
 
 /// `bots` as `simulate` and `compare` take it: one bot for every seat, or one per seat
@@ -269,33 +193,6 @@ fn le_bytes(v: &[f32], buf: &mut [u8]) {
     for (chunk, x) in buf.chunks_exact_mut(4).zip(v) {
         chunk.copy_from_slice(&x.to_le_bytes());
     }
-}
-
-/// A table's encoding sizes: `(action ids, observation length)`.
-type Sizes = (usize, usize);
-
-/// What every game of a ruleset and player count shares: the sizes and the action space,
-/// computed once per ruleset version (naming every feature and building a large space is not
-/// free, and environments start a game per episode).
-#[derive(Clone)]
-struct Shared {
-    sizes: Sizes,
-    space: Arc<dyn Any + Send + Sync>,
-}
-
-/// Gives `session` its table's shared action space and returns the sizes.
-fn share(v: &Version, players: usize, session: &mut dyn AnySession) -> PyResult<Sizes> {
-    let mut tables = v.tables.lock().unwrap_or_else(PoisonError::into_inner);
-    let err = |e: rulesmith::core::GameError| PyRuntimeError::new_err(e.to_string());
-    let session = session.encodings().map_err(|e| err(e.into()))?;
-    if let Some(shared) = tables.get(&players) {
-        session.adopt_action_space(shared.space.clone());
-        return Ok(shared.sizes);
-    }
-    let space = session.action_space_handle().map_err(err)?;
-    let sizes = (session.action_count().map_err(err)?, session.observation_names().len());
-    tables.insert(players, Shared { sizes, space });
-    Ok(sizes)
 }
 
 /// A game's session, which borrows its ruleset.

@@ -8,7 +8,8 @@
 //! "same_step" autoreset): the row then shows the next game, and the finished one's reward
 //! and final observation are in their own buffers.
 
-use super::{SimulationError, Version, load, players_arg, share};
+use crate::errors::SimulationError;
+use crate::version::{Version, load, players_arg, share};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rulesmith::core::batch::{Batch, BatchError, BatchOptions, Reward};
