@@ -449,7 +449,7 @@ pub struct Batch<'g> {
 impl<'g> Batch<'g> {
     /// `opts.num_envs` games of `game`, each at its first decision (call [`Batch::reset`]
     /// before reading the buffers). `space` is the table's action space when the caller
-    /// keeps one ([`AnySession::action_space_handle`]); none: built here.
+    /// keeps one ([`crate::erased::SessionEncodings::action_space_handle`]); none: built here.
     pub fn new(
         game: &'g dyn AnyGame,
         opts: BatchOptions,
