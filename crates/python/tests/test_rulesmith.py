@@ -441,7 +441,7 @@ def test_bad_arguments_name_what_where_and_what_is_accepted():
         for call in (game.observation, game.observe, game.view):
             with pytest.raises(ValueError, match=rf"seat={seat}: not a seat at this 3-player table \(seats 0 to 2\)"):
                 call(seat)
-    with pytest.raises(ValueError, match=r"bot_action: unknown bot `grédy`: expected `random`, `greedy`, `mcts:N`"):
+    with pytest.raises(ValueError, match=r"bot_action: unknown bot `grédy`: expected `random`, `greedy`, `greedy:N%`"):
         game.bot_action("grédy")
     with pytest.raises(ValueError, match=r'bots="greedy,foo,random": seat 1: unknown bot `foo`: expected `random`'):
         rulesmith.simulate("puerto-rico", players=3, games=1, bots="greedy,foo,random")
