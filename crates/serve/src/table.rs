@@ -286,6 +286,22 @@ impl Table {
         *lock(&self.published) = Arc::new(s);
     }
 
+    /// After a person's move or a new game: marks the decision point, saves the record
+    /// (a failure stops play with its message), shows the position and lets the bots play
+    /// if one is to move.
+    fn moved(self: &Arc<Self>, mut live: std::sync::MutexGuard<'_, Live>) {
+        live.mark(&self.spec.seats);
+        if let Some(e) = self.save(&live) {
+            live.error = Some(e);
+        }
+        let bots_next = live.bot_to_move(&self.spec.seats).is_some();
+        self.publish(&live, bots_next);
+        drop(live);
+        if bots_next {
+            Table::start_bots(self);
+        }
+    }
+
     /// Takes the game for a person's request; refused while the bots think or another
     /// request acts (two tabs at once).
     fn take(&self) -> Result<std::sync::MutexGuard<'_, Live>, Refusal> {
@@ -327,16 +343,7 @@ impl Table {
         }
         live.session.play(action).map_err(|e| Refusal::Unplayable(format!("`{action}`: {e}")))?;
         live.movers.push(to_move);
-        live.mark(&self.spec.seats);
-        if let Some(e) = self.save(&live) {
-            live.error = Some(e);
-        }
-        let bots_next = live.bot_to_move(&self.spec.seats).is_some();
-        self.publish(&live, bots_next);
-        drop(live);
-        if bots_next {
-            Table::start_bots(self);
-        }
+        self.moved(live);
         Ok(())
     }
 
@@ -537,16 +544,7 @@ impl Table {
         games.push(finished);
         *lock(&self.earlier) = Arc::new(games);
         *live = Live { session, seed, rng: bot_rng(seed), marks: Vec::new(), movers: Vec::new(), error: None };
-        live.mark(&self.spec.seats);
-        if let Some(e) = self.save(&live) {
-            live.error = Some(e);
-        }
-        let bots_next = live.bot_to_move(&self.spec.seats).is_some();
-        self.publish(&live, bots_next);
-        drop(live);
-        if bots_next {
-            Table::start_bots(self);
-        }
+        self.moved(live);
         Ok(())
     }
 
