@@ -79,7 +79,11 @@ pub fn left(rules: &Rules, s: &State) -> u8 {
     if s.phase != Phase::Mayor {
         return 0;
     }
-    let p = &s.players[s.current];
+    // A state read from a file may name a seat that is not at the table yet (its check
+    // comes after this): nothing to place then.
+    let Some(p) = s.players.as_slice().get(usize::from(s.current)) else {
+        return 0;
+    };
     capacity_from(rules, p, rules.good_count(), usize::from(s.mayor.group)).min(u32::from(u8::MAX)) as u8
 }
 
