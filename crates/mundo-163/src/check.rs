@@ -1,7 +1,7 @@
 //! Every invariant of a state: components conserved, counts in range, the turn
 //! structure consistent. Used after scenario edits and by the conformance tests.
 
-use crate::purchase::{effects, tile_limit};
+use crate::purchase::{effects, resident_tiles, tile_limit};
 use crate::residents::{open_roads, road_component};
 use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_ROW, MAX_TILES, NONE, Rules, TerrainKind};
 use crate::state::{End, Phase, RESIDENT_BIT, State};
@@ -236,6 +236,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
                 "player {seat}: active residents only exist during the player's 3 C (bought) and 3 D"
             );
         }
+        ensure!(p.tiles == resident_tiles(rules, p), "player {seat}: resident tiles cache is stale");
         let total = on_board + u32::from(p.trolley.residents) + u32::from(p.residents_in_storage);
         ensure!(
             total == u32::from(rules.setup.residents[n]),

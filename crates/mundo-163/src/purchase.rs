@@ -3,7 +3,7 @@
 
 use crate::action::{Action, Track};
 use crate::rules::{Effect, NONE, Rules};
-use crate::state::{Phase, Player, State};
+use crate::state::{Phase, Player, ResidentTiles, State};
 
 /// The effects of every privilege a player owns.
 pub fn effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = &'r Effect> + 'r {
@@ -186,6 +186,37 @@ pub fn tile_limit(rules: &Rules, p: &Player, tile: u8) -> u8 {
     if tile == p.capital { rules.purchase.capital_limit } else { rules.purchase.settlement_limit }
 }
 
+/// [`Player::tiles`] counted from the residents on each tile.
+pub fn resident_tiles(rules: &Rules, p: &Player) -> ResidentTiles {
+    let mut out = ResidentTiles::default();
+    for t in 0..crate::rules::MAX_TILES as u8 {
+        tile_bits(rules, p, t, &mut out);
+    }
+    out
+}
+
+/// Brings [`Player::tiles`] up to date for one tile whose residents changed.
+#[inline]
+pub fn recount(rules: &Rules, p: &mut Player, tile: u8) {
+    let mut tiles = p.tiles;
+    tile_bits(rules, p, tile, &mut tiles);
+    p.tiles = tiles;
+}
+
+fn tile_bits(rules: &Rules, p: &Player, tile: u8, out: &mut ResidentTiles) {
+    let t = usize::from(tile);
+    if t >= crate::rules::MAX_TILES {
+        return;
+    }
+    let bit = 1u64 << t;
+    let set = |mask: &mut u64, on: bool| *mask = (*mask & !bit) | if on { bit } else { 0 };
+    set(&mut out.active, p.active[t] > 0);
+    set(&mut out.moved, p.moved[t] > 0);
+    set(&mut out.exhausted, p.exhausted[t] > 0);
+    let here = u16::from(p.active[t]) + u16::from(p.moved[t]) + u16::from(p.exhausted[t]);
+    set(&mut out.full, here >= u16::from(tile_limit(rules, p, tile)));
+}
+
 /// Whether one more resident may arrive on an own tile by moving or unloading
 /// (REF §6 Q5: the limits hold at all times by default).
 pub fn room_for_one(rules: &Rules, p: &Player, tile: u8) -> bool {
@@ -230,6 +261,7 @@ pub fn buy_resident(rules: &Rules, s: &mut State, tile: u8) {
     p.money -= price;
     p.residents_in_storage -= 1;
     p.active[usize::from(tile)] += 1;
+    recount(rules, p, tile);
 }
 
 /// End of 3 C: the player stands all his exhausted residents upright (REF §2.4.4).
@@ -240,6 +272,10 @@ pub fn end_purchase(s: &mut State) {
         p.exhausted[t] = 0;
         p.moved[t] = 0;
     }
+    // Every resident stands up; no tile's total changes.
+    p.tiles.active |= p.tiles.exhausted | p.tiles.moved;
+    p.tiles.exhausted = 0;
+    p.tiles.moved = 0;
     s.phase = Phase::Residents;
 }
 

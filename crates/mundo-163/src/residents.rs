@@ -5,8 +5,8 @@
 //! this keeps the phase finite without losing any reachable position.
 
 use crate::action::Action;
-use crate::purchase::{effects, owns_any, room_for_one, tile_limit};
-use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, MAX_TILES, Rules};
+use crate::purchase::{effects, owns_any, recount, room_for_one};
+use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, Rules};
 use crate::state::{Phase, Player, State, own_tiles};
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
@@ -121,18 +121,24 @@ pub fn settle(rules: &Rules, s: &mut State, tile: u8) {
 }
 
 pub fn step(rules: &Rules, s: &mut State, from: u8, to: u8) {
-    take_active(s.cur_mut(), from);
+    let p = s.cur_mut();
+    take_active(p, from);
+    recount(rules, p, from);
     if s.cur().owns(to) {
-        s.cur_mut().exhausted[usize::from(to)] += 1;
+        let p = s.cur_mut();
+        p.exhausted[usize::from(to)] += 1;
+        recount(rules, p, to);
     } else {
         settle(rules, s, to);
     }
 }
 
-pub fn move_along_roads(s: &mut State, from: u8, to: u8) {
+pub fn move_along_roads(rules: &Rules, s: &mut State, from: u8, to: u8) {
     let p = s.cur_mut();
     p.active[usize::from(from)] -= 1;
     p.moved[usize::from(to)] += 1;
+    recount(rules, p, from);
+    recount(rules, p, to);
 }
 
 /// Residents a road end of each terrain costs the player, after privileges.
@@ -230,6 +236,8 @@ pub fn build_road(rules: &Rules, s: &mut State, a: u8, b: u8, from_a: u8, from_b
             }
         }
     }
+    recount(rules, p, a);
+    recount(rules, p, b);
     place_road(rules, s, a, b);
 }
 
@@ -248,11 +256,12 @@ pub fn can_again(rules: &Rules, s: &State, tile: u8) -> bool {
 
 /// Privilege II (11): every resident exhausted on a tile during 3 D has just acted (all
 /// stood up at the end of 3 C), so standing one up again gives it its second action.
-pub fn again(s: &mut State, tile: u8) {
+pub fn again(rules: &Rules, s: &mut State, tile: u8) {
     s.turn.extra_action_used = true;
     let p = s.cur_mut();
     p.exhausted[usize::from(tile)] -= 1;
     p.active[usize::from(tile)] += 1;
+    recount(rules, p, tile);
 }
 
 /// End of 3 D: unused active residents are exhausted; the trolley gets its movement.
@@ -269,6 +278,10 @@ pub fn end_residents(rules: &Rules, s: &mut State) {
         p.active[t] = 0;
         p.moved[t] = 0;
     }
+    // Every acting resident is exhausted where it stands; no tile's total changes.
+    p.tiles.exhausted |= p.tiles.active | p.tiles.moved;
+    p.tiles.active = 0;
+    p.tiles.moved = 0;
     let mp = rules.trolley.movement.get(usize::from(p.movement_level)).copied().unwrap_or(0);
     p.trolley.half_mp = mp.saturating_mul(2).saturating_add(extra);
     s.turn.trolley_moves = 0;
@@ -287,26 +300,12 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let d = &rules.derived;
     let own = own_tiles(p);
     // Own tiles by what stands there: active residents, active or moved ones, exhausted
-    // ones, and no room for one more (REF §6 Q5: the tile limits). Residents stand only
-    // on own tiles, most of which hold none: each counter (a byte a tile) is read eight
-    // tiles at a time, and only the tiles with residents are measured against the limits.
-    let active = occupied(&p.active) & own;
-    let acting = active | (occupied(&p.moved) & own);
-    let exhausted = occupied(&p.exhausted) & own;
-    let mut full = 0u64;
-    if rules.purchase.limits_always {
-        let mut bits = acting | exhausted;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let i = usize::from(t);
-            let here = u16::from(p.active[i]) + u16::from(p.moved[i]) + u16::from(p.exhausted[i]);
-            if here >= u16::from(tile_limit(rules, p, t)) {
-                full |= 1 << t;
-            }
-        }
-    }
-    let room = own & !full;
+    // ones, and no room for one more (REF §6 Q5: the tile limits), as the player keeps
+    // them ([`Player::tiles`]; residents stand only on own tiles).
+    let active = p.tiles.active;
+    let acting = active | p.tiles.moved;
+    let exhausted = p.tiles.exhausted;
+    let room = if rules.purchase.limits_always { own & !p.tiles.full } else { own };
     // Where a step may end: an own tile with room, or another land tile while a
     // settlement is left in storage.
     let step_to = !d.water & (room | if p.settlements_in_storage > 0 { !own } else { 0 });
@@ -345,24 +344,6 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
         }
     }
     out.push(Action::EndResidents);
-}
-
-/// The tiles whose counter is not zero, a bit per tile: each word's bytes are tested at
-/// once (a byte is non-zero when its low seven bits carry into the top bit or the top bit
-/// is set), and the eight top bits gathered by one multiplication.
-fn occupied(counts: &[u8; MAX_TILES]) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const TOP: u64 = 0x8080_8080_8080_8080;
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut out = 0u64;
-    for (i, chunk) in counts.chunks_exact(8).enumerate() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let top = (((w & LOW) + LOW) | w) & TOP;
-        out |= ((top >> 7).wrapping_mul(GATHER) >> 56) << (8 * i);
-    }
-    out
 }
 
 /// The road actions, by edge: between two own tiles without the player's road, one of

@@ -80,6 +80,8 @@ pub struct Derived {
     pub around: Vec<[u8; 6]>,
     /// Per tile: the bit of each neighbour of `around`, 0 after them.
     pub around_bits: Vec<[u64; 6]>,
+    /// Per tile: the edge to each neighbour of `around`, [`NONE`] after them.
+    pub around_edges: Vec<[u8; 6]>,
     /// Per pair of tiles (`a * MAX_TILES + b`): the edge between them, or [`NONE`].
     pub edge_at: Vec<u8>,
     /// Per tile: the edges (a bit per edge) whose lower, resp. higher, end it is.
@@ -110,10 +112,12 @@ impl Derived {
         for a in 0..tiles {
             let adjacent = rules.adjacency.get(a).map_or(&[][..], Vec::as_slice);
             d.neighbours.push(adjacent.iter().fold(0u64, |m, &(n, _)| m | 1 << n));
-            let mut around = [NONE; 6];
-            for (slot, &(n, _)) in around.iter_mut().zip(adjacent) {
+            let (mut around, mut around_edges) = ([NONE; 6], [NONE; 6]);
+            for ((slot, edge), &(n, e)) in around.iter_mut().zip(&mut around_edges).zip(adjacent) {
                 *slot = n;
+                *edge = e;
             }
+            d.around_edges.push(around_edges);
             d.around_bits.push(around.map(|n| if n < 64 { 1u64 << n } else { 0 }));
             d.around.push(around);
             let (mut lower, mut higher) = ([0u64; MAX_EDGES / 64], [0u64; MAX_EDGES / 64]);

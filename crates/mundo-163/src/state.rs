@@ -92,6 +92,12 @@ pub struct Player {
     /// Active residents that already moved along roads this phase (they may still act).
     pub moved: Arr<u8, MAX_TILES>,
     pub exhausted: Arr<u8, MAX_TILES>,
+    /// The tiles with active, moved and exhausted residents, and those at the tile limit
+    /// ([`crate::purchase::tile_limit`]), a bit per tile: derived from the counters above
+    /// and kept as they change ([`crate::purchase::recount`]), so that listing 3 D reads
+    /// no counter of an empty tile; reading JSON computes them and the state check
+    /// compares them with [`crate::purchase::resident_tiles`].
+    pub tiles: ResidentTiles,
     /// Pieces in storage (derived from the totals, kept for speed).
     pub residents_in_storage: u8,
     pub settlements_in_storage: u8,
@@ -116,6 +122,7 @@ impl Default for Player {
             active: Arr::default(),
             moved: Arr::default(),
             exhausted: Arr::default(),
+            tiles: ResidentTiles::default(),
             residents_in_storage: 0,
             settlements_in_storage: 0,
             trolley: Trolley::default(),
@@ -123,6 +130,16 @@ impl Default for Player {
             last_income: 0,
         }
     }
+}
+
+/// Where a player's residents stand, a bit per tile ([`Player::tiles`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ResidentTiles {
+    pub active: u64,
+    pub moved: u64,
+    pub exhausted: u64,
+    /// No room for one more resident (REF §6 Q5).
+    pub full: u64,
 }
 
 impl Player {

@@ -2,7 +2,7 @@
 //! 3 H income (§2.7) and the turn and round change with the game end (§2.9).
 
 use crate::action::Action;
-use crate::purchase::{effects, owns_any, room_for_one, start_turn};
+use crate::purchase::{effects, owns_any, recount, room_for_one, start_turn};
 use crate::residents::settle;
 use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules};
 use crate::scoring::income;
@@ -61,24 +61,63 @@ fn step_cost(rules: &Rules, s: &State, p: &Player, off: &[u8; MAX_TERRAINS], to:
 /// The cheapest cost (half points) from the trolley's tile to every tile it can reach
 /// with the movement it has left (`u8::MAX` = out of reach).
 pub fn reach(rules: &Rules, s: &State) -> [u8; MAX_TILES] {
-    reach_until(rules, s, None).0
+    let mut cost = [u8::MAX; MAX_TILES];
+    by_levels(rules, s, |c, mut tiles| {
+        while tiles != 0 {
+            let t = tiles.trailing_zeros() as usize;
+            tiles &= tiles - 1;
+            if c < u16::from(u8::MAX) {
+                cost[t] = c as u8;
+            }
+        }
+        false
+    });
+    cost
 }
 
-/// [`reach`], and the tiles reached (a bit per tile); with a `target`, it stops once the
-/// target's cost is known (the others may be missing then).
-///
+/// The tiles the trolley can reach with the movement it has left (a bit per tile; its own
+/// tile among them), as [`reach`] has them.
+fn reach_tiles(rules: &Rules, s: &State) -> u64 {
+    let mut priced = 0u64;
+    by_levels(rules, s, |c, tiles| {
+        // A cost of `u8::MAX` half points reads as out of reach in [`reach`].
+        if c < u16::from(u8::MAX) {
+            priced |= tiles;
+        }
+        false
+    });
+    priced
+}
+
+/// The cheapest cost of reaching `to`, as [`reach`] has it.
+fn cost_to(rules: &Rules, s: &State, to: u8) -> u8 {
+    let target = if to < 64 { 1u64 << to } else { 0 };
+    let mut cost = u8::MAX;
+    by_levels(rules, s, |c, tiles| {
+        if tiles & target != 0 {
+            cost = u8::try_from(c).unwrap_or(u8::MAX);
+            return true;
+        }
+        false
+    });
+    cost
+}
+
 /// Dijkstra by cost levels over bit sets: costs are whole half points up to the movement
-/// left, so the tiles settled at one cost are expanded together. Off the player's roads
-/// the cost of entering a tile depends on its terrain only, so the neighbours of the
-/// tiles settled off the network are charged by terrain, a mask each; from a network tile
-/// every edge is charged on its own (an own road may be cheaper).
-fn reach_until(rules: &Rules, s: &State, target: Option<u8>) -> ([u8; MAX_TILES], u64) {
+/// left, so the tiles whose cheapest cost is `c` are found together, level after level,
+/// and handed to `visit(c, tiles)` (which stops the search by answering `true`); returns
+/// the tiles found. Entering a tile off-road costs what its terrain costs, so the
+/// terrains are grouped by that cost, a mask each, and a level is the neighbours of the
+/// levels one cost below it, masked by each group; along an own road a step costs the
+/// cheaper of the road and the terrain ([`enter_cost`]), so the neighbours along own
+/// roads of the network tiles of a level are charged the road's cost as well.
+fn by_levels(rules: &Rules, s: &State, mut visit: impl FnMut(u16, u64) -> bool) -> u64 {
     let p = s.cur();
-    let mut cost = [u8::MAX; MAX_TILES];
-    let start = usize::from(p.trolley.tile);
-    if start >= rules.tiles() {
-        return (cost, 0);
+    let start = p.trolley.tile;
+    if usize::from(start) >= rules.tiles() || start >= 64 {
+        return 0;
     }
+    let d = &rules.derived;
     let off = off_road_costs(rules, p);
     let budget = u16::from(p.trolley.half_mp);
     let enterable: u64 = if !rules.trolley.needs_own_tile || p.trolley.residents > 0 {
@@ -87,8 +126,8 @@ fn reach_until(rules: &Rules, s: &State, target: Option<u8>) -> ([u8; MAX_TILES]
         p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
     };
     // The enterable tiles of each terrain.
-    let mut by_terrain = rules.derived.by_terrain;
-    if s.terrain != rules.derived.terrain {
+    let mut by_terrain = d.by_terrain;
+    if s.terrain != d.terrain {
         // Dealt at random (`deal_land = "shuffled"`).
         by_terrain = [0; MAX_TERRAINS];
         for (t, &ti) in s.terrain.iter().enumerate().take(rules.tiles()) {
@@ -97,84 +136,95 @@ fn reach_until(rules: &Rules, s: &State, target: Option<u8>) -> ([u8; MAX_TILES]
             }
         }
     }
-    for m in &mut by_terrain {
-        *m &= enterable;
-    }
-    let target = target.map_or(0, |t| if t < 64 { 1u64 << t } else { 0 });
-    let neighbours = &rules.derived.neighbours;
-    // Tiles found at each cost, by cost modulo 64: one step costs at most 40 half points
-    // (the ruleset's readers bound every movement cost to 20 MP).
-    let mut ring = [0u64; 64];
-    ring[0] = 1 << start;
-    let mut live: u64 = 1;
-    let mut done: u64 = 0;
-    let mut c: u16 = 0;
-    while live != 0 && c <= budget {
-        let slot = usize::from(c % 64);
-        let mut settle = ring[slot] & !done;
-        ring[slot] = 0;
-        live &= !(1 << slot);
-        while settle != 0 {
-            done |= settle;
-            let mut bits = settle;
-            while bits != 0 {
-                let t = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if c < u16::from(u8::MAX) {
-                    cost[t] = c as u8;
-                }
-            }
-            if done & target != 0 {
-                return (cost, done);
-            }
-            // Found at this cost again: over steps that cost nothing.
-            let mut again = 0u64;
-            let mut found = |bits: u64, k: u16| {
-                if bits == 0 || c + k > budget {
-                    return;
-                }
-                if k == 0 {
-                    again |= bits;
-                } else {
-                    let slot = usize::from((c + k) % 64);
-                    ring[slot] |= bits;
-                    live |= 1 << slot;
-                }
-            };
-            let mut plain = 0u64;
-            let mut bits = settle & !p.network;
-            while bits != 0 {
-                let t = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                plain |= neighbours.get(t).copied().unwrap_or(0);
-            }
-            plain &= !done;
-            if plain != 0 {
-                for (ti, &m) in by_terrain.iter().enumerate() {
-                    if off[ti] != u8::MAX {
-                        found(plain & m, u16::from(off[ti]));
-                    }
-                }
-            }
-            let mut bits = settle & p.network;
-            while bits != 0 {
-                let t = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                for &(n, e) in rules.adjacency.get(t).map_or(&[][..], Vec::as_slice) {
-                    let bit = 1u64 << n;
-                    if done & bit != 0 || enterable & bit == 0 {
-                        continue;
-                    }
-                    if let Some(k) = step_cost(rules, s, p, &off, n, e) {
-                        found(bit, u16::from(k));
-                    }
-                }
-            }
-            settle = again & !done;
+    // The terrains by what entering them costs: (half points, enterable tiles). Every
+    // movement cost is at most 40 half points (the ruleset's readers), so a level looks
+    // back at most 40 levels: the levels are kept modulo 64.
+    let mut groups = [(0u16, 0u64); MAX_TERRAINS];
+    let mut n = 0;
+    for (&m, &k) in by_terrain.iter().zip(&off) {
+        let m = m & enterable;
+        if k == u8::MAX || k >= 64 || m == 0 {
+            continue;
         }
-        c += 1;
+        let k = u16::from(k);
+        match groups[..n].iter_mut().find(|g| g.0 == k) {
+            Some(g) => g.1 |= m,
+            None => {
+                groups[n] = (k, m);
+                n += 1;
+            }
+        }
     }
-    (cost, done)
+    let groups = &groups[..n];
+    let road_k = u16::from(rules.trolley.own_road_half.min(63));
+    let reach_back = groups.iter().map(|g| g.0).fold(road_k, u16::max);
+    // Per level: the neighbours of its tiles, and those along own roads.
+    let mut near = [0u64; 64];
+    let mut by_road = [0u64; 64];
+    let mut done: u64 = 1 << start;
+    let mut level: u64 = 1 << start;
+    let mut last: u16 = 0;
+    let mut c: u16 = 0;
+    loop {
+        // The level's neighbours; steps that cost nothing add to the level itself.
+        let (mut around, mut along) = (0u64, 0u64);
+        let mut fresh = level;
+        while fresh != 0 {
+            let (mut a, mut r) = (0u64, 0u64);
+            let mut bits = fresh;
+            while bits != 0 {
+                let t = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                a |= d.neighbours.get(t).copied().unwrap_or(0);
+            }
+            let mut bits = fresh & p.network;
+            while bits != 0 {
+                let t = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let (Some(edges), Some(around)) = (d.around_edges.get(t), d.around_bits.get(t)) {
+                    for (&e, &bit) in edges.iter().zip(around) {
+                        if p.has_road(e) {
+                            r |= bit;
+                        }
+                    }
+                }
+            }
+            around |= a;
+            along |= r;
+            let mut free = groups.iter().filter(|g| g.0 == 0).fold(0, |m, g| m | (a & g.1));
+            if road_k == 0 {
+                free |= r & enterable;
+            }
+            fresh = free & !done;
+            done |= fresh;
+            level |= fresh;
+        }
+        if visit(c, level) {
+            return done;
+        }
+        if level != 0 {
+            last = c;
+        }
+        let slot = usize::from(c % 64);
+        near[slot] = around;
+        by_road[slot] = along;
+        c += 1;
+        if c > budget || c > last + reach_back {
+            return done;
+        }
+        // The next level: one step from the level its cost below.
+        let mut next = 0u64;
+        for &(k, m) in groups {
+            if k != 0 && k <= c {
+                next |= near[usize::from((c - k) % 64)] & m;
+            }
+        }
+        if road_k != 0 && road_k <= c {
+            next |= by_road[usize::from((c - road_k) % 64)] & enterable;
+        }
+        level = next & !done;
+        done |= level;
+    }
 }
 
 /// Dijkstra over the few tiles in reach: the cheapest cost from `start` to every tile of
@@ -293,11 +343,12 @@ pub fn can_go(rules: &Rules, s: &State, to: u8) -> bool {
     s.phase == Phase::Trolley
         && s.turn.trolley_moves < rules.trolley.max_moves
         && to != p.trolley.tile
-        && reach(rules, s).get(usize::from(to)).is_some_and(|&c| c != u8::MAX)
+        && to < 64
+        && reach_tiles(rules, s) & (1 << to) != 0
 }
 
 pub fn go(rules: &Rules, s: &mut State, to: u8) {
-    let cost = reach_until(rules, s, Some(to)).0.get(usize::from(to)).copied().unwrap_or(0);
+    let cost = cost_to(rules, s, to);
     let p = s.cur_mut();
     p.trolley.half_mp -= cost.min(p.trolley.half_mp);
     p.trolley.tile = to;
@@ -383,9 +434,10 @@ pub fn can_load_resident(rules: &Rules, s: &State) -> bool {
         && fits(rules, p, u32::from(p.trolley.goods_count()), u32::from(p.trolley.residents) + 1)
 }
 
-pub fn load_resident(s: &mut State) {
+pub fn load_resident(rules: &Rules, s: &mut State) {
     let p = s.cur_mut();
     p.exhausted[usize::from(p.trolley.tile)] -= 1;
+    recount(rules, p, p.trolley.tile);
     p.trolley.residents += 1;
     s.turn.loaded_here |= RESIDENT_BIT;
 }
@@ -405,7 +457,9 @@ pub fn unload_resident(rules: &Rules, s: &mut State) {
     let tile = s.cur().trolley.tile;
     s.cur_mut().trolley.residents -= 1;
     if s.cur().owns(tile) {
-        s.cur_mut().exhausted[usize::from(tile)] += 1;
+        let p = s.cur_mut();
+        p.exhausted[usize::from(tile)] += 1;
+        recount(rules, p, tile);
     } else {
         settle(rules, s, tile);
     }
@@ -441,7 +495,9 @@ fn unload_all(rules: &Rules, s: &mut State) {
         }
         s.cur_mut().trolley.residents -= 1;
         if own {
-            s.cur_mut().exhausted[usize::from(tile)] += 1;
+            let p = s.cur_mut();
+            p.exhausted[usize::from(tile)] += 1;
+            recount(rules, p, tile);
         } else {
             settle(rules, s, tile);
         }
@@ -476,14 +532,13 @@ pub fn next_turn(rules: &Rules, s: &mut State) {
 pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
     if s.turn.trolley_moves < rules.trolley.max_moves {
-        let (cost, mut reached) = reach_until(rules, s, None);
-        while reached != 0 {
+        let mut reached = reach_tiles(rules, s) & !(1u64 << p.trolley.tile.min(63));
+        let n = reached.count_ones() as usize;
+        out.extend((0..n).map(|_| {
             let to = reached.trailing_zeros() as u8;
-            reached &= reached - 1;
-            if to != p.trolley.tile && cost[usize::from(to)] != u8::MAX {
-                out.push(Action::Go(to));
-            }
-        }
+            reached &= reached.wrapping_sub(1);
+            Action::Go(to)
+        }));
     }
     for g in 0..rules.goods.len() as u8 {
         if can_load(rules, s, g) {

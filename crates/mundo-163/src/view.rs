@@ -511,6 +511,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             p.network |= 1 << a | 1 << b;
         }
         p.open_roads = crate::residents::open_roads(rules, &p);
+        p.tiles = crate::purchase::resident_tiles(rules, &p);
         let half = pv
             .trolley
             .movement_left

@@ -273,6 +273,7 @@ fn privilege_ii4_and_storage_limit_resident_purchases() {
         settle(&g, &mut s, 0, &[tile]);
         let n = left.min(7);
         s.p[0].exhausted[usize::from(t(&g, tile))] += n;
+        s.p[0].tiles = rulesmith_mundo_163::purchase::resident_tiles(&g.rules, &s.p[0]);
         left -= n;
     }
     g.check_state(&s).unwrap();

@@ -52,6 +52,7 @@ pub fn residents(g: &Mundo163, s: &mut State, seat: Seat, tile: &str, n: u8, act
         p.exhausted[tile] += n;
     }
     p.residents_in_storage -= n;
+    p.tiles = rulesmith_mundo_163::purchase::resident_tiles(&g.rules, p);
 }
 
 /// Adds a road for a seat (both ends must be own tiles).
