@@ -7,7 +7,7 @@ use crate::forests::Forests;
 use crate::guests::Guests;
 use rulesmith_game::Seat;
 use rulesmith_puerto_rico::action::Action;
-use rulesmith_puerto_rico::extension::{Checkpoint, Extension, Played};
+use rulesmith_puerto_rico::extension::{Checkpoint, Extension, JsonNames, Played};
 use rulesmith_puerto_rico::rules::Rules;
 use rulesmith_puerto_rico::state::{Player, State};
 
@@ -15,6 +15,11 @@ use rulesmith_puerto_rico::state::{Player, State};
 pub struct Expansion;
 
 pub static EXPANSION: Expansion = Expansion;
+
+/// The expansion's names of what the base game stores for its forests: the tiles lying
+/// face down as forests, at the top of the state (`/forest_tiles`), and each player's
+/// forests (`/players/N/forests`).
+pub const FOREST_NAMES: JsonNames = JsonNames { held_tiles: "forest_tiles", island_tiles: "forests" };
 
 impl Extension<Rules, State, Action, Player> for Expansion {
     fn name(&self) -> &'static str {
@@ -87,5 +92,9 @@ impl Extension<Rules, State, Action, Player> for Expansion {
 
     fn window_label(&self) -> &'static str {
         Guests.window_label()
+    }
+
+    fn json_names(&self) -> JsonNames {
+        FOREST_NAMES
     }
 }

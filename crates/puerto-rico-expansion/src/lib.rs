@@ -166,11 +166,6 @@ impl SetupThenBase for Rules {
         draft::check(self, s).map_err(GameError::InvalidState)
     }
 
-    /// The base game's messages name `/forests` and `/forest_tiles` as this game's JSON does.
-    fn base_error(&self, e: GameError) -> GameError {
-        json::rename_error(e)
-    }
-
     /// Without a list per decision (the playout path).
     fn base_legal(&self, s: &rulesmith_puerto_rico::State, f: &mut impl FnMut(rulesmith_puerto_rico::Action)) {
         rulesmith_puerto_rico::phases::for_each_legal(&self.base, s, f);
@@ -194,7 +189,6 @@ impl rulesmith_game::encode::Encode for Rules {
 impl rulesmith_game::json::StateJson for Rules {
     fn state_to_json(&self, s: &State) -> Value {
         let mut v = self.base.state_to_json(&s.base);
-        json::rename_out(&mut v);
         if let Some(m) = v.as_object_mut() {
             m.insert("draft".into(), json::draft_out(self, s));
         }
@@ -204,14 +198,12 @@ impl rulesmith_game::json::StateJson for Rules {
     fn view_to_json(&self, s: &State, seat: Seat) -> Value {
         let mut v = self.state_to_json(&self.observe(s, seat));
         self.base.hide_in_view(&mut v, &s.base, seat);
-        json::rename_out(&mut v);
         v
     }
 
     fn state_from_json(&self, mut value: Value) -> Result<State, GameError> {
         let draft = json::draft_in(self, &mut value)?;
-        json::rename_in(&mut value);
-        let base = self.base.state_from_json(value).map_err(json::rename_error)?;
+        let base = self.base.state_from_json(value)?;
         let s = State { base, draft };
         self.check_state(&s)?;
         Ok(s)

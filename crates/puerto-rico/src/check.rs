@@ -20,11 +20,11 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
     }
     s.rotation.check(n).map_err(|e| format!("/rotation: {e}"))?;
     if matches!(s.phase, Phase::Captain | Phase::MixedShip | Phase::CaptainPrivilege) {
-        s.captain_round.check(n).map_err(|e| format!("/captain_round: {e}"))?;
-        if s.captain_round.current() != s.current {
+        s.captain.round.check(n).map_err(|e| format!("/captain_round: {e}"))?;
+        if s.captain.round.current() != s.current {
             return Err(format!(
                 "/captain_round/current: seat {} loads, but seat {} is to move",
-                s.captain_round.current(),
+                s.captain.round.current(),
                 s.current
             ));
         }

@@ -319,7 +319,7 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
     f.push(s.pending.craftsman.craftsman_picks);
     f.push(s.pending.payment.owed);
     goods(rules, f, s.pending.mixed.mixed_load);
-    good_mask(rules, f, s.craftsman_kinds);
+    good_mask(rules, f, s.craftsman.kinds);
     // Each seat's features as one block: a head, then its buildings (cleared, then the
     // dozen at most it built).
     let nb = rules.buildings.len();
@@ -334,10 +334,10 @@ pub fn observe(rules: &Rules, s: &State, seat: Seat, f: &mut Features<'_>) {
             // seat or after it fits whole; what does is left at 0.
             continue;
         };
-        head[0] = f32::from(u8::from(s.hacienda_used & bit != 0));
-        head[1] = f32::from(u8::from(s.wharf_used & bit != 0));
+        head[0] = f32::from(u8::from(s.settler.hacienda_used & bit != 0));
+        head[1] = f32::from(u8::from(s.captain.wharf_used & bit != 0));
         // Each seat's own flag (it read the observer's for every seat before).
-        head[2] = f32::from(u8::from(loading && s.captain_round.has_passed(i as Seat)));
+        head[2] = f32::from(u8::from(loading && s.captain.round.has_passed(i as Seat)));
         head[3] = f32::from(p.doubloons);
         head[4] = if i == usize::from(seat) { f32::from(p.vp) } else { 0.0 };
         let (goods, rest) = head[5..].split_at_mut(n);

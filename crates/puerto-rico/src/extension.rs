@@ -37,6 +37,20 @@ pub enum Played {
     TileWithoutCircle,
 }
 
+/// The state JSON's keys of what the base game stores for an extension, in the
+/// extension's words (the expansion's `forest_tiles` and `forests`): the base game reads,
+/// writes and names them so in its messages, with nothing renamed afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonNames {
+    /// The plantation tiles the extension holds (`State::held_tiles`), at the top.
+    pub held_tiles: &'static str,
+    /// A player's island tiles of the extension (`Player::extension_tiles`), in each player.
+    pub island_tiles: &'static str,
+}
+
+/// The keys without an extension.
+pub const BASE_JSON_NAMES: JsonNames = JsonNames { held_tiles: "held_tiles", island_tiles: "extension_tiles" };
+
 /// The rules an extension adds (see the module docs). Generic over the base game's rules,
 /// state, action and player types (`Extension<Rules, State, Action, Player>`) so that
 /// this module, which the rules refer to, does not refer back to them: no module cycle.
@@ -94,6 +108,9 @@ pub trait Extension<Rules, State, Action, Player>: Send + Sync + 'static {
 
     /// What the players are doing in a window, for the play screen ("moving guests").
     fn window_label(&self) -> &'static str;
+
+    /// The state JSON's keys of what the base game stores for the extension.
+    fn json_names(&self) -> JsonNames;
 }
 
 /// The extension a ruleset plays with, if any: set by the game that wraps the base game.

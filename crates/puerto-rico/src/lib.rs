@@ -398,7 +398,7 @@ impl Rules {
             for g in self.goods() {
                 unseen[g] += s.held_tiles[g];
             }
-            m.insert("held_tiles".into(), serde_json::json!("hidden"));
+            m.insert(json::names(self).held_tiles.into(), serde_json::json!("hidden"));
         }
         let unseen = json::with_names(self, || serde_json::to_value(unseen)).unwrap_or(serde_json::Value::Null);
         m.insert("stack".into(), serde_json::json!({ "tiles": s.stack.len, "unseen": unseen }));

@@ -1,7 +1,10 @@
 //! Where the game is: the phase, and what each phase's decisions in progress remember
 //! between actions. Each phase's part is its own struct, read and written only by that
 //! phase's module (`crate::phases::*`); the state's JSON keeps them together under
-//! `/pending`, with the keys they always had.
+//! `/pending`, with the keys they always had. What a phase remembers for the whole phase
+//! (the hacienda and wharf used, the captain's round, the mayor's placement, the
+//! craftsman's kinds) is in a leaf module of the phase itself (`phases::captain::shipping`
+//! and the like), its keys at the top of the JSON (`crate::json`).
 
 use crate::goods::{ByGood, Good};
 use rulesmith_game::names;
@@ -96,18 +99,6 @@ pub struct Settling {
     pub settler_extra: u8,
     /// The chooser is taking such an extra tile now.
     pub extra_turn: bool,
-}
-
-/// Mayor phase (`phases::mayor`): where the player to move is in their placement. Only
-/// `group` is in the state JSON (`/mayor_group`); `left` follows from it and the board
-/// (reading JSON computes it, the state check compares it with a count from scratch).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Placement {
-    /// The next group to fill for the current player (in the order of `phases::mayor`).
-    pub group: u8,
-    /// The circles of the groups from `group` on, kept as they are filled so that neither
-    /// a step nor the legal list walks the city again; 0 outside the mayor phase.
-    pub left: u8,
 }
 
 /// Craftsman phase (`phases::craftsman`): the privilege still to take.

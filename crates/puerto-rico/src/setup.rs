@@ -2,8 +2,8 @@
 
 use crate::goods::ByGood;
 use crate::rules::{MAX_BUILDINGS, Rules};
-use crate::state::{Phase, Player, Ship, Stack, State, TradingHouse};
-use rulesmith_game::steps::{PassRound, RoleBoard, Rotation};
+use crate::state::{Phase, Placement, Player, Production, Settlement, Ship, Shipping, Stack, State, TradingHouse};
+use rulesmith_game::steps::{RoleBoard, Rotation};
 use rulesmith_game::{ByPlayer, GameError, Rng};
 
 pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameError> {
@@ -71,12 +71,10 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
         ships,
         ship_count: setup.ships.len() as u8,
         trading_house: TradingHouse::default(),
-        hacienda_used: 0,
-        wharf_used: 0,
-        captain_round: PassRound::new(0, players),
-        captain_bonus_given: false,
-        mayor: Default::default(),
-        craftsman_kinds: 0,
+        settler: Settlement::default(),
+        captain: Shipping::new(0, players),
+        mayor: Placement::default(),
+        craftsman: Production::default(),
         end_triggers: 0,
         held_tiles: ByGood::default(),
         out_of_game: 0,

@@ -3,8 +3,12 @@
 use crate::goods::{ByGood, Good};
 use crate::limits::{MAX_BUILDINGS, MAX_PLANTATIONS, MAX_ROLES, MAX_SHIPS, MAX_SPACES, MAX_TRADING_HOUSE};
 use crate::phase::Building;
-pub use crate::phase::{Checkpoint, Offer, Pending, Phase, Placement, SeatSet};
-use rulesmith_game::steps::{PassRound, RoleBoard, Rotation};
+pub use crate::phase::{Checkpoint, Offer, Pending, Phase, SeatSet};
+pub use crate::phases::captain::shipping::Shipping;
+pub use crate::phases::craftsman::production::Production;
+pub use crate::phases::mayor::placement::Placement;
+pub use crate::phases::settler::settlement::Settlement;
+use rulesmith_game::steps::{RoleBoard, Rotation};
 use rulesmith_game::{ByPlayer, Rng, Seat, names};
 use serde::{Deserialize, Serialize};
 
@@ -31,8 +35,9 @@ pub struct Player {
     pub quarries: u8,
     pub quarries_occupied: u8,
     /// Island spaces filled by tiles of the ruleset's extension (the expansion's forests,
-    /// [`crate::extension`]): no circle, no production.
-    #[serde(default)]
+    /// [`crate::extension`]): no circle, no production. Read and written by `crate::json`
+    /// under the extension's name for them.
+    #[serde(skip)]
     pub extension_tiles: u8,
     /// Colonists waiting in San Juan (during the mayor phase: colonists not yet placed).
     pub san_juan: u8,
@@ -134,8 +139,9 @@ pub type Ship = rulesmith_game::cargo::Hold<Good>;
 /// The trading house: goods sold in the trader phase, one per space (S000:L267-276).
 pub type TradingHouse = rulesmith_game::cargo::Row<Good, MAX_TRADING_HOUSE>;
 
-/// The whole game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The whole game. Its JSON (serde) is `crate::json`'s shape: what the phases keep is
+/// read and written under the keys it always had.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub round: u32,
     pub governor: Seat,
@@ -158,55 +164,32 @@ pub struct State {
     pub quarry_supply: u8,
     pub goods_supply: ByGood<u8>,
     /// Face-down plantation stack, drawn from the end.
-    #[serde(with = "stack_serde")]
     pub stack: Stack,
     pub face_up: ByGood<u8>,
     pub discards: ByGood<u8>,
     /// Buildings left on the board, by building index (a map by id in the JSON; ids left
     /// out have none).
-    #[serde(
-        serialize_with = "names::write_given::<Building, _, _, MAX_BUILDINGS>",
-        deserialize_with = "names::read_given::<Building, _, _, MAX_BUILDINGS>"
-    )]
     pub buildings: [u8; MAX_BUILDINGS],
     pub ships: [Ship; MAX_SHIPS],
     pub ship_count: u8,
     pub trading_house: TradingHouse,
-    /// Settler: players who drew with the hacienda this phase.
-    pub hacienda_used: SeatSet,
-    /// Settler: whether the quarry privilege/hut was used by the current player (unused).
-    /// Captain: players who used their wharf this phase.
-    pub wharf_used: SeatSet,
-    /// Captain: players load in turn until none can (`has_passed`: declined, when only
-    /// the wharf was left to them, or with nothing left to load).
-    pub captain_round: PassRound,
-    /// Captain: whether the captain's privilege VP has been given.
-    pub captain_bonus_given: bool,
-    /// Mayor placement: the next group to fill for the current player (its number in the
-    /// JSON), and the circles left from there.
-    #[serde(rename = "mayor_group", with = "placement_serde")]
+    /// What each phase remembers between turns, each part owned by its phase's module
+    /// (`phases::*`); the state JSON keeps their keys at the top (`crate::json`).
+    pub settler: Settlement,
+    pub captain: Shipping,
     pub mayor: Placement,
-    /// Craftsman: the kinds (bit per good) the craftsman produced, for the privilege.
-    pub craftsman_kinds: u8,
+    pub craftsman: Production,
     /// End conditions met (bits: 1 colonists, 2 city full, 4 VP chips).
     pub end_triggers: u8,
     /// Plantation tiles the ruleset's extension holds out of play, by the good on their
     /// face (the expansion's forests lie face down, [`crate::extension`]).
-    #[serde(default)]
     pub held_tiles: ByGood<u8>,
     /// Buildings that are not in this game (bit per building index), e.g. not drafted (a
     /// list of ids in the JSON).
-    #[serde(
-        default,
-        serialize_with = "names::write_set::<Building, _>",
-        deserialize_with = "names::read_set::<Building, _>"
-    )]
     pub out_of_game: u64,
     /// Decisions in progress that span several actions (expansion effects).
-    #[serde(default)]
     pub pending: Pending,
     /// Where the colonist offered by a hospice or university would go.
-    #[serde(default)]
     pub colonist_offer: Option<Offer>,
     pub rng: Rng,
 }
@@ -262,22 +245,8 @@ impl Stack {
     }
 }
 
-/// The placement as the JSON has always had it: the group's number; the rest is derived
-/// (`phases::mayor::left`, computed when the JSON is read).
-mod placement_serde {
-    use super::Placement;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(m: &Placement, s: S) -> Result<S::Ok, S::Error> {
-        m.group.serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Placement, D::Error> {
-        Ok(Placement { group: u8::deserialize(d)?, left: 0 })
-    }
-}
-
-mod stack_serde {
+/// The stack as a list of tiles, bottom first.
+pub(crate) mod stack_serde {
     use super::Stack;
     use crate::goods::Good;
     use crate::limits::MAX_PLANTATIONS;

@@ -177,9 +177,16 @@ pub fn play_text<G: Game>(game: &G, state: &mut G::State, text: &str) -> Result<
 /// Reads a JSON value into `T`; a problem is named at its JSON Pointer, as scenario edits
 /// address it (`/players/0/goods/sugar: invalid type: string "a", expected u8`).
 pub fn from_json<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> Result<T, String> {
+    from_json_at("", value)
+}
+
+/// [`from_json`] for a part of a larger document that lies at the JSON Pointer `at` (a
+/// key read apart from the rest, under a name only known at run time): problems are named
+/// from the document's root (`/forest_tiles/corn: …`).
+pub fn from_json_at<T: serde::de::DeserializeOwned>(at: &str, value: &serde_json::Value) -> Result<T, String> {
     use serde_path_to_error::Segment;
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let at: String = e
+        let inner: String = e
             .path()
             .iter()
             .map(|seg| match seg {
@@ -190,6 +197,7 @@ pub fn from_json<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> R
             })
             .collect();
         let message = plain(e.inner().to_string());
+        let at = format!("{at}{inner}");
         if at.is_empty() { message } else { format!("{at}: {message}") }
     })
 }

@@ -61,12 +61,9 @@ pub trait SetupThenBase: Send + Sync + Sized + 'static {
     /// Reads a setup decision; `None` when the text is not one (then it is the base game's).
     fn parse_pick(&self, text: &str) -> Option<Result<Self::Pick, GameError>>;
     /// The setup's invariants, and whatever this game adds to the base game's (checked
-    /// first by [`Game::check_state`], its messages through [`SetupThenBase::base_error`]).
+    /// first by [`Game::check_state`], whose messages are the base game's own: a base game
+    /// that stores something under this game's names takes the names from its rules).
     fn check_setup(&self, state: &Self::State) -> Result<(), GameError>;
-    /// A base game's error in this game's words (where its state JSON renames a key).
-    fn base_error(&self, error: GameError) -> GameError {
-        error
-    }
     /// The base game's legal actions, one by one. Provided through a list, which
     /// allocates: a game on the playout path gives its base game's allocation-free walk.
     fn base_legal(&self, state: &BaseState<Self>, f: &mut impl FnMut(BaseAction<Self>)) {
@@ -129,7 +126,7 @@ impl<T: SetupThenBase> Game for T {
     }
 
     fn check_state(&self, s: &T::State) -> Result<(), GameError> {
-        self.base().check_state(self.base_state(s)).map_err(|e| self.base_error(e))?;
+        self.base().check_state(self.base_state(s))?;
         self.check_setup(s)
     }
 

@@ -250,3 +250,41 @@ fn draft_settings_are_validated() {
         assert!(r.contains(want), "{want}: {r}");
     }
 }
+
+/// The base game stores the forests (`held_tiles`, `extension_tiles`) and reads, writes
+/// and names them in the expansion's words, `/forest_tiles` and `/players/N/forests`:
+/// its messages are right the first time, none is rewritten afterwards.
+#[test]
+fn forest_keys_are_read_and_named_in_the_expansions_words() {
+    let rules = rules();
+    let mut s = rules.new_game(3, 1).unwrap();
+    while !s.draft.over {
+        let mut buf = Vec::new();
+        rules.legal_actions(&s, &mut buf);
+        rules.apply(&mut s, buf[0]).unwrap();
+    }
+    let good = rules.state_to_json(&s);
+    assert!(good.get("forest_tiles").is_some() && good.get("held_tiles").is_none(), "{good}");
+    let player = &good["players"][0];
+    assert!(player.get("forests").is_some() && player.get("extension_tiles").is_none(), "{player}");
+    let cases = [
+        ("/players/1/forests", json!("x"), "/players/1/forests: invalid type: string \"x\", expected u8"),
+        ("/forest_tiles/corn", json!(-1), "/forest_tiles/corn: invalid value: integer `-1`, expected u8"),
+        ("/forest_tiles", json!(3), "/forest_tiles: invalid type: integer `3`, expected a map"),
+        (
+            "/players/0/forests",
+            json!(1),
+            "forests: 1 on the islands, but 0 tiles lie face down as forests (/forest_tiles)",
+        ),
+    ];
+    for (at, value, message) in cases {
+        let err = rulesmith_testkit::kit::refused_json(&rules, &good, at, value);
+        assert!(err.contains(message), "{at}: {err}");
+    }
+    // The base game's names mean nothing in the expansion's JSON: left aside, as any
+    // unknown key.
+    let mut base_names = good.clone();
+    base_names["held_tiles"] = json!({ "corn": 3 });
+    base_names["players"][0]["extension_tiles"] = json!(3);
+    assert_eq!(rules.state_from_json(base_names).unwrap(), s);
+}

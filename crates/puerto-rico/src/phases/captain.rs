@@ -4,6 +4,8 @@
 //! mixed ship ([`Effect::MixedShip`], S001:L583-587) and extra storage
 //! ([`Effect::ExtraStorageBarrels`], S001:L549-553).
 
+pub mod shipping;
+
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
@@ -13,7 +15,8 @@ use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
 use rulesmith_game::Seat;
 use rulesmith_game::cargo::transfer;
-use rulesmith_game::steps::{PassRound, Rotation, clockwise};
+use rulesmith_game::steps::{Rotation, clockwise};
+use shipping::Shipping;
 
 /// Whether [`begin`] settles `effect` (for the captain, or for any owner): the union
 /// hall's VP for everyone, the lighthouse's doubloon for the captain.
@@ -28,9 +31,7 @@ pub fn settled_at_begin(effect: &Effect, captain: bool) -> bool {
 pub fn begin(rules: &Rules, s: &mut State) {
     s.phase = Phase::Captain;
     s.current = s.chooser;
-    s.wharf_used = 0;
-    s.captain_round = PassRound::new(s.chooser, s.player_count());
-    s.captain_bonus_given = false;
+    s.captain = Shipping::new(s.chooser, s.player_count());
     s.pending.mixed.mixed_used = 0;
     if rules.has_effect(kind::VP_PER_PAIR_ON_HOLD) {
         // Union hall: before anyone loads, VP per pair of barrels of one good (S001:L620).
@@ -86,7 +87,7 @@ fn ship_loads(s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
 
 fn wharf_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action)) {
     let p = &s.players[seat];
-    if s.wharf_used & (1 << seat) != 0 || !board::has(rules, p, EffectKind::OwnShip) {
+    if s.captain.wharf_used & (1 << seat) != 0 || !board::has(rules, p, EffectKind::OwnShip) {
         return;
     }
     for g in p.goods.present() {
@@ -116,7 +117,7 @@ fn mixed_loads(rules: &Rules, s: &State, seat: Seat, f: &mut impl FnMut(Action))
 /// opens later).
 pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     let seat = s.current;
-    if s.captain_round.has_passed(seat) {
+    if s.captain.round.has_passed(seat) {
         return;
     }
     let mut must = false;
@@ -188,8 +189,8 @@ fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) -> boo
         vp += board::shipping_bonus(rules, &s.players[seat]);
     }
     let mut offered = false;
-    if seat == s.chooser && !s.captain_bonus_given {
-        s.captain_bonus_given = true;
+    if seat == s.chooser && !s.captain.privilege_given {
+        s.captain.privilege_given = true;
         let bonus = u16::from(super::privilege::privilege(rules, s));
         if offers_privilege(rules, s, vp, bonus) {
             s.phase = Phase::CaptainPrivilege;
@@ -280,10 +281,10 @@ fn most_vp_still_this_round(rules: &Rules, s: &State) -> u32 {
                 _ => {}
             }
         }
-        let wharf = own_ship && s.wharf_used & (1 << seat) == 0;
+        let wharf = own_ship && s.captain.wharf_used & (1 << seat) == 0;
         let mixed = mixed && s.pending.mixed.mixed_used & (1 << seat) == 0;
         // A player who passed loads nothing more this phase (ships only fill up).
-        let barrels = if s.captain_round.has_passed(seat) { 0 } else { p.goods.total() };
+        let barrels = if s.captain.round.has_passed(seat) { 0 } else { p.goods.total() };
         if wharf || mixed {
             most += barrels;
         } else {
@@ -328,7 +329,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
         Action::Wharf(good) => {
             // All barrels of the kind go to the supply (L614, L618).
             let n = transfer(&mut s.players[seat].goods, &mut s.goods_supply, good.index(), u32::MAX) as u8;
-            s.wharf_used |= 1 << seat;
+            s.captain.wharf_used |= 1 << seat;
             if score_load(rules, s, seat, n) {
                 return Flow::Continue;
             }
@@ -341,7 +342,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
             s.phase = Phase::MixedShip;
             return Flow::Continue;
         }
-        Action::Pass => s.captain_round.pass(seat),
+        Action::Pass => s.captain.round.pass(seat),
         _ => {}
     }
     next(rules, s)
@@ -423,9 +424,9 @@ pub fn step_mixed(rules: &Rules, s: &mut State) -> Flow {
 fn next(rules: &Rules, s: &mut State) -> Flow {
     // A player who cannot load now never can later in this phase (ships only fill,
     // goods only leave): the round counts them as passed.
-    let mut round = s.captain_round;
+    let mut round = s.captain.round;
     let seat = round.next(|seat| can_act(rules, s, seat));
-    s.captain_round = round;
+    s.captain.round = round;
     match seat {
         Some(seat) => {
             s.current = seat;
@@ -440,7 +441,7 @@ fn next(rules: &Rules, s: &mut State) -> Flow {
 /// asked); a player with nothing to do is skipped.
 pub fn step(rules: &Rules, s: &mut State) -> Flow {
     let (mut only, mut count) = (None, 0u32);
-    if !s.captain_round.has_passed(s.current) {
+    if !s.captain.round.has_passed(s.current) {
         legal(rules, s, &mut |a| {
             count += 1;
             only.get_or_insert(a);

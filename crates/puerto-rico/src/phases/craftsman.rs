@@ -4,6 +4,8 @@
 //! ([`Effect::DoubloonsByTopProduction`], S001:L600-604), and a doubled privilege taken
 //! as separate picks (library, S001:L614).
 
+pub mod production;
+
 use super::flow::Flow;
 use crate::action::Action;
 use crate::board;
@@ -70,7 +72,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
     }
     s.phase = Phase::Craftsman;
     s.current = s.chooser;
-    s.craftsman_kinds = produced_by_chooser;
+    s.craftsman.kinds = produced_by_chooser;
     // A doubled privilege is that many separate picks, of one kind or of different kinds
     // (S001:L614).
     s.pending.craftsman.craftsman_picks =
@@ -108,7 +110,7 @@ pub fn legal(rules: &Rules, s: &State, f: &mut impl FnMut(Action)) {
     }
     let mut any = false;
     for g in Good::every() {
-        if s.craftsman_kinds & g.bit() != 0 && s.goods_supply[g] > 0 {
+        if s.craftsman.kinds & g.bit() != 0 && s.goods_supply[g] > 0 {
             f(Action::Bonus(g));
             any = true;
         }
@@ -126,7 +128,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
         s.pending.craftsman.craftsman_produced[g] += n;
         s.pending.craftsman.craftsman_picks -= 1;
         // Further picks in good order: each set of picks is one sequence of decisions.
-        s.craftsman_kinds &= !(g.bit() - 1);
+        s.craftsman.kinds &= !(g.bit() - 1);
         if s.pending.craftsman.craftsman_picks > 0 {
             return Flow::Continue;
         }
@@ -151,6 +153,6 @@ fn finish(rules: &Rules, s: &mut State) -> Flow {
     }
     s.pending.craftsman.craftsman_produced = ByGood::default();
     s.pending.craftsman.craftsman_picks = 0;
-    s.craftsman_kinds = 0;
+    s.craftsman.kinds = 0;
     Flow::Done
 }

@@ -8,6 +8,8 @@
 //! whose count is forced is filled without asking. So every placement is reached by
 //! exactly one sequence of decisions.
 
+pub mod placement;
+
 use super::flow::Flow;
 use crate::action::{Action, Group};
 use crate::board;

@@ -3,6 +3,8 @@
 //! (library, S001:L610-612); an extension's island tiles instead of a plantation or
 //! quarry (the expansion's forests, [`crate::extension`]).
 
+pub mod settlement;
+
 use super::flow::{Flow, Interrupt};
 use crate::action::Action;
 use crate::board;
@@ -16,7 +18,7 @@ use std::ops::ControlFlow;
 pub fn begin(s: &mut State) {
     s.phase = Phase::Settler;
     s.current = s.chooser;
-    s.hacienda_used = 0;
+    s.settler = settlement::Settlement::default();
     // The chooser's extra tiles are counted when everyone has had a turn (`next`): a guest
     // moved onto a library on the chooser's turn doubles the privilege too (S001:L557).
     s.pending.settler.settler_extra = 0;
@@ -87,7 +89,7 @@ fn actions(rules: &Rules, s: &State, f: &mut impl FnMut(Action) -> ControlFlow<(
 /// Hacienda: before taking a face-up tile, once (S000:L532); not on an extra turn.
 /// `kinds`: the seat's occupied effect kinds ([`board::occupied_kinds`]).
 fn can_draw_with(s: &State, seat: Seat, kinds: u32) -> bool {
-    s.hacienda_used & (1 << seat) == 0
+    s.settler.hacienda_used & (1 << seat) == 0
         && !s.pending.settler.extra_turn
         && s.stack.len > 0
         && board::holds(kinds, EffectKind::ExtraPlantation)
@@ -104,7 +106,7 @@ fn can_take_quarry_with(rules: &Rules, s: &State, seat: Seat, kinds: u32) -> boo
 /// Whether the player to move has not acted yet this turn (no hacienda draw, no drawn
 /// tile waiting): guests move only then.
 pub fn turn_unstarted(s: &State) -> bool {
-    s.hacienda_used & (1 << s.current) == 0 && s.pending.settler.drawn.is_none()
+    s.settler.hacienda_used & (1 << s.current) == 0 && s.pending.settler.drawn.is_none()
 }
 
 pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
@@ -121,7 +123,7 @@ pub fn play(rules: &Rules, s: &mut State, a: Action) -> Flow {
                     s.players[seat].plantations[g] += 1;
                 }
             }
-            s.hacienda_used |= 1 << seat;
+            s.settler.hacienda_used |= 1 << seat;
             // The turn goes on: the drawn tile is placed, or another tile taken.
             return Flow::Continue;
         }

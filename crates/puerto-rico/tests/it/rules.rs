@@ -649,3 +649,35 @@ fn wrong_building_ids_in_state_json_are_named_at_their_pointer() {
         assert!(err.contains(message), "{at}: {err}");
     }
 }
+
+/// What the phases remember is kept in each phase's own part of the state, but its JSON
+/// keys stay at the top: a bad value is still refused at its JSON Pointer (no `flatten`,
+/// which would lose the pointer), and the state check's messages name the same keys.
+#[test]
+fn bad_phase_fields_in_state_json_are_named_at_their_pointer() {
+    let (rules, s) = game(3);
+    let good = rules.state_to_json(&s);
+    for key in ["hacienda_used", "wharf_used", "captain_round", "captain_bonus_given", "mayor_group", "craftsman_kinds"]
+    {
+        assert!(good.get(key).is_some(), "{key} at the top of {good}");
+    }
+    use serde_json::json;
+    let cases: [(&str, serde_json::Value, &str); 6] = [
+        ("/hacienda_used", json!(-1), "/hacienda_used: invalid value: integer `-1`, expected u8"),
+        ("/wharf_used", json!("all"), "/wharf_used: invalid type: string \"all\", expected u8"),
+        ("/captain_round/current", json!("x"), "/captain_round/current: invalid type: string \"x\", expected u8"),
+        ("/captain_bonus_given", json!(1), "/captain_bonus_given: invalid type: integer `1`, expected a boolean"),
+        ("/mayor_group", json!(300), "/mayor_group: invalid value: integer `300`, expected u8"),
+        ("/craftsman_kinds", json!([1]), "/craftsman_kinds: invalid type: sequence, expected u8"),
+    ];
+    for (at, value, message) in cases {
+        let err = rulesmith_testkit::kit::refused_json(&rules, &good, at, value);
+        assert!(err.contains(message), "{at}: {err}");
+    }
+    // The captain's round read well but out of step with the seat to move: the check names it.
+    let mut captain = good.clone();
+    captain["phase"] = json!("captain");
+    captain["captain_round"]["current"] = json!(2);
+    let err = rules.state_from_json(captain).unwrap_err().to_string();
+    assert!(err.contains("/captain_round/current: seat 2 loads, but seat 0 is to move"), "{err}");
+}
