@@ -177,8 +177,13 @@ fn sweep_text(r: &SweepReport) -> String {
     o.push_str(&table(&header, &rows));
     let _ = writeln!(o, "win: win share (ties split) with its 95% interval; – where undefined (nobody had it).");
     for e in &r.plots {
+        // Names were checked before the games: one missing now is an end no game reached
+        // (or one of a game that does not name its ends).
         if !r.points.iter().flat_map(|p| &p.figures).any(|f| &f.figure == e) {
-            let _ = writeln!(o, "--figure `{e}`: no such figure (--format json lists every point's figures)");
+            let _ = writeln!(
+                o,
+                "--figure `{e}`: no game of the sweep ended so (--format json lists every point's figures)"
+            );
         }
     }
     o.push('\n');
@@ -188,6 +193,50 @@ fn sweep_text(r: &SweepReport) -> String {
     if let Some(check) = &r.check {
         o.push_str(&check_text(check, &r.bots));
     }
+    o.push_str(&extremes_text(r));
+    o
+}
+
+/// Each value's extreme games, a row per value (the commands that play them again are in
+/// the JSON and on the page: a line each for every value would bury the report).
+fn extremes_text(r: &SweepReport) -> String {
+    const KINDS: [&str; 4] = ["longest game", "shortest game", "largest margin", "smallest margin"];
+    const CAPPED: &str = "stopped by a cap";
+    if r.points.iter().all(|p| p.report.extremes.is_empty()) {
+        return String::new();
+    }
+    let capped = r.points.iter().flat_map(|p| &p.report.extremes).any(|x| x.what == CAPPED);
+    let mut header = vec![r.x_axis.clone()];
+    header.extend(KINDS.iter().map(|k| k.to_string()));
+    if capped {
+        header.push(CAPPED.into());
+    }
+    let game = |x: &rulesmith::core::sim::extremes::Extreme| {
+        let g = &x.game;
+        let rotation = if g.rotation > 0 { format!(" rotation {}", g.rotation) } else { String::new() };
+        let figure =
+            if x.what.ends_with("margin") { format!("margin {}", g.margin) } else { format!("{} rounds", g.rounds) };
+        format!("game {}{rotation}: {figure}", g.index)
+    };
+    let rows: Vec<Vec<String>> = r
+        .points
+        .iter()
+        .map(|p| {
+            let list = &p.report.extremes;
+            let mut row = vec![format!("{}{}", p.label, if p.base { " (base)" } else { "" })];
+            row.extend(KINDS.iter().map(|k| list.iter().find(|x| x.what == *k).map_or("–".into(), game)));
+            if capped {
+                let games: Vec<String> =
+                    list.iter().filter(|x| x.what == CAPPED).map(|x| x.game.index.to_string()).collect();
+                row.push(if games.is_empty() { "–".into() } else { format!("games {}", games.join(", ")) });
+            }
+            row
+        })
+        .collect();
+    let mut o = String::from(
+        "\nextreme games at each value (`--format json` and `--html` give each game's commands that play it again):\n",
+    );
+    o.push_str(&table(&header, &rows));
     o
 }
 

@@ -759,7 +759,30 @@ fn an_unknown_figure_is_refused_before_any_game() {
     let o =
         expect(&[&["tune", TOY, "--vary", "rules.target=2..12", "--target", "roundz=3"][..], &many[..]].concat(), 2);
     assert!(o.stderr.contains("--target `roundz`: no such figure; did you mean `rounds`?"), "{}", o.stderr);
-    // Known figures and any end pass the check (and are played).
+    // An end no game of the ruleset reaches is refused before any game too, naming the ends
+    // (it was played, and said only after the run).
+    let o = expect(
+        &[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "ended by nobody"][..], &many[..]].concat(),
+        2,
+    );
+    assert!(
+        o.stderr.contains("--figure `ended by nobody`: no game of this ruleset ends so")
+            && o.stderr.contains("`ended by pile_empty`, `ended by target_reached`"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stdout.is_empty(), "{}", o.stdout);
+    let o = expect(
+        &[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "ended by pile_empyt"][..], &many[..]].concat(),
+        2,
+    );
+    assert!(o.stderr.contains("did you mean `ended by pile_empty`?"), "{}", o.stderr);
+    let o = expect(
+        &[&["tune", TOY, "--vary", "rules.target=2..12", "--target", "ended by nobody=50%"][..], &many[..]].concat(),
+        2,
+    );
+    assert!(o.stderr.contains("--target `ended by nobody`: no game of this ruleset ends so"), "{}", o.stderr);
+    // Known figures and ends pass the check (and are played).
     let o = expect(
         &[
             "sweep",
@@ -769,13 +792,76 @@ fn an_unknown_figure_is_refused_before_any_game() {
             "--figure",
             "rounds",
             "--figure",
-            "ended by nobody",
+            "ended by pile_empty",
             "--games",
             "2",
         ],
         0,
     );
-    assert!(o.stdout.contains("--figure `ended by nobody`: no such figure"), "{}", o.stdout);
+    assert!(!o.stdout.contains("no such figure"), "{}", o.stdout);
+}
+
+/// `sweep` lists each value's extreme games as `compare` lists each ruleset's: a row per
+/// value in the text, a table on the page, and in the JSON each with commands that name the
+/// ruleset as given (a file by its path, not its name) and the value's `--set`.
+#[test]
+fn sweep_lists_each_values_extreme_games() {
+    let args = ["sweep", TOY, "--vary", "rules.stones=12", "--games", "6", "--players", "2"];
+    let o = expect(&args, 0);
+    let text = o.stdout.split("extreme games at each value").nth(1).unwrap_or_else(|| panic!("{}", o.stdout));
+    assert!(text.contains("longest game") && text.contains("smallest margin"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("12 ")) && text.lines().any(|l| l.starts_with("21 (base)")), "{text}");
+    let o = expect(&[&args[..], &["--format", "json"][..]].concat(), 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    for p in v["points"].as_array().unwrap() {
+        let value = p["values"][0].as_str().unwrap();
+        let extremes = p["report"]["extremes"].as_array().unwrap();
+        assert!(!extremes.is_empty(), "{p}");
+        for x in extremes {
+            let play = x["play"].as_str().unwrap();
+            assert!(
+                play.starts_with(&format!("rulesmith play {TOY} "))
+                    && play.contains(&format!("--set rules.stones={value}")),
+                "{play}"
+            );
+        }
+    }
+    let dir = scratch("sweep-extremes");
+    let page = dir.join("sweep.html");
+    expect(&[&args[..], &["--html", page.to_str().unwrap()][..]].concat(), 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let section =
+        html.split("<section id=\"extremes\">").nth(1).unwrap_or_else(|| panic!("no extreme games on the page"));
+    assert!(section.contains("<th>rules.stones</th>") && section.contains("<td>21</td>"), "{section}");
+    assert!(section.contains(&format!("rulesmith play {TOY} ")), "{section}");
+}
+
+/// Every bundled game names the ends its games reach: each end of a run of every ruleset
+/// is among them (what `--figure "ended by END"` is checked against before any game).
+#[test]
+fn every_game_names_the_ends_its_games_reach() {
+    for name in ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"] {
+        let r = rulesmith::load(name).unwrap();
+        let ends = r.game.end_names();
+        assert!(!ends.is_empty(), "{name} names no end");
+        let players = *r.game.players().start();
+        let opts = rulesmith::core::sim::SimOptions {
+            players,
+            games: 20,
+            from: 0,
+            seed: 3,
+            bots: rulesmith::core::bots::parse_bots("random", players).unwrap(),
+            shard: None,
+            record: false,
+            progress: None,
+            rotate_seats: false,
+            metrics: false,
+        };
+        let tally = r.game.simulate(&opts, &mut |_| {}).unwrap();
+        for end in tally.ends.keys() {
+            assert!(ends.contains(end), "{name}: a game ended by `{end}`, not among {ends:?}");
+        }
+    }
 }
 
 /// Issue #47: `legal` and `state` take `--set` (for a ruleset; a scenario has its own), and

@@ -457,6 +457,52 @@ mod never_panics {
                 prop_assert!(r.is_ok(), "{name} {players}p seed {seed}: `{p}` = {new} accepted, then: {}", r.unwrap_err());
             }
         }
+
+        /// Several edits at once (a scenario's `[set]` has many lines): values checked
+        /// against each other (a seat against the player count, an index against a list's
+        /// length) may each be valid alone and still meet before the check that relates them.
+        #[test]
+        fn several_set_edits_on_every_game(
+            game in 0usize..4, seed in any::<u64>(), steps in 0usize..300,
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), any::<i64>()), 2..5),
+        ) {
+            let (name, r) = &games()[game];
+            let range = r.game.players();
+            let players = range.start() + (seed as usize) % (range.end() - range.start() + 1);
+            let mut s = r.game.start(players, seed).unwrap();
+            let mut rng = rulesmith::core::Rng::from_seed(seed);
+            for _ in 0..steps {
+                if s.to_move() == ToMove::Terminal {
+                    break;
+                }
+                let legal = s.legal();
+                s.play(&legal[rng.index(legal.len())]).unwrap();
+            }
+            let mut state = s.state_json();
+            let mut done = Vec::new();
+            for (at, how, n) in edits {
+                // Numbers and lists only, edited into values of their kind: a wrong type is
+                // refused at once and would hide the edits that meet.
+                let mut all = Vec::new();
+                pointers(&state, "", &mut all);
+                all.retain(|p| state.pointer(p).is_some_and(|v| v.is_number() || v.is_array()));
+                if all.is_empty() {
+                    continue;
+                }
+                let p = at.get(&all).clone();
+                let old = state.pointer(&p).cloned().unwrap_or(Value::Null);
+                let new = edit(&old, [0, 2, 4, 9, 10, 10][usize::from(how) % 6], n);
+                if let Some(slot) = state.pointer_mut(&p) {
+                    *slot = new.clone();
+                }
+                done.push(format!("`{p}` = {new}"));
+            }
+            let stuck = |s: &dyn rulesmith::core::erased::AnySession| matches!(s.to_move(), ToMove::Seat(_)) && s.legal().is_empty();
+            if s.set_state_json(state).is_ok() && !stuck(&*s) {
+                let r = play_on(&mut *s, seed ^ 1);
+                prop_assert!(r.is_ok(), "{name} {players}p seed {seed}: {} accepted, then: {}", done.join(", "), r.unwrap_err());
+            }
+        }
     }
 
     /// The reader fuzz loop: arbitrary byte edits of real files (a bundled ruleset, a

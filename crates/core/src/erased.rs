@@ -38,6 +38,8 @@ pub trait AnyGame: Send + Sync {
     /// Most decisions a game of this ruleset may take ([`Game::decision_limit`]): what
     /// every front end stops an endless game at.
     fn decision_limit(&self) -> u64;
+    /// Every end an outcome may name ([`Game::end_names`]); empty where the game does not say.
+    fn end_names(&self) -> Vec<String>;
     /// Plays seeded games between bots ([`sim::simulate`]); needs the designer metrics
     /// and the bots' knowledge ([`Metrics`], [`Evaluate`]).
     fn simulate(&self, opts: &SimOptions, each: &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError>;
@@ -300,6 +302,10 @@ impl<G: StateJson + Send + Sync> AnyGame for Partial<G> {
         self.game.decision_limit()
     }
 
+    fn end_names(&self) -> Vec<String> {
+        self.game.end_names()
+    }
+
     fn simulate(&self, opts: &SimOptions, each: &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError> {
         match self.caps.runs {
             Some((simulate, _, _)) => simulate(&self.game, opts, each),
@@ -342,6 +348,10 @@ impl<G: Complete> AnyGame for G {
 
     fn decision_limit(&self) -> u64 {
         Game::decision_limit(self)
+    }
+
+    fn end_names(&self) -> Vec<String> {
+        Game::end_names(self)
     }
 
     fn simulate(&self, opts: &SimOptions, each: &mut dyn FnMut(&GameResult)) -> Result<Tally, SimError> {

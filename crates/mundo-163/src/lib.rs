@@ -292,6 +292,10 @@ impl Game for Mundo163 {
         }
     }
 
+    fn end_names(&self) -> Vec<String> {
+        vec!["delivered_goods".into(), "round_limit".into()]
+    }
+
     /// Each round may take up to `DECISIONS_PER_ROUND` decisions, for `max_rounds` rounds.
     fn decision_limit(&self) -> u64 {
         u64::from(self.rules.end.max_rounds)

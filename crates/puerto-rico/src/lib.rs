@@ -174,6 +174,11 @@ impl Game for Rules {
         Some(Outcome::ranked(scores, tiebreaks, phases::round::end_name(s.end_triggers)))
     }
 
+    /// Every combination of the end conditions met in the last round (S000:L408-416).
+    fn end_names(&self) -> Vec<String> {
+        phases::round::end_names()
+    }
+
     fn progress(&self, s: &State) -> Progress {
         Progress { rounds: s.round }
     }

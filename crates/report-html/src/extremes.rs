@@ -14,6 +14,12 @@ pub fn of(report: &Report) -> Vec<Extreme> {
 /// The section "Extreme games": one row per game (per ruleset, in ruleset order, when
 /// comparing), with the commands that play it again.
 pub fn section(o: &mut String, runs: &[(String, Vec<Extreme>)]) {
+    section_by(o, "ruleset", runs);
+}
+
+/// The section "Extreme games" of several runs, each named in a first `column` (`ruleset`
+/// when comparing, `value` in a sweep) when there are several.
+pub fn section_by(o: &mut String, column: &str, runs: &[(String, Vec<Extreme>)]) {
     if runs.iter().all(|(_, l)| l.is_empty()) {
         return;
     }
@@ -24,7 +30,7 @@ pub fn section(o: &mut String, runs: &[(String, Vec<Extreme>)]) {
     );
     o.push_str("<div class=\"scroll\"><table class=\"wide\"><thead><tr>");
     if named {
-        o.push_str("<th>ruleset</th>");
+        let _ = write!(o, "<th>{}</th>", esc(column));
     }
     o.push_str(
         "<th>game</th><th>index</th><th>seed</th><th>rounds</th><th>decisions</th><th>margin</th><th>scores</th><th>bots</th><th>replay</th></tr></thead><tbody>",

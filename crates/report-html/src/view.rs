@@ -4,6 +4,7 @@
 //! helpers every part of a page shares.
 
 pub(crate) use rulesmith_core::paired::Difference;
+use rulesmith_core::sim::extremes::Extreme;
 pub(crate) use rulesmith_core::sim::{Report, SeatReport};
 pub(crate) use rulesmith_core::study::CompareReport;
 use rulesmith_core::study::few::Note;
@@ -24,6 +25,8 @@ pub(crate) struct PointView {
     pub(crate) figures: Vec<Named>,
     pub(crate) differences: Vec<Difference>,
     pub(crate) few_games: Vec<Note>,
+    /// A sweep's value's extreme games (none for `tune`).
+    pub(crate) extremes: Vec<Extreme>,
 }
 
 /// What a `sweep` or `tune` page draws: figures over a swept value.
@@ -77,6 +80,7 @@ impl From<&SweepReport> for SweepView {
                     figures: p.figures.clone(),
                     differences: p.differences.clone(),
                     few_games: p.few_games.clone(),
+                    extremes: p.report.extremes.clone(),
                 })
                 .collect(),
             vary: r.vary.clone(),
@@ -114,6 +118,7 @@ impl From<&TuneReport> for SweepView {
                     figures: p.figures.clone(),
                     differences: Vec::new(),
                     few_games: p.few_games.clone(),
+                    extremes: Vec::new(),
                 })
                 .collect(),
             vary: Vec::new(),

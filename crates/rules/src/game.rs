@@ -117,6 +117,12 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn decision_limit(&self) -> u64 {
         MAX_DECISIONS
     }
+    /// Every end an outcome of this ruleset may name ([`Outcome::end`]), so that a figure
+    /// named after one (`ended by END`) is checked before any game. Empty: the game does
+    /// not say, and any name is taken.
+    fn end_names(&self) -> Vec<String> {
+        Vec::new()
+    }
 
     /// Checks every invariant of a state (components conserved, counts in range).
     /// Used after scenario edits and by the conformance suite.

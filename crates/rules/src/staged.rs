@@ -125,6 +125,10 @@ impl<T: SetupThenBase> Game for T {
         self.base().decision_limit()
     }
 
+    fn end_names(&self) -> Vec<String> {
+        self.base().end_names()
+    }
+
     fn check_state(&self, s: &T::State) -> Result<(), GameError> {
         self.base().check_state(self.base_state(s))?;
         self.check_setup(s)

@@ -232,6 +232,10 @@ impl Game for SantiagoDeCuba {
         scoring::outcome(&self.rules, state)
     }
 
+    fn end_names(&self) -> Vec<String> {
+        vec![scoring::END.to_string()]
+    }
+
     fn progress(&self, state: &State) -> Progress {
         Progress { rounds: state.turn.round }
     }

@@ -4,6 +4,9 @@ use crate::rules::{Rules, TieBreak};
 use crate::state::State;
 use rulesmith_game::{Outcome, Seat};
 
+/// How every game ends: the last ship has left (S002:L404-406).
+pub const END: &str = "last_ship_departed";
+
 /// Leftover goods, wood included (S002:L408).
 fn leftover(s: &State, seat: Seat) -> i32 {
     s.players[seat].goods_total() as i32
@@ -40,5 +43,5 @@ pub fn outcome(r: &Rules, s: &State) -> Option<Outcome> {
                 .collect(),
         );
     }
-    Some(Outcome::ranked(scores, ties, "last_ship_departed"))
+    Some(Outcome::ranked(scores, ties, END))
 }

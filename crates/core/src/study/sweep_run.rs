@@ -178,8 +178,11 @@ pub fn check_figure(
     opts: &SimOptions,
     skill: bool,
 ) -> Result<(), RunError> {
-    if name.starts_with("ended by ") || (skill && name.starts_with("skill: ")) {
+    if skill && name.starts_with("skill: ") {
         return Ok(());
+    }
+    if let Some(end) = name.strip_prefix("ended by ") {
+        return check_end(what, name, end, rulesets);
     }
     let mut known: Vec<String> = Vec::new();
     for r in rulesets {
@@ -198,6 +201,32 @@ pub fn check_figure(
         crate::suggest::hint(name, known.iter().map(String::as_str)),
         outcome.join(", "),
         if opts.metrics { "" } else { " (no designer metrics: --no-metrics)" }
+    )))
+}
+
+/// Refuses `ended by END` where no ruleset's games can end so (every game names its ends
+/// but for one that does not say, whose ends are taken on trust).
+fn check_end(what: &str, name: &str, end: &str, rulesets: &[&Ruleset]) -> Result<(), RunError> {
+    let mut ends: Vec<String> = Vec::new();
+    for r in rulesets {
+        let names = r.game.end_names();
+        if names.is_empty() {
+            return Ok(());
+        }
+        for n in names {
+            if !ends.contains(&n) {
+                ends.push(n);
+            }
+        }
+    }
+    if ends.iter().any(|e| e == end) {
+        return Ok(());
+    }
+    let figures: Vec<String> = ends.iter().map(|e| format!("ended by {e}")).collect();
+    Err(bad(format!(
+        "{what} `{name}`: no game of this ruleset ends so{}. Its ends: {}",
+        crate::suggest::hint(name, figures.iter().map(String::as_str)),
+        figures.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
     )))
 }
 
@@ -305,8 +334,13 @@ pub fn run(
     sink: &mut GameSink<'_>,
 ) -> Result<(SweepReport, Vec<Distributions>), RunError> {
     let labels: Vec<String> = (0..plan.points.len()).map(|i| plan.label(i)).collect();
-    let PairedRun { reports, mut diffs, dists } =
+    let PairedRun { mut reports, mut diffs, dists } =
         play_paired(&plan.rulesets, &labels, opts, plan.base, true, runner, sink)?;
+    // The extreme games' commands name the ruleset as it was given (a file by its path)
+    // with the value's overrides.
+    for (report, r) in reports.iter_mut().zip(&plan.rulesets) {
+        report.set_source(&a.ruleset, &r.loaded.overrides);
+    }
     paired::holm_across(&mut diffs);
     let mut figures = point_figures(&reports, &dists);
     let skill = skill_figures(&plan.rulesets, spec, plan.players, runner)?;

@@ -221,6 +221,10 @@ impl Game for TakeAway {
         Some(Outcome::ranked(scores, tiebreaks, end))
     }
 
+    fn end_names(&self) -> Vec<String> {
+        vec!["pile_empty".into(), "target_reached".into()]
+    }
+
     fn progress(&self, s: &TakeAwayState) -> Progress {
         Progress { rounds: s.decisions / s.players.len().max(1) as u32 + 1 }
     }

@@ -73,6 +73,11 @@ fn end_round(rules: &Rules, s: &mut State) {
 }
 
 /// The names of the end conditions met, for reports.
+/// Every name [`end_name`] gives: each combination of the end conditions.
+pub fn end_names() -> Vec<String> {
+    (1..=END_COLONISTS | END_CITY | END_VP).map(end_name).collect()
+}
+
 pub fn end_name(triggers: u8) -> String {
     let mut names = Vec::new();
     if triggers & END_COLONISTS != 0 {
