@@ -21,7 +21,7 @@ use std::sync::Arc;
 pub use bot::{Bot, BotError};
 pub use exec::ExecSpec;
 
-pub use rulesmith_game::evaluate::{Evaluate, ROLLOUT_DEPTH, RolloutPolicy, Widening};
+pub use rulesmith_game::evaluate::{Evaluate, LeafReward, ROLLOUT_DEPTH, RolloutPolicy, Widening};
 
 /// Iterations of a plain `mcts`: reproducible (a count, not a time). Measured against greedy
 /// players in 4-player Santiago de Cuba, the hardest case, on one core (`cargo run
@@ -329,7 +329,7 @@ pub mod mcts {
     //! the children legal in that sample. Rewards are win shares per seat. Past each new
     //! leaf a rollout plays [`crate::bots::Evaluate::search_rollout_depth`] moves, random or the game's
     //! one-ply choice ([`crate::bots::Evaluate::search_rollout_policy`]), and the game's heuristic scores
-    //! where it stops.
+    //! where it stops, by margin or by who leads ([`crate::bots::Evaluate::search_leaf_reward`]).
 
     use super::*;
     use crate::by_player::MAX_PLAYERS;
@@ -433,6 +433,7 @@ pub mod mcts {
         // depth and the heuristic scores where they stand.
         let rollout_depth = game.search_rollout_depth();
         let policy = game.search_rollout_policy();
+        let leaf = game.search_leaf_reward();
         // Every iteration starts from what the seat sees, never from the true state.
         let seen = game.observe(root_state, me);
         let mut scratch = game.search_scratch();
@@ -576,7 +577,7 @@ pub mod mcts {
                 game.apply_legal(&mut state, a);
                 steps += 1;
             }
-            let reward = rewards(game, &state, players, &mut *scratch);
+            let reward = rewards(game, &state, players, leaf, &mut *scratch);
             for &n in &path {
                 nodes[n].visits += 1;
                 for (total, r) in nodes[n].reward.iter_mut().zip(reward).take(players) {
@@ -614,11 +615,12 @@ pub mod mcts {
         best
     }
 
-    /// Win shares at the end, or heuristic shares when a rollout was cut off.
-    fn rewards<G: Evaluate>(
+    /// Win shares at the end, or, when a rollout was cut off, the heuristic's as `leaf` says.
+    pub(super) fn rewards<G: Evaluate>(
         game: &G,
         state: &G::State,
         players: usize,
+        leaf: LeafReward,
         scratch: &mut dyn std::any::Any,
     ) -> [f64; MAX_PLAYERS] {
         let mut r = [0.0; MAX_PLAYERS];
@@ -629,15 +631,25 @@ pub mod mcts {
                 }
             }
             None => {
-                // Each seat's heuristic against the mean of the others, squashed into (0, 1)
-                // on a scale set by the values themselves (heuristics differ per game): a
-                // lead counts by its size, and a seat far behind still learns which moves
-                // bring it closer (a 0/1 "leader takes all" gives it no signal).
+                // `Margin`: each seat's heuristic against the mean of the others, squashed
+                // into (0, 1) on a scale set by the values themselves (heuristics differ per
+                // game): a lead counts by its size, and a seat far behind still learns which
+                // moves bring it closer. `Leader`: a 0/1 "leader takes all", as a win is
+                // scored (the game chooses, [`Evaluate::search_leaf_reward`]).
                 let mut values = [0.0; MAX_PLAYERS];
                 for (s, v) in values.iter_mut().enumerate().take(players) {
                     *v = game.heuristic_in_search(state, s as Seat, scratch);
                 }
                 let values = &values[..players.min(MAX_PLAYERS)];
+                if leaf == LeafReward::Leader {
+                    // Ranked as the end would rank it: the best takes the win, equals share.
+                    let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let leaders = values.iter().filter(|&&v| v == best).count().max(1) as f64;
+                    for (total, &v) in r.iter_mut().zip(values) {
+                        *total = if v == best { 1.0 / leaders } else { 0.0 };
+                    }
+                    return r;
+                }
                 let total: f64 = values.iter().sum();
                 let scale = (values.iter().map(|v| v.abs()).sum::<f64>() / players.max(1) as f64 * 0.1).max(1.0);
                 for (s, v) in values.iter().enumerate().take(MAX_PLAYERS) {
@@ -697,6 +709,33 @@ mod tests {
         // At 100% every move is random: every legal move shows up.
         let all = picks(&BotSpec::GreedyExploring(100));
         assert!(legal.iter().all(|a| all.contains(a)), "{legal:?} not all in {all:?}");
+    }
+
+    #[test]
+    fn a_cut_off_rollout_scores_the_leader_as_a_win_or_each_margin() {
+        let game = crate::testing::take_away().unwrap();
+        let mut s = game.new_game(3, 7).unwrap();
+        // The toy game's heuristic is stones taken plus the secret; not over yet.
+        for (h, (taken, secret)) in s.players.iter_mut().zip([(1, 0), (3, 1), (2, 2)]) {
+            h.taken = taken;
+            h.secret = secret;
+        }
+        assert!(game.outcome(&s).is_none());
+        let mut scratch = game.search_scratch();
+        let leader = mcts::rewards(&game, &s, 3, LeafReward::Leader, &mut *scratch);
+        // Seats 1 and 2 lead together (4 each): they share the win, seat 0 gets nothing.
+        assert_eq!(&leader[..3], &[0.0, 0.5, 0.5]);
+        let margin = mcts::rewards(&game, &s, 3, LeafReward::Margin, &mut *scratch);
+        // By margin every seat has a share: the one behind less than a half, the leaders more.
+        assert!(margin[0] > 0.0 && margin[0] < 0.5, "{margin:?}");
+        assert!(margin[1] > 0.5 && margin[1] == margin[2], "{margin:?}");
+        // Over, the game's own win shares count, whichever the setting.
+        s.players[0].taken = 9;
+        let over = game.outcome(&s).expect("a player holding the target ends the game");
+        let shares = over.win_shares();
+        for leaf in [LeafReward::Leader, LeafReward::Margin] {
+            assert_eq!(&mcts::rewards(&game, &s, 3, leaf, &mut *scratch)[..3], &shares[..3]);
+        }
     }
 
     #[test]

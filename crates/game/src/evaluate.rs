@@ -15,6 +15,18 @@ pub enum RolloutPolicy {
     Greedy { explore_percent: u8 },
 }
 
+/// How the `mcts` bot scores a rollout that stops before the game's end
+/// ([`Evaluate::search_leaf_reward`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafReward {
+    /// Each seat's heuristic against the mean of the others', squashed into (0, 1) on a
+    /// scale set by the values themselves: a lead counts by its size.
+    Margin,
+    /// As the game's end would score it: the seat the heuristic rates best takes the win
+    /// (equals share it), every other seat nothing.
+    Leader,
+}
+
 /// Progressive widening of the `mcts` bot's tree ([`Evaluate::search_widening`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Widening {
@@ -50,6 +62,15 @@ pub trait Evaluate: Game {
     /// extra iterations random moves would buy.
     fn search_rollout_policy(&self) -> RolloutPolicy {
         RolloutPolicy::Random
+    }
+
+    /// How the `mcts` bot scores where a rollout stops before the game's end: by the size
+    /// of each seat's lead ([`LeafReward::Margin`], the default) or as a win for the seat
+    /// ahead ([`LeafReward::Leader`]). A game is won by being first, not by a margin: where
+    /// the heuristic's margins mislead the search more than its ranking does, the search
+    /// gains more from each extra iteration with the second.
+    fn search_leaf_reward(&self) -> LeafReward {
+        LeafReward::Margin
     }
 
     /// Progressive widening for the `mcts` bot, or `None` (the default): every legal

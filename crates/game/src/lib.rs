@@ -40,7 +40,7 @@ pub mod prelude {
 
 pub use by_player::{ByPlayer, MAX_PLAYERS};
 pub use encode::Encode;
-pub use evaluate::{Evaluate, RolloutPolicy};
+pub use evaluate::{Evaluate, LeafReward, RolloutPolicy};
 pub use game::{Game, GameError, Outcome, Seat, ToMove};
 pub use json::StateJson;
 pub use metrics::Metrics;
