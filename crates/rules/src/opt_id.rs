@@ -58,6 +58,14 @@ impl OptId {
     pub const fn is_none(self) -> bool {
         self.0 == u8::MAX
     }
+
+    /// The byte it is kept in: the id, or `u8::MAX` for none. For branch-free code over
+    /// whole arrays (comparing sixteen owners at once), where [`OptId::get`] would test
+    /// each one; everywhere else, use `get`.
+    #[inline]
+    pub const fn to_bits(self) -> u8 {
+        self.0
+    }
 }
 
 impl Default for OptId {
@@ -118,6 +126,7 @@ mod tests {
         assert_eq!(OptId::some(0).get(), Some(0));
         assert_eq!(OptId::some(u8::MAX), OptId::NONE, "the byte's last value is none");
         assert_eq!(format!("{:?} {:?}", OptId::some(3), OptId::NONE), "Some(3) None");
+        assert_eq!((OptId::some(3).to_bits(), OptId::NONE.to_bits()), (3, u8::MAX));
     }
 
     #[test]

@@ -106,7 +106,8 @@ pub fn drive_cost(r: &Rules, n: u8) -> u16 {
 /// The citizen the car stopped at this turn, if any.
 #[inline]
 fn turn_citizen<'r>(r: &'r Rules, s: &State) -> Option<&'r crate::rules::Citizen> {
-    s.turn.citizen.get().and_then(|c| r.citizens.get(usize::from(c)))
+    // One bounds check for both: none's byte lies past every list.
+    r.citizens.get(usize::from(s.turn.citizen.to_bits()))
 }
 
 fn citizen_effect(r: &Rules, s: &State) -> Option<CitizenEffect> {
@@ -188,12 +189,9 @@ pub(crate) fn owned_mask(r: &Rules, s: &State, seat: Seat) -> u32 {
 /// ones).
 #[inline]
 fn owner_mask(r: &Rules, s: &State, owner: OptId) -> u32 {
-    // One byte compare per building, which the compiler turns into a vector compare.
-    let mut m = 0u32;
-    for (b, &o) in s.owner.iter().enumerate() {
-        m |= u32::from(o == owner) << b;
-    }
-    m & low_bits(r.buildings.len())
+    // The owners' bytes compared eight at a time: a loop over the buildings compiles to
+    // one compare per building wherever both masks are taken.
+    equal_bits(&s.owner.map(OptId::to_bits), owner.to_bits()) & low_bits(r.buildings.len())
 }
 
 /// Buildings under the citizen's flower, not the pawn's own, without another pawn

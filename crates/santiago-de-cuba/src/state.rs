@@ -137,8 +137,11 @@ impl State {
     /// loops over the buildings).
     #[inline]
     pub fn pawn_mask(&self) -> u32 {
+        // Without a branch: a pawn off the buildings (none, the byte past every building)
+        // adds no bit.
         self.players.iter().fold(0, |m, p| {
-            m | p.pawn.get().map_or(0, |b| u32::from(usize::from(b) < MAX_BUILDINGS) << (b as usize % MAX_BUILDINGS))
+            let b = usize::from(p.pawn.to_bits());
+            m | u32::from(b < MAX_BUILDINGS) << (b % MAX_BUILDINGS)
         })
     }
 
