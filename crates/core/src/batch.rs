@@ -15,7 +15,7 @@
 //! (nobody won it). The ended game's final scores and ranks are in their own buffers.
 
 use crate::bots::BotSpec;
-use crate::encode::SeatRelative;
+use crate::encode::{ObservationMemo, SeatRelative};
 use crate::erased::{AnyGame, AnySession};
 use crate::game::{Outcome, Seat, ToMove};
 use crate::rng::{Rng, game_seed};
@@ -143,6 +143,9 @@ struct Slot<'g> {
     decision: u64,
     /// The absolute observation, before it is made seat-relative.
     absolute: Vec<f32>,
+    /// What the game's encoder knows of the row's observation (the absolute one when the
+    /// batch's are seat-relative), so that a step rewrites only what changed.
+    memo: ObservationMemo,
 }
 
 /// What every env shares.
@@ -258,7 +261,7 @@ impl<'g> Table<'g> {
     fn start(&self, k: u64, episode: u64) -> Result<Slot<'g>, String> {
         let mut session = self.game.start(self.players, self.game_seed(k, episode)).map_err(|e| e.to_string())?;
         session.encodings().map_err(|e| e.to_string())?.adopt_action_space(self.space.clone());
-        let mut slot = Slot { session, episode, ids: Vec::new(), decision: 0, absolute: Vec::new() };
+        let mut slot = Slot { session, episode, ids: Vec::new(), decision: 0, absolute: Vec::new(), memo: None };
         self.play_bots(&mut slot, k)?;
         Ok(slot)
     }
@@ -287,15 +290,31 @@ impl<'g> Table<'g> {
         Ok(())
     }
 
-    /// Writes `seat`'s observation (seat-relative when the batch's are).
+    /// Writes `seat`'s observation into the row's `out` (seat-relative when the batch's
+    /// are), which holds the row's last one: the encoder rewrites what changed since.
     fn observe(&self, slot: &mut Slot<'g>, seat: Seat, out: &mut [f32]) {
         // Every session has encodings: the batch was built from one that had them.
+        let Ok(encodings) = slot.session.encodings() else { return };
+        match &self.relative {
+            None => encodings.observation_update(seat, out, &mut slot.memo),
+            Some(r) => {
+                slot.absolute.resize(self.obs_len, 0.0);
+                encodings.observation_update(seat, &mut slot.absolute, &mut slot.memo);
+                r.write(seat, &slot.absolute, out);
+            }
+        }
+    }
+
+    /// Writes `seat`'s observation of a game that ended into `out` (not the row's).
+    fn observe_final(&self, slot: &mut Slot<'g>, seat: Seat, out: &mut [f32]) {
         let Ok(encodings) = slot.session.encodings() else { return };
         match &self.relative {
             None => encodings.observation(seat, out),
             Some(r) => {
                 slot.absolute.resize(self.obs_len, 0.0);
                 encodings.observation(seat, &mut slot.absolute);
+                // The absolute buffer no longer holds what the memo says.
+                slot.memo = None;
                 r.write(seat, &slot.absolute, out);
             }
         }
@@ -344,7 +363,7 @@ impl<'g> Table<'g> {
                         }
                     }
                     // The seat that played the action: the caller's, whose game it was.
-                    self.observe(slot, mover, rows.final_obs);
+                    self.observe_final(slot, mover, rows.final_obs);
                     rows.terminated[0] = u8::from(!unfinished);
                     rows.truncated[0] = u8::from(unfinished);
                 }

@@ -4,8 +4,8 @@
 
 use crate::bots::Evaluate;
 use crate::bots::{self, BotSpec};
-use crate::encode::ActionSpace;
 use crate::encode::Encode;
+use crate::encode::{ActionSpace, ObservationMemo};
 use crate::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
 use crate::json::StateJson;
 use crate::metrics::Metrics;
@@ -161,6 +161,9 @@ pub trait SessionEncodings {
     fn play_index(&mut self, index: usize) -> Result<(), GameError>;
     /// `seat`'s observation into `out` ([`Encode::observation`]).
     fn observation(&self, seat: Seat, out: &mut [f32]);
+    /// `seat`'s observation into `out`, which holds what the last call with `memo` wrote
+    /// ([`Encode::observation_update`]: only what changed since is rewritten).
+    fn observation_update(&self, seat: Seat, out: &mut [f32], memo: &mut ObservationMemo);
 }
 
 /// Every capability the binary drives a game through: the rules ([`Game`]), state JSON
@@ -736,6 +739,10 @@ impl<G: Encode + StateJson> SessionEncodings for Session<'_, G> {
 
     fn observation(&self, seat: Seat, out: &mut [f32]) {
         self.game.observation(&self.state, seat, out);
+    }
+
+    fn observation_update(&self, seat: Seat, out: &mut [f32], memo: &mut ObservationMemo) {
+        self.game.observation_update(&self.state, seat, out, memo);
     }
 }
 

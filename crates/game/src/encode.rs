@@ -30,7 +30,35 @@ pub trait Encode: Game {
     /// [`Encode::observation_names`] for the state's table; entries are overwritten),
     /// feature by feature in that order. Reads nothing `seat` may not see.
     fn observation(&self, state: &Self::State, seat: Seat, out: &mut [f32]);
+    /// [`Encode::observation`] into a buffer that keeps, between calls, what the last call
+    /// with the same `memo` wrote there (an env's row): the game may rewrite only the
+    /// features whose inputs changed since, which `memo` (the game's own record, `None` at
+    /// first and whenever the buffer was written otherwise) tells it. The numbers are those
+    /// of [`Encode::observation`], value for value. By default: the whole observation.
+    fn observation_update(&self, state: &Self::State, seat: Seat, out: &mut [f32], memo: &mut ObservationMemo) {
+        *memo = None;
+        self.observation(state, seat, out);
+    }
+    /// A small number naming `action` (below [`MAX_ACTION_KEY`]; different actions, different
+    /// numbers), by which [`ActionSpace::id`] finds its id in a table rather than by hashing
+    /// (the environments' legal-id lists: most of the cost of listing the ids). `None`: by
+    /// hash (the default, and for actions too many to number so, like the expansion's
+    /// holdings of loose barrels).
+    fn action_key(action: &Self::Action) -> Option<u32>
+    where
+        Self: Sized,
+    {
+        let _ = action;
+        None
+    }
 }
+
+/// The most action keys a space numbers ([`Encode::action_key`]): its table is 4 bytes a key.
+pub const MAX_ACTION_KEY: u32 = 1 << 16;
+
+/// What a game's [`Encode::observation_update`] keeps between the observations it writes
+/// into one buffer (its own type, erased; `None`: nothing known, write it whole).
+pub type ObservationMemo = Option<Box<dyn std::any::Any + Send>>;
 
 /// FNV-1a: actions are a few bytes, and the lookup sits on the environments' hot path.
 /// Integers (an action's discriminant and fields) are mixed in one step each rather than
@@ -82,6 +110,12 @@ impl Hasher for Fnv {
 pub struct ActionSpace<A> {
     actions: Vec<A>,
     ids: HashMap<A, u32, BuildHasherDefault<Fnv>>,
+    /// The game's [`Encode::action_key`], when every key it gives the space's actions is
+    /// distinct: `keyed[key]` is the id of the action with that key (`u32::MAX`: none). A
+    /// key's id is taken only when its action is the one looked up, so a game's keys can
+    /// make a lookup slower, never wrong.
+    key: Option<fn(&A) -> Option<u32>>,
+    keyed: Vec<u32>,
 }
 
 impl<A: Copy + Eq + Hash> ActionSpace<A> {
@@ -98,7 +132,25 @@ impl<A: Copy + Eq + Hash> ActionSpace<A> {
                 return Err(format!("{} lists {a:?} twice (ids {first} and {i})", game.game_id()));
             }
         }
-        Ok(ActionSpace { actions, ids })
+        let mut keyed = Vec::new();
+        let mut key = Some(G::action_key as fn(&A) -> Option<u32>);
+        for (i, a) in actions.iter().enumerate() {
+            let Some(k) = G::action_key(a).filter(|&k| k < MAX_ACTION_KEY) else { continue };
+            let k = k as usize;
+            if keyed.len() <= k {
+                keyed.resize(k + 1, u32::MAX);
+            }
+            if keyed[k] != u32::MAX {
+                // Two actions share a key: the game's keys are not to be trusted, by hash only.
+                (key, keyed) = (None, Vec::new());
+                break;
+            }
+            keyed[k] = i as u32;
+        }
+        if keyed.is_empty() {
+            key = None;
+        }
+        Ok(ActionSpace { actions, ids, key, keyed })
     }
 
     /// How many ids there are.
@@ -111,7 +163,14 @@ impl<A: Copy + Eq + Hash> ActionSpace<A> {
     }
 
     /// The id of `action`, `None` if the enumeration lacks it.
+    #[inline]
     pub fn id(&self, action: &A) -> Option<u32> {
+        if let Some(key) = self.key
+            && let Some(&id) = key(action).and_then(|k| self.keyed.get(k as usize))
+            && self.actions.get(id as usize) == Some(action)
+        {
+            return Some(id);
+        }
         self.ids.get(action).copied()
     }
 

@@ -13,7 +13,7 @@ use crate::action::Action;
 use crate::rules::Rules;
 use crate::state::State;
 use rulesmith_game::Seat;
-use rulesmith_game::encode::Features;
+use rulesmith_game::encode::{Features, ObservationMemo};
 use rulesmith_puerto_rico::encoding as base;
 
 fn candidates(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
@@ -25,6 +25,15 @@ pub fn action_space(rules: &Rules, players: usize) -> Vec<Action> {
         .map(|b| Action::Setup(b as u8))
         .chain(base::action_space(&rules.base, players).into_iter().map(Action::Play))
         .collect()
+}
+
+/// The base game's key of a move ([`base::action_key`]), and a draft's after every key
+/// of the base game's.
+pub fn action_key(a: &Action) -> Option<u32> {
+    match *a {
+        Action::Setup(b) => (b < 64).then(|| base::ACTION_KEYS + u32::from(b)),
+        Action::Play(a) => base::action_key(&a),
+    }
 }
 
 pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
@@ -47,9 +56,22 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
 pub fn observe(rules: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     let mut f = Features::new(out);
     base::observe(&rules.base, &s.base, seat, &mut f);
+    draft(rules, s, &mut f);
+}
+
+/// `draft.over`, `draft.picked.BUILDING`.
+fn draft(rules: &Rules, s: &State, f: &mut Features<'_>) {
     f.flag(s.draft.over);
     let picked = s.draft.picked();
     for b in candidates(rules) {
         f.flag(picked & (1 << b) != 0);
     }
+}
+
+/// [`observe`] into a buffer holding what the last call with `memo` wrote: the base
+/// game's parts that did not change are left as they are
+/// ([`rulesmith_puerto_rico::encoding::observe_update`]), the draft's few written again.
+pub fn observe_update(rules: &Rules, s: &State, seat: Seat, out: &mut [f32], memo: &mut ObservationMemo) {
+    let end = base::observe_update(&rules.base, &s.base, seat, out, memo);
+    draft(rules, s, &mut Features::new(out.get_mut(end..).unwrap_or_default()));
 }

@@ -98,6 +98,7 @@ pub use action::Action;
 pub use rules::{Rules, decode};
 pub use state::State;
 
+use rulesmith_game::encode::ObservationMemo;
 use rulesmith_game::game::{Game, GameError, Seat};
 use rulesmith_game::staged::SetupThenBase;
 use serde_json::Value;
@@ -183,6 +184,14 @@ impl rulesmith_game::encode::Encode for Rules {
 
     fn observation(&self, s: &State, seat: Seat, out: &mut [f32]) {
         encoding::observe(self, s, seat, out);
+    }
+
+    fn observation_update(&self, s: &State, seat: Seat, out: &mut [f32], memo: &mut ObservationMemo) {
+        encoding::observe_update(self, s, seat, out, memo);
+    }
+
+    fn action_key(action: &Action) -> Option<u32> {
+        encoding::action_key(action)
     }
 }
 

@@ -94,6 +94,7 @@ pub use rules::Rules;
 pub use state::State;
 
 use rulesmith_game::Rng;
+use rulesmith_game::encode::ObservationMemo;
 use rulesmith_game::game::{Game, GameError, Outcome, Progress, Seat, ToMove};
 use rulesmith_game::ruleset::{Diagnostics, Kind, Node};
 
@@ -317,6 +318,14 @@ impl rulesmith_game::encode::Encode for Rules {
 
     fn observation(&self, s: &State, seat: Seat, out: &mut [f32]) {
         encoding::observe(self, s, seat, &mut rulesmith_game::encode::Features::new(out));
+    }
+
+    fn observation_update(&self, s: &State, seat: Seat, out: &mut [f32], memo: &mut ObservationMemo) {
+        encoding::observe_update(self, s, seat, out, memo);
+    }
+
+    fn action_key(action: &Action) -> Option<u32> {
+        encoding::action_key(action)
     }
 }
 
