@@ -48,8 +48,11 @@ pub trait Metrics: Game + Evaluate {
         None
     }
     /// A seat's score so far and money at a round end, for the reports' per-round figures.
-    /// Default: the [`Metrics::standing`], rounded, and no money.
-    fn round_figures(&self, state: &Self::State, seat: Seat) -> SeatFigures {
+    /// `sheet` is the game's sheet so far: a game may read what its hooks and
+    /// [`Metrics::standings`] keep there (its [`MetricSheet::keep`] is as the round end's
+    /// standings left it) rather than count again. Default: the [`Metrics::standing`],
+    /// rounded, and no money.
+    fn round_figures(&self, state: &Self::State, seat: Seat, _sheet: &MetricSheet) -> SeatFigures {
         SeatFigures { score: self.standing(state, seat).round() as i64, money: 0 }
     }
 }

@@ -55,8 +55,8 @@ where
         self.base().money_name()
     }
 
-    fn round_figures(&self, s: &T::State, seat: Seat) -> SeatFigures {
-        self.base().round_figures(self.base_state(s), seat)
+    fn round_figures(&self, s: &T::State, seat: Seat, m: &MetricSheet) -> SeatFigures {
+        self.base().round_figures(self.base_state(s), seat, m)
     }
 }
 

@@ -354,7 +354,7 @@ impl rulesmith_game::metrics::Metrics for Mundo163 {
     }
 
     /// The victory points as the final scoring would count them now, and the money held.
-    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+    fn round_figures(&self, s: &State, seat: Seat, _: &rulesmith_game::metrics::MetricSheet) -> rulesmith_game::metrics::SeatFigures {
         rulesmith_game::metrics::SeatFigures {
             score: i64::from(scoring::score(&self.rules, s, seat)),
             money: i64::from(s.player(seat).money),

@@ -295,9 +295,10 @@ impl rulesmith_game::metrics::Metrics for Rules {
     }
 
     /// The score so far (as lead changes follow it) and the doubloons held.
-    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+    fn round_figures(&self, s: &State, seat: Seat, m: &rulesmith_game::metrics::MetricSheet) -> rulesmith_game::metrics::SeatFigures {
         let p = &s.players[seat];
-        rulesmith_game::metrics::SeatFigures { score: i64::from(score(self, p)), money: i64::from(p.doubloons) }
+        let score = self.kept_score(p, usize::from(seat), m);
+        rulesmith_game::metrics::SeatFigures { score: i64::from(score), money: i64::from(p.doubloons) }
     }
 }
 
