@@ -135,6 +135,7 @@ impl Rules {
     /// A seat's score so far, from what [`Self::metric_standings`] and the build hook keep
     /// (the per-round figures at a round end and at the end), or counted again where the
     /// kept city is not this one.
+    #[inline]
     pub(crate) fn kept_score(&self, player: &Player, seat: usize, m: &MetricSheet) -> i32 {
         match m.keep.get(KEEP_PER_SEAT * seat..KEEP_PER_SEAT * (seat + 1)) {
             Some(keep) if keep[0] == i64::from(player.city.len) => self.score_from_keep(player, keep),
@@ -168,7 +169,15 @@ impl Rules {
     pub(crate) fn metric_end(&self, s: &State, m: &mut MetricSheet) {
         let vp = self.vp_base();
         for (p, player) in s.players.iter().enumerate() {
-            let printed: i64 = player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum();
+            // The printed VP as the build hook kept them, where it kept this city.
+            let printed: i64 = match m.keep.get(KEEP_PER_SEAT * p..KEEP_PER_SEAT * (p + 1)) {
+                Some(keep) if keep[0] == i64::from(player.city.len) => keep[1],
+                _ => player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum(),
+            };
+            debug_assert_eq!(
+                printed,
+                player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum::<i64>()
+            );
             m.add(p, vp, i64::from(player.vp));
             m.add(p, vp + 1, printed);
             // What `building_points` adds to the printed VP.

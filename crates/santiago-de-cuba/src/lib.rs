@@ -294,7 +294,13 @@ impl rulesmith_game::metrics::Metrics for SantiagoDeCuba {
     }
 
     /// The score as the end of the game would count it now, and the pesos held.
-    fn round_figures(&self, s: &State, seat: Seat, _: &rulesmith_game::metrics::MetricSheet) -> rulesmith_game::metrics::SeatFigures {
+    fn round_figures(
+        &self,
+        s: &State,
+        seat: Seat,
+        _: Option<f64>,
+        _: &rulesmith_game::metrics::MetricSheet,
+    ) -> rulesmith_game::metrics::SeatFigures {
         rulesmith_game::metrics::SeatFigures {
             score: i64::from(scoring::score(&self.rules, s, seat)),
             money: i64::from(s.players[seat].pesos),

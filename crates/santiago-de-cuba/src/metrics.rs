@@ -58,17 +58,14 @@ pub(crate) fn count(r: &Rules) -> usize {
 /// The VP of every other decision are the game's VP change less the deliveries' VP,
 /// counted once at the end ([`end`]), so most decisions only pass through here.
 #[inline(always)]
-pub(crate) fn decision(
-    r: &Rules,
-    mover: impl FnOnce() -> ToMove,
-    s: &State,
-    a: Action,
-    m: &mut MetricSheet,
-) -> bool {
+pub(crate) fn decision(r: &Rules, mover: impl FnOnce() -> ToMove, s: &State, a: Action, m: &mut MetricSheet) -> bool {
     if m.keep[STARTED] == 0 {
         start(s, m);
     }
-    if !matches!(a, Action::Claim(_) | Action::Use(..) | Action::Drive(_) | Action::Deliver { .. } | Action::DeliverFor { .. }) {
+    if !matches!(
+        a,
+        Action::Claim(_) | Action::Use(..) | Action::Drive(_) | Action::Deliver { .. } | Action::DeliverFor { .. }
+    ) {
         return false;
     }
     let ToMove::Seat(seat) = mover() else { return false };

@@ -178,6 +178,8 @@ fn play_with_bots<G: Metrics + StateJson + crate::encode::Encode>(
 struct RoundWatch {
     lead: crate::metrics::Lead,
     standings: Vec<f64>,
+    /// The game's [`Metrics::standings_scratch`], made at the first round end.
+    scratch: Option<Box<dyn std::any::Any>>,
     round: u32,
     by_round: Vec<i64>,
 }
@@ -191,6 +193,7 @@ impl RoundWatch {
         RoundWatch {
             lead: crate::metrics::Lead::default(),
             standings: vec![0.0; players],
+            scratch: None,
             round,
             by_round: Vec::with_capacity(players * PER_SEAT * Self::ROUNDS),
         }
@@ -201,11 +204,50 @@ impl RoundWatch {
     /// one decision in dozens.
     #[inline(never)]
     fn round_ended<G: Metrics>(&mut self, game: &G, state: &G::State, sheet: &mut MetricSheet, now: u32) {
-        game.standings(state, sheet, &mut self.standings);
+        let scratch = self.scratch.get_or_insert_with(|| game.standings_scratch());
+        game.standings(state, sheet, scratch.as_mut(), &mut self.standings);
         self.lead.note(self.standings.iter().copied());
-        let players = self.standings.len();
-        note_rounds(game, state, sheet, players, self.round, now.saturating_sub(1), &mut self.by_round);
+        self.note_rounds(game, state, sheet, true, self.round, now.saturating_sub(1));
         self.round = now;
+    }
+
+    /// Notes each seat's figures now as the end of rounds `first..=last` (1-based): the rounds
+    /// that ended with this decision (the final state ends the last round, noted again). A
+    /// round never noted before them is noted with them; rounds past
+    /// [`crate::sim::rounds::MAX_ROUNDS`] are not kept.
+    /// `at_round_end`: the standings were just computed for this state (the final state
+    /// has none).
+    fn note_rounds<G: Metrics>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        sheet: &MetricSheet,
+        at_round_end: bool,
+        first: u32,
+        last: u32,
+    ) {
+        use crate::sim::rounds::{MAX_ROUNDS, PER_SEAT};
+        let per_round = self.standings.len() * PER_SEAT;
+        let (first, last) = (first.max(1) as usize, (last as usize).min(MAX_ROUNDS));
+        if per_round == 0 || first > last {
+            return;
+        }
+        // Rounds before `first` were noted; a missing one is noted with these figures.
+        let out = &mut self.by_round;
+        let start = ((first - 1) * per_round).min(out.len());
+        out.resize(last * per_round, 0);
+        let Some((row, rest)) = out.get_mut(start..).and_then(|o| o.split_at_mut_checked(per_round)) else {
+            return;
+        };
+        for (s, cell) in row.chunks_exact_mut(PER_SEAT).enumerate() {
+            let standing = if at_round_end { self.standings.get(s).copied() } else { None };
+            let f = game.round_figures(state, s as Seat, standing, sheet);
+            cell[0] = f.score;
+            cell[1] = f.money;
+        }
+        for later in rest.chunks_exact_mut(per_round) {
+            later.copy_from_slice(row);
+        }
     }
 }
 
@@ -269,7 +311,7 @@ fn run_game<G: Metrics + StateJson>(
     if let Some(mut w) = watch {
         game.metric_final(&state, &mut sheet);
         w.lead.finish(&outcome);
-        note_rounds(game, &state, &sheet, players, rounds, rounds, &mut w.by_round);
+        w.note_rounds(game, &state, &sheet, false, rounds, rounds);
         (lead_changes, by_round) = (w.lead.changes, w.by_round);
     }
     let result = GameResult {
@@ -285,35 +327,4 @@ fn run_game<G: Metrics + StateJson>(
         by_round,
     };
     Ok((result, state))
-}
-
-/// Notes each seat's figures now as the end of rounds `first..=last` (1-based): the rounds
-/// that ended with this decision (the final state ends the last round, noted again). A
-/// round never noted before them is noted with them; rounds past
-/// [`crate::sim::rounds::MAX_ROUNDS`] are not kept.
-fn note_rounds<G: Metrics>(
-    game: &G,
-    state: &G::State,
-    sheet: &MetricSheet,
-    players: usize,
-    first: u32,
-    last: u32,
-    out: &mut Vec<i64>,
-) {
-    use crate::sim::rounds::{MAX_ROUNDS, PER_SEAT};
-    let per_round = players * PER_SEAT;
-    let (first, last) = (first.max(1) as usize, (last as usize).min(MAX_ROUNDS));
-    if per_round == 0 || first > last {
-        return;
-    }
-    out.truncate((first - 1) * per_round);
-    let start = out.len();
-    for s in 0..players {
-        let f = game.round_figures(state, s as Seat, sheet);
-        out.push(f.score);
-        out.push(f.money);
-    }
-    while out.len() < last * per_round {
-        out.extend_from_within(start..start + per_round);
-    }
 }
