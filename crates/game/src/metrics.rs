@@ -32,10 +32,23 @@ pub trait Metrics: Game + Evaluate {
     fn standing(&self, state: &Self::State, seat: Seat) -> f64 {
         self.heuristic(state, seat)
     }
+    /// Scratch memory [`Metrics::standings`] may keep for the length of one game, handed
+    /// back at each round end: e.g. the evaluation's cache of values derived from parts
+    /// of the state that change seldom ([`Evaluate::search_scratch`]). Made once a game,
+    /// with metrics only. Default: none.
+    fn standings_scratch(&self) -> Box<dyn std::any::Any> {
+        Box::new(())
+    }
     /// Every seat's [`Metrics::standing`] at a round end, into `out` (one per seat). A game
-    /// may override it to reuse work between round ends (kept in [`MetricSheet::keep`]);
-    /// the values must be the same.
-    fn standings(&self, state: &Self::State, _sheet: &mut MetricSheet, out: &mut [f64]) {
+    /// may override it to reuse work between round ends (kept in [`MetricSheet::keep`], or
+    /// in its `scratch` from [`Metrics::standings_scratch`]); the values must be the same.
+    fn standings(
+        &self,
+        state: &Self::State,
+        _sheet: &mut MetricSheet,
+        _scratch: &mut dyn std::any::Any,
+        out: &mut [f64],
+    ) {
         for (s, v) in out.iter_mut().enumerate() {
             *v = self.standing(state, s as Seat);
         }
@@ -48,9 +61,19 @@ pub trait Metrics: Game + Evaluate {
         None
     }
     /// A seat's score so far and money at a round end, for the reports' per-round figures.
-    /// Default: the [`Metrics::standing`], rounded, and no money.
-    fn round_figures(&self, state: &Self::State, seat: Seat) -> SeatFigures {
-        SeatFigures { score: self.standing(state, seat).round() as i64, money: 0 }
+    /// `standing`: the seat's [`Metrics::standing`] just computed for this round end
+    /// (`None` on the final state, where none is). `sheet` is the game's sheet so far: a
+    /// game may read what its hooks and [`Metrics::standings`] keep there rather than
+    /// count again. Default: the standing, rounded, and no money.
+    fn round_figures(
+        &self,
+        state: &Self::State,
+        seat: Seat,
+        standing: Option<f64>,
+        _sheet: &MetricSheet,
+    ) -> SeatFigures {
+        let standing = standing.unwrap_or_else(|| self.standing(state, seat));
+        SeatFigures { score: standing.round() as i64, money: 0 }
     }
 }
 

@@ -43,8 +43,13 @@ where
     }
 
     #[inline]
-    fn standings(&self, s: &T::State, m: &mut MetricSheet, out: &mut [f64]) {
-        self.base().standings(self.base_state(s), m, out);
+    fn standings_scratch(&self) -> Box<dyn std::any::Any> {
+        self.base().standings_scratch()
+    }
+
+    #[inline]
+    fn standings(&self, s: &T::State, m: &mut MetricSheet, scratch: &mut dyn std::any::Any, out: &mut [f64]) {
+        self.base().standings(self.base_state(s), m, scratch, out);
     }
 
     fn metric_final(&self, s: &T::State, m: &mut MetricSheet) {
@@ -55,8 +60,8 @@ where
         self.base().money_name()
     }
 
-    fn round_figures(&self, s: &T::State, seat: Seat) -> SeatFigures {
-        self.base().round_figures(self.base_state(s), seat)
+    fn round_figures(&self, s: &T::State, seat: Seat, standing: Option<f64>, m: &MetricSheet) -> SeatFigures {
+        self.base().round_figures(self.base_state(s), seat, standing, m)
     }
 }
 

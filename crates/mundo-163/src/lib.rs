@@ -352,13 +352,38 @@ impl rulesmith_game::metrics::Metrics for Mundo163 {
         metrics::end(&self.rules, s, m);
     }
 
+    /// The evaluation's cache of trolley distances, kept for the game: a seat whose
+    /// trolley, roads and the map did not change since an earlier round end is not
+    /// searched again (the same values).
+    fn standings_scratch(&self) -> Box<dyn std::any::Any> {
+        rulesmith_game::evaluate::Evaluate::search_scratch(self)
+    }
+
+    fn standings(
+        &self,
+        s: &State,
+        _: &mut rulesmith_game::metrics::MetricSheet,
+        scratch: &mut dyn std::any::Any,
+        out: &mut [f64],
+    ) {
+        for (seat, v) in out.iter_mut().enumerate() {
+            *v = rulesmith_game::evaluate::Evaluate::heuristic_in_search(self, s, seat as Seat, scratch);
+        }
+    }
+
     /// The reference's word: "Players and money" ($).
     fn money_name(&self) -> Option<&'static str> {
         Some("money")
     }
 
     /// The victory points as the final scoring would count them now, and the money held.
-    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+    fn round_figures(
+        &self,
+        s: &State,
+        seat: Seat,
+        _: Option<f64>,
+        _: &rulesmith_game::metrics::MetricSheet,
+    ) -> rulesmith_game::metrics::SeatFigures {
         rulesmith_game::metrics::SeatFigures {
             score: i64::from(scoring::score(&self.rules, s, seat)),
             money: i64::from(s.player(seat).money),

@@ -292,7 +292,13 @@ impl rulesmith_game::metrics::Metrics for Rules {
     }
 
     #[inline]
-    fn standings(&self, s: &State, m: &mut rulesmith_game::metrics::MetricSheet, out: &mut [f64]) {
+    fn standings(
+        &self,
+        s: &State,
+        m: &mut rulesmith_game::metrics::MetricSheet,
+        _: &mut dyn std::any::Any,
+        out: &mut [f64],
+    ) {
         self.metric_standings(s, m, out);
     }
 
@@ -301,9 +307,18 @@ impl rulesmith_game::metrics::Metrics for Rules {
     }
 
     /// The score so far (as lead changes follow it) and the doubloons held.
-    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+    #[inline]
+    fn round_figures(
+        &self,
+        s: &State,
+        seat: Seat,
+        standing: Option<f64>,
+        m: &rulesmith_game::metrics::MetricSheet,
+    ) -> rulesmith_game::metrics::SeatFigures {
         let p = &s.players[seat];
-        rulesmith_game::metrics::SeatFigures { score: i64::from(score(self, p)), money: i64::from(p.doubloons) }
+        // The standing is the score (a whole number): no second count at a round end.
+        let score = standing.map_or_else(|| i64::from(self.kept_score(p, usize::from(seat), m)), |v| v as i64);
+        rulesmith_game::metrics::SeatFigures { score, money: i64::from(p.doubloons) }
     }
 }
 

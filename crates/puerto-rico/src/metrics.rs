@@ -13,7 +13,7 @@
 
 use crate::board;
 use crate::rules::RoleKind;
-use crate::state::{Phase, State};
+use crate::state::{Phase, Player, State};
 use crate::{Action, Rules};
 use rulesmith_game::metrics::{MetricDef, MetricSheet};
 
@@ -128,11 +128,30 @@ impl Rules {
                 }
                 keep.copy_from_slice(&[len, printed, bonus]);
             }
-            // Bonuses are 0 without an occupied bonus building (what `building_points` adds).
-            let bonuses = if keep[2] == 0 { 0 } else { board::bonuses(self, player) };
-            *v = f64::from(i32::from(player.vp) + keep[1] as i32 + bonuses);
-            debug_assert_eq!(*v, f64::from(crate::score(self, player)), "a seat's kept score");
+            *v = f64::from(self.score_from_keep(player, keep));
         }
+    }
+
+    /// A seat's score so far, from what [`Self::metric_standings`] and the build hook keep
+    /// (the per-round figures at a round end and at the end), or counted again where the
+    /// kept city is not this one.
+    #[inline]
+    pub(crate) fn kept_score(&self, player: &Player, seat: usize, m: &MetricSheet) -> i32 {
+        match m.keep.get(KEEP_PER_SEAT * seat..KEEP_PER_SEAT * (seat + 1)) {
+            Some(keep) if keep[0] == i64::from(player.city.len) => self.score_from_keep(player, keep),
+            _ => crate::score(self, player),
+        }
+    }
+
+    /// The score from a seat's kept buildings: its VP chips, the kept printed VP and,
+    /// only where it holds a bonus building, the bonuses.
+    #[inline]
+    fn score_from_keep(&self, player: &Player, keep: &[i64]) -> i32 {
+        // Bonuses are 0 without an occupied bonus building (what `building_points` adds).
+        let bonuses = if keep[2] == 0 { 0 } else { board::bonuses(self, player) };
+        let score = i32::from(player.vp) + keep[1] as i32 + bonuses;
+        debug_assert_eq!(score, crate::score(self, player), "a seat's kept score");
+        score
     }
 
     /// Keeps building `b` in `seat`'s row of [`MetricSheet::keep`] (see
@@ -150,7 +169,15 @@ impl Rules {
     pub(crate) fn metric_end(&self, s: &State, m: &mut MetricSheet) {
         let vp = self.vp_base();
         for (p, player) in s.players.iter().enumerate() {
-            let printed: i64 = player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum();
+            // The printed VP as the build hook kept them, where it kept this city.
+            let printed: i64 = match m.keep.get(KEEP_PER_SEAT * p..KEEP_PER_SEAT * (p + 1)) {
+                Some(keep) if keep[0] == i64::from(player.city.len) => keep[1],
+                _ => player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum(),
+            };
+            debug_assert_eq!(
+                printed,
+                player.city.iter().map(|b| i64::from(self.table.get(b.building).vp)).sum::<i64>()
+            );
             m.add(p, vp, i64::from(player.vp));
             m.add(p, vp + 1, printed);
             // What `building_points` adds to the printed VP.

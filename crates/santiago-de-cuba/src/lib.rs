@@ -276,11 +276,9 @@ impl rulesmith_game::metrics::Metrics for SantiagoDeCuba {
         metrics::count(&self.rules)
     }
 
-    #[inline]
+    #[inline(always)]
     fn metric_before(&self, s: &State, a: Action, m: &mut rulesmith_game::metrics::MetricSheet) -> bool {
-        // VP may change with any decision: the after hook sees every one.
-        metrics::decision(&self.rules, self.to_move(s), s, a, m);
-        true
+        metrics::decision(&self.rules, || self.to_move(s), s, a, m)
     }
 
     #[inline]
@@ -306,7 +304,13 @@ impl rulesmith_game::metrics::Metrics for SantiagoDeCuba {
     }
 
     /// The score as the end of the game would count it now, and the pesos held.
-    fn round_figures(&self, s: &State, seat: Seat) -> rulesmith_game::metrics::SeatFigures {
+    fn round_figures(
+        &self,
+        s: &State,
+        seat: Seat,
+        _: Option<f64>,
+        _: &rulesmith_game::metrics::MetricSheet,
+    ) -> rulesmith_game::metrics::SeatFigures {
         rulesmith_game::metrics::SeatFigures {
             score: i64::from(scoring::score(&self.rules, s, seat)),
             money: i64::from(s.players[seat].pesos),

@@ -13,7 +13,7 @@ use crate::action::Action;
 use crate::rules::Rules;
 use crate::state::State;
 use rulesmith_game::game::ToMove;
-use rulesmith_game::metrics::{MetricDef, MetricSheet, SCRATCH};
+use rulesmith_game::metrics::{KEEP, MetricDef, MetricSheet, SCRATCH};
 
 /// Scratch cells: what the decision was, who made it, then each seat's VP before it.
 const KIND: usize = 0;
@@ -21,6 +21,9 @@ const WHO: usize = 1;
 const VP_BEFORE: usize = 2;
 const DRIVE: i64 = 1;
 const DELIVER: i64 = 2;
+/// Kept cells: whether the game's first decision was seen, then each seat's VP then.
+const STARTED: usize = 0;
+const VP_AT_START: usize = 1;
 
 fn claims(r: &Rules) -> usize {
     r.citizens.len()
@@ -49,25 +52,50 @@ pub(crate) fn count(r: &Rules) -> usize {
     vp_base(r) + 3
 }
 
-#[inline]
-/// `mover`: who makes decision `a` (the game's `to_move`).
-pub(crate) fn decision(r: &Rules, mover: ToMove, s: &State, a: Action, m: &mut MetricSheet) {
-    let ToMove::Seat(seat) = mover else { return };
+/// `mover`: who makes decision `a` (the game's `to_move`), asked only for a decision
+/// that counts. Says whether the after hook
+/// must see the result: a drive (where the car stops) and a delivery (the VP it gave).
+/// The VP of every other decision are the game's VP change less the deliveries' VP,
+/// counted once at the end ([`end`]), so most decisions only pass through here.
+#[inline(always)]
+pub(crate) fn decision(r: &Rules, mover: impl FnOnce() -> ToMove, s: &State, a: Action, m: &mut MetricSheet) -> bool {
+    if m.keep[STARTED] == 0 {
+        start(s, m);
+    }
+    if !matches!(
+        a,
+        Action::Claim(_) | Action::Use(..) | Action::Drive(_) | Action::Deliver { .. } | Action::DeliverFor { .. }
+    ) {
+        return false;
+    }
+    let ToMove::Seat(seat) = mover() else { return false };
     let seat = usize::from(seat);
-    let round = s.turn.round;
-    m.scratch[KIND] = match a {
-        Action::Drive(_) => DRIVE,
-        Action::Deliver { .. } | Action::DeliverFor { .. } => DELIVER,
-        _ => 0,
-    };
-    m.scratch[WHO] = seat as i64;
     match a {
-        Action::Claim(b) => m.event(seat, claims(r) + usize::from(b), round),
+        Action::Claim(b) => m.event(seat, claims(r) + usize::from(b), s.turn.round),
         Action::Use(b, _) => m.add(seat, uses(r) + usize::from(b), 1),
+        Action::Drive(_) => {
+            m.scratch[KIND] = DRIVE;
+            m.scratch[WHO] = seat as i64;
+            return true;
+        }
+        Action::Deliver { .. } | Action::DeliverFor { .. } => {
+            m.scratch[KIND] = DELIVER;
+            for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
+                m.scratch[VP_BEFORE + p] = i64::from(player.vp);
+            }
+            return true;
+        }
         _ => {}
     }
-    for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
-        m.scratch[VP_BEFORE + p] = i64::from(player.vp);
+    false
+}
+
+/// Keeps each seat's VP at the game's first decision (what [`end`] counts the change from).
+#[cold]
+fn start(s: &State, m: &mut MetricSheet) {
+    m.keep[STARTED] = 1;
+    for (p, player) in s.players.iter().enumerate().take(KEEP - VP_AT_START) {
+        m.keep[VP_AT_START + p] = i64::from(player.vp);
     }
 }
 
@@ -77,17 +105,27 @@ pub(crate) fn applied(r: &Rules, s: &State, m: &mut MetricSheet) {
         if let Some(c) = s.car_citizen() {
             m.event(m.scratch[WHO] as usize, usize::from(c), s.turn.round);
         }
-    }
-    let source = if m.scratch[KIND] == DELIVER { vp_base(r) } else { vp_base(r) + 1 };
-    for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
-        let gained = i64::from(player.vp) - m.scratch[VP_BEFORE + p];
-        if gained != 0 {
-            m.add(p, source, gained);
+    } else if m.scratch[KIND] == DELIVER {
+        for (p, player) in s.players.iter().enumerate().take(SCRATCH - VP_BEFORE) {
+            let gained = i64::from(player.vp) - m.scratch[VP_BEFORE + p];
+            if gained != 0 {
+                m.add(p, vp_base(r), gained);
+            }
         }
     }
 }
 
 pub(crate) fn end(r: &Rules, s: &State, m: &mut MetricSheet) {
+    // VP gained (or given away) in decisions other than deliveries: all VP gained since
+    // the first decision less the deliveries' (the same sum as decision by decision).
+    if m.keep[STARTED] != 0 {
+        for (p, player) in s.players.iter().enumerate().take(KEEP - VP_AT_START) {
+            let gained = i64::from(player.vp) - m.keep[VP_AT_START + p] - m.count(p, vp_base(r));
+            if gained != 0 {
+                m.add(p, vp_base(r) + 1, gained);
+            }
+        }
+    }
     if !s.is_over() {
         return;
     }

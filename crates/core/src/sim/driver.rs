@@ -5,7 +5,7 @@ use crate::actions::Actions;
 use crate::bots::{self, Bot, BotError, BotSpec};
 use crate::game::{Game, GameError, Outcome, Seat, ToMove};
 use crate::json::StateJson;
-use crate::metrics::Metrics;
+use crate::metrics::{MetricSheet, Metrics};
 use crate::rng::{Rng, bot_rng};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -173,7 +173,88 @@ fn play_with_bots<G: Metrics + StateJson + crate::encode::Encode>(
     Ok(result)
 }
 
+/// What a game with metrics keeps besides its sheet: the leader, the standings buffer, the
+/// round last seen and each round's figures.
+struct RoundWatch {
+    lead: crate::metrics::Lead,
+    standings: Vec<f64>,
+    /// The game's [`Metrics::standings_scratch`], made at the first round end.
+    scratch: Option<Box<dyn std::any::Any>>,
+    round: u32,
+    by_round: Vec<i64>,
+}
+
+impl RoundWatch {
+    /// Rounds whose figures are kept without growing the buffer (longer games grow it).
+    const ROUNDS: usize = 32;
+
+    fn new(players: usize, round: u32) -> Self {
+        use crate::sim::rounds::PER_SEAT;
+        RoundWatch {
+            lead: crate::metrics::Lead::default(),
+            standings: vec![0.0; players],
+            scratch: None,
+            round,
+            by_round: Vec::with_capacity(players * PER_SEAT * Self::ROUNDS),
+        }
+    }
+
+    /// Called when the round has changed to `now`: the standings (for the lead), then
+    /// the figures of the rounds that ended. Out of the decision loop: a round end is
+    /// one decision in dozens.
+    #[inline(never)]
+    fn round_ended<G: Metrics>(&mut self, game: &G, state: &G::State, sheet: &mut MetricSheet, now: u32) {
+        let scratch = self.scratch.get_or_insert_with(|| game.standings_scratch());
+        game.standings(state, sheet, scratch.as_mut(), &mut self.standings);
+        self.lead.note(self.standings.iter().copied());
+        self.note_rounds(game, state, sheet, true, self.round, now.saturating_sub(1));
+        self.round = now;
+    }
+
+    /// Notes each seat's figures now as the end of rounds `first..=last` (1-based): the rounds
+    /// that ended with this decision (the final state ends the last round, noted again). A
+    /// round never noted before them is noted with them; rounds past
+    /// [`crate::sim::rounds::MAX_ROUNDS`] are not kept.
+    /// `at_round_end`: the standings were just computed for this state (the final state
+    /// has none).
+    fn note_rounds<G: Metrics>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        sheet: &MetricSheet,
+        at_round_end: bool,
+        first: u32,
+        last: u32,
+    ) {
+        use crate::sim::rounds::{MAX_ROUNDS, PER_SEAT};
+        let per_round = self.standings.len() * PER_SEAT;
+        let (first, last) = (first.max(1) as usize, (last as usize).min(MAX_ROUNDS));
+        if per_round == 0 || first > last {
+            return;
+        }
+        // Rounds before `first` were noted; a missing one is noted with these figures.
+        let out = &mut self.by_round;
+        let start = ((first - 1) * per_round).min(out.len());
+        out.resize(last * per_round, 0);
+        let Some((row, rest)) = out.get_mut(start..).and_then(|o| o.split_at_mut_checked(per_round)) else {
+            return;
+        };
+        for (s, cell) in row.chunks_exact_mut(PER_SEAT).enumerate() {
+            let standing = if at_round_end { self.standings.get(s).copied() } else { None };
+            let f = game.round_figures(state, s as Seat, standing, sheet);
+            cell[0] = f.score;
+            cell[1] = f.money;
+        }
+        for later in rest.chunks_exact_mut(per_round) {
+            later.copy_from_slice(row);
+        }
+    }
+}
+
 /// The game loop both kinds of seats share; `choose` answers for the seat to move.
+/// One loop (the bot's choice is inlined into it once): with metrics, the hooks around
+/// each decision and a comparison of the round; the rest happens at round ends, out of
+/// the loop ([`RoundWatch::round_ended`]).
 fn run_game<G: Metrics + StateJson>(
     game: &G,
     opts: &PlayOptions,
@@ -188,11 +269,8 @@ fn run_game<G: Metrics + StateJson>(
     let mut actions = if record { Actions::with_capacity(512) } else { Actions::new() };
     let mut decisions = 0u64;
     let limit = decision_limit.unwrap_or_else(|| game.decision_limit());
-    let mut sheet = crate::metrics::MetricSheet::new(players, if metrics { game.metric_len() } else { 0 });
-    let mut lead = crate::metrics::Lead::default();
-    let mut standings = vec![0.0; if metrics { players } else { 0 }];
-    let mut round = game.progress(&state).rounds;
-    let mut by_round = Vec::new();
+    let mut sheet = MetricSheet::new(players, if metrics { game.metric_len() } else { 0 });
+    let mut watch = metrics.then(|| RoundWatch::new(players, game.progress(&state).rounds));
     loop {
         let seat = match game.to_move(&state) {
             ToMove::Terminal => break,
@@ -209,18 +287,15 @@ fn run_game<G: Metrics + StateJson>(
         if record {
             actions.push_with(|out| game.write_action(&state, action, out));
         }
-        if metrics {
+        if let Some(w) = watch.as_mut() {
             let after = game.metric_before(&state, action, &mut sheet);
             game.apply_legal(&mut state, action);
             if after {
                 game.metric_after(&state, &mut sheet);
             }
             let now = game.progress(&state).rounds;
-            if now != round {
-                note_rounds(game, &state, players, round, now.saturating_sub(1), &mut by_round);
-                round = now;
-                game.standings(&state, &mut sheet, &mut standings);
-                lead.note(standings.iter().copied());
+            if now != w.round {
+                w.round_ended(game, &state, &mut sheet, now);
             }
         } else {
             game.apply_legal(&mut state, action);
@@ -231,46 +306,25 @@ fn run_game<G: Metrics + StateJson>(
         }
     }
     let outcome = game.outcome(&state).ok_or(SimError::Stuck { index, seed })?;
-    if metrics {
+    let rounds = game.progress(&state).rounds;
+    let (mut lead_changes, mut by_round) = (0, Vec::new());
+    if let Some(mut w) = watch {
         game.metric_final(&state, &mut sheet);
-        lead.finish(&outcome);
-        let last = game.progress(&state).rounds;
-        note_rounds(game, &state, players, last, last, &mut by_round);
+        w.lead.finish(&outcome);
+        w.note_rounds(game, &state, &sheet, false, rounds, rounds);
+        (lead_changes, by_round) = (w.lead.changes, w.by_round);
     }
     let result = GameResult {
         index,
         seed,
         outcome,
         decisions,
-        rounds: game.progress(&state).rounds,
+        rounds,
         actions,
         metrics: sheet.into_values(),
-        lead_changes: lead.changes,
+        lead_changes,
         rotation: 0,
         by_round,
     };
     Ok((result, state))
-}
-
-/// Notes each seat's figures now as the end of rounds `first..=last` (1-based): the rounds
-/// that ended with this decision (the final state ends the last round, noted again). A
-/// round never noted before them is noted with them; rounds past
-/// [`crate::sim::rounds::MAX_ROUNDS`] are not kept.
-fn note_rounds<G: Metrics>(game: &G, state: &G::State, players: usize, first: u32, last: u32, out: &mut Vec<i64>) {
-    use crate::sim::rounds::{MAX_ROUNDS, PER_SEAT};
-    let per_round = players * PER_SEAT;
-    let (first, last) = (first.max(1) as usize, (last as usize).min(MAX_ROUNDS));
-    if per_round == 0 || first > last {
-        return;
-    }
-    out.truncate((first - 1) * per_round);
-    let start = out.len();
-    for s in 0..players {
-        let f = game.round_figures(state, s as Seat);
-        out.push(f.score);
-        out.push(f.money);
-    }
-    while out.len() < last * per_round {
-        out.extend_from_within(start..start + per_round);
-    }
 }
