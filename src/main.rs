@@ -411,6 +411,28 @@ enum Command {
         /// Width of the network's two hidden layers.
         #[arg(long, default_value_t = 128)]
         hidden: usize,
+        /// The bot imitated before PPO (the imitation phase; with --imitate-steps).
+        #[arg(long, value_name = "BOT", default_value = "greedy")]
+        imitate: String,
+        /// Labelled decisions of the imitation phase (0: no imitation).
+        #[arg(long, value_name = "STEPS", default_value_t = 0)]
+        imitate_steps: u64,
+        /// Weight of the shaping reward (the change of the seat's heuristic margin; 0: none).
+        #[arg(long, value_name = "W", default_value_t = 0.0)]
+        shaping: f32,
+        /// PPO's share of opponent seats played by greedy (after the random start).
+        #[arg(long, value_name = "SHARE", default_value_t = 0.5)]
+        greedy_share: f64,
+        /// PPO's share of the steps played against random opponents only, at the start.
+        #[arg(long, value_name = "SHARE", default_value_t = 0.1)]
+        random_share: f64,
+        /// The temperature the written policy plays at (its logits divided by it at the end;
+        /// below 1: sharper).
+        #[arg(long, value_name = "T", default_value_t = 1.0)]
+        temperature: f64,
+        /// PPO's learning rate at the start (falling linearly to 0).
+        #[arg(long, value_name = "RATE", default_value_t = 1.5e-3)]
+        learning_rate: f32,
         /// Learner decisions between two points of the learning curve (0: only at the end).
         #[arg(long, value_name = "STEPS", default_value_t = 100_000)]
         eval_every: u64,
@@ -665,6 +687,13 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             steps,
             seed,
             hidden,
+            imitate,
+            imitate_steps,
+            shaping,
+            greedy_share,
+            random_share,
+            learning_rate,
+            temperature,
             eval_every,
             eval_games,
             final_games,
@@ -684,6 +713,13 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             steps,
             seed,
             hidden,
+            imitate,
+            imitate_steps,
+            shaping,
+            greedy_share,
+            random_share,
+            learning_rate,
+            temperature,
             eval_every,
             eval_games,
             final_games,

@@ -4,6 +4,7 @@
 
 use super::common::{Failure, bad, load, note, players_for, say};
 use super::output::{check_distinct, write_whole};
+use rulesmith::core::bots::BotSpec;
 use rulesmith::core::erased::{Complete, Visit};
 use rulesmith::core::learned::Policy;
 use rulesmith::core::learned::train::{CurvePoint, Event, TrainOptions, train};
@@ -17,6 +18,13 @@ pub struct TrainArgs {
     pub steps: u64,
     pub seed: u64,
     pub hidden: usize,
+    pub imitate: String,
+    pub imitate_steps: u64,
+    pub shaping: f32,
+    pub greedy_share: f64,
+    pub random_share: f64,
+    pub learning_rate: f32,
+    pub temperature: f64,
     pub eval_every: u64,
     pub eval_games: u64,
     pub final_games: u64,
@@ -47,6 +55,13 @@ impl Visit for Run {
                     100.0 * win_share
                 )),
                 Event::Update { steps, seconds, .. } => note(&format!("steps {steps}: {seconds:.1} s")),
+                Event::Imitation { steps, loss, agreement, seconds } if agreement.is_nan() => {
+                    note(&format!("imitation {steps}: cross-entropy {loss:.3}, {seconds:.1} s"))
+                }
+                Event::Imitation { steps, loss, agreement, seconds } => note(&format!(
+                    "imitation {steps}: cross-entropy {loss:.3}, own moves the teacher's {:.1}%, {seconds:.1} s",
+                    100.0 * agreement
+                )),
                 Event::Point(p) => note(&format!(
                     "steps {}: {:.1}% [{:.1}, {:.1}] of {} games against greedy",
                     p.steps,
@@ -75,6 +90,31 @@ pub fn train_command(a: &TrainArgs) -> Result<u8, Failure> {
     if a.final_games == 0 || a.final_games > 100_000 || a.eval_games > 100_000 {
         return Err(bad("--eval-games and --final-games: 1 to 100000 games (--eval-games may be 0)"));
     }
+    if a.imitate_steps > 1_000_000_000 {
+        return Err(bad(format!("--imitate-steps {}: imitate for 0 to 1000000000 decisions", a.imitate_steps)));
+    }
+    for (flag, share) in [("--greedy-share", a.greedy_share), ("--random-share", a.random_share)] {
+        if !(0.0..=1.0).contains(&share) {
+            return Err(bad(format!("{flag} {share}: a share is 0 to 1")));
+        }
+    }
+    if !(a.shaping.is_finite() && (0.0..=10.0).contains(&a.shaping)) {
+        return Err(bad(format!("--shaping {}: a weight is 0 to 10", a.shaping)));
+    }
+    if !(a.learning_rate.is_finite() && a.learning_rate > 0.0 && a.learning_rate <= 1.0) {
+        return Err(bad(format!("--learning-rate {}: a rate is over 0 and at most 1", a.learning_rate)));
+    }
+    if !(a.temperature.is_finite() && (0.01..=100.0).contains(&a.temperature)) {
+        return Err(bad(format!("--temperature {}: a temperature is 0.01 to 100", a.temperature)));
+    }
+    let teacher: BotSpec = a.imitate.parse().map_err(|e| bad(format!("--imitate {}: {e}", a.imitate)))?;
+    // A timed search or another process would make the run depend on the machine.
+    if matches!(teacher, BotSpec::Exec(_) | BotSpec::Learned(_) | BotSpec::MctsTime(_)) {
+        return Err(bad(format!(
+            "--imitate {}: imitate a built-in bot that decides the same on every machine (greedy, greedy:N%, mcts:N, random)",
+            a.imitate
+        )));
+    }
     let ruleset = load(&a.ruleset, &a.sets)?;
     let range = ruleset.game.players();
     let players = match a.players {
@@ -96,6 +136,13 @@ pub fn train_command(a: &TrainArgs) -> Result<u8, Failure> {
         seed: a.seed,
         steps: a.steps,
         hidden: a.hidden,
+        imitate_steps: a.imitate_steps,
+        teacher,
+        shaping: a.shaping,
+        greedy_share: a.greedy_share,
+        random_share: a.random_share,
+        learning_rate: a.learning_rate,
+        temperature: a.temperature,
         eval_every: a.eval_every,
         eval_games: a.eval_games,
         final_eval_games: a.final_games,
@@ -119,6 +166,10 @@ pub fn train_command(a: &TrainArgs) -> Result<u8, Failure> {
         "seed": a.seed,
         "steps": a.steps,
         "hidden": a.hidden,
+        "imitate": if a.imitate_steps > 0 { Some(&a.imitate) } else { None },
+        "imitate_steps": a.imitate_steps,
+        "shaping": a.shaping,
+        "temperature": a.temperature,
         "command": a.command,
         "policy": a.out.display().to_string(),
         "policy_bytes": bytes.len(),

@@ -2507,3 +2507,60 @@ fn learned_players_train_play_and_refuse_what_does_not_fit() {
     assert!(o.stderr.contains("the policy plays take-away"), "{}", o.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The imitation phase, the shaping and the temperature are options of the one command:
+/// a run with them writes a policy that plays; a teacher that is not built in or not the
+/// same on every machine, a share outside [0, 1] and a temperature of 0 are bad input.
+#[test]
+fn train_imitates_a_built_in_bot_and_refuses_bad_recipe_options() {
+    let dir = scratch("learned-recipe");
+    let out = dir.join("imitated.safetensors");
+    let o = expect(
+        &[
+            "train",
+            TOY,
+            "--steps",
+            "3000",
+            "--hidden",
+            "8",
+            "--imitate",
+            "greedy",
+            "--imitate-steps",
+            "3000",
+            "--shaping",
+            "1",
+            "--greedy-share",
+            "0.8",
+            "--random-share",
+            "0",
+            "--learning-rate",
+            "3e-4",
+            "--temperature",
+            "0.5",
+            "--eval-every",
+            "0",
+            "--final-games",
+            "9",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert!(o.stdout.contains("of 9 seat-rotated 3-player games against 2 greedy"), "{}", o.stdout);
+    let bot = format!("learned:{}", out.display());
+    expect(&["simulate", TOY, "--players", "3", "--games", "3", "--bots", &format!("{bot},random,random")], 0);
+    let o = out.to_str().unwrap();
+    for (flag, value, says) in [
+        ("--imitate", "learned", "--imitate learned: imitate a built-in bot"),
+        ("--imitate", "mcts:10ms", "--imitate mcts:10ms: imitate a built-in bot"),
+        ("--imitate", "nobody", "--imitate nobody:"),
+        ("--greedy-share", "1.5", "--greedy-share 1.5: a share is 0 to 1"),
+        ("--temperature", "0", "--temperature 0: a temperature is 0.01 to 100"),
+        ("--shaping", "11", "--shaping 11: a weight is 0 to 10"),
+    ] {
+        let r = expect(&["train", TOY, "--steps", "100", flag, value, "--out", o], 2);
+        assert!(r.stderr.contains(says), "{flag} {value}: {}", r.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -41,6 +41,22 @@ pub struct TrainOptions {
     pub learning_rate: f32,
     /// The share of the steps played against `random` opponents only, at the start.
     pub random_share: f64,
+    /// After that, the share of opponent seats played by `greedy` (the rest: frozen
+    /// snapshots of the learner, `random` and the learner itself, as 5 : 2 : 3).
+    pub greedy_share: f64,
+    /// Labelled decisions of the imitation phase before PPO (0: none): the policy learns
+    /// to choose as `teacher` does, in games where the teacher plays every seat but one,
+    /// which the policy plays more and more often as the phase goes on (DAgger).
+    pub imitate_steps: u64,
+    pub teacher: BotSpec,
+    /// Weight of the shaping reward: the change of the seat's heuristic margin over the
+    /// others (the greedy bot's evaluation, [`Evaluate::heuristic`]) between two of its
+    /// decisions, a potential-based shaping that keeps the best policy the same (0: none).
+    pub shaping: f32,
+    /// The temperature the written policy plays at: its action logits are divided by it
+    /// when training ends, before the last point of the curve (1: as trained; below 1:
+    /// sharper, nearer the most likely action).
+    pub temperature: f64,
     /// Learner decisions between two points of the learning curve (0: only at the end).
     pub eval_every: u64,
     /// Games of each point of the curve (seats rotated, against two `greedy`), and of the
@@ -65,6 +81,11 @@ impl Default for TrainOptions {
             minibatches: 8,
             learning_rate: 1.5e-3,
             random_share: 0.1,
+            greedy_share: 0.5,
+            imitate_steps: 0,
+            teacher: BotSpec::Greedy,
+            shaping: 0.0,
+            temperature: 1.0,
             eval_every: 100_000,
             eval_games: 90,
             final_eval_games: 300,
@@ -96,6 +117,10 @@ pub enum Event {
     /// An update: steps so far, games finished since the last, the learner's win share in
     /// them, seconds so far.
     Update { steps: u64, games: u64, win_share: f64, seconds: f64 },
+    /// An update of the imitation phase: labelled decisions so far, the mean cross-entropy
+    /// with the teacher's choices, the share of the policy's own moves that the teacher
+    /// would have made too, seconds so far.
+    Imitation { steps: u64, loss: f64, agreement: f64, seconds: f64 },
     /// A point of the learning curve.
     Point(CurvePoint),
 }
@@ -109,6 +134,8 @@ struct Step {
     chosen: u32,
     logp: f32,
     value: f32,
+    /// The shaping potential of the seat at this decision.
+    potential: f32,
     advantage: f32,
     ret: f32,
 }
@@ -229,6 +256,76 @@ impl Grads {
     }
     fn parts(&mut self) -> [&mut Vec<f32>; 8] {
         [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2, &mut self.wt, &mut self.bt, &mut self.wv, &mut self.bv]
+    }
+}
+
+/// Buffers of one backward pass.
+struct Back {
+    dh2: Vec<f32>,
+    dz2: Vec<f32>,
+    dh1: Vec<f32>,
+}
+
+impl Back {
+    fn new(h: usize) -> Self {
+        Back { dh2: vec![0.0; h], dz2: vec![0.0; h], dh1: vec![0.0; h] }
+    }
+}
+
+/// Adds to `grads` the gradients of one decision's loss, given the loss's derivatives by
+/// its legal actions' logits (`dlogits`, in the order of `ids`) and by its value.
+#[allow(clippy::too_many_arguments)]
+fn backward<A>(
+    policy: &Policy,
+    binding: &Binding<A>,
+    x: &[(u32, f32)],
+    ids: &[u32],
+    pass: &Pass,
+    dlogits: &[f32],
+    dvalue: f32,
+    grads: &mut Grads,
+    back: &mut Back,
+) {
+    let h = policy.hidden;
+    let Back { dh2, dz2, dh1 } = back;
+    dh2.fill(0.0);
+    for (&id, &d) in ids.iter().zip(dlogits) {
+        for &t in tokens_of_id(binding, id) {
+            let t = t as usize;
+            let row = t * h..(t + 1) * h;
+            axpy(dh2, d, &policy.wt[row.clone()]);
+            axpy(&mut grads.wt[row], d, &pass.h2);
+            grads.bt[t] += d;
+        }
+    }
+    axpy(dh2, dvalue, &policy.wv);
+    axpy(&mut grads.wv, dvalue, &pass.h2);
+    grads.bv[0] += dvalue;
+    for ((d, &g), &z) in dz2.iter_mut().zip(dh2.iter()).zip(&pass.z2) {
+        *d = g * activation_slope(z);
+    }
+    axpy(&mut grads.b2, 1.0, dz2);
+    for (i, &v) in pass.h1.iter().enumerate() {
+        axpy(&mut grads.w2[i * h..(i + 1) * h], v, dz2);
+        dh1[i] = dot(&policy.w2[i * h..(i + 1) * h], dz2) * activation_slope(pass.z1[i]);
+    }
+    axpy(&mut grads.b1, 1.0, dh1);
+    for &(j, v) in x {
+        let j = j as usize;
+        axpy(&mut grads.w1[j * h..(j + 1) * h], v, dh1);
+    }
+}
+
+/// Scales the gradients down to a global norm of at most `max`.
+fn clip_norm(grads: &mut Grads, max: f32) {
+    let norm: f32 = grads.parts().iter().map(|g| g.iter().map(|x| x * x).sum::<f32>()).sum::<f32>().sqrt();
+    if norm > max {
+        let c = max / norm;
+        for g in grads.parts() {
+            for x in g.iter_mut() {
+                *x *= c;
+            }
+        }
     }
 }
 
@@ -365,6 +462,19 @@ pub fn train<G: Evaluate + Encode>(
     let mut legal = Vec::new();
     let mut ids = Vec::new();
     let mut logp = Vec::new();
+    let mut curve_base = 0;
+    if opts.imitate_steps > 0 {
+        let mut phase = Phase {
+            rng: &mut rng,
+            adam: &mut adam,
+            game_index: &mut game_index,
+            curve: &mut curve,
+            started,
+            evaluating: &mut evaluating,
+        };
+        curve_base = imitate(game, opts, &mut policy, &binding, &mut phase, report)?;
+        next_eval = curve_base + opts.eval_every;
+    }
     while steps < opts.steps {
         // Collect whole games until the batch is full.
         let mut batch = Batch::default();
@@ -384,11 +494,12 @@ pub fn train<G: Evaluate + Encode>(
                         return Player::Bot(BuiltIn::Random);
                     }
                     let u = rng.unit();
-                    if u < 0.5 {
+                    let (g, rest) = (opts.greedy_share, 1.0 - opts.greedy_share);
+                    if u < g {
                         Player::Bot(BuiltIn::Greedy)
-                    } else if u < 0.75 && !snapshots.is_empty() {
+                    } else if u < g + 0.5 * rest && !snapshots.is_empty() {
                         Player::Snapshot(rng.index(snapshots.len()))
-                    } else if u < 0.85 {
+                    } else if u < g + 0.7 * rest {
                         Player::Bot(BuiltIn::Random)
                     } else {
                         Player::Learner
@@ -434,6 +545,7 @@ pub fn train<G: Evaluate + Encode>(
                                 chosen: i as u32,
                                 logp: logp[i],
                                 value: pass.value,
+                                potential: potential(game, &state, seat, opts.shaping),
                                 advantage: 0.0,
                                 ret: 0.0,
                             });
@@ -466,17 +578,20 @@ pub fn train<G: Evaluate + Encode>(
                     won += shares[seat];
                     games += 1;
                 }
-                // GAE with γ = 1: the only reward is the pay at the end.
+                // GAE with γ = 1: the pay at the end, and the shaping reward (the change of
+                // the potential; the last decision's reward takes its potential back out).
                 let mut next_value = 0.0f32;
+                let mut next_potential = 0.0f32;
                 let mut reward = paid[seat];
                 let mut running = 0.0f32;
                 for &k in t.iter().rev() {
                     let s = &mut batch.steps[k];
-                    let delta = reward + next_value - s.value;
+                    let delta = reward + next_potential - s.potential + next_value - s.value;
                     running = delta + 0.95 * running;
                     s.advantage = running;
                     s.ret = running + s.value;
                     next_value = s.value;
+                    next_potential = s.potential;
                     reward = 0.0;
                 }
             }
@@ -488,7 +603,7 @@ pub fn train<G: Evaluate + Encode>(
         let lr = opts.learning_rate * frac.max(0.0);
         let mut order: Vec<usize> = (0..n).collect();
         let mut grads = Grads::zeros(&policy);
-        let (mut dh2, mut dz2, mut dh1) = (vec![0f32; h], vec![0f32; h], vec![0f32; h]);
+        let mut back = Back::new(h);
         let mut dlogits = Vec::new();
         for _ in 0..opts.epochs.max(1) {
             rng.shuffle(&mut order);
@@ -523,44 +638,9 @@ pub fn train<G: Evaluate + Encode>(
                         dlogits.push(d);
                     }
                     let dvalue = 0.5 * 2.0 * (pass.value - s.ret) / m;
-                    // Backward.
-                    dh2.fill(0.0);
-                    for (&id, &d) in ids.iter().zip(&dlogits) {
-                        for &t in tokens_of_id(&binding, id) {
-                            let t = t as usize;
-                            let row = t * h..(t + 1) * h;
-                            axpy(&mut dh2, d, &policy.wt[row.clone()]);
-                            axpy(&mut grads.wt[row], d, &pass.h2);
-                            grads.bt[t] += d;
-                        }
-                    }
-                    axpy(&mut dh2, dvalue, &policy.wv);
-                    axpy(&mut grads.wv, dvalue, &pass.h2);
-                    grads.bv[0] += dvalue;
-                    for ((d, &g), &z) in dz2.iter_mut().zip(&dh2).zip(&pass.z2) {
-                        *d = g * activation_slope(z);
-                    }
-                    axpy(&mut grads.b2, 1.0, &dz2);
-                    for (i, &v) in pass.h1.iter().enumerate() {
-                        axpy(&mut grads.w2[i * h..(i + 1) * h], v, &dz2);
-                        dh1[i] = dot(&policy.w2[i * h..(i + 1) * h], &dz2) * activation_slope(pass.z1[i]);
-                    }
-                    axpy(&mut grads.b1, 1.0, &dh1);
-                    for &(j, v) in x {
-                        let j = j as usize;
-                        axpy(&mut grads.w1[j * h..(j + 1) * h], v, &dh1);
-                    }
+                    backward(&policy, &binding, x, ids, &pass, &dlogits, dvalue, &mut grads, &mut back);
                 }
-                // Global norm clipping at 0.5.
-                let norm: f32 = grads.parts().iter().map(|g| g.iter().map(|x| x * x).sum::<f32>()).sum::<f32>().sqrt();
-                if norm > 0.5 {
-                    let c = 0.5 / norm;
-                    for g in grads.parts() {
-                        for x in g.iter_mut() {
-                            *x *= c;
-                        }
-                    }
-                }
+                clip_norm(&mut grads, 0.5);
                 adam.step(&mut policy, &mut grads, lr);
             }
         }
@@ -574,22 +654,226 @@ pub fn train<G: Evaluate + Encode>(
         }
         let seconds = (started.elapsed() - evaluating).as_secs_f64();
         let share = if games > 0 { won / games as f64 } else { f64::NAN };
-        report(&Event::Update { steps, games, win_share: share, seconds });
+        report(&Event::Update { steps: curve_base + steps, games, win_share: share, seconds });
         let last = steps >= opts.steps;
-        if last || (opts.eval_every > 0 && steps >= next_eval) {
-            while next_eval <= steps && opts.eval_every > 0 {
+        if last || (opts.eval_every > 0 && curve_base + steps >= next_eval) {
+            while next_eval <= curve_base + steps && opts.eval_every > 0 {
                 next_eval += opts.eval_every;
+            }
+            if last {
+                sharpen(&mut policy, opts.temperature);
             }
             let t = std::time::Instant::now();
             let games = if last { opts.final_eval_games } else { opts.eval_games };
             let point = against(game, &policy, players, games, opts.seed, &BotSpec::Greedy)?;
-            let point = CurvePoint { steps, seconds, ..point };
+            let point = CurvePoint { steps: curve_base + steps, seconds, ..point };
             evaluating += t.elapsed();
             report(&Event::Point(point.clone()));
             curve.push(point);
         }
     }
     Ok((policy, curve))
+}
+
+/// The shaping potential of `seat`: `weight` times half its heuristic margin over the
+/// others' mean, on the scale of the heuristics, within [-1, 1] (the end's pay on the same
+/// scale). Read from the true state: it is a reward, never an input of the policy.
+fn potential<G: Evaluate>(game: &G, state: &G::State, seat: Seat, weight: f32) -> f32 {
+    if weight == 0.0 {
+        return 0.0;
+    }
+    let n = game.player_count(state);
+    let values: Vec<f64> = (0..n).map(|s| game.heuristic(state, s as Seat)).collect();
+    let me = values.get(usize::from(seat)).copied().unwrap_or(0.0);
+    let total: f64 = values.iter().sum();
+    let others = (total - me) / (n as f64 - 1.0).max(1.0);
+    let spread = 1.0 + 0.25 * values.iter().map(|v| v.abs()).sum::<f64>() / (n as f64).max(1.0);
+    weight * (0.5 * ((me - others) / spread).clamp(-1.0, 1.0)) as f32
+}
+
+/// Divides the policy's action logits by `temperature`: its token weights and biases
+/// times `1 / temperature` (rounded to `f32` once), the same file as scaling them afterwards.
+fn sharpen(policy: &mut Policy, temperature: f64) {
+    if temperature == 1.0 {
+        return;
+    }
+    let factor = (1.0 / temperature) as f32;
+    for w in policy.wt.iter_mut().chain(policy.bt.iter_mut()) {
+        *w *= factor;
+    }
+}
+
+/// What the imitation phase shares with the rest of the run.
+struct Phase<'a> {
+    rng: &'a mut Rng,
+    adam: &'a mut Adam,
+    game_index: &'a mut u64,
+    curve: &'a mut Vec<CurvePoint>,
+    started: std::time::Instant,
+    evaluating: &'a mut std::time::Duration,
+}
+
+/// One labelled decision of the imitation phase.
+struct Labelled {
+    inputs: (u32, u32),
+    legal: (u32, u32),
+    /// The index in its legal actions of the teacher's choice.
+    label: u32,
+    potential: f32,
+    ret: f32,
+}
+
+/// The learning rate of the imitation phase (constant).
+const IMITATION_LEARNING_RATE: f32 = 1e-3;
+
+/// The imitation phase: `opts.imitate_steps` decisions labelled by `opts.teacher`, in
+/// games where the teacher plays every seat but one, played by the policy with a
+/// probability rising from 0 to 1 over the phase (and by the teacher otherwise). Every
+/// seat's decisions are learned from: the policy's logits by cross-entropy with the
+/// teacher's choice, its value by the seat's return (the pay at the end, less the shaping
+/// potential of the decision, as PPO's value learns it). Returns the decisions learned from.
+fn imitate<G: Evaluate + Encode>(
+    game: &G,
+    opts: &TrainOptions,
+    policy: &mut Policy,
+    binding: &Binding<G::Action>,
+    phase: &mut Phase<'_>,
+    report: &mut dyn FnMut(&Event),
+) -> Result<u64, String> {
+    let players = opts.players;
+    let h = policy.hidden;
+    let mut obs = vec![0f32; binding.obs_len];
+    let mut pass = Pass::new(h);
+    let (mut legal, mut ids, mut logp, mut dlogits) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut grads = Grads::zeros(policy);
+    let mut back = Back::new(h);
+    let mut done = 0u64;
+    let mut next_eval = opts.eval_every;
+    while done < opts.imitate_steps {
+        let mut inputs: Vec<(u32, f32)> = Vec::new();
+        let mut legal_ids: Vec<u32> = Vec::new();
+        let mut steps: Vec<Labelled> = Vec::new();
+        let (mut agreed, mut decided) = (0u64, 0u64);
+        while steps.len() < opts.batch {
+            let seed = derive_seed("train-game", &[opts.seed, *phase.game_index]);
+            *phase.game_index += 1;
+            let mut state = game.new_game(players, seed).map_err(|e| e.to_string())?;
+            let learner = phase.rng.index(players);
+            let own_share = (done + steps.len() as u64) as f64 / opts.imitate_steps as f64;
+            let mut bot_rng = Rng::from_seed(derive_seed("train-bots", &[seed]));
+            let mut trajectories: Vec<Vec<usize>> = vec![Vec::new(); players];
+            let mut decisions = 0;
+            let outcome = loop {
+                let ToMove::Seat(seat) = game.to_move(&state) else { break game.outcome(&state) };
+                decisions += 1;
+                if decisions > GAME_CAP {
+                    break None;
+                }
+                game.legal_actions(&state, &mut legal);
+                if legal.is_empty() {
+                    break None;
+                }
+                if legal.len() == 1 {
+                    game.apply_legal(&mut state, legal[0]);
+                    continue;
+                }
+                let taught = bots::choose(game, &opts.teacher, &state, &legal, &mut bot_rng);
+                let label = legal.iter().position(|&a| a == taught).unwrap_or(0);
+                let start = inputs.len();
+                encode(game, binding, &policy.scale, &state, seat, &mut obs, &mut inputs);
+                ids.clear();
+                ids.extend(legal.iter().map(|a| binding.space.id(a).unwrap_or(u32::MAX)));
+                let mut action = taught;
+                if usize::from(seat) == learner && phase.rng.unit() < own_share {
+                    forward(policy, binding, &inputs[start..], &ids, &mut pass);
+                    let i = pick_index(&pass.logits, Pick::Sample, phase.rng);
+                    decided += 1;
+                    if i == label {
+                        agreed += 1;
+                    }
+                    action = legal[i];
+                }
+                let l0 = legal_ids.len() as u32;
+                legal_ids.extend_from_slice(&ids);
+                trajectories[usize::from(seat)].push(steps.len());
+                steps.push(Labelled {
+                    inputs: (start as u32, inputs.len() as u32),
+                    legal: (l0, legal_ids.len() as u32),
+                    label: label as u32,
+                    potential: potential(game, &state, seat, opts.shaping),
+                    ret: 0.0,
+                });
+                game.apply_legal(&mut state, action);
+            };
+            let Some(outcome) = outcome else {
+                let first = trajectories.iter().flatten().min().copied();
+                if let Some(first) = first {
+                    let s = &steps[first];
+                    inputs.truncate(s.inputs.0 as usize);
+                    legal_ids.truncate(s.legal.0 as usize);
+                    steps.truncate(first);
+                }
+                continue;
+            };
+            let paid = pay(&outcome);
+            for (seat, t) in trajectories.iter().enumerate() {
+                for &k in t {
+                    steps[k].ret = paid[seat] - steps[k].potential;
+                }
+            }
+        }
+        let n = steps.len();
+        done += n as u64;
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut loss = 0.0f64;
+        for _ in 0..2 {
+            phase.rng.shuffle(&mut order);
+            let per = n.div_ceil(opts.minibatches.max(1)).max(1);
+            for mb in order.chunks(per) {
+                let m = mb.len() as f32;
+                for g in grads.parts() {
+                    g.fill(0.0);
+                }
+                for &k in mb {
+                    let s = &steps[k];
+                    let x = &inputs[s.inputs.0 as usize..s.inputs.1 as usize];
+                    let ids = &legal_ids[s.legal.0 as usize..s.legal.1 as usize];
+                    forward(policy, binding, x, ids, &mut pass);
+                    log_softmax(&pass.logits, &mut logp);
+                    let label = s.label as usize;
+                    loss -= f64::from(logp.get(label).copied().unwrap_or(0.0));
+                    dlogits.clear();
+                    dlogits.extend(logp.iter().enumerate().map(|(i, &l)| {
+                        let p = l.exp();
+                        (if i == label { p - 1.0 } else { p }) / m
+                    }));
+                    let dvalue = (pass.value - s.ret) / m;
+                    backward(policy, binding, x, ids, &pass, &dlogits, dvalue, &mut grads, &mut back);
+                }
+                clip_norm(&mut grads, 0.5);
+                phase.adam.step(policy, &mut grads, IMITATION_LEARNING_RATE);
+            }
+        }
+        let seconds = (phase.started.elapsed() - *phase.evaluating).as_secs_f64();
+        report(&Event::Imitation {
+            steps: done,
+            loss: loss / (2 * n.max(1)) as f64,
+            agreement: if decided > 0 { agreed as f64 / decided as f64 } else { f64::NAN },
+            seconds,
+        });
+        if opts.eval_every > 0 && done >= next_eval {
+            while next_eval <= done {
+                next_eval += opts.eval_every;
+            }
+            let t = std::time::Instant::now();
+            let point = against(game, policy, players, opts.eval_games, opts.seed, &BotSpec::Greedy)?;
+            let point = CurvePoint { steps: done, seconds, ..point };
+            *phase.evaluating += t.elapsed();
+            report(&Event::Point(point.clone()));
+            phase.curve.push(point);
+        }
+    }
+    Ok(done)
 }
 
 /// Each input's scale: its root mean square over the learner-seat observations of a few
@@ -676,6 +960,7 @@ pub fn against<G: Evaluate + Encode>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     fn tiny() -> TrainOptions {
         TrainOptions {
@@ -708,6 +993,68 @@ mod tests {
         let before = against(&game, &untrained, 3, 300, 77, &BotSpec::Random).unwrap();
         assert!(vs_random.win_share > before.win_share + 0.1, "{before:?} then {vs_random:?}");
         let (again, _) = train(&game, &tiny(), &mut |_| {}).unwrap();
+        assert_eq!(again, policy);
+    }
+
+    /// `--temperature 0.5` doubles every action's logit (the values stay), so the written
+    /// policy plays sharper than it trained; 1 leaves the file as it was.
+    #[test]
+    fn a_temperature_divides_the_logits() {
+        let game = crate::testing::take_away().unwrap();
+        let (policy, _) =
+            train(&game, &TrainOptions { steps: 500, final_eval_games: 3, ..tiny() }, &mut |_| {}).unwrap();
+        let binding = bind(&Net::new(policy.clone()), &game, 3).unwrap();
+        let state = game.new_game(3, 9).unwrap();
+        let mut legal = Vec::new();
+        game.legal_actions(&state, &mut legal);
+        let ids: Vec<u32> = legal.iter().map(|a| binding.space.id(a).unwrap()).collect();
+        let (mut obs, mut x) = (vec![0f32; binding.obs_len], Vec::new());
+        encode(&game, &binding, &policy.scale, &state, 0, &mut obs, &mut x);
+        let mut before = Pass::new(policy.hidden);
+        forward(&policy, &binding, &x, &ids, &mut before);
+        let mut sharp = policy.clone();
+        sharpen(&mut sharp, 0.5);
+        let mut after = Pass::new(policy.hidden);
+        forward(&sharp, &binding, &x, &ids, &mut after);
+        assert!(legal.len() > 1 && before.logits.iter().any(|&z| z != 0.0));
+        for (b, a) in before.logits.iter().zip(&after.logits) {
+            assert!((2.0 * b - a).abs() < 1e-5, "{before:?} {after:?}", before = before.logits, after = after.logits);
+        }
+        assert_eq!(before.value, after.value);
+        let mut same = policy.clone();
+        sharpen(&mut same, 1.0);
+        assert_eq!(same, policy);
+    }
+
+    /// The imitation phase alone (PPO's one batch at a negligible rate) teaches the policy
+    /// greedy's play: it then beats random players as the untrained policy does not, and
+    /// the shaping reward's run reproduces too.
+    #[test]
+    fn imitating_greedy_beats_random_players() {
+        let game = crate::testing::take_away().unwrap();
+        let opts = TrainOptions {
+            imitate_steps: 6_000,
+            steps: 500,
+            learning_rate: 1e-9,
+            random_share: 0.0,
+            greedy_share: 1.0,
+            shaping: 1.0,
+            ..tiny()
+        };
+        let mut imitated = Vec::new();
+        let (policy, curve) = train(&game, &opts, &mut |e| {
+            if let Event::Imitation { steps, loss, .. } = e {
+                imitated.push((*steps, *loss));
+            }
+        })
+        .unwrap();
+        assert_eq!(curve.last().map(|p| p.steps), Some(imitated.last().unwrap().0 + 500));
+        assert!(imitated.len() >= 12 && imitated.last().unwrap().0 >= 6_000, "{imitated:?}");
+        // The cross-entropy with greedy's choices falls.
+        assert!(imitated.last().unwrap().1 < imitated[0].1 - 0.1, "{imitated:?}");
+        let vs_random = against(&game, &policy, 3, 300, 77, &BotSpec::Random).unwrap();
+        assert!(vs_random.win_share > 0.5 && vs_random.low > 1.0 / 3.0, "{vs_random:?}");
+        let (again, _) = train(&game, &opts, &mut |_| {}).unwrap();
         assert_eq!(again, policy);
     }
 }
