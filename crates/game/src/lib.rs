@@ -19,7 +19,7 @@
 //! A game made of setup decisions, then a base game ([`staged::SetupThenBase`]) gets the
 //! base game's metrics and bot settings from blanket impls in [`staged`].
 
-pub use rulesmith_rules::{by_player, cargo, game, input, names, outcome, rng, ruleset, steps, suggest};
+pub use rulesmith_rules::{by_player, cargo, game, input, names, opt_id, outcome, rng, ruleset, steps, suggest};
 
 pub mod encode;
 pub mod evaluate;
@@ -44,5 +44,6 @@ pub use evaluate::{Evaluate, RolloutPolicy};
 pub use game::{Game, GameError, Outcome, Seat, ToMove};
 pub use json::StateJson;
 pub use metrics::Metrics;
+pub use opt_id::OptId;
 pub use rng::Rng;
 pub use screen::Screen;

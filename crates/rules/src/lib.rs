@@ -27,6 +27,8 @@
 //! - [`game`]: the narrow interface every game implements ([`Game`]): setup, who is to
 //!   move, legal actions in a stable order, `apply_legal` (and `apply`, provided), the
 //!   outcome, the state check, action notation, a seat's view and determinisation.
+//! - [`opt_id`]: an id that may be absent, in one byte ([`OptId`]: Santiago de Cuba's
+//!   pawns, owners and the turn's citizen), in place of a "none" sentinel value.
 //! - [`staged`]: a game made of setup decisions, then a base game (the expansion's draft).
 //! - [`outcome`]: final scores, tie-breaks and ranks; [`by_player`]: a small map by seat.
 //! - [`ruleset`]: TOML rulesets as data: `extends` with deep merge, located diagnostics,
@@ -41,6 +43,7 @@ pub mod cargo;
 pub mod game;
 pub mod input;
 pub mod names;
+pub mod opt_id;
 pub mod outcome;
 pub mod rng;
 pub mod ruleset;
@@ -50,4 +53,5 @@ pub mod suggest;
 
 pub use by_player::{ByPlayer, MAX_PLAYERS};
 pub use game::{Game, GameError, Outcome, Seat, ToMove};
+pub use opt_id::OptId;
 pub use rng::Rng;

@@ -1,10 +1,10 @@
 //! Every invariant of a state: after scenario edits, states read from JSON, and in the
 //! conformance tests.
 
-use crate::rules::{MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
+use crate::rules::{MAX_CITIZENS, MAX_DICE, MAX_GOODS, Rules};
 use crate::state::{Phase, State};
 use rulesmith_game::cargo::{self, Tally};
-use rulesmith_game::{GameError, Seat};
+use rulesmith_game::{GameError, OptId, Seat};
 
 /// Pesos and VP above this are surely an editing mistake (and could overflow).
 const MOST: u16 = 30_000;
@@ -31,11 +31,12 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
         if p.goods[ng..].iter().any(|&g| g != 0) {
             return invalid(format!("player {seat} holds goods the ruleset does not have"));
         }
-        if p.pawn != NONE && usize::from(p.pawn) >= nb {
+        let Some(pawn) = p.pawn.get() else { continue };
+        if usize::from(pawn) >= nb {
             return invalid(format!("player {seat}: the pawn is on an unknown building"));
         }
-        if p.pawn != NONE && s.players.seats().any(|o| o != seat && s.players[o].pawn == p.pawn) {
-            return invalid(format!("two pawns on the {}", r.building_name(p.pawn)));
+        if s.players.seats().any(|o| o != seat && s.players[o].pawn == p.pawn) {
+            return invalid(format!("two pawns on the {}", r.building_name(pawn)));
         }
     }
 
@@ -88,7 +89,9 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
     if s.flower[..nb].iter().any(|&f| usize::from(f) >= r.flowers.len()) || s.flower[nb..].iter().any(|&f| f != 0) {
         return invalid("a building stands under an unknown flower");
     }
-    if s.owner[..nb].iter().any(|&o| o != NONE && usize::from(o) >= n) || s.owner[nb..].iter().any(|&o| o != NONE) {
+    if s.owner[..nb].iter().any(|o| o.get().is_some_and(|o| usize::from(o) >= n))
+        || s.owner[nb..].iter().any(|o| o.is_some())
+    {
         return invalid("a building is owned by an unknown player");
     }
     for seat in s.players.seats() {
@@ -140,12 +143,12 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
     if usize::from(s.turn.player) >= n {
         return invalid("the turn belongs to an unknown player");
     }
-    if s.turn.citizen != NONE && usize::from(s.turn.citizen) >= nc {
+    if s.turn.citizen.get().is_some_and(|c| usize::from(c) >= nc) {
         return invalid("the turn's citizen is unknown");
     }
     let needs_citizen =
         matches!(s.phase, Phase::Pickpocket { .. } | Phase::ChooseGood | Phase::Lawyer | Phase::Pawn { .. });
-    if needs_citizen && s.turn.citizen == NONE {
+    if needs_citizen && s.turn.citizen.is_none() {
         return invalid("this step needs the citizen the car stopped at (`/turn/citizen`)");
     }
     match s.phase {
@@ -160,7 +163,7 @@ pub fn check_state(r: &Rules, s: &State) -> Result<(), GameError> {
             }
         }
         Phase::Use { building } => {
-            if s.players[s.turn.player].pawn != building {
+            if s.players[s.turn.player].pawn != OptId::some(building) {
                 return invalid("only the building the pawn stands on can be used");
             }
         }

@@ -31,7 +31,7 @@
 //! S002:L100, L408): `seatN.goods_total`, `seatN.pesos`, `seatN.vp`, `seatN.goods.GOOD`.
 
 use crate::action::{Action, Gift, Use};
-use crate::rules::{BuildingEffect, NONE, Rules};
+use crate::rules::{BuildingEffect, Rules};
 use crate::state::{Phase, State};
 use rulesmith_game::Seat;
 use rulesmith_game::encode::{Features, Names};
@@ -202,7 +202,7 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     f.one_hot(PHASES.len(), Some(phase_index(&s.phase)));
     seat_hot(&mut f, players, if let Phase::Pickpocket { victim } = s.phase { Some(victim) } else { None });
     f.one_hot(nb, if let Phase::Use { building } = s.phase { Some(usize::from(building)) } else { None });
-    f.one_hot(nc, (s.turn.citizen != NONE).then_some(usize::from(s.turn.citizen)));
+    f.one_hot(nc, s.turn.citizen.get().map(usize::from));
     f.one_hot(nc + 1, Some(usize::from(s.car)));
     f.flag(s.turn.visited);
     f.flag(s.turn.roll_pending);
@@ -219,10 +219,8 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
     }
     f.clear_ahead(nb * (r.flowers.len() + players));
     for b in 0..nb {
-        let flower = s.flower.get(b).copied().unwrap_or(NONE);
-        f.one_hot(r.flowers.len(), (flower != NONE).then_some(usize::from(flower)));
-        let owner = s.owner.get(b).copied().unwrap_or(NONE);
-        f.one_hot(players, (owner != NONE).then_some(usize::from(owner)));
+        f.one_hot(r.flowers.len(), s.flower.get(b).map(|&flower| usize::from(flower)));
+        f.one_hot(players, s.owner.get(b).and_then(|o| o.get()).map(usize::from));
     }
     f.push(s.ship.departed);
     f.flag(s.ship.awaiting_demand);
@@ -235,7 +233,7 @@ pub fn observe(r: &Rules, s: &State, seat: Seat, out: &mut [f32]) {
         f.push(s.supply[g]);
     }
     for (o, p) in s.players.iter().enumerate() {
-        f.one_hot(nb, (p.pawn != NONE).then_some(usize::from(p.pawn)));
+        f.one_hot(nb, p.pawn.get().map(usize::from));
         // Behind the screen, counts included: only the observer's own (S002:L100), and
         // everyone's once the screens come down at the end (S002:L408).
         let mine = o == usize::from(seat) || s.is_over();

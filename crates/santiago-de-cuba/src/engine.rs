@@ -7,11 +7,11 @@
 
 use crate::action::{Action, Gift, Use};
 use crate::rules::MAX_BUILDINGS;
-use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, NONE, OwnerVpWhen, Rules};
+use crate::rules::{BuildingEffect, Bundle, CitizenEffect, EmptyDemand, Flower, OwnerVpWhen, Rules};
 use crate::state::{Phase, State};
-use rulesmith_game::Seat;
 use rulesmith_game::cargo::transfer;
 use rulesmith_game::steps::PassRound;
+use rulesmith_game::{OptId, Seat};
 
 /// Calls `f` with every legal action, in a stable order.
 pub fn each_legal(r: &Rules, s: &State, f: &mut impl FnMut(Action)) {
@@ -103,8 +103,15 @@ pub fn drive_cost(r: &Rules, n: u8) -> u16 {
     u16::from(n.saturating_sub(r.free_steps)) * u16::from(r.step_cost)
 }
 
+/// The citizen the car stopped at this turn, if any.
+#[inline]
+fn turn_citizen<'r>(r: &'r Rules, s: &State) -> Option<&'r crate::rules::Citizen> {
+    // One bounds check for both: none's byte lies past every list.
+    r.citizens.get(usize::from(s.turn.citizen.to_bits()))
+}
+
 fn citizen_effect(r: &Rules, s: &State) -> Option<CitizenEffect> {
-    r.citizens.get(s.turn.citizen as usize).map(|c| c.effect)
+    turn_citizen(r, s).map(|c| c.effect)
 }
 
 /// What El Zorro's victim may give (S002:L176-180); their choice.
@@ -153,7 +160,7 @@ fn lawyer_options(r: &Rules, s: &State) -> (u32, u32) {
     if (own.count_ones() as usize) >= usize::from(r.property_markers) {
         return (0, own);
     }
-    let free = owned_mask(r, s, NONE);
+    let free = owner_mask(r, s, OptId::NONE);
     (if claim_occupied { free } else { free & !s.pawn_mask() }, own)
 }
 
@@ -172,10 +179,19 @@ fn has_lawyer_option(r: &Rules, s: &State) -> bool {
     false
 }
 
-/// Bit `b` set for each of the ruleset's buildings whose owner is `owner` ([`NONE`]: free).
+/// Bit `b` set for each of the ruleset's buildings `seat` owns.
 #[inline]
-pub(crate) fn owned_mask(r: &Rules, s: &State, owner: u8) -> u32 {
-    equal_bits(&s.owner, owner) & low_bits(r.buildings.len())
+pub(crate) fn owned_mask(r: &Rules, s: &State, seat: Seat) -> u32 {
+    owner_mask(r, s, OptId::some(seat))
+}
+
+/// Bit `b` set for each of the ruleset's buildings whose owner is `owner` (none: the free
+/// ones).
+#[inline]
+fn owner_mask(r: &Rules, s: &State, owner: OptId) -> u32 {
+    // The owners' bytes compared eight at a time: a loop over the buildings compiles to
+    // one compare per building wherever both masks are taken.
+    equal_bits(&s.owner.map(OptId::to_bits), owner.to_bits()) & low_bits(r.buildings.len())
 }
 
 /// Buildings under the citizen's flower, not the pawn's own, without another pawn
@@ -183,7 +199,7 @@ pub(crate) fn owned_mask(r: &Rules, s: &State, owner: u8) -> u32 {
 /// building. The pawn's own building is among those with a pawn. [`Phase::Pawn`] keeps
 /// it, so a pawn decision computes it once.
 pub(crate) fn destinations(r: &Rules, s: &State) -> u16 {
-    let Some(c) = r.citizens.get(s.turn.citizen as usize) else { return 0 };
+    let Some(c) = turn_citizen(r, s) else { return 0 };
     let Flower::Colour(flower) = c.flower else { return 0 };
     (equal_bits(&s.flower, flower) & low_bits(r.buildings.len()) & !s.pawn_mask()) as u16
 }
@@ -451,7 +467,7 @@ pub fn apply_legal(r: &Rules, s: &mut State, a: Action) {
             pawn_step(r, s);
         }
         (Phase::Lawyer, Action::Claim(b)) => {
-            s.owner[b as usize] = me;
+            s.owner[b as usize] = OptId::some(me);
             pawn_step(r, s);
         }
         (Phase::Lawyer, Action::Use(b, u)) => {
@@ -461,7 +477,7 @@ pub fn apply_legal(r: &Rules, s: &mut State, a: Action) {
             }
         }
         (Phase::Pawn { .. }, Action::Pawn(b)) => {
-            s.players[me].pawn = b;
+            s.players[me].pawn = OptId::some(b);
             s.turn.visited = true;
             offer_use(r, s, b);
         }
@@ -563,7 +579,7 @@ fn begin_turn(s: &mut State, seat: Seat) {
         s.turn.round += 1;
     }
     s.turn.player = seat;
-    s.turn.citizen = NONE;
+    s.turn.citizen = OptId::NONE;
     s.turn.visited = false;
     s.turn.roll_pending = false;
     s.phase = Phase::Drive;
@@ -600,7 +616,7 @@ fn drive(r: &Rules, s: &mut State, n: u8) {
     match s.car_citizen() {
         None => start_loading(r, s),
         Some(c) => {
-            s.turn.citizen = c;
+            s.turn.citizen = OptId::some(c);
             if s.is_inactive(c) {
                 // Exception 3 (L287): no citizen, no building; the tile turns up again.
                 s.inactive &= !(1 << c);
@@ -697,7 +713,7 @@ fn gain(s: &mut State, seat: Seat, b: &Bundle) {
 
 /// B. After the citizen: move the pawn, or stay where the rules say so.
 fn pawn_step(r: &Rules, s: &mut State) {
-    let Some(c) = r.citizens.get(s.turn.citizen as usize) else {
+    let Some(c) = turn_citizen(r, s) else {
         end_turn(r, s);
         return;
     };
@@ -718,11 +734,9 @@ fn pawn_step(r: &Rules, s: &mut State) {
 /// The pawn stays and may use its building again (exceptions 1 and 4); no building
 /// before the pawn's first visit (L187).
 fn stay(r: &Rules, s: &mut State) {
-    let pawn = s.players[s.turn.player].pawn;
-    if pawn == NONE {
-        end_turn(r, s);
-    } else {
-        offer_use(r, s, pawn);
+    match s.players[s.turn.player].pawn.get() {
+        None => end_turn(r, s),
+        Some(pawn) => offer_use(r, s, pawn),
     }
 }
 
@@ -879,14 +893,16 @@ fn all_passed(r: &Rules, s: &mut State) {
 /// (L211, L290), then the new demand if this player made a ship leave (L400).
 fn end_turn(r: &Rules, s: &mut State) {
     let me = s.turn.player;
-    let pawn = s.players[me].pawn;
-    if pawn != NONE {
-        let owner = s.owner[pawn as usize];
+    if let Some(pawn) = s.players[me].pawn.get() {
         let counts = match r.owner_vp_when {
             OwnerVpWhen::Visit => s.turn.visited,
             OwnerVpWhen::EveryTurn => true,
         };
-        if counts && owner != NONE && owner != me && usize::from(owner) < s.player_count() {
+        if counts
+            && let Some(owner) = s.owner[pawn as usize].get()
+            && owner != me
+            && usize::from(owner) < s.player_count()
+        {
             s.players[owner].vp += u16::from(r.owner_vp);
         }
     }

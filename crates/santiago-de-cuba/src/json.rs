@@ -26,11 +26,11 @@
 //! JSON Pointer there. What is left by hand is what the shape cannot say (the car's
 //! port, the ship's value on its track, the round of loading).
 
-use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE, Rules};
+use crate::rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, Rules};
 use crate::state::{Phase, Player, Ship, State, Turn};
 use rulesmith_game::names::{self, Every, Id};
 use rulesmith_game::steps::PassRound;
-use rulesmith_game::{ByPlayer, GameError, Rng, Seat};
+use rulesmith_game::{ByPlayer, GameError, OptId, Rng, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -123,14 +123,14 @@ enum PhaseJson {
     Over {},
 }
 
-/// An index, or none ([`NONE`]).
-fn some_id<K>(i: u8) -> Option<Id<K>> {
-    (i != NONE).then(|| Id::new(i))
+/// An index, or none, as a name or null.
+fn some_id<K>(i: OptId) -> Option<Id<K>> {
+    i.get().map(Id::new)
 }
 
-/// The index, or [`NONE`].
-fn none_or<K>(id: Option<Id<K>>) -> u8 {
-    id.map_or(NONE, |i| i.index())
+/// A name or null, as an index or none.
+fn none_or<K>(id: Option<Id<K>>) -> OptId {
+    id.map(|i| i.index()).into()
 }
 
 pub fn to_json(r: &Rules, s: &State) -> Value {
@@ -149,38 +149,36 @@ pub fn to_json(r: &Rules, s: &State) -> Value {
         Phase::Over => PhaseJson::Over {},
     };
     let (nc, nd) = (r.citizens.len() as u8, r.dice.len() as u8);
-    let json =
-        StateJson {
-            players: s
-                .players
-                .iter()
-                .map(|p| PlayerJson { pesos: p.pesos, vp: p.vp, goods: Every::new(p.goods), pawn: some_id(p.pawn) })
-                .collect(),
-            street: s.street[..usize::from(nc)].iter().map(|&c| Id::new(c)).collect(),
-            car: s.car_citizen().map_or("port", |c| r.citizen_name(c)).to_string(),
-            inactive: Every::new((0..nc).map(|c| s.is_inactive(c))),
-            buildings: Every::new((0..r.buildings.len()).map(|b| BuildingJson {
-                flower: Id::new(s.flower[b]),
-                owner: (s.owner[b] != NONE).then_some(s.owner[b]),
-            })),
-            ship: ShipJson {
-                departed: s.ship.departed,
-                value: r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0),
-                dice: Every::new((0..usize::from(nd)).map(|d| s.ship.dice.open(d))),
-                aside: (0..nd).filter(|&d| !s.on_ship(d)).map(Id::new).collect(),
-                awaiting_demand: s.ship.awaiting_demand,
-            },
-            supply: Every::new(s.supply),
-            turn: TurnJson {
-                player: s.turn.player,
-                round: s.turn.round,
-                citizen: some_id(s.turn.citizen),
-                visited: s.turn.visited,
-                roll_pending: s.turn.roll_pending,
-            },
-            phase,
-            rng: s.rng.clone(),
-        };
+    let json = StateJson {
+        players: s
+            .players
+            .iter()
+            .map(|p| PlayerJson { pesos: p.pesos, vp: p.vp, goods: Every::new(p.goods), pawn: some_id(p.pawn) })
+            .collect(),
+        street: s.street[..usize::from(nc)].iter().map(|&c| Id::new(c)).collect(),
+        car: s.car_citizen().map_or("port", |c| r.citizen_name(c)).to_string(),
+        inactive: Every::new((0..nc).map(|c| s.is_inactive(c))),
+        buildings: Every::new(
+            (0..r.buildings.len()).map(|b| BuildingJson { flower: Id::new(s.flower[b]), owner: s.owner[b].get() }),
+        ),
+        ship: ShipJson {
+            departed: s.ship.departed,
+            value: r.value_track.get(usize::from(s.ship.marker)).copied().unwrap_or(0),
+            dice: Every::new((0..usize::from(nd)).map(|d| s.ship.dice.open(d))),
+            aside: (0..nd).filter(|&d| !s.on_ship(d)).map(Id::new).collect(),
+            awaiting_demand: s.ship.awaiting_demand,
+        },
+        supply: Every::new(s.supply),
+        turn: TurnJson {
+            player: s.turn.player,
+            round: s.turn.round,
+            citizen: some_id(s.turn.citizen),
+            visited: s.turn.visited,
+            roll_pending: s.turn.roll_pending,
+        },
+        phase,
+        rng: s.rng.clone(),
+    };
     with_names(r, || serde_json::to_value(json)).unwrap_or(Value::Null)
 }
 
@@ -219,13 +217,14 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     let inactive = j.inactive.0.iter().enumerate().filter(|&(_, &x)| x).fold(0u16, |m, (c, _)| m | 1 << c);
 
     let mut flower = [0u8; MAX_BUILDINGS];
-    let mut owner = [NONE; MAX_BUILDINGS];
+    let mut owner = [OptId::NONE; MAX_BUILDINGS];
     for (i, (id, b)) in r.buildings.iter().zip(j.buildings.0).enumerate() {
         flower[i] = b.flower.index();
         owner[i] = match b.owner {
-            Some(NONE) => return Err(bad(format!("/buildings/{}/owner: expected a seat or null", id.id))),
-            Some(o) => o,
-            None => NONE,
+            Some(o) if o > OptId::MAX => {
+                return Err(bad(format!("/buildings/{}/owner: expected a seat or null", id.id)));
+            }
+            o => o.into(),
         };
     }
 
@@ -251,7 +250,9 @@ pub fn from_json(r: &Rules, v: &Value) -> Result<State, GameError> {
     };
     let supply = j.supply.array();
 
-    let seat = |path: &str, s: Seat| if s == NONE { Err(bad(format!("{path}: expected a seat"))) } else { Ok(s) };
+    let seat = |path: &str, s: Seat| {
+        if usize::from(s) < seats { Ok(s) } else { Err(bad(format!("{path}: expected a seat of the {seats} players"))) }
+    };
     let turn = Turn {
         player: seat("/turn/player", j.turn.player)?,
         round: j.turn.round,
@@ -311,7 +312,7 @@ mod tests {
         let g = game();
         let good = to_json(&g.rules, &g.new_game(3, 9).unwrap());
         assert_eq!(to_json(&g.rules, &from_json(&g.rules, &good).unwrap()), good);
-        let cases: [(&str, serde_json::Value, &str); 9] = [
+        let cases: [(&str, serde_json::Value, &str); 11] = [
             ("/players/0/pesos", json!(70000), "/players/0/pesos: invalid value: integer `70000`"),
             ("/players/1/goods/zzz", json!(1), "/players/1/goods/zzz: unknown key (expected one of"),
             ("/phase", json!({ "step": "fly" }), "/phase/step: unknown variant `fly`"),
@@ -319,6 +320,8 @@ mod tests {
             ("/ship/dice/red", json!("a"), "/ship/dice/red: invalid type: string \"a\", expected u8"),
             ("/street/0", json!("nobody"), "/street/0: unknown citizen `nobody` (expected one of"),
             ("/buildings/bank/owner", json!(255), "/buildings/bank/owner: expected a seat or null"),
+            ("/turn/player", json!(255), "/turn/player: expected a seat of the 3 players"),
+            ("/phase", json!({ "step": "pickpocket", "victim": 3 }), "/phase/victim: expected a seat of the 3 players"),
             ("/ship/value", json!(9), "/ship/value: 9 is not on the value track"),
             ("/car", json!("zorro"), "/car: unknown citizen `zorro`"),
         ];

@@ -121,10 +121,10 @@ pub use action::{Action, Gift, Use};
 pub use rules::Rules;
 pub use state::{Phase, Player, Ship, State, Turn};
 
-use rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_GOODS, NONE};
+use rules::{MAX_BUILDINGS, MAX_CITIZENS, MAX_GOODS};
 use rulesmith_game::game::Progress;
 use rulesmith_game::ruleset::{Diagnostics, Node};
-use rulesmith_game::{ByPlayer, Game, GameError, Outcome, Rng, Seat, ToMove};
+use rulesmith_game::{ByPlayer, Game, GameError, OptId, Outcome, Rng, Seat, ToMove};
 
 /// The game id (`[ruleset] game`).
 pub const GAME_ID: &str = "santiago-de-cuba";
@@ -183,7 +183,7 @@ impl Game for SantiagoDeCuba {
                 space += 1;
             }
         }
-        let player = Player { pesos: r.start_pesos, vp: r.start_vp, goods: r.start_goods, pawn: NONE };
+        let player = Player { pesos: r.start_pesos, vp: r.start_vp, goods: r.start_goods, pawn: OptId::NONE };
         let mut supply = [0u8; MAX_GOODS];
         for (g, good) in r.goods.iter().enumerate() {
             supply[g] = good.supply.saturating_sub(r.start_goods[g].saturating_mul(players as u8));
@@ -194,10 +194,16 @@ impl Game for SantiagoDeCuba {
             car: 0,
             inactive: 0,
             flower,
-            owner: [NONE; MAX_BUILDINGS],
+            owner: [OptId::NONE; MAX_BUILDINGS],
             ship: Ship { departed: 0, marker: 0, dice: Default::default(), aside: 0, awaiting_demand: true },
             supply,
-            turn: Turn { player: (players - 1) as Seat, round: 0, citizen: NONE, visited: false, roll_pending: false },
+            turn: Turn {
+                player: (players - 1) as Seat,
+                round: 0,
+                citizen: OptId::NONE,
+                visited: false,
+                roll_pending: false,
+            },
             phase: Phase::Demand,
             rng,
         };

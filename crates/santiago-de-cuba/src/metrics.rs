@@ -10,7 +10,7 @@
 //! | `vp` | `end of game` | VP per game | the final score minus the VP held at the end (goods, pesos and property converted) |
 
 use crate::action::Action;
-use crate::rules::{NONE, Rules};
+use crate::rules::Rules;
 use crate::state::State;
 use rulesmith_game::game::ToMove;
 use rulesmith_game::metrics::{MetricDef, MetricSheet, SCRATCH};
@@ -74,7 +74,7 @@ pub(crate) fn decision(r: &Rules, mover: ToMove, s: &State, a: Action, m: &mut M
 #[inline]
 pub(crate) fn applied(r: &Rules, s: &State, m: &mut MetricSheet) {
     if m.scratch[KIND] == DRIVE {
-        if let Some(c) = s.car_citizen().filter(|&c| c != NONE) {
+        if let Some(c) = s.car_citizen() {
             m.event(m.scratch[WHO] as usize, usize::from(c), s.turn.round);
         }
     }

@@ -10,15 +10,13 @@
 //! rule value has a default here.
 
 pub use crate::choices::{EmptyDemand, OwnerVpWhen, TieBreak};
-use rulesmith_game::MAX_PLAYERS;
 use rulesmith_game::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
 use rulesmith_game::ruleset::{Diagnostics, Kind, Node, Origin};
+use rulesmith_game::{MAX_PLAYERS, OptId};
 use serde::de::Error;
 use serde::{Deserialize, Deserializer};
 
 pub use crate::limits::{MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_FLOWERS, MAX_GOODS};
-/// A "none" marker for seats, buildings and dice in fixed arrays.
-pub const NONE: u8 = u8::MAX;
 
 /// A set of goods, bit `g` for good `g`.
 pub type GoodsMask = u8;
@@ -154,8 +152,8 @@ pub struct Rules {
     pub owner_vp_when: OwnerVpWhen,
     pub goods_per_vp: u8,
     pub tiebreaks: Vec<TieBreak>,
-    /// Derived when read, for the playout path: the die of each good ([`NONE`]: none).
-    pub good_die: [u8; MAX_GOODS],
+    /// Derived when read, for the playout path: the die of each good, if any.
+    pub good_die: [OptId; MAX_GOODS],
     /// Derived when read: the first casino's pesos a VP, if the ruleset has a casino.
     pub casino_rate: Option<u8>,
     /// Derived when read: the good each die demands (the playout path reads no `Die`).
@@ -187,7 +185,7 @@ impl Rules {
     }
     /// The die demanding good `g`, if any.
     pub fn die_of_good(&self, g: u8) -> Option<u8> {
-        self.good_die.get(usize::from(g)).copied().filter(|&d| d != NONE)
+        self.good_die.get(usize::from(g)).and_then(|d| d.get())
     }
     pub fn good_name(&self, g: u8) -> &str {
         self.goods.get(g as usize).map_or("?", |x| x.id.as_str())
@@ -391,9 +389,9 @@ fn across(s: Sections, head: &Head, d: &mut Diagnostics) -> Rules {
             format!("the flowers have {spaces} building spaces but there are {} buildings", s.buildings.len()),
         );
     }
-    let mut good_die = [NONE; MAX_GOODS];
+    let mut good_die = [OptId::NONE; MAX_GOODS];
     for (g, slot) in good_die.iter_mut().enumerate() {
-        *slot = s.dice.iter().position(|d| usize::from(d.good) == g).map_or(NONE, |i| i as u8);
+        *slot = s.dice.iter().position(|d| usize::from(d.good) == g).map(|i| i as u8).into();
     }
     let mut die_good = [0; MAX_DICE];
     for (slot, die) in die_good.iter_mut().zip(&s.dice) {

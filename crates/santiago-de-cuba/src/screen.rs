@@ -7,7 +7,7 @@
 
 use crate::action::Action;
 use crate::engine;
-use crate::rules::{Flower, NONE, Rules};
+use crate::rules::{Flower, Rules};
 use crate::state::{Phase, State};
 use rulesmith_game::Seat;
 use rulesmith_game::screen::{Style, pad, wrap};
@@ -100,14 +100,14 @@ pub fn draw(r: &Rules, s: &State, seat: Seat, style: &Style) -> String {
     let _ = writeln!(out, "{}", style.bold("Buildings (flower: owner, pawns)"));
     for (b, x) in r.buildings.iter().enumerate() {
         let flower = r.flowers.get(usize::from(s.flower[b])).map_or("?", |f| f.id.as_str());
-        let owner = match s.owner[b] {
-            NONE => style.dim("free"),
-            o => style.seat(o, &format!("seat {o}")),
+        let owner = match s.owner[b].get() {
+            None => style.dim("free"),
+            Some(o) => style.seat(o, &format!("seat {o}")),
         };
         let pawns: Vec<String> = s
             .players
             .seats()
-            .filter(|&p| usize::from(s.players[p].pawn) == b)
+            .filter(|&p| s.players[p].pawn.get().is_some_and(|pawn| usize::from(pawn) == b))
             .map(|p| style.seat(p, &format!("♟{p}")))
             .collect();
         let row = format!("  {} {} {} {}", pad(&x.id, 14), pad(flower, 7), pad(&owner, 8), pawns.join(" "));

@@ -3,10 +3,10 @@
 //! Indices refer to the ruleset's lists (goods, dice, citizens, buildings, flowers).
 //! [`crate::json`] turns the state into the named JSON that `rulesmith state` prints.
 
-use crate::rules::{Goods, MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS, NONE};
+use crate::rules::{Goods, MAX_BUILDINGS, MAX_CITIZENS, MAX_DICE, MAX_GOODS};
 use rulesmith_game::cargo::Demand;
 use rulesmith_game::steps::PassRound;
-use rulesmith_game::{ByPlayer, Rng, Seat};
+use rulesmith_game::{ByPlayer, OptId, Rng, Seat};
 use serde::{Deserialize, Serialize};
 
 /// One player's holdings (behind the screen, except the pawn).
@@ -15,13 +15,13 @@ pub struct Player {
     pub pesos: u16,
     pub vp: u16,
     pub goods: Goods,
-    /// The building the pawn stands on, or [`NONE`] before its first visit.
-    pub pawn: u8,
+    /// The building the pawn stands on (none before its first visit).
+    pub pawn: OptId,
 }
 
 impl Default for Player {
     fn default() -> Self {
-        Player { pesos: 0, vp: 0, goods: [0; MAX_GOODS], pawn: NONE }
+        Player { pesos: 0, vp: 0, goods: [0; MAX_GOODS], pawn: OptId::NONE }
     }
 }
 
@@ -80,8 +80,8 @@ pub struct Turn {
     pub player: Seat,
     /// The round, counted from 1 when the start player takes their first turn.
     pub round: u32,
-    /// The citizen the car stopped at this turn ([`NONE`] at the port or before driving).
-    pub citizen: u8,
+    /// The citizen the car stopped at this turn (none at the port or before driving).
+    pub citizen: OptId,
     /// The pawn moved to a building this turn (a visit).
     pub visited: bool,
     /// This player made a ship leave: they roll the new demand at the end of the turn.
@@ -100,8 +100,8 @@ pub struct State {
     pub inactive: u16,
     /// The flower colour of the space each building was placed on.
     pub flower: [u8; MAX_BUILDINGS],
-    /// Each building's owner, or [`NONE`].
-    pub owner: [u8; MAX_BUILDINGS],
+    /// Each building's owner (none while it is free).
+    pub owner: [OptId; MAX_BUILDINGS],
     pub ship: Ship,
     /// Goods left in the general supply.
     pub supply: Goods,
@@ -130,16 +130,17 @@ impl State {
 
     /// The seat whose pawn stands on building `b`, if any.
     pub fn pawn_on(&self, b: u8) -> Option<Seat> {
-        self.players.seats().find(|&s| self.players[s].pawn == b)
+        self.players.seats().find(|&s| self.players[s].pawn == OptId::some(b))
     }
 
     /// Bit `b` set for each building a pawn stands on (one pass over the players, for
     /// loops over the buildings).
     #[inline]
     pub fn pawn_mask(&self) -> u32 {
-        // Without a branch: a pawn off the buildings ([`NONE`]) adds no bit.
+        // Without a branch: a pawn off the buildings (none, the byte past every building)
+        // adds no bit.
         self.players.iter().fold(0, |m, p| {
-            let b = usize::from(p.pawn);
+            let b = usize::from(p.pawn.to_bits());
             m | u32::from(b < MAX_BUILDINGS) << (b % MAX_BUILDINGS)
         })
     }
@@ -148,7 +149,7 @@ impl State {
     #[inline]
     pub fn owned_by(&self, seat: Seat, buildings: usize) -> usize {
         let owner = self.owner.get(..buildings).unwrap_or(&self.owner);
-        owner.iter().filter(|&&o| o == seat).count()
+        owner.iter().filter(|&&o| o == OptId::some(seat)).count()
     }
 
     pub fn is_over(&self) -> bool {

@@ -105,7 +105,7 @@ fn setup_puts_car_at_port_ship_one_marker_on_two() {
     assert_eq!(get(&g, &s, "/car"), json!("port"));
     assert_eq!(get(&g, &s, "/ship/departed"), json!(0));
     assert_eq!(get(&g, &s, "/ship/value"), json!(2));
-    assert!(s.players.iter().all(|p| p.pawn == u8::MAX), "pawns start off the board (C.2.7)");
+    assert!(s.players.iter().all(|p| p.pawn.is_none()), "pawns start off the board (C.2.7)");
 }
 
 #[test]
@@ -390,7 +390,7 @@ fn alonso_claims_at_most_three_buildings_a_game() {
     play(&g, &mut s, "drive 1");
     assert!(legal(&g, &s).iter().all(|a| !a.starts_with("claim")));
     let mut three = s.clone();
-    three.owner[3] = 0;
+    three.owner[3] = rulesmith_game::OptId::some(0);
     assert!(g.check_state(&three).is_err(), "four buildings with three markers is impossible");
 }
 
