@@ -290,8 +290,7 @@ pub fn own_tiles(p: &Player) -> u64 {
 /// The capital's tile as a bit (0 before it is chosen).
 #[inline]
 pub fn capital_bit(p: &Player) -> u64 {
-    match p.capital.get() {
-        Some(t) if t < 64 => 1 << t,
-        _ => 0,
-    }
+    // On every listing of 3 D and 3 E: one comparison, as none's byte is past 63.
+    let t = p.capital.to_bits();
+    if t < 64 { 1 << t } else { 0 }
 }

@@ -114,9 +114,10 @@ fn cost_to(rules: &Rules, s: &State, to: u8) -> u8 {
 /// roads of the network tiles of a level are charged the road's cost as well.
 fn by_levels(rules: &Rules, s: &State, mut visit: impl FnMut(u16, u64) -> bool) -> u64 {
     let p = s.cur();
-    let Some(start) = p.trolley.tile.get().filter(|&t| usize::from(t) < rules.tiles() && t < 64) else {
+    let Some(start) = p.trolley.tile.get() else { return 0 };
+    if usize::from(start) >= rules.tiles() || start >= 64 {
         return 0;
-    };
+    }
     let d = &rules.derived;
     let off = off_road_costs(rules, p);
     let budget = u16::from(p.trolley.half_mp);
@@ -527,7 +528,8 @@ pub fn next_turn(rules: &Rules, s: &mut State) {
 pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
     if s.turn.trolley_moves < rules.trolley.max_moves {
-        let mut reached = reach_tiles(rules, s) & !p.trolley.tile.get().map_or(0, |t| 1u64 << t.min(63));
+        // Not the tile it stands on (with none, nothing is reached: bit 63 is as good).
+        let mut reached = reach_tiles(rules, s) & !(1u64 << p.trolley.tile.to_bits().min(63));
         let n = reached.count_ones() as usize;
         out.extend((0..n).map(|_| {
             let to = reached.trailing_zeros() as u8;
