@@ -114,10 +114,10 @@ fn cost_to(rules: &Rules, s: &State, to: u8) -> u8 {
 /// roads of the network tiles of a level are charged the road's cost as well.
 fn by_levels(rules: &Rules, s: &State, mut visit: impl FnMut(u16, u64) -> bool) -> u64 {
     let p = s.cur();
-    let Some(start) = p.trolley.tile.get() else { return 0 };
-    if usize::from(start) >= rules.tiles() || start >= 64 {
-        return 0;
-    }
+    let start = match p.trolley.tile.get() {
+        Some(t) if t < 64 && usize::from(t) < rules.tiles() => t,
+        _ => return 0,
+    };
     let d = &rules.derived;
     let off = off_road_costs(rules, p);
     let budget = u16::from(p.trolley.half_mp);
