@@ -84,7 +84,7 @@ fn main() {
                             "seat {} round {} trolley {} half_mp {} goods {:?} own {own:?}",
                             s.current,
                             s.round,
-                            r.tile_name(p.trolley.tile),
+                            p.trolley.tile.get().map_or("-", |t| r.tile_name(t)),
                             p.trolley.half_mp,
                             p.trolley.goods
                         );

@@ -1,6 +1,6 @@
 //! Actions and their notation (lowercase words; see the crate docs for the full list).
 
-use crate::rules::{NONE, Rules};
+use crate::rules::Rules;
 use rulesmith_game::GameError;
 use rulesmith_game::game::push_number;
 
@@ -153,16 +153,16 @@ pub fn parse(rules: &Rules, text: &str) -> Result<Action, GameError> {
         ["road", x, y, "pay", n, m, rest @ ..] => {
             let (x, y, n, m) = (tile(x)?, tile(y)?, count(n)?, count(m)?);
             let lose = match rest {
-                [] => NONE,
-                ["lose", l] => tile(l)?,
+                [] => None,
+                ["lose", l] => Some(tile(l)?),
                 _ => return Err(bad(text, "expected `road A B pay N M lose A`")),
             };
-            if lose != NONE && lose != x && lose != y {
+            if lose.is_some_and(|l| l != x && l != y) {
                 return Err(bad(text, "the resident lost must come from one of the road's two tiles"));
             }
             // The notation names the lower tile first; accept either order.
             let (a, b, from_a, from_b) = if x < y { (x, y, n, m) } else { (y, x, m, n) };
-            Action::Road { a, b, from_a, from_b, lose_a: lose == a }
+            Action::Road { a, b, from_a, from_b, lose_a: lose == Some(a) }
         }
         ["free", "road", x, y] => {
             let (x, y) = (tile(x)?, tile(y)?);

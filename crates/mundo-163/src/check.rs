@@ -3,7 +3,7 @@
 
 use crate::purchase::{effects, resident_tiles, tile_limit};
 use crate::residents::{open_roads, road_component};
-use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_ROW, MAX_TILES, NONE, Rules, TerrainKind};
+use crate::rules::{Effect, MAX_CITIES, MAX_DECK, MAX_ROW, MAX_TILES, Rules, TerrainKind};
 use crate::state::{End, Phase, RESIDENT_BIT, State};
 use crate::trolley::{capacity, holds_needed};
 use rulesmith_game::GameError;
@@ -185,17 +185,18 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         let chosen = s.phase != Phase::Capital || seat > usize::from(s.current);
         if !chosen {
             ensure!(
-                p.capital == NONE && p.trolley.tile == NONE && p.settlements == 0 && p.network == 0,
+                p.capital.is_none() && p.trolley.tile.is_none() && p.settlements == 0 && p.network == 0,
                 "player {seat} has not chosen a capital yet and cannot have pieces on the map"
             );
         } else {
-            let city = rules.city_at(p.capital);
-            let Some(c) = rules.cities.get(usize::from(city)) else {
+            let city = p.capital.get().and_then(|t| rules.city_at(t));
+            let (Some(capital), Some(c)) = (p.capital.get(), city.and_then(|c| rules.cities.get(usize::from(c))))
+            else {
                 return fail(format!("player {seat}'s capital must be a city"));
             };
             ensure!(capital_goods & (1 << c.goods) == 0, "two capitals offer {}", rules.goods[usize::from(c.goods)]);
             capital_goods |= 1 << c.goods;
-            ensure!(p.settlements & (1 << p.capital) == 0, "player {seat} has a settlement on the own capital");
+            ensure!(p.settlements & (1 << capital) == 0, "player {seat} has a settlement on the own capital");
         }
         // Settlements.
         ensure!(p.settlements & !map_bits == 0, "player {seat} has a settlement off the map");
@@ -264,20 +265,26 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
         ensure!(p.network == network, "player {seat}: road network cache is stale");
         ensure!(p.open_roads == open_roads(rules, p), "player {seat}: open road edges cache is stale");
         if network != 0 {
-            ensure!(network & (1 << p.capital.min(63)) != 0, "player {seat}'s roads must start at the capital");
-            ensure!(road_component(rules, p, p.capital) == network, "player {seat}'s roads must form one network");
+            let capital = p.capital.get();
+            let at_capital = capital.is_some_and(|c| network & (1 << c.min(63)) != 0);
+            ensure!(at_capital, "player {seat}'s roads must start at the capital");
+            let one_network = capital.is_some_and(|c| road_component(rules, p, c) == network);
+            ensure!(one_network, "player {seat}'s roads must form one network");
         }
         // Trolley.
         let tr = &p.trolley;
         if chosen {
             ensure!(
-                usize::from(tr.tile) < tiles && !water(usize::from(tr.tile)),
+                tr.tile.get().map(usize::from).is_some_and(|t| t < tiles && !water(t)),
                 "player {seat}'s trolley is not on land"
             );
             ensure!(
                 // With `unload_at_end`, residents sent back to storage may leave it on
                 // another tile; from there it still enters only own tiles.
-                !rules.trolley.needs_own_tile || rules.trolley.unload_at_end || tr.residents > 0 || p.owns(tr.tile),
+                !rules.trolley.needs_own_tile
+                    || rules.trolley.unload_at_end
+                    || tr.residents > 0
+                    || tr.tile.get().is_some_and(|t| p.owns(t)),
                 "player {seat}'s trolley without residents must stand on an own tile"
             );
         }
@@ -303,7 +310,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), GameError> {
 
     // Turn.
     let t = &s.turn;
-    ensure!(t.purchase_from == NONE || usize::from(t.purchase_from) < tiles, "purchase_from is not a tile");
+    ensure!(t.purchase_from.get().is_none_or(|from| usize::from(from) < tiles), "purchase_from is not a tile");
     let goods_bits: u16 = ((1u32 << rules.goods.len()) - 1) as u16 | RESIDENT_BIT;
     ensure!(t.loaded_here & !goods_bits == 0 && t.unloaded_here & !goods_bits == 0, "unknown loaded/unloaded marks");
     ensure!(t.loaded_here & t.unloaded_here == 0, "a type cannot be both loaded and unloaded at one stop");

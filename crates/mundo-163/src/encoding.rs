@@ -35,10 +35,10 @@
 //! `seatN.road.A-B`.
 
 use crate::action::{Action, Track};
-use crate::rules::{MAX_TILES, NONE, Rules};
+use crate::rules::{MAX_TILES, Rules};
 use crate::state::{End, PHASE_NAMES, RESIDENT_BIT, State};
-use rulesmith_game::Seat;
 use rulesmith_game::encode::{Features, Names};
+use rulesmith_game::{OptId, Seat};
 
 /// The distinct card backs, lowest first.
 fn backs(r: &Rules) -> Vec<u8> {
@@ -140,8 +140,8 @@ pub fn observation_names(r: &Rules, players: usize) -> Vec<String> {
     n.into_vec()
 }
 
-fn tile_hot(f: &mut Features<'_>, tiles: usize, t: u8) {
-    f.one_hot(tiles, (t != NONE).then_some(usize::from(t)));
+fn tile_hot(f: &mut Features<'_>, tiles: usize, t: OptId) {
+    f.one_hot(tiles, t.get().map(usize::from));
 }
 
 /// Calls `write(i, v)` for each `v` of `values` that is not 0, eight at a time: most are
@@ -275,7 +275,7 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
     for p in s.p.iter() {
         f.clear_ahead(seat_len);
         f.push(p.money);
-        let capital_city = r.map.hexes.get(usize::from(p.capital)).map(|h| h.city).filter(|&c| c != NONE);
+        let capital_city = p.capital.get().and_then(|t| r.city_at(t));
         f.one_hot(r.cities.len(), capital_city.map(usize::from));
         f.push(p.movement_level);
         f.push(p.holds_level);

@@ -1,7 +1,7 @@
 //! The greedy bot's view of a position: victory points now, plus what the trolley's
 //! cargo and the player's network are likely to become.
 
-use crate::rules::{MAX_EDGES, MAX_TERRAINS, MAX_TILES, NONE, Rules};
+use crate::rules::{MAX_EDGES, MAX_TERRAINS, MAX_TILES, Rules};
 use crate::scoring::{income, score};
 use crate::state::own_tiles;
 use crate::state::{Phase, State};
@@ -52,10 +52,9 @@ impl Default for PathCache {
 /// (`own_only`) or with residents aboard.
 fn distances(rules: &Rules, s: &State, seat: Seat, own_only: bool, cache: Option<&mut PathCache>) -> [u16; MAX_TILES] {
     let p = s.player(seat);
-    let start = usize::from(p.trolley.tile);
-    if start >= rules.tiles() {
+    let Some(start) = p.trolley.tile.get().map(usize::from).filter(|&t| t < rules.tiles()) else {
         return [u16::MAX; MAX_TILES];
-    }
+    };
     let off = off_road_costs(rules, p);
     let enterable = if own_only { own_tiles(p) } else { u64::MAX };
     let compute = || {
@@ -137,7 +136,7 @@ pub fn heuristic_with(rules: &Rules, s: &State, seat: Seat, mut cache: Option<&m
     if usize::from(p.holds_level) + 1 < rules.trolley.holds.len() {
         h += 0.02 * f64::from(p.money.clamp(0, rules.trolley.holds_upgrade_cost));
     }
-    if p.capital == NONE {
+    if p.capital.is_none() {
         return h;
     }
     // Income is paid every turn (3 H): about a sixth of it stands for the VP it buys later
@@ -170,13 +169,14 @@ pub fn heuristic_with(rules: &Rules, s: &State, seat: Seat, mut cache: Option<&m
     // Cities are where goods come from and go to: own them, or get close to them.
     let own = own_tiles(p);
     for (ci, c) in rules.cities.iter().enumerate() {
-        if own & (1 << c.tile) != 0 {
+        let Some(tile) = c.tile else { continue };
+        if own & (1 << tile) != 0 {
             h += 1.2;
             continue;
         }
         // A city still wanting goods is worth more to reach than one fully supplied.
         let open = (0..c.demands.len()).filter(|&i| !s.covered[ci].is_covered(i)).count();
-        h += (0.3 + 0.3 * open as f64) / f64::from(1 + frontier_distance(rules, own, c.tile));
+        h += (0.3 + 0.3 * open as f64) / f64::from(1 + frontier_distance(rules, own, tile));
     }
     let mp = 2.0 * f64::from(rules.trolley.movement.get(usize::from(p.movement_level)).copied().unwrap_or(3)).max(1.0);
     let free_pass = !rules.trolley.needs_own_tile || p.trolley.residents > 0;
@@ -202,7 +202,7 @@ pub fn heuristic_with(rules: &Rules, s: &State, seat: Seat, mut cache: Option<&m
         let mut n = 0;
         // Over the cities (each stands on one tile), not every tile.
         for (ci, c) in rules.cities.iter().enumerate() {
-            let t = usize::from(c.tile);
+            let Some(t) = c.tile.map(usize::from) else { continue };
             if n < prospects.len() && s.covered[ci].open_space(&c.demands, g as u8).is_some() {
                 // A city not yet settled: residents must first walk there, so credit
                 // each step that brings the frontier closer. Kept small (it was 0.6): a
@@ -235,13 +235,12 @@ pub fn heuristic_with(rules: &Rules, s: &State, seat: Seat, mut cache: Option<&m
                 continue;
             }
             for (g, &w) in wanted.iter().enumerate().take(rules.goods.len()) {
-                let city = rules.city_at(t as u8);
+                let city = rules.city_at(t as u8).map(usize::from);
                 let here = u32::from(s.loose[t][g])
-                    + rules
-                        .cities
-                        .get(usize::from(city))
-                        .filter(|c| usize::from(c.goods) == g)
-                        .map_or(0, |_| u32::from(s.city_stock[usize::from(city)]));
+                    + city
+                        .and_then(|ci| rules.cities.get(ci).map(|c| (ci, c)))
+                        .filter(|(_, c)| usize::from(c.goods) == g)
+                        .map_or(0, |(ci, _)| u32::from(s.city_stock[ci]));
                 if here > 0 && w {
                     best = best.max(marginal(rules, s, seat, g, 0) * 0.2 * near(d));
                 }

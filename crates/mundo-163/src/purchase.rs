@@ -2,8 +2,9 @@
 //! (§2.4.2) and buying residents (§2.4.3).
 
 use crate::action::{Action, Track};
-use crate::rules::{Effect, NONE, Rules};
+use crate::rules::{Effect, Rules};
 use crate::state::{Phase, Player, ResidentTiles, State};
+use rulesmith_game::OptId;
 
 /// The effects of every privilege a player owns.
 pub fn effects<'r>(rules: &'r Rules, p: &Player) -> impl Iterator<Item = &'r Effect> + 'r {
@@ -37,15 +38,18 @@ pub fn can_choose_capital(rules: &Rules, s: &State, city: u8) -> bool {
     let Some(c) = rules.cities.get(usize::from(city)) else { return false };
     s.phase == Phase::Capital
         && s.p.iter().all(|p| {
-            p.capital == NONE
-                || (p.capital != c.tile
-                    && rules.cities.get(usize::from(rules.city_at(p.capital))).is_none_or(|o| o.goods != c.goods))
+            let Some(capital) = p.capital.get() else { return true };
+            Some(capital) != c.tile
+                && rules
+                    .city_at(capital)
+                    .and_then(|o| rules.cities.get(usize::from(o)))
+                    .is_none_or(|o| o.goods != c.goods)
         })
 }
 
 pub fn choose_capital(rules: &Rules, s: &mut State, city: u8) {
     let Some(c) = rules.cities.get(usize::from(city)) else { return };
-    let (tile, goods) = (c.tile, c.goods);
+    let (tile, goods) = (OptId::from(c.tile), c.goods);
     let load = rules.setup.trolley_start_goods.min(s.city_stock[usize::from(city)]);
     s.city_stock[usize::from(city)] -= load;
     let p = s.cur_mut();
@@ -183,7 +187,7 @@ pub fn resident_price(rules: &Rules, p: &Player) -> i32 {
 /// The most residents a player may have on a tile (REF §2.4.3): 9 on the capital,
 /// 7 elsewhere.
 pub fn tile_limit(rules: &Rules, p: &Player, tile: u8) -> u8 {
-    if tile == p.capital { rules.purchase.capital_limit } else { rules.purchase.settlement_limit }
+    if OptId::some(tile) == p.capital { rules.purchase.capital_limit } else { rules.purchase.settlement_limit }
 }
 
 /// [`Player::tiles`] counted from the residents on each tile.
@@ -230,7 +234,7 @@ pub fn can_buy_resident(rules: &Rules, s: &State, tile: u8) -> bool {
     if s.phase != Phase::BuyResidents
         || p.residents_in_storage == 0
         || p.money < resident_price(rules, p)
-        || (s.turn.purchase_from != NONE && tile < s.turn.purchase_from)
+        || s.turn.purchase_from.get().is_some_and(|from| tile < from)
         || !p.owns(tile)
     {
         return false;
@@ -244,7 +248,7 @@ fn room_to_buy(rules: &Rules, p: &Player, tile: u8) -> bool {
     if now >= tile_limit(rules, p, tile) {
         return false;
     }
-    if tile == p.capital {
+    if OptId::some(tile) == p.capital {
         return true;
     }
     // At most as many new residents as pieces there before: the settlement plus the
@@ -256,7 +260,7 @@ fn room_to_buy(rules: &Rules, p: &Player, tile: u8) -> bool {
 
 pub fn buy_resident(rules: &Rules, s: &mut State, tile: u8) {
     let price = resident_price(rules, s.cur());
-    s.turn.purchase_from = tile;
+    s.turn.purchase_from = OptId::some(tile);
     let p = s.cur_mut();
     p.money -= price;
     p.residents_in_storage -= 1;
@@ -312,7 +316,7 @@ pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
         Phase::BuyResidents => {
             let p = s.cur();
             if p.residents_in_storage > 0 && p.money >= resident_price(rules, p) {
-                let from = if s.turn.purchase_from == NONE { 0 } else { s.turn.purchase_from };
+                let from = s.turn.purchase_from.get().unwrap_or(0);
                 // Residents are bought onto own tiles only: over their bits, in tile order.
                 let mut bits = crate::state::own_tiles(p) & (u64::MAX << from.min(63));
                 while bits != 0 {

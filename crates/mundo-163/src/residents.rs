@@ -7,7 +7,8 @@
 use crate::action::Action;
 use crate::purchase::{effects, owns_any, recount, room_for_one};
 use crate::rules::{Effect, MAX_EDGES, MAX_TERRAINS, Rules};
-use crate::state::{Phase, Player, State, own_tiles};
+use crate::state::{Phase, Player, State, capital_bit, own_tiles};
+use rulesmith_game::OptId;
 
 /// Tiles reachable from `from` along the player's own roads (including `from`).
 pub fn road_component(rules: &Rules, p: &Player, from: u8) -> u64 {
@@ -47,7 +48,7 @@ pub fn open_roads(rules: &Rules, p: &Player) -> [u64; MAX_EDGES / 64] {
 
 /// The tiles a new road must touch: the network, or the capital before the first road.
 fn connected(p: &Player) -> u64 {
-    if p.network == 0 { if p.capital < 64 { 1u64 << p.capital } else { 0 } } else { p.network }
+    if p.network == 0 { capital_bit(p) } else { p.network }
 }
 
 /// Marks the edges from `tile` to the player's other own tiles as open for a road when
@@ -109,7 +110,7 @@ fn take_active(p: &mut Player, tile: u8) {
 /// A resident enters a tile without the player's settlement: it is exchanged for a
 /// settlement (REF §2.5 "Settling"). Counts cities for privilege I (2).
 pub fn settle(rules: &Rules, s: &mut State, tile: u8) {
-    let is_city = rules.city_at(tile) != crate::rules::NONE;
+    let is_city = rules.city_at(tile).is_some();
     let p = s.cur_mut();
     p.settlements |= 1 << tile;
     p.settlements_in_storage -= 1;
@@ -174,7 +175,11 @@ fn road_cost_with(rules: &Rules, s: &State, ends: &[u8; MAX_TERRAINS], a: u8, b:
     if a >= b || b >= 64 || own & (1 << a) == 0 || own & (1 << b) == 0 || p.has_road(edge) {
         return None;
     }
-    let connected = if p.network == 0 { a == p.capital || b == p.capital } else { p.network & (1 << a | 1 << b) != 0 };
+    let connected = if p.network == 0 {
+        OptId::some(a) == p.capital || OptId::some(b) == p.capital
+    } else {
+        p.network & (1 << a | 1 << b) != 0
+    };
     if !connected {
         return None;
     }

@@ -6,9 +6,9 @@
 //! stopping at the first; every key is required unless its type says `Option`, and no
 //! rule value has a default here.
 
-use rulesmith_game::MAX_PLAYERS;
 use rulesmith_game::ruleset::de::{self, Entries, Int, Located, RulesetMeta};
 use rulesmith_game::ruleset::{Diagnostics, Kind, Node, Origin};
+use rulesmith_game::{MAX_PLAYERS, OptId};
 use serde::{Deserialize, Deserializer};
 
 /// Most map tiles (one bit each in a `u64`).
@@ -22,8 +22,11 @@ pub const MAX_TERRAINS: usize = 8;
 pub const MAX_PRIVILEGE_TYPES: usize = 32;
 pub const MAX_DECK: usize = 64;
 pub const MAX_ROW: usize = 16;
-/// "No tile" / "no city" in `u8` fields.
-pub const NONE: u8 = u8::MAX;
+/// The slots of [`Derived::around`] and [`Derived::around_edges`] past a tile's
+/// neighbours: a table filler, never read as a tile or an edge (the slot's bit in
+/// [`Derived::around_bits`] is 0, and no edge has this number), kept so that the playout
+/// walks six fixed slots without a length.
+const PADDING: u8 = u8::MAX;
 
 /// Axial neighbour directions of pointy-top hexes (REF §3 "Coordinates").
 pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
@@ -76,14 +79,14 @@ pub struct Rules {
 pub struct Derived {
     /// Per tile: its neighbours, a bit per tile.
     pub neighbours: Vec<u64>,
-    /// Per tile: its neighbours in direction order (as `adjacency`), [`NONE`] after them.
+    /// Per tile: its neighbours in direction order (as `adjacency`), padding after them.
     pub around: Vec<[u8; 6]>,
     /// Per tile: the bit of each neighbour of `around`, 0 after them.
     pub around_bits: Vec<[u64; 6]>,
-    /// Per tile: the edge to each neighbour of `around`, [`NONE`] after them.
+    /// Per tile: the edge to each neighbour of `around`, padding after them.
     pub around_edges: Vec<[u8; 6]>,
-    /// Per pair of tiles (`a * MAX_TILES + b`): the edge between them, or [`NONE`].
-    pub edge_at: Vec<u8>,
+    /// Per pair of tiles (`a * MAX_TILES + b`): the edge between them, if they are adjacent.
+    pub edge_at: Vec<OptId>,
     /// Per tile: the edges (a bit per edge) whose lower, resp. higher, end it is.
     pub lower_end: Vec<[u64; MAX_EDGES / 64]>,
     pub higher_end: Vec<[u64; MAX_EDGES / 64]>,
@@ -108,11 +111,11 @@ pub struct Derived {
 impl Derived {
     fn of(rules: &Rules) -> Derived {
         let tiles = rules.map.hexes.len().min(MAX_TILES);
-        let mut d = Derived { edge_at: vec![NONE; MAX_TILES * MAX_TILES], ..Derived::default() };
+        let mut d = Derived { edge_at: vec![OptId::NONE; MAX_TILES * MAX_TILES], ..Derived::default() };
         for a in 0..tiles {
             let adjacent = rules.adjacency.get(a).map_or(&[][..], Vec::as_slice);
             d.neighbours.push(adjacent.iter().fold(0u64, |m, &(n, _)| m | 1 << n));
-            let (mut around, mut around_edges) = ([NONE; 6], [NONE; 6]);
+            let (mut around, mut around_edges) = ([PADDING; 6], [PADDING; 6]);
             for ((slot, edge), &(n, e)) in around.iter_mut().zip(&mut around_edges).zip(adjacent) {
                 *slot = n;
                 *edge = e;
@@ -130,7 +133,7 @@ impl Derived {
             d.lower_end.push(lower);
             d.higher_end.push(higher);
             for &(n, e) in adjacent {
-                d.edge_at[a * MAX_TILES + usize::from(n)] = e;
+                d.edge_at[a * MAX_TILES + usize::from(n)] = OptId::some(e);
             }
             let printed = rules.map.hexes[a].terrain;
             d.terrain[a] = printed;
@@ -202,15 +205,16 @@ pub struct Hex {
     pub q: i32,
     pub r: i32,
     pub terrain: u8,
-    /// City index, or [`NONE`].
-    pub city: u8,
+    /// The city standing on the tile (an index into `cities`), if any.
+    pub city: Option<u8>,
 }
 
 #[derive(Clone, Debug)]
 pub struct City {
     pub id: String,
-    /// The city's tile (from the map).
-    pub tile: u8,
+    /// The city's tile (from the map; none only while the ruleset is read, or when the
+    /// map leaves the city out, which is reported).
+    pub tile: Option<u8>,
     pub goods: u8,
     pub demands: Vec<u8>,
 }
@@ -461,13 +465,12 @@ impl Rules {
         if usize::from(a) >= MAX_TILES || usize::from(b) >= MAX_TILES {
             return None;
         }
-        let e = self.derived.edge_at.get(usize::from(a) * MAX_TILES + usize::from(b)).copied()?;
-        (e != NONE).then_some(e)
+        self.derived.edge_at.get(usize::from(a) * MAX_TILES + usize::from(b))?.get()
     }
 
-    /// The city standing on a tile, or [`NONE`].
-    pub fn city_at(&self, tile: u8) -> u8 {
-        self.map.hexes.get(tile as usize).map_or(NONE, |h| h.city)
+    /// The city standing on a tile, if any.
+    pub fn city_at(&self, tile: u8) -> Option<u8> {
+        self.map.hexes.get(usize::from(tile)).and_then(|h| h.city)
     }
 
     /// Every privilege card of the deck pool for `players`: full sets, and how many more
@@ -561,13 +564,13 @@ fn across(rules: &mut Rules, head: &Head, before: usize, d: &mut Diagnostics) {
         d.error(head.at_terrains, format!("expected exactly one terrain of kind \"city\", found {city_terrains}"));
     }
     for (t, h) in rules.map.hexes.iter().enumerate() {
-        if let Some(c) = rules.cities.get_mut(usize::from(h.city)) {
-            c.tile = t as u8;
+        if let Some(c) = h.city.and_then(|c| rules.cities.get_mut(usize::from(c))) {
+            c.tile = Some(t as u8);
         }
     }
     for (c, (_, origin)) in rules.cities.iter().zip(&head.cities) {
         // A city whose id was wrong (reported) is kept only to hold the map's places.
-        if c.tile == NONE && !c.id.is_empty() && !rules.map.hexes.is_empty() {
+        if c.tile.is_none() && !c.id.is_empty() && !rules.map.hexes.is_empty() {
             d.error(*origin, format!("city `{}` stands on no tile of the map", c.id));
         }
     }
@@ -790,7 +793,7 @@ fn cities<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<City>, D::Error> {
             de::reject(item.origin, format!("city `{id}` is listed twice"))?;
         }
         // Kept whatever was wrong (already reported): the map refers to cities by place.
-        cities.push(City { id, tile: NONE, goods, demands });
+        cities.push(City { id, tile: None, goods, demands });
     }
     Ok(cities)
 }
@@ -842,12 +845,12 @@ fn hexes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Hex>, D::Error> {
         let names = terrains.iter().map(|(t, _)| t.as_str());
         let Some(terrain) = index_of(names, "terrain", &h.terrain, item.origin)? else { continue };
         let is_city = terrains[terrain].1 == TerrainKind::City;
-        let mut city = NONE;
+        let mut city = None;
         match (is_city, &h.city) {
             (true, Some(c)) => match city_ids.iter().position(|id| *id == c.value) {
                 Some(i) if !placed[i] => {
                     placed[i] = true;
-                    city = i as u8;
+                    city = Some(i as u8);
                 }
                 Some(_) => de::reject(c.origin, format!("city `{}` stands on two tiles", c.value))?,
                 None => {

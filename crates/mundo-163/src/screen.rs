@@ -7,11 +7,11 @@
 
 use crate::action::{Action, Track};
 use crate::purchase;
-use crate::rules::{Effect, NONE, Rules, TerrainKind};
+use crate::rules::{Effect, Rules, TerrainKind};
 use crate::state::{Phase, State};
 use crate::trolley;
-use rulesmith_game::Seat;
 use rulesmith_game::screen::{Style, pad, width, wrap};
+use rulesmith_game::{OptId, Seat};
 use std::fmt::Write as _;
 
 /// Own roads listed one by one up to this many (then counted, like the others').
@@ -169,13 +169,13 @@ fn map(r: &Rules, s: &State, style: &Style, out: &mut String) {
                 bottom.push_str(&" ".repeat(x - col));
             }
             let terrain = s.terrain.get(t).and_then(|&i| r.terrains.get(usize::from(i)));
-            let (mark, colour) = match terrain {
-                _ if h.city != NONE => {
-                    (format!("C{}", r.cities.get(usize::from(h.city)).map_or("?", |c| c.id.as_str())), "magenta")
+            let (mark, colour) = match (h.city, terrain) {
+                (Some(city), _) => {
+                    (format!("C{}", r.cities.get(usize::from(city)).map_or("?", |c| c.id.as_str())), "magenta")
                 }
-                Some(tr) if tr.kind == TerrainKind::Water => ("~~".to_string(), "blue"),
-                Some(tr) => (tr.name.chars().take(2).collect(), terrain_colour(&tr.name)),
-                None => ("??".to_string(), ""),
+                (None, Some(tr)) if tr.kind == TerrainKind::Water => ("~~".to_string(), "blue"),
+                (None, Some(tr)) => (tr.name.chars().take(2).collect(), terrain_colour(&tr.name)),
+                (None, None) => ("??".to_string(), ""),
             };
             top.push_str(&pad(&format!("{} {}", h.name, style.colour(colour, &mark)), CELL));
             bottom.push_str(&pad(&occupants(s, t as u8, style), CELL));
@@ -194,13 +194,13 @@ fn map(r: &Rules, s: &State, style: &Style, out: &mut String) {
 fn occupants(s: &State, t: u8, style: &Style) -> String {
     let mut text = String::new();
     for (p, pl) in s.p.iter().enumerate() {
-        if pl.capital == t {
+        if pl.capital == OptId::some(t) {
             text.push_str(&style.seat(p as Seat, &format!("H{p}")));
         }
     }
     // Settlements of several players (in cities) share one `S`: `S02`.
     let settled: Vec<usize> =
-        s.p.iter().enumerate().filter(|(_, pl)| pl.capital != t && pl.owns(t)).map(|(p, _)| p).collect();
+        s.p.iter().enumerate().filter(|(_, pl)| pl.capital != OptId::some(t) && pl.owns(t)).map(|(p, _)| p).collect();
     if !settled.is_empty() {
         text.push('S');
         for p in settled {
@@ -212,12 +212,19 @@ fn occupants(s: &State, t: u8, style: &Style) -> String {
         s.p.iter().enumerate().map(|(p, pl)| (p, pl.residents_on(t))).filter(|&(_, n)| n > 0).collect();
     if !residents.is_empty() {
         let n: u32 = residents.iter().map(|&(_, n)| u32::from(n)).sum();
-        let who = if residents.len() == 1 { residents[0].0 as Seat } else { NONE };
         let r = format!("r{n}");
-        text.push_str(&if who == NONE { r } else { style.seat(who, &r) });
+        // In the seat's colour when one seat's.
+        text.push_str(&match residents.as_slice() {
+            [(who, _)] => style.seat(*who as Seat, &r),
+            _ => r,
+        });
     }
     let trolleys: String =
-        s.p.iter().enumerate().filter(|(_, pl)| pl.trolley.tile == t).map(|(p, _)| p.to_string()).collect();
+        s.p.iter()
+            .enumerate()
+            .filter(|(_, pl)| pl.trolley.tile == OptId::some(t))
+            .map(|(p, _)| p.to_string())
+            .collect();
     // A crowded city keeps to its cell: the trolleys' seats, then the residents' count,
     // give way (each player's line says where their trolley is).
     let room = CELL - 1;
@@ -255,7 +262,7 @@ fn player(r: &Rules, s: &State, p: Seat, seat: Seat, style: &Style, out: &mut St
     } else {
         String::new()
     };
-    let at = r.map.hexes.get(usize::from(pl.trolley.tile)).map_or("-", |h| h.name.as_str());
+    let at = pl.trolley.tile.get().and_then(|t| r.map.hexes.get(usize::from(t))).map_or("-", |h| h.name.as_str());
     let _ = writeln!(
         out,
         "{marker}{} ${} · trolley at {at} · movement {movement}{moves} · delivered {}",
@@ -336,7 +343,8 @@ pub fn annotate(r: &Rules, s: &State, a: Action) -> Option<String> {
         }),
         Action::BuyResident(_) => Some(format!("${}", purchase::resident_price(r, p))),
         Action::Go(to) => {
-            trolley::enter_cost(r, s, p, p.trolley.tile, to).map(|h| format!("{} MP", half_points(u32::from(h))))
+            let from = p.trolley.tile.get()?;
+            trolley::enter_cost(r, s, p, from, to).map(|h| format!("{} MP", half_points(u32::from(h))))
         }
         _ => None,
     }

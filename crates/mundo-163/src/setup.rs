@@ -2,7 +2,7 @@
 //! the face-up row, pieces and money. Capitals are then chosen as actions.
 
 use crate::purchase::draw_to_row;
-use crate::rules::{MAX_DECK, NONE, Rules, TerrainKind};
+use crate::rules::{MAX_DECK, Rules, TerrainKind};
 use crate::state::{Phase, Player, State};
 use rulesmith_game::{ByPlayer, GameError, Rng};
 
@@ -58,14 +58,12 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Result<State, GameE
     }
     let player = Player {
         money: rules.setup.starting_money,
-        capital: NONE,
         residents_in_storage: rules.setup.residents[players],
         settlements_in_storage: rules.setup.settlements[players],
         ..Player::default()
     };
     for p in s.p.iter_mut() {
         *p = player;
-        p.trolley.tile = NONE;
     }
     s.rng = rng;
     Ok(s)

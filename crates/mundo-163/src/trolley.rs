@@ -6,7 +6,8 @@ use crate::purchase::{effects, owns_any, recount, room_for_one, start_turn};
 use crate::residents::settle;
 use crate::rules::{Effect, MAX_TERRAINS, MAX_TILES, Rules};
 use crate::scoring::income;
-use crate::state::{End, Phase, Player, RESIDENT_BIT, State};
+use crate::state::{End, Phase, Player, RESIDENT_BIT, State, own_tiles};
+use rulesmith_game::OptId;
 use rulesmith_game::cargo;
 
 /// Holds needed for a cargo: goods and residents never share a hold (the core's
@@ -113,18 +114,14 @@ fn cost_to(rules: &Rules, s: &State, to: u8) -> u8 {
 /// roads of the network tiles of a level are charged the road's cost as well.
 fn by_levels(rules: &Rules, s: &State, mut visit: impl FnMut(u16, u64) -> bool) -> u64 {
     let p = s.cur();
-    let start = p.trolley.tile;
-    if usize::from(start) >= rules.tiles() || start >= 64 {
-        return 0;
-    }
+    let start = match p.trolley.tile.get() {
+        Some(t) if t < 64 && usize::from(t) < rules.tiles() => t,
+        _ => return 0,
+    };
     let d = &rules.derived;
     let off = off_road_costs(rules, p);
     let budget = u16::from(p.trolley.half_mp);
-    let enterable: u64 = if !rules.trolley.needs_own_tile || p.trolley.residents > 0 {
-        u64::MAX
-    } else {
-        p.settlements | if p.capital < 64 { 1 << p.capital } else { 0 }
-    };
+    let enterable: u64 = if !rules.trolley.needs_own_tile || p.trolley.residents > 0 { u64::MAX } else { own_tiles(p) };
     // The enterable tiles of each terrain.
     let mut by_terrain = d.by_terrain;
     if s.terrain != d.terrain {
@@ -342,7 +339,7 @@ pub fn can_go(rules: &Rules, s: &State, to: u8) -> bool {
     let p = s.cur();
     s.phase == Phase::Trolley
         && s.turn.trolley_moves < rules.trolley.max_moves
-        && to != p.trolley.tile
+        && OptId::some(to) != p.trolley.tile
         && to < 64
         && reach_tiles(rules, s) & (1 << to) != 0
 }
@@ -351,7 +348,7 @@ pub fn go(rules: &Rules, s: &mut State, to: u8) {
     let cost = cost_to(rules, s, to);
     let p = s.cur_mut();
     p.trolley.half_mp -= cost.min(p.trolley.half_mp);
-    p.trolley.tile = to;
+    p.trolley.tile = OptId::some(to);
     s.turn.trolley_moves += 1;
     s.turn.loaded_here = 0;
     s.turn.unloaded_here = 0;
@@ -361,9 +358,8 @@ pub fn go(rules: &Rules, s: &mut State, to: u8) {
 /// then the city's own stock.
 fn available(rules: &Rules, s: &State, tile: u8, g: u8) -> u32 {
     let lying = s.loose.get(usize::from(tile)).map_or(0, |l| l[usize::from(g)]);
-    let city = rules.city_at(tile);
-    let stock = match rules.cities.get(usize::from(city)) {
-        Some(c) if c.goods == g => s.city_stock[usize::from(city)],
+    let stock = match rules.city_at(tile).map(usize::from).and_then(|ci| Some((ci, rules.cities.get(ci)?))) {
+        Some((ci, c)) if c.goods == g => s.city_stock[ci],
         _ => 0,
     };
     u32::from(lying) + u32::from(stock)
@@ -374,18 +370,17 @@ pub fn can_load(rules: &Rules, s: &State, g: u8) -> bool {
     s.phase == Phase::Trolley
         && usize::from(g) < rules.goods.len()
         && s.turn.unloaded_here & (1 << g) == 0
-        && available(rules, s, p.trolley.tile, g) > 0
+        && p.trolley.tile.get().is_some_and(|tile| available(rules, s, tile, g) > 0)
         && fits(rules, p, u32::from(p.trolley.goods_count()) + 1, u32::from(p.trolley.residents))
 }
 
 pub fn load(rules: &Rules, s: &mut State, g: u8) {
-    let tile = usize::from(s.cur().trolley.tile);
+    let Some(tile) = s.cur().trolley.tile.get() else { return };
     let gi = usize::from(g);
-    let (loose, trolley) = s.loose_and_trolley(tile);
+    let (loose, trolley) = s.loose_and_trolley(usize::from(tile));
     if cargo::transfer(loose, trolley, gi, 1) == 0 {
         // None loose here: from the city's stock (its one good).
-        let city = usize::from(rules.city_at(tile as u8));
-        if let Some(stock) = s.city_stock.get_mut(city) {
+        if let Some(stock) = rules.city_at(tile).and_then(|city| s.city_stock.get_mut(usize::from(city))) {
             *stock = stock.saturating_sub(1);
         }
         s.cur_mut().trolley.goods[gi] += 1;
@@ -395,9 +390,9 @@ pub fn load(rules: &Rules, s: &mut State, g: u8) {
 
 /// The uncovered demand space of the city on `tile` for goods `g`, if any.
 pub fn open_demand(rules: &Rules, s: &State, tile: u8, g: u8) -> Option<(usize, usize)> {
-    let city = rules.city_at(tile);
-    let c = rules.cities.get(usize::from(city))?;
-    s.covered[usize::from(city)].open_space(&c.demands, g).map(|i| (usize::from(city), i))
+    let city = usize::from(rules.city_at(tile)?);
+    let c = rules.cities.get(city)?;
+    s.covered[city].open_space(&c.demands, g).map(|i| (city, i))
 }
 
 pub fn can_unload(s: &State, g: u8) -> bool {
@@ -410,7 +405,7 @@ pub fn can_unload(s: &State, g: u8) -> bool {
 /// Unloads a good: delivered if the city here still demands it (the space is covered and
 /// the player keeps the good, S004:L45), else it stays on the tile.
 pub fn unload(rules: &Rules, s: &mut State, g: u8) {
-    let tile = s.cur().trolley.tile;
+    let Some(tile) = s.cur().trolley.tile.get() else { return };
     let gi = usize::from(g);
     match open_demand(rules, s, tile, g) {
         Some((city, slot)) => {
@@ -430,21 +425,22 @@ pub fn can_load_resident(rules: &Rules, s: &State) -> bool {
     let p = s.cur();
     s.phase == Phase::Trolley
         && s.turn.unloaded_here & RESIDENT_BIT == 0
-        && p.exhausted.get(usize::from(p.trolley.tile)).is_some_and(|&n| n > 0)
+        && p.trolley.tile.get().and_then(|t| p.exhausted.get(usize::from(t))).is_some_and(|&n| n > 0)
         && fits(rules, p, u32::from(p.trolley.goods_count()), u32::from(p.trolley.residents) + 1)
 }
 
 pub fn load_resident(rules: &Rules, s: &mut State) {
     let p = s.cur_mut();
-    p.exhausted[usize::from(p.trolley.tile)] -= 1;
-    recount(rules, p, p.trolley.tile);
+    let Some(tile) = p.trolley.tile.get() else { return };
+    p.exhausted[usize::from(tile)] -= 1;
+    recount(rules, p, tile);
     p.trolley.residents += 1;
     s.turn.loaded_here |= RESIDENT_BIT;
 }
 
 pub fn can_unload_resident(rules: &Rules, s: &State) -> bool {
     let p = s.cur();
-    let tile = p.trolley.tile;
+    let Some(tile) = p.trolley.tile.get() else { return false };
     s.phase == Phase::Trolley
         && p.trolley.residents > 0
         && s.turn.loaded_here & RESIDENT_BIT == 0
@@ -454,7 +450,7 @@ pub fn can_unload_resident(rules: &Rules, s: &State) -> bool {
 /// Unloading a resident where the player has no settlement turns it into one
 /// (REF §2.6 "Carrying residents").
 pub fn unload_resident(rules: &Rules, s: &mut State) {
-    let tile = s.cur().trolley.tile;
+    let Some(tile) = s.cur().trolley.tile.get() else { return };
     s.cur_mut().trolley.residents -= 1;
     if s.cur().owns(tile) {
         let p = s.cur_mut();
@@ -486,7 +482,7 @@ pub fn end_trolley(rules: &Rules, s: &mut State) {
 /// it has room; elsewhere one becomes a settlement and the rest stay there exhausted);
 /// any that cannot be unloaded go back to storage.
 fn unload_all(rules: &Rules, s: &mut State) {
-    let tile = s.cur().trolley.tile;
+    let Some(tile) = s.cur().trolley.tile.get() else { return };
     while s.cur().trolley.residents > 0 {
         let p = s.cur();
         let own = p.owns(tile);
@@ -532,7 +528,8 @@ pub fn next_turn(rules: &Rules, s: &mut State) {
 pub fn legal(rules: &Rules, s: &State, out: &mut Vec<Action>) {
     let p = s.cur();
     if s.turn.trolley_moves < rules.trolley.max_moves {
-        let mut reached = reach_tiles(rules, s) & !(1u64 << p.trolley.tile.min(63));
+        // Not the tile it stands on (with none, nothing is reached: bit 63 is as good).
+        let mut reached = reach_tiles(rules, s) & !(1u64 << p.trolley.tile.to_bits().min(63));
         let n = reached.count_ones() as usize;
         out.extend((0..n).map(|_| {
             let to = reached.trailing_zeros() as u8;

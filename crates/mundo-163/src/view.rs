@@ -11,12 +11,12 @@
 
 use crate::check::check;
 use crate::fixed::Arr;
-use crate::rules::{NONE, Rules};
+use crate::rules::Rules;
 use crate::scoring::{income, majority, score};
 use crate::state::own_tiles;
 use crate::state::{End, Phase, Player, RESIDENT_BIT, State, Trolley, Turn};
 use rulesmith_game::names::{self, Every, Given, Id};
-use rulesmith_game::{ByPlayer, GameError, Rng, Seat};
+use rulesmith_game::{ByPlayer, GameError, OptId, Rng, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -208,14 +208,14 @@ fn tiles_of(rules: &Rules, bits: u64) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// The city on the capital's tile, or none before it is chosen.
-fn some_city(rules: &Rules, capital: u8) -> Option<Id<City>> {
-    let city = rules.city_at(capital);
+fn some_city(rules: &Rules, capital: OptId) -> Option<Id<City>> {
+    let city = rules.city_at(capital.get()?)?;
     (usize::from(city) < rules.cities.len()).then(|| Id::new(city))
 }
 
-/// A tile, or none ([`NONE`]).
-fn some_tile(t: u8) -> Option<Id<Tile>> {
-    (t != NONE).then(|| Id::new(t))
+/// A tile, if there is one.
+fn some_tile(t: OptId) -> Option<Id<Tile>> {
+    t.get().map(Id::new)
 }
 
 pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
@@ -228,7 +228,7 @@ pub fn to_json(rules: &Rules, s: &State) -> serde_json::Value {
     let cities = rules.cities.iter().enumerate().map(|(i, c)| {
         let demands = c.demands.iter().enumerate();
         CityView {
-            tile: tname(usize::from(c.tile)),
+            tile: c.tile.map_or("?", |t| rules.tile_name(t)).to_string(),
             goods: rules.good_name(c.goods).to_string(),
             stock: s.city_stock[i],
             demands: demands
@@ -395,7 +395,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         free: 0,
         p: ByPlayer::new(players),
         turn: Turn {
-            purchase_from: v.turn.purchase_from.map_or(NONE, |t| t.index()),
+            purchase_from: OptId::from(v.turn.purchase_from.map(|t| t.index())),
             free_road_used: v.turn.free_road_used,
             extra_action_used: v.turn.extra_action_used,
             cities_settled: v.turn.cities_settled,
@@ -441,7 +441,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
         s.loose[t] = goods.array();
     }
     for (i, (c, cv)) in rules.cities.iter().zip(&v.cities.0).enumerate() {
-        if cv.tile != rules.tile_name(c.tile) || cv.goods != rules.good_name(c.goods) {
+        if cv.tile != c.tile.map_or("?", |t| rules.tile_name(t)) || cv.goods != rules.good_name(c.goods) {
             return Err(bad(format!("city {}: `tile` and `goods` are fixed by the ruleset", c.id)));
         }
         if cv.demands.len() != c.demands.len()
@@ -463,7 +463,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
     // Players.
     for (seat, pv) in v.players.iter().enumerate() {
         let mut p = Player { money: pv.money, last_income: pv.last_income, ..Player::default() };
-        p.capital = pv.capital.as_ref().and_then(|c| rules.cities.get(usize::from(c.index()))).map_or(NONE, |c| c.tile);
+        p.capital = OptId::from(pv.capital.as_ref().and_then(|c| rules.cities.get(usize::from(c.index()))?.tile));
         p.movement_level =
             rules.trolley.movement.iter().position(|&m| m == pv.movement_points).ok_or_else(|| {
                 bad(format!("player {seat}: movement_points must be one of {:?}", rules.trolley.movement))
@@ -520,7 +520,7 @@ pub fn from_json(rules: &Rules, value: serde_json::Value) -> Result<State, GameE
             .filter(|h| h.fract() == 0.0 && (0.0..=255.0).contains(h))
             .ok_or_else(|| bad(format!("player {seat}: movement_left must be a multiple of 0.5")))?;
         p.trolley = Trolley {
-            tile: pv.trolley.tile.as_ref().map_or(NONE, Id::index),
+            tile: OptId::from(pv.trolley.tile.as_ref().map(Id::index)),
             half_mp: half as u8,
             goods: pv.trolley.goods.array(),
             residents: pv.trolley.residents,

@@ -167,7 +167,7 @@ fn legal_lists_are_the_checked_actions() {
                     let tiles = g.rules.tiles();
                     let mut dist = vec![u16::MAX; tiles];
                     let mut done = vec![false; tiles];
-                    dist[usize::from(p.trolley.tile)] = 0;
+                    dist[usize::from(p.trolley.tile.get().unwrap())] = 0;
                     while let Some(t) = (0..tiles).filter(|&t| !done[t] && dist[t] != u16::MAX).min_by_key(|&t| dist[t])
                     {
                         done[t] = true;
@@ -354,8 +354,8 @@ fn open_road_edges_are_kept_exactly() {
                 for p in s.p.iter() {
                     let connected = if p.network != 0 {
                         p.network
-                    } else if p.capital < 64 {
-                        1 << p.capital
+                    } else if let Some(c) = p.capital.get().filter(|&c| c < 64) {
+                        1 << c
                     } else {
                         0
                     };

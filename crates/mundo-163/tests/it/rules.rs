@@ -5,6 +5,7 @@
 
 use crate::common::*;
 use rulesmith_core::cargo::DemandSpaces;
+use rulesmith_core::json::StateJson;
 use rulesmith_core::{Game, Rng, ToMove};
 use rulesmith_mundo_163::residents::open_roads;
 use rulesmith_mundo_163::scoring::{income, score};
@@ -44,6 +45,33 @@ fn setup_money_pieces_deck_and_row() {
     }
 }
 
+/// REF §2.2 steps 7–8: until a player chooses a capital there is none, and the trolley,
+/// which starts there, stands on no tile (`null` in the state JSON); no resident is bought
+/// yet either. `city_at` names the city on a tile, or none.
+#[test]
+fn no_capital_nor_trolley_tile_before_the_choice() {
+    let g = game();
+    let mut s = g.new_game(2, 1).unwrap();
+    assert!(s.p.iter().all(|p| p.capital.is_none() && p.trolley.tile.is_none()));
+    assert_eq!(s.turn.purchase_from.get(), None);
+    let json = g.state_to_json(&s);
+    for seat in 0..2 {
+        assert_eq!(json["players"][seat]["capital"], serde_json::Value::Null);
+        assert_eq!(json["players"][seat]["trolley"]["tile"], serde_json::Value::Null);
+    }
+    assert_eq!(json["turn"]["purchase_from"], serde_json::Value::Null);
+    let (e1, e2) = (t(&g, "e1"), t(&g, "e2"));
+    assert_eq!(g.rules.city_at(e1), Some(7), "city 8, the eighth listed");
+    assert_eq!(g.rules.city_at(e2), None, "forest");
+    play(&g, &mut s, "capital 8");
+    assert_eq!((s.p[1].capital.get(), s.p[1].trolley.tile.get()), (Some(e1), Some(e1)));
+    assert!(s.p[0].capital.is_none() && s.p[0].trolley.tile.is_none());
+    let json = g.state_to_json(&s);
+    assert_eq!(json["players"][1]["capital"], "8");
+    assert_eq!(json["players"][1]["trolley"]["tile"], "e1");
+    assert_eq!(g.state_to_json(&g.state_from_json(json.clone()).unwrap()), json);
+}
+
 /// REF §2.2 steps 7–9: capitals are chosen from the last player to the first, with goods
 /// no other capital offers; the trolley loads one good from its capital.
 #[test]
@@ -59,8 +87,8 @@ fn capitals_in_reverse_order_with_distinct_goods() {
     refused(&g, &s, "capital 3");
     refused(&g, &s, "capital 8");
     let e1 = t(&g, "e1");
-    assert_eq!(s.p[1].capital, e1);
-    assert_eq!(s.p[1].trolley.tile, e1);
+    assert_eq!(s.p[1].capital.get(), Some(e1));
+    assert_eq!(s.p[1].trolley.tile.get(), Some(e1));
     assert_eq!(s.p[1].trolley.goods[2], 1, "one fish loaded");
     assert_eq!(s.city_stock[7], 3);
     play(&g, &mut s, "capital 6");
