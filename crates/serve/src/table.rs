@@ -308,6 +308,10 @@ impl Table {
         match self.live.try_lock() {
             Ok(g) => Ok(g),
             Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            // The bots publish "done thinking" just before they let go of the game: a page
+            // that saw it and acts at once waits those few instructions instead of being
+            // told the table is busy.
+            Err(TryLockError::WouldBlock) if !self.snapshot().thinking => Ok(lock(&self.live)),
             Err(TryLockError::WouldBlock) => Err(Refusal::Conflict(
                 "the table is busy (the bots are moving, or another request is acting); try again".into(),
             )),
