@@ -2,7 +2,7 @@
 //! generator seeded alike), one digest of every legal list, the final state JSON and the
 //! outcome, and how long the lists of each phase are. Run it on both builds and compare
 //! the digest lines (docs/speed.md):
-//! `cargo run --release -p rulesmith-mundo-163 --example speed_digest -- 200 4`.
+//! `cargo run --release -p rulesmith-mundo-163 --example mundo_digest -- 200 4`.
 use rulesmith_core::Rng;
 use rulesmith_core::game::{Game, ToMove};
 use rulesmith_mundo_163::{Action, Phase};
