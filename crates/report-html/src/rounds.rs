@@ -51,7 +51,7 @@ pub fn section(o: &mut String, runs: &[Run]) -> Result<(), Error> {
     let money = runs.iter().map(|r| r.by_round.money.as_str()).find(|m| !m.is_empty()).unwrap_or_default();
     let _ = write!(
         o,
-        "<p class=\"note\">Each seat's mean score{} at the end of each round, over the finished games that reached it (the last round: the final state). Line: the mean; band: the mean ± {BAND_SD:.2} standard deviations of single games (the middle 80% of games if their spread is normal). Rounds reached by fewer than {:.0}% of the finished games are not drawn; the JSON (<code>by_round</code>) has every round, with each mean's 95% interval.</p>",
+        "<p class=\"note\">Each seat's mean score{} at the end of each round, over the finished games that reached it (the last round: the final state). Line: the mean; band: the mean ± {BAND_SD:.2} standard deviations of single games (the middle 80% of games if their spread is normal), cut at 0: neither a score nor money held goes below it. Rounds reached by fewer than {:.0}% of the finished games are not drawn; the JSON (<code>by_round</code>) has every round, with each mean's 95% interval.</p>",
         if money.is_empty() { String::new() } else { format!(" and {}", esc(money)) },
         100.0 * CHARTED_SHARE
     );
@@ -69,7 +69,7 @@ pub fn section(o: &mut String, runs: &[Run]) -> Result<(), Error> {
     let range = |all: &[Vec<Vec<(f64, Band)>>]| {
         let points = || all.iter().flatten().flatten();
         let x1 = points().map(|p| p.0).fold(1.0, f64::max);
-        let lo = points().map(|(_, b)| b.mean - BAND_SD * b.sd).fold(f64::INFINITY, f64::min);
+        let lo = points().map(|(_, b)| low(b)).fold(f64::INFINITY, f64::min);
         let hi = points().map(|(_, b)| b.mean + BAND_SD * b.sd).fold(f64::NEG_INFINITY, f64::max);
         (x1, lo.min(0.0), hi)
     };
@@ -92,6 +92,12 @@ pub fn section(o: &mut String, runs: &[Run]) -> Result<(), Error> {
     }
     o.push_str("</section>");
     Ok(())
+}
+
+/// The band's lower edge: scores and money held are never negative, so a wide spread near
+/// the start of a game is cut at 0 rather than drawn below it.
+fn low(b: &Band) -> f64 {
+    (b.mean - BAND_SD * b.sd).max(0.0)
 }
 
 /// One figure over the rounds: per seat a line at the mean and a pale band around it.
@@ -125,7 +131,7 @@ fn chart(seats: &[Vec<(f64, Band)>], y_axis: &str, (x1, y0, y1): (f64, f64, f64)
         for (s, points) in seats.iter().enumerate() {
             let c = colour(s);
             let upper = points.iter().map(|&(x, b)| (x, b.mean + BAND_SD * b.sd));
-            let lower = points.iter().rev().map(|&(x, b)| (x, b.mean - BAND_SD * b.sd));
+            let lower = points.iter().rev().map(|&(x, b)| (x, low(&b)));
             let outline: Vec<(f64, f64)> = upper.chain(lower).collect();
             chart.draw_series(std::iter::once(Polygon::new(outline, c.mix(0.12).filled()))).map_err(|e| err(&e))?;
         }
@@ -136,4 +142,21 @@ fn chart(seats: &[Vec<(f64, Band)>], y_axis: &str, (x1, y0, y1): (f64, f64, f64)
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_band_is_cut_at_zero_and_a_narrow_one_is_not() {
+        // Three games holding 0, 0 and 9 doubloons: mean 3, spread 5.2, so mean − 1.28 sd
+        // would be −3.7 doubloons.
+        let wide = Band::of(9, 81, 3);
+        assert!(wide.mean - BAND_SD * wide.sd < 0.0);
+        assert_eq!(low(&wide), 0.0);
+        let narrow = Band::of(30, 302, 3);
+        assert!((low(&narrow) - (narrow.mean - BAND_SD * narrow.sd)).abs() < 1e-12);
+        assert!(low(&narrow) > 0.0);
+    }
 }
