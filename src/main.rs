@@ -395,68 +395,7 @@ enum Command {
     /// bots, on one thread, reproducible from --seed) and write it as one policy file for
     /// `--bots learned:FILE`. Progress on stderr; the learning curve (win share against
     /// greedy) as JSON and an HTML page.
-    Train {
-        /// The ruleset trained on: a bundled name or a path to a .toml file.
-        #[arg(add = ruleset_completer())]
-        ruleset: String,
-        /// Player count trained at [default: 3 if the ruleset seats 3, else as `simulate`].
-        #[arg(long)]
-        players: Option<usize>,
-        /// Learner decisions to train for.
-        #[arg(long, default_value_t = 1_000_000)]
-        steps: u64,
-        /// The run's seed: the same seed and options train the same policy.
-        #[arg(long, default_value_t = DEFAULT_SEED)]
-        seed: u64,
-        /// Width of the network's two hidden layers.
-        #[arg(long, default_value_t = 128)]
-        hidden: usize,
-        /// The bot imitated before PPO (the imitation phase; with --imitate-steps).
-        #[arg(long, value_name = "BOT", default_value = "greedy")]
-        imitate: String,
-        /// Labelled decisions of the imitation phase (0: no imitation).
-        #[arg(long, value_name = "STEPS", default_value_t = 0)]
-        imitate_steps: u64,
-        /// Weight of the shaping reward (the change of the seat's heuristic margin; 0: none).
-        #[arg(long, value_name = "W", default_value_t = 0.0)]
-        shaping: f32,
-        /// PPO's share of opponent seats played by greedy (after the random start).
-        #[arg(long, value_name = "SHARE", default_value_t = 0.5)]
-        greedy_share: f64,
-        /// PPO's share of the steps played against random opponents only, at the start.
-        #[arg(long, value_name = "SHARE", default_value_t = 0.1)]
-        random_share: f64,
-        /// The temperature the written policy plays at (its logits divided by it at the end;
-        /// below 1: sharper).
-        #[arg(long, value_name = "T", default_value_t = 1.0)]
-        temperature: f64,
-        /// PPO's learning rate at the start (falling linearly to 0).
-        #[arg(long, value_name = "RATE", default_value_t = 1.5e-3)]
-        learning_rate: f32,
-        /// Learner decisions between two points of the learning curve (0: only at the end).
-        #[arg(long, value_name = "STEPS", default_value_t = 100_000)]
-        eval_every: u64,
-        /// Games against two greedy players (seats rotated) for each point of the curve.
-        #[arg(long, value_name = "GAMES", default_value_t = 90)]
-        eval_games: u64,
-        /// Games against two greedy players for the curve's last point.
-        #[arg(long, value_name = "GAMES", default_value_t = 300)]
-        final_games: u64,
-        /// The policy file written.
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Also write the run and its learning curve as JSON.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
-        /// Also write the learning curve as a self-contained HTML page.
-        #[arg(long, value_name = "FILE")]
-        html: Option<PathBuf>,
-        /// No progress lines on stderr.
-        #[arg(long)]
-        quiet: bool,
-        #[command(flatten)]
-        set: SetArgs,
-    },
+    Train(cli::train::TrainArgs),
     /// Print the shell completion script for SHELL (load it from your shell's startup file).
     Completions {
         /// The shell to complete in.
@@ -681,53 +620,11 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             out.format,
         ),
         Command::Merge { reports, out } => cli::sweep::merge_any(&reports, out.format),
-        Command::Train {
-            ruleset,
-            players,
-            steps,
-            seed,
-            hidden,
-            imitate,
-            imitate_steps,
-            shaping,
-            greedy_share,
-            random_share,
-            learning_rate,
-            temperature,
-            eval_every,
-            eval_games,
-            final_games,
-            out,
-            json,
-            html,
-            quiet,
-            set,
-        } => cli::train::train_command(&cli::train::TrainArgs {
-            command: std::iter::once("rulesmith".to_string())
-                .chain(std::env::args().skip(1))
-                .collect::<Vec<_>>()
-                .join(" "),
-            ruleset,
-            sets: set.set,
-            players,
-            steps,
-            seed,
-            hidden,
-            imitate,
-            imitate_steps,
-            shaping,
-            greedy_share,
-            random_share,
-            learning_rate,
-            temperature,
-            eval_every,
-            eval_games,
-            final_games,
-            out,
-            json,
-            html,
-            quiet,
-        }),
+        Command::Train(mut args) => {
+            args.command =
+                std::iter::once("rulesmith".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+            cli::train::train_command(&args)
+        }
         Command::Tournament { ruleset, bots, players, games, seed, threads, shard, set, out } => {
             cli::tournament::tournament(
                 &cli::tournament::TournamentArgs { ruleset, bots, players, games, seed, threads, shard, sets: set.set },

@@ -11,28 +11,70 @@ use rulesmith::core::learned::train::{CurvePoint, Event, TrainOptions, train};
 use std::path::PathBuf;
 
 /// What `train` was asked.
+#[derive(clap::Args)]
 pub struct TrainArgs {
+    /// The ruleset trained on: a bundled name or a path to a .toml file.
+    #[arg(add = crate::ruleset_completer())]
     pub ruleset: String,
-    pub sets: Vec<String>,
+    /// Player count trained at [default: 3 if the ruleset seats 3, else as `simulate`].
+    #[arg(long)]
     pub players: Option<usize>,
+    /// Learner decisions to train for.
+    #[arg(long, default_value_t = 1_000_000)]
     pub steps: u64,
+    /// The run's seed: the same seed and options train the same policy.
+    #[arg(long, default_value_t = rulesmith::core::sim::DEFAULT_SEED)]
     pub seed: u64,
+    /// Width of the network's two hidden layers.
+    #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// The bot imitated before PPO (the imitation phase; with --imitate-steps).
+    #[arg(long, value_name = "BOT", default_value = "greedy")]
     pub imitate: String,
+    /// Labelled decisions of the imitation phase (0: no imitation).
+    #[arg(long, value_name = "STEPS", default_value_t = 0)]
     pub imitate_steps: u64,
+    /// Weight of the shaping reward (the change of the seat's heuristic margin; 0: none).
+    #[arg(long, value_name = "W", default_value_t = 0.0)]
     pub shaping: f32,
+    /// PPO's share of opponent seats played by greedy (after the random start).
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5)]
     pub greedy_share: f64,
+    /// PPO's share of the steps played against random opponents only, at the start.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.1)]
     pub random_share: f64,
-    pub learning_rate: f32,
+    /// The temperature the written policy plays at (its logits divided by it at the end;
+    /// below 1: sharper).
+    #[arg(long, value_name = "T", default_value_t = 1.0)]
     pub temperature: f64,
+    /// PPO's learning rate at the start (falling linearly to 0).
+    #[arg(long, value_name = "RATE", default_value_t = 1.5e-3)]
+    pub learning_rate: f32,
+    /// Learner decisions between two points of the learning curve (0: only at the end).
+    #[arg(long, value_name = "STEPS", default_value_t = 100_000)]
     pub eval_every: u64,
+    /// Games against two greedy players (seats rotated) for each point of the curve.
+    #[arg(long, value_name = "GAMES", default_value_t = 90)]
     pub eval_games: u64,
+    /// Games against two greedy players for the curve's last point.
+    #[arg(long, value_name = "GAMES", default_value_t = 300)]
     pub final_games: u64,
+    /// The policy file written.
+    #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Also write the run and its learning curve as JSON.
+    #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Also write the learning curve as a self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// No progress lines on stderr.
+    #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub set: crate::SetArgs,
     /// The command as typed, for the policy file and the page.
+    #[arg(skip)]
     pub command: String,
 }
 
@@ -115,7 +157,7 @@ pub fn train_command(a: &TrainArgs) -> Result<u8, Failure> {
             a.imitate
         )));
     }
-    let ruleset = load(&a.ruleset, &a.sets)?;
+    let ruleset = load(&a.ruleset, &a.set.set)?;
     let range = ruleset.game.players();
     let players = match a.players {
         Some(p) => players_for(Some(p), &range, ruleset.name())?,
