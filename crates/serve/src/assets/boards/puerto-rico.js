@@ -43,7 +43,8 @@
       case "load": return ["good:" + w[2], "btn:" + w[1] + " " + w[2]];
       case "keep":
         if (w.length === 3 && w[1] === "+") return ["good:" + w[2]];
-        return ["store", "btn:" + a.slice(5)];
+        // `keep` alone and `keep nothing` keep no barrel.
+        return ["store", "btn:" + (w.length === 1 || a === "keep nothing" ? "keep nothing" : a.slice(5))];
       case "return":
         if (w[1] === "colonist") return ["group:" + w[3]];
         if (w[1] === "vp") return ["my-vp"];
