@@ -9,7 +9,11 @@ from the seat's view (`rulesmith state --seat`, the JSON a bot is sent) with its
 actions, and every legal action is played by clicking the board: a highlighted element (or
 a button of the board's bar) that leads to it, then the next, until the board sends it.
 Fails, naming the form, for a form no position offered, an action no click sequence
-realizes (or one that plays another action), and an action of a form this list lacks.
+realizes (or one that plays another action), and an action of a form this list lacks; and
+for a control whose click something drawn on top takes (`elementFromPoint` at its centre).
+Prints per game the positions, actions and forms met; OUT_DIR/board-cover.txt lists where
+each form was first met (BOARD_CHECK_GAMES=a,b checks only those;
+BOARD_ASSETS=DIR draws with the board modules of DIR, to try a change without a build).
 
 usage: board_cover.py CHROMIUM RULESMITH OUT_DIR
        board_cover.py --bot DIR RULES_JSON   (the collecting bot; rulesmith runs it)
@@ -173,7 +177,7 @@ CHECK = """async ({ game, ruleset, view, legal, seat, players }) => {
   let box = document.getElementById('cover');
   if (!box) { box = document.createElement('div'); box.id = 'cover'; document.body.prepend(box); }
   const acts = e => { try { return JSON.parse(e.getAttribute('data-acts')); } catch (_) { return []; } };
-  const failures = [];
+  const failures = [], covered = [];
   const notes = new Map(legal.map(a => [a, '']));
   for (const a of legal) {
     let sent = null;
@@ -187,15 +191,21 @@ CHECK = """async ({ game, ruleset, view, legal, seat, players }) => {
       if (!hits.length) { why = n ? 'nothing to click after ' + clicked.join(' → ') : 'no board element'; break; }
       hits.sort((x, y) => acts(x).length - acts(y).length);
       const e = hits[0];
-      const r = (e.querySelector(':scope > .face') || e).getBoundingClientRect();
-      if (!r.width || !r.height) { why = (e.getAttribute('data-key') || e.textContent) + ' is not drawn'; break; }
+      const spot = () => (e.querySelector(':scope > .face') || e).getBoundingClientRect();
+      if (!spot().width || !spot().height) { why = (e.getAttribute('data-key') || e.textContent) + ' is not drawn'; break; }
+      // Where a person clicks it (its face's centre) nothing drawn on top takes the click.
+      e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      const r = spot(), top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!top || !(top === e || e.contains(top))) {
+        covered.push((e.getAttribute('data-key') || e.textContent) + ' under ' + (top ? (top.getAttribute('class') || top.tagName) : 'nothing') + ' (for `' + a + '`)');
+      }
       clicked.push(e.getAttribute('data-key') || e.textContent);
       e.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
     }
     if (sent !== a) failures.push({ action: a, why: sent !== null ? 'played `' + sent + '`' : why || 'more than 6 clicks: ' + clicked.join(' → ') });
   }
   box.replaceChildren();
-  return failures;
+  return { failures, covered };
 }"""
 
 
@@ -305,6 +315,7 @@ def main() -> int:
     chromium, rulesmith, out = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
     out.mkdir(parents=True, exist_ok=True)
     problems = []
+    summary = []
     only = [g for g in os.environ.get("BOARD_CHECK_GAMES", ",".join(GAMES)).split(",") if g in GAMES]
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         work = pathlib.Path(tmp)
@@ -338,10 +349,15 @@ def main() -> int:
                     for a in pos["legal"]:
                         met.setdefault(form(game, vocab, a), pos["from"])
                     actions += len(pos["legal"])
-                    for f in page.evaluate(CHECK, {"game": game, "ruleset": pos["rules"], "view": pos["view"], "legal": pos["legal"], "seat": pos["seat"], "players": pos["players"]}):
+                    found = page.evaluate(CHECK, {"game": game, "ruleset": pos["rules"], "view": pos["view"], "legal": pos["legal"], "seat": pos["seat"], "players": pos["players"]})
+                    for c in found["covered"][:3]:
+                        problems.append(f"{game}: a click on {c} is taken by what is drawn on top ({pos['from']})")
+                    for f in found["failures"]:
                         failed.setdefault(form(game, vocab, f["action"]), []).append(f"`{f['action']}` ({f['why']}; {pos['from']})")
                 expected = FORMS[game]
-                print(f"{game}: {len(positions)} positions, {actions} legal actions clicked, {len([f for f in expected if f in met])} of {len(expected)} forms met, {time.time() - started:.0f} s")
+                line = f"{game}: {len(positions)} positions, {actions} legal actions clicked, {len([f for f in expected if f in met])} of {len(expected)} forms met"
+                print(f"{line}, {time.time() - started:.0f} s")
+                summary.append(line + "\n" + "".join(f"  {f}: first in {met[f]}\n" for f in expected if f in met))
                 for f in expected:
                     if f not in met:
                         problems.append(f"{game}: no position offers `{f}` (add a scenario to .ci/board-cover/{game}/)")
@@ -355,6 +371,7 @@ def main() -> int:
         context.close()
     for problem in problems:
         print(problem, file=sys.stderr)
+    (out / "board-cover.txt").write_text("".join(summary) + "".join(p + "\n" for p in problems))
     print("board-cover: " + ("FAIL" if problems else "ok"))
     return 1 if problems else 0
 
