@@ -84,7 +84,7 @@
         T(x + 4, 44, short(r.id), { "font-weight": "bold", "font-size": 10 }),
         // The doubloons lying on the card (the chooser takes them).
         taken ? T(x + 4, 64, "taken", { "font-size": 10 }) : [T(x + 4, 64, "+" + show((roles.coins || [])[i]), { "font-size": 11, "font-weight": "bold" }),
-          T(x + 20, 64, "doubloon" + ((roles.coins || [])[i] === 1 ? "" : "s"), { "font-size": 8 })]));
+          T(x + 21, 64, "doubloon" + ((roles.coins || [])[i] === 1 ? "" : "s"), { "font-size": 8 })]));
       x += 66;
     });
     // Supply: each pile a control where an action takes from it.
