@@ -26,7 +26,8 @@ from html_check import FLAGS
 from serve_check import start, watch
 
 GAMES = ["puerto-rico", "puerto-rico-expansion", "santiago-de-cuba", "mundo-163"]
-SEED = 11
+# The table's seed and the person's choices' (BOARD_CHECK_SEED=N plays another game).
+SEED = int(os.environ.get("BOARD_CHECK_SEED", "11"))
 # At least this share of a person's decisions made on the board, per game.
 BOARD_SHARE = 0.90
 # Most seconds one game may take (a whole game is a few hundred decisions).

@@ -9,6 +9,28 @@
   const TERRAIN = { city: "#e9e2d0", forest: "#3f7d3a", water: "#7fbfe8", mountain: "#9b8f85", grassland: "#a9d36b", field: "#e7cf6a", desert: "#e8d9a8" };
   const goodsOf = rules => (rules.goods && rules.goods.types) || Object.keys(GOOD);
   const fill = (table, k) => table[k] || "#bbb";
+  // What a privilege does, in a few words, from its effects in the ruleset (REF §2.8).
+  function does(e) {
+    switch (e.kind) {
+      case "city_settlement_income": return "+$" + e.money + " a city settled";
+      case "upgrade_discount": return "upgrades $" + e.money + " less";
+      case "road_cost": return "road at " + e.terrain + ": " + e.residents;
+      case "victory_points": return "+" + e.vp + " VP at the end";
+      case "resident_price": return "residents $" + e.money;
+      case "extra_movement": return "+" + e.mp + " MP a turn";
+      case "trolley_enter_cost": return e.terrain + " " + e.mp + " MP";
+      case "extra_resident_action": return "a resident acts again";
+      case "free_road": return "a free road a turn";
+      default: return short(String(e.kind));
+    }
+  }
+  // A terrain's income, road cost (residents) and trolley cost (MP), for the legend.
+  function terrainNote(rules, id) {
+    const t = (rules.terrains || {})[id];
+    if (!t) return id;
+    if (t.kind === "water") return id + " (no road, no settling)";
+    return id + (t.income ? " · $" + t.income : "") + " · road " + t.road_residents + " · " + t.enter_mp + " MP";
+  }
 
   // The clicks of an action (null: the action list only); a list of paths where either
   // order of two hexes does (a road between them).
@@ -152,17 +174,21 @@
     add(T(px, ry + 10, "Privileges for sale (deck: " + (v.privilege_deck || []).length + " cards, faces hidden)", { "font-size": 11, "font-weight": "bold" }));
     (v.privilege_row || []).forEach((c, i) => {
       const type = ((rules.privilege_types || []).find(t => t.id === c.privilege) || {});
-      const x = px + (i % 4) * 100, y = ry + 18 + Math.floor(i / 4) * 40;
-      add(ctl("priv:" + c.privilege, { id: "priv-" + c.privilege }, S("rect", { class: "face", x, y, width: 94, height: 34, rx: 4, fill: "#fffaf0", stroke: "#8a6d3b" }),
-        T(x + 5, y + 14, show(type.label || c.privilege), { "font-size": 11, "font-weight": "bold" }),
-        T(x + 5, y + 28, "price $" + show(c.price), { "font-size": 10 })));
+      const x = px + (i % 3) * 142, y = ry + 18 + Math.floor(i / 3) * 52;
+      // The card's effects, one line each (II (7) has two).
+      const lines = (type.effects || []).map(does);
+      add(ctl("priv:" + c.privilege, { id: "priv-" + c.privilege }, S("rect", { class: "face", x, y, width: 136, height: 46, rx: 4, fill: "#fffaf0", stroke: "#8a6d3b" }),
+        T(x + 5, y + 13, show(type.label || c.privilege) + " · price $" + show(c.price), { "font-size": 11, "font-weight": "bold" }),
+        lines.slice(0, 2).map((l, k) => T(x + 5, y + 26 + k * 12, l, { "font-size": 10, fill: "#444" }))));
     });
-    const rowsH = ry + 18 + Math.ceil((v.privilege_row || []).length / 4) * 40;
+    const rowsH = ry + 18 + Math.ceil((v.privilege_row || []).length / 3) * 52;
     // The legend, under the map.
     const ly = Math.max(mapH, rowsH) + 8;
     const [lg, lh] = legend(14, ly, [
-      ...entries(TERRAIN).map(([k, f]) => [box(f), k]),
+      ...entries(TERRAIN).map(([k, f]) => [box(f), terrainNote(rules, k)]),
       ...goods.map(good => [dot(fill(GOOD, good)), "city making " + good]),
+      [(x, y) => S("g", {}, S("circle", { cx: x + 7, cy: y + 7, r: 7, fill: GOOD.wheat, stroke: "#333" }), T(x + 1, y + 10, "5·4", { "font-size": 7, "font-weight": "bold" })), "city 5, 4 goods in stock"],
+      [(x, y) => S("rect", { x: x + 3, y: y + 3, width: 8, height: 8, fill: GOOD.fish, stroke: "#222" }), "a city's demand (its good)"],
       [(x, y) => S("rect", { x: x + 3, y: y + 3, width: 8, height: 8, fill: "#333", stroke: "#222" }), "demand delivered"],
       [(x, y) => S("rect", { x: x + 3, y: y + 3, width: 9, height: 9, fill: SEAT[0], stroke: "#000" }), "settlement"],
       [(x, y) => S("circle", { cx: x + 7, cy: y + 7, r: 6, fill: SEAT[0], stroke: "#fff", "stroke-width": 2 }), "residents (ringed: active)"],
@@ -171,7 +197,7 @@
       [(x, y) => S("polygon", { points: [[7, 2], [12, 7], [7, 12], [2, 7]].map(([a, b]) => (x + a) + "," + (y + b)).join(" "), fill: GOOD.ore, stroke: "#000" }), "goods lying on a hex"],
       ...players.map((_, s) => [dot(SEAT[s % 5]), "seat " + s]),
       ...controls,
-    ], 5, 190);
+    ], 4, 240);
     add(lg);
     const H = ly + lh + 8;
     const g = svg(W, H);

@@ -17,7 +17,7 @@
           T(cx + 4, cy + 12, "cost " + slot.cost, { "font-size": 10 }), T(cx + 4, cy + 25, slot.building ? short(slot.building) : "empty", { "font-size": 10 })));
       });
       const py = 48 + Math.ceil(v.draft.slots.length / 4) * 34 + 16;
-      add(T(bx, py, "Not in the game yet (click one to draft it into a slot of its cost)", { "font-weight": "bold", "font-size": 11 }));
+      add(T(bx, py, "Not in the game yet: click one to draft it (plain: no empty slot of its cost)", { "font-weight": "bold", "font-size": 11 }));
       pool.forEach((id, i) => {
         const b = pr.building(rules, id), cx = bx + (i % 3) * 182, cy = py + 6 + Math.floor(i / 3) * 20;
         add(ctl("pool:" + id, { id: "pool-" + id }, face({ x: cx, y: cy, width: 178, height: 18, rx: 3, fill: "#f3ecff", stroke: "#bbb" }),

@@ -43,7 +43,8 @@
       case "load": return ["good:" + w[2], "btn:" + w[1] + " " + w[2]];
       case "keep":
         if (w.length === 3 && w[1] === "+") return ["good:" + w[2]];
-        return ["store", "btn:" + a.slice(5)];
+        // `keep` alone and `keep nothing` keep no barrel.
+        return ["store", "btn:" + (w.length === 1 || a === "keep nothing" ? "keep nothing" : a.slice(5))];
       case "return":
         if (w[1] === "colonist") return ["group:" + w[3]];
         if (w[1] === "vp") return ["my-vp"];
@@ -81,7 +82,9 @@
       add(ctl("role:" + r.id, { id: "role-" + r.id },
         face({ x, y: 26, width: 62, height: 50, rx: 6, fill: taken ? "#ccc" : "#fff4d6", stroke: "#8a6d3b" }),
         T(x + 4, 44, short(r.id), { "font-weight": "bold", "font-size": 10 }),
-        T(x + 4, 64, taken ? "taken" : "coins: " + show((roles.coins || [])[i]), { "font-size": 10 })));
+        // The doubloons lying on the card (the chooser takes them).
+        taken ? T(x + 4, 64, "taken", { "font-size": 10 }) : [T(x + 4, 64, "+" + show((roles.coins || [])[i]), { "font-size": 11, "font-weight": "bold" }),
+          T(x + 21, 64, "doubloon" + ((roles.coins || [])[i] === 1 ? "" : "s"), { "font-size": 8 })]));
       x += 66;
     });
     // Supply: each pile a control where an action takes from it.
@@ -135,7 +138,7 @@
       add(T(bx, 40, "Buildings for sale: cost · VP · colonist circles", { "font-weight": "bold" }));
       forSale.forEach(([id, n], i) => {
         const b = building(rules, id), cx = bx + (i % 3) * 182, cy = 48 + Math.floor(i / 3) * 30;
-        const kind = b.type === "production" ? goodFill(rules, b.produces) : b.scale === "large" ? "#e6d8ff" : "#f1e4c8";
+        const kind = b.type === "production" ? goodFill(rules, b.produces) : (b.spaces || 1) > 1 ? "#e6d8ff" : "#f1e4c8";
         add(ctl("build:" + id, { id: "build-" + id }, face({ x: cx, y: cy, width: 178, height: 26, rx: 3, fill: "#fff", stroke: "#bbb" }),
           S("rect", { x: cx + 2, y: cy + 2, width: 8, height: 22, fill: kind, stroke: "#888" }),
           T(cx + 14, cy + 11, short(id) + " ×" + n, { "font-size": 10, "font-weight": "bold" }),
@@ -150,6 +153,11 @@
       ...goods.map(good => [box(goodFill(rules, good)), good]),
       [box("#777"), "quarry"], ...(players.some(p => p.forests !== undefined) ? [[box("#2f6b2a"), "forest"]] : []),
       [dot(COLONIST), "colonist"], [box("#eee"), "empty space"],
+      // The strip at a building's left: what kind of building it is.
+      [(x, y) => S("rect", { x: x + 3, y, width: 8, height: 14, fill: goodFill(rules, "indigo"), stroke: "#888" }), "production"],
+      [(x, y) => S("rect", { x: x + 3, y, width: 8, height: 14, fill: "#f1e4c8", stroke: "#888" }), "violet"],
+      [(x, y) => S("rect", { x: x + 3, y, width: 8, height: 14, fill: "#e6d8ff", stroke: "#888" }), "large violet"],
+      [(x, y) => T(x + 3, y + 12, "?", { "font-weight": "bold" }), "hidden from you"],
       ...players.map((_, s) => [dot(SEAT[s % 5]), "seat " + s]),
       ...controls,
     ], 8, 130);

@@ -13,6 +13,29 @@
   const goodsOf = (rules, v) => (rules.goods || []).map(g => g.id).concat(Object.keys(v.supply || {})).filter((g, i, a) => a.indexOf(g) === i);
   const dieOfGood = (rules, good) => ((rules.dice || []).find(d => d.good === good) || {}).id;
   const effectOf = (rules, id) => (((rules.buildings || []).find(b => b.id === id) || {}).effect) || {};
+  // What a building or citizen does, in a few words, from its effect in the ruleset.
+  function does(e) {
+    e = e || {};
+    const not = e.except && e.except.length ? " (not " + e.except.join(", ") + ")" : "";
+    const gains = x => [x.pesos ? "+" + x.pesos + " peso" + (x.pesos > 1 ? "s" : "") : null, x.vp ? "+" + x.vp + " VP" : null]
+      .concat(entries(x.goods).map(([g, n]) => "+" + n + " " + g)).filter(Boolean).join(" ");
+    switch (e.kind) {
+      case "gain": return gains(e);
+      case "convert": return "each " + e.from + " → " + e.to;
+      case "exchange": return "1 good → 1 other" + not;
+      case "trade": return entries(e.pay).map(([g, n]) => n + " " + g).join(" ") + " → " + gains(e);
+      case "sell": return (e.goods || []).join(", ") + ": " + e.vp + " VP each";
+      case "clear_die": return "clear a die's demand";
+      case "casino": return e.pesos_per_vp + " pesos ↔ 1 VP";
+      case "move_marker": return "move the ship's marker";
+      case "deliver_fixed": return "1 good → " + e.vp + " VP" + not;
+      case "newspaper": return gains(e) + ", a citizen down";
+      case "pickpocket": return "others give you 1";
+      case "choose_good": return "take " + (e.count || 1) + " good" + not;
+      case "lawyer": return "claim/use a building";
+      default: return short(show(e.kind));
+    }
+  }
 
   // The clicks of an action (null: the action list only).
   function path(a, v, rules) {
@@ -58,7 +81,7 @@
     const over = !!ctx.outcome || (v.phase && v.phase.step === "over");
     const actor = over ? null : ctx.toMove;
     const goods = goodsOf(rules, v);
-    const W = 1000, top = 390, H0 = top + players.length * 64;
+    const W = 1000, top = Math.max(390, 184 + Math.ceil(entries(v.buildings).length / 3) * 56 + 10), H0 = top + players.length * 64;
     const parts = [S("rect", { x: 0, y: 0, width: W, height: 10000, fill: "#f3ecd9" })];
     const add = (...n) => parts.push(...n);
     const turn = v.turn || {};
@@ -67,19 +90,22 @@
     // (driving there, the newspaper's flip), its citizen's flower beside the name.
     const street = v.street || [];
     const stops = ["port"].concat(street);
-    const flowerOf = id => ((rules.citizens || []).find(c => c.id === id) || {}).flower;
-    const cx = 250, cy = 205, rx = 210, ry = 140;
+    const citizen = id => (rules.citizens || []).find(c => c.id === id) || {};
+    const flowerOf = id => citizen(id).flower;
+    const cx = 262, cy = 205, rx = 200, ry = 140;
     add(S("ellipse", { cx, cy, rx, ry, fill: "none", stroke: "#bba", "stroke-width": 18 }));
     stops.forEach((c, k) => {
       const a = -Math.PI / 2 + (2 * Math.PI * k) / stops.length;
       const x = cx + rx * Math.cos(a), y = cy + ry * Math.sin(a);
       const inactive = v.inactive && v.inactive[c];
       const flower = flowerOf(c);
+      // Each citizen says what a visit gives (face down: nothing).
+      const what = k === 0 ? "" : inactive ? "face down" : does(citizen(c).effect);
       add(ctl("stop:" + c, { id: "stop-" + c },
-        face({ x: x - 48, y: y - 17, width: 96, height: 34, rx: 6, fill: k === 0 ? "#d8ecf7" : inactive ? "#ccc" : "#fffaf0", stroke: v.car === c ? "#d12" : "#776", "stroke-width": v.car === c ? 3 : 1 }),
-        flower ? title(S("circle", { cx: x - 36, cy: y, r: 7, fill: fillOf(FLOWER, flower), stroke: "#555", "stroke-dasharray": flower === "transparent" ? "2 2" : null }), flower + " flower") : null,
-        T(x - 26, y - 1, short(c), { "font-size": 11, "font-weight": k === 0 ? "bold" : null }),
-        T(x - 26, y + 12, v.car === c ? "car here" : inactive ? "face down" : "", { "font-size": 9, fill: "#a00" })));
+        face({ x: x - 54, y: y - 17, width: 108, height: 34, rx: 6, fill: k === 0 ? "#d8ecf7" : inactive ? "#ccc" : "#fffaf0", stroke: v.car === c ? "#d12" : "#776", "stroke-width": v.car === c ? 3 : 1 }),
+        flower ? title(S("circle", { cx: x - 42, cy: y, r: 7, fill: fillOf(FLOWER, flower), stroke: "#555", "stroke-dasharray": flower === "transparent" ? "2 2" : null }), flower + " flower") : null,
+        T(x - 32, y - 1, short(c) + (v.car === c ? " · car" : ""), { "font-size": 11, "font-weight": k === 0 || v.car === c ? "bold" : null }),
+        T(x - 32, y + 12, what, { "font-size": 9, fill: inactive ? "#a00" : "#555" })));
     });
     add(T(cx - 40, cy, "car: " + short(show(v.car)), { "font-weight": "bold" }));
     // The ship and its dice, each die a control (set aside, cleared, delivered to).
@@ -106,15 +132,16 @@
     // The buildings: each a control (pawn, use, claim), with its flower and owner.
     add(T(520, 176, "Buildings", { "font-weight": "bold" }));
     entries(v.buildings).forEach(([id, b], i) => {
-      const x = 520 + (i % 3) * 156, y = 184 + Math.floor(i / 3) * 46;
+      const x = 520 + (i % 3) * 156, y = 184 + Math.floor(i / 3) * 56;
       const owned = b.owner !== null && b.owner !== undefined;
       add(ctl("building:" + id, { id: "building-" + id },
-        face({ x, y, width: 150, height: 40, rx: 4, fill: "#fff", stroke: owned ? SEAT[b.owner % 5] : "#999", "stroke-width": owned ? 3 : 1 }),
-        title(S("circle", { cx: x + 12, cy: y + 20, r: 7, fill: fillOf(FLOWER, b.flower), stroke: "#555" }), show(b.flower) + " flower"),
-        T(x + 24, y + 16, short(id), { "font-size": 11 }),
-        T(x + 24, y + 31, owned ? "owner: seat " + b.owner : "no owner", { "font-size": 10 }),
+        face({ x, y, width: 150, height: 50, rx: 4, fill: "#fff", stroke: owned ? SEAT[b.owner % 5] : "#999", "stroke-width": owned ? 3 : 1 }),
+        title(S("circle", { cx: x + 12, cy: y + 25, r: 7, fill: fillOf(FLOWER, b.flower), stroke: "#555" }), show(b.flower) + " flower"),
+        T(x + 24, y + 15, short(id), { "font-size": 11, "font-weight": "bold" }),
+        T(x + 24, y + 29, does(effectOf(rules, id)), { "font-size": 9, fill: "#555" }),
+        T(x + 24, y + 43, owned ? "owner: seat " + b.owner : "no owner", { "font-size": 10 }),
         players.map((p, s) => [p, s]).filter(([p]) => p.pawn === id).map(([, s], m) =>
-          title(S("circle", { cx: x + 136 - m * 12, cy: y + 20, r: 6, fill: SEAT[s % 5], stroke: "#000" }), "pawn of seat " + s))));
+          title(S("circle", { cx: x + 136 - m * 12, cy: y + 42, r: 6, fill: SEAT[s % 5], stroke: "#000" }), "pawn of seat " + s))));
     });
     // The players: for the one acting, each holding a control (give, deliver, exchange).
     players.forEach((p, s) => {
@@ -136,6 +163,8 @@
       ...flowers.map(f => [(x, y) => S("circle", { cx: x + 7, cy: y + 7, r: 6, fill: fillOf(FLOWER, f), stroke: "#555", "stroke-dasharray": f === "transparent" ? "2 2" : null }), f + " flower"]),
       ...players.map((_, s) => [dot(SEAT[s % 5]), "seat " + s + " (pawn, owner)"]),
       [(x, y) => S("rect", { x, y, width: 14, height: 14, fill: "#fff", stroke: "#d12", "stroke-width": 3 }), "the car's stop"],
+      [(x, y) => S("g", {}, S("rect", { x, y, width: 14, height: 14, rx: 3, fill: DIE.green, stroke: "#222" }), T(x + 4, y + 11, "3", { "font-size": 10, fill: "#fff" })), "die: its good wanted"],
+      [(x, y) => S("rect", { x, y, width: 14, height: 14, rx: 3, fill: DIE.red, stroke: "#222", opacity: 0.45 }), "die set aside"],
       ...controls,
     ], 6, 160);
     add(lg);
