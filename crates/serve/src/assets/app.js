@@ -241,7 +241,7 @@ async function table(id) {
       el("button", { type: "button", id: "forward", disabled: !looking, onclick: () => pick(shown + 1), text: "forward ▶" }),
       looking ? el("button", { type: "button", id: "now", class: "now", onclick: () => pick(state.move), text: "back to now" }) : null);
     // At one screen, any person's seat may look back as it saw the game (never a bot's).
-    const seatPicker = s.seating === "hot-seat" && s.people.length > 1
+    const seatPicker = looking && s.seating === "hot-seat" && s.people.length > 1
       ? el("select", { id: "past-seat", title: "whose view of the past", onchange: ev => { pastSeat = Number(ev.target.value); show(past.step); } },
         s.people.map(p => el("option", { value: String(p), text: seatName(s.names, p), selected: p === past.seat })))
       : null;
