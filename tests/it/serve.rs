@@ -1349,3 +1349,55 @@ fn hints_are_turned_off_per_table_from_the_command_line() {
         assert!(stderr.contains(words), "{stderr}");
     }
 }
+
+/// Issue #50 (1): at a hot-seat table the past is shown as any person's seat saw it
+/// (`view=S`), never as a bot's; at a seat's link `view` changes nothing (its own view
+/// only, so the parameter cannot be used to peek).
+#[test]
+fn the_past_is_shown_as_any_persons_seat_and_never_a_bots() {
+    let rs = offered("santiago-de-cuba");
+    let hot = TableSpec::new(Arc::clone(&rs), 3, 4, vec![None, None, Some(BotSpec::Greedy)]);
+    let app = App::new(Options { tables: vec![hot], rulesets: vec![Arc::clone(&rs)], ..Options::default() }).unwrap();
+    let links = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 3, 4, vec![None, None, Some(BotSpec::Greedy)])],
+        rulesets: vec![rs],
+        seating: Seating::Links,
+        ..Options::default()
+    })
+    .unwrap();
+    let r = rulesmith::load("santiago-de-cuba").unwrap();
+    runtime().block_on(async {
+        let mut s = settled(&app, "/api/table/0").await;
+        assert_eq!(s["people"], json!([0, 1]));
+        while s["move"].as_u64().unwrap() < 6 {
+            let (st, b) =
+                post(&app, "/api/table/0/act", json!({"move": s["move"], "action": s["legal"][0]["action"]})).await;
+            assert_eq!(st, StatusCode::OK, "{b}");
+            s = settled(&app, "/api/table/0").await;
+        }
+        let log: Vec<String> = s["log"].as_array().unwrap().iter().map(|e| e[1].as_str().unwrap().into()).collect();
+        let mut g = r.game.start(3, 4).unwrap();
+        for a in &log[..3] {
+            g.play(a).unwrap();
+        }
+        for seat in [0u8, 1] {
+            let (st, past) = get(&app, &format!("/api/table/0/past?step=3&view={seat}")).await;
+            assert_eq!(st, StatusCode::OK, "{past}");
+            assert_eq!(past["seat"], seat);
+            assert_eq!(past["view"], g.view_json(seat), "seat {seat}'s view at step 3");
+        }
+        for seat in [2, 9] {
+            let (st, b) = get(&app, &format!("/api/table/0/past?step=3&view={seat}")).await;
+            refused(st, &b, StatusCode::BAD_REQUEST, "not a person's seat");
+        }
+
+        // By link: seat 0 asking for seat 1's view gets its own.
+        let q = link_query(&links, "seat 0");
+        let (st, past) = get(&links, &format!("/api/table/0/past?{q}&step=0&view=1")).await;
+        assert_eq!(st, StatusCode::OK, "{past}");
+        assert_eq!(past["seat"], 0);
+        let start = r.game.start(3, 4).unwrap();
+        assert_eq!(past["view"], start.view_json(0));
+        assert_ne!(past["view"], start.view_json(1));
+    });
+}
