@@ -1,8 +1,8 @@
 """`rulesmith serve` in headless Chromium: each game's table loads without a console error
 and is screenshotted; one game is played by clicks against bots to its end, then played
 again, the first game reviewed from the session's list; a replay is stepped (next,
-previous, slider, round, seat); at every game's table a hint is asked for and the move log
-steps the board back and to now; at a table seated by links, a seat's page carries none of
+previous, a log entry, slider, round, seat); at every game's table a hint is asked for and
+the move log (and the arrow keys) step the board back and to now; at a table seated by links, a seat's page carries none of
 another seat's hidden values (in its past views too), the observer's page shows them all and
 cannot act; a page of another site can neither act at a table (a `text/plain` POST, a JSON
 one) nor read it through a name pointed at this machine. In every game, the game-over page
@@ -191,6 +191,9 @@ def step_replay(context, server, out, problems):
         wait_step(n)
     page.click("#replay-prev")
     wait_step(2)
+    # A log entry jumps there.
+    page.click("#log li[data-step='7']")
+    wait_step(7)
     page.locator("#replay-slider").fill("40")
     wait_step(40)
     page.select_option("#replay-seat", "1")
@@ -237,6 +240,11 @@ def review_and_hint(context, server, out, problems):
         if page.locator("#actions button").count():
             problems.append(f"review {game}: actions offered while looking back")
         page.click("#forward")
+        page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 2 ')")
+        # The arrow keys step too.
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 1 ')")
+        page.keyboard.press("ArrowRight")
         page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 2 ')")
         page.hover("#log li[data-step='1']")
         page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 1 ')")

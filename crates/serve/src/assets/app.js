@@ -258,6 +258,13 @@ async function table(id) {
         logPanel(s.log, s.names, looking ? past.step : null, pick, peek))));
   }
 
+  // ← and → step the board back and forth, as in the replay viewer.
+  document.addEventListener("keydown", ev => {
+    if (!state || ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    const at = past !== null ? past.step : state.move;
+    if (ev.key === "ArrowLeft" && at > 0) pick(at - 1);
+    if (ev.key === "ArrowRight" && past !== null) pick(at + 1);
+  });
   await refresh();
 }
 
@@ -307,7 +314,8 @@ async function replay(id) {
           controls,
           el("div", { class: "controls" }, "as ", seats, " jump to ", round)),
         d.outcome ? scores(d.outcome, d.names) : null,
-        logPanel(d.log, d.names, d.step))));
+        // A log entry jumps to the board after it, as at a table.
+        logPanel(d.log, d.names, d.step, n => go(n)))));
   }
   document.addEventListener("keydown", ev => {
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
