@@ -316,7 +316,15 @@ def game_over_everywhere(context, rulesmith, out, problems):
             page.wait_for_selector("#scores")
             if f"table={i}" not in page.url:
                 problems.append(f"game over {game}: back to the table went to {page.url}")
-            print(f"{game}: over after {s['move']} moves; its page, review and the way back checked")
+            # Play again: the next game, the finished one listed and reviewed.
+            page.click("#again")
+            page.wait_for_function("() => document.querySelector('#title').textContent.includes('game 2')")
+            page.wait_for_selector("#games li button")
+            page.click("#games li button")
+            page.wait_for_selector("#replay-slider")
+            if not page.locator("#status").inner_text().startswith(f"step 0 of {s['move']} "):
+                problems.append(f"play again {game}: game 1's review opened {page.locator('#status').inner_text()!r}")
+            print(f"{game}: over after {s['move']} moves; its page, review, the way back and play again checked")
             page.close()
     finally:
         server.stop()
@@ -365,6 +373,47 @@ def past_as_either_person(context, rulesmith, out, problems):
             problems.append(f"past seat: the bot's seat 2 was shown ({code})")
         print(f"past seat: looking back as seat 1 then seat 0 (offered {options}); the bot's seat refused")
         page.close()
+    finally:
+        server.stop()
+
+
+def links_in_every_game(context, rulesmith, problems):
+    """Every game by links: a seat's page asks for a hint (a legal action, from its view);
+    the observer's page shows the whole state (nothing marked hidden, no generator), offers
+    nothing to do, and acting as it is refused."""
+    server = start(rulesmith, 1 + 2 * len(GAMES), *GAMES, "--players", "2", "--seats", "links")
+    try:
+        for i, game in enumerate(GAMES):
+            seat0 = server.links[f"{game}, seat 0"]
+            page = context.new_page()
+            watch(page, problems, f"links {game}")
+            page.goto(seat0, wait_until="load")
+            page.wait_for_selector("#actions button", timeout=60_000)
+            page.click("#hint")
+            page.wait_for_selector("#hint-list td")
+            choice = page.locator("#hint-panel b").inner_text()
+            legal = page.locator("#actions button").evaluate_all("bs => bs.map(b => b.dataset.action)")
+            if choice not in legal:
+                problems.append(f"links {game}: the hint {choice!r} is not a legal action of seat 0")
+            link = server.links[f"{game}, observer (sees every hidden holding: not for a player)"]
+            token = re.search(r"token=(\w+)", link).group(1)
+            page.goto(link, wait_until="load")
+            page.wait_for_selector("#board svg")
+            page.wait_for_timeout(300)
+            if page.locator("#actions button, #hint, #undo, #again").count():
+                problems.append(f"links {game}: the observer's page offers something to do")
+            code, body = get_json(f"{server.base}/api/table/{i}?seat=observer&token={token}")
+            whole = json.dumps(body["view"])
+            if code != 200 or '"hidden"' in whole or "rng" in body["view"]:
+                problems.append(f"links {game}: the observer's view is not the whole state without the generator")
+            code, _ = post_json(
+                f"{server.base}/api/table/{i}/act",
+                {"move": body["move"], "action": legal[0], "seat": "observer", "token": token},
+            )
+            if code != 403:
+                problems.append(f"links {game}: the observer's action answered {code}, not 403")
+            print(f"links {game}: seat 0's hint {choice!r}; the observer sees the whole game and cannot act")
+            page.close()
     finally:
         server.stop()
 
@@ -547,6 +596,7 @@ def main() -> int:
         game_over_everywhere(context, rulesmith, out, problems)
         past_as_either_person(context, rulesmith, out, problems)
         hints_off_at_one_table(context, rulesmith, problems)
+        links_in_every_game(context, rulesmith, problems)
         context.close()
         other_sites(p, chromium, rulesmith, problems)
     for problem in problems:
