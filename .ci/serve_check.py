@@ -1,17 +1,21 @@
 """`rulesmith serve` in headless Chromium: each game's table loads without a console error
 and is screenshotted; one game is played by clicks against bots to its end, then played
 again, the first game reviewed from the session's list; a replay is stepped (next,
-previous, slider, round, seat); at every game's table a hint is asked for and the move log
-steps the board back and to now; at a table seated by links, a seat's page carries none of
+previous, a log entry, slider, round, seat); at every game's table a hint is asked for and
+the move log (and the arrow keys) step the board back and to now; at a table seated by links, a seat's page carries none of
 another seat's hidden values (in its past views too), the observer's page shows them all and
 cannot act; a page of another site can neither act at a table (a `text/plain` POST, a JSON
-one) nor read it through a name pointed at this machine.
+one) nor read it through a name pointed at this machine. In every game, the game-over page
+(final scores, no one to move, no hint) and "review this game" opening the table's own
+record, with a link back to the table; at a hot-seat table of two people, looking back as
+either person's seat (never a bot's); hints turned off at one table only.
 
 usage: serve_check.py CHROMIUM RULESMITH OUT_DIR
 """
 
 import json
 import pathlib
+import random
 import re
 import subprocess
 import sys
@@ -143,6 +147,14 @@ def play_by_clicks(context, server, out, problems):
         page.click("#save")
     record = out / "serve-played.json"
     d.value.save_as(str(record))
+    # "review this game": the table's own record, every move; then back to the table.
+    moves = int(re.search(r"move (\d+)", page.locator(".hint").inner_text()).group(1))
+    page.click("#review")
+    page.wait_for_selector("#replay-slider")
+    if page.locator("#status").inner_text() != f"step 0 of {moves} · round 0 · after setup":
+        problems.append(f"play: review this game opened {page.locator('#status').inner_text()!r}, not its {moves} moves")
+    page.click("#back-to-table")
+    page.wait_for_selector("#again")
     # Play again: the next game, the first listed for review and opened in the replay viewer.
     page.click("#again")
     page.wait_for_function("() => document.querySelector('#title').textContent.includes('game 2')")
@@ -179,6 +191,9 @@ def step_replay(context, server, out, problems):
         wait_step(n)
     page.click("#replay-prev")
     wait_step(2)
+    # A log entry jumps there.
+    page.click("#log li[data-step='7']")
+    wait_step(7)
     page.locator("#replay-slider").fill("40")
     wait_step(40)
     page.select_option("#replay-seat", "1")
@@ -226,6 +241,11 @@ def review_and_hint(context, server, out, problems):
             problems.append(f"review {game}: actions offered while looking back")
         page.click("#forward")
         page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 2 ')")
+        # The arrow keys step too.
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 1 ')")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 2 ')")
         page.hover("#log li[data-step='1']")
         page.wait_for_function("() => (document.querySelector('#past') || {}).textContent.includes('after move 1 ')")
         if game == "puerto-rico":
@@ -235,6 +255,189 @@ def review_and_hint(context, server, out, problems):
         page.wait_for_function("() => document.querySelector('#past') === null")
         print(f"{game}: hint {choice!r}; the log stepped the board back and to now")
         page.close()
+
+
+def post_json(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def settled(base, table):
+    """The table's position once the bots have moved."""
+    while True:
+        s = get_json(f"{base}/api/table/{table}")[1]
+        if not s["thinking"]:
+            return s
+        time.sleep(0.05)
+
+
+def game_over_everywhere(context, rulesmith, out, problems):
+    """Each game played to its end through the API (seeded random choices for the person),
+    then its page: the final scores, no one named to move, no hint, the log still stepping
+    back; "review this game" opens this table's own record (its every move) in the replay
+    viewer, which links back to the table."""
+    server = start(rulesmith, len(GAMES) + 1, *GAMES, "--players", "2")
+    try:
+        for i, game in enumerate(GAMES):
+            rnd = random.Random(i)
+            s = settled(server.base, i)
+            while s["outcome"] is None and not s["error"]:
+                action = rnd.choice(s["legal"])["action"]
+                code, body = post_json(f"{server.base}/api/table/{i}/act", {"move": s["move"], "action": action})
+                if code != 200:
+                    problems.append(f"game over {game}: `{action}` refused ({code} {body})")
+                    break
+                s = settled(server.base, i)
+            page = context.new_page()
+            watch(page, problems, f"game over {game}")
+            page.goto(f"{server.base}/?table={i}", wait_until="load")
+            page.wait_for_selector("#scores")
+            page.screenshot(path=str(out / f"serve-over-{game}.png"), full_page=True)
+            status = page.locator("#status").inner_text()
+            if status != "The game is over." or "to move" in page.locator("#app").inner_text():
+                problems.append(f"game over {game}: the page still names a seat to move ({status!r})")
+            if page.locator("#hint-panel, #actions button").count():
+                problems.append(f"game over {game}: a hint or an action is offered")
+            page.click("#log li[data-step='2']")
+            page.wait_for_selector("#past")
+            page.click("#now")
+            page.wait_for_function("() => document.querySelector('#past') === null")
+            page.click("#review")
+            page.wait_for_selector("#replay-slider")
+            replay = int(re.search(r"replay=(\d+)", page.url).group(1))
+            shown = get_json(f"{server.base}/api/replay/{replay}?step={s['move']}")[1]
+            if shown["steps"] != s["move"] or shown["log"] != s["log"] or shown["outcome"] != s["outcome"]:
+                problems.append(f"game over {game}: the review is not this table's game ({shown['steps']} steps)")
+            page.click("#back-to-table")
+            page.wait_for_selector("#scores")
+            if f"table={i}" not in page.url:
+                problems.append(f"game over {game}: back to the table went to {page.url}")
+            # Play again: the next game, the finished one listed and reviewed.
+            page.click("#again")
+            page.wait_for_function("() => document.querySelector('#title').textContent.includes('game 2')")
+            page.wait_for_selector("#games li button")
+            page.click("#games li button")
+            page.wait_for_selector("#replay-slider")
+            if not page.locator("#status").inner_text().startswith(f"step 0 of {s['move']} "):
+                problems.append(f"play again {game}: game 1's review opened {page.locator('#status').inner_text()!r}")
+            print(f"{game}: over after {s['move']} moves; its page, review, the way back and play again checked")
+            page.close()
+    finally:
+        server.stop()
+
+
+def past_as_either_person(context, rulesmith, out, problems):
+    """Two people and a bot at one screen: looking back offers each person's seat (not the
+    bot's), and the past view is that seat's (its own pesos shown, the other's hidden)."""
+    server = start(rulesmith, 2, "santiago-de-cuba", "--players", "3", "--human", "0", "1", "--seed", "3")
+    try:
+        page = context.new_page()
+        watch(page, problems, "past seat")
+        pasts = []
+        page.on("response", lambda r: pasts.append(r) if "/past" in r.url else None)
+        page.goto(f"{server.base}/?table=0", wait_until="load")
+        for _ in range(4):
+            page.wait_for_selector("#actions button", timeout=60_000)
+            hint = page.locator(".hint").inner_text()
+            page.locator("#actions button").first.click()
+            page.wait_for_function(
+                "h => { const e = document.querySelector('.hint'); return !e || e.textContent !== h; }", arg=hint
+            )
+        page.wait_for_selector("#log li[data-step='3']")
+        page.click("#log li[data-step='3']")
+        page.wait_for_selector("#past-seat")
+        options = page.locator("#past-seat option").evaluate_all("os => os.map(o => o.value)")
+        if options != ["0", "1"]:
+            problems.append(f"past seat: the seats offered are {options}, not the people's 0 and 1")
+        for seat in ("1", "0"):
+            page.select_option("#past-seat", seat)
+            page.wait_for_function(
+                "s => document.querySelector('#past-seat') && document.querySelector('#past-seat').value === s", arg=seat
+            )
+            page.wait_for_timeout(300)
+            body = pasts[-1].json()
+            other = 1 - int(seat)
+            view = body["view"]["players"]
+            if body["seat"] != int(seat) or body["step"] != 3:
+                problems.append(f"past seat: asked for seat {seat} at step 3, got seat {body['seat']} at {body['step']}")
+            elif not isinstance(view[int(seat)]["pesos"], int) or view[other]["pesos"] != "hidden":
+                problems.append(f"past seat: seat {seat}'s past view shows {view}")
+            if seat == "1":
+                page.screenshot(path=str(out / "serve-past-seat.png"), full_page=True)
+        code, body = get_json(f"{server.base}/api/table/0/past?step=1&view=2")
+        if code != 400:
+            problems.append(f"past seat: the bot's seat 2 was shown ({code})")
+        print(f"past seat: looking back as seat 1 then seat 0 (offered {options}); the bot's seat refused")
+        page.close()
+    finally:
+        server.stop()
+
+
+def links_in_every_game(context, rulesmith, problems):
+    """Every game by links: a seat's page asks for a hint (a legal action, from its view);
+    the observer's page shows the whole state (nothing marked hidden, no generator), offers
+    nothing to do, and acting as it is refused."""
+    server = start(rulesmith, 1 + 2 * len(GAMES), *GAMES, "--players", "2", "--seats", "links")
+    try:
+        for i, game in enumerate(GAMES):
+            seat0 = server.links[f"{game}, seat 0"]
+            page = context.new_page()
+            watch(page, problems, f"links {game}")
+            page.goto(seat0, wait_until="load")
+            page.wait_for_selector("#actions button", timeout=60_000)
+            page.click("#hint")
+            page.wait_for_selector("#hint-list td")
+            choice = page.locator("#hint-panel b").inner_text()
+            legal = page.locator("#actions button").evaluate_all("bs => bs.map(b => b.dataset.action)")
+            if choice not in legal:
+                problems.append(f"links {game}: the hint {choice!r} is not a legal action of seat 0")
+            link = server.links[f"{game}, observer (sees every hidden holding: not for a player)"]
+            token = re.search(r"token=(\w+)", link).group(1)
+            page.goto(link, wait_until="load")
+            page.wait_for_selector("#board svg")
+            page.wait_for_timeout(300)
+            if page.locator("#actions button, #hint, #undo, #again").count():
+                problems.append(f"links {game}: the observer's page offers something to do")
+            code, body = get_json(f"{server.base}/api/table/{i}?seat=observer&token={token}")
+            whole = json.dumps(body["view"])
+            if code != 200 or '"hidden"' in whole or "rng" in body["view"]:
+                problems.append(f"links {game}: the observer's view is not the whole state without the generator")
+            code, _ = post_json(
+                f"{server.base}/api/table/{i}/act",
+                {"move": body["move"], "action": legal[0], "seat": "observer", "token": token},
+            )
+            if code != 403:
+                problems.append(f"links {game}: the observer's action answered {code}, not 403")
+            print(f"links {game}: seat 0's hint {choice!r}; the observer sees the whole game and cannot act")
+            page.close()
+    finally:
+        server.stop()
+
+
+def hints_off_at_one_table(context, rulesmith, problems):
+    """`--no-hints=santiago-de-cuba`: its page offers no hint and the API refuses it;
+    Puerto Rico's table still offers one."""
+    server = start(rulesmith, 3, "puerto-rico", "santiago-de-cuba", "--players", "2", "--no-hints=santiago-de-cuba")
+    try:
+        page = context.new_page()
+        watch(page, problems, "hints off")
+        for i, offered in ((0, True), (1, False)):
+            page.goto(f"{server.base}/?table={i}", wait_until="load")
+            page.wait_for_selector("#actions button")
+            if bool(page.locator("#hint").count()) != offered:
+                problems.append(f"hints off: table {i} {'does not offer' if offered else 'offers'} the hint")
+        s = settled(server.base, 1)
+        code, _ = get_json(f"{server.base}/api/table/1/hint?move={s['move']}")
+        if code != 403:
+            problems.append(f"hints off: the API answered a hint at the table without hints ({code})")
+        print("hints off at santiago-de-cuba's table only: not offered, refused; offered at puerto-rico's")
+        page.close()
+    finally:
+        server.stop()
 
 
 def observer(context, server, problems):
@@ -390,6 +593,10 @@ def main() -> int:
         finally:
             server.stop()
         hidden_values(context, rulesmith, out, problems)
+        game_over_everywhere(context, rulesmith, out, problems)
+        past_as_either_person(context, rulesmith, out, problems)
+        hints_off_at_one_table(context, rulesmith, problems)
+        links_in_every_game(context, rulesmith, problems)
         context.close()
         other_sites(p, chromium, rulesmith, problems)
     for problem in problems:

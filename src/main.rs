@@ -313,13 +313,23 @@ enum Command {
         /// Seconds an `exec:` bot may take for one decision.
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         bot_time_limit: f64,
-        /// No hints at the tables (a person may otherwise ask what the tree search would
-        /// choose, from their seat's view).
-        #[arg(long)]
-        no_hints: bool,
-        /// Search iterations of a hint (1 to 50000).
-        #[arg(long, value_name = "N", default_value_t = rulesmith_serve::DEFAULT_HINT_ITERATIONS, conflicts_with = "no_hints")]
-        hint_iterations: u32,
+        /// No hints (a person may otherwise ask what the tree search would choose, from
+        /// their seat's view): `--no-hints` alone at every table; `--no-hints=RULESET` (the
+        /// `=` needed; repeatable or a comma list) at those tables only, each named as
+        /// given to serve or by its `[ruleset] name`.
+        #[arg(
+            long,
+            value_name = "RULESET",
+            num_args = 0..=1,
+            require_equals = true,
+            value_delimiter = ',',
+            default_missing_value = "",
+            action = clap::ArgAction::Append
+        )]
+        no_hints: Vec<String>,
+        /// Search iterations of a hint (1 to 50000) [default: 1000].
+        #[arg(long, value_name = "N")]
+        hint_iterations: Option<u32>,
         #[command(flatten)]
         set: SetArgs,
     },
@@ -690,7 +700,8 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             resume,
             replay,
             bot_time_limit,
-            hints: (!no_hints).then_some(hint_iterations),
+            no_hints: cli::serve::NoHints::from_args(no_hints),
+            hint_iterations,
             sets: set.set,
         }),
         Command::ShowGame { record, game, rotation, step, round, seat } => {

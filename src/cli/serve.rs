@@ -29,11 +29,48 @@ pub struct ServeArgs {
     pub resume: Option<PathBuf>,
     pub replay: Vec<PathBuf>,
     pub bot_time_limit: f64,
-    /// Search iterations of a hint, or `None`: `--no-hints`.
-    pub hints: Option<u32>,
+    /// Where hints are off.
+    pub no_hints: NoHints,
+    /// `--hint-iterations`: search iterations of a hint [default: `DEFAULT_HINT_ITERATIONS`].
+    pub hint_iterations: Option<u32>,
     /// `--set KEY=VALUE` overrides applied to every ruleset served (not to `--resume` or
     /// `--replay`, whose records name their own).
     pub sets: Vec<String>,
+}
+
+/// Where hints are off (`--no-hints`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub enum NoHints {
+    /// Hints at every table.
+    #[default]
+    Nowhere,
+    /// `--no-hints` alone: at no table.
+    Everywhere,
+    /// `--no-hints=RULESET,…`: not at the tables of these rulesets (as given to serve, or
+    /// by `[ruleset] name`).
+    At(Vec<String>),
+}
+
+impl NoHints {
+    /// From the option's values: none (not given), an empty one (given alone), or names.
+    pub fn from_args(values: Vec<String>) -> NoHints {
+        if values.is_empty() {
+            NoHints::Nowhere
+        } else if values.iter().any(String::is_empty) {
+            NoHints::Everywhere
+        } else {
+            NoHints::At(values)
+        }
+    }
+
+    /// Whether hints are off at the table of the ruleset given as `source`, named `name`.
+    fn off(&self, source: &str, name: &str) -> bool {
+        match self {
+            NoHints::Nowhere => false,
+            NoHints::Everywhere => true,
+            NoHints::At(names) => names.iter().any(|n| n == source || n == name),
+        }
+    }
 }
 
 /// Games of one `--replay` file offered at most (a simulation's record may hold
@@ -99,12 +136,21 @@ const MAX_SESSION_BYTES: u64 = 64 << 20;
 
 /// `rulesmith serve`.
 pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
-    if let Some(n) = a.hints.filter(|n| !(1..=rulesmith_serve::MAX_HINT_ITERATIONS).contains(n)) {
+    if let Some(n) = a.hint_iterations.filter(|n| !(1..=rulesmith_serve::MAX_HINT_ITERATIONS).contains(n)) {
         return Err(bad(format!(
             "--hint-iterations {n}: give 1 to {} search iterations",
             rulesmith_serve::MAX_HINT_ITERATIONS
         )));
     }
+    if let (Some(n), NoHints::Everywhere) = (a.hint_iterations, &a.no_hints) {
+        return Err(bad(format!(
+            "--hint-iterations {n} with --no-hints: hints are off at every table (`--no-hints=RULESET` turns them off at one)"
+        )));
+    }
+    let iterations = a.hint_iterations.unwrap_or(rulesmith_serve::DEFAULT_HINT_ITERATIONS);
+    let hints = |source: &str, name: &str| (!a.no_hints.off(source, name)).then_some(iterations);
+    // Each table's ruleset as given and by name, for `--no-hints=RULESET`.
+    let mut served: Vec<(String, String)> = Vec::new();
     let limit = a.bot_time_limit;
     if !(limit.is_finite() && (0.001..=86_400.0).contains(&limit)) {
         return Err(bad(format!("--bot-time-limit {limit}: give seconds from 0.001 to 86400")));
@@ -123,7 +169,9 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
         }
         let ruleset = offered(r, &rec.source, &rec.overrides);
         rulesets.push(Arc::clone(&ruleset));
+        served.push((rec.source.clone(), ruleset.name.clone()));
         tables.push(TableSpec {
+            hints: hints(&rec.source, &ruleset.name),
             ruleset,
             players: rec.players,
             seed: rec.seed,
@@ -131,7 +179,6 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             resume: Some(rec),
             save: Some(saver(path.clone())),
             earlier,
-            hints: a.hints,
         });
     }
     let names: Vec<String> = if a.rulesets.is_empty() && a.resume.is_none() && a.replay.is_empty() {
@@ -182,7 +229,9 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             (0..players).map(|s| if a.humans.contains(&(s as u8)) { None } else { specs.get(s).cloned() }).collect();
         let ruleset = offered(r, source, &a.sets);
         rulesets.push(Arc::clone(&ruleset));
+        served.push((source.clone(), ruleset.name.clone()));
         tables.push(TableSpec {
+            hints: hints(source, &ruleset.name),
             ruleset,
             players,
             seed,
@@ -190,8 +239,16 @@ pub fn serve(a: ServeArgs) -> Result<u8, Failure> {
             resume: None,
             save: a.record.clone().map(saver),
             earlier: Vec::new(),
-            hints: a.hints,
         });
+    }
+    if let NoHints::At(off) = &a.no_hints {
+        if let Some(n) = off.iter().find(|n| !served.iter().any(|(source, name)| source == *n || name == *n)) {
+            let tables: Vec<&str> = served.iter().map(|(source, _)| source.as_str()).collect();
+            return Err(bad(format!(
+                "--no-hints={n}: no table plays that ruleset (the tables: {})",
+                if tables.is_empty() { "none".to_string() } else { tables.join(", ") }
+            )));
+        }
     }
     let mut replays = Vec::new();
     for path in &a.replay {

@@ -113,6 +113,8 @@ fn a_hot_seat_game_plays_to_its_end_and_bad_requests_are_refused() {
         let s = settled(&app, "/api/table/0").await;
         let first = s["move"].as_u64().unwrap() as usize;
         assert_eq!(s["acts"], true, "{s}");
+        assert_eq!(s["undo"], false, "no undo offered before the person's first decision");
+        assert_eq!(s["people"], json!([0]));
         let legal: Vec<String> =
             s["legal"].as_array().unwrap().iter().map(|l| l["action"].as_str().unwrap().to_string()).collect();
 
@@ -1177,12 +1179,14 @@ fn undo_by_link_never_goes_back_over_a_draw_a_reveal_or_another_seat() {
                 .find(|a| a.starts_with("take ") && a != "take quarry")
                 .unwrap()
         };
-        // Nothing to undo before a decision.
+        // Nothing to undo before a decision (and the page offers none).
+        assert_eq!(s["undo"], false);
         let (st, b) = post(&app, "/api/table/0/undo", undo(governor, json!(0))).await;
         refused(st, &b, StatusCode::CONFLICT, "no decision yet");
         // The governor chooses the settler, then undoes it: nothing was drawn or revealed.
         let (st, b) = post(&app, "/api/table/0/act", act(governor, json!(0), "settler")).await;
         assert_eq!(st, StatusCode::OK, "{b}");
+        assert_eq!(b["undo"], true, "the governor's page offers the undo it would take");
         let (st, b) = post(&app, "/api/table/0/undo", undo(governor, json!(1))).await;
         assert_eq!(st, StatusCode::OK, "{b}");
         assert_eq!(b["move"], 0);
@@ -1204,6 +1208,7 @@ fn undo_by_link_never_goes_back_over_a_draw_a_reveal_or_another_seat() {
         let (st, b) = post(&app, "/api/table/0/act", act(next, json!(m), &take(&s))).await;
         assert_eq!(st, StatusCode::OK, "{b}");
         m += 1;
+        assert_eq!(settled(&app, &format!("/api/table/0?{}", q(governor))).await["undo"], false);
         let (st, b) = post(&app, "/api/table/0/undo", undo(governor, json!(m))).await;
         refused(st, &b, StatusCode::CONFLICT, &format!("seat {next} has moved"));
         // The last seat's plantation ends the phase and turns up new ones: its undo is refused.
@@ -1213,6 +1218,7 @@ fn undo_by_link_never_goes_back_over_a_draw_a_reveal_or_another_seat() {
         assert_eq!(st, StatusCode::OK, "{b}");
         m += 1;
         let before = settled(&app, &format!("/api/table/0?{}", q(last))).await;
+        assert_eq!(before["undo"], false, "the page offers no undo it would refuse");
         let (st, b) = post(&app, "/api/table/0/undo", undo(last, json!(m))).await;
         refused(st, &b, StatusCode::CONFLICT, "drew or revealed");
         let after = settled(&app, &format!("/api/table/0?{}", q(last))).await;
@@ -1259,4 +1265,139 @@ fn a_sessions_record_resumes_with_its_earlier_games_and_hints_are_bounded() {
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains(&format!("--hint-iterations {n}")), "{stderr}");
     }
+}
+
+/// Issue #50 (3, "turned off per table"): `--no-hints=RULESET` turns hints off at that
+/// ruleset's table only: its page is not offered the hint and the API refuses it, while
+/// the other table's person may ask; `--no-hints` alone turns them off everywhere; a name
+/// that is no table's is refused (exit 2), naming it.
+#[test]
+fn hints_are_turned_off_per_table_from_the_command_line() {
+    use std::io::{BufRead, Read, Write};
+    let start = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+            .args(["serve", "--port", "0", "--players", "2"])
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+        let base = line.split_whitespace().nth(4).unwrap().trim_end_matches('/').to_string();
+        let addr: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+        (child, addr)
+    };
+    let get = |addr: std::net::SocketAddr, path: &str| -> (u16, Value) {
+        let mut c = std::net::TcpStream::connect(addr).unwrap();
+        write!(c, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut text = String::new();
+        c.read_to_string(&mut text).unwrap();
+        let status = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+        let body = text.split_once("\r\n\r\n").unwrap().1;
+        (status, serde_json::from_str(body).unwrap())
+    };
+    // A table's position once its person is to move (the bots may move first).
+    let settled = |addr, table: usize| {
+        for _ in 0..600 {
+            let (_, s) = get(addr, &format!("/api/table/{table}"));
+            if s["acts"] == true {
+                return s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("table {table}: the person was never to move");
+    };
+    let (mut child, addr) = start(&["puerto-rico", "santiago-de-cuba", "--no-hints=santiago-de-cuba"]);
+    let on = settled(addr, 0);
+    let off = settled(addr, 1);
+    assert_eq!(on["hints"], true, "puerto-rico's table offers the hint");
+    assert_eq!(off["hints"], false, "santiago-de-cuba's table does not");
+    let (st, b) = get(addr, &format!("/api/table/1/hint?move={}", off["move"]));
+    assert_eq!(st, 403, "{b}");
+    assert!(b["error"].as_str().unwrap().contains("hints are turned off at this table"), "{b}");
+    let (st, b) = get(addr, &format!("/api/table/0/hint?move={}", on["move"]));
+    assert_eq!(st, 200, "{b}");
+    assert!(b["choice"].is_string(), "{b}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    // A comma list; alone: every table.
+    let (mut child, addr) = start(&["puerto-rico", "santiago-de-cuba", "--no-hints=puerto-rico,santiago-de-cuba"]);
+    assert_eq!(settled(addr, 0)["hints"], false);
+    assert_eq!(settled(addr, 1)["hints"], false);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (mut child, addr) = start(&["--no-hints", "puerto-rico", "santiago-de-cuba"]);
+    assert_eq!(settled(addr, 0)["hints"], false);
+    assert_eq!(settled(addr, 1)["hints"], false, "`--no-hints RULESET`: RULESET is a table, hints off at all");
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    for (args, words) in [
+        (&["puerto-rico", "--no-hints=mundo-163"][..], "--no-hints=mundo-163: no table plays that ruleset"),
+        (&["puerto-rico", "--no-hints", "--hint-iterations", "10"][..], "--hint-iterations 10 with --no-hints"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(words), "{stderr}");
+    }
+}
+
+/// Issue #50 (1): at a hot-seat table the past is shown as any person's seat saw it
+/// (`view=S`), never as a bot's; at a seat's link `view` changes nothing (its own view
+/// only, so the parameter cannot be used to peek).
+#[test]
+fn the_past_is_shown_as_any_persons_seat_and_never_a_bots() {
+    let rs = offered("santiago-de-cuba");
+    let hot = TableSpec::new(Arc::clone(&rs), 3, 4, vec![None, None, Some(BotSpec::Greedy)]);
+    let app = App::new(Options { tables: vec![hot], rulesets: vec![Arc::clone(&rs)], ..Options::default() }).unwrap();
+    let links = App::new(Options {
+        tables: vec![TableSpec::new(Arc::clone(&rs), 3, 4, vec![None, None, Some(BotSpec::Greedy)])],
+        rulesets: vec![rs],
+        seating: Seating::Links,
+        ..Options::default()
+    })
+    .unwrap();
+    let r = rulesmith::load("santiago-de-cuba").unwrap();
+    runtime().block_on(async {
+        let mut s = settled(&app, "/api/table/0").await;
+        assert_eq!(s["people"], json!([0, 1]));
+        while s["move"].as_u64().unwrap() < 6 {
+            let (st, b) =
+                post(&app, "/api/table/0/act", json!({"move": s["move"], "action": s["legal"][0]["action"]})).await;
+            assert_eq!(st, StatusCode::OK, "{b}");
+            s = settled(&app, "/api/table/0").await;
+        }
+        let log: Vec<String> = s["log"].as_array().unwrap().iter().map(|e| e[1].as_str().unwrap().into()).collect();
+        let mut g = r.game.start(3, 4).unwrap();
+        for a in &log[..3] {
+            g.play(a).unwrap();
+        }
+        for seat in [0u8, 1] {
+            let (st, past) = get(&app, &format!("/api/table/0/past?step=3&view={seat}")).await;
+            assert_eq!(st, StatusCode::OK, "{past}");
+            assert_eq!(past["seat"], seat);
+            assert_eq!(past["view"], g.view_json(seat), "seat {seat}'s view at step 3");
+        }
+        for seat in [2, 9] {
+            let (st, b) = get(&app, &format!("/api/table/0/past?step=3&view={seat}")).await;
+            refused(st, &b, StatusCode::BAD_REQUEST, "not a person's seat");
+        }
+
+        // By link: seat 0 asking for seat 1's view gets its own.
+        let q = link_query(&links, "seat 0");
+        let (st, past) = get(&links, &format!("/api/table/0/past?{q}&step=0&view=1")).await;
+        assert_eq!(st, StatusCode::OK, "{past}");
+        assert_eq!(past["seat"], 0);
+        let start = r.game.start(3, 4).unwrap();
+        assert_eq!(past["view"], start.view_json(0));
+        assert_ne!(past["view"], start.view_json(1));
+    });
 }

@@ -69,6 +69,11 @@ pub struct Snapshot {
     pub record: Record,
     /// The seat whose view a hot-seat page shows: the person to move, else the last one.
     pub shown: Seat,
+    /// Whether an undo would be taken now: at the hot-seat page (back to a person's earlier
+    /// decision), and per seat at a table by links (its own, over nothing drawn or
+    /// revealed); false while the bots move.
+    pub undo_hot: bool,
+    pub undo_seats: Vec<bool>,
 }
 
 pub struct Table {
@@ -148,7 +153,8 @@ impl Table {
         live.mark(&spec.seats);
         // Bots to move first: the page shows them thinking until they have moved.
         let thinking = live.bot_to_move(&spec.seats).is_some();
-        let snapshot = snapshot(&live, &spec, &names, seating, thinking, 0);
+        let mut snapshot = snapshot(&live, &spec, &names, seating, thinking, 0);
+        undoable(&mut snapshot, &live, &spec, seating);
         let earlier = Arc::new(spec.earlier.clone());
         let table = Table {
             id,
@@ -282,7 +288,8 @@ impl Table {
 
     fn publish(&self, live: &Live, thinking: bool) {
         let shown = lock(&self.published).shown;
-        let s = snapshot(live, &self.spec, &self.names, self.seating, thinking, shown);
+        let mut s = snapshot(live, &self.spec, &self.names, self.seating, thinking, shown);
+        undoable(&mut s, live, &self.spec, self.seating);
         *lock(&self.published) = Arc::new(s);
     }
 
@@ -369,7 +376,7 @@ impl Table {
                 }
                 live.marks.len().checked_sub(1).ok_or_else(|| Refusal::Conflict("nothing to undo".into()))?
             }
-            Some(seat) => self.own_undo(&live, seat)?,
+            Some(seat) => own_undo(&self.spec, &live, seat)?,
         };
         let Some((at, rng)) = live.marks.get(target).map(|m| (m.at, m.rng.clone())) else {
             return Err(Refusal::Conflict("nothing to undo".into()));
@@ -384,43 +391,6 @@ impl Table {
         }
         self.publish(&live, false);
         Ok(())
-    }
-
-    /// Which mark `seat`'s undo at a table by links goes back to, or why it may not.
-    fn own_undo(&self, live: &Live, seat: Seat) -> Result<usize, Refusal> {
-        if live.session.outcome().is_some() {
-            return Err(Refusal::Conflict("the game is over: nothing to undo".into()));
-        }
-        let now = live.session.history().len();
-        let Some(target) = live.marks.iter().rposition(|m| m.seat == seat && m.at < now) else {
-            return Err(Refusal::Conflict(format!("nothing to undo: seat {seat} has made no decision yet")));
-        };
-        let at = live.marks.get(target).map_or(now, |m| m.at);
-        let since = live.movers.get(at..now).unwrap_or_default();
-        if let Some(other) = since.iter().find(|&&m| m != seat) {
-            return Err(Refusal::Conflict(format!(
-                "cannot undo: seat {other} has moved since seat {seat}'s last decision (undo never changes what others did)"
-            )));
-        }
-        // Played again from the start on a scratch session: the live one stays as it is
-        // unless undo is allowed.
-        let r = &self.spec.ruleset;
-        let mut scratch = r.game.start(self.spec.players, live.seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
-        let history = live.session.history();
-        for a in history.get(..at).unwrap_or_default() {
-            scratch.play(a).map_err(|e| Refusal::Conflict(format!("cannot undo: `{a}`: {e}")))?;
-        }
-        let steps = history.get(at..now).unwrap_or_default();
-        match hidden::first_draw_or_reveal(&mut *scratch, seat, steps) {
-            Ok(None) => Ok(target),
-            Ok(Some(i)) => Err(Refusal::Conflict(format!(
-                "cannot undo: move {} (`{}`) drew or revealed something seat {seat} could not see before \
-                 (undo never goes back over a draw or a reveal)",
-                at + i + 1,
-                steps.get(i).map_or("", String::as_str)
-            ))),
-            Err(e) => Err(Refusal::Conflict(format!("cannot undo: {e}"))),
-        }
     }
 
     /// The position after `step` decisions of the game in play, as `viewer` saw it then
@@ -628,6 +598,62 @@ impl Table {
     }
 }
 
+/// Which mark `seat`'s undo at a table by links goes back to, or why it may not.
+fn own_undo(spec: &TableSpec, live: &Live, seat: Seat) -> Result<usize, Refusal> {
+    if live.session.outcome().is_some() {
+        return Err(Refusal::Conflict("the game is over: nothing to undo".into()));
+    }
+    let now = live.session.history().len();
+    let Some(target) = live.marks.iter().rposition(|m| m.seat == seat && m.at < now) else {
+        return Err(Refusal::Conflict(format!("nothing to undo: seat {seat} has made no decision yet")));
+    };
+    let at = live.marks.get(target).map_or(now, |m| m.at);
+    let since = live.movers.get(at..now).unwrap_or_default();
+    if let Some(other) = since.iter().find(|&&m| m != seat) {
+        return Err(Refusal::Conflict(format!(
+            "cannot undo: seat {other} has moved since seat {seat}'s last decision (undo never changes what others did)"
+        )));
+    }
+    // Played again from the start on a scratch session: the live one stays as it is
+    // unless undo is allowed.
+    let r = &spec.ruleset;
+    let mut scratch = r.game.start(spec.players, live.seed).map_err(|e| Refusal::Conflict(e.to_string()))?;
+    let history = live.session.history();
+    for a in history.get(..at).unwrap_or_default() {
+        scratch.play(a).map_err(|e| Refusal::Conflict(format!("cannot undo: `{a}`: {e}")))?;
+    }
+    let steps = history.get(at..now).unwrap_or_default();
+    match hidden::first_draw_or_reveal(&mut *scratch, seat, steps) {
+        Ok(None) => Ok(target),
+        Ok(Some(i)) => Err(Refusal::Conflict(format!(
+            "cannot undo: move {} (`{}`) drew or revealed something seat {seat} could not see before \
+             (undo never goes back over a draw or a reveal)",
+            at + i + 1,
+            steps.get(i).map_or("", String::as_str)
+        ))),
+        Err(e) => Err(Refusal::Conflict(format!("cannot undo: {e}"))),
+    }
+}
+
+/// Fills in whether each kind of undo would be taken now (see [`Snapshot::undo_hot`]).
+fn undoable(snap: &mut Snapshot, live: &Live, spec: &TableSpec, seating: Seating) {
+    if snap.thinking {
+        return;
+    }
+    let now = live.session.history().len();
+    match seating {
+        Seating::HotSeat => snap.undo_hot = live.marks.iter().any(|m| m.at < now),
+        Seating::Links => {
+            snap.undo_seats = (0..spec.players)
+                .map(|p| {
+                    let seat = p as Seat;
+                    matches!(spec.seats.get(p), Some(None)) && own_undo(spec, live, seat).is_ok()
+                })
+                .collect();
+        }
+    }
+}
+
 /// Refused if the page saw another move than the game's.
 fn stale(live: &Live, moves: usize) -> Result<(), Refusal> {
     let now = live.session.history().len();
@@ -755,6 +781,8 @@ fn snapshot(
         thinking,
         record: record(live, spec, names),
         shown,
+        undo_hot: false,
+        undo_seats: Vec::new(),
     }
 }
 
@@ -807,7 +835,12 @@ impl Snapshot {
             "log": self.log.iter().map(|(s, a)| json!([s, a])).collect::<Vec<_>>(),
             "outcome": self.outcome,
             "error": self.error,
-            "undo": viewer == Viewer::HotSeat || (person && self.outcome.is_none()),
+            "undo": match viewer {
+                Viewer::HotSeat => self.undo_hot,
+                Viewer::Seat(s) => self.undo_seats.get(usize::from(s)).copied().unwrap_or(false),
+                Viewer::Observer => false,
+            },
+            "people": (0..table.players()).filter(|&p| table.is_person(p as Seat)).collect::<Vec<_>>(),
             "hints": acts && table.hints(),
             "record": viewer == Viewer::HotSeat || self.outcome.is_some(),
             "number": earlier.len(),

@@ -113,7 +113,8 @@ async function review(id, q, game) {
   const text = await r.text();
   if (!r.ok) { let m = "HTTP " + r.status; try { m = JSON.parse(text).error; } catch (_) { /* not JSON */ } throw new Error(m); }
   const added = await api("/api/replays", { record: text });
-  location.href = "/?replay=" + added.replay;
+  // The replay page links back here (this page's own address: a seat's link keeps its token).
+  location.href = "/?replay=" + added.replay + "&back=" + encodeURIComponent(location.pathname + location.search);
 }
 
 async function table(id) {
@@ -124,6 +125,8 @@ async function table(id) {
   let state = null, timer = null, sending = false;
   // Looking back: the step pinned by a click (null: now) and the one under the pointer.
   let pinned = null, peeked = null, past = null, hint = null;
+  // At a hot-seat table: the person's seat whose past view to show (null: the seat shown now).
+  let pastSeat = null;
 
   async function refresh() {
     try {
@@ -158,12 +161,12 @@ async function table(id) {
     const want = step === null ? null : Math.max(0, Math.min(state.move, step));
     if (want === null) { past = null; render(); return; }
     try {
-      const p = await api("/api/table/" + id + "/past" + q + amp + "step=" + want);
+      const p = await api("/api/table/" + id + "/past" + q + amp + "step=" + want + (pastSeat !== null ? "&view=" + pastSeat : ""));
       if ((peeked !== null ? peeked : pinned) !== want) return;
       past = p; say(""); render();
     } catch (e) { say(e.message); }
   }
-  function pick(step) { pinned = step >= state.move ? null : step; peeked = null; show(pinned); }
+  function pick(step) { pinned = step >= state.move ? null : step; peeked = null; if (pinned === null) pastSeat = null; show(pinned); }
   function peek(step) {
     if (step === peeked) return;
     peeked = step;
@@ -237,7 +240,13 @@ async function table(id) {
       el("button", { type: "button", id: "back", disabled: shown === 0, onclick: () => pick(shown - 1), text: "◀ back" }),
       el("button", { type: "button", id: "forward", disabled: !looking, onclick: () => pick(shown + 1), text: "forward ▶" }),
       looking ? el("button", { type: "button", id: "now", class: "now", onclick: () => pick(state.move), text: "back to now" }) : null);
-    const banner = looking ? el("div", { class: "past", id: "past" }, "Looking back: the board after move " + past.step + " of " + s.move + " (round " + past.round + "), as " + (past.seat === null ? "the observer" : "seat " + past.seat) + " saw it.") : null;
+    // At one screen, any person's seat may look back as it saw the game (never a bot's).
+    const seatPicker = looking && s.seating === "hot-seat" && s.people.length > 1
+      ? el("select", { id: "past-seat", title: "whose view of the past", onchange: ev => { pastSeat = Number(ev.target.value); show(past.step); } },
+        s.people.map(p => el("option", { value: String(p), text: seatName(s.names, p), selected: p === past.seat })))
+      : null;
+    const banner = looking ? el("div", { class: "past", id: "past" }, "Looking back: the board after move " + past.step + " of " + s.move + " (round " + past.round + "), as ",
+      seatPicker || (past.seat === null ? "the observer" : "seat " + past.seat), " saw it.") : null;
     $app.replaceChildren(el("div", { class: "layout" },
       el("div", { class: "board" + (looking ? " looking" : ""), id: "board" }, banner, board),
       el("div", {},
@@ -249,6 +258,13 @@ async function table(id) {
         logPanel(s.log, s.names, looking ? past.step : null, pick, peek))));
   }
 
+  // ← and → step the board back and forth, as in the replay viewer.
+  document.addEventListener("keydown", ev => {
+    if (!state || ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    const at = past !== null ? past.step : state.move;
+    if (ev.key === "ArrowLeft" && at > 0) pick(at - 1);
+    if (ev.key === "ArrowRight" && past !== null) pick(at + 1);
+  });
   await refresh();
 }
 
@@ -258,6 +274,8 @@ async function replay(id) {
   const rules = await api("/api/replay/" + id + "/rules");
   let step = Number(params.get("step") || 0) || 0;
   let seat = params.get("seat") || "observer";
+  // Opened by "review" at a table: its page, to return to (this server's own tables only).
+  const back = (params.get("back") || "").startsWith("/?table=") ? params.get("back") : null;
   let data = await api("/api/replay/" + id + "?step=" + step + "&seat=" + seat);
 
   async function go(n) {
@@ -280,6 +298,7 @@ async function replay(id) {
       rounds.map(r => el("option", { value: String(r), text: "round " + r, selected: r === d.round })));
     const slider = el("input", { type: "range", id: "replay-slider", min: 0, max: d.steps, value: d.step, oninput: ev => go(Number(ev.target.value)) });
     const controls = el("div", { class: "controls" },
+      back ? el("a", { href: back, id: "back-to-table", text: "back to the table" }) : null,
       el("button", { type: "button", id: "replay-first", onclick: () => go(0), text: "« first" }),
       el("button", { type: "button", id: "replay-prev", onclick: () => go(step - 1), text: "◀ previous" }),
       el("button", { type: "button", id: "replay-next", onclick: () => go(step + 1), text: "next ▶" }),
@@ -295,7 +314,8 @@ async function replay(id) {
           controls,
           el("div", { class: "controls" }, "as ", seats, " jump to ", round)),
         d.outcome ? scores(d.outcome, d.names) : null,
-        logPanel(d.log, d.names, d.step))));
+        // A log entry jumps to the board after it, as at a table.
+        logPanel(d.log, d.names, d.step, n => go(n)))));
   }
   document.addEventListener("keydown", ev => {
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
