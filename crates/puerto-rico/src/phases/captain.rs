@@ -266,11 +266,13 @@ fn most_vp_still_this_round(rules: &Rules, s: &State) -> u32 {
         .sum();
     let n = s.player_count();
     let builder_to_come = rules.has_effect(kind::BUILD_VP_BY_COLUMN)
-            && rules.vp_chips_run_out_in & RoleKind::Builder.bit() != 0
-            && u32::from(s.roles_chosen) < u32::from(rules.setup[n].roles_per_round)
-            && rules.roles.iter().enumerate().any(|(i, r)| {
-                r.kind == RoleKind::Builder && s.roles.available_mask() & (1 << i) != 0
-            });
+        && rules.vp_chips_run_out_in & RoleKind::Builder.bit() != 0
+        && u32::from(s.roles_chosen) < u32::from(rules.setup[n].roles_per_round)
+        && rules
+            .roles
+            .iter()
+            .enumerate()
+            .any(|(i, r)| r.kind == RoleKind::Builder && s.roles.available_mask() & (1 << i) != 0);
     // A bound: the mixed ship scores at most a VP per barrel too (S001:L585).
     let per_barrel = u32::from(rules.vp_per_barrel.max(1));
     let (mut most, mut cargo_only) = (0u32, 0u32);
