@@ -202,7 +202,7 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         Phase::MixedShip if s.pending.mixed.mixed_building.is_none_or(|b| usize::from(b) >= rules.buildings.len()) => {
             return Err("/pending/mixed_building: no such building".into());
         }
-        Phase::MixedShip if s.pending.mixed.mixed_good > 5 => {
+        Phase::MixedShip if usize::from(s.pending.mixed.mixed_good) > rules.good_count() => {
             return Err("/pending/mixed_good: past the last good".into());
         }
         _ => {}
@@ -221,7 +221,9 @@ pub fn check(rules: &Rules, s: &State) -> Result<(), String> {
         }
         _ => {}
     }
-    if s.phase == Phase::Mayor && s.mayor.group as usize > 6 + s.players[s.current].city.len as usize {
+    // The groups: a plantation per good, the quarries, then the city (`phases::mayor`).
+    let groups = |s: &State| rules.good_count() + 1 + s.players[s.current].city.len as usize;
+    if s.phase == Phase::Mayor && s.mayor.group as usize > groups(s) {
         return Err("/mayor_group: past the player's last group".into());
     }
     if s.mayor.left != crate::phases::mayor::left(rules, s) {

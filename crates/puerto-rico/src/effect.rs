@@ -303,7 +303,7 @@ fn goods_mask<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
 }
 
 /// A list of role kinds as a bit mask ([`RoleKind::bit`]).
-fn role_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+pub(crate) fn role_kinds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
     let mut mask = 0u8;
     for name in <Names as serde::Deserialize>::deserialize(d)?.value {
         match RoleKind::NAMES.iter().position(|k| *k == name.value) {

@@ -105,6 +105,11 @@ pub struct Rules {
     /// (S000:L336: one; the storehouse adds more of any kinds to it, S001:L551).
     pub free_barrels: u8,
     pub ship_refill_minimum_per_player: u8,
+    /// VP per barrel loaded on a cargo ship or the wharf (S000:L330, L614).
+    pub vp_per_barrel: u8,
+    /// The phases (bit per [`RoleKind`]) in which VP scored with no chip left end the game
+    /// after the round (S000:L414, S001:L242: the captain's).
+    pub vp_chips_run_out_in: u8,
     /// The captain is asked whether to take the privilege VP when declining it may change
     /// whether the game ends this round: a privilege may be declined (S000:L131).
     pub captain_may_decline_last_vp: bool,
@@ -384,6 +389,10 @@ struct RulesTable {
     free_barrels: u8,
     #[serde(deserialize_with = "de::byte::<0, 10, _>")]
     ship_refill_minimum_per_player: u8,
+    #[serde(deserialize_with = "de::byte::<0, 10, _>")]
+    vp_per_barrel: u8,
+    #[serde(deserialize_with = "crate::effect::role_kinds")]
+    vp_chips_run_out_in: u8,
     captain_may_decline_last_vp: bool,
 }
 
@@ -471,6 +480,8 @@ fn across(s: Sections, head: &Head, tree: &Node, before: usize, d: &mut Diagnost
         trading_house_spaces: s.rules.trading_house_spaces,
         free_barrels: s.rules.free_barrels,
         ship_refill_minimum_per_player: s.rules.ship_refill_minimum_per_player,
+        vp_per_barrel: s.rules.vp_per_barrel,
+        vp_chips_run_out_in: s.rules.vp_chips_run_out_in,
         captain_may_decline_last_vp: s.rules.captain_may_decline_last_vp,
         tiebreaks: s.scoring.tiebreaks,
         roles: s.roles,

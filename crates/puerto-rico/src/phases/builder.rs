@@ -105,7 +105,7 @@ fn complete(rules: &Rules, s: &mut State, seat: Seat, b: u8) -> Flow {
             })
             .sum();
         if vp > 0 {
-            super::supply::award_vp(s, seat, vp);
+            super::supply::award_vp(rules, s, seat, vp, crate::role_kind::RoleKind::Builder);
         }
     }
     s.buildings[b as usize] -= 1;

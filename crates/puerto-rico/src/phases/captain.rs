@@ -11,6 +11,7 @@ use crate::action::Action;
 use crate::board;
 use crate::effect::EffectKind;
 use crate::goods::{ByGood, Good, Goods};
+use crate::role_kind::RoleKind;
 use crate::rules::{Effect, Rules, kind};
 use crate::state::{Phase, State};
 use rulesmith_game::Seat;
@@ -46,7 +47,7 @@ pub fn begin(rules: &Rules, s: &mut State) {
                 })
                 .sum();
             if vp > 0 {
-                super::supply::award_vp(s, seat, vp);
+                super::supply::award_vp(rules, s, seat, vp, RoleKind::Captain);
             }
         }
     }
@@ -175,12 +176,12 @@ fn can_act(rules: &Rules, s: &State, seat: Seat) -> bool {
     any
 }
 
-/// VP for a load: one per barrel, the harbor's per load (L606), the captain's once with
+/// VP for a load: `vp_per_barrel` per barrel (L330), the harbor's per load (L606), the captain's once with
 /// the first load (L330, L377). Chips may run out; VP then go on paper (L416). The
 /// lighthouse's doubloon per load (S001:L591). Returns whether the captain is asked about
 /// the privilege VP ([`offers_privilege`]): the turn then goes on with that decision.
 fn score_load(rules: &Rules, s: &mut State, seat: Seat, barrels: u8) -> bool {
-    score(rules, s, seat, u16::from(barrels), true)
+    score(rules, s, seat, u16::from(barrels) * u16::from(rules.vp_per_barrel), true)
 }
 
 fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) -> bool {
@@ -199,7 +200,7 @@ fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) -> boo
             vp += bonus;
         }
     }
-    super::supply::award_vp(s, seat, vp);
+    super::supply::award_vp(rules, s, seat, vp, RoleKind::Captain);
     if rules.has_effect(kind::DOUBLOON_PER_LOAD) {
         let doubloons = board::doubloons_per_load(rules, &s.players[seat]);
         s.players[seat].doubloons += doubloons;
@@ -220,7 +221,10 @@ fn score(rules: &Rules, s: &mut State, seat: Seat, vp: u16, harbor: bool) -> boo
 /// maximum over every continuation: the question may be asked where no continuation
 /// actually reaches the threshold, never withheld where one does.)
 fn offers_privilege(rules: &Rules, s: &State, vp: u16, bonus: u16) -> bool {
-    if !rules.captain_may_decline_last_vp || bonus == 0 {
+    // VP are scored only in the captain and builder phases: where neither can end the
+    // game, declining changes nothing.
+    let ending = rules.vp_chips_run_out_in & (RoleKind::Captain.bit() | RoleKind::Builder.bit()) != 0;
+    if !rules.captain_may_decline_last_vp || bonus == 0 || !ending {
         return false;
     }
     let left = s.vp_chips.saturating_sub(vp);
@@ -232,8 +236,9 @@ fn offers_privilege(rules: &Rules, s: &State, vp: u16, bonus: u16) -> bool {
     // every harbor VP, every player building with every church) rules them out before
     // the board is looked at.
     let held: u32 = s.players.iter().map(|p| p.goods.total()).sum();
-    let quick =
-        held * (1 + u32::from(rules.most_vp_per_load)) + s.player_count() as u32 * u32::from(rules.most_vp_per_build);
+    let per_barrel = u32::from(rules.vp_per_barrel.max(1));
+    let quick = held * (per_barrel + u32::from(rules.most_vp_per_load))
+        + s.player_count() as u32 * u32::from(rules.most_vp_per_build);
     left <= bonus || (left <= bonus + quick && left <= bonus + most_vp_still_this_round(rules, s))
 }
 
@@ -243,8 +248,9 @@ fn offers_privilege(rules: &Rules, s: &State, vp: u16, bonus: u16) -> bool {
 /// a wharf or a mixed ship still unused, S000:L614, S001:L585), each load's harbor VP
 /// (S000:L606; loads: one per kind held on the cargo ships, one on the wharf, one on the
 /// mixed ship, never more than the barrels), and in a builder phase still to come this
-/// round the most each player's building VP can give (church, S001:L577; its VP end the
-/// game in any phase, see the expansion's README). A player with
+/// round the most each player's building VP can give (church, S001:L577), counted only
+/// where VP scored in the builder phase can end the game (`vp_chips_run_out_in`; the
+/// bundled rulesets end it by the captain's alone, S000:L414). A player with
 /// guests that move on their own turn (S001:L557) may still man any building they own,
 /// and a later mayor phase may man any: those count as occupied. The union hall scored
 /// when the phase began (S001:L620); the lighthouse gives doubloons, not VP (S001:L591);
@@ -259,12 +265,16 @@ fn most_vp_still_this_round(rules: &Rules, s: &State) -> u32 {
         .map(|x| u32::from(x.capacity().saturating_sub(x.load())))
         .sum();
     let n = s.player_count();
-    let builder_to_come =
-        rules.has_effect(kind::BUILD_VP_BY_COLUMN)
-            && u32::from(s.roles_chosen) < u32::from(rules.setup[n].roles_per_round)
-            && rules.roles.iter().enumerate().any(|(i, r)| {
-                r.kind == crate::role_kind::RoleKind::Builder && s.roles.available_mask() & (1 << i) != 0
-            });
+    let builder_to_come = rules.has_effect(kind::BUILD_VP_BY_COLUMN)
+        && rules.vp_chips_run_out_in & RoleKind::Builder.bit() != 0
+        && u32::from(s.roles_chosen) < u32::from(rules.setup[n].roles_per_round)
+        && rules
+            .roles
+            .iter()
+            .enumerate()
+            .any(|(i, r)| r.kind == RoleKind::Builder && s.roles.available_mask() & (1 << i) != 0);
+    // A bound: the mixed ship scores at most a VP per barrel too (S001:L585).
+    let per_barrel = u32::from(rules.vp_per_barrel.max(1));
     let (mut most, mut cargo_only) = (0u32, 0u32);
     for seat in s.players.seats() {
         let p = &s.players[seat];
@@ -286,14 +296,14 @@ fn most_vp_still_this_round(rules: &Rules, s: &State) -> u32 {
         // A player who passed loads nothing more this phase (ships only fill up).
         let barrels = if s.captain.round.has_passed(seat) { 0 } else { p.goods.total() };
         if wharf || mixed {
-            most += barrels;
+            most += barrels * per_barrel;
         } else {
             cargo_only += barrels;
         }
         let loads = (p.goods.nonzero().count_ones() + u32::from(wharf) + u32::from(mixed)).min(barrels);
         most += harbor * loads + church;
     }
-    most + cargo_only.min(room)
+    most + cargo_only.min(room) * per_barrel
 }
 
 /// `take vp` or `pass`: the captain's privilege VP, when declining may change the end
@@ -308,7 +318,7 @@ pub fn play_privilege(rules: &Rules, s: &mut State, a: Action) -> Flow {
     if a == Action::TakeVp {
         let chooser = s.chooser;
         let bonus = u16::from(super::privilege::privilege(rules, s));
-        super::supply::award_vp(s, chooser, bonus);
+        super::supply::award_vp(rules, s, chooser, bonus, RoleKind::Captain);
     }
     next(rules, s)
 }

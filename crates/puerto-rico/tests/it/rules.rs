@@ -681,3 +681,33 @@ fn bad_phase_fields_in_state_json_are_named_at_their_pointer() {
     let err = rules.state_from_json(captain).unwrap_err().to_string();
     assert!(err.contains("/captain_round/current: seat 2 loads, but seat 0 is to move"), "{err}");
 }
+
+/// The state check knows the ruleset's goods: with eight goods (the most a ruleset may
+/// have) a player's mayor groups run past the base game's five goods and their quarry,
+/// and a state at such a group is no longer refused (the check assumed five goods).
+#[test]
+fn eight_goods_play_through_the_mayor() {
+    use rulesmith_core::ruleset::{self, Bundled, Diagnostics};
+    let mut text = String::from("[ruleset]\nextends = \"puerto-rico\"\n");
+    for g in ["cocoa", "cotton", "rum"] {
+        text.push_str(&format!(
+            "\n[goods.{g}]\nprice = 2\nneeds_building = false\ncolour = \"magenta\"\nbarrels = {{ 2 = 8, 3 = 10, 4 = 10, 5 = 10 }}\nplantations = {{ 2 = 7, 3 = 10, 4 = 10, 5 = 10 }}\n"
+        ));
+    }
+    text.push_str("\n[[buildings]]\nid = \"factory\"\neffect = { kind = \"production_bonus\", doubloons_by_kinds = [0, 0, 1, 2, 3, 5, 6, 7, 8] }\n");
+    let file = rulesmith_testkit::kit::scratch_file("pr-eight", "eight-goods.toml", &text);
+    let bundled = [Bundled { name: "puerto-rico", path: "rulesets/puerto-rico.toml", text: RULESET }];
+    let loaded = ruleset::load(file.to_str().unwrap(), &bundled).unwrap();
+    let _ = std::fs::remove_file(&file);
+    let mut d = Diagnostics::default();
+    let rules = rulesmith_puerto_rico::decode(&loaded.tree, &mut d).unwrap();
+    assert_eq!(rules.good_count(), 8);
+    let mut past_five = false;
+    for seed in 1..=4 {
+        // Every state of the game passes the state check (the test kit checks it).
+        rulesmith_testkit::kit::random_game(&rules, 3, seed, Default::default(), |s: &State, _| {
+            past_five |= s.phase == Phase::Mayor && s.mayor.group > 6 + s.players[s.current].city.len;
+        });
+    }
+    assert!(past_five, "no game reached a mayor group past the sixth");
+}
