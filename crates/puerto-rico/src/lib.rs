@@ -231,7 +231,10 @@ impl Game for Rules {
         if hidden_held {
             deal_held_tiles(&mut v);
         }
-        deal_vp(&mut v, seat, None);
+        // The chips are counted in the open once the game is over (S000:L418-420).
+        if s.phase != state::Phase::GameOver {
+            deal_vp(&mut v, seat, None);
+        }
         v.rng = Rng::from_seed(0);
         v
     }
@@ -417,7 +420,8 @@ impl Rules {
     /// Marks in a view's JSON what `seat` may not see of `s` (the true state): no
     /// generator; the plantation stack as its size and the goods of the tiles nobody has
     /// seen (the stack's and, while hidden, the extension's held tiles together), not their
-    /// order; other players' VP chips (face down, S000:L332) as `"hidden"`.
+    /// order; other players' VP chips (face down, S000:L332) as `"hidden"` until the game
+    /// is over, when every player's chips are counted in the open (S000:L418-420).
     pub fn hide_in_view(&self, v: &mut serde_json::Value, s: &State, seat: Seat) {
         let Some(m) = v.as_object_mut() else { return };
         m.remove("rng");
@@ -431,7 +435,8 @@ impl Rules {
         }
         let unseen = json::with_names(self, || serde_json::to_value(unseen)).unwrap_or(serde_json::Value::Null);
         m.insert("stack".into(), serde_json::json!({ "tiles": s.stack.len, "unseen": unseen }));
-        if let Some(players) = m.get_mut("players").and_then(serde_json::Value::as_array_mut) {
+        let counted = s.phase == state::Phase::GameOver;
+        if let Some(players) = m.get_mut("players").and_then(serde_json::Value::as_array_mut).filter(|_| !counted) {
             for (o, p) in players.iter_mut().enumerate() {
                 if o != usize::from(seat) {
                     if let Some(vp) = p.get_mut("vp") {

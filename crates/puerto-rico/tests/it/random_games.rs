@@ -78,3 +78,20 @@ fn metrics_account_for_scores_and_goods() {
     let report = Report::new("puerto-rico", "d", "puerto-rico", &opts, tally, 0.0);
     insta::assert_snapshot!("metrics_text", metrics::text(&report.metrics));
 }
+
+/// VP chips lie face down during the game (S000:L332) and are counted in the open at its
+/// end (S000:L418-420): a seat's view of a finished game shows every player's VP.
+#[test]
+fn a_finished_games_view_shows_every_players_vp() {
+    use rulesmith_core::json::StateJson;
+    let rules = crate::common::rules();
+    for seed in 0..5 {
+        let (_, s) = crate::common::random_game(&rules, 4, seed);
+        for seat in 0..4u8 {
+            let view = rules.view_to_json(&s, seat);
+            for (o, p) in s.players.iter().enumerate() {
+                assert_eq!(view["players"][o]["vp"], serde_json::json!(p.vp), "seed {seed}, seat {seat} sees seat {o}");
+            }
+        }
+    }
+}
