@@ -22,6 +22,7 @@ use crate::encode::{ActionSpace, Encode, SeatRelative};
 use crate::game::{Seat, ToMove};
 use crate::rng::{Rng, derive_seed};
 use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -125,12 +126,17 @@ pub enum Event {
     Point(CurvePoint),
 }
 
-/// One learner decision kept for the update.
-struct Step {
-    /// Its non-zero scaled inputs: `(input row, value)`, in `Batch::inputs`.
+/// Where one decision's data lies in its [`Batch`]: its non-zero scaled inputs
+/// (`(input row, value)`) in `Batch::inputs`, its legal actions' ids in `Batch::legal`.
+#[derive(Clone, Copy)]
+struct Span {
     inputs: (u32, u32),
-    /// Its legal actions' ids, in `Batch::legal`.
     legal: (u32, u32),
+}
+
+/// One learner decision kept for PPO's update.
+struct Step {
+    at: Span,
     chosen: u32,
     logp: f32,
     value: f32,
@@ -140,11 +146,45 @@ struct Step {
     ret: f32,
 }
 
-#[derive(Default)]
-struct Batch {
+/// The decisions collected for one update: each one's inputs and legal actions' ids in
+/// two shared buffers, and what the phase keeps of it (`S`: a PPO [`Step`] or an
+/// imitation phase's [`Labelled`] decision).
+struct Batch<S> {
     inputs: Vec<(u32, f32)>,
     legal: Vec<u32>,
-    steps: Vec<Step>,
+    steps: Vec<S>,
+}
+
+impl<S> Batch<S> {
+    fn new() -> Self {
+        Batch { inputs: Vec::new(), legal: Vec::new(), steps: Vec::new() }
+    }
+
+    /// The scaled inputs and legal actions' ids of the decision at `at`.
+    fn of(&self, at: Span) -> (&[(u32, f32)], &[u32]) {
+        let x = self.inputs.get(at.inputs.0 as usize..at.inputs.1 as usize).unwrap_or_default();
+        let ids = self.legal.get(at.legal.0 as usize..at.legal.1 as usize).unwrap_or_default();
+        (x, ids)
+    }
+
+    /// Keeps a decision whose inputs were appended from `start` on, with its legal
+    /// actions' ids: where both lie.
+    fn keep(&mut self, start: usize, ids: &[u32]) -> Span {
+        let l0 = self.legal.len() as u32;
+        self.legal.extend_from_slice(ids);
+        Span { inputs: (start as u32, self.inputs.len() as u32), legal: (l0, self.legal.len() as u32) }
+    }
+
+    /// The buffers' lengths, to [`Batch::truncate`] back to.
+    fn mark(&self) -> [usize; 3] {
+        [self.inputs.len(), self.legal.len(), self.steps.len()]
+    }
+
+    fn truncate(&mut self, [inputs, legal, steps]: [usize; 3]) {
+        self.inputs.truncate(inputs);
+        self.legal.truncate(legal);
+        self.steps.truncate(steps);
+    }
 }
 
 /// Activations of one forward pass.
@@ -448,202 +488,208 @@ pub fn train<G: Evaluate + Encode>(
     let mut policy = Policy::new(meta, inputs, tokens, opts.hidden.max(1), &mut rng);
     let binding = bind(&Net::new(policy.clone()), game, players)?;
     policy.scale = measure_scales(game, &binding, players, policy.inputs.len(), opts.seed)?;
-    let h = policy.hidden;
-    let mut adam = Adam { t: 0, m: Grads::zeros(&policy), v: Grads::zeros(&policy) };
-    let mut snapshots: Vec<Policy> = Vec::new();
-    let mut curve = Vec::new();
-    let started = std::time::Instant::now();
-    let mut evaluating = std::time::Duration::ZERO;
-    let total_updates = opts.steps.div_ceil(opts.batch.max(1) as u64).max(1);
-    let (mut steps, mut updates, mut game_index) = (0u64, 0u64, 0u64);
-    let mut next_eval = opts.eval_every;
-    let mut obs = vec![0f32; binding.obs_len];
-    let mut pass = Pass::new(h);
-    let mut legal = Vec::new();
-    let mut ids = Vec::new();
-    let mut logp = Vec::new();
-    let mut curve_base = 0;
-    if opts.imitate_steps > 0 {
-        let mut phase = Phase {
-            rng: &mut rng,
-            adam: &mut adam,
-            game_index: &mut game_index,
-            curve: &mut curve,
-            started,
-            evaluating: &mut evaluating,
-        };
-        curve_base = imitate(game, opts, &mut policy, &binding, &mut phase, report)?;
-        next_eval = curve_base + opts.eval_every;
+    let mut run = Run {
+        rng,
+        adam: Adam { t: 0, m: Grads::zeros(&policy), v: Grads::zeros(&policy) },
+        game_index: 0,
+        curve: Vec::new(),
+        started: Instant::now(),
+        evaluating: Duration::ZERO,
+    };
+    let imitated =
+        if opts.imitate_steps > 0 { imitate(game, opts, &mut policy, &binding, &mut run, report)? } else { 0 };
+    ppo(game, opts, &mut policy, &binding, &mut run, imitated, report)?;
+    Ok((policy, run.curve))
+}
+
+/// What the phases of a run share: its generator, the optimiser, the count of training
+/// games (each one's seed), the learning curve and the clock.
+struct Run {
+    rng: Rng,
+    adam: Adam,
+    game_index: u64,
+    curve: Vec<CurvePoint>,
+    started: Instant,
+    /// Time spent on the curve's points, left out of the training's seconds.
+    evaluating: Duration,
+}
+
+impl Run {
+    /// The seed of the next training game.
+    fn next_game(&mut self, opts: &TrainOptions) -> u64 {
+        let seed = derive_seed("train-game", &[opts.seed, self.game_index]);
+        self.game_index += 1;
+        seed
     }
-    while steps < opts.steps {
-        // Collect whole games until the batch is full.
-        let mut batch = Batch::default();
-        let (mut won, mut games) = (0.0f64, 0u64);
-        while batch.steps.len() < opts.batch {
-            let seed = derive_seed("train-game", &[opts.seed, game_index]);
-            game_index += 1;
-            let mut state = game.new_game(players, seed).map_err(|e| e.to_string())?;
-            let against_random = (steps as f64) < opts.random_share * opts.steps as f64;
-            let learner = rng.index(players);
-            let seats: Vec<Player> = (0..players)
-                .map(|s| {
-                    if s == learner {
-                        return Player::Learner;
-                    }
-                    if against_random {
-                        return Player::Bot(BuiltIn::Random);
-                    }
-                    let u = rng.unit();
-                    let (g, rest) = (opts.greedy_share, 1.0 - opts.greedy_share);
-                    if u < g {
-                        Player::Bot(BuiltIn::Greedy)
-                    } else if u < g + 0.5 * rest && !snapshots.is_empty() {
-                        Player::Snapshot(rng.index(snapshots.len()))
-                    } else if u < g + 0.7 * rest {
-                        Player::Bot(BuiltIn::Random)
-                    } else {
-                        Player::Learner
-                    }
-                })
-                .collect();
-            let mut bot_rng = Rng::from_seed(derive_seed("train-bots", &[seed]));
-            let mut trajectories: Vec<Vec<usize>> = vec![Vec::new(); players];
-            let mut decisions = 0;
-            let outcome = loop {
-                let ToMove::Seat(seat) = game.to_move(&state) else { break game.outcome(&state) };
-                decisions += 1;
-                if decisions > GAME_CAP {
-                    break None;
-                }
-                game.legal_actions(&state, &mut legal);
-                if legal.is_empty() {
-                    break None;
-                }
-                let action = match seats[usize::from(seat)] {
-                    _ if legal.len() == 1 => legal[0],
-                    Player::Bot(BuiltIn::Random) => legal[bot_rng.index(legal.len())],
-                    Player::Bot(BuiltIn::Greedy) => bots::choose(game, &BotSpec::Greedy, &state, &legal, &mut bot_rng),
-                    who => {
-                        let start = batch.inputs.len();
-                        encode(game, &binding, &policy.scale, &state, seat, &mut obs, &mut batch.inputs);
-                        ids.clear();
-                        ids.extend(legal.iter().map(|a| binding.space.id(a).unwrap_or(u32::MAX)));
-                        let net = match who {
-                            Player::Snapshot(k) => &snapshots[k],
-                            _ => &policy,
-                        };
-                        forward(net, &binding, &batch.inputs[start..], &ids, &mut pass);
-                        let i = pick_index(&pass.logits, Pick::Sample, &mut rng);
-                        if who == Player::Learner {
-                            log_softmax(&pass.logits, &mut logp);
-                            let l0 = batch.legal.len() as u32;
-                            batch.legal.extend_from_slice(&ids);
-                            trajectories[usize::from(seat)].push(batch.steps.len());
-                            batch.steps.push(Step {
-                                inputs: (start as u32, batch.inputs.len() as u32),
-                                legal: (l0, batch.legal.len() as u32),
-                                chosen: i as u32,
-                                logp: logp[i],
-                                value: pass.value,
-                                potential: potential(game, &state, seat, opts.shaping),
-                                advantage: 0.0,
-                                ret: 0.0,
-                            });
-                        } else {
-                            batch.inputs.truncate(start);
-                        }
-                        legal[i]
-                    }
-                };
-                game.apply_legal(&mut state, action);
-            };
-            let Some(outcome) = outcome else {
-                // No result to learn from: the game's decisions are dropped.
-                let first = trajectories.iter().flatten().min().copied();
-                if let Some(first) = first {
-                    let s = &batch.steps[first];
-                    batch.inputs.truncate(s.inputs.0 as usize);
-                    batch.legal.truncate(s.legal.0 as usize);
-                    batch.steps.truncate(first);
-                }
-                continue;
-            };
-            let paid = pay(&outcome);
-            let shares = outcome.win_shares();
-            for (seat, t) in trajectories.iter().enumerate() {
-                if t.is_empty() {
-                    continue;
-                }
-                if seat == learner && !against_random {
-                    won += shares[seat];
-                    games += 1;
-                }
-                // GAE with γ = 1: the pay at the end, and the shaping reward (the change of
-                // the potential; the last decision's reward takes its potential back out).
-                let mut next_value = 0.0f32;
-                let mut next_potential = 0.0f32;
-                let mut reward = paid[seat];
-                let mut running = 0.0f32;
-                for &k in t.iter().rev() {
-                    let s = &mut batch.steps[k];
-                    let delta = reward + next_potential - s.potential + next_value - s.value;
-                    running = delta + 0.95 * running;
-                    s.advantage = running;
-                    s.ret = running + s.value;
-                    next_value = s.value;
-                    next_potential = s.potential;
-                    reward = 0.0;
-                }
-            }
+
+    /// Seconds of training so far, evaluations left out.
+    fn seconds(&self) -> f64 {
+        (self.started.elapsed() - self.evaluating).as_secs_f64()
+    }
+
+    /// A point of the learning curve at `steps`: `games` seat-rotated games against two
+    /// `greedy` players, reported and kept.
+    #[allow(clippy::too_many_arguments)]
+    fn point<G: Evaluate + Encode>(
+        &mut self,
+        game: &G,
+        policy: &Policy,
+        opts: &TrainOptions,
+        games: u64,
+        steps: u64,
+        seconds: f64,
+        report: &mut dyn FnMut(&Event),
+    ) -> Result<(), String> {
+        let t = Instant::now();
+        let point = against(game, policy, opts.players, games, opts.seed, &BotSpec::Greedy)?;
+        let point = CurvePoint { steps, seconds, ..point };
+        self.evaluating += t.elapsed();
+        report(&Event::Point(point.clone()));
+        self.curve.push(point);
+        Ok(())
+    }
+}
+
+/// When the learning curve's next point is due: every `every` steps (0: never).
+struct Schedule {
+    next: u64,
+    every: u64,
+}
+
+impl Schedule {
+    /// Whether a point is due at `steps`; if it is, the next one is set past them.
+    fn due(&mut self, steps: u64) -> bool {
+        if self.every == 0 || steps < self.next {
+            return false;
         }
-        let n = batch.steps.len();
-        steps += n as u64;
-        // The update.
+        while self.next <= steps {
+            self.next += self.every;
+        }
+        true
+    }
+}
+
+/// Buffers of the policy's decisions in training games.
+struct Scratch {
+    obs: Vec<f32>,
+    /// The legal actions' ids of the decision last looked at.
+    ids: Vec<u32>,
+    pass: Pass,
+    logp: Vec<f32>,
+}
+
+impl Scratch {
+    fn new(obs_len: usize, hidden: usize) -> Self {
+        Scratch { obs: vec![0f32; obs_len], ids: Vec::new(), pass: Pass::new(hidden), logp: Vec::new() }
+    }
+
+    /// Appends the seat's scaled non-zero inputs to `inputs` and sets [`Scratch::ids`] to
+    /// its legal actions' ids; returns where its inputs start.
+    fn look<G: Encode>(
+        &mut self,
+        game: &G,
+        binding: &Binding<G::Action>,
+        scale: &[f32],
+        d: &Decision<'_, G>,
+        inputs: &mut Vec<(u32, f32)>,
+    ) -> usize {
+        let start = inputs.len();
+        encode(game, binding, scale, d.state, d.seat, &mut self.obs, inputs);
+        self.ids.clear();
+        self.ids.extend(d.legal.iter().map(|a| binding.space.id(a).unwrap_or(u32::MAX)));
+        start
+    }
+}
+
+/// A decision of a training game with more than one legal action.
+struct Decision<'a, G: Encode> {
+    state: &'a G::State,
+    seat: Seat,
+    legal: &'a [G::Action],
+}
+
+/// A training game played to its end: its outcome and each seat's decisions recorded in
+/// the batch (their indices in `Batch::steps`, in order).
+struct Played {
+    outcome: crate::game::Outcome,
+    trajectories: Vec<Vec<usize>>,
+}
+
+/// Plays one training game from `seed`, recording into `batch`. A decision with one legal
+/// action is taken; each other one is `decide`'s (given the bots' generator, seeded from the
+/// game's): it returns the action, and the decision to record for the seat when it keeps
+/// one (having appended its inputs and legal ids to the batch). A game that does not end
+/// within [`GAME_CAP`] decisions or gets stuck gives no result to learn from: its
+/// decisions are taken back out of the batch and `None` is returned.
+fn play_training_game<G: Encode, S>(
+    game: &G,
+    players: usize,
+    seed: u64,
+    batch: &mut Batch<S>,
+    mut decide: impl FnMut(&mut Batch<S>, Decision<'_, G>, &mut Rng) -> (G::Action, Option<S>),
+) -> Result<Option<Played>, String> {
+    let mut state = game.new_game(players, seed).map_err(|e| e.to_string())?;
+    let mut bot_rng = Rng::from_seed(derive_seed("train-bots", &[seed]));
+    let mut trajectories: Vec<Vec<usize>> = vec![Vec::new(); players];
+    let mut legal = Vec::new();
+    let mark = batch.mark();
+    let mut decisions = 0;
+    let outcome = loop {
+        let ToMove::Seat(seat) = game.to_move(&state) else { break game.outcome(&state) };
+        decisions += 1;
+        if decisions > GAME_CAP {
+            break None;
+        }
+        game.legal_actions(&state, &mut legal);
+        let action = match legal.as_slice() {
+            [] => break None,
+            &[only] => only,
+            legal => {
+                let (action, kept) = decide(batch, Decision { state: &state, seat, legal }, &mut bot_rng);
+                if let Some(step) = kept {
+                    if let Some(t) = trajectories.get_mut(usize::from(seat)) {
+                        t.push(batch.steps.len());
+                    }
+                    batch.steps.push(step);
+                }
+                action
+            }
+        };
+        game.apply_legal(&mut state, action);
+    };
+    let Some(outcome) = outcome else {
+        batch.truncate(mark);
+        return Ok(None);
+    };
+    Ok(Some(Played { outcome, trajectories }))
+}
+
+/// The PPO phase: `opts.steps` learner decisions, in batches of `opts.batch` from whole
+/// games, after the `imitated` decisions of the imitation phase (which the curve's steps
+/// count first). The curve's last point is the written policy's, at its temperature.
+fn ppo<G: Evaluate + Encode>(
+    game: &G,
+    opts: &TrainOptions,
+    policy: &mut Policy,
+    binding: &Binding<G::Action>,
+    run: &mut Run,
+    imitated: u64,
+    report: &mut dyn FnMut(&Event),
+) -> Result<(), String> {
+    let total_updates = opts.steps.div_ceil(opts.batch.max(1) as u64).max(1);
+    let (mut steps, mut updates) = (0u64, 0u64);
+    let mut schedule = Schedule { next: imitated + opts.eval_every, every: opts.eval_every };
+    let mut scratch = Scratch::new(binding.obs_len, policy.hidden);
+    let mut snapshots: Vec<Policy> = Vec::new();
+    while steps < opts.steps {
+        let against_random = (steps as f64) < opts.random_share * opts.steps as f64;
+        let (batch, won, games) =
+            ppo_batch(game, opts, policy, &snapshots, binding, run, against_random, &mut scratch)?;
+        steps += batch.steps.len() as u64;
         let frac = 1.0 - updates as f32 / total_updates as f32;
         let lr = opts.learning_rate * frac.max(0.0);
-        let mut order: Vec<usize> = (0..n).collect();
-        let mut grads = Grads::zeros(&policy);
-        let mut back = Back::new(h);
-        let mut dlogits = Vec::new();
-        for _ in 0..opts.epochs.max(1) {
-            rng.shuffle(&mut order);
-            let per = n.div_ceil(opts.minibatches.max(1)).max(1);
-            for mb in order.chunks(per) {
-                let m = mb.len() as f32;
-                let mean = mb.iter().map(|&k| batch.steps[k].advantage).sum::<f32>() / m;
-                let var = mb.iter().map(|&k| (batch.steps[k].advantage - mean).powi(2)).sum::<f32>() / m;
-                let sd = var.sqrt() + 1e-8;
-                for g in grads.parts() {
-                    g.fill(0.0);
-                }
-                for &k in mb {
-                    let s = &batch.steps[k];
-                    let x = &batch.inputs[s.inputs.0 as usize..s.inputs.1 as usize];
-                    let ids = &batch.legal[s.legal.0 as usize..s.legal.1 as usize];
-                    forward(&policy, &binding, x, ids, &mut pass);
-                    log_softmax(&pass.logits, &mut logp);
-                    let a = s.chosen as usize;
-                    let adv = (s.advantage - mean) / sd;
-                    let ratio = (logp[a] - s.logp).exp();
-                    let clipped = (ratio < 0.8 && adv < 0.0) || (ratio > 1.2 && adv > 0.0);
-                    let dlogp = if clipped { 0.0 } else { -ratio * adv / m };
-                    let entropy: f32 = -logp.iter().map(|&l| l.exp() * l).sum::<f32>();
-                    dlogits.clear();
-                    for (i, &l) in logp.iter().enumerate() {
-                        let p = l.exp();
-                        let mut d = -p * dlogp + 0.01 * p * (l + entropy) / m;
-                        if i == a {
-                            d += dlogp;
-                        }
-                        dlogits.push(d);
-                    }
-                    let dvalue = 0.5 * 2.0 * (pass.value - s.ret) / m;
-                    backward(&policy, &binding, x, ids, &pass, &dlogits, dvalue, &mut grads, &mut back);
-                }
-                clip_norm(&mut grads, 0.5);
-                adam.step(&mut policy, &mut grads, lr);
-            }
-        }
+        let mut objective = Clipped { mean: 0.0, sd: 1.0 };
+        descend(policy, binding, &batch, opts.epochs.max(1), opts.minibatches, lr, run, &mut objective, &mut scratch);
         updates += 1;
         // A frozen copy every fifth update, the last four kept.
         if updates % 5 == 0 {
@@ -652,27 +698,268 @@ pub fn train<G: Evaluate + Encode>(
                 snapshots.remove(0);
             }
         }
-        let seconds = (started.elapsed() - evaluating).as_secs_f64();
+        let seconds = run.seconds();
         let share = if games > 0 { won / games as f64 } else { f64::NAN };
-        report(&Event::Update { steps: curve_base + steps, games, win_share: share, seconds });
+        report(&Event::Update { steps: imitated + steps, games, win_share: share, seconds });
         let last = steps >= opts.steps;
-        if last || (opts.eval_every > 0 && curve_base + steps >= next_eval) {
-            while next_eval <= curve_base + steps && opts.eval_every > 0 {
-                next_eval += opts.eval_every;
-            }
+        let due = schedule.due(imitated + steps);
+        if last || due {
             if last {
-                sharpen(&mut policy, opts.temperature);
+                sharpen(policy, opts.temperature);
             }
-            let t = std::time::Instant::now();
             let games = if last { opts.final_eval_games } else { opts.eval_games };
-            let point = against(game, &policy, players, games, opts.seed, &BotSpec::Greedy)?;
-            let point = CurvePoint { steps: curve_base + steps, seconds, ..point };
-            evaluating += t.elapsed();
-            report(&Event::Point(point.clone()));
-            curve.push(point);
+            run.point(game, policy, opts, games, imitated + steps, seconds, report)?;
         }
     }
-    Ok((policy, curve))
+    Ok(())
+}
+
+/// One batch of PPO: whole games until `opts.batch` learner decisions are kept, each seat
+/// but a random one (the learner's) played by an opponent of the mix
+/// ([`TrainOptions::greedy_share`]; `random` only while `against_random`), the learner's
+/// decisions given their advantages and returns. Also returns the learner's wins and
+/// games against the mix.
+#[allow(clippy::too_many_arguments)]
+fn ppo_batch<G: Evaluate + Encode>(
+    game: &G,
+    opts: &TrainOptions,
+    policy: &Policy,
+    snapshots: &[Policy],
+    binding: &Binding<G::Action>,
+    run: &mut Run,
+    against_random: bool,
+    scratch: &mut Scratch,
+) -> Result<(Batch<Step>, f64, u64), String> {
+    let players = opts.players;
+    let mut batch = Batch::new();
+    let (mut won, mut games) = (0.0f64, 0u64);
+    while batch.steps.len() < opts.batch {
+        let seed = run.next_game(opts);
+        let learner = run.rng.index(players);
+        let seats: Vec<Player> =
+            (0..players).map(|s| seat_player(s == learner, against_random, opts, snapshots, &mut run.rng)).collect();
+        let rng = &mut run.rng;
+        let played = play_training_game(game, players, seed, &mut batch, |batch, d, bot_rng| {
+            match seats[usize::from(d.seat)] {
+                Player::Bot(BuiltIn::Random) => (d.legal[bot_rng.index(d.legal.len())], None),
+                Player::Bot(BuiltIn::Greedy) => (bots::choose(game, &BotSpec::Greedy, d.state, d.legal, bot_rng), None),
+                who => {
+                    let start = scratch.look(game, binding, &policy.scale, &d, &mut batch.inputs);
+                    let net = match who {
+                        Player::Snapshot(k) => &snapshots[k],
+                        _ => policy,
+                    };
+                    forward(net, binding, &batch.inputs[start..], &scratch.ids, &mut scratch.pass);
+                    let i = pick_index(&scratch.pass.logits, Pick::Sample, rng);
+                    if who != Player::Learner {
+                        batch.inputs.truncate(start);
+                        return (d.legal[i], None);
+                    }
+                    log_softmax(&scratch.pass.logits, &mut scratch.logp);
+                    let step = Step {
+                        at: batch.keep(start, &scratch.ids),
+                        chosen: i as u32,
+                        logp: scratch.logp[i],
+                        value: scratch.pass.value,
+                        potential: potential(game, d.state, d.seat, opts.shaping),
+                        advantage: 0.0,
+                        ret: 0.0,
+                    };
+                    (d.legal[i], Some(step))
+                }
+            }
+        })?;
+        let Some(Played { outcome, trajectories }) = played else { continue };
+        let paid = pay(&outcome);
+        let shares = outcome.win_shares();
+        for (seat, t) in trajectories.iter().enumerate() {
+            if t.is_empty() {
+                continue;
+            }
+            if seat == learner && !against_random {
+                won += shares[seat];
+                games += 1;
+            }
+            advantages(&mut batch.steps, t, paid[seat]);
+        }
+    }
+    Ok((batch, won, games))
+}
+
+/// Who plays a seat of a PPO game: the learner at its seat; elsewhere `random` while
+/// `against_random`, then an opponent of the mix, drawn from `rng`: `greedy` (its share),
+/// a frozen snapshot, `random` or the learner itself (the rest as 5 : 2 : 3).
+fn seat_player(
+    learner: bool,
+    against_random: bool,
+    opts: &TrainOptions,
+    snapshots: &[Policy],
+    rng: &mut Rng,
+) -> Player {
+    if learner {
+        return Player::Learner;
+    }
+    if against_random {
+        return Player::Bot(BuiltIn::Random);
+    }
+    let u = rng.unit();
+    let (g, rest) = (opts.greedy_share, 1.0 - opts.greedy_share);
+    if u < g {
+        Player::Bot(BuiltIn::Greedy)
+    } else if u < g + 0.5 * rest && !snapshots.is_empty() {
+        Player::Snapshot(rng.index(snapshots.len()))
+    } else if u < g + 0.7 * rest {
+        Player::Bot(BuiltIn::Random)
+    } else {
+        Player::Learner
+    }
+}
+
+/// GAE with γ = 1 over one seat's decisions (`trajectory`, indices in `steps`): the pay at
+/// the end, and the shaping reward (the change of the potential; the last decision's reward
+/// takes its potential back out).
+fn advantages(steps: &mut [Step], trajectory: &[usize], pay: f32) {
+    let mut next_value = 0.0f32;
+    let mut next_potential = 0.0f32;
+    let mut reward = pay;
+    let mut running = 0.0f32;
+    for &k in trajectory.iter().rev() {
+        let Some(s) = steps.get_mut(k) else { continue };
+        let delta = reward + next_potential - s.potential + next_value - s.value;
+        running = delta + 0.95 * running;
+        s.advantage = running;
+        s.ret = running + s.value;
+        next_value = s.value;
+        next_potential = s.potential;
+        reward = 0.0;
+    }
+}
+
+/// A recorded decision: where its inputs and legal actions lie in its batch.
+trait Recorded {
+    fn at(&self) -> Span;
+}
+
+impl Recorded for Step {
+    fn at(&self) -> Span {
+        self.at
+    }
+}
+
+impl Recorded for Labelled {
+    fn at(&self) -> Span {
+        self.at
+    }
+}
+
+/// What an update minimises, decision by decision.
+trait Objective<S> {
+    /// Called before each minibatch (`minibatch`: its decisions' indices in `steps`).
+    fn start(&mut self, _steps: &[S], _minibatch: &[usize]) {}
+
+    /// The derivatives of a decision's share of the minibatch's loss (`m` decisions) by
+    /// its legal actions' logits, into `dlogits`, from their log-probabilities `logp`;
+    /// returns the derivative by its value.
+    fn derivatives(&mut self, s: &S, logp: &[f32], value: f32, m: f32, dlogits: &mut Vec<f32>) -> f32;
+}
+
+/// PPO's loss: the clipped surrogate (ratio within 0.8 to 1.2) of the minibatch's
+/// normalised advantages, an entropy bonus of 0.01, and half the value's squared error.
+struct Clipped {
+    /// The minibatch's advantages' mean and standard deviation.
+    mean: f32,
+    sd: f32,
+}
+
+impl Objective<Step> for Clipped {
+    fn start(&mut self, steps: &[Step], minibatch: &[usize]) {
+        let m = minibatch.len() as f32;
+        let advantage = |k: usize| steps.get(k).map_or(0.0, |s| s.advantage);
+        self.mean = minibatch.iter().map(|&k| advantage(k)).sum::<f32>() / m;
+        let var = minibatch.iter().map(|&k| (advantage(k) - self.mean).powi(2)).sum::<f32>() / m;
+        self.sd = var.sqrt() + 1e-8;
+    }
+
+    fn derivatives(&mut self, s: &Step, logp: &[f32], value: f32, m: f32, dlogits: &mut Vec<f32>) -> f32 {
+        let a = s.chosen as usize;
+        let adv = (s.advantage - self.mean) / self.sd;
+        let ratio = (logp.get(a).copied().unwrap_or(0.0) - s.logp).exp();
+        let clipped = (ratio < 0.8 && adv < 0.0) || (ratio > 1.2 && adv > 0.0);
+        let dlogp = if clipped { 0.0 } else { -ratio * adv / m };
+        let entropy: f32 = -logp.iter().map(|&l| l.exp() * l).sum::<f32>();
+        dlogits.clear();
+        for (i, &l) in logp.iter().enumerate() {
+            let p = l.exp();
+            let mut d = -p * dlogp + 0.01 * p * (l + entropy) / m;
+            if i == a {
+                d += dlogp;
+            }
+            dlogits.push(d);
+        }
+        0.5 * 2.0 * (value - s.ret) / m
+    }
+}
+
+/// The imitation phase's loss: the cross-entropy with the teacher's choice, and half the
+/// value's squared error; it sums the cross-entropy it has seen.
+struct CrossEntropy {
+    loss: f64,
+}
+
+impl Objective<Labelled> for CrossEntropy {
+    fn derivatives(&mut self, s: &Labelled, logp: &[f32], value: f32, m: f32, dlogits: &mut Vec<f32>) -> f32 {
+        let label = s.label as usize;
+        self.loss -= f64::from(logp.get(label).copied().unwrap_or(0.0));
+        dlogits.clear();
+        dlogits.extend(logp.iter().enumerate().map(|(i, &l)| {
+            let p = l.exp();
+            (if i == label { p - 1.0 } else { p }) / m
+        }));
+        (value - s.ret) / m
+    }
+}
+
+/// The update of one batch: `epochs` passes over its decisions, each in a new order cut
+/// into `minibatches`; a minibatch's mean loss (`objective`) is one step of Adam at `lr`,
+/// its gradient clipped to a norm of 0.5.
+#[allow(clippy::too_many_arguments)]
+fn descend<A, S: Recorded>(
+    policy: &mut Policy,
+    binding: &Binding<A>,
+    batch: &Batch<S>,
+    epochs: usize,
+    minibatches: usize,
+    lr: f32,
+    run: &mut Run,
+    objective: &mut impl Objective<S>,
+    scratch: &mut Scratch,
+) {
+    let n = batch.steps.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut grads = Grads::zeros(policy);
+    let mut back = Back::new(policy.hidden);
+    let mut dlogits = Vec::new();
+    let Scratch { pass, logp, .. } = scratch;
+    for _ in 0..epochs {
+        run.rng.shuffle(&mut order);
+        let per = n.div_ceil(minibatches.max(1)).max(1);
+        for mb in order.chunks(per) {
+            let m = mb.len() as f32;
+            objective.start(&batch.steps, mb);
+            for g in grads.parts() {
+                g.fill(0.0);
+            }
+            for s in mb.iter().filter_map(|&k| batch.steps.get(k)) {
+                let (x, ids) = batch.of(s.at());
+                forward(policy, binding, x, ids, pass);
+                log_softmax(&pass.logits, logp);
+                let dvalue = objective.derivatives(s, logp, pass.value, m, &mut dlogits);
+                backward(policy, binding, x, ids, pass, &dlogits, dvalue, &mut grads, &mut back);
+            }
+            clip_norm(&mut grads, 0.5);
+            run.adam.step(policy, &mut grads, lr);
+        }
+    }
 }
 
 /// The shaping potential of `seat`: `weight` times half its heuristic margin over the
@@ -703,20 +990,9 @@ fn sharpen(policy: &mut Policy, temperature: f64) {
     }
 }
 
-/// What the imitation phase shares with the rest of the run.
-struct Phase<'a> {
-    rng: &'a mut Rng,
-    adam: &'a mut Adam,
-    game_index: &'a mut u64,
-    curve: &'a mut Vec<CurvePoint>,
-    started: std::time::Instant,
-    evaluating: &'a mut std::time::Duration,
-}
-
 /// One labelled decision of the imitation phase.
 struct Labelled {
-    inputs: (u32, u32),
-    legal: (u32, u32),
+    at: Span,
     /// The index in its legal actions of the teacher's choice.
     label: u32,
     potential: f32,
@@ -737,143 +1013,93 @@ fn imitate<G: Evaluate + Encode>(
     opts: &TrainOptions,
     policy: &mut Policy,
     binding: &Binding<G::Action>,
-    phase: &mut Phase<'_>,
+    run: &mut Run,
     report: &mut dyn FnMut(&Event),
 ) -> Result<u64, String> {
-    let players = opts.players;
-    let h = policy.hidden;
-    let mut obs = vec![0f32; binding.obs_len];
-    let mut pass = Pass::new(h);
-    let (mut legal, mut ids, mut logp, mut dlogits) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut grads = Grads::zeros(policy);
-    let mut back = Back::new(h);
+    let mut scratch = Scratch::new(binding.obs_len, policy.hidden);
     let mut done = 0u64;
-    let mut next_eval = opts.eval_every;
+    let mut schedule = Schedule { next: opts.eval_every, every: opts.eval_every };
     while done < opts.imitate_steps {
-        let mut inputs: Vec<(u32, f32)> = Vec::new();
-        let mut legal_ids: Vec<u32> = Vec::new();
-        let mut steps: Vec<Labelled> = Vec::new();
-        let (mut agreed, mut decided) = (0u64, 0u64);
-        while steps.len() < opts.batch {
-            let seed = derive_seed("train-game", &[opts.seed, *phase.game_index]);
-            *phase.game_index += 1;
-            let mut state = game.new_game(players, seed).map_err(|e| e.to_string())?;
-            let learner = phase.rng.index(players);
-            let own_share = (done + steps.len() as u64) as f64 / opts.imitate_steps as f64;
-            let mut bot_rng = Rng::from_seed(derive_seed("train-bots", &[seed]));
-            let mut trajectories: Vec<Vec<usize>> = vec![Vec::new(); players];
-            let mut decisions = 0;
-            let outcome = loop {
-                let ToMove::Seat(seat) = game.to_move(&state) else { break game.outcome(&state) };
-                decisions += 1;
-                if decisions > GAME_CAP {
-                    break None;
-                }
-                game.legal_actions(&state, &mut legal);
-                if legal.is_empty() {
-                    break None;
-                }
-                if legal.len() == 1 {
-                    game.apply_legal(&mut state, legal[0]);
-                    continue;
-                }
-                let taught = bots::choose(game, &opts.teacher, &state, &legal, &mut bot_rng);
-                let label = legal.iter().position(|&a| a == taught).unwrap_or(0);
-                let start = inputs.len();
-                encode(game, binding, &policy.scale, &state, seat, &mut obs, &mut inputs);
-                ids.clear();
-                ids.extend(legal.iter().map(|a| binding.space.id(a).unwrap_or(u32::MAX)));
-                let mut action = taught;
-                if usize::from(seat) == learner && phase.rng.unit() < own_share {
-                    forward(policy, binding, &inputs[start..], &ids, &mut pass);
-                    let i = pick_index(&pass.logits, Pick::Sample, phase.rng);
-                    decided += 1;
-                    if i == label {
-                        agreed += 1;
-                    }
-                    action = legal[i];
-                }
-                let l0 = legal_ids.len() as u32;
-                legal_ids.extend_from_slice(&ids);
-                trajectories[usize::from(seat)].push(steps.len());
-                steps.push(Labelled {
-                    inputs: (start as u32, inputs.len() as u32),
-                    legal: (l0, legal_ids.len() as u32),
-                    label: label as u32,
-                    potential: potential(game, &state, seat, opts.shaping),
-                    ret: 0.0,
-                });
-                game.apply_legal(&mut state, action);
-            };
-            let Some(outcome) = outcome else {
-                let first = trajectories.iter().flatten().min().copied();
-                if let Some(first) = first {
-                    let s = &steps[first];
-                    inputs.truncate(s.inputs.0 as usize);
-                    legal_ids.truncate(s.legal.0 as usize);
-                    steps.truncate(first);
-                }
-                continue;
-            };
-            let paid = pay(&outcome);
-            for (seat, t) in trajectories.iter().enumerate() {
-                for &k in t {
-                    steps[k].ret = paid[seat] - steps[k].potential;
-                }
-            }
-        }
-        let n = steps.len();
+        let (batch, agreement) = labelled_batch(game, opts, policy, binding, run, done, &mut scratch)?;
+        let n = batch.steps.len();
         done += n as u64;
-        let mut order: Vec<usize> = (0..n).collect();
-        let mut loss = 0.0f64;
-        for _ in 0..2 {
-            phase.rng.shuffle(&mut order);
-            let per = n.div_ceil(opts.minibatches.max(1)).max(1);
-            for mb in order.chunks(per) {
-                let m = mb.len() as f32;
-                for g in grads.parts() {
-                    g.fill(0.0);
-                }
-                for &k in mb {
-                    let s = &steps[k];
-                    let x = &inputs[s.inputs.0 as usize..s.inputs.1 as usize];
-                    let ids = &legal_ids[s.legal.0 as usize..s.legal.1 as usize];
-                    forward(policy, binding, x, ids, &mut pass);
-                    log_softmax(&pass.logits, &mut logp);
-                    let label = s.label as usize;
-                    loss -= f64::from(logp.get(label).copied().unwrap_or(0.0));
-                    dlogits.clear();
-                    dlogits.extend(logp.iter().enumerate().map(|(i, &l)| {
-                        let p = l.exp();
-                        (if i == label { p - 1.0 } else { p }) / m
-                    }));
-                    let dvalue = (pass.value - s.ret) / m;
-                    backward(policy, binding, x, ids, &pass, &dlogits, dvalue, &mut grads, &mut back);
-                }
-                clip_norm(&mut grads, 0.5);
-                phase.adam.step(policy, &mut grads, IMITATION_LEARNING_RATE);
-            }
-        }
-        let seconds = (phase.started.elapsed() - *phase.evaluating).as_secs_f64();
-        report(&Event::Imitation {
-            steps: done,
-            loss: loss / (2 * n.max(1)) as f64,
-            agreement: if decided > 0 { agreed as f64 / decided as f64 } else { f64::NAN },
-            seconds,
-        });
-        if opts.eval_every > 0 && done >= next_eval {
-            while next_eval <= done {
-                next_eval += opts.eval_every;
-            }
-            let t = std::time::Instant::now();
-            let point = against(game, policy, players, opts.eval_games, opts.seed, &BotSpec::Greedy)?;
-            let point = CurvePoint { steps: done, seconds, ..point };
-            *phase.evaluating += t.elapsed();
-            report(&Event::Point(point.clone()));
-            phase.curve.push(point);
+        let mut objective = CrossEntropy { loss: 0.0 };
+        descend(
+            policy,
+            binding,
+            &batch,
+            2,
+            opts.minibatches,
+            IMITATION_LEARNING_RATE,
+            run,
+            &mut objective,
+            &mut scratch,
+        );
+        let seconds = run.seconds();
+        report(&Event::Imitation { steps: done, loss: objective.loss / (2 * n.max(1)) as f64, agreement, seconds });
+        if schedule.due(done) {
+            run.point(game, policy, opts, opts.eval_games, done, seconds, report)?;
         }
     }
     Ok(done)
+}
+
+/// One batch of the imitation phase: whole games until `opts.batch` decisions are
+/// labelled, every decision of more than one action labelled with the teacher's choice
+/// and, at the policy's seat, played by the policy with a chance of the phase's share
+/// done (`done` decisions before this batch). Also returns the share of the policy's own
+/// moves that the teacher would have made too.
+fn labelled_batch<G: Evaluate + Encode>(
+    game: &G,
+    opts: &TrainOptions,
+    policy: &Policy,
+    binding: &Binding<G::Action>,
+    run: &mut Run,
+    done: u64,
+    scratch: &mut Scratch,
+) -> Result<(Batch<Labelled>, f64), String> {
+    let players = opts.players;
+    let mut batch = Batch::new();
+    let (mut agreed, mut decided) = (0u64, 0u64);
+    while batch.steps.len() < opts.batch {
+        let seed = run.next_game(opts);
+        let learner = run.rng.index(players);
+        let own_share = (done + batch.steps.len() as u64) as f64 / opts.imitate_steps as f64;
+        let rng = &mut run.rng;
+        let played = play_training_game(game, players, seed, &mut batch, |batch, d, bot_rng| {
+            let taught = bots::choose(game, &opts.teacher, d.state, d.legal, bot_rng);
+            let label = d.legal.iter().position(|&a| a == taught).unwrap_or(0);
+            let start = scratch.look(game, binding, &policy.scale, &d, &mut batch.inputs);
+            let mut action = taught;
+            if usize::from(d.seat) == learner && rng.unit() < own_share {
+                forward(policy, binding, &batch.inputs[start..], &scratch.ids, &mut scratch.pass);
+                let i = pick_index(&scratch.pass.logits, Pick::Sample, rng);
+                decided += 1;
+                if i == label {
+                    agreed += 1;
+                }
+                action = d.legal[i];
+            }
+            let step = Labelled {
+                at: batch.keep(start, &scratch.ids),
+                label: label as u32,
+                potential: potential(game, d.state, d.seat, opts.shaping),
+                ret: 0.0,
+            };
+            (action, Some(step))
+        })?;
+        let Some(Played { outcome, trajectories }) = played else { continue };
+        let paid = pay(&outcome);
+        for (seat, t) in trajectories.iter().enumerate() {
+            for &k in t {
+                if let Some(s) = batch.steps.get_mut(k) {
+                    s.ret = paid[seat] - s.potential;
+                }
+            }
+        }
+    }
+    let agreement = if decided > 0 { agreed as f64 / decided as f64 } else { f64::NAN };
+    Ok((batch, agreement))
 }
 
 /// Each input's scale: its root mean square over the learner-seat observations of a few
@@ -1056,5 +1282,31 @@ mod tests {
         assert!(vs_random.win_share > 0.5 && vs_random.low > 1.0 / 3.0, "{vs_random:?}");
         let (again, _) = train(&game, &opts, &mut |_| {}).unwrap();
         assert_eq!(again, policy);
+    }
+
+    /// A short run's policy, byte for byte (its SHA-256): imitation with shaping, then PPO
+    /// against every kind of opponent (the random start, greedy, frozen snapshots past the
+    /// four kept, self-play) and a temperature. A refactoring of the trainer must train the
+    /// same bytes (the shipped policies are what their recipes make); a change of the
+    /// recipe changes this digest on purpose. The maths is `f32` in a fixed order, but
+    /// `exp` and `ln` come from the platform's libm: pinned on x86-64 Linux.
+    #[test]
+    fn a_short_run_trains_the_same_bytes() {
+        use sha2::{Digest as _, Sha256};
+        let game = crate::testing::take_away().unwrap();
+        let opts = TrainOptions {
+            imitate_steps: 1_500,
+            steps: 13_500,
+            shaping: 1.0,
+            temperature: 0.5,
+            random_share: 0.1,
+            greedy_share: 0.4,
+            final_eval_games: 3,
+            ..tiny()
+        };
+        let (policy, curve) = train(&game, &opts, &mut |_| {}).unwrap();
+        assert_eq!(curve.len(), 1);
+        let digest: String = Sha256::digest(policy.to_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(digest, "6b81c5d8fbb44826ee3980d6b0b29b5a267111a09aada8ceceb212bb44790048");
     }
 }
