@@ -15,14 +15,21 @@
 //! Every few updates the policy plays seat-rotated games against two `greedy` players
 //! (always the same seeds): the learning curve.
 
+mod games;
+mod net;
+mod update;
+
 use super::bot::{Binding, Net, Pick, bind, pick_index};
-use super::policy::{Meta, Policy, WHOLE_ACTIONS_UP_TO, activation, activation_slope, tokens_of};
+use super::policy::{Meta, Policy, WHOLE_ACTIONS_UP_TO, tokens_of};
 use crate::bots::{self, BotSpec, Evaluate};
 use crate::encode::{ActionSpace, Encode, SeatRelative};
-use crate::game::{Seat, ToMove};
+use crate::game::ToMove;
 use crate::rng::{Rng, derive_seed};
+use games::{Batch, GAME_CAP, Played, Scratch, Span, encode, pay, play_training_game, potential};
+use net::{Adam, forward, log_softmax};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
+use update::{Clipped, CrossEntropy, descend};
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -126,14 +133,6 @@ pub enum Event {
     Point(CurvePoint),
 }
 
-/// Where one decision's data lies in its [`Batch`]: its non-zero scaled inputs
-/// (`(input row, value)`) in `Batch::inputs`, its legal actions' ids in `Batch::legal`.
-#[derive(Clone, Copy)]
-struct Span {
-    inputs: (u32, u32),
-    legal: (u32, u32),
-}
-
 /// One learner decision kept for PPO's update.
 struct Step {
     at: Span,
@@ -144,255 +143,6 @@ struct Step {
     potential: f32,
     advantage: f32,
     ret: f32,
-}
-
-/// The decisions collected for one update: each one's inputs and legal actions' ids in
-/// two shared buffers, and what the phase keeps of it (`S`: a PPO [`Step`] or an
-/// imitation phase's [`Labelled`] decision).
-struct Batch<S> {
-    inputs: Vec<(u32, f32)>,
-    legal: Vec<u32>,
-    steps: Vec<S>,
-}
-
-impl<S> Batch<S> {
-    fn new() -> Self {
-        Batch { inputs: Vec::new(), legal: Vec::new(), steps: Vec::new() }
-    }
-
-    /// The scaled inputs and legal actions' ids of the decision at `at`.
-    fn of(&self, at: Span) -> (&[(u32, f32)], &[u32]) {
-        let x = self.inputs.get(at.inputs.0 as usize..at.inputs.1 as usize).unwrap_or_default();
-        let ids = self.legal.get(at.legal.0 as usize..at.legal.1 as usize).unwrap_or_default();
-        (x, ids)
-    }
-
-    /// Keeps a decision whose inputs were appended from `start` on, with its legal
-    /// actions' ids: where both lie.
-    fn keep(&mut self, start: usize, ids: &[u32]) -> Span {
-        let l0 = self.legal.len() as u32;
-        self.legal.extend_from_slice(ids);
-        Span { inputs: (start as u32, self.inputs.len() as u32), legal: (l0, self.legal.len() as u32) }
-    }
-
-    /// The buffers' lengths, to [`Batch::truncate`] back to.
-    fn mark(&self) -> [usize; 3] {
-        [self.inputs.len(), self.legal.len(), self.steps.len()]
-    }
-
-    fn truncate(&mut self, [inputs, legal, steps]: [usize; 3]) {
-        self.inputs.truncate(inputs);
-        self.legal.truncate(legal);
-        self.steps.truncate(steps);
-    }
-}
-
-/// Activations of one forward pass.
-struct Pass {
-    z1: Vec<f32>,
-    h1: Vec<f32>,
-    z2: Vec<f32>,
-    h2: Vec<f32>,
-    logits: Vec<f32>,
-    value: f32,
-}
-
-impl Pass {
-    fn new(h: usize) -> Self {
-        Pass { z1: vec![0.0; h], h1: vec![0.0; h], z2: vec![0.0; h], h2: vec![0.0; h], logits: Vec::new(), value: 0.0 }
-    }
-}
-
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    acc.iter().sum::<f32>() + ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f32>()
-}
-
-fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
-    for (y, x) in y.iter_mut().zip(x) {
-        *y += a * x;
-    }
-}
-
-/// The tokens of an action id, through the binding.
-fn tokens_of_id<A>(b: &Binding<A>, id: u32) -> &[u32] {
-    let id = id as usize;
-    match (b.starts.get(id), b.starts.get(id + 1)) {
-        (Some(&s), Some(&e)) => b.tokens.get(s as usize..e as usize).unwrap_or_default(),
-        _ => &[],
-    }
-}
-
-/// The forward pass of one decision: `inputs` scaled, `legal` as ids.
-fn forward<A>(p: &Policy, b: &Binding<A>, inputs: &[(u32, f32)], legal: &[u32], pass: &mut Pass) {
-    let h = p.hidden;
-    pass.z1.copy_from_slice(&p.b1);
-    for &(j, v) in inputs {
-        let j = j as usize;
-        axpy(&mut pass.z1, v, &p.w1[j * h..(j + 1) * h]);
-    }
-    for (y, &z) in pass.h1.iter_mut().zip(&pass.z1) {
-        *y = activation(z);
-    }
-    pass.z2.copy_from_slice(&p.b2);
-    for (i, &v) in pass.h1.iter().enumerate() {
-        axpy(&mut pass.z2, v, &p.w2[i * h..(i + 1) * h]);
-    }
-    for (y, &z) in pass.h2.iter_mut().zip(&pass.z2) {
-        *y = activation(z);
-    }
-    pass.logits.clear();
-    for &id in legal {
-        let mut z = 0.0;
-        for &t in tokens_of_id(b, id) {
-            let t = t as usize;
-            z += p.bt[t] + dot(&pass.h2, &p.wt[t * h..(t + 1) * h]);
-        }
-        pass.logits.push(z);
-    }
-    pass.value = p.bv[0] + dot(&pass.h2, &p.wv);
-}
-
-/// Log-probabilities of the logits (softmax), into `out`.
-fn log_softmax(logits: &[f32], out: &mut Vec<f32>) {
-    let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let sum: f32 = logits.iter().map(|&z| (z - top).exp()).sum();
-    let log_sum = sum.ln() + top;
-    out.clear();
-    out.extend(logits.iter().map(|&z| z - log_sum));
-}
-
-/// The policy's gradients (same shapes as its tensors).
-struct Grads {
-    w1: Vec<f32>,
-    b1: Vec<f32>,
-    w2: Vec<f32>,
-    b2: Vec<f32>,
-    wt: Vec<f32>,
-    bt: Vec<f32>,
-    wv: Vec<f32>,
-    bv: Vec<f32>,
-}
-
-impl Grads {
-    fn zeros(p: &Policy) -> Self {
-        Grads {
-            w1: vec![0.0; p.w1.len()],
-            b1: vec![0.0; p.b1.len()],
-            w2: vec![0.0; p.w2.len()],
-            b2: vec![0.0; p.b2.len()],
-            wt: vec![0.0; p.wt.len()],
-            bt: vec![0.0; p.bt.len()],
-            wv: vec![0.0; p.wv.len()],
-            bv: vec![0.0; 1],
-        }
-    }
-    fn parts(&mut self) -> [&mut Vec<f32>; 8] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2, &mut self.wt, &mut self.bt, &mut self.wv, &mut self.bv]
-    }
-}
-
-/// Buffers of one backward pass.
-struct Back {
-    dh2: Vec<f32>,
-    dz2: Vec<f32>,
-    dh1: Vec<f32>,
-}
-
-impl Back {
-    fn new(h: usize) -> Self {
-        Back { dh2: vec![0.0; h], dz2: vec![0.0; h], dh1: vec![0.0; h] }
-    }
-}
-
-/// Adds to `grads` the gradients of one decision's loss, given the loss's derivatives by
-/// its legal actions' logits (`dlogits`, in the order of `ids`) and by its value.
-#[allow(clippy::too_many_arguments)]
-fn backward<A>(
-    policy: &Policy,
-    binding: &Binding<A>,
-    x: &[(u32, f32)],
-    ids: &[u32],
-    pass: &Pass,
-    dlogits: &[f32],
-    dvalue: f32,
-    grads: &mut Grads,
-    back: &mut Back,
-) {
-    let h = policy.hidden;
-    let Back { dh2, dz2, dh1 } = back;
-    dh2.fill(0.0);
-    for (&id, &d) in ids.iter().zip(dlogits) {
-        for &t in tokens_of_id(binding, id) {
-            let t = t as usize;
-            let row = t * h..(t + 1) * h;
-            axpy(dh2, d, &policy.wt[row.clone()]);
-            axpy(&mut grads.wt[row], d, &pass.h2);
-            grads.bt[t] += d;
-        }
-    }
-    axpy(dh2, dvalue, &policy.wv);
-    axpy(&mut grads.wv, dvalue, &pass.h2);
-    grads.bv[0] += dvalue;
-    for ((d, &g), &z) in dz2.iter_mut().zip(dh2.iter()).zip(&pass.z2) {
-        *d = g * activation_slope(z);
-    }
-    axpy(&mut grads.b2, 1.0, dz2);
-    for (i, &v) in pass.h1.iter().enumerate() {
-        axpy(&mut grads.w2[i * h..(i + 1) * h], v, dz2);
-        dh1[i] = dot(&policy.w2[i * h..(i + 1) * h], dz2) * activation_slope(pass.z1[i]);
-    }
-    axpy(&mut grads.b1, 1.0, dh1);
-    for &(j, v) in x {
-        let j = j as usize;
-        axpy(&mut grads.w1[j * h..(j + 1) * h], v, dh1);
-    }
-}
-
-/// Scales the gradients down to a global norm of at most `max`.
-fn clip_norm(grads: &mut Grads, max: f32) {
-    let norm: f32 = grads.parts().iter().map(|g| g.iter().map(|x| x * x).sum::<f32>()).sum::<f32>().sqrt();
-    if norm > max {
-        let c = max / norm;
-        for g in grads.parts() {
-            for x in g.iter_mut() {
-                *x *= c;
-            }
-        }
-    }
-}
-
-fn params(p: &mut Policy) -> [&mut Vec<f32>; 8] {
-    [&mut p.w1, &mut p.b1, &mut p.w2, &mut p.b2, &mut p.wt, &mut p.bt, &mut p.wv, &mut p.bv]
-}
-
-/// Adam's moments.
-struct Adam {
-    t: i32,
-    m: Grads,
-    v: Grads,
-}
-
-impl Adam {
-    fn step(&mut self, p: &mut Policy, g: &mut Grads, lr: f32) {
-        self.t += 1;
-        let (b1, b2) = (0.9f32, 0.999f32);
-        let (c1, c2) = (1.0 - b1.powi(self.t), 1.0 - b2.powi(self.t));
-        for (((w, g), m), v) in params(p).into_iter().zip(g.parts()).zip(self.m.parts()).zip(self.v.parts()) {
-            for (((w, g), m), v) in w.iter_mut().zip(g.iter()).zip(m.iter_mut()).zip(v.iter_mut()) {
-                *m = b1 * *m + (1.0 - b1) * g;
-                *v = b2 * *v + (1.0 - b2) * g * g;
-                *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-5);
-            }
-        }
-    }
 }
 
 /// Who plays a seat of a training game.
@@ -425,46 +175,6 @@ fn layout<G: Evaluate + Encode>(game: &G, players: usize, seed: u64) -> Result<(
     Ok((relative.names().to_vec(), tokens.into_iter().collect()))
 }
 
-/// The learner's scaled non-zero inputs for `seat`, appended to `out`.
-fn encode<G: Encode>(
-    game: &G,
-    b: &Binding<G::Action>,
-    scale: &[f32],
-    state: &G::State,
-    seat: Seat,
-    obs: &mut [f32],
-    out: &mut Vec<(u32, f32)>,
-) {
-    game.observation(state, seat, obs);
-    for &(a, j) in b.inputs.get(usize::from(seat)).map_or(&[][..], Vec::as_slice) {
-        let v = obs[a as usize];
-        if v != 0.0 {
-            out.push((j, v / scale[j as usize]));
-        }
-    }
-}
-
-/// Each seat's pay at the end: win share plus half the score margin over the others' mean,
-/// on the scale of the table's scores, within [-1, 1].
-fn pay(outcome: &crate::game::Outcome) -> Vec<f32> {
-    let shares = outcome.win_shares();
-    let n = outcome.scores.len().max(1) as f64;
-    let total: f64 = outcome.scores.iter().map(|&s| f64::from(s)).sum();
-    let spread = 1.0 + 0.25 * (outcome.scores.iter().map(|&s| f64::from(s).abs()).sum::<f64>() / n);
-    outcome
-        .scores
-        .iter()
-        .zip(shares)
-        .map(|(&s, w)| {
-            let others = (total - f64::from(s)) / (n - 1.0).max(1.0);
-            (w + 0.5 * ((f64::from(s) - others) / spread).clamp(-1.0, 1.0)) as f32
-        })
-        .collect()
-}
-
-/// The most decisions a training game may take before it is dropped (a game that does not end).
-const GAME_CAP: usize = 20_000;
-
 /// Trains a policy of `game` at `opts.players`; `report` hears each update and each point
 /// of the curve. The same options give the same policy.
 pub fn train<G: Evaluate + Encode>(
@@ -490,7 +200,7 @@ pub fn train<G: Evaluate + Encode>(
     policy.scale = measure_scales(game, &binding, players, policy.inputs.len(), opts.seed)?;
     let mut run = Run {
         rng,
-        adam: Adam { t: 0, m: Grads::zeros(&policy), v: Grads::zeros(&policy) },
+        adam: Adam::new(&policy),
         game_index: 0,
         curve: Vec::new(),
         started: Instant::now(),
@@ -567,101 +277,6 @@ impl Schedule {
         }
         true
     }
-}
-
-/// Buffers of the policy's decisions in training games.
-struct Scratch {
-    obs: Vec<f32>,
-    /// The legal actions' ids of the decision last looked at.
-    ids: Vec<u32>,
-    pass: Pass,
-    logp: Vec<f32>,
-}
-
-impl Scratch {
-    fn new(obs_len: usize, hidden: usize) -> Self {
-        Scratch { obs: vec![0f32; obs_len], ids: Vec::new(), pass: Pass::new(hidden), logp: Vec::new() }
-    }
-
-    /// Appends the seat's scaled non-zero inputs to `inputs` and sets [`Scratch::ids`] to
-    /// its legal actions' ids; returns where its inputs start.
-    fn look<G: Encode>(
-        &mut self,
-        game: &G,
-        binding: &Binding<G::Action>,
-        scale: &[f32],
-        d: &Decision<'_, G>,
-        inputs: &mut Vec<(u32, f32)>,
-    ) -> usize {
-        let start = inputs.len();
-        encode(game, binding, scale, d.state, d.seat, &mut self.obs, inputs);
-        self.ids.clear();
-        self.ids.extend(d.legal.iter().map(|a| binding.space.id(a).unwrap_or(u32::MAX)));
-        start
-    }
-}
-
-/// A decision of a training game with more than one legal action.
-struct Decision<'a, G: Encode> {
-    state: &'a G::State,
-    seat: Seat,
-    legal: &'a [G::Action],
-}
-
-/// A training game played to its end: its outcome and each seat's decisions recorded in
-/// the batch (their indices in `Batch::steps`, in order).
-struct Played {
-    outcome: crate::game::Outcome,
-    trajectories: Vec<Vec<usize>>,
-}
-
-/// Plays one training game from `seed`, recording into `batch`. A decision with one legal
-/// action is taken; each other one is `decide`'s (given the bots' generator, seeded from the
-/// game's): it returns the action, and the decision to record for the seat when it keeps
-/// one (having appended its inputs and legal ids to the batch). A game that does not end
-/// within [`GAME_CAP`] decisions or gets stuck gives no result to learn from: its
-/// decisions are taken back out of the batch and `None` is returned.
-fn play_training_game<G: Encode, S>(
-    game: &G,
-    players: usize,
-    seed: u64,
-    batch: &mut Batch<S>,
-    mut decide: impl FnMut(&mut Batch<S>, Decision<'_, G>, &mut Rng) -> (G::Action, Option<S>),
-) -> Result<Option<Played>, String> {
-    let mut state = game.new_game(players, seed).map_err(|e| e.to_string())?;
-    let mut bot_rng = Rng::from_seed(derive_seed("train-bots", &[seed]));
-    let mut trajectories: Vec<Vec<usize>> = vec![Vec::new(); players];
-    let mut legal = Vec::new();
-    let mark = batch.mark();
-    let mut decisions = 0;
-    let outcome = loop {
-        let ToMove::Seat(seat) = game.to_move(&state) else { break game.outcome(&state) };
-        decisions += 1;
-        if decisions > GAME_CAP {
-            break None;
-        }
-        game.legal_actions(&state, &mut legal);
-        let action = match legal.as_slice() {
-            [] => break None,
-            &[only] => only,
-            legal => {
-                let (action, kept) = decide(batch, Decision { state: &state, seat, legal }, &mut bot_rng);
-                if let Some(step) = kept {
-                    if let Some(t) = trajectories.get_mut(usize::from(seat)) {
-                        t.push(batch.steps.len());
-                    }
-                    batch.steps.push(step);
-                }
-                action
-            }
-        };
-        game.apply_legal(&mut state, action);
-    };
-    let Some(outcome) = outcome else {
-        batch.truncate(mark);
-        return Ok(None);
-    };
-    Ok(Some(Played { outcome, trajectories }))
 }
 
 /// The PPO phase: `opts.steps` learner decisions, in batches of `opts.batch` from whole
@@ -833,149 +448,6 @@ fn advantages(steps: &mut [Step], trajectory: &[usize], pay: f32) {
         next_potential = s.potential;
         reward = 0.0;
     }
-}
-
-/// A recorded decision: where its inputs and legal actions lie in its batch.
-trait Recorded {
-    fn at(&self) -> Span;
-}
-
-impl Recorded for Step {
-    fn at(&self) -> Span {
-        self.at
-    }
-}
-
-impl Recorded for Labelled {
-    fn at(&self) -> Span {
-        self.at
-    }
-}
-
-/// What an update minimises, decision by decision.
-trait Objective<S> {
-    /// Called before each minibatch (`minibatch`: its decisions' indices in `steps`).
-    fn start(&mut self, _steps: &[S], _minibatch: &[usize]) {}
-
-    /// The derivatives of a decision's share of the minibatch's loss (`m` decisions) by
-    /// its legal actions' logits, into `dlogits`, from their log-probabilities `logp`;
-    /// returns the derivative by its value.
-    fn derivatives(&mut self, s: &S, logp: &[f32], value: f32, m: f32, dlogits: &mut Vec<f32>) -> f32;
-}
-
-/// PPO's loss: the clipped surrogate (ratio within 0.8 to 1.2) of the minibatch's
-/// normalised advantages, an entropy bonus of 0.01, and half the value's squared error.
-struct Clipped {
-    /// The minibatch's advantages' mean and standard deviation.
-    mean: f32,
-    sd: f32,
-}
-
-impl Objective<Step> for Clipped {
-    fn start(&mut self, steps: &[Step], minibatch: &[usize]) {
-        let m = minibatch.len() as f32;
-        let advantage = |k: usize| steps.get(k).map_or(0.0, |s| s.advantage);
-        self.mean = minibatch.iter().map(|&k| advantage(k)).sum::<f32>() / m;
-        let var = minibatch.iter().map(|&k| (advantage(k) - self.mean).powi(2)).sum::<f32>() / m;
-        self.sd = var.sqrt() + 1e-8;
-    }
-
-    fn derivatives(&mut self, s: &Step, logp: &[f32], value: f32, m: f32, dlogits: &mut Vec<f32>) -> f32 {
-        let a = s.chosen as usize;
-        let adv = (s.advantage - self.mean) / self.sd;
-        let ratio = (logp.get(a).copied().unwrap_or(0.0) - s.logp).exp();
-        let clipped = (ratio < 0.8 && adv < 0.0) || (ratio > 1.2 && adv > 0.0);
-        let dlogp = if clipped { 0.0 } else { -ratio * adv / m };
-        let entropy: f32 = -logp.iter().map(|&l| l.exp() * l).sum::<f32>();
-        dlogits.clear();
-        for (i, &l) in logp.iter().enumerate() {
-            let p = l.exp();
-            let mut d = -p * dlogp + 0.01 * p * (l + entropy) / m;
-            if i == a {
-                d += dlogp;
-            }
-            dlogits.push(d);
-        }
-        0.5 * 2.0 * (value - s.ret) / m
-    }
-}
-
-/// The imitation phase's loss: the cross-entropy with the teacher's choice, and half the
-/// value's squared error; it sums the cross-entropy it has seen.
-struct CrossEntropy {
-    loss: f64,
-}
-
-impl Objective<Labelled> for CrossEntropy {
-    fn derivatives(&mut self, s: &Labelled, logp: &[f32], value: f32, m: f32, dlogits: &mut Vec<f32>) -> f32 {
-        let label = s.label as usize;
-        self.loss -= f64::from(logp.get(label).copied().unwrap_or(0.0));
-        dlogits.clear();
-        dlogits.extend(logp.iter().enumerate().map(|(i, &l)| {
-            let p = l.exp();
-            (if i == label { p - 1.0 } else { p }) / m
-        }));
-        (value - s.ret) / m
-    }
-}
-
-/// The update of one batch: `epochs` passes over its decisions, each in a new order cut
-/// into `minibatches`; a minibatch's mean loss (`objective`) is one step of Adam at `lr`,
-/// its gradient clipped to a norm of 0.5.
-#[allow(clippy::too_many_arguments)]
-fn descend<A, S: Recorded>(
-    policy: &mut Policy,
-    binding: &Binding<A>,
-    batch: &Batch<S>,
-    epochs: usize,
-    minibatches: usize,
-    lr: f32,
-    run: &mut Run,
-    objective: &mut impl Objective<S>,
-    scratch: &mut Scratch,
-) {
-    let n = batch.steps.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut grads = Grads::zeros(policy);
-    let mut back = Back::new(policy.hidden);
-    let mut dlogits = Vec::new();
-    let Scratch { pass, logp, .. } = scratch;
-    for _ in 0..epochs {
-        run.rng.shuffle(&mut order);
-        let per = n.div_ceil(minibatches.max(1)).max(1);
-        for mb in order.chunks(per) {
-            let m = mb.len() as f32;
-            objective.start(&batch.steps, mb);
-            for g in grads.parts() {
-                g.fill(0.0);
-            }
-            for s in mb.iter().filter_map(|&k| batch.steps.get(k)) {
-                let (x, ids) = batch.of(s.at());
-                forward(policy, binding, x, ids, pass);
-                log_softmax(&pass.logits, logp);
-                let dvalue = objective.derivatives(s, logp, pass.value, m, &mut dlogits);
-                backward(policy, binding, x, ids, pass, &dlogits, dvalue, &mut grads, &mut back);
-            }
-            clip_norm(&mut grads, 0.5);
-            run.adam.step(policy, &mut grads, lr);
-        }
-    }
-}
-
-/// The shaping potential of `seat`: `weight` times half its heuristic margin over the
-/// others' mean, on the scale of the heuristics, within [-1, 1] (the end's pay on the same
-/// scale). Read from the true state: it is a reward, never an input of the policy.
-fn potential<G: Evaluate>(game: &G, state: &G::State, seat: Seat, weight: f32) -> f32 {
-    if weight == 0.0 {
-        return 0.0;
-    }
-    let n = game.player_count(state);
-    let values: Vec<f64> = (0..n).map(|s| game.heuristic(state, s as Seat)).collect();
-    let me = values.get(usize::from(seat)).copied().unwrap_or(0.0);
-    let total: f64 = values.iter().sum();
-    let others = (total - me) / (n as f64 - 1.0).max(1.0);
-    let spread = 1.0 + 0.25 * values.iter().map(|v| v.abs()).sum::<f64>() / (n as f64).max(1.0);
-    weight * (0.5 * ((me - others) / spread).clamp(-1.0, 1.0)) as f32
 }
 
 /// Divides the policy's action logits by `temperature`: its token weights and biases
@@ -1185,6 +657,7 @@ pub fn against<G: Evaluate + Encode>(
 
 #[cfg(test)]
 mod tests {
+    use super::net::Pass;
     use super::*;
     use crate::game::Game;
 
