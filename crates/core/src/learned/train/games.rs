@@ -18,8 +18,8 @@ pub(super) struct Span {
 }
 
 /// The decisions collected for one update: each one's inputs and legal actions' ids in
-/// two shared buffers, and what the phase keeps of it (`S`: a PPO [`Step`](super::Step) or an
-/// imitation phase's [`Labelled`](super::Labelled) decision).
+/// two shared buffers, and what the phase keeps of it (`S`: a PPO `Step` or an
+/// imitation phase's `Labelled` decision).
 pub(super) struct Batch<S> {
     pub(super) inputs: Vec<(u32, f32)>,
     pub(super) legal: Vec<u32>,

@@ -30,11 +30,11 @@ use crate::bots::{self, BotSpec, Evaluate};
 use crate::encode::{ActionSpace, Encode, SeatRelative};
 use crate::game::ToMove;
 use crate::rng::{Rng, derive_seed};
-use games::{Batch, GAME_CAP, Played, Scratch, Span, encode, pay, play_training_game, potential};
+use games::{Batch, GAME_CAP, Played, Scratch, encode, pay, play_training_game, potential};
 use net::{Adam, forward, log_softmax};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
-use update::{Clipped, CrossEntropy, descend};
+use update::{Clipped, CrossEntropy, Labelled, Step, descend};
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -136,18 +136,6 @@ pub enum Event {
     Imitation { steps: u64, loss: f64, agreement: f64, seconds: f64 },
     /// A point of the learning curve.
     Point(CurvePoint),
-}
-
-/// One learner decision kept for PPO's update.
-struct Step {
-    at: Span,
-    chosen: u32,
-    logp: f32,
-    value: f32,
-    /// The shaping potential of the seat at this decision.
-    potential: f32,
-    advantage: f32,
-    ret: f32,
 }
 
 /// Who plays a seat of a training game.
@@ -309,7 +297,18 @@ fn ppo<G: Evaluate + Encode>(
         let frac = 1.0 - updates as f32 / total_updates as f32;
         let lr = opts.learning_rate * frac.max(0.0);
         let mut objective = Clipped { mean: 0.0, sd: 1.0 };
-        descend(policy, binding, &batch, opts.epochs.max(1), opts.minibatches, lr, run, &mut objective, &mut scratch);
+        descend(
+            policy,
+            binding,
+            &batch,
+            opts.epochs.max(1),
+            opts.minibatches,
+            lr,
+            &mut run.rng,
+            &mut run.adam,
+            &mut objective,
+            &mut scratch,
+        );
         updates += 1;
         // A frozen copy every fifth update, the last four kept.
         if updates % 5 == 0 {
@@ -467,15 +466,6 @@ fn sharpen(policy: &mut Policy, temperature: f64) {
     }
 }
 
-/// One labelled decision of the imitation phase.
-struct Labelled {
-    at: Span,
-    /// The index in its legal actions of the teacher's choice.
-    label: u32,
-    potential: f32,
-    ret: f32,
-}
-
 /// The learning rate of the imitation phase (constant).
 const IMITATION_LEARNING_RATE: f32 = 1e-3;
 
@@ -508,7 +498,8 @@ fn imitate<G: Evaluate + Encode>(
             2,
             opts.minibatches,
             IMITATION_LEARNING_RATE,
-            run,
+            &mut run.rng,
+            &mut run.adam,
             &mut objective,
             &mut scratch,
         );

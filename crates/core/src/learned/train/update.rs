@@ -2,10 +2,32 @@
 //! phase's loss (PPO's clipped surrogate, the imitation phase's cross-entropy).
 
 use super::games::{Batch, Scratch, Span};
-use super::net::{Back, Grads, backward, clip_norm, forward, log_softmax};
-use super::{Labelled, Run, Step};
+
+use super::net::{Adam, Back, Grads, backward, clip_norm, forward, log_softmax};
 use crate::learned::bot::Binding;
 use crate::learned::policy::Policy;
+use crate::rng::Rng;
+
+/// One learner decision kept for PPO's update.
+pub(super) struct Step {
+    pub(super) at: Span,
+    pub(super) chosen: u32,
+    pub(super) logp: f32,
+    pub(super) value: f32,
+    /// The shaping potential of the seat at this decision.
+    pub(super) potential: f32,
+    pub(super) advantage: f32,
+    pub(super) ret: f32,
+}
+
+/// One labelled decision of the imitation phase.
+pub(super) struct Labelled {
+    pub(super) at: Span,
+    /// The index in its legal actions of the teacher's choice.
+    pub(super) label: u32,
+    pub(super) potential: f32,
+    pub(super) ret: f32,
+}
 
 /// A recorded decision: where its inputs and legal actions lie in its batch.
 pub(super) trait Recorded {
@@ -102,7 +124,8 @@ pub(super) fn descend<A, S: Recorded>(
     epochs: usize,
     minibatches: usize,
     lr: f32,
-    run: &mut Run,
+    rng: &mut Rng,
+    adam: &mut Adam,
     objective: &mut impl Objective<S>,
     scratch: &mut Scratch,
 ) {
@@ -113,7 +136,7 @@ pub(super) fn descend<A, S: Recorded>(
     let mut dlogits = Vec::new();
     let Scratch { pass, logp, .. } = scratch;
     for _ in 0..epochs {
-        run.rng.shuffle(&mut order);
+        rng.shuffle(&mut order);
         let per = n.div_ceil(minibatches.max(1)).max(1);
         for mb in order.chunks(per) {
             let m = mb.len() as f32;
@@ -129,7 +152,7 @@ pub(super) fn descend<A, S: Recorded>(
                 backward(policy, binding, x, ids, pass, &dlogits, dvalue, &mut grads, &mut back);
             }
             clip_norm(&mut grads, 0.5);
-            run.adam.step(policy, &mut grads, lr);
+            adam.step(policy, &mut grads, lr);
         }
     }
 }
