@@ -36,7 +36,7 @@
 
 use crate::action::{Action, Track};
 use crate::rules::{MAX_TILES, Rules};
-use crate::state::{End, PHASE_NAMES, RESIDENT_BIT, State};
+use crate::state::{End, PHASE_NAMES, Player, RESIDENT_BIT, State};
 use rulesmith_game::encode::{Features, Names};
 use rulesmith_game::{OptId, Seat};
 
@@ -192,7 +192,6 @@ fn ones(words: &[u64], block: &mut [f32], stride: usize) {
 /// one pass each.
 pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
     let mut f = Features::new(out);
-    let (tiles, ng, nt) = (r.tiles(), r.goods.len(), r.terrains.len());
     let players = usize::from(s.players);
     f.push(s.round);
     let over = s.phase == crate::state::Phase::Over;
@@ -202,7 +201,35 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
     }
     f.flag(s.end == End::DeliveredGoods);
     f.flag(s.end == End::RoundLimit);
-    // Each tile: its terrain (one-hot) and the goods lying loose on it.
+    map_tiles(r, s, &mut f);
+    for (c, city) in r.cities.iter().enumerate() {
+        f.push(s.city_stock.get(c).copied().unwrap_or(0));
+        let covered = s.covered.get(c).copied().unwrap_or_default();
+        for i in 0..city.demands.len() {
+            f.flag(covered.is_covered(i));
+        }
+    }
+    deck(r, s, &mut f);
+    row(r, s, &mut f);
+    tile_hot(&mut f, r.tiles(), s.turn.purchase_from);
+    f.flag(s.turn.free_road_used);
+    f.flag(s.turn.extra_action_used);
+    f.push(s.turn.cities_settled);
+    f.push(s.turn.trolley_moves);
+    for bits in [s.turn.loaded_here, s.turn.unloaded_here] {
+        for g in 0..r.goods.len() {
+            f.flag(bits & (1 << g) != 0);
+        }
+        f.flag(bits & RESIDENT_BIT != 0);
+    }
+    for p in s.p.iter() {
+        seat(r, p, &mut f);
+    }
+}
+
+/// Each tile: its terrain (one-hot) and the goods lying loose on it.
+fn map_tiles(r: &Rules, s: &State, f: &mut Features<'_>) {
+    let (tiles, ng, nt) = (r.tiles(), r.goods.len(), r.terrains.len());
     let per_tile = nt + ng;
     f.clear_ahead(tiles * per_tile);
     let block = f.block(tiles * per_tile);
@@ -221,15 +248,11 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
             }
         });
     }
-    for (c, city) in r.cities.iter().enumerate() {
-        f.push(s.city_stock.get(c).copied().unwrap_or(0));
-        let covered = s.covered.get(c).copied().unwrap_or_default();
-        for i in 0..city.demands.len() {
-            f.flag(covered.is_covered(i));
-        }
-    }
-    // The deck: its size and its cards' backs (public); not which cards. Backs are
-    // counted in one pass and written lowest first (as `backs` lists them).
+}
+
+/// The deck: its size and its cards' backs (public); not which cards. Backs are counted
+/// in one pass and written lowest first (as `backs` lists them).
+fn deck(r: &Rules, s: &State, f: &mut Features<'_>) {
     let deck = s.deck();
     f.push(deck.len() as u32);
     let (mut present, mut per_back) = ([0u64; 4], [0u8; 256]);
@@ -248,7 +271,10 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
             bits &= bits - 1;
         }
     }
-    // The row: each type's cards, and those among the free ones, counted in one pass.
+}
+
+/// The row: each type's cards, and those among the free ones, counted in one pass.
+fn row(r: &Rules, s: &State, f: &mut Features<'_>) {
     let (mut in_row, mut free) = ([0u8; 256], [0u8; 256]);
     for (i, &k) in s.row().iter().enumerate() {
         in_row[usize::from(k)] += 1;
@@ -258,53 +284,44 @@ pub fn observe(r: &Rules, s: &State, _seat: Seat, out: &mut [f32]) {
         let (a, b) = if k < 256 { (in_row[k], free[k]) } else { (0, 0) };
         f.extend([a, b]);
     }
-    tile_hot(&mut f, tiles, s.turn.purchase_from);
-    f.flag(s.turn.free_road_used);
-    f.flag(s.turn.extra_action_used);
-    f.push(s.turn.cities_settled);
-    f.push(s.turn.trolley_moves);
-    for bits in [s.turn.loaded_here, s.turn.unloaded_here] {
-        for g in 0..ng {
-            f.flag(bits & (1 << g) != 0);
-        }
-        f.flag(bits & RESIDENT_BIT != 0);
-    }
-    // A seat's features, cleared at once: most are 0, and only those that are not are
-    // written below.
+}
+
+/// A seat's features, cleared at once: most are 0, and only those that are not are
+/// written.
+fn seat(r: &Rules, p: &Player, f: &mut Features<'_>) {
+    let (tiles, ng) = (r.tiles(), r.goods.len());
     let seat_len = 1 + r.cities.len() + 2 + r.privileges.len() + 3 + ng + tiles + 2 + ng + 4 * tiles + r.edges.len();
-    for p in s.p.iter() {
-        f.clear_ahead(seat_len);
-        f.push(p.money);
-        let capital_city = p.capital.get().and_then(|t| r.city_at(t));
-        f.one_hot(r.cities.len(), capital_city.map(usize::from));
-        f.push(p.movement_level);
-        f.push(p.holds_level);
-        for k in 0..r.privileges.len() {
-            f.flag(p.has_privilege(k as u8));
-        }
-        f.push(p.residents_in_storage);
-        f.push(p.settlements_in_storage);
-        f.push(p.last_income);
-        for g in 0..ng {
-            f.push(p.delivered.get(g).copied().unwrap_or(0));
-        }
-        tile_hot(&mut f, tiles, p.trolley.tile);
-        f.push(p.trolley.half_mp);
-        f.push(p.trolley.residents);
-        for g in 0..ng {
-            f.push(p.trolley.goods.get(g).copied().unwrap_or(0));
-        }
-        // Each tile: settlement, active, moved, exhausted (a tile past the map's falls
-        // outside the block).
-        let block = f.block(4 * tiles);
-        ones(&[p.settlements], block, 4);
-        for (k, counts) in [&p.active, &p.moved, &p.exhausted].into_iter().enumerate() {
-            nonzero(&counts[..], |t, v| {
-                if let Some(x) = block.get_mut(4 * t + 1 + k) {
-                    *x = f32::from(v);
-                }
-            });
-        }
-        ones(&p.roads, f.block(r.edges.len()), 1);
+    f.clear_ahead(seat_len);
+    f.push(p.money);
+    let capital_city = p.capital.get().and_then(|t| r.city_at(t));
+    f.one_hot(r.cities.len(), capital_city.map(usize::from));
+    f.push(p.movement_level);
+    f.push(p.holds_level);
+    for k in 0..r.privileges.len() {
+        f.flag(p.has_privilege(k as u8));
     }
+    f.push(p.residents_in_storage);
+    f.push(p.settlements_in_storage);
+    f.push(p.last_income);
+    for g in 0..ng {
+        f.push(p.delivered.get(g).copied().unwrap_or(0));
+    }
+    tile_hot(f, tiles, p.trolley.tile);
+    f.push(p.trolley.half_mp);
+    f.push(p.trolley.residents);
+    for g in 0..ng {
+        f.push(p.trolley.goods.get(g).copied().unwrap_or(0));
+    }
+    // Each tile: settlement, active, moved, exhausted (a tile past the map's falls
+    // outside the block).
+    let block = f.block(4 * tiles);
+    ones(&[p.settlements], block, 4);
+    for (k, counts) in [&p.active, &p.moved, &p.exhausted].into_iter().enumerate() {
+        nonzero(&counts[..], |t, v| {
+            if let Some(x) = block.get_mut(4 * t + 1 + k) {
+                *x = f32::from(v);
+            }
+        });
+    }
+    ones(&p.roads, f.block(r.edges.len()), 1);
 }

@@ -5,9 +5,10 @@
 //! **Actions**, in id order: `draft BUILDING` for each draft candidate (the violet
 //! buildings, in ruleset order), then every action of the base game's space, in its order.
 //!
-//! **Observation**: the base game's features (its `held_tiles.GOOD` named
-//! `forest_tiles.GOOD`, its `seatN.extension_tiles` named `seatN.forests`), then
-//! `draft.over` and, per draft candidate, `draft.picked.BUILDING` (1 once drafted).
+//! **Observation**: the base game's features (what it keeps for the extension named as
+//! the expansion names it, [`crate::extension::FOREST_NAMES`]: `forest_tiles.GOOD`,
+//! `seatN.forests`), then `draft.over` and, per draft candidate, `draft.picked.BUILDING`
+//! (1 once drafted).
 
 use crate::action::Action;
 use crate::rules::Rules;
@@ -37,15 +38,7 @@ pub fn action_key(a: &Action) -> Option<u32> {
 }
 
 pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
-    // The base game's generic names for the extension's tiles, in the expansion's words
-    // (as in its state JSON).
-    let mut names: Vec<String> = base::observation_names(&rules.base, players)
-        .into_iter()
-        .map(|n| match n.strip_prefix("held_tiles.") {
-            Some(good) => format!("forest_tiles.{good}"),
-            None => n.strip_suffix(".extension_tiles").map_or(n.clone(), |seat| format!("{seat}.forests")),
-        })
-        .collect();
+    let mut names = base::observation_names(&rules.base, players);
     names.push("draft.over".into());
     names.extend(
         candidates(rules).filter_map(|b| rules.base.buildings.get(b)).map(|b| format!("draft.picked.{}", b.id)),

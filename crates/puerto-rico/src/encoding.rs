@@ -34,7 +34,8 @@
 //! `quarries.supply`, `goods.supply.GOOD`, `stack.tiles`, `stack.unseen.GOOD` (tiles
 //! nobody has seen: the stack's and, when the extension holds tiles face down, theirs),
 //! `face_up.GOOD`, `discards.GOOD`, `held_tiles.GOOD` (tiles the extension holds: 0 while
-//! face down; the expansion calls them `forest_tiles`),
+//! face down; named as the state JSON names them, by the extension: the expansion's
+//! `forest_tiles.GOOD`),
 //! `building.BUILDING.supply`, `building.BUILDING.in_game`; per ship `shipK.capacity`,
 //! `shipK.load`, `shipK.good.GOOD`; `trading_house.GOOD`; `end.colonists`, `end.city`,
 //! `end.vp_chips`; `pending.drawn.GOOD`, `pending.settler_extra`, `pending.craftsman_picks`,
@@ -42,8 +43,8 @@
 //! `seatN.hacienda_used`, `seatN.wharf_used`, `seatN.captain_done`, `seatN.doubloons`,
 //! `seatN.vp` (the observer's own; 0 for the others: face-down chips, S000:L332),
 //! `seatN.goods.GOOD`, `seatN.plantations.GOOD`, `seatN.occupied.GOOD`,
-//! `seatN.quarries`, `seatN.quarries_occupied`, `seatN.extension_tiles` (the expansion:
-//! `seatN.forests`), `seatN.san_juan`,
+//! `seatN.quarries`, `seatN.quarries_occupied`, `seatN.extension_tiles` (likewise named
+//! by the extension: the expansion's `seatN.forests`), `seatN.san_juan`,
 //! `seatN.building.BUILDING` (1 when built), `seatN.building.BUILDING.colonists`.
 
 use crate::action::{Action, Group};
@@ -226,6 +227,8 @@ pub const ACTION_KEYS: u32 = 51 * 256 + 74 * 32;
 pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     let names: Vec<&str> = rules.good_names().map(String::as_str).collect();
     let goods = || names.iter().copied();
+    // What the state keeps for the extension, in the extension's words (as in the JSON).
+    let extension = crate::json::names(rules);
     let mut n = Names::default();
     n.push("round");
     for what in ["governor", "to_move", "chooser"] {
@@ -249,7 +252,7 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
     n.each("stack.unseen", goods());
     n.each("face_up", goods());
     n.each("discards", goods());
-    n.each("held_tiles", goods());
+    n.each(extension.held_tiles, goods());
     for b in &rules.buildings {
         n.push(format!("building.{}.supply", b.id));
         n.push(format!("building.{}.in_game", b.id));
@@ -271,7 +274,7 @@ pub fn observation_names(rules: &Rules, players: usize) -> Vec<String> {
         n.each(&format!("{p}.goods"), goods());
         n.each(&format!("{p}.plantations"), goods());
         n.each(&format!("{p}.occupied"), goods());
-        n.each(&p, ["quarries", "quarries_occupied", "extension_tiles", "san_juan"]);
+        n.each(&p, ["quarries", "quarries_occupied", extension.island_tiles, "san_juan"]);
         for b in &rules.buildings {
             n.push(format!("{p}.building.{}", b.id));
             n.push(format!("{p}.building.{}.colonists", b.id));

@@ -219,23 +219,36 @@ impl Policy {
     /// Reads a policy file's bytes, checking every part: the format and version, each
     /// tensor's type, shape and place, the names' counts, finite numbers.
     pub fn from_bytes(bytes: &[u8]) -> Result<Policy, PolicyError> {
-        if bytes.len() > MAX_FILE_BYTES {
-            return Err(bad(format!("{} bytes: a policy file has at most {MAX_FILE_BYTES}", bytes.len())));
-        }
-        let Some((len, rest)) = bytes.split_first_chunk::<8>() else {
-            return Err(bad("not a policy file: shorter than its 8-byte header length"));
-        };
-        let len = u64::from_le_bytes(*len);
-        let Some(header) = usize::try_from(len).ok().and_then(|n| rest.get(..n)) else {
-            return Err(bad(format!("not a policy file: its header length {len} runs past the file's end")));
-        };
-        let data = rest.get(header.len()..).unwrap_or_default();
-        let header: serde_json::Value = serde_json::from_slice(header)
-            .map_err(|e| bad(format!("not a policy file: its header is not JSON ({e})")))?;
+        let (header, data) = split_file(bytes)?;
         let meta = header
             .get("__metadata__")
             .and_then(|m| m.as_object())
             .ok_or_else(|| bad("not a policy file: its header has no `__metadata__`"))?;
+        let mut p = Policy::of_metadata(meta)?;
+        let shapes: Vec<(&str, Vec<usize>)> = p.tensors().into_iter().map(|(name, shape, _)| (name, shape)).collect();
+        let mut read = HashMap::new();
+        for (name, shape) in shapes {
+            read.insert(name, tensor(&header, data, name, &shape)?);
+        }
+        let mut take = |name: &str| read.remove(name).unwrap_or_default();
+        p.scale = take("scale");
+        p.w1 = take("w1");
+        p.b1 = take("b1");
+        p.w2 = take("w2");
+        p.b2 = take("b2");
+        p.wt = take("wt");
+        p.bt = take("bt");
+        p.wv = take("wv");
+        p.bv = take("bv");
+        if let Some(i) = p.scale.iter().position(|&s| s <= 0.0) {
+            return Err(bad(format!("input `{}` has scale {}: scales are positive", p.inputs[i], p.scale[i])));
+        }
+        Ok(p)
+    }
+
+    /// A policy of the file's metadata (format, version, activation, sizes and names
+    /// checked), its tensors still empty.
+    fn of_metadata(meta: &serde_json::Map<String, serde_json::Value>) -> Result<Policy, PolicyError> {
         let text = |key: &str| -> Result<&str, PolicyError> {
             meta.get(key).and_then(|v| v.as_str()).ok_or_else(|| bad(format!("the metadata has no `{key}`")))
         };
@@ -267,7 +280,7 @@ impl Policy {
         };
         let inputs = names("inputs")?;
         let tokens = names("tokens")?;
-        let mut p = Policy {
+        Ok(Policy {
             meta: Meta {
                 game: text("game")?.to_string(),
                 ruleset: text("ruleset")?.to_string(),
@@ -287,57 +300,7 @@ impl Policy {
             bt: Vec::new(),
             wv: Vec::new(),
             bv: Vec::new(),
-        };
-        let shapes: Vec<(&str, Vec<usize>)> = p.tensors().into_iter().map(|(name, shape, _)| (name, shape)).collect();
-        let mut read = HashMap::new();
-        for (name, shape) in shapes {
-            let t = header.get(name).ok_or_else(|| bad(format!("the file has no tensor `{name}`")))?;
-            if t.get("dtype").and_then(|d| d.as_str()) != Some("F32") {
-                return Err(bad(format!("tensor `{name}` is not F32")));
-            }
-            let got: Option<Vec<usize>> = t
-                .get("shape")
-                .and_then(|s| s.as_array())
-                .map(|a| a.iter().filter_map(|x| x.as_u64().map(|x| x as usize)).collect());
-            if got.as_ref() != Some(&shape) {
-                return Err(bad(format!(
-                    "tensor `{name}` has shape {got:?}; the metadata's inputs, tokens and hidden width make it {shape:?}"
-                )));
-            }
-            let offsets: Option<(usize, usize)> =
-                t.get("data_offsets").and_then(|o| o.as_array()).and_then(|o| {
-                    match (o.first()?.as_u64(), o.get(1)?.as_u64(), o.len()) {
-                        (Some(a), Some(b), 2) => Some((usize::try_from(a).ok()?, usize::try_from(b).ok()?)),
-                        _ => None,
-                    }
-                });
-            let count: usize = shape.iter().product();
-            let Some((start, end)) = offsets.filter(|&(a, b)| b >= a && b - a == count * 4) else {
-                return Err(bad(format!("tensor `{name}`: its data_offsets do not hold {count} F32 numbers")));
-            };
-            let Some(raw) = data.get(start..end) else {
-                return Err(bad(format!("tensor `{name}`: its data runs past the file's end (truncated file?)")));
-            };
-            let values: Vec<f32> = raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-            if let Some(i) = values.iter().position(|x| !x.is_finite()) {
-                return Err(bad(format!("tensor `{name}`: number {i} is not finite")));
-            }
-            read.insert(name, values);
-        }
-        let mut take = |name: &str| read.remove(name).unwrap_or_default();
-        p.scale = take("scale");
-        p.w1 = take("w1");
-        p.b1 = take("b1");
-        p.w2 = take("w2");
-        p.b2 = take("b2");
-        p.wt = take("wt");
-        p.bt = take("bt");
-        p.wv = take("wv");
-        p.bv = take("bv");
-        if let Some(i) = p.scale.iter().position(|&s| s <= 0.0) {
-            return Err(bad(format!("input `{}` has scale {}: scales are positive", p.inputs[i], p.scale[i])));
-        }
-        Ok(p)
+        })
     }
 
     /// Reads and checks a policy file; the error names the file.
@@ -353,6 +316,59 @@ impl Policy {
         let bytes = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
         Policy::from_bytes(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))
     }
+}
+
+/// A file's JSON header and the data after it, the sizes checked.
+fn split_file(bytes: &[u8]) -> Result<(serde_json::Value, &[u8]), PolicyError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(bad(format!("{} bytes: a policy file has at most {MAX_FILE_BYTES}", bytes.len())));
+    }
+    let Some((len, rest)) = bytes.split_first_chunk::<8>() else {
+        return Err(bad("not a policy file: shorter than its 8-byte header length"));
+    };
+    let len = u64::from_le_bytes(*len);
+    let Some(header) = usize::try_from(len).ok().and_then(|n| rest.get(..n)) else {
+        return Err(bad(format!("not a policy file: its header length {len} runs past the file's end")));
+    };
+    let data = rest.get(header.len()..).unwrap_or_default();
+    let header: serde_json::Value =
+        serde_json::from_slice(header).map_err(|e| bad(format!("not a policy file: its header is not JSON ({e})")))?;
+    Ok((header, data))
+}
+
+/// The numbers of tensor `name`, which must be `F32` of `shape`, within `data` and finite.
+fn tensor(header: &serde_json::Value, data: &[u8], name: &str, shape: &[usize]) -> Result<Vec<f32>, PolicyError> {
+    let t = header.get(name).ok_or_else(|| bad(format!("the file has no tensor `{name}`")))?;
+    if t.get("dtype").and_then(|d| d.as_str()) != Some("F32") {
+        return Err(bad(format!("tensor `{name}` is not F32")));
+    }
+    let got: Option<Vec<usize>> = t
+        .get("shape")
+        .and_then(|s| s.as_array())
+        .map(|a| a.iter().filter_map(|x| x.as_u64().map(|x| x as usize)).collect());
+    if got.as_deref() != Some(shape) {
+        return Err(bad(format!(
+            "tensor `{name}` has shape {got:?}; the metadata's inputs, tokens and hidden width make it {shape:?}"
+        )));
+    }
+    let offsets: Option<(usize, usize)> = t.get("data_offsets").and_then(|o| o.as_array()).and_then(|o| {
+        match (o.first()?.as_u64(), o.get(1)?.as_u64(), o.len()) {
+            (Some(a), Some(b), 2) => Some((usize::try_from(a).ok()?, usize::try_from(b).ok()?)),
+            _ => None,
+        }
+    });
+    let count: usize = shape.iter().product();
+    let Some((start, end)) = offsets.filter(|&(a, b)| b >= a && b - a == count * 4) else {
+        return Err(bad(format!("tensor `{name}`: its data_offsets do not hold {count} F32 numbers")));
+    };
+    let Some(raw) = data.get(start..end) else {
+        return Err(bad(format!("tensor `{name}`: its data runs past the file's end (truncated file?)")));
+    };
+    let values: Vec<f32> = raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    if let Some(i) = values.iter().position(|x| !x.is_finite()) {
+        return Err(bad(format!("tensor `{name}`: number {i} is not finite")));
+    }
+    Ok(values)
 }
 
 #[cfg(test)]

@@ -5,5 +5,6 @@ mod buildings;
 mod common;
 mod conformance;
 mod draft;
+mod encoding;
 mod random_games;
 mod transcript;
