@@ -509,6 +509,8 @@ footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}\
 .scroll{padding-bottom:2px}@supports not selector(::-webkit-scrollbar){.scroll{scrollbar-color:#8a919c #eceef1}}\
 .scroll::-webkit-scrollbar{height:12px;background:#eceef1}.scroll::-webkit-scrollbar-thumb{background:#8a919c;border-radius:6px}\
 th.n{white-space:normal}\
+table.extremes{font-size:13px}table.extremes tr.game td{border-bottom:0;padding-bottom:1px}table.extremes tr.replay td{padding-top:1px;font-size:12px;line-height:1.6}\
+table.extremes code,table.extremes th:first-child{overflow-wrap:anywhere}\
 table.wide{font-size:12px}table.wide td,table.wide th{padding:4px 5px}table.wide th.n{white-space:normal;min-width:64px}\
 .verdict{border:2px solid var(--accent);margin-top:0}\
 .verdict ul{margin:4px 0 8px;padding-left:22px}.verdict li{margin:2px 0}\
@@ -1081,6 +1083,73 @@ mod tests {
         let page = compare_page(&compare_of(none), &[]).unwrap();
         let v = verdict_first(&page);
         assert!(v.contains("no figure differs significantly") && v.contains("-2.0 pp [-7.0, +3.0]"), "{v}");
+    }
+
+    /// A run whose games all stopped at a safety cap has no answer: the box says so rather
+    /// than "every seat is fair" or "nothing differs" about no games (Mundo 163 with random
+    /// players: every game reaches its round cap).
+    #[test]
+    fn a_run_with_no_finished_game_gives_no_answer() {
+        let capped = || {
+            let mut r = report("mundo-163", 0.5);
+            r["unfinished"] = json!(10);
+            r["ends"] = json!({"round_limit": 10});
+            r["seats"] = json!([seat(0, 0.0), seat(1, 0.0)]);
+            r["seats"][0]["win_rate_ci95"] = json!([0.0, 1.0]);
+            r["seats"][1]["win_rate_ci95"] = json!([0.0, 1.0]);
+            r
+        };
+        let page = simulate_page(&typed(capped()), None).unwrap();
+        let v = verdict_first(&page);
+        assert!(v.contains("No game finished: all 10 were stopped by a safety cap (round_limit)"), "{v}");
+        assert!(!v.contains("within its 95% interval"), "no claim about no games: {v}");
+
+        let compare = json!({
+            "players": 2, "games": 10, "seed": 1, "bots": ["random", "random"],
+            "rulesets": [capped(), capped()],
+            "differences": {"from": "mundo-163", "interval": "95%, normal approximation", "correction": "Holm",
+                "rulesets": [{"ruleset": "mundo-163", "figures": []}]},
+        });
+        let page = compare_page(&compare_of(compare), &[]).unwrap();
+        let v = verdict_first(&page);
+        assert!(v.contains("<b>mundo-163</b>: no game finished"), "{v}");
+        assert!(!v.contains("no figure differs significantly"), "{v}");
+        // The interval's name reads as a name, not inside another sentence.
+        assert!(v.contains("with its interval (95%, normal approximation)"), "{v}");
+
+        let j = sweep_json(
+            vec![point("10", &["10"], false, 0.0, vec![]), point("20", &["20"], true, 0.0, vec![])],
+            json!([{"key": "privileges.price", "values": ["10", "20"]}]),
+        );
+        let mut s = sweep_of(j);
+        for p in &mut s.points {
+            p.report.unfinished = p.report.games;
+        }
+        let page = sweep_page(&s).unwrap();
+        let v = verdict_first(&page);
+        assert!(v.contains("No game finished at buildings.harbor.cost = 10, 20"), "{v}");
+        assert!(v.contains("no value can be compared with the base"), "{v}");
+        assert!(!v.contains("No value differs significantly"), "{v}");
+    }
+
+    /// The extreme games' commands sit on a row of their own across the table, wrapping,
+    /// not in a narrow last column that made the table wider than the page and thousands
+    /// of pixels tall with its scrollbar out of sight.
+    #[test]
+    fn the_extreme_games_commands_span_the_table() {
+        let mut r = report("puerto-rico", 0.5);
+        r["extremes"] = json!([{"what": "longest game", "index": 3, "rotation": 0, "seed": 77, "rounds": 20,
+            "decisions": 300, "margin": 4, "scores": [30, 26], "end": "colonists", "bots": ["random", "random"],
+            "play": "rulesmith play puerto-rico --players 2 --seed 77 --human --bots random,random",
+            "table": "rulesmith serve puerto-rico --players 2 --seed 77 --human --bots random,random",
+            "show_game": "rulesmith simulate puerto-rico --players 2 --seed 1 --bots random,random --games 4 --shard 4/4 --record game.jsonl && rulesmith show-game game.jsonl --game 3"}]);
+        let page = simulate_page(&typed(r), None).unwrap();
+        let at = page.find("<section id=\"extremes\">").expect("the extreme games");
+        let table = &page[at..at + page[at..].find("</section>").unwrap()];
+        assert!(table.contains("<tr class=\"game\"><td>longest game</td><td class=\"n\">3</td>"), "{table}");
+        assert!(table.contains("<tr class=\"replay\"><td colspan=\"7\"><b>bots</b> random, random<br><b>play</b> <code>rulesmith play puerto-rico"), "{table}");
+        assert!(!table.contains("<th>replay</th>"), "no narrow column of commands: {table}");
+        assert!(page.contains("table.extremes code,table.extremes th:first-child{overflow-wrap:anywhere}"), "commands wrap");
     }
 
     /// Issue 49: the answer box gives each headline figure's verdict under the second
