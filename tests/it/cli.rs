@@ -749,8 +749,15 @@ fn tune_finds_the_value_closest_to_a_target() {
 fn an_unknown_figure_is_refused_before_any_game() {
     let many = ["--games", "100000000", "--players", "2"];
     let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "roundz"][..], &many[..]].concat(), 2);
-    assert!(o.stderr.contains("--figure `roundz`: no such figure; did you mean `rounds`?"), "{}", o.stderr);
+    assert!(o.stderr.contains("--figure `roundz`: no such figure; did you mean `rounds`? Figures: "), "{}", o.stderr);
     assert!(o.stdout.is_empty(), "{}", o.stdout);
+    // A name cut short or run on is a "did you mean" too, and the sentence ends once.
+    for (given, meant) in [("seat 0 win", "seat 0 win share"), ("rounds mean", "rounds")] {
+        let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", given][..], &many[..]].concat(), 2);
+        assert!(o.stderr.contains(&format!("no such figure; did you mean `{meant}`? Figures: ")), "{}", o.stderr);
+    }
+    let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "zzz"][..], &many[..]].concat(), 2);
+    assert!(o.stderr.contains("--figure `zzz`: no such figure. Figures: "), "{}", o.stderr);
     let o = expect(
         &[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "seat 0 win shar"][..], &many[..]].concat(),
         2,
@@ -892,6 +899,12 @@ fn set_reaches_legal_and_state_and_every_report_names_it() {
     assert!(o.stdout.lines().nth(1) == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
     let o = run_with(&[&["play", TOY, "--players", "2", "--seed", "4"][..], &set[..]].concat(), &"1\n".repeat(30));
     assert!(o.stdout.lines().nth(1) == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
+    // `show-game` steps through a recorded game under the record's overrides and says so.
+    let rec = scratch("show-set").join("games.jsonl");
+    let record = ["simulate", TOY, "--games", "1", "--players", "2", "--record", rec.to_str().unwrap()];
+    expect(&[&record[..], &set[..]].concat(), 0);
+    let o = expect(&["show-game", rec.to_str().unwrap(), "--step", "1"], 0);
+    assert!(o.stdout.lines().next() == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
 }
 
 #[test]
