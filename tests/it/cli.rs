@@ -753,7 +753,8 @@ fn an_unknown_figure_is_refused_before_any_game() {
     assert!(o.stdout.is_empty(), "{}", o.stdout);
     // A name cut short or run on is a "did you mean" too, and the sentence ends once.
     for (given, meant) in [("seat 0 win", "seat 0 win share"), ("rounds mean", "rounds")] {
-        let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", given][..], &many[..]].concat(), 2);
+        let o =
+            expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", given][..], &many[..]].concat(), 2);
         assert!(o.stderr.contains(&format!("no such figure; did you mean `{meant}`? Figures: ")), "{}", o.stderr);
     }
     let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "zzz"][..], &many[..]].concat(), 2);

@@ -1149,7 +1149,10 @@ mod tests {
         assert!(table.contains("<tr class=\"game\"><td>longest game</td><td class=\"n\">3</td>"), "{table}");
         assert!(table.contains("<tr class=\"replay\"><td colspan=\"7\"><b>bots</b> random, random<br><b>play</b> <code>rulesmith play puerto-rico"), "{table}");
         assert!(!table.contains("<th>replay</th>"), "no narrow column of commands: {table}");
-        assert!(page.contains("table.extremes code,table.extremes th:first-child{overflow-wrap:anywhere}"), "commands wrap");
+        assert!(
+            page.contains("table.extremes code,table.extremes th:first-child{overflow-wrap:anywhere}"),
+            "commands wrap"
+        );
     }
 
     /// Issue 49: the answer box gives each headline figure's verdict under the second
