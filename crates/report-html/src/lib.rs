@@ -1099,7 +1099,10 @@ mod tests {
             r["seats"][1]["win_rate_ci95"] = json!([0.0, 1.0]);
             r
         };
-        let page = simulate_page(&typed(capped()), None).unwrap();
+        let mut r = typed(capped());
+        r.by_round = Some(rulesmith_core::sim::rounds::ByRound { money: "money".into(), rounds: Vec::new() });
+        let page = simulate_page(&r, None).unwrap();
+        assert!(page.contains("No game finished, so there are no per-round figures to draw"), "why no chart");
         let v = verdict_first(&page);
         assert!(v.contains("No game finished: all 10 were stopped by a safety cap (round_limit)"), "{v}");
         assert!(!v.contains("within its 95% interval"), "no claim about no games: {v}");
