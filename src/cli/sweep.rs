@@ -306,6 +306,19 @@ fn differences_text(r: &SweepReport) -> String {
         })
         .collect();
     o.push_str(&table(&header, &rows));
+    // Scores are in the correction but not in the table: a significant one is named here,
+    // so that the text says what the page's answer says.
+    for p in r.points.iter().filter(|p| !p.base) {
+        let moved: Vec<String> = p
+            .differences
+            .iter()
+            .filter(|d| d.significant && d.figure.ends_with(" score") && !paired::is_metric(&d.figure))
+            .map(|d| format!("{} {:+.2} [{:+.2}, {:+.2}]", d.figure, d.mean, d.ci95[0], d.ci95[1]))
+            .collect();
+        if !moved.is_empty() {
+            let _ = writeln!(o, "  {}: scores differ*: {}", p.label, moved.join("; "));
+        }
+    }
     let tests = diffs().filter(|d| !paired::is_metric(&d.figure)).count();
     let _ = writeln!(
         o,

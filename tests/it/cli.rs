@@ -908,6 +908,19 @@ fn set_reaches_legal_and_state_and_every_report_names_it() {
     assert!(o.stdout.lines().next() == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
 }
 
+/// A sweep's text names the score differences its correction found significant (the
+/// table leaves scores out; the page's answer lists them): one more VP token at the start
+/// of Santiago de Cuba (S002:L100) adds exactly one point to every seat's score.
+#[test]
+fn a_sweeps_text_names_significant_score_differences() {
+    let o = expect(&["sweep", "santiago-de-cuba", "--vary", "start.vp=2,3", "--games", "12", "--players", "3"], 0);
+    assert!(
+        o.stdout.contains("  3: scores differ*: seat 0 score +1.00 [+1.00, +1.00]; seat 1 score +1.00"),
+        "{}",
+        o.stdout
+    );
+}
+
 #[test]
 fn play_reads_moves_and_records_the_game() {
     let dir = scratch("play");
