@@ -908,6 +908,16 @@ fn set_reaches_legal_and_state_and_every_report_names_it() {
     assert!(o.stdout.lines().next() == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
 }
 
+/// A compare whose games all stop at a safety cap (Mundo 163's random players reach the
+/// round cap) says there is nothing to compare, not an empty table of differences.
+#[test]
+fn a_compare_with_no_finished_game_says_so() {
+    let house = "rulesets/house-rules/mundo-163-residents-stay-aboard.toml";
+    let o = expect(&["compare", "mundo-163", house, "--bots", "random", "--games", "2"], 0);
+    assert!(o.stdout.contains("no paired figure: no game finished under both rulesets"), "{}", o.stdout);
+    assert!(!o.stdout.contains("over the 0 outcome figures"), "{}", o.stdout);
+}
+
 /// A sweep's text names the score differences its correction found significant (the
 /// table leaves scores out; the page's answer lists them): one more VP token at the start
 /// of Santiago de Cuba (S002:L100) adds exactly one point to every seat's score.
