@@ -274,6 +274,14 @@ fn differences_text(r: &SweepReport) -> String {
     let base = r.base_point().map_or(String::new(), |p| p.label.clone());
     let _ = writeln!(o, "difference from the base ({base}), paired by game:");
     let diffs = || r.points.iter().flat_map(|p| &p.differences);
+    if diffs().all(|d| paired::is_metric(&d.figure)) {
+        // Pairs are of finished games: an empty table would read as "nothing changed".
+        let _ = writeln!(
+            o,
+            "no paired figure: no game finished at both a value and the base (games stopped by a safety cap have no winner and are left out), so there is nothing to compare."
+        );
+        return o;
+    }
     let mut cols: Vec<String> = Vec::new();
     for d in diffs().filter(|d| !paired::is_metric(&d.figure)) {
         if !cols.contains(&d.figure) && !d.figure.ends_with(" score") {

@@ -916,6 +916,9 @@ fn a_compare_with_no_finished_game_says_so() {
     let o = expect(&["compare", "mundo-163", house, "--bots", "random", "--games", "2"], 0);
     assert!(o.stdout.contains("no paired figure: no game finished under both rulesets"), "{}", o.stdout);
     assert!(!o.stdout.contains("over the 0 outcome figures"), "{}", o.stdout);
+    let o = expect(&["sweep", "mundo-163", "--vary", "privileges.price=10,20", "--bots", "random", "--games", "2"], 0);
+    assert!(o.stdout.contains("no paired figure: no game finished at both a value and the base"), "{}", o.stdout);
+    assert!(!o.stdout.contains("over all 0 outcome differences"), "{}", o.stdout);
 }
 
 /// A sweep's text names the score differences its correction found significant (the
