@@ -1,7 +1,8 @@
 """Loads HTML pages in headless Chromium at 1366x768; fails on any console error, page
 error or request for a resource (a report page must need nothing but itself), on a page
 whose answer (the verdict box) is not on the first screen, on a table wider than its box
-without a visible scrollbar, on a grid page (`--heatmap`) without a heatmap, and on a
+without a visible scrollbar or with its scrollbar out of sight (a box taller than the screen:
+its bar sits below the table's end, so a person reading the table sees the rows cut off), on a grid page (`--heatmap`) without a heatmap, and on a
 page of games (`--rounds`: simulate, compare) without its per-round charts (#rounds) or
 its extreme games (#extremes) with their replay commands.
 Screenshots each page whole (SHOT), its first screen (SHOT with `.first.png`) and, with
@@ -35,7 +36,7 @@ SCREEN = {"width": 1366, "height": 768}
 # (0: none shown, or one that overlays the content only while scrolling).
 OVERFLOWING = """() => [...document.querySelectorAll('.scroll, section')]
   .filter(e => e.scrollWidth > e.clientWidth + 1)
-  .map(e => ({what: e.className || e.tagName, wide: e.scrollWidth, box: e.clientWidth,
+  .map(e => ({what: e.className || e.tagName, wide: e.scrollWidth, box: e.clientWidth, tall: e.offsetHeight,
               bar: e.offsetHeight - e.clientHeight - 2 * parseFloat(getComputedStyle(e).borderTopWidth),
               overflow: getComputedStyle(e).overflowX}))"""
 
@@ -90,6 +91,11 @@ def check(context, page_path: pathlib.Path, shot: pathlib.Path, heatmap: bool, r
     for box in overflowing:
         if box["overflow"] not in ("auto", "scroll") or box["bar"] < 6:
             problems.append(f"a {box['wide']} px table in a {box['box']} px box ({box['what']}) with no visible scrollbar ({box})")
+        elif box["tall"] > SCREEN["height"]:
+            problems.append(
+                f"a {box['wide']} px table in a {box['box']} px box ({box['what']}) {box['tall']} px tall: "
+                f"its scrollbar is out of sight below the rows it cuts off ({box})"
+            )
     page.close()
     return problems
 

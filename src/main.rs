@@ -469,7 +469,8 @@ struct RunArgs {
     #[command(flatten)]
     set: SetArgs,
     /// The difference in seat 0's win share, in percentage points, for which the report's
-    /// power line states the games needed (80% power, 5% two-sided).
+    /// power line states the games needed: 80% power at 5% two-sided (`simulate`); in
+    /// `compare` and `sweep`, 80% power for the `*` the report prints, after its correction.
     #[arg(long, value_name = "PP", default_value_t = 2.0)]
     detect: f64,
 }

@@ -75,6 +75,10 @@ pub fn show_game_with(path: &Path, at: At, lines: &mut dyn Lines, colour: bool) 
         movers.push(s);
         rounds.push(session.progress().rounds);
     }
+    // The game was played under these edits of its ruleset: the screens below show them.
+    for set in &rec.overrides {
+        say(format!("--set {set}"));
+    }
     let total = rec.actions.len();
     let round_step = |round: u32| rounds.iter().position(|&x| x >= round);
     let show =

@@ -413,6 +413,14 @@ pub fn check_text(c: &robust::Check, first_bots: &[String]) -> String {
 fn differences_text(from: &str, to: &str, diffs: &[paired::Difference]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{to} − {from}, paired by game (same seeds and bots):");
+    if diffs.is_empty() {
+        // Pairs are of finished games: an empty table would read as "nothing changed".
+        let _ = writeln!(
+            o,
+            "no paired figure: no game finished under both rulesets (games stopped by a safety cap have no winner and are left out), so there is nothing to compare."
+        );
+        return o;
+    }
     // Designer metrics: only those that differ significantly, the clearest first (the
     // JSON lists every figure).
     let (metrics, figures): (Vec<&paired::Difference>, Vec<&paired::Difference>) =

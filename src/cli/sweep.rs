@@ -274,6 +274,14 @@ fn differences_text(r: &SweepReport) -> String {
     let base = r.base_point().map_or(String::new(), |p| p.label.clone());
     let _ = writeln!(o, "difference from the base ({base}), paired by game:");
     let diffs = || r.points.iter().flat_map(|p| &p.differences);
+    if diffs().all(|d| paired::is_metric(&d.figure)) {
+        // Pairs are of finished games: an empty table would read as "nothing changed".
+        let _ = writeln!(
+            o,
+            "no paired figure: no game finished at both a value and the base (games stopped by a safety cap have no winner and are left out), so there is nothing to compare."
+        );
+        return o;
+    }
     let mut cols: Vec<String> = Vec::new();
     for d in diffs().filter(|d| !paired::is_metric(&d.figure)) {
         if !cols.contains(&d.figure) && !d.figure.ends_with(" score") {
@@ -306,6 +314,19 @@ fn differences_text(r: &SweepReport) -> String {
         })
         .collect();
     o.push_str(&table(&header, &rows));
+    // Scores are in the correction but not in the table: a significant one is named here,
+    // so that the text says what the page's answer says.
+    for p in r.points.iter().filter(|p| !p.base) {
+        let moved: Vec<String> = p
+            .differences
+            .iter()
+            .filter(|d| d.significant && d.figure.ends_with(" score") && !paired::is_metric(&d.figure))
+            .map(|d| format!("{} {:+.2} [{:+.2}, {:+.2}]", d.figure, d.mean, d.ci95[0], d.ci95[1]))
+            .collect();
+        if !moved.is_empty() {
+            let _ = writeln!(o, "  {}: scores differ*: {}", p.label, moved.join("; "));
+        }
+    }
     let tests = diffs().filter(|d| !paired::is_metric(&d.figure)).count();
     let _ = writeln!(
         o,

@@ -749,8 +749,16 @@ fn tune_finds_the_value_closest_to_a_target() {
 fn an_unknown_figure_is_refused_before_any_game() {
     let many = ["--games", "100000000", "--players", "2"];
     let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "roundz"][..], &many[..]].concat(), 2);
-    assert!(o.stderr.contains("--figure `roundz`: no such figure; did you mean `rounds`?"), "{}", o.stderr);
+    assert!(o.stderr.contains("--figure `roundz`: no such figure; did you mean `rounds`? Figures: "), "{}", o.stderr);
     assert!(o.stdout.is_empty(), "{}", o.stdout);
+    // A name cut short or run on is a "did you mean" too, and the sentence ends once.
+    for (given, meant) in [("seat 0 win", "seat 0 win share"), ("rounds mean", "rounds")] {
+        let o =
+            expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", given][..], &many[..]].concat(), 2);
+        assert!(o.stderr.contains(&format!("no such figure; did you mean `{meant}`? Figures: ")), "{}", o.stderr);
+    }
+    let o = expect(&[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "zzz"][..], &many[..]].concat(), 2);
+    assert!(o.stderr.contains("--figure `zzz`: no such figure. Figures: "), "{}", o.stderr);
     let o = expect(
         &[&["sweep", TOY, "--vary", "rules.stones=10,12", "--figure", "seat 0 win shar"][..], &many[..]].concat(),
         2,
@@ -892,6 +900,38 @@ fn set_reaches_legal_and_state_and_every_report_names_it() {
     assert!(o.stdout.lines().nth(1) == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
     let o = run_with(&[&["play", TOY, "--players", "2", "--seed", "4"][..], &set[..]].concat(), &"1\n".repeat(30));
     assert!(o.stdout.lines().nth(1) == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
+    // `show-game` steps through a recorded game under the record's overrides and says so.
+    let rec = scratch("show-set").join("games.jsonl");
+    let record = ["simulate", TOY, "--games", "1", "--players", "2", "--record", rec.to_str().unwrap()];
+    expect(&[&record[..], &set[..]].concat(), 0);
+    let o = expect(&["show-game", rec.to_str().unwrap(), "--step", "1"], 0);
+    assert!(o.stdout.lines().next() == Some("--set rules.spill_one_in=3"), "{}", o.stdout);
+}
+
+/// A compare whose games all stop at a safety cap (Mundo 163's random players reach the
+/// round cap) says there is nothing to compare, not an empty table of differences.
+#[test]
+fn a_compare_with_no_finished_game_says_so() {
+    let house = "rulesets/house-rules/mundo-163-residents-stay-aboard.toml";
+    let o = expect(&["compare", "mundo-163", house, "--bots", "random", "--games", "2"], 0);
+    assert!(o.stdout.contains("no paired figure: no game finished under both rulesets"), "{}", o.stdout);
+    assert!(!o.stdout.contains("over the 0 outcome figures"), "{}", o.stdout);
+    let o = expect(&["sweep", "mundo-163", "--vary", "privileges.price=10,20", "--bots", "random", "--games", "2"], 0);
+    assert!(o.stdout.contains("no paired figure: no game finished at both a value and the base"), "{}", o.stdout);
+    assert!(!o.stdout.contains("over all 0 outcome differences"), "{}", o.stdout);
+}
+
+/// A sweep's text names the score differences its correction found significant (the
+/// table leaves scores out; the page's answer lists them): one more VP token at the start
+/// of Santiago de Cuba (S002:L100) adds exactly one point to every seat's score.
+#[test]
+fn a_sweeps_text_names_significant_score_differences() {
+    let o = expect(&["sweep", "santiago-de-cuba", "--vary", "start.vp=2,3", "--games", "12", "--players", "3"], 0);
+    assert!(
+        o.stdout.contains("  3: scores differ*: seat 0 score +1.00 [+1.00, +1.00]; seat 1 score +1.00"),
+        "{}",
+        o.stdout
+    );
 }
 
 #[test]

@@ -370,6 +370,22 @@ pub struct Tuned {
 /// Most evaluations one `tune` makes (coarse, refining and confirming together).
 pub const MAX_PROBES: usize = 24;
 
+/// The evaluations [`tune`] is expected to make, pass by pass (for the time left on its
+/// progress bars): the coarse values, the steps that narrow the widest coarse gap to one
+/// STEP (halving integers; interpolation narrows reals by at least a fifth a step), and
+/// the two confirming evaluations of 4 × --games games each (up to three more may follow
+/// when the confirmed ends fall on one side: an estimate, not a bound).
+pub fn tune_plan(span: Span) -> [usize; 3] {
+    let mut coarse: Vec<f64> = (0..5).map(|i| span.snap(span.lo + (span.hi - span.lo) * i as f64 / 4.0)).collect();
+    coarse.dedup();
+    let gap = coarse.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
+    let cells = (gap / span.step).max(1.0);
+    let shrink: f64 = if span.integer { 0.5 } else { 0.8 };
+    let refine = (cells.ln() / (1.0 / shrink).ln()).ceil().max(0.0) as usize;
+    let refine = refine.min(MAX_PROBES.saturating_sub(coarse.len() + 2));
+    [coarse.len(), refine, 2]
+}
+
 /// Finds the value of `span` that brings a figure closest to `target`, spending games
 /// where they decide the answer. `eval(value, games)` plays `games` games at `value`
 /// (the same seeds at every value) and returns the figure with its 95% interval.
@@ -504,6 +520,16 @@ pub fn tune<E>(
 #[cfg(test)]
 mod tune_tests {
     use super::*;
+
+    /// Issue 47: tune's plan for the time left: 5 coarse values, the bisection of a gap of
+    /// 2 (one step) or of 16 (four halvings), and two confirming ends.
+    #[test]
+    fn the_plan_counts_the_evaluations_ahead() {
+        let plan = |arg: &str| tune_plan(parse_span(arg).unwrap_or_else(|e| panic!("{e}")).1);
+        assert_eq!(plan("k=4..12"), [5, 1, 2]);
+        assert_eq!(plan("k=0..64"), [5, 4, 2]);
+        assert_eq!(plan("k=1..3"), [3, 0, 2]);
+    }
 
     /// A figure falling linearly through the target at 6.3 with ±0.05 intervals: integer
     /// keys end on 6, real keys near 6.3, with few evaluations.

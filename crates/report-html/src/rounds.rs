@@ -45,6 +45,10 @@ fn charted(b: &ByRound) -> &[rulesmith_core::sim::rounds::RoundFigures] {
 /// of the money, one line per seat (in seat order) on a scale shared by the runs.
 pub fn section(o: &mut String, runs: &[Run]) -> Result<(), Error> {
     if runs.iter().all(|r| charted(&r.by_round).is_empty()) {
+        // Kept over finished games only: where none finished, say why there is no chart.
+        if !runs.is_empty() {
+            o.push_str("<section id=\"rounds\"><h2>Games over time</h2><p class=\"note\">No game finished, so there are no per-round figures to draw: they are kept over finished games only.</p></section>");
+        }
         return Ok(());
     }
     o.push_str("<section id=\"rounds\"><h2>Games over time</h2>");

@@ -29,6 +29,24 @@ fn order(diffs: &mut [&Difference]) {
     diffs.sort_by_key(|d| (is_metric(&d.figure), !d.figure.ends_with("win share"), d.figure != "rounds"));
 }
 
+/// Where no game of a run finished (every one stopped by a safety cap), there is no answer
+/// to give: the figures of finished games are all empty, so "nothing differs" or "every
+/// seat is fair" would be claims about no games. Says so, with the cap, and returns true.
+fn none_finished(o: &mut String, who: &str, r: &Report) -> bool {
+    if r.games == 0 || r.unfinished < r.games {
+        return false;
+    }
+    let ends: Vec<String> = r.ends.keys().map(|e| esc(e)).collect();
+    let _ = write!(
+        o,
+        "<p class=\"sig\">{who}{} game finished: all {} were stopped by a safety cap ({}), so there is no win share, score or difference to judge. Players that finish games (e.g. <code>--bots greedy</code>) give an answer.</p>",
+        if who.is_empty() { "No" } else { "no" },
+        r.games,
+        ends.join(", ")
+    );
+    true
+}
+
 fn open(o: &mut String, title: &str) {
     let _ = write!(o, "<section class=\"verdict\" id=\"verdict\"><h2>{}</h2>", esc(title));
 }
@@ -90,12 +108,20 @@ fn few_lines(o: &mut String, notes: &[&Note]) {
 /// `compare`: per ruleset, the figures that differ significantly from the first one.
 pub fn compare(o: &mut String, c: &CompareReport, from: &str) {
     open(o, "Answer");
+    let mut stopped = false;
+    for r in &c.rulesets {
+        stopped |= none_finished(o, &format!("<b>{}</b>: ", esc(&r.ruleset)), r);
+    }
     for set in &c.differences.rulesets {
         let mut sig: Vec<&Difference> = set.figures.iter().filter(|d| d.significant).collect();
         order(&mut sig);
         let outcome = sig.iter().filter(|d| !is_metric(&d.figure)).count();
         let metrics = sig.len() - outcome;
         let _ = write!(o, "<p><b>{}</b> against <b>{}</b> (same games): ", esc(&set.ruleset), esc(from));
+        if sig.is_empty() && stopped {
+            o.push_str("no answer: a ruleset's games all stopped by a cap.</p>");
+            continue;
+        }
         if sig.is_empty() {
             o.push_str("no figure differs significantly at 5% (corrected).</p>");
             // The largest outcome difference, so that "nothing" has a size.
@@ -134,7 +160,7 @@ pub fn compare(o: &mut String, c: &CompareReport, from: &str) {
     }
     let _ = write!(
         o,
-        "<p class=\"note\">Mean paired difference with its {} interval; significance: {}. pp: percentage points.</p></section>",
+        "<p class=\"note\">Mean paired difference with its interval ({}); significance: {}. pp: percentage points.</p></section>",
         esc(&c.differences.interval),
         esc(&c.differences.correction)
     );
@@ -157,11 +183,27 @@ pub fn sweep(o: &mut String, c: &SweepView) {
         .filter(|(_, sig)| !sig.is_empty())
         .collect();
     let others = c.points.iter().filter(|p| !p.base).count();
-    if moved.is_empty() {
+    // Values whose games all stopped at a cap have no figures: no claim is made about them.
+    let stopped: Vec<&PointView> = c.points.iter().filter(|p| p.none_finished.is_some()).collect();
+    if !stopped.is_empty() {
+        let labels: Vec<String> = stopped.iter().map(|p| esc(&p.label)).collect();
         let _ = write!(
             o,
-            "<p>No value differs significantly from the base <b>{}</b> in any outcome figure (win shares, length, ends) at 5%, corrected over the whole sweep ({others} values).</p>",
-            esc(&base)
+            "<p class=\"sig\">No game finished at {} = {}: every one was stopped by a safety cap, so there is nothing to judge there{}. Players that finish games (e.g. <code>--bots greedy</code>) give an answer.</p>",
+            esc(&c.x_axis),
+            labels.join(", "),
+            if stopped.iter().any(|p| p.base) { ", and no value can be compared with the base" } else { "" }
+        );
+    }
+    if stopped.iter().any(|p| p.base) || stopped.len() == c.points.len() {
+        // Nothing below would be an answer.
+    } else if moved.is_empty() {
+        let _ = write!(
+            o,
+            "<p>No value differs significantly from the base <b>{}</b> in any outcome figure (win shares, length, ends) at 5%, corrected over the whole sweep ({} values{}).</p>",
+            esc(&base),
+            others - stopped.len(),
+            if stopped.is_empty() { "" } else { " whose games finished" }
         );
     } else {
         let _ = write!(
@@ -289,6 +331,10 @@ pub fn simulate(o: &mut String, r: &Report) {
     let players = r.seats.len().max(1);
     let fair = 1.0 / players as f64;
     open(o, "Answer");
+    if none_finished(o, "", r) {
+        o.push_str("</section>");
+        return;
+    }
     let away: Vec<_> = r.seats.iter().filter(|s| s.win_rate_ci95[0] > fair || s.win_rate_ci95[1] < fair).collect();
     if away.is_empty() {
         let _ = write!(

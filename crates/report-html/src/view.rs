@@ -27,6 +27,8 @@ pub(crate) struct PointView {
     pub(crate) few_games: Vec<Note>,
     /// A sweep's value's extreme games (none for `tune`).
     pub(crate) extremes: Vec<Extreme>,
+    /// A sweep's value where every game was stopped by a safety cap: how many (none for `tune`).
+    pub(crate) none_finished: Option<u64>,
 }
 
 /// What a `sweep` or `tune` page draws: figures over a swept value.
@@ -81,6 +83,8 @@ impl From<&SweepReport> for SweepView {
                     differences: p.differences.clone(),
                     few_games: p.few_games.clone(),
                     extremes: p.report.extremes.clone(),
+                    none_finished: (p.report.games > 0 && p.report.unfinished >= p.report.games)
+                        .then_some(p.report.games),
                 })
                 .collect(),
             vary: r.vary.clone(),
@@ -119,6 +123,7 @@ impl From<&TuneReport> for SweepView {
                     differences: Vec::new(),
                     few_games: p.few_games.clone(),
                     extremes: Vec::new(),
+                    none_finished: None,
                 })
                 .collect(),
             vary: Vec::new(),

@@ -87,7 +87,9 @@ pub fn progress_prefix(
     if let Some((from, to, of)) = seeds {
         let _ = write!(o, " · seeds {from}–{to} of {of}");
     }
-    if n > 1 || seeds.is_some() {
+    // One ruleset alone is one of `tune`'s evaluations: its own label gives the time left
+    // in all, over the evaluations to come.
+    if n > 1 {
         if done == 0 {
             o.push_str(" · time left in all: measuring");
         } else {
@@ -246,5 +248,15 @@ mod tests {
         let long = progress_prefix("x", (2, 2), Some((513, 1024, 2000)), (1024, 4000), Duration::from_secs(60), &left);
         assert!(long.starts_with("x · value 2 of 2 · seeds 513–1024 of 2000 · about "), "{long}");
         assert_eq!(progress_prefix("puerto-rico", (1, 1), None, (0, 100), Duration::ZERO, &left), "puerto-rico");
+        // A long evaluation of `tune` (one ruleset): its seeds, and no second "time left in all".
+        let tune = progress_prefix(
+            "k=8 · about 9 seconds left in all",
+            (1, 1),
+            Some((1, 512, 1200)),
+            (0, 1200),
+            Duration::ZERO,
+            &left,
+        );
+        assert_eq!(tune, "k=8 · about 9 seconds left in all · seeds 1–512 of 1200");
     }
 }

@@ -196,9 +196,15 @@ pub fn check_figure(
         return Ok(());
     }
     let outcome: Vec<&str> = known.iter().map(String::as_str).filter(|n| !n.contains(": ")).collect();
+    // A misspelling, else a name cut short or run on (`seat 0 win` for `seat 0 win share`,
+    // `rounds mean` for `rounds`).
+    let near = crate::suggest::closest(name, known.iter().map(String::as_str)).or_else(|| {
+        let cut = |a: &str, b: &str| a.len() >= 3 && b.starts_with(a);
+        known.iter().map(String::as_str).find(|k| cut(name, k) || cut(k, name))
+    });
     Err(bad(format!(
-        "{what} `{name}`: no such figure{}. Figures: {}, `ended by END`{}, and the designer metrics as `GROUP: NAME FIGURE` (`--format json` lists them all)",
-        crate::suggest::hint(name, known.iter().map(String::as_str)),
+        "{what} `{name}`: no such figure{} Figures: {}, `ended by END`{}, and the designer metrics as `GROUP: NAME FIGURE` (`--format json` lists them all)",
+        near.map_or(".".to_string(), |n| format!("; did you mean `{n}`?")),
         outcome.join(", "),
         if opts.metrics { "" } else { " (no designer metrics: --no-metrics)" }
     )))
@@ -223,9 +229,10 @@ fn check_end(what: &str, name: &str, end: &str, rulesets: &[&Ruleset]) -> Result
         return Ok(());
     }
     let figures: Vec<String> = ends.iter().map(|e| format!("ended by {e}")).collect();
+    let near = crate::suggest::closest(name, figures.iter().map(String::as_str));
     Err(bad(format!(
-        "{what} `{name}`: no game of this ruleset ends so{}. Its ends: {}",
-        crate::suggest::hint(name, figures.iter().map(String::as_str)),
+        "{what} `{name}`: no game of this ruleset ends so{} Its ends: {}",
+        near.map_or(".".to_string(), |n| format!("; did you mean `{n}`?")),
         figures.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
     )))
 }

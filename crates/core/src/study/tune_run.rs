@@ -174,6 +174,29 @@ pub fn prepare(a: &TuneArgs, spec: &StudySpec, load: &Loader<'_>) -> Result<Prep
     Ok(Prepared { key, span, figure, target, own, players, opts })
 }
 
+/// Games a tune is expected still to play, this evaluation (of pass `at`) included: the
+/// plan's evaluations not yet made, a confirming one with 4 × `games` games.
+fn games_left(plan: [usize; 3], made: [usize; 3], at: usize, games: u64) -> u64 {
+    let mut left = [0u64; 3];
+    for (k, l) in left.iter_mut().enumerate() {
+        // A pass under way ends any earlier one; one that runs longer than planned has
+        // at least this evaluation left.
+        let planned = if k < at { made[k] } else { plan[k].max(made[k] + usize::from(k == at)) };
+        *l = (planned - made[k]) as u64;
+    }
+    (left[0] + left[1]).saturating_mul(games).saturating_add(left[2].saturating_mul(games.saturating_mul(4)))
+}
+
+/// ` · about 2 minutes left in all`, from the games played so far and their time (` ·
+/// time left in all: measuring` before any).
+fn time_left_text(played: u64, left: u64, elapsed: std::time::Duration, runner: &dyn Runner) -> String {
+    if played == 0 {
+        return " · time left in all: measuring".to_string();
+    }
+    let secs = elapsed.as_secs_f64() * left as f64 / played as f64;
+    format!(" · about {} left in all", runner.time_left(std::time::Duration::from_secs_f64(secs.max(0.0))))
+}
+
 /// One evaluation's figures and notes.
 struct Evidence {
     x: f64,
@@ -196,13 +219,30 @@ fn search(
     let vary = Vary { key: key.clone(), values: Vec::new() };
     let item = sweep::item_of(key);
     let mut evidence: Vec<Evidence> = Vec::new();
-    let tuned = sweep::tune(span, p.target, opts.games, |x, games, _pass| {
+    let plan = sweep::tune_plan(span);
+    let started = std::time::Instant::now();
+    // Evaluations made in each pass (coarse, refine, confirm) and games played so far.
+    let mut made = [0usize; 3];
+    let mut played: u64 = 0;
+    let tuned = sweep::tune(span, p.target, opts.games, |x, games, pass| {
         let value = span.text(x);
         let r = load(&a.ruleset, &sets_of(spec, std::slice::from_ref(&vary), std::slice::from_ref(&value)))?;
         let o = SimOptions { games, ..opts.clone() };
-        // The progress bar: which evaluation, of at most how many.
-        let label =
-            format!("{key}={value} · evaluation {} of at most {}{suffix}", evidence.len() + 1, sweep::MAX_PROBES);
+        let at = match pass {
+            "coarse" => 0,
+            "refine" => 1,
+            _ => 2,
+        };
+        // The progress bar: which evaluation, of at most how many, and the time left in all.
+        let left = games_left(plan, made, at, opts.games);
+        let label = format!(
+            "{key}={value} · evaluation {} of at most {}{}{suffix}",
+            evidence.len() + 1,
+            sweep::MAX_PROBES,
+            time_left_text(played, left, started.elapsed(), runner)
+        );
+        made[at] += 1;
+        played = played.saturating_add(games);
         let run = play_paired(std::slice::from_ref(&r), &[label], &o, 0, true, runner, &mut |_, _, _, _| {})?;
         let (Some(report), Some(dist)) = (run.reports.first(), run.dists.first()) else {
             return Err(bad("tune: no report"));
@@ -319,4 +359,23 @@ pub fn run(
 pub fn tune(a: &TuneArgs, spec: &StudySpec, load: &Loader<'_>, runner: &dyn Runner) -> Result<TuneReport, RunError> {
     let p = prepare(a, spec, load)?;
     run(&p, a, spec, load, runner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::games_left;
+
+    /// Issue 47: tune's bars give the time left in all, from the games still expected.
+    #[test]
+    fn the_games_left_follow_the_passes() {
+        let plan = [5, 1, 2];
+        // Before anything: 5 coarse and 1 refining evaluation of 100 games, 2 confirming of 400.
+        assert_eq!(games_left(plan, [0, 0, 0], 0, 100), 1400);
+        assert_eq!(games_left(plan, [3, 0, 0], 0, 100), 1100);
+        // Refining ran longer than planned; confirming has begun: only its ends are left.
+        assert_eq!(games_left(plan, [5, 3, 0], 1, 100), 900);
+        assert_eq!(games_left(plan, [5, 3, 0], 2, 100), 800);
+        // A third confirming value (the ends fell on one side): this one is left.
+        assert_eq!(games_left(plan, [5, 1, 2], 2, 100), 400);
+    }
 }
