@@ -16,9 +16,9 @@
 //! (always the same seeds): the learning curve.
 //!
 //! Both phases, the optional imitation first and then PPO, play their games through one
-//! loop ([`games`]: the phase decides for the seats it plays and keeps what it learns
-//! from), record into one kind of batch, and update through one loop ([`update`], each
-//! phase with its loss); [`net`] is the network's forward and backward passes and Adam.
+//! loop (`games`: the phase decides for the seats it plays and keeps what it learns
+//! from), record into one kind of batch, and update through one loop (`update`, each
+//! phase with its loss); `net` is the network's forward and backward passes and Adam.
 
 mod games;
 mod net;
