@@ -507,6 +507,21 @@ pub fn wilson(p: f64, n: u64) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
+/// The 95% interval of a difference `a − b` of two independent estimates from their own
+/// 95% intervals, by MOVER (Zou & Donner 2008, "method of variance estimates recovery"):
+/// each side takes the distance from each estimate to the bound of its own interval on that
+/// side. With Wilson intervals of two shares this is Newcombe's hybrid score interval
+/// (Newcombe 1998, method 10), which keeps a difference of shares inside [−1, 1] and
+/// behaves well with few games and at 0% or 100%, where the normal approximation of the
+/// difference runs past the possible range. Its bounds lie within `[a_lo − b_hi, a_hi −
+/// b_lo]`, so the interval of a difference of such differences stays within [−2, 2].
+pub fn mover(a: f64, [a_lo, a_hi]: [f64; 2], b: f64, [b_lo, b_hi]: [f64; 2]) -> [f64; 2] {
+    let d = a - b;
+    let lo = d - ((a - a_lo).powi(2) + (b_hi - b).powi(2)).sqrt();
+    let hi = d + ((a_hi - a).powi(2) + (b - b_lo).powi(2)).sqrt();
+    [lo, hi]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

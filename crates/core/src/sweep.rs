@@ -164,7 +164,9 @@ pub struct Named {
 /// The named figures of a report: `seat K win share`, `seat K score`, `rounds`,
 /// `ended by E`, every designer metric as `GROUP: NAME FIGURE` (`building: harbor owner
 /// win share`), and for each component `ITEM owner − non-owner win share` (interval:
-/// normal approximation of the difference of two independent shares). `rounds_sd`: the
+/// Newcombe's hybrid score interval of the difference of two independent shares,
+/// [`crate::metrics::mover`] of their Wilson intervals, so it stays within ±100 pp even
+/// with few seat-games). `rounds_sd`: the
 /// standard deviation of the game length, if known, for its interval.
 pub fn named_figures(r: &Report, rounds_sd: Option<f64>) -> Vec<Named> {
     let z = 1.959_964;
@@ -215,12 +217,10 @@ pub fn named_figures(r: &Report, rounds_sd: Option<f64>) -> Vec<Named> {
             continue;
         };
         let who = fig.trim_end_matches(" win share");
-        let value = value_of(f).zip(value_of(other)).map(|(a, b)| a - b);
-        let half = |c: Option<[f64; 2]>| c.map(|c| (c[1] - c[0]) / 2.0);
-        let ci = value.zip(half(f.ci95).zip(half(other.ci95))).map(|(d, (a, b))| {
-            let h = (a * a + b * b).sqrt();
-            [d - h, d + h]
-        });
+        let (a, b) = (value_of(f), value_of(other));
+        let value = a.zip(b).map(|(a, b)| a - b);
+        // Newcombe's hybrid score interval from the two Wilson intervals: inside ±100 pp.
+        let ci = a.zip(f.ci95).zip(b.zip(other.ci95)).map(|((a, ca), (b, cb))| crate::metrics::mover(a, ca, b, cb));
         push(format!("{g}: {n} {who} − non-{who} win share"), value, ci);
     }
     out
@@ -229,25 +229,31 @@ pub fn named_figures(r: &Report, rounds_sd: Option<f64>) -> Vec<Named> {
 /// The change of each component's owners' − non-owners' win share from `base` to `other`
 /// (figures of [`named_figures`]), as differences in the designer metrics' family. The
 /// games are the same, but a seat-game's ownership differs between the rulesets, so the
-/// shares are not paired game by game: the interval treats the two as independent
-/// (conservative), normal approximation.
+/// shares are not paired game by game: the interval treats the two gaps as independent
+/// (conservative). It is MOVER ([`crate::metrics::mover`]) of the two gaps' Newcombe
+/// intervals rather than a normal approximation: a gap's interval is asymmetric near ±100
+/// pp, and the symmetric one ran past the possible range with few owners; MOVER keeps
+/// within [−200, +200] pp and reduces to the normal one when both gaps are far from the
+/// edges. The p-value is the normal one of the side of the interval facing zero, so a
+/// difference is significant (before Holm) exactly when its interval leaves zero out.
 pub fn gap_differences(base: &[Named], other: &[Named]) -> Vec<crate::paired::Difference> {
-    let half = |c: Option<[f64; 2]>| c.map(|c| (c[1] - c[0]) / 2.0);
     other
         .iter()
         .filter(|f| f.figure.contains(" − non-"))
         .filter_map(|f| {
             let b = base.iter().find(|b| b.figure == f.figure)?;
-            let mean = f.value? - b.value?;
-            let h = (half(f.ci95)?.powi(2) + half(b.ci95)?.powi(2)).sqrt();
-            let se = h / 1.959_964;
+            let (a, b, ca, cb) = (f.value?, b.value?, f.ci95?, b.ci95?);
+            let mean = a - b;
+            let ci95 = crate::metrics::mover(a, ca, b, cb);
+            let toward_zero = if mean >= 0.0 { mean - ci95[0] } else { ci95[1] - mean };
+            let se = toward_zero / 1.959_964;
             let p_value =
                 if se > 0.0 { crate::paired::two_sided_p(mean / se) } else { f64::from(u8::from(mean == 0.0)) };
             Some(crate::paired::Difference {
                 figure: f.figure.clone(),
                 pairs: 0,
                 mean,
-                ci95: [mean - h, mean + h],
+                ci95,
                 p_value,
                 significant: false,
                 sums: crate::paired::PairedSums::default(),
@@ -259,6 +265,65 @@ pub fn gap_differences(base: &[Named], other: &[Named]) -> Vec<crate::paired::Di
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report of 8 seat-games with one building: `owners` of the 3 owners' seat-games
+    /// won, `others` of the 5 others'.
+    fn report_with_gap(owners: u64, others: u64) -> Report {
+        let fig = |figure: &str, won: u64, n: u64| crate::metrics::Figure {
+            group: "building".into(),
+            name: "harbor".into(),
+            figure: figure.into(),
+            value: won as f64 / n as f64,
+            ci95: Some(crate::metrics::wilson(won as f64 / n as f64, n)),
+            n: 4,
+        };
+        let json = serde_json::json!({
+            "ruleset": "r", "digest": "d", "game": "g", "players": 2, "seed": 1, "bots": ["random"],
+            "run_games": 4, "games": 4, "unfinished": 0, "seats": [], "rounds_mean": 10.0,
+            "decisions_mean": 50.0, "ends": {}, "seconds": 1.0, "games_per_second": 4.0,
+            "tally": serde_json::to_value(crate::sim::Tally::default()).unwrap_or_default(),
+        });
+        let mut r: Report = serde_json::from_value(json).unwrap_or_else(|e| panic!("{e}"));
+        r.metrics = vec![fig("owner win share", owners, 3), fig("non-owner win share", others, 5)];
+        r
+    }
+
+    fn gap(figures: &[Named]) -> &Named {
+        figures
+            .iter()
+            .find(|f| f.figure == "building: harbor owner − non-owner win share")
+            .unwrap_or_else(|| panic!("no gap in {figures:?}"))
+    }
+
+    #[test]
+    fn a_gap_of_few_games_stays_inside_the_possible_range() {
+        // 3 of 3 owners won, 0 of 5 others: the gap is +100 pp, and its interval cannot
+        // pass it (the normal approximation gave [+64.5, +135.5] pp).
+        let strong = named_figures(&report_with_gap(3, 0), None);
+        let g = gap(&strong);
+        let [lo, hi] = g.ci95.unwrap_or_else(|| panic!("{g:?}"));
+        assert_eq!(g.value, Some(1.0));
+        assert!(0.0 < lo && lo < 1.0 && hi <= 1.0, "{g:?}");
+        // Newcombe's hybrid score interval: 1 − √(0.5615² + 0.4345²) = 0.29.
+        assert!((lo - 0.290).abs() < 0.001, "{g:?}");
+        // And the other way round, at −100 pp.
+        let weak = named_figures(&report_with_gap(0, 5), None);
+        let w = gap(&weak);
+        let [lo, hi] = w.ci95.unwrap_or_else(|| panic!("{w:?}"));
+        assert!(-1.0 <= lo && lo < hi && hi < 0.0, "{w:?}");
+        // The change of the gap between two rulesets, +200 pp at most: its interval stays
+        // inside that too, and leaves zero out exactly when it is significant.
+        let d = gap_differences(&weak, &strong);
+        let [d] = &d[..] else { panic!("{d:?}") };
+        assert_eq!(d.mean, 2.0);
+        assert!(0.0 < d.ci95[0] && d.ci95[1] <= 2.0 && d.p_value < 0.05, "{d:?}");
+        // An even gap on few games: an interval on both sides of zero, not significant.
+        let even = named_figures(&report_with_gap(1, 2), None);
+        let d = gap_differences(&even, &strong);
+        let [d] = &d[..] else { panic!("{d:?}") };
+        assert!(d.ci95[0] < d.mean && d.mean < d.ci95[1] && d.ci95[1] <= 2.0, "{d:?}");
+        assert_eq!(d.ci95[0] > 0.0, d.p_value < 0.05, "{d:?}");
+    }
 
     #[test]
     fn ranges_lists_and_grids() {

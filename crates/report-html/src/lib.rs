@@ -577,7 +577,11 @@ fn cards(o: &mut String, r: &Report) {
     let best = r.seats.iter().max_by(|a, b| a.win_rate.total_cmp(&b.win_rate));
     o.push_str("<div class=\"cards\">");
     let _ = write!(o, "<div class=\"card\"><b>{}</b><span>games ({finished} finished)</span></div>", r.games);
-    if let Some(b) = best {
+    if finished == 0 {
+        // Games stopped by a safety cap have no winner: a best win share of 0.0% would
+        // read as an answer about no games (the verdict box says the same).
+        o.push_str("<div class=\"card\"><b>–</b><span>best win share: no game finished</span></div>");
+    } else if let Some(b) = best {
         let _ = write!(
             o,
             "<div class=\"card\"><b>{}</b><span>best win share: {}</span></div>",
@@ -1109,6 +1113,10 @@ mod tests {
         let v = verdict_first(&page);
         assert!(v.contains("No game finished: all 10 were stopped by a safety cap (round_limit)"), "{v}");
         assert!(!v.contains("within its 95% interval"), "no claim about no games: {v}");
+        // Nor do the summary cards name a best win share of 0.0%.
+        let cards = page.split("<div class=\"cards\">").nth(1).and_then(|c| c.split("</div></div>").next()).unwrap();
+        assert!(cards.contains("best win share: no game finished"), "{cards}");
+        assert!(!cards.contains("0.0%"), "{cards}");
 
         let compare = json!({
             "players": 2, "games": 10, "seed": 1, "bots": ["random", "random"],

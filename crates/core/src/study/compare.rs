@@ -13,8 +13,9 @@ use crate::sweep::Named;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The interval every paired difference has.
-pub const INTERVAL: &str = "95%, normal approximation of the mean paired difference";
+/// The interval every paired difference has; the change of a component's owner −
+/// non-owner gap is not paired game by game ([`crate::sweep::gap_differences`]).
+pub const INTERVAL: &str = "95%, normal approximation of the mean paired difference; an owner − non-owner gap's change: MOVER of the two gaps' Newcombe intervals";
 
 /// The correction of `compare`'s tests.
 pub const CORRECTION: &str =
