@@ -768,6 +768,11 @@ fn served_as(host: &str) -> bool {
 
 /// `rulesmith serve --port 0 ARGS…` started and listening (its first line read).
 fn serving(args: &[&str]) -> std::process::Child {
+    serving_at(args).0
+}
+
+/// `rulesmith serve --port 0 ARGS…` started, and the address its first line names.
+fn serving_at(args: &[&str]) -> (std::process::Child, std::net::SocketAddr) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
         .args(["serve", "--port", "0"])
@@ -780,7 +785,8 @@ fn serving(args: &[&str]) -> std::process::Child {
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
     assert!(line.starts_with("rulesmith serve: listening"), "`{line}`");
-    child
+    let base = line.split_whitespace().nth(4).unwrap().trim_end_matches('/');
+    (child, base.trim_start_matches("http://").parse().unwrap())
 }
 
 /// Issue #42: a table by links deals from a seed drawn from the operating system, not seed
@@ -1273,22 +1279,8 @@ fn a_sessions_record_resumes_with_its_earlier_games_and_hints_are_bounded() {
 /// that is no table's is refused (exit 2), naming it.
 #[test]
 fn hints_are_turned_off_per_table_from_the_command_line() {
-    use std::io::{BufRead, Read, Write};
-    let start = |args: &[&str]| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rulesmith"))
-            .args(["serve", "--port", "0", "--players", "2"])
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-        let base = line.split_whitespace().nth(4).unwrap().trim_end_matches('/').to_string();
-        let addr: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
-        (child, addr)
-    };
+    use std::io::{Read, Write};
+    let start = |args: &[&str]| serving_at(&[&["--players", "2"], args].concat());
     let get = |addr: std::net::SocketAddr, path: &str| -> (u16, Value) {
         let mut c = std::net::TcpStream::connect(addr).unwrap();
         write!(c, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();

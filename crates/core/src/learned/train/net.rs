@@ -21,6 +21,10 @@ impl Pass {
     }
 }
 
+/// Eight lanes as the bot's `dot`, but the leftover products summed on their own before
+/// being added: the shipped policies were trained with this order, and the two agree only
+/// when the hidden width is a multiple of 8, so one shared `dot` would change what a recipe
+/// with another `--hidden` trains.
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
