@@ -399,6 +399,28 @@ mod never_panics {
         }
     }
 
+    /// Game `game` of [`games`] at a player count and after up to `steps` random decisions,
+    /// all drawn from `seed`: its name, player count and session.
+    fn random_position(
+        game: usize,
+        seed: u64,
+        steps: usize,
+    ) -> (&'static str, usize, Box<dyn rulesmith::core::erased::AnySession + Send + 'static>) {
+        let (name, r) = &games()[game];
+        let range = r.game.players();
+        let players = range.start() + (seed as usize) % (range.end() - range.start() + 1);
+        let mut s = r.game.start(players, seed).unwrap();
+        let mut rng = rulesmith::core::Rng::from_seed(seed);
+        for _ in 0..steps {
+            if s.to_move() == ToMove::Terminal {
+                break;
+            }
+            let legal = s.legal();
+            s.play(&legal[rng.index(legal.len())]).unwrap();
+        }
+        (name, players, s)
+    }
+
     fn play_on(s: &mut dyn rulesmith::core::erased::AnySession, pick: u64) -> Result<(), String> {
         let mut rng = rulesmith::core::Rng::from_seed(pick);
         for _ in 0..3000 {
@@ -429,18 +451,7 @@ mod never_panics {
             game in 0usize..4, seed in any::<u64>(), steps in 0usize..300,
             at in any::<prop::sample::Index>(), how in any::<u8>(), n in any::<i64>(),
         ) {
-            let (name, r) = &games()[game];
-            let range = r.game.players();
-            let players = range.start() + (seed as usize) % (range.end() - range.start() + 1);
-            let mut s = r.game.start(players, seed).unwrap();
-            let mut rng = rulesmith::core::Rng::from_seed(seed);
-            for _ in 0..steps {
-                if s.to_move() == ToMove::Terminal {
-                    break;
-                }
-                let legal = s.legal();
-                s.play(&legal[rng.index(legal.len())]).unwrap();
-            }
+            let (name, players, mut s) = random_position(game, seed, steps);
             let mut state = s.state_json();
             let mut all = Vec::new();
             pointers(&state, "", &mut all);
@@ -466,18 +477,7 @@ mod never_panics {
             game in 0usize..4, seed in any::<u64>(), steps in 0usize..300,
             edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), any::<i64>()), 2..5),
         ) {
-            let (name, r) = &games()[game];
-            let range = r.game.players();
-            let players = range.start() + (seed as usize) % (range.end() - range.start() + 1);
-            let mut s = r.game.start(players, seed).unwrap();
-            let mut rng = rulesmith::core::Rng::from_seed(seed);
-            for _ in 0..steps {
-                if s.to_move() == ToMove::Terminal {
-                    break;
-                }
-                let legal = s.legal();
-                s.play(&legal[rng.index(legal.len())]).unwrap();
-            }
+            let (name, players, mut s) = random_position(game, seed, steps);
             let mut state = s.state_json();
             let mut done = Vec::new();
             for (at, how, n) in edits {
